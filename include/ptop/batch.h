@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * batch.h: batch mode (ptop -b): sample, select rows, format, write once per
+ * frame, sleep; until the frame count is reached, a signal, or a closed pipe.
+ */
+#ifndef PTOP_BATCH_H
+#define PTOP_BATCH_H
+
+#include "ptop/output.h"
+
+struct batch_opts {
+	long iterations; /* frames to write; 0: until interrupted */
+	double delay_s;	 /* between frames */
+	struct row_filter filter;
+	struct row_order order;
+	enum output_format format;
+	const char *root; /* proc root, NULL for /proc */
+	int out_fd;	  /* where frames go */
+};
+
+/* Run batch mode. Returns the process exit status: 0, or 1 after printing why. */
+int batch_run(const struct batch_opts *o);
+
+#endif

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * output.h: what presenters share. The field table (one row per column:
+ * name, title, width, which /proc files it needs), row selection (filter and
+ * sort a frame's processes), the value formats top users know (memory with
+ * K/M/G scaling, TIME+), and the batch output formats: text (top -b),
+ * JSON Lines and CSV. Formats write into an sbuf; the caller writes it once.
+ */
+#ifndef PTOP_OUTPUT_H
+#define PTOP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ptop/frame.h"
+#include "ptop/util.h"
+
+enum field_id {
+	FIELD_PID,
+	FIELD_PPID,
+	FIELD_USER,
+	FIELD_UID,
+	FIELD_PR,
+	FIELD_NI,
+	FIELD_VIRT,
+	FIELD_RES,
+	FIELD_SHR,
+	FIELD_SWAP,
+	FIELD_STATE,
+	FIELD_CPU,
+	FIELD_MEM,
+	FIELD_TIME,
+	FIELD_THREADS,
+	FIELD_PROCESSOR,
+	FIELD_COMMAND,
+	FIELD_COUNT
+};
+
+struct field_def {
+	const char *name;  /* for -s and the config file: "pid", "cpu", ... */
+	const char *title; /* column heading, as top prints it */
+	const char *desc;  /* one line for help screens, translatable */
+	int width;	   /* columns; 0: takes the rest of the line */
+	bool left;	   /* left-justified */
+	bool ascending;	   /* natural sort order: PID and names up, figures down */
+	unsigned needs;	   /* PROC_NEED() bits beyond stat */
+};
+
+extern const struct field_def field_defs[FIELD_COUNT];
+
+/* The field called name (case-insensitive), or -1. */
+int field_by_name(const char *name);
+/* <0, 0, >0 as a before b in the field's ascending order; ties broken by PID. */
+int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b);
+/* The value of field id of p, unpadded, as the text format shows it. */
+void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, long hz);
+
+/* Memory in KiB into width columns: plain KiB if it fits, else m/g/t/p with one decimal. */
+void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width);
+/* TIME+ of ticks: "M:SS.hh"; past 999 minutes "H:MM" hours, as top does. */
+void fmt_time_plus(struct sbuf *b, uint64_t ticks, long hz, int width);
+/* Append a name for a terminal: control bytes and invalid UTF-8 as '?'. Returns columns. */
+size_t fmt_printable(struct sbuf *b, const char *s, size_t n);
+
+/* Which rows of a frame to show, and in what order. */
+struct row_filter {
+	const int *pids; /* show only these, when npids > 0 */
+	size_t npids;
+	bool by_uid; /* show only processes of uid */
+	uid_t uid;
+	const char *substr; /* show only names containing this, when non-NULL */
+	bool hide_idle;	    /* leave out processes with no CPU in the interval */
+};
+
+struct row_order {
+	enum field_id field;
+	bool reverse; /* against the field's natural order */
+};
+
+/* Fill rows (room for f->nprocs) with the chosen processes, sorted. Returns how many. */
+size_t rows_select(const struct frame *f, const struct row_filter *flt, const struct row_order *ord,
+		   const struct frame_proc **rows);
+
+enum output_format { OUTPUT_TEXT, OUTPUT_JSON, OUTPUT_CSV, OUTPUT_NFORMATS };
+
+struct output_format_def {
+	const char *name;
+	/* Append one frame. `first` is true for the first frame written (CSV's header). */
+	void (*frame)(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		      size_t nrows, bool first);
+};
+
+extern const struct output_format_def output_formats[OUTPUT_NFORMATS];
+
+/* The format called name, or -1. */
+int output_format_by_name(const char *name);
+
+void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		       size_t nrows, bool first);
+void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		       size_t nrows, bool first);
+void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		      size_t nrows, bool first);
+
+/* JSON string of n raw bytes; bytes that are not UTF-8 become \udcXX (lossless, as
+ * Python's surrogateescape reads them back). */
+void json_string(struct sbuf *b, const char *s, size_t n);
+/* RFC 3339 UTC time with milliseconds, "2026-12-02T14:40:41.123Z", NUL-terminated.
+ * Returns RFC3339_LEN. */
+#define RFC3339_LEN 24
+size_t fmt_time_rfc3339(char out[RFC3339_LEN + 1], const struct timespec *ts);
+
+#endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * proc.h: the /proc hot path. Pure parsers for /proc/PID/{stat,statm,status,maps}
+ * and the reader that enumerates PIDs and keeps their descriptors open.
+ *
+ * The parsers allocate nothing and copy nothing: text fields are views into
+ * the caller's buffer, valid as long as that buffer is. Numbers are read by
+ * hand with overflow detection. Every parser returns 0, -EINVAL for input that
+ * is malformed or cut short (a stat or statm line without its final newline
+ * counts as cut short), or -ERANGE for a number that does not fit; on error
+ * *out holds no meaning. None reads past buf + len.
+ */
+#ifndef PTOP_PROC_H
+#define PTOP_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct ptop_view {
+	const char *p; /* not NUL-terminated */
+	size_t n;
+};
+
+/* The kernel prints at most 64 bytes of comm in stat (workqueue names included). */
+#define PROC_COMM_MAX 64
+
+/* /proc/PID/stat: every field proc(5) lists, in its order (field numbers in comments). */
+struct proc_stat {
+	int64_t pid;			/* 1 */
+	struct ptop_view comm;		/* 2, without the parentheses, raw bytes */
+	char state;			/* 3 */
+	int64_t ppid, pgrp, session;	/* 4-6 */
+	int64_t tty_nr, tpgid;		/* 7-8 */
+	uint64_t flags;			/* 9 */
+	uint64_t minflt, cminflt;	/* 10-11 */
+	uint64_t majflt, cmajflt;	/* 12-13 */
+	uint64_t utime, stime;		/* 14-15, clock ticks */
+	int64_t cutime, cstime;		/* 16-17, clock ticks */
+	int64_t priority, nice;		/* 18-19 */
+	int64_t num_threads;		/* 20 */
+	int64_t itrealvalue;		/* 21 */
+	uint64_t starttime;		/* 22, clock ticks after boot */
+	uint64_t vsize;			/* 23, bytes */
+	int64_t rss;			/* 24, pages */
+	uint64_t rsslim;		/* 25, bytes */
+	uint64_t startcode, endcode;	/* 26-27 */
+	uint64_t startstack;		/* 28 */
+	uint64_t kstkesp, kstkeip;	/* 29-30 */
+	uint64_t signal, blocked;	/* 31-32 */
+	uint64_t sigignore, sigcatch;	/* 33-34 */
+	uint64_t wchan;			/* 35 */
+	uint64_t nswap, cnswap;		/* 36-37 */
+	int64_t exit_signal;		/* 38 */
+	int64_t processor;		/* 39 */
+	uint64_t rt_priority, policy;	/* 40-41 */
+	uint64_t delayacct_blkio_ticks; /* 42 */
+	uint64_t guest_time;		/* 43, clock ticks */
+	int64_t cguest_time;		/* 44, clock ticks */
+	uint64_t start_data, end_data;	/* 45-46 */
+	uint64_t start_brk;		/* 47 */
+	uint64_t arg_start, arg_end;	/* 48-49 */
+	uint64_t env_start, env_end;	/* 50-51 */
+	int64_t exit_code;		/* 52 */
+	unsigned nfields;		/* how many fields the line held (>= 24) */
+};
+
+/* Fields an older kernel may not print are left 0; at least 24 (up to rss) are required. */
+#define PROC_STAT_MIN_FIELDS 24
+#define PROC_STAT_MAX_FIELDS 52
+
+int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out);
+
+/* /proc/PID/statm, all in pages. */
+struct proc_statm {
+	uint64_t size, resident, shared, text, lib, data, dt;
+};
+
+int proc_parse_statm(const char *buf, size_t len, struct proc_statm *out);
+
+/* Which optional /proc/PID/status lines were present (kernel threads have no Vm*). */
+enum proc_status_have {
+	PROC_STATUS_VMSIZE = 1u << 0,
+	PROC_STATUS_VMRSS = 1u << 1,
+	PROC_STATUS_RSSANON = 1u << 2,
+	PROC_STATUS_RSSFILE = 1u << 3,
+	PROC_STATUS_RSSSHMEM = 1u << 4,
+	PROC_STATUS_VMSWAP = 1u << 5,
+	PROC_STATUS_CTXT = 1u << 6,
+};
+
+/* /proc/PID/status: the lines ptop uses. Name, State, Tgid, Pid, PPid, Uid, Gid
+ * and Threads are required; the rest are flagged in `have`. */
+struct proc_status {
+	struct ptop_view name; /* as printed: the kernel escapes '\n' and '\\' here */
+	char state;
+	int64_t tgid, pid, ppid;
+	uint32_t uid[4], gid[4]; /* real, effective, saved, filesystem */
+	uint64_t threads;
+	uint64_t vm_size, vm_rss;		/* KiB */
+	uint64_t rss_anon, rss_file, rss_shmem; /* KiB */
+	uint64_t vm_swap;			/* KiB */
+	uint64_t voluntary_ctxt, nonvoluntary_ctxt;
+	unsigned have; /* enum proc_status_have bits */
+};
+
+int proc_parse_status(const char *buf, size_t len, struct proc_status *out);
+
+/* One line of /proc/PID/maps. */
+struct proc_maps_entry {
+	uint64_t start, end; /* addresses, [start, end) */
+	char perms[4];	     /* "rwxp" or with '-' and 's' */
+	uint64_t offset;     /* bytes into the file */
+	uint32_t dev_major, dev_minor;
+	uint64_t inode;
+	struct ptop_view path; /* may be empty; " (deleted)" stripped, see `deleted` */
+	bool deleted;
+};
+
+/*
+ * Parse the line at buf (len bytes available). On success *used is the
+ * line's length including its '\n'; the last line may lack the '\n' only if
+ * it ends exactly at buf + len.
+ */
+int proc_parse_maps_line(const char *buf, size_t len, struct proc_maps_entry *out, size_t *used);
+
+/* ---- The reader: PID enumeration and held descriptors ---- */
+
+enum proc_file { PROC_FILE_STAT, PROC_FILE_STATM, PROC_FILE_STATUS, PROC_NFILES };
+
+/* What a frame needs read, as bits of (1 << enum proc_file). */
+#define PROC_NEED(f) (1u << (f))
+
+/* A live PID's persistent state; owned by the reader's slot table. */
+struct proc_slot {
+	int pid;		     /* 0: free */
+	int fd[PROC_NFILES];	     /* held descriptor, or -1 */
+	uint64_t start_ticks;	     /* identifies this process among users of the pid */
+	uint64_t prev_ticks;	     /* utime + stime at the previous frame */
+	uid_t uid;		     /* owner of /proc/PID when first seen */
+	unsigned gen;		     /* the scan that last saw it */
+	bool have_prev;		     /* prev_ticks is from an earlier frame of this process */
+	struct proc_slot *next_free; /* the reader's free list; not for callers */
+};
+
+struct proc_reader;
+
+/*
+ * Open a reader over root (NULL: "/proc"). It raises RLIMIT_NOFILE's soft
+ * limit to the hard one and keeps descriptors within what is left of it.
+ * Returns 0, or -errno when root cannot be opened.
+ */
+int proc_reader_new(const char *root, struct proc_reader **out);
+void proc_reader_free(struct proc_reader *r);
+
+/*
+ * Begin a scan: rewind the PID enumeration. Then call proc_reader_next()
+ * until it returns 0 (end) or a negative errno (enumeration failed).
+ * A return of 1 gives a slot (created if the PID is new; then *is_new).
+ */
+int proc_reader_begin(struct proc_reader *r);
+int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new);
+/* Drop every slot the current scan did not see; returns how many. */
+unsigned proc_reader_end(struct proc_reader *r);
+
+/*
+ * Read file f of slot's process into buf (cap bytes), through a held
+ * descriptor where the budget allows (pread at offset 0), else open/read/close.
+ * A held descriptor whose process is gone is closed, with the slot's others,
+ * and the file opened afresh once: the PID may have a new process behind it,
+ * which the caller tells by its start time.
+ * Returns the length read, -ESRCH when the process is gone (ENOENT and ESRCH
+ * both mean that), -EFBIG when the file did not fit in cap, or -errno.
+ */
+ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *slot, enum proc_file f, char *buf,
+			 size_t cap);
+/* Refresh slot->uid from /proc/PID (after the PID was found reused). 0 or -errno. */
+int proc_reader_restat(struct proc_reader *r, struct proc_slot *slot);
+/* Forget slot (its process is gone): close its descriptors, free it. */
+void proc_reader_drop(struct proc_reader *r, struct proc_slot *slot);
+
+struct proc_reader_stats {
+	unsigned slots;	    /* live PIDs */
+	unsigned fds_held;  /* descriptors held open */
+	unsigned fd_budget; /* descriptors the reader may hold */
+	unsigned fallback;  /* reads done with open/read/close in the last scan */
+};
+void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * util.h: allocation that fails loudly, and a growable byte buffer.
+ *
+ * The x-allocators never return NULL: on exhaustion they print one line and
+ * end the process with status 1, as tmux's xmalloc.c does, so callers need no
+ * error path for memory. A struct sbuf is the one buffer a presenter builds a
+ * frame's output in; sbuf_reset() keeps its capacity (the contract of redis'
+ * sdsclear), so a steady-state refresh allocates nothing.
+ */
+#ifndef PTOP_UTIL_H
+#define PTOP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gettext.h"
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xreallocarray(void *p, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+
+struct sbuf {
+	char *p;    /* bytes, not NUL-terminated unless sbuf_cstr() was called */
+	size_t len; /* bytes in use */
+	size_t cap; /* bytes allocated */
+};
+
+/* Make room for at least n more bytes; returns where they start. */
+char *sbuf_reserve(struct sbuf *b, size_t n);
+void sbuf_reset(struct sbuf *b);
+void sbuf_free(struct sbuf *b);
+void sbuf_add(struct sbuf *b, const void *p, size_t n);
+void sbuf_addc(struct sbuf *b, char c);
+void sbuf_adds(struct sbuf *b, const char *s);
+void sbuf_addu(struct sbuf *b, uint64_t v);
+void sbuf_addi(struct sbuf *b, int64_t v);
+/* Fixed-point decimal with `decimals` digits after the point (0..6), rounded. */
+void sbuf_addf(struct sbuf *b, double v, int decimals);
+/* Right- or left-justify s (n bytes, counted as n columns) in width columns. */
+void sbuf_pad(struct sbuf *b, const char *s, size_t n, int width, int right);
+__attribute__((format(printf, 2, 3))) void sbuf_printf(struct sbuf *b, const char *fmt, ...);
+/* NUL-terminate (not counted in len) and return the bytes. */
+const char *sbuf_cstr(struct sbuf *b);
+
+/*
+ * Write all of buf to fd, retrying on EINTR and short writes.
+ * Returns 0, or -errno (-EPIPE when the reader went away).
+ */
+int write_all(int fd, const void *buf, size_t n);
+
+/* Seconds of CLOCK_MONOTONIC and of this process's CPU time (user + system). */
+double clock_mono(void);
+double clock_cpu(void);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Set up a fresh Debian 12 machine for ptop and build it:
+# install the build dependencies, generate the build system, configure, make.
+set -e
+cd "$(dirname "$0")"
+
+packages="build-essential autoconf automake autopoint gettext pkg-config libtool
+	libncurses-dev libproc2-dev libpfm4-dev libcmocka-dev tmux clang"
+
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=
+elif command -v sudo >/dev/null 2>&1; then
+	sudo=sudo
+else
+	echo "setup.sh: installing packages needs root (or sudo)" >&2
+	exit 1
+fi
+$sudo apt-get update
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y $packages
+
+./autogen.sh
+./configure
+make -j"$(nproc)"

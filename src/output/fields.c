@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fields.c: the column table every presenter shares, with the one place
+ * each column is compared and formatted, and row selection (filter, sort).
+ * A new column is a row in field_defs plus a case in field_compare() and
+ * field_format(); nothing else needs to be kept in step.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ptop/output.h"
+
+#define NEED_STATM PROC_NEED(PROC_FILE_STATM)
+#define NEED_STATUS PROC_NEED(PROC_FILE_STATUS)
+
+const struct field_def field_defs[FIELD_COUNT] = {
+    [FIELD_PID] =
+	{.name = "pid", .title = "PID", .width = 7, .ascending = true, .desc = N_("Process ID")},
+    [FIELD_PPID] = {.name = "ppid",
+		    .title = "PPID",
+		    .width = 7,
+		    .ascending = true,
+		    .desc = N_("Parent process ID")},
+    [FIELD_USER] = {.name = "user",
+		    .title = "USER",
+		    .width = 8,
+		    .left = true,
+		    .ascending = true,
+		    .desc = N_("Effective user name")},
+    [FIELD_UID] = {.name = "uid",
+		   .title = "UID",
+		   .width = 5,
+		   .ascending = true,
+		   .desc = N_("Effective user ID")},
+    [FIELD_PR] = {.name = "pr", .title = "PR", .width = 3, .desc = N_("Priority")},
+    [FIELD_NI] = {.name = "ni", .title = "NI", .width = 3, .desc = N_("Nice value")},
+    [FIELD_VIRT] = {.name = "virt", .title = "VIRT", .width = 7, .desc = N_("Virtual memory, KiB")},
+    [FIELD_RES] = {.name = "res", .title = "RES", .width = 6, .desc = N_("Resident memory, KiB")},
+    [FIELD_SHR] = {.name = "shr",
+		   .title = "SHR",
+		   .width = 6,
+		   .needs = NEED_STATM,
+		   .desc = N_("Shared memory, KiB")},
+    [FIELD_SWAP] = {.name = "swap",
+		    .title = "SWAP",
+		    .width = 6,
+		    .needs = NEED_STATUS,
+		    .desc = N_("Swapped memory, KiB")},
+    [FIELD_STATE] =
+	{.name = "state", .title = "S", .width = 1, .ascending = true, .desc = N_("Process state")},
+    [FIELD_CPU] = {.name = "cpu",
+		   .title = "%CPU",
+		   .width = 5,
+		   .desc = N_("CPU usage, percent of one CPU")},
+    [FIELD_MEM] = {.name = "mem",
+		   .title = "%MEM",
+		   .width = 5,
+		   .desc = N_("Resident memory, percent of total")},
+    [FIELD_TIME] = {.name = "time",
+		    .title = "TIME+",
+		    .width = 9,
+		    .desc = N_("CPU time, minutes:seconds.hundredths")},
+    [FIELD_THREADS] = {.name = "threads",
+		       .title = "nTH",
+		       .width = 4,
+		       .desc = N_("Number of threads")},
+    [FIELD_PROCESSOR] = {.name = "processor",
+			 .title = "P",
+			 .width = 2,
+			 .desc = N_("CPU last run on")},
+    [FIELD_COMMAND] = {.name = "command",
+		       .title = "COMMAND",
+		       .width = 0,
+		       .left = true,
+		       .ascending = true,
+		       .desc = N_("Command name")},
+};
+
+int field_by_name(const char *name)
+{
+	for (int i = 0; i < FIELD_COUNT; i++)
+		if (!strcasecmp(name, field_defs[i].name))
+			return i;
+	return -1;
+}
+
+#define CMP(x, y) (((x) > (y)) - ((x) < (y)))
+
+int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
+{
+	int c = 0;
+
+	switch (id) {
+	case FIELD_PID:
+		break;
+	case FIELD_PPID:
+		c = CMP(a->ppid, b->ppid);
+		break;
+	case FIELD_USER:
+		c = strcmp(a->user, b->user);
+		break;
+	case FIELD_UID:
+		c = CMP(a->uid, b->uid);
+		break;
+	case FIELD_PR:
+		c = CMP(a->priority, b->priority);
+		break;
+	case FIELD_NI:
+		c = CMP(a->nice, b->nice);
+		break;
+	case FIELD_VIRT:
+		c = CMP(a->vsize_kb, b->vsize_kb);
+		break;
+	case FIELD_RES:
+		c = CMP(a->rss_kb, b->rss_kb);
+		break;
+	case FIELD_SHR:
+		c = CMP(a->shared_kb, b->shared_kb);
+		break;
+	case FIELD_SWAP:
+		c = CMP(a->swap_kb, b->swap_kb);
+		break;
+	case FIELD_STATE:
+		c = CMP(a->state, b->state);
+		break;
+	case FIELD_CPU:
+		c = CMP(a->cpu_pct, b->cpu_pct);
+		break;
+	case FIELD_MEM:
+		c = CMP(a->rss_kb, b->rss_kb);
+		break;
+	case FIELD_TIME:
+		c = CMP(a->utime + a->stime, b->utime + b->stime);
+		break;
+	case FIELD_THREADS:
+		c = CMP(a->threads, b->threads);
+		break;
+	case FIELD_PROCESSOR:
+		c = CMP(a->processor, b->processor);
+		break;
+	case FIELD_COMMAND: {
+		size_t n = a->comm_len < b->comm_len ? a->comm_len : b->comm_len;
+
+		c = memcmp(a->comm, b->comm, n);
+		if (!c)
+			c = CMP(a->comm_len, b->comm_len);
+		break;
+	}
+	case FIELD_COUNT:
+		break;
+	}
+	return c ? c : CMP(a->pid, b->pid);
+}
+
+void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width)
+{
+	static const char units[] = "mgtpe";
+	char tmp[32];
+	int n = 0;
+	uint64_t v = kb;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (n <= width || width <= 0) {
+		for (int i = 0; i < n; i++)
+			sbuf_addc(b, tmp[n - 1 - i]);
+		return;
+	}
+	/* Rare (large values only), so snprintf is fine here. */
+	double x = (double)kb;
+	for (int u = 0; units[u]; u++) {
+		x /= 1024.0;
+		for (int dec = 1; dec >= 0; dec--) {
+			n = snprintf(tmp, sizeof(tmp), "%.*f%c", dec, x, units[u]);
+			if (n <= width || !units[u + 1]) {
+				sbuf_add(b, tmp, (size_t)n);
+				return;
+			}
+		}
+	}
+}
+
+static void add2(struct sbuf *b, unsigned v)
+{
+	sbuf_addc(b, (char)('0' + v / 10 % 10));
+	sbuf_addc(b, (char)('0' + v % 10));
+}
+
+void fmt_time_plus(struct sbuf *b, uint64_t ticks, long hz, int width)
+{
+	uint64_t cs = hz > 0 ? ticks * 100 / (uint64_t)hz : 0; /* hundredths */
+	uint64_t mins = cs / 6000;
+	size_t start = b->len;
+
+	sbuf_addu(b, mins);
+	sbuf_addc(b, ':');
+	add2(b, (unsigned)(cs / 100 % 60));
+	sbuf_addc(b, '.');
+	add2(b, (unsigned)(cs % 100));
+	if (width <= 0 || b->len - start <= (size_t)width)
+		return;
+	/* Too long: hours and minutes, as top's "H:MM" form. */
+	b->len = start;
+	sbuf_addu(b, mins / 60);
+	sbuf_addc(b, ':');
+	add2(b, (unsigned)(mins % 60));
+}
+
+/* Length of a valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+size_t fmt_printable(struct sbuf *b, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, cols = 0;
+
+	while (i < n) {
+		size_t l = utf8_len(u + i, n - i);
+
+		if (l == 0 || (l == 1 && (u[i] < 0x20 || u[i] == 0x7f))) {
+			sbuf_addc(b, '?');
+			i++;
+		} else {
+			sbuf_add(b, s + i, l);
+			i += l;
+		}
+		cols++;
+	}
+	return cols;
+}
+
+void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, long hz)
+{
+	switch (id) {
+	case FIELD_PID:
+		sbuf_addi(b, p->pid);
+		break;
+	case FIELD_PPID:
+		sbuf_addi(b, p->ppid);
+		break;
+	case FIELD_USER:
+		fmt_printable(b, p->user, strlen(p->user));
+		break;
+	case FIELD_UID:
+		sbuf_addu(b, p->uid);
+		break;
+	case FIELD_PR:
+		/* Real-time priorities print as -2..-100; top shows the top one as "rt". */
+		if (p->priority <= -100)
+			sbuf_adds(b, "rt");
+		else
+			sbuf_addi(b, p->priority);
+		break;
+	case FIELD_NI:
+		sbuf_addi(b, p->nice);
+		break;
+	case FIELD_VIRT:
+		fmt_mem_kb(b, p->vsize_kb, field_defs[id].width);
+		break;
+	case FIELD_RES:
+		fmt_mem_kb(b, p->rss_kb, field_defs[id].width);
+		break;
+	case FIELD_SHR:
+		fmt_mem_kb(b, p->shared_kb, field_defs[id].width);
+		break;
+	case FIELD_SWAP:
+		fmt_mem_kb(b, p->swap_kb, field_defs[id].width);
+		break;
+	case FIELD_STATE:
+		sbuf_addc(b, p->state);
+		break;
+	case FIELD_CPU:
+		sbuf_addf(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
+		break;
+	case FIELD_MEM:
+		sbuf_addf(b, p->mem_pct, 1);
+		break;
+	case FIELD_TIME:
+		fmt_time_plus(b, p->utime + p->stime, hz, field_defs[id].width);
+		break;
+	case FIELD_THREADS:
+		sbuf_addi(b, p->threads);
+		break;
+	case FIELD_PROCESSOR:
+		sbuf_addi(b, p->processor);
+		break;
+	case FIELD_COMMAND:
+		fmt_printable(b, p->comm, p->comm_len);
+		break;
+	case FIELD_COUNT:
+		break;
+	}
+}
+
+static int row_cmp(const void *x, const void *y, void *arg)
+{
+	const struct row_order *o = arg;
+	const struct frame_proc *a = *(const struct frame_proc *const *)x;
+	const struct frame_proc *b = *(const struct frame_proc *const *)y;
+	int c = field_compare(o->field, a, b);
+
+	if (!field_defs[o->field].ascending)
+		c = -c;
+	return o->reverse ? -c : c;
+}
+
+static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
+{
+	if (flt->npids) {
+		size_t i;
+
+		for (i = 0; i < flt->npids; i++)
+			if (flt->pids[i] == p->pid)
+				break;
+		if (i == flt->npids)
+			return false;
+	}
+	if (flt->by_uid && p->uid != flt->uid)
+		return false;
+	if (flt->hide_idle && p->cpu_pct <= 0 && p->state != 'R')
+		return false;
+	if (flt->substr && *flt->substr &&
+	    !memmem(p->comm, p->comm_len, flt->substr, strlen(flt->substr)))
+		return false;
+	return true;
+}
+
+size_t rows_select(const struct frame *f, const struct row_filter *flt, const struct row_order *ord,
+		   const struct frame_proc **rows)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (!flt || row_wanted(&f->procs[i], flt))
+			rows[n++] = &f->procs[i];
+	if (ord)
+		qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
+	return n;
+}

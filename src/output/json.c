@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * json.c: JSON Lines: one object per frame, on one line, with the system
+ * totals and every shown process. Keys are stable; units are in their names.
+ */
+#include <string.h>
+
+#include "ptop/output.h"
+
+static void key(struct sbuf *b, const char *k, bool comma)
+{
+	if (comma)
+		sbuf_addc(b, ',');
+	sbuf_addc(b, '"');
+	sbuf_adds(b, k);
+	sbuf_adds(b, "\":");
+}
+
+static void kv_u(struct sbuf *b, const char *k, uint64_t v, bool comma)
+{
+	key(b, k, comma);
+	sbuf_addu(b, v);
+}
+
+static void kv_i(struct sbuf *b, const char *k, int64_t v, bool comma)
+{
+	key(b, k, comma);
+	sbuf_addi(b, v);
+}
+
+static void kv_f(struct sbuf *b, const char *k, double v, int dec, bool comma)
+{
+	key(b, k, comma);
+	sbuf_addf(b, v, dec);
+}
+
+static void json_proc(struct sbuf *b, const struct frame_proc *p)
+{
+	sbuf_addc(b, '{');
+	kv_i(b, "pid", p->pid, false);
+	kv_i(b, "ppid", p->ppid, true);
+	key(b, "state", true);
+	json_string(b, &p->state, 1);
+	key(b, "comm", true);
+	json_string(b, p->comm, p->comm_len);
+	key(b, "user", true);
+	json_string(b, p->user, strlen(p->user));
+	kv_u(b, "uid", p->uid, true);
+	kv_i(b, "nice", p->nice, true);
+	kv_i(b, "priority", p->priority, true);
+	kv_i(b, "threads", p->threads, true);
+	kv_u(b, "vsize_kb", p->vsize_kb, true);
+	kv_u(b, "rss_kb", p->rss_kb, true);
+	kv_u(b, "shared_kb", p->shared_kb, true);
+	kv_f(b, "cpu_pct", p->cpu_pct, 2, true);
+	kv_f(b, "mem_pct", p->mem_pct, 2, true);
+	kv_u(b, "utime_ticks", p->utime, true);
+	kv_u(b, "stime_ticks", p->stime, true);
+	kv_u(b, "start_ticks", p->start_ticks, true);
+	kv_i(b, "processor", p->processor, true);
+	sbuf_addc(b, '}');
+}
+
+void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		       size_t nrows, bool first)
+{
+	char when[RFC3339_LEN + 1];
+
+	fmt_time_rfc3339(when, &f->time);
+	sbuf_adds(b, "{\"time\":\"");
+	sbuf_adds(b, when);
+	sbuf_addc(b, '"');
+	kv_f(b, "interval_s", f->interval_s, 3, true);
+	kv_f(b, "uptime_s", f->uptime_s, 2, true);
+	key(b, "load", true);
+	sbuf_addc(b, '[');
+	for (int i = 0; i < 3; i++) {
+		if (i)
+			sbuf_addc(b, ',');
+		sbuf_addf(b, f->load[i], 2);
+	}
+	sbuf_addc(b, ']');
+	kv_u(b, "users", f->nusers, true);
+	kv_u(b, "hz", (uint64_t)f->hz, true);
+	kv_u(b, "ncpu", f->ncpu, true);
+
+	key(b, "tasks", true);
+	sbuf_addc(b, '{');
+	kv_u(b, "total", f->tasks.total, false);
+	kv_u(b, "running", f->tasks.running, true);
+	kv_u(b, "sleeping", f->tasks.sleeping, true);
+	kv_u(b, "stopped", f->tasks.stopped, true);
+	kv_u(b, "zombie", f->tasks.zombie, true);
+	sbuf_addc(b, '}');
+
+	key(b, "cpu", true);
+	sbuf_addc(b, '{');
+	kv_f(b, "user", f->cpu.user, 1, false);
+	kv_f(b, "system", f->cpu.system, 1, true);
+	kv_f(b, "nice", f->cpu.nice, 1, true);
+	kv_f(b, "idle", f->cpu.idle, 1, true);
+	kv_f(b, "iowait", f->cpu.iowait, 1, true);
+	kv_f(b, "irq", f->cpu.irq, 1, true);
+	kv_f(b, "softirq", f->cpu.softirq, 1, true);
+	kv_f(b, "steal", f->cpu.steal, 1, true);
+	sbuf_addc(b, '}');
+
+	key(b, "mem", true);
+	sbuf_addc(b, '{');
+	kv_u(b, "total_kb", f->mem.total, false);
+	kv_u(b, "free_kb", f->mem.free, true);
+	kv_u(b, "used_kb", f->mem.used, true);
+	kv_u(b, "buff_cache_kb", f->mem.buff_cache, true);
+	kv_u(b, "avail_kb", f->mem.avail, true);
+	sbuf_addc(b, '}');
+
+	key(b, "swap", true);
+	sbuf_addc(b, '{');
+	kv_u(b, "total_kb", f->swap.total, false);
+	kv_u(b, "free_kb", f->swap.free, true);
+	kv_u(b, "used_kb", f->swap.used, true);
+	sbuf_addc(b, '}');
+
+	key(b, "cost", true);
+	sbuf_addc(b, '{');
+	kv_f(b, "cpu_ms", f->cost.cpu_s * 1e3, 3, false);
+	kv_f(b, "wall_ms", f->cost.wall_s * 1e3, 3, true);
+	kv_f(b, "us_per_process", f->nprocs ? f->cost.cpu_s * 1e6 / (double)f->nprocs : 0, 3, true);
+	kv_u(b, "fds_held", f->cost.fds_held, true);
+	kv_u(b, "vanished", f->cost.vanished, true);
+	kv_u(b, "unreadable", f->cost.unreadable, true);
+	sbuf_addc(b, '}');
+
+	key(b, "processes", true);
+	sbuf_addc(b, '[');
+	for (size_t i = 0; i < nrows; i++) {
+		if (i)
+			sbuf_addc(b, ',');
+		json_proc(b, rows[i]);
+	}
+	sbuf_adds(b, "]}\n");
+	(void)first;
+}

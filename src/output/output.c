@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * output.c: the table of batch output formats, and encodings they share:
+ * JSON strings that keep every byte of a process name, and RFC 3339 times.
+ */
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ptop/output.h"
+
+const struct output_format_def output_formats[OUTPUT_NFORMATS] = {
+    [OUTPUT_TEXT] = {.name = "text", .frame = output_text_frame},
+    [OUTPUT_JSON] = {.name = "json", .frame = output_json_frame},
+    [OUTPUT_CSV] = {.name = "csv", .frame = output_csv_frame},
+};
+
+int output_format_by_name(const char *name)
+{
+	for (int i = 0; i < OUTPUT_NFORMATS; i++)
+		if (!strcasecmp(name, output_formats[i].name))
+			return i;
+	return -1;
+}
+
+/* Length of a well-formed UTF-8 sequence of 2..4 bytes at s, or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void json_string(struct sbuf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	sbuf_addc(b, '"');
+	while (i < n) {
+		unsigned char c = u[i];
+		size_t l;
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			sbuf_addc(b, (char)c);
+			i++;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			sbuf_adds(b, "\\\"");
+			i++;
+			continue;
+		case '\\':
+			sbuf_adds(b, "\\\\");
+			i++;
+			continue;
+		case '\n':
+			sbuf_adds(b, "\\n");
+			i++;
+			continue;
+		case '\t':
+			sbuf_adds(b, "\\t");
+			i++;
+			continue;
+		case '\r':
+			sbuf_adds(b, "\\r");
+			i++;
+			continue;
+		}
+		if (c < 0x20) {
+			char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+
+			sbuf_add(b, e, sizeof(e));
+			i++;
+			continue;
+		}
+		l = utf8_seq(u + i, n - i);
+		if (l) {
+			sbuf_add(b, s + i, l);
+			i += l;
+		} else {
+			/* Not UTF-8: a lone low surrogate carries the byte, losslessly. */
+			char e[6] = {'\\', 'u', 'd', 'c', hex[c >> 4], hex[c & 15]};
+
+			sbuf_add(b, e, sizeof(e));
+			i++;
+		}
+	}
+	sbuf_addc(b, '"');
+}
+
+size_t fmt_time_rfc3339(char out[RFC3339_LEN + 1], const struct timespec *ts)
+{
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&ts->tv_sec, &tm);
+	n = strftime(out, RFC3339_LEN + 1, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (n != RFC3339_LEN - 5) { /* a year past 9999 */
+		memcpy(out, "9999-12-31T23:59:59", RFC3339_LEN - 5);
+		n = RFC3339_LEN - 5;
+	}
+	out[n++] = '.';
+	out[n++] = (char)('0' + ts->tv_nsec / 100000000 % 10);
+	out[n++] = (char)('0' + ts->tv_nsec / 10000000 % 10);
+	out[n++] = (char)('0' + ts->tv_nsec / 1000000 % 10);
+	out[n++] = 'Z';
+	out[n] = '\0';
+	return n;
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * text.c: the top-like text format: top -b's five summary lines, a blank
+ * line, the column headings and one line per process, so that people and
+ * scripts used to `top -b` read it without surprise.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "ptop/output.h"
+
+static const enum field_id text_columns[] = {
+    FIELD_PID, FIELD_USER,  FIELD_PR,  FIELD_NI,  FIELD_VIRT, FIELD_RES,
+    FIELD_SHR, FIELD_STATE, FIELD_CPU, FIELD_MEM, FIELD_TIME, FIELD_COMMAND,
+};
+#define NCOLUMNS (sizeof(text_columns) / sizeof(text_columns[0]))
+
+static int pid_width(const struct frame *f)
+{
+	int w = 1;
+
+	for (unsigned v = f->pid_max ? f->pid_max - 1 : 99999; v >= 10; v /= 10)
+		w++;
+	return w < 5 ? 5 : w;
+}
+
+static void uptime_text(struct sbuf *b, double up)
+{
+	unsigned long secs = up > 0 ? (unsigned long)up : 0;
+	unsigned long days = secs / 86400, hours = secs % 86400 / 3600, mins = secs % 3600 / 60;
+
+	if (days)
+		sbuf_printf(b, "%lu day%s, ", days, days == 1 ? "" : "s");
+	if (hours)
+		sbuf_printf(b, "%2lu:%02lu", hours, mins);
+	else
+		sbuf_printf(b, "%lu min", mins);
+}
+
+static void summary(struct sbuf *b, const struct frame *f)
+{
+	struct tm tm;
+	const double mib = 1024.0;
+
+	localtime_r(&f->time.tv_sec, &tm);
+	sbuf_printf(b, "ptop - %02d:%02d:%02d up ", tm.tm_hour, tm.tm_min, tm.tm_sec);
+	uptime_text(b, f->uptime_s);
+	sbuf_printf(b, ", %2u user%s,  load average: %.2f, %.2f, %.2f\n", f->nusers,
+		    f->nusers == 1 ? "" : "s", f->load[0], f->load[1], f->load[2]);
+	sbuf_printf(b, "Tasks: %3u total, %3u running, %3u sleeping, %3u stopped, %3u zombie\n",
+		    f->tasks.total, f->tasks.running, f->tasks.sleeping, f->tasks.stopped,
+		    f->tasks.zombie);
+	sbuf_printf(b,
+		    "%%Cpu(s): %4.1f us, %4.1f sy, %4.1f ni, %4.1f id, %4.1f wa, %4.1f hi, "
+		    "%4.1f si, %4.1f st\n",
+		    f->cpu.user, f->cpu.system, f->cpu.nice, f->cpu.idle, f->cpu.iowait, f->cpu.irq,
+		    f->cpu.softirq, f->cpu.steal);
+	sbuf_printf(b, "MiB Mem : %8.1f total, %8.1f free, %8.1f used, %8.1f buff/cache\n",
+		    (double)f->mem.total / mib, (double)f->mem.free / mib,
+		    (double)f->mem.used / mib, (double)f->mem.buff_cache / mib);
+	sbuf_printf(b, "MiB Swap: %8.1f total, %8.1f free, %8.1f used. %8.1f avail Mem\n\n",
+		    (double)f->swap.total / mib, (double)f->swap.free / mib,
+		    (double)f->swap.used / mib, (double)f->mem.avail / mib);
+}
+
+/* Justify what was appended since start into width columns; '+' marks a cut, as top's. */
+static void justify(struct sbuf *b, size_t start, int width, bool left)
+{
+	size_t n = b->len - start;
+
+	if (width <= 0)
+		return;
+	if (n > (size_t)width) {
+		b->len = start + (size_t)width;
+		b->p[b->len - 1] = '+';
+	} else if (n < (size_t)width) {
+		size_t pad = (size_t)width - n;
+
+		sbuf_reserve(b, pad);
+		if (!left)
+			memmove(b->p + start + pad, b->p + start, n);
+		memset(left ? b->p + start + n : b->p + start, ' ', pad);
+		b->len += pad;
+	}
+}
+
+void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		       size_t nrows, bool first)
+{
+	int pidw = pid_width(f);
+
+	if (!first)
+		sbuf_addc(b, '\n');
+	summary(b, f);
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		const struct field_def *d = &field_defs[text_columns[c]];
+		size_t start;
+
+		if (c)
+			sbuf_addc(b, ' ');
+		start = b->len;
+		sbuf_adds(b, d->title);
+		justify(b, start, text_columns[c] == FIELD_PID ? pidw : d->width, d->left);
+	}
+	sbuf_addc(b, '\n');
+	for (size_t i = 0; i < nrows; i++) {
+		for (size_t c = 0; c < NCOLUMNS; c++) {
+			enum field_id id = text_columns[c];
+			size_t start;
+
+			if (c)
+				sbuf_addc(b, ' ');
+			start = b->len;
+			field_format(b, id, rows[i], f->hz);
+			justify(b, start, id == FIELD_PID ? pidw : field_defs[id].width,
+				field_defs[id].left);
+		}
+		sbuf_addc(b, '\n');
+	}
+}

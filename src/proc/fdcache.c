@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fdcache.c: held descriptors per PID. A process's stat, statm and (when a
+ * shown field needs it) status stay open and are re-read with pread at offset
+ * 0, which costs the kernel's text generation and little else. The number
+ * held is bounded by RLIMIT_NOFILE less a reserve; past it, files are opened,
+ * read and closed each time. A held descriptor is tied to its process, not to
+ * the PID: once the process is gone it fails with ESRCH even if the PID is reused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+/* Descriptors left for everything else: the terminal, perf events, libraries. */
+#define FDCACHE_RESERVE 256
+
+static const char *const file_names[PROC_NFILES] = {
+    [PROC_FILE_STAT] = "stat",
+    [PROC_FILE_STATM] = "statm",
+    [PROC_FILE_STATUS] = "status",
+};
+
+void fdcache_init(struct proc_reader *r)
+{
+	struct rlimit rl;
+
+	r->fd_budget = 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > FDCACHE_RESERVE)
+		r->fd_budget = (unsigned)(rl.rlim_cur - FDCACHE_RESERVE);
+	else if (rl.rlim_cur == RLIM_INFINITY)
+		r->fd_budget = 1u << 20;
+}
+
+void fdcache_close_slot(struct proc_reader *r, struct proc_slot *s)
+{
+	for (int f = 0; f < PROC_NFILES; f++) {
+		if (s->fd[f] >= 0) {
+			close(s->fd[f]);
+			s->fd[f] = -1;
+			r->fds_held--;
+		}
+	}
+}
+
+/* "PID/name" without snprintf: this runs once per new process and file. */
+static void file_path(char *out, int pid, enum proc_file f)
+{
+	char digits[12];
+	int n = 0;
+	const char *name = file_names[f];
+
+	do {
+		digits[n++] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid);
+	while (n)
+		*out++ = digits[--n];
+	*out++ = '/';
+	while (*name)
+		*out++ = *name++;
+	*out = '\0';
+}
+
+static ssize_t gone_or(int err)
+{
+	return err == ENOENT || err == ESRCH ? -ESRCH : -err;
+}
+
+static ssize_t read_result(ssize_t n, int err, size_t cap)
+{
+	if (n < 0)
+		return gone_or(err);
+	return (size_t)n == cap ? -EFBIG : n;
+}
+
+ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_file f, char *buf,
+			 size_t cap)
+{
+	char path[32];
+	ssize_t n;
+	int fd, err;
+
+	if (s->fd[f] >= 0) {
+		n = pread(s->fd[f], buf, cap, 0);
+		err = errno;
+		if (n >= 0 || (err != ESRCH && err != ENOENT))
+			return read_result(n, err, cap);
+		/* The process behind the descriptors is gone; the PID may not be. */
+		fdcache_close_slot(r, s);
+	}
+	file_path(path, s->pid, f);
+	fd = openat(r->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return gone_or(errno);
+	if (r->fds_held < r->fd_budget) {
+		s->fd[f] = fd;
+		r->fds_held++;
+		n = pread(fd, buf, cap, 0);
+		return read_result(n, errno, cap);
+	}
+	n = read(fd, buf, cap);
+	err = errno;
+	close(fd);
+	r->fallback++;
+	return read_result(n, err, cap);
+}

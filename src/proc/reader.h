@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reader.h: the reader's state, shared by scan.c (enumeration, slot table)
+ * and fdcache.c (descriptors). Not part of the public interface.
+ */
+#ifndef PTOP_PROC_READER_H
+#define PTOP_PROC_READER_H
+
+#include "ptop/proc.h"
+
+#define READER_DENTS_BUF 32768
+
+struct proc_reader {
+	int root_fd; /* the proc root directory */
+	/* PID enumeration: getdents64 into dents, walked with dents_pos */
+	char *dents;
+	size_t dents_len, dents_pos;
+	bool dents_eof;
+	unsigned gen; /* scan counter, stamped on every slot seen */
+	/* slot table: open addressing over pointers, linear probing, no tombstones */
+	struct proc_slot **tab;
+	size_t tab_cap; /* power of two */
+	size_t nslots;
+	struct proc_slot *free_slots; /* recycled slots, through next_free */
+	/* descriptors */
+	unsigned fd_budget, fds_held, fallback;
+};
+
+void fdcache_init(struct proc_reader *r);
+void fdcache_close_slot(struct proc_reader *r, struct proc_slot *s);
+
+#endif

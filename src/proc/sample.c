@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sample.c: builds a frame. Per process it reads stat (always), statm and
+ * status (when asked) through the reader and computes %CPU from the ticks
+ * since the previous frame; system totals (uptime, load, CPU split, memory,
+ * swap) come from libproc2, which keeps /proc/stat and /proc/meminfo open.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <utmpx.h>
+
+#include <libproc2/meminfo.h>
+#include <libproc2/misc.h>
+#include <libproc2/stat.h>
+
+#include "ptop/frame.h"
+#include "ptop/util.h"
+
+#define STAT_BUF 2048
+#define STATM_BUF 512
+#define STATUS_BUF 16384
+
+struct sampler {
+	struct proc_reader *reader;
+	struct users *users;
+	struct stat_info *stat;
+	struct meminfo_info *meminfo;
+	unsigned needs;
+	long hz;
+	uint64_t page_kb;
+	unsigned pid_max;
+	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
+	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
+};
+
+static enum stat_item cpu_items[] = {
+    STAT_TIC_USER,	   STAT_TIC_NICE,	STAT_TIC_SYSTEM,	STAT_TIC_IDLE,
+    STAT_TIC_IOWAIT,	   STAT_TIC_IRQ,	STAT_TIC_SOFTIRQ,	STAT_TIC_STOLEN,
+    STAT_TIC_DELTA_USER,   STAT_TIC_DELTA_NICE, STAT_TIC_DELTA_SYSTEM,	STAT_TIC_DELTA_IDLE,
+    STAT_TIC_DELTA_IOWAIT, STAT_TIC_DELTA_IRQ,	STAT_TIC_DELTA_SOFTIRQ, STAT_TIC_DELTA_STOLEN,
+};
+#define CPU_NFIELDS 8
+
+enum mem_idx {
+	MI_TOTAL,
+	MI_FREE,
+	MI_USED,
+	MI_BUFFERS,
+	MI_CACHED,
+	MI_AVAIL,
+	MI_STOTAL,
+	MI_SFREE,
+	MI_SUSED,
+	MI_N
+};
+static enum meminfo_item mem_items[MI_N] = {
+    [MI_TOTAL] = MEMINFO_MEM_TOTAL,	  [MI_FREE] = MEMINFO_MEM_FREE,
+    [MI_USED] = MEMINFO_MEM_USED,	  [MI_BUFFERS] = MEMINFO_MEM_BUFFERS,
+    [MI_CACHED] = MEMINFO_MEM_CACHED_ALL, [MI_AVAIL] = MEMINFO_MEM_AVAILABLE,
+    [MI_STOTAL] = MEMINFO_SWAP_TOTAL,	  [MI_SFREE] = MEMINFO_SWAP_FREE,
+    [MI_SUSED] = MEMINFO_SWAP_USED,
+};
+
+/* pid_max under the proc root, or 0 when it cannot be read. */
+static unsigned read_pid_max(const char *root)
+{
+	char path[4096], buf[32];
+	unsigned v = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/pid_max", root ? root : "/proc");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9' && v < 100000000; i++)
+		v = v * 10 + (unsigned)(buf[i] - '0');
+	return v;
+}
+
+/* Login sessions, as top and uptime count them. */
+static unsigned count_users(void)
+{
+	struct utmpx *u;
+	unsigned n = 0;
+
+	setutxent();
+	while ((u = getutxent()))
+		n += u->ut_type == USER_PROCESS;
+	endutxent();
+	return n;
+}
+
+int sampler_new(const struct sampler_opts *o, struct sampler **out)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+	long page;
+	int err;
+
+	err = proc_reader_new(o->root, &s->reader);
+	if (err)
+		goto out_free;
+	if (procps_stat_new(&s->stat) < 0 || procps_meminfo_new(&s->meminfo) < 0) {
+		err = -ENODEV;
+		goto out_free;
+	}
+	s->users = users_new();
+	s->needs = o->needs;
+	s->hz = sysconf(_SC_CLK_TCK);
+	if (s->hz <= 0)
+		s->hz = 100;
+	page = sysconf(_SC_PAGESIZE);
+	s->page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
+	s->pid_max = read_pid_max(o->root);
+	*out = s;
+	return 0;
+
+out_free:
+	sampler_free(s);
+	return err;
+}
+
+void sampler_free(struct sampler *s)
+{
+	if (!s)
+		return;
+	if (s->stat)
+		procps_stat_unref(&s->stat);
+	if (s->meminfo)
+		procps_meminfo_unref(&s->meminfo);
+	users_free(s->users);
+	proc_reader_free(s->reader);
+	free(s);
+}
+
+void frame_free(struct frame *f)
+{
+	free(f->procs);
+	memset(f, 0, sizeof(*f));
+}
+
+static void sample_system(struct sampler *s, struct frame *f, bool first)
+{
+	struct stat_stack *st;
+	struct meminfo_stack *mi;
+	double up = 0, idle = 0;
+
+	if (procps_uptime(&up, &idle) >= 0)
+		f->uptime_s = up;
+	if (procps_loadavg(&f->load[0], &f->load[1], &f->load[2]) < 0)
+		f->load[0] = f->load[1] = f->load[2] = 0;
+	f->ncpu = (unsigned)procps_cpu_count();
+	f->hz = s->hz;
+	f->pid_max = s->pid_max;
+	f->nusers = count_users();
+
+	/* The first frame shows the split since boot; later ones the interval's. */
+	st = procps_stat_select(s->stat, cpu_items, sizeof(cpu_items) / sizeof(cpu_items[0]));
+	if (st) {
+		double v[CPU_NFIELDS], sum = 0;
+
+		for (int i = 0; i < CPU_NFIELDS; i++) {
+			v[i] = first ? (double)st->head[i].result.ull_int
+				     : (double)st->head[CPU_NFIELDS + i].result.sl_int;
+			if (v[i] < 0)
+				v[i] = 0;
+			sum += v[i];
+		}
+		if (sum > 0) {
+			for (int i = 0; i < CPU_NFIELDS; i++)
+				v[i] = v[i] * 100.0 / sum;
+			f->cpu = (struct frame_cpu){.user = v[0],
+						    .nice = v[1],
+						    .system = v[2],
+						    .idle = v[3],
+						    .iowait = v[4],
+						    .irq = v[5],
+						    .softirq = v[6],
+						    .steal = v[7]};
+		}
+	}
+	mi = procps_meminfo_select(s->meminfo, mem_items, MI_N);
+	if (mi) {
+#define MV(i) ((uint64_t)mi->head[i].result.ul_int)
+		f->mem.total = MV(MI_TOTAL);
+		f->mem.free = MV(MI_FREE);
+		f->mem.used = MV(MI_USED);
+		f->mem.buff_cache = MV(MI_BUFFERS) + MV(MI_CACHED);
+		f->mem.avail = MV(MI_AVAIL);
+		f->swap.total = MV(MI_STOTAL);
+		f->swap.free = MV(MI_SFREE);
+		f->swap.used = MV(MI_SUSED);
+#undef MV
+	}
+}
+
+static void count_task(struct frame_tasks *t, char state)
+{
+	t->total++;
+	switch (state) {
+	case 'R':
+		t->running++;
+		break;
+	case 'T':
+	case 't':
+		t->stopped++;
+		break;
+	case 'Z':
+		t->zombie++;
+		break;
+	default: /* S, D, I and the rest sleep, as top counts them */
+		t->sleeping++;
+		break;
+	}
+}
+
+/*
+ * Read one process into p. Returns 0, -ESRCH when it vanished, or another
+ * -errno (unreadable or malformed: skipped like a vanished one).
+ */
+static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, struct frame_proc *p,
+		       double interval)
+{
+	struct proc_stat st;
+	ssize_t n;
+	int err;
+
+	n = proc_reader_read(s->reader, slot, PROC_FILE_STAT, s->stat_buf, sizeof(s->stat_buf));
+	if (n < 0)
+		return (int)n;
+	err = proc_parse_stat(s->stat_buf, (size_t)n, &st);
+	if (err)
+		return err;
+	if (is_new) {
+		slot->start_ticks = st.starttime;
+	} else if (st.starttime != slot->start_ticks) {
+		/* Same PID, another process: nothing of the old one carries over. */
+		slot->start_ticks = st.starttime;
+		slot->have_prev = false;
+		proc_reader_restat(s->reader, slot);
+	}
+
+	p->pid = slot->pid;
+	p->ppid = (int)st.ppid;
+	p->state = st.state;
+	p->comm_len = (uint8_t)(st.comm.n < PROC_COMM_MAX ? st.comm.n : PROC_COMM_MAX);
+	memcpy(p->comm, st.comm.p, p->comm_len);
+	p->uid = slot->uid;
+	p->user = users_name(s->users, slot->uid);
+	p->priority = st.priority;
+	p->nice = st.nice;
+	p->threads = st.num_threads;
+	p->vsize_kb = st.vsize / 1024;
+	p->rss_kb = st.rss > 0 ? (uint64_t)st.rss * s->page_kb : 0;
+	p->utime = st.utime;
+	p->stime = st.stime;
+	p->start_ticks = st.starttime;
+	p->processor = (int)st.processor;
+	p->shared_kb = 0;
+
+	{
+		uint64_t ticks = st.utime + st.stime;
+		double secs;
+
+		if (slot->have_prev && interval > 0) {
+			secs = interval;
+			ticks = ticks >= slot->prev_ticks ? ticks - slot->prev_ticks : 0;
+		} else if (interval > 0) {
+			secs = interval; /* born during the interval */
+		} else {
+			secs = 0; /* filled in by the caller from uptime */
+		}
+		p->cpu_pct =
+		    secs > 0 ? (double)ticks / (double)s->hz / secs * 100.0 : (double)ticks;
+		slot->prev_ticks = st.utime + st.stime;
+		slot->have_prev = true;
+	}
+
+	if (s->needs & PROC_NEED(PROC_FILE_STATM)) {
+		struct proc_statm sm;
+
+		n = proc_reader_read(s->reader, slot, PROC_FILE_STATM, s->statm_buf,
+				     sizeof(s->statm_buf));
+		if (n < 0)
+			return (int)n;
+		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0)
+			p->shared_kb = sm.shared * s->page_kb;
+	}
+	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
+	if (s->needs & PROC_NEED(PROC_FILE_STATUS)) {
+		struct proc_status ss;
+
+		n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
+				     sizeof(s->status_buf));
+		if (n < 0)
+			return (int)n;
+		if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
+			p->swap_kb = ss.vm_swap;
+			p->rss_anon_kb = ss.rss_anon;
+			p->rss_file_kb = ss.rss_file;
+			p->vctxsw = ss.voluntary_ctxt;
+			p->nvctxsw = ss.nonvoluntary_ctxt;
+		}
+	}
+	return 0;
+}
+
+int sampler_frame(struct sampler *s, struct frame *f)
+{
+	double cpu0 = clock_cpu(), mono = clock_mono();
+	double interval = s->last_mono > 0 ? mono - s->last_mono : 0;
+	struct proc_reader_stats rs;
+	struct proc_slot *slot;
+	bool is_new;
+	int ret;
+
+	clock_gettime(CLOCK_REALTIME, &f->time);
+	f->interval_s = interval;
+	f->nprocs = 0;
+	memset(&f->tasks, 0, sizeof(f->tasks));
+	memset(&f->cost, 0, sizeof(f->cost));
+	sample_system(s, f, interval == 0);
+
+	ret = proc_reader_begin(s->reader);
+	if (ret)
+		return ret;
+	while ((ret = proc_reader_next(s->reader, &slot, &is_new)) == 1) {
+		struct frame_proc *p;
+		int err;
+
+		if (f->nprocs == f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 1024;
+			f->procs = xreallocarray(f->procs, f->cap, sizeof(*f->procs));
+		}
+		p = &f->procs[f->nprocs];
+		err = sample_proc(s, slot, is_new, p, interval);
+		if (err == -ESRCH) {
+			proc_reader_drop(s->reader, slot);
+			f->cost.vanished++;
+			continue;
+		}
+		if (err) {
+			f->cost.unreadable++; /* malformed or refused: not in this frame */
+			continue;
+		}
+		if (interval == 0) {
+			/* First frame: average over the process's life, as ps does. */
+			double age = f->uptime_s - (double)p->start_ticks / (double)s->hz;
+
+			p->cpu_pct = age > 0 ? p->cpu_pct / (double)s->hz / age * 100.0 : 0;
+		}
+		p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
+		count_task(&f->tasks, p->state);
+		f->nprocs++;
+	}
+	if (ret < 0)
+		return ret;
+	proc_reader_end(s->reader);
+
+	proc_reader_stats(s->reader, &rs);
+	f->cost.fds_held = rs.fds_held;
+	f->cost.fd_budget = rs.fd_budget;
+	f->cost.fallback = rs.fallback;
+	f->cost.cpu_s = clock_cpu() - cpu0;
+	f->cost.wall_s = clock_mono() - mono;
+	s->last_mono = mono;
+	return 0;
+}

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * scan.c: PID enumeration and the per-PID slot table. PIDs come from
+ * getdents64 on the proc root, rewound with lseek for each scan, so one
+ * descriptor and one buffer serve every frame. Slots are kept in a hash keyed
+ * by PID and recycled through a free list: a steady-state scan allocates
+ * nothing. A slot not seen by a scan belongs to a process that is gone.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ptop/util.h"
+#include "reader.h"
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static size_t pid_hash(int pid, size_t cap)
+{
+	/* Fibonacci hashing: PIDs are dense, so spread them. */
+	return (size_t)(((uint32_t)pid * 2654435769u) >> 8) & (cap - 1);
+}
+
+static void tab_put(struct proc_slot **tab, size_t cap, struct proc_slot *s)
+{
+	size_t i = pid_hash(s->pid, cap);
+
+	while (tab[i])
+		i = (i + 1) & (cap - 1);
+	tab[i] = s;
+}
+
+static void tab_grow(struct proc_reader *r)
+{
+	size_t cap = r->tab_cap ? r->tab_cap * 2 : 1024;
+	struct proc_slot **tab = xcalloc(cap, sizeof(*tab));
+
+	for (size_t i = 0; i < r->tab_cap; i++)
+		if (r->tab[i])
+			tab_put(tab, cap, r->tab[i]);
+	free(r->tab);
+	r->tab = tab;
+	r->tab_cap = cap;
+}
+
+static size_t tab_find(const struct proc_reader *r, int pid)
+{
+	size_t i = pid_hash(pid, r->tab_cap);
+
+	while (r->tab[i] && r->tab[i]->pid != pid)
+		i = (i + 1) & (r->tab_cap - 1);
+	return i;
+}
+
+/* Backward-shift deletion keeps every probe chain unbroken without tombstones. */
+static void tab_remove_at(struct proc_reader *r, size_t hole)
+{
+	size_t mask = r->tab_cap - 1, j = hole;
+
+	r->tab[hole] = NULL;
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!r->tab[j])
+			break;
+		home = pid_hash(r->tab[j]->pid, r->tab_cap);
+		/* Move j into the hole unless its home lies cyclically in (hole, j]. */
+		if (((j - home) & mask) >= ((j - hole) & mask)) {
+			r->tab[hole] = r->tab[j];
+			r->tab[j] = NULL;
+			hole = j;
+		}
+	}
+	r->nslots--;
+}
+
+static void slot_release(struct proc_reader *r, struct proc_slot *s)
+{
+	fdcache_close_slot(r, s);
+	s->pid = 0;
+	s->next_free = r->free_slots;
+	r->free_slots = s;
+}
+
+static struct proc_slot *slot_new(struct proc_reader *r, int pid)
+{
+	struct proc_slot *s = r->free_slots;
+
+	if (s)
+		r->free_slots = s->next_free;
+	else
+		s = xmalloc(sizeof(*s));
+	memset(s, 0, sizeof(*s));
+	s->pid = pid;
+	for (int f = 0; f < PROC_NFILES; f++)
+		s->fd[f] = -1;
+	return s;
+}
+
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+int proc_reader_new(const char *root, struct proc_reader **out)
+{
+	struct proc_reader *r;
+	int fd;
+
+	fd = open(root ? root : "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	raise_nofile();
+	r = xcalloc(1, sizeof(*r));
+	r->root_fd = fd;
+	r->dents = xmalloc(READER_DENTS_BUF);
+	tab_grow(r);
+	fdcache_init(r);
+	*out = r;
+	return 0;
+}
+
+void proc_reader_free(struct proc_reader *r)
+{
+	struct proc_slot *s, *next;
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->tab_cap; i++)
+		if (r->tab[i])
+			slot_release(r, r->tab[i]);
+	for (s = r->free_slots; s; s = next) {
+		next = s->next_free;
+		free(s);
+	}
+	free(r->tab);
+	free(r->dents);
+	close(r->root_fd);
+	free(r);
+}
+
+int proc_reader_begin(struct proc_reader *r)
+{
+	if (lseek(r->root_fd, 0, SEEK_SET) < 0)
+		return -errno;
+	r->dents_len = r->dents_pos = 0;
+	r->dents_eof = false;
+	r->fallback = 0;
+	r->gen++;
+	return 0;
+}
+
+/* A directory entry's PID, or 0 when the name is not all digits. */
+static int name_pid(const char *name)
+{
+	unsigned v = 0;
+
+	if (!*name)
+		return 0;
+	for (; *name; name++) {
+		if ((unsigned char)(*name - '0') > 9 || v > 400000000u)
+			return 0;
+		v = v * 10 + (unsigned)(*name - '0');
+	}
+	return v <= INT32_MAX ? (int)v : 0;
+}
+
+int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new)
+{
+	for (;;) {
+		struct linux_dirent64 *d;
+		struct proc_slot *s;
+		struct stat st;
+		size_t i;
+		int pid;
+
+		if (r->dents_pos >= r->dents_len) {
+			long n;
+
+			if (r->dents_eof)
+				return 0;
+			n = syscall(SYS_getdents64, r->root_fd, r->dents, READER_DENTS_BUF);
+			if (n < 0)
+				return -errno;
+			if (n == 0) {
+				r->dents_eof = true;
+				return 0;
+			}
+			r->dents_len = (size_t)n;
+			r->dents_pos = 0;
+		}
+		d = (struct linux_dirent64 *)(r->dents + r->dents_pos);
+		r->dents_pos += d->d_reclen;
+		if (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN)
+			continue;
+		pid = name_pid(d->d_name);
+		if (!pid)
+			continue;
+
+		i = tab_find(r, pid);
+		if (r->tab[i]) {
+			s = r->tab[i];
+			if (s->gen == r->gen)
+				continue; /* a directory listed twice while /proc changed */
+			s->gen = r->gen;
+			*slot = s;
+			*is_new = false;
+			return 1;
+		}
+		/* The owner of /proc/PID is the process's effective uid. */
+		if (fstatat(r->root_fd, d->d_name, &st, 0) < 0)
+			continue; /* gone already */
+		if ((r->nslots + 1) * 2 > r->tab_cap) {
+			tab_grow(r);
+			i = tab_find(r, pid);
+		}
+		s = slot_new(r, pid);
+		s->uid = st.st_uid;
+		s->gen = r->gen;
+		r->tab[i] = s;
+		r->nslots++;
+		*slot = s;
+		*is_new = true;
+		return 1;
+	}
+}
+
+int proc_reader_restat(struct proc_reader *r, struct proc_slot *s)
+{
+	char name[16];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%d", s->pid);
+	if (fstatat(r->root_fd, name, &st, 0) < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	s->uid = st.st_uid;
+	return 0;
+}
+
+void proc_reader_drop(struct proc_reader *r, struct proc_slot *s)
+{
+	size_t i = tab_find(r, s->pid);
+
+	if (r->tab[i] == s)
+		tab_remove_at(r, i);
+	slot_release(r, s);
+}
+
+unsigned proc_reader_end(struct proc_reader *r)
+{
+	unsigned dropped = 0;
+	size_t i = 0;
+
+	while (i < r->tab_cap) {
+		struct proc_slot *s = r->tab[i];
+
+		if (s && s->gen != r->gen) {
+			tab_remove_at(r, i);
+			slot_release(r, s);
+			dropped++;
+			continue; /* the shift may have moved another slot into i */
+		}
+		i++;
+	}
+	return dropped;
+}
+
+void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st)
+{
+	st->slots = (unsigned)r->nslots;
+	st->fds_held = r->fds_held;
+	st->fd_budget = r->fd_budget;
+	st->fallback = r->fallback;
+}

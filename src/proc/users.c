@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * users.c: uid -> user name, looked up once through getpwuid_r (which may
+ * reach NSS, slow and allocating) and then served from a small hash.
+ */
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptop/frame.h"
+#include "ptop/util.h"
+
+struct user_entry {
+	uid_t uid;
+	char *name;
+	struct user_entry *next;
+};
+
+#define USERS_BUCKETS 64
+
+struct users {
+	struct user_entry *bucket[USERS_BUCKETS];
+};
+
+struct users *users_new(void)
+{
+	return xcalloc(1, sizeof(struct users));
+}
+
+void users_free(struct users *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < USERS_BUCKETS; i++) {
+		struct user_entry *e = u->bucket[i], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			free(e->name);
+			free(e);
+		}
+	}
+	free(u);
+}
+
+const char *users_name(struct users *u, uid_t uid)
+{
+	struct user_entry **head = &u->bucket[uid % USERS_BUCKETS], *e;
+	struct passwd pw, *res = NULL;
+	char buf[2048];
+
+	for (e = *head; e; e = e->next)
+		if (e->uid == uid)
+			return e->name;
+	e = xmalloc(sizeof(*e));
+	e->uid = uid;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res) {
+		e->name = xstrdup(res->pw_name);
+	} else {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%u", (unsigned)uid);
+		e->name = xstrdup(num);
+	}
+	e->next = *head;
+	*head = e;
+	return e->name;
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * util.c: allocation wrappers that end the process on exhaustion, the sbuf
+ * byte buffer every presenter builds its output in, and clocks.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptop/util.h"
+
+static void __attribute__((noreturn)) out_of_memory(size_t n)
+{
+	fprintf(stderr, "ptop: out of memory (allocating %zu bytes)\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		out_of_memory(nmemb * size);
+	return p;
+}
+
+void *xreallocarray(void *p, size_t nmemb, size_t size)
+{
+	void *q = reallocarray(p, nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!q)
+		out_of_memory(nmemb * size);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *sbuf_reserve(struct sbuf *b, size_t n)
+{
+	if (b->cap - b->len < n + 1) {
+		size_t cap = b->cap ? b->cap : 256;
+
+		while (cap - b->len < n + 1)
+			cap *= 2;
+		b->p = xreallocarray(b->p, cap, 1);
+		b->cap = cap;
+	}
+	return b->p + b->len;
+}
+
+void sbuf_reset(struct sbuf *b)
+{
+	b->len = 0;
+}
+
+void sbuf_free(struct sbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void sbuf_add(struct sbuf *b, const void *p, size_t n)
+{
+	memcpy(sbuf_reserve(b, n), p, n);
+	b->len += n;
+}
+
+void sbuf_addc(struct sbuf *b, char c)
+{
+	*sbuf_reserve(b, 1) = c;
+	b->len++;
+}
+
+void sbuf_adds(struct sbuf *b, const char *s)
+{
+	sbuf_add(b, s, strlen(s));
+}
+
+void sbuf_addu(struct sbuf *b, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	char *d = sbuf_reserve(b, (size_t)n);
+	for (int i = 0; i < n; i++)
+		d[i] = tmp[n - 1 - i];
+	b->len += (size_t)n;
+}
+
+void sbuf_addi(struct sbuf *b, int64_t v)
+{
+	if (v < 0) {
+		sbuf_addc(b, '-');
+		sbuf_addu(b, 0 - (uint64_t)v);
+	} else {
+		sbuf_addu(b, (uint64_t)v);
+	}
+}
+
+void sbuf_addf(struct sbuf *b, double v, int decimals)
+{
+	static const double scale[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+	uint64_t whole, frac, m;
+
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 6)
+		decimals = 6;
+	if (v != v) { /* NaN */
+		sbuf_addc(b, '0');
+		return;
+	}
+	if (v < 0) {
+		sbuf_addc(b, '-');
+		v = -v;
+	}
+	if (v > 1e18) {
+		sbuf_printf(b, "%.*f", decimals, v);
+		return;
+	}
+	m = (uint64_t)(v * scale[decimals] + 0.5);
+	whole = m / (uint64_t)scale[decimals];
+	frac = m % (uint64_t)scale[decimals];
+	sbuf_addu(b, whole);
+	if (decimals) {
+		char tmp[8];
+
+		sbuf_addc(b, '.');
+		for (int i = decimals - 1; i >= 0; i--) {
+			tmp[i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		sbuf_add(b, tmp, (size_t)decimals);
+	}
+}
+
+void sbuf_pad(struct sbuf *b, const char *s, size_t n, int width, int right)
+{
+	size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+
+	if (right)
+		memset(sbuf_reserve(b, pad), ' ', pad), b->len += pad;
+	sbuf_add(b, s, n);
+	if (!right)
+		memset(sbuf_reserve(b, pad), ' ', pad), b->len += pad;
+}
+
+void sbuf_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sbuf_reserve(b, (size_t)n), (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+const char *sbuf_cstr(struct sbuf *b)
+{
+	*sbuf_reserve(b, 0) = '\0';
+	return b->p;
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static double ts_sec(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double clock_mono(void)
+{
+	return ts_sec(CLOCK_MONOTONIC);
+}
+
+double clock_cpu(void)
+{
+	return ts_sec(CLOCK_PROCESS_CPUTIME_ID);
+}
