@@ -64,6 +64,8 @@ int batch_run(const struct batch_opts *o)
 	struct frame f = {0};
 	struct sbuf out = {0};
 	struct sampler *s;
+	struct observer *ob = NULL;
+	const char *bad = NULL;
 	struct timespec next;
 	size_t rows_cap = 0;
 	int status = 0, err;
@@ -75,10 +77,28 @@ int batch_run(const struct batch_opts *o)
 			strerror(-err));
 		return 1;
 	}
+	err = observer_new(&o->observe, &ob, &bad);
+	if (err) {
+		fprintf(stderr, _("ptop: unknown event '%s'\n"), bad ? bad : "?");
+		sampler_free(s);
+		return 2;
+	}
+	for (size_t i = 0; i < o->nwatches; i++) {
+		const struct perf_bp_spec *w = &o->watches[i];
+
+		err = observer_watch(ob, w);
+		if (err) {
+			fprintf(stderr, _("ptop: cannot watch %d: %s\n"), w->pid,
+				_(perf_bp_strerror(err)));
+			status = 1;
+			goto out;
+		}
+	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long n = 0; !batch_stop && (o->iterations == 0 || n < o->iterations); n++) {
 		size_t nrows;
 
+		observer_begin(ob);
 		err = sampler_frame(s, &f);
 		if (err) {
 			fprintf(stderr, _("ptop: cannot list processes: %s\n"), strerror(-err));
@@ -90,6 +110,7 @@ int batch_run(const struct batch_opts *o)
 			rows = xreallocarray(rows, rows_cap, sizeof(*rows));
 		}
 		nrows = rows_select(&f, &o->filter, &o->order, rows);
+		observer_update(ob, &f, rows, nrows);
 		sbuf_reset(&out);
 		fmt->frame(&out, &f, rows, nrows, n == 0);
 		err = write_all(o->out_fd, out.p, out.len);
@@ -114,6 +135,8 @@ int batch_run(const struct batch_opts *o)
 		}
 		sleep_until(&next);
 	}
+out:
+	observer_free(ob);
 	free(rows);
 	sbuf_free(&out);
 	frame_free(&f);

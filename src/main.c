@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "ptop/batch.h"
+#include "ptop/bench.h"
+#include "ptop/ui.h"
 
 #define EXIT_USAGE 2
 
@@ -32,6 +34,7 @@ static void help(void)
 	printf(
 	    _("Usage: %s [options]\n"
 	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u USER] [-s FIELD] [-o FORMAT]\n"
+	      "       %s bench list | all | NAME [options]   (see '%s bench --help')\n"
 	      "\n"
 	      "A process viewer that shows what observing costs.\n"
 	      "\n"
@@ -44,11 +47,19 @@ static void help(void)
 	      "  -s, --sort=[+|-]FIELD    sort by FIELD; + ascending, - descending\n"
 	      "  -o, --output=FORMAT      batch format: text (as top -b), json (one object\n"
 	      "                           per line and frame) or csv (default: text)\n"
+	      "      --counters[=EVENT,...]  per-process counters (default: cycles,\n"
+	      "                           instructions, cache-misses, branch-misses; software\n"
+	      "                           events where the machine has no PMU)\n"
+	      "      --counter-budget=N   attach counters to N processes at most (default 32)\n"
+	      "      --perf-fds           count each process's perf_event descriptors\n"
+	      "      --watch=PID:ADDR[:LEN[:TYPE]]  arm a hardware breakpoint (repeatable);\n"
+	      "                           ADDR in hex or REGION+OFFSET such as [heap]+0x40,\n"
+	      "                           LEN 1, 2, 4 or 8, TYPE r, w, rw or x (default 4, w)\n"
 	      "  -h, --help               show this help and exit\n"
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
 	      "Fields: "),
-	    progname, progname);
+	    progname, progname, progname, progname);
 	for (int i = 0; i < FIELD_COUNT; i++)
 		printf("%s%s", i ? ", " : "", field_defs[i].name);
 	printf(_(".\n\nSee ptop(1) for more.\n"));
@@ -136,7 +147,57 @@ static long parse_count(const char *arg)
 	return v;
 }
 
-enum { OPT_PROC_ROOT = 0x100 };
+static void setup_locale(void)
+{
+	const char *lc = setlocale(LC_ALL, ""), *language = getenv("LANGUAGE");
+	const char *dir = getenv("PTOP_LOCALEDIR");
+
+	/* gettext ignores LANGUAGE under the C locale; `LANGUAGE=de ptop` should still
+	 * speak German on a machine where LANG is unset, so use C's UTF-8 twin there. */
+	if (language && *language &&
+	    (!lc || !strcmp(setlocale(LC_MESSAGES, NULL), "C") ||
+	     !strcmp(setlocale(LC_MESSAGES, NULL), "POSIX")))
+		setlocale(LC_MESSAGES, "C.UTF-8");
+	bindtextdomain(PACKAGE, dir && *dir ? dir : LOCALEDIR);
+	textdomain(PACKAGE);
+}
+
+enum { OPT_PROC_ROOT = 0x100, OPT_COUNTERS, OPT_COUNTER_BUDGET, OPT_WATCH, OPT_PERF_FDS };
+
+#define DEFAULT_COUNTER_BUDGET 32
+
+/* "cycles,instructions": names kept in one copy, split in place. */
+static void parse_events(const char *arg, struct batch_opts *o)
+{
+	static const char *names[PERF_GROUP_MAX];
+	char *copy = xstrdup(arg), *save = NULL;
+	int n = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == PERF_GROUP_MAX)
+			usage_error(_("too many events (at most 8): '%s'"), arg);
+		names[n++] = t;
+	}
+	if (!n)
+		usage_error(_("invalid event list: '%s'"), arg);
+	o->observe.events = names;
+	o->observe.nevents = n;
+}
+
+static void parse_watch(const char *arg, struct batch_opts *o, size_t *cap)
+{
+	struct perf_bp_spec spec;
+
+	if (perf_bp_parse(arg, &spec))
+		usage_error(_("invalid --watch '%s' (PID:ADDR[:LEN[:TYPE]], LEN 1/2/4/8, "
+			      "TYPE r, w, rw or x)"),
+			    arg);
+	if (o->nwatches == *cap) {
+		*cap = *cap ? *cap * 2 : 4;
+		o->watches = xreallocarray((void *)o->watches, *cap, sizeof(spec));
+	}
+	((struct perf_bp_spec *)o->watches)[o->nwatches++] = spec;
+}
 
 int main(int argc, char **argv)
 {
@@ -151,6 +212,10 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"proc-root", required_argument, NULL, OPT_PROC_ROOT},
+	    {"counters", optional_argument, NULL, OPT_COUNTERS},
+	    {"counter-budget", required_argument, NULL, OPT_COUNTER_BUDGET},
+	    {"watch", required_argument, NULL, OPT_WATCH},
+	    {"perf-fds", no_argument, NULL, OPT_PERF_FDS},
 	    {NULL, 0, NULL, 0},
 	};
 	struct batch_opts o = {
@@ -158,19 +223,20 @@ int main(int argc, char **argv)
 	    .order = {.field = FIELD_CPU},
 	    .format = OUTPUT_TEXT,
 	    .out_fd = STDOUT_FILENO,
+	    .observe = {.budget = DEFAULT_COUNTER_BUDGET},
 	};
-	size_t pids_cap = 0;
-	bool batch = false;
+	size_t pids_cap = 0, watch_cap = 0;
+	bool batch = false, delay_given = false, sort_given = false;
 	int c, fmt, status;
 
-	setlocale(LC_ALL, "");
-	bindtextdomain(PACKAGE, LOCALEDIR);
-	textdomain(PACKAGE);
+	setup_locale();
 	if (argv[0] && *argv[0]) {
 		const char *slash = strrchr(argv[0], '/');
 
 		progname = slash ? slash + 1 : argv[0];
 	}
+	if (argc > 1 && !strcmp(argv[1], "bench"))
+		return bench_main(argc - 1, argv + 1, progname);
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:o:hV", longopts, NULL)) != -1) {
@@ -183,6 +249,7 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.delay_s = parse_delay(optarg);
+			delay_given = true;
 			break;
 		case 'p':
 			parse_pids(optarg, &o, &pids_cap);
@@ -192,6 +259,7 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			parse_sort(optarg, &o.order);
+			sort_given = true;
 			break;
 		case 'o':
 			fmt = output_format_by_name(optarg);
@@ -202,6 +270,21 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PROC_ROOT:
 			o.root = optarg;
+			o.observe.root = optarg;
+			break;
+		case OPT_COUNTERS:
+			o.observe.counters = true;
+			if (optarg)
+				parse_events(optarg, &o);
+			break;
+		case OPT_COUNTER_BUDGET:
+			o.observe.budget = (unsigned)parse_count(optarg);
+			break;
+		case OPT_WATCH:
+			parse_watch(optarg, &o, &watch_cap);
+			break;
+		case OPT_PERF_FDS:
+			o.observe.perf_fds = true;
 			break;
 		case 'h':
 			help();
@@ -218,12 +301,29 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		usage_error(_("unexpected argument '%s'"), argv[optind]);
 
-	if (!batch) {
-		fprintf(stderr, _("%s: the interactive viewer is not built yet; use -b\n"),
-			progname);
-		return 1;
+	if (batch) {
+		status = batch_run(&o);
+	} else {
+		struct ui_opts u = {
+		    .root = o.root,
+		    .delay_s = delay_given ? o.delay_s : -1,
+		    .filter = o.filter,
+		    .order = sort_given ? &o.order : NULL,
+		    .iterations = o.iterations,
+		    .events = o.observe.events,
+		    .nevents = o.observe.nevents,
+		    .counter_budget = o.observe.budget,
+		};
+
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			fprintf(stderr,
+				_("%s: the viewer needs a terminal; use -b for batch mode\n"),
+				progname);
+			return 1;
+		}
+		status = ui_run(&u);
 	}
-	status = batch_run(&o);
 	free((int *)o.filter.pids);
+	free((void *)o.watches);
 	return status;
 }

@@ -7,6 +7,7 @@
 #define PTOP_BATCH_H
 
 #include "ptop/output.h"
+#include "ptop/perf.h"
 
 struct batch_opts {
 	long iterations; /* frames to write; 0: until interrupted */
@@ -14,8 +15,11 @@ struct batch_opts {
 	struct row_filter filter;
 	struct row_order order;
 	enum output_format format;
-	const char *root; /* proc root, NULL for /proc */
-	int out_fd;	  /* where frames go */
+	const char *root;		    /* proc root, NULL for /proc */
+	int out_fd;			    /* where frames go */
+	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
+	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */
+	size_t nwatches;
 };
 
 /* Run batch mode. Returns the process exit status: 0, or 1 after printing why. */

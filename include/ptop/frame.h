@@ -13,6 +13,10 @@
 #include <time.h>
 
 #include "ptop/proc.h"
+#include "ptop/util.h"
+
+#define FRAME_MAX_EVENTS 8
+#define FRAME_EVENT_NAME 64
 
 struct frame_proc {
 	int pid, ppid;
@@ -33,6 +37,40 @@ struct frame_proc {
 	/* from status, read only when PROC_NEED(PROC_FILE_STATUS) was asked for */
 	uint64_t swap_kb, rss_anon_kb, rss_file_kb; /* KiB */
 	uint64_t vctxsw, nvctxsw;		    /* voluntary, involuntary context switches */
+	/* filled by the observer (src/perf/observe.c) when counters are on */
+	bool has_ctr;		      /* a counter group is attached */
+	double ctr[FRAME_MAX_EVENTS]; /* per event, over the interval, scaled when multiplexed */
+	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
+	int perf_fds;		      /* perf_event descriptors it holds; -1 not looked at */
+	int tgid;		      /* the process a thread belongs to (== pid for processes) */
+	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
+	bool has_cmd;
+};
+
+/* What the counters are and how they are doing (filled by the observer). */
+struct frame_counters {
+	bool on;
+	int nevents;
+	char names[FRAME_MAX_EVENTS][FRAME_EVENT_NAME];
+	bool hardware;		  /* false: software events */
+	const char *why_software; /* translatable reason, or NULL */
+	unsigned attached, not_attached;
+	int last_error; /* -errno of the last refusal, or 0 */
+	/* ptop's own thread, read with rdpmc where the kernel allows, else read() */
+	bool self_rdpmc;
+	double self_ctr[FRAME_MAX_EVENTS]; /* during the last frame's build */
+};
+
+/* An armed breakpoint and its hits. */
+struct frame_bp {
+	int pid;
+	uint64_t addr;
+	int len;
+	char type[3]; /* "r", "w", "rw", "x" */
+	uint64_t hits;
+	double hits_per_s;
+	int threads; /* threads it was armed on */
+	bool gone;   /* the process ended; hits are final */
 };
 
 struct frame_cpu {
@@ -70,11 +108,18 @@ struct frame {
 		uint64_t total, free, used; /* KiB */
 	} swap;
 	unsigned ncpu;
-	long hz; /* clock ticks per second */
+	struct frame_cpu *cpus; /* one per CPU when asked for (per_cpu), else NULL */
+	unsigned ncpus;		/* entries in cpus */
+	long hz;		/* clock ticks per second */
 	struct frame_cost cost;
 	size_t nprocs;
 	size_t cap; /* procs allocated; kept across frames */
 	struct frame_proc *procs;
+	struct frame_counters counters;
+	struct frame_bp *bps; /* owned by the observer; valid until its next update */
+	size_t nbps;
+	bool bp_no_hits;     /* this machine counts no breakpoint hits (perf_bp_selftest) */
+	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 };
 
 struct sampler;
@@ -82,6 +127,8 @@ struct sampler;
 struct sampler_opts {
 	const char *root; /* proc root; NULL means "/proc" */
 	unsigned needs;	  /* PROC_NEED() bits beyond stat, which is always read */
+	bool threads;	  /* one row per thread (top's H) instead of per process */
+	bool per_cpu;	  /* fill frame.cpus */
 };
 
 /*
@@ -90,6 +137,15 @@ struct sampler_opts {
  */
 int sampler_new(const struct sampler_opts *o, struct sampler **out);
 void sampler_free(struct sampler *s);
+/* Change what later frames read (needs, threads, per_cpu; root is kept). */
+void sampler_configure(struct sampler *s, const struct sampler_opts *o);
+
+/*
+ * Read p's command line into f->strings (arguments joined by spaces; a kernel
+ * thread's empty one becomes "[comm]", as top shows it). Called by a presenter
+ * for the rows it shows. Returns 0, or -ESRCH when the process is gone.
+ */
+int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
 
 /*
  * Fill f with a new sample, reusing f->procs. Processes that vanish while

@@ -32,6 +32,7 @@ enum field_id {
 	FIELD_TIME,
 	FIELD_THREADS,
 	FIELD_PROCESSOR,
+	FIELD_PERF,
 	FIELD_COMMAND,
 	FIELD_COUNT
 };
@@ -44,6 +45,7 @@ struct field_def {
 	bool left;	   /* left-justified */
 	bool ascending;	   /* natural sort order: PID and names up, figures down */
 	unsigned needs;	   /* PROC_NEED() bits beyond stat */
+	bool observer;	   /* filled by the observer (src/perf), not the sampler */
 };
 
 extern const struct field_def field_defs[FIELD_COUNT];
@@ -59,6 +61,10 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, 
 void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width);
 /* TIME+ of ticks: "M:SS.hh"; past 999 minutes "H:MM" hours, as top does. */
 void fmt_time_plus(struct sbuf *b, uint64_t ticks, long hz, int width);
+/* Uptime as top prints it: "3 days,  4:10", "28 min". */
+void fmt_uptime(struct sbuf *b, double secs);
+/* A size for a meter: the largest unit that keeps it under 1024, "23.5G", "316M", "0K". */
+void fmt_size_kb(struct sbuf *b, uint64_t kb);
 /* Append a name for a terminal: control bytes and invalid UTF-8 as '?'. Returns columns. */
 size_t fmt_printable(struct sbuf *b, const char *s, size_t n);
 
@@ -80,6 +86,15 @@ struct row_order {
 /* Fill rows (room for f->nprocs) with the chosen processes, sorted. Returns how many. */
 size_t rows_select(const struct frame *f, const struct row_filter *flt, const struct row_order *ord,
 		   const struct frame_proc **rows);
+
+/* Figures derived from a process's counters; a field is < 0 when its events are absent. */
+struct ctr_derived {
+	double ipc;	    /* instructions per cycle */
+	double cache_mpki;  /* cache misses per thousand instructions */
+	double branch_mpki; /* branch misses per thousand instructions */
+	double cpu_share;   /* task-clock over the interval, percent of one CPU */
+};
+void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d);
 
 enum output_format { OUTPUT_TEXT, OUTPUT_JSON, OUTPUT_CSV, OUTPUT_NFORMATS };
 

@@ -175,6 +175,20 @@ unsigned proc_reader_end(struct proc_reader *r);
  */
 ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *slot, enum proc_file f, char *buf,
 			 size_t cap);
+/*
+ * Read file `name` ("stat", "cmdline", ...) of pid, or of its thread tid when
+ * tid > 0, with open/read/close. Returns the length, -ESRCH when gone, -EFBIG
+ * when it did not fit, or -errno.
+ */
+ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
+			      size_t cap);
+
+/*
+ * Call fn for every thread id of pid (from /proc/PID/task), until fn returns
+ * non-zero (which is returned). Returns 0, or -ESRCH when the process is gone.
+ */
+int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx);
+
 /* Refresh slot->uid from /proc/PID (after the PID was found reused). 0 or -errno. */
 int proc_reader_restat(struct proc_reader *r, struct proc_slot *slot);
 /* Forget slot (its process is gone): close its descriptors, free it. */

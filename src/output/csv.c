@@ -36,8 +36,17 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 	char when[RFC3339_LEN + 1];
 	size_t wlen = fmt_time_rfc3339(when, &f->time);
 
-	if (first)
-		sbuf_adds(b, csv_header);
+	if (first) {
+		sbuf_add(b, csv_header, sizeof(csv_header) - 3); /* without its CRLF */
+		if (f->counters.on) {
+			sbuf_adds(b, ",ctr_source");
+			for (int e = 0; e < f->counters.nevents; e++) {
+				sbuf_addc(b, ',');
+				csv_field(b, f->counters.names[e], strlen(f->counters.names[e]));
+			}
+		}
+		sbuf_adds(b, "\r\n");
+	}
 	for (size_t i = 0; i < nrows; i++) {
 		const struct frame_proc *p = rows[i];
 
@@ -78,6 +87,15 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 		sbuf_addi(b, p->processor);
 		sbuf_addc(b, ',');
 		csv_field(b, p->comm, p->comm_len);
+		if (f->counters.on) {
+			sbuf_adds(b, p->has_ctr ? (f->counters.hardware ? ",hardware" : ",software")
+						: ",");
+			for (int e = 0; e < f->counters.nevents; e++) {
+				sbuf_addc(b, ',');
+				if (p->has_ctr)
+					sbuf_addf(b, p->ctr[e], 0);
+			}
+		}
 		sbuf_adds(b, "\r\n");
 	}
 }

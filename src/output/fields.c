@@ -70,6 +70,11 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			 .title = "P",
 			 .width = 2,
 			 .desc = N_("CPU last run on")},
+    [FIELD_PERF] = {.name = "perf",
+		    .title = "PERF",
+		    .width = 4,
+		    .observer = true,
+		    .desc = N_("perf_event descriptors held: who else observes")},
     [FIELD_COMMAND] = {.name = "command",
 		       .title = "COMMAND",
 		       .width = 0,
@@ -88,12 +93,14 @@ int field_by_name(const char *name)
 
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
 
-int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
+/* The field's own order, without the PID tie-break. */
+static int value_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
 {
 	int c = 0;
 
 	switch (id) {
 	case FIELD_PID:
+		c = CMP(a->pid, b->pid);
 		break;
 	case FIELD_PPID:
 		c = CMP(a->ppid, b->ppid);
@@ -140,6 +147,9 @@ int field_compare(enum field_id id, const struct frame_proc *a, const struct fra
 	case FIELD_PROCESSOR:
 		c = CMP(a->processor, b->processor);
 		break;
+	case FIELD_PERF:
+		c = CMP(a->perf_fds, b->perf_fds);
+		break;
 	case FIELD_COMMAND: {
 		size_t n = a->comm_len < b->comm_len ? a->comm_len : b->comm_len;
 
@@ -151,6 +161,13 @@ int field_compare(enum field_id id, const struct frame_proc *a, const struct fra
 	case FIELD_COUNT:
 		break;
 	}
+	return c;
+}
+
+int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
+{
+	int c = value_compare(id, a, b);
+
 	return c ? c : CMP(a->pid, b->pid);
 }
 
@@ -176,7 +193,8 @@ void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width)
 		x /= 1024.0;
 		for (int dec = 1; dec >= 0; dec--) {
 			n = snprintf(tmp, sizeof(tmp), "%.*f%c", dec, x, units[u]);
-			if (n <= width || !units[u + 1]) {
+			/* The last unit takes what it gets, but the shorter form first. */
+			if (n <= width || (!units[u + 1] && dec == 0)) {
 				sbuf_add(b, tmp, (size_t)n);
 				return;
 			}
@@ -315,6 +333,12 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, 
 	case FIELD_PROCESSOR:
 		sbuf_addi(b, p->processor);
 		break;
+	case FIELD_PERF:
+		if (p->perf_fds < 0)
+			sbuf_addc(b, '-');
+		else
+			sbuf_addi(b, p->perf_fds);
+		break;
 	case FIELD_COMMAND:
 		fmt_printable(b, p->comm, p->comm_len);
 		break;
@@ -328,11 +352,14 @@ static int row_cmp(const void *x, const void *y, void *arg)
 	const struct row_order *o = arg;
 	const struct frame_proc *a = *(const struct frame_proc *const *)x;
 	const struct frame_proc *b = *(const struct frame_proc *const *)y;
-	int c = field_compare(o->field, a, b);
+	int c = value_compare(o->field, a, b);
 
 	if (!field_defs[o->field].ascending)
 		c = -c;
-	return o->reverse ? -c : c;
+	if (o->reverse)
+		c = -c;
+	/* Equal values keep PID order whichever way the field sorts, as htop does. */
+	return c ? c : CMP(a->pid, b->pid);
 }
 
 static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
@@ -367,4 +394,54 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 	if (ord)
 		qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
 	return n;
+}
+
+void fmt_uptime(struct sbuf *b, double up)
+{
+	unsigned long secs = up > 0 ? (unsigned long)up : 0;
+	unsigned long days = secs / 86400, hours = secs % 86400 / 3600, mins = secs % 3600 / 60;
+
+	if (days)
+		sbuf_printf(b, "%lu day%s, ", days, days == 1 ? "" : "s");
+	if (hours)
+		sbuf_printf(b, "%2lu:%02lu", hours, mins);
+	else
+		sbuf_printf(b, "%lu min", mins);
+}
+
+void fmt_size_kb(struct sbuf *b, uint64_t kb)
+{
+	static const char units[] = "KMGTPE";
+	double v = (double)kb;
+	int u = 0;
+
+	while (v >= 1024.0 && units[u + 1]) {
+		v /= 1024.0;
+		u++;
+	}
+	sbuf_addf(b, v, u && v < 100 ? 1 : 0);
+	sbuf_addc(b, units[u]);
+}
+
+static int event_index(const struct frame *f, const char *name)
+{
+	for (int i = 0; i < f->counters.nevents; i++)
+		if (!strcmp(f->counters.names[i], name))
+			return i;
+	return -1;
+}
+
+void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d)
+{
+	int cyc = event_index(f, "cycles"), ins = event_index(f, "instructions");
+	int cm = event_index(f, "cache-misses"), bm = event_index(f, "branch-misses");
+	int tc = event_index(f, "task-clock");
+	double insns = ins >= 0 ? p->ctr[ins] : 0;
+
+	d->ipc = cyc >= 0 && ins >= 0 && p->ctr[cyc] > 0 ? insns / p->ctr[cyc] : -1;
+	d->cache_mpki = cm >= 0 && insns > 0 ? p->ctr[cm] * 1000.0 / insns : -1;
+	d->branch_mpki = bm >= 0 && insns > 0 ? p->ctr[bm] * 1000.0 / insns : -1;
+	/* task-clock counts nanoseconds */
+	d->cpu_share =
+	    tc >= 0 && f->interval_s > 0 ? p->ctr[tc] / (f->interval_s * 1e9) * 100.0 : -1;
 }

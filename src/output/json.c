@@ -34,7 +34,7 @@ static void kv_f(struct sbuf *b, const char *k, double v, int dec, bool comma)
 	sbuf_addf(b, v, dec);
 }
 
-static void json_proc(struct sbuf *b, const struct frame_proc *p)
+static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
 {
 	sbuf_addc(b, '{');
 	kv_i(b, "pid", p->pid, false);
@@ -58,7 +58,96 @@ static void json_proc(struct sbuf *b, const struct frame_proc *p)
 	kv_u(b, "stime_ticks", p->stime, true);
 	kv_u(b, "start_ticks", p->start_ticks, true);
 	kv_i(b, "processor", p->processor, true);
+	if (p->perf_fds >= 0)
+		kv_i(b, "perf_fds", p->perf_fds, true);
+	if (f->counters.on && p->has_ctr) {
+		struct ctr_derived d;
+
+		key(b, "counters", true);
+		sbuf_adds(b, f->counters.hardware ? "{\"source\":\"hardware\""
+						  : "{\"source\":\"software\"");
+		for (int e = 0; e < f->counters.nevents; e++) {
+			sbuf_addc(b, ',');
+			json_string(b, f->counters.names[e], strlen(f->counters.names[e]));
+			sbuf_addc(b, ':');
+			sbuf_addf(b, p->ctr[e], 0);
+		}
+		kv_f(b, "scale", p->ctr_scale, 3, true);
+		ctr_derive(f, p, &d);
+		if (d.ipc >= 0)
+			kv_f(b, "ipc", d.ipc, 3, true);
+		if (d.cache_mpki >= 0)
+			kv_f(b, "cache_mpki", d.cache_mpki, 3, true);
+		if (d.branch_mpki >= 0)
+			kv_f(b, "branch_mpki", d.branch_mpki, 3, true);
+		if (d.cpu_share >= 0)
+			kv_f(b, "cpu_share_pct", d.cpu_share, 2, true);
+		sbuf_addc(b, '}');
+	}
 	sbuf_addc(b, '}');
+}
+
+static void json_counters(struct sbuf *b, const struct frame *f)
+{
+	const struct frame_counters *c = &f->counters;
+
+	key(b, "counters", true);
+	sbuf_adds(b, "{\"events\":[");
+	for (int e = 0; e < c->nevents; e++) {
+		if (e)
+			sbuf_addc(b, ',');
+		json_string(b, c->names[e], strlen(c->names[e]));
+	}
+	sbuf_adds(b, c->hardware ? "],\"source\":\"hardware\"" : "],\"source\":\"software\"");
+	if (c->why_software) {
+		key(b, "reason", true);
+		json_string(b, c->why_software, strlen(c->why_software));
+	}
+	kv_u(b, "attached", c->attached, true);
+	kv_u(b, "not_attached", c->not_attached, true);
+	if (c->last_error) {
+		const char *e = strerror(-c->last_error);
+
+		key(b, "last_error", true);
+		json_string(b, e, strlen(e));
+	}
+	key(b, "self", true);
+	sbuf_adds(b, c->self_rdpmc ? "{\"read\":\"rdpmc\"" : "{\"read\":\"syscall\"");
+	for (int e = 0; e < c->nevents; e++) {
+		sbuf_addc(b, ',');
+		json_string(b, c->names[e], strlen(c->names[e]));
+		sbuf_addc(b, ':');
+		sbuf_addf(b, c->self_ctr[e], 0);
+	}
+	sbuf_adds(b, "}}");
+}
+
+static void json_breakpoints(struct sbuf *b, const struct frame *f)
+{
+	key(b, "breakpoints", true);
+	sbuf_addc(b, '[');
+	for (size_t i = 0; i < f->nbps; i++) {
+		const struct frame_bp *bp = &f->bps[i];
+
+		if (i)
+			sbuf_addc(b, ',');
+		sbuf_addc(b, '{');
+		kv_i(b, "pid", bp->pid, false);
+		sbuf_printf(b, ",\"addr\":\"0x%llx\"", (unsigned long long)bp->addr);
+		kv_i(b, "len", bp->len, true);
+		key(b, "type", true);
+		json_string(b, bp->type, strlen(bp->type));
+		kv_u(b, "hits", bp->hits, true);
+		kv_f(b, "hits_per_s", bp->hits_per_s, 1, true);
+		kv_i(b, "threads", bp->threads, true);
+		sbuf_addc(b, '}');
+	}
+	sbuf_addc(b, ']');
+	if (f->bp_no_hits) {
+		key(b, "breakpoints_note", true);
+		sbuf_adds(b, "\"this machine counts no breakpoint hits (its hypervisor drops debug "
+			     "exceptions)\"");
+	}
 }
 
 void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
@@ -131,12 +220,16 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "unreadable", f->cost.unreadable, true);
 	sbuf_addc(b, '}');
 
+	if (f->counters.on)
+		json_counters(b, f);
+	if (f->nbps)
+		json_breakpoints(b, f);
 	key(b, "processes", true);
 	sbuf_addc(b, '[');
 	for (size_t i = 0; i < nrows; i++) {
 		if (i)
 			sbuf_addc(b, ',');
-		json_proc(b, rows[i]);
+		json_proc(b, f, rows[i]);
 	}
 	sbuf_adds(b, "]}\n");
 	(void)first;

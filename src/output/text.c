@@ -24,19 +24,6 @@ static int pid_width(const struct frame *f)
 	return w < 5 ? 5 : w;
 }
 
-static void uptime_text(struct sbuf *b, double up)
-{
-	unsigned long secs = up > 0 ? (unsigned long)up : 0;
-	unsigned long days = secs / 86400, hours = secs % 86400 / 3600, mins = secs % 3600 / 60;
-
-	if (days)
-		sbuf_printf(b, "%lu day%s, ", days, days == 1 ? "" : "s");
-	if (hours)
-		sbuf_printf(b, "%2lu:%02lu", hours, mins);
-	else
-		sbuf_printf(b, "%lu min", mins);
-}
-
 static void summary(struct sbuf *b, const struct frame *f)
 {
 	struct tm tm;
@@ -44,7 +31,7 @@ static void summary(struct sbuf *b, const struct frame *f)
 
 	localtime_r(&f->time.tv_sec, &tm);
 	sbuf_printf(b, "ptop - %02d:%02d:%02d up ", tm.tm_hour, tm.tm_min, tm.tm_sec);
-	uptime_text(b, f->uptime_s);
+	fmt_uptime(b, f->uptime_s);
 	sbuf_printf(b, ", %2u user%s,  load average: %.2f, %.2f, %.2f\n", f->nusers,
 		    f->nusers == 1 ? "" : "s", f->load[0], f->load[1], f->load[2]);
 	sbuf_printf(b, "Tasks: %3u total, %3u running, %3u sleeping, %3u stopped, %3u zombie\n",
@@ -84,6 +71,51 @@ static void justify(struct sbuf *b, size_t start, int width, bool left)
 	}
 }
 
+static void counters_section(struct sbuf *b, const struct frame *f,
+			     const struct frame_proc *const *rows, size_t nrows)
+{
+	const struct frame_counters *c = &f->counters;
+
+	sbuf_printf(b, "\nCounters (%s%s%s): %u attached, %u not attached; ptop itself read by %s:",
+		    c->hardware ? "hardware" : "software", c->why_software ? ", " : "",
+		    c->why_software ? c->why_software : "", c->attached, c->not_attached,
+		    c->self_rdpmc ? "rdpmc" : "read()");
+	for (int e = 0; e < c->nevents; e++)
+		sbuf_printf(b, " %s %.0f", c->names[e], c->self_ctr[e]);
+	sbuf_adds(b, "\n    PID");
+	for (int e = 0; e < c->nevents; e++)
+		sbuf_printf(b, " %16s", c->names[e]);
+	sbuf_adds(b, "  SCALE COMMAND\n");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct frame_proc *p = rows[i];
+
+		if (!p->has_ctr)
+			continue;
+		sbuf_printf(b, "%7d", p->pid);
+		for (int e = 0; e < c->nevents; e++)
+			sbuf_printf(b, " %16.0f", p->ctr[e]);
+		sbuf_printf(b, " %6.2f ", p->ctr_scale);
+		fmt_printable(b, p->comm, p->comm_len);
+		sbuf_addc(b, '\n');
+	}
+}
+
+static void breakpoints_section(struct sbuf *b, const struct frame *f)
+{
+	if (f->bp_no_hits)
+		sbuf_adds(b, "\nNote: this machine counts no breakpoint hits (its hypervisor drops "
+			     "debug exceptions)");
+	sbuf_adds(b, "\nBreakpoints\n    PID ADDRESS            LEN TYPE            HITS     "
+		     "HITS/s THREADS\n");
+	for (size_t i = 0; i < f->nbps; i++) {
+		const struct frame_bp *bp = &f->bps[i];
+
+		sbuf_printf(b, "%7d 0x%-16llx %3d %-4s %15llu %10.1f %7d\n", bp->pid,
+			    (unsigned long long)bp->addr, bp->len, bp->type,
+			    (unsigned long long)bp->hits, bp->hits_per_s, bp->threads);
+	}
+}
+
 void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
 		       size_t nrows, bool first)
 {
@@ -117,4 +149,8 @@ void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame
 		}
 		sbuf_addc(b, '\n');
 	}
+	if (f->counters.on)
+		counters_section(b, f, rows, nrows);
+	if (f->nbps)
+		breakpoints_section(b, f);
 }

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -106,5 +107,25 @@ ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_f
 	err = errno;
 	close(fd);
 	r->fallback++;
+	return read_result(n, err, cap);
+}
+
+ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
+			      size_t cap)
+{
+	char path[64];
+	ssize_t n;
+	int fd, err;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "%d/task/%d/%s", pid, tid, name);
+	else
+		snprintf(path, sizeof(path), "%d/%s", pid, name);
+	fd = openat(r->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return gone_or(errno);
+	n = read(fd, buf, cap);
+	err = errno;
+	close(fd);
 	return read_result(n, err, cap);
 }

@@ -29,6 +29,10 @@ int proc_parse_maps_line(const char *buf, size_t len, struct proc_maps_entry *ou
 		return err ? err : -EINVAL;
 	if (end - p < 5 || p[4] != ' ')
 		return -EINVAL;
+	/* Each position has one letter or '-', and the last says private or shared. */
+	if ((p[0] != 'r' && p[0] != '-') || (p[1] != 'w' && p[1] != '-') ||
+	    (p[2] != 'x' && p[2] != '-') || (p[3] != 'p' && p[3] != 's'))
+		return -EINVAL;
 	memcpy(out->perms, p, 4);
 	p += 5;
 	if ((err = num_x64(&p, end, &out->offset)) || num_expect(&p, end, ' ') ||
@@ -41,6 +45,9 @@ int proc_parse_maps_line(const char *buf, size_t len, struct proc_maps_entry *ou
 	out->dev_minor = (uint32_t)minor;
 	if (num_expect(&p, end, ' ') || (err = num_u64(&p, end, &out->inode)))
 		return err ? err : -EINVAL;
+	/* Junk glued to the inode would otherwise pass for the start of the path. */
+	if (p < end && *p != ' ')
+		return -EINVAL;
 	if (out->end < out->start)
 		return -EINVAL;
 	/* The path starts after padding to a fixed column; anonymous maps have none. */

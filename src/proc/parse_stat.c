@@ -64,6 +64,12 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 	p = close + 1;
 	if (num_expect(&p, end, ' ') || p >= end)
 		return -EINVAL;
+	/*
+	 * Every state is a letter: anything else means field 3 is missing, and a
+	 * one-digit field 4 taken for it would shift every later field.
+	 */
+	if ((unsigned char)((*p | 0x20) - 'a') > 'z' - 'a')
+		return -EINVAL;
 	out->state = *p++;
 
 	for (i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]) && p < end; i++) {

@@ -24,6 +24,11 @@
 #define STATM_BUF 512
 #define STATUS_BUF 16384
 
+struct thread_tick {
+	int tid;
+	uint64_t start, ticks;
+};
+
 struct sampler {
 	struct proc_reader *reader;
 	struct users *users;
@@ -33,7 +38,11 @@ struct sampler {
 	long hz;
 	uint64_t page_kb;
 	unsigned pid_max;
-	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
+	bool threads, per_cpu;
+	double last_mono;
+	/* threads mode: each thread's ticks at the previous frame, sorted by tid */
+	struct thread_tick *tprev, *tcur;
+	size_t ntprev, ntcur, tcap; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 };
 
@@ -111,7 +120,7 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 		goto out_free;
 	}
 	s->users = users_new();
-	s->needs = o->needs;
+	sampler_configure(s, o);
 	s->hz = sysconf(_SC_CLK_TCK);
 	if (s->hz <= 0)
 		s->hz = 100;
@@ -126,10 +135,21 @@ out_free:
 	return err;
 }
 
+void sampler_configure(struct sampler *s, const struct sampler_opts *o)
+{
+	s->needs = o->needs;
+	s->per_cpu = o->per_cpu;
+	if (s->threads != o->threads)
+		s->ntprev = 0;
+	s->threads = o->threads;
+}
+
 void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
+	free(s->tprev);
+	free(s->tcur);
 	if (s->stat)
 		procps_stat_unref(&s->stat);
 	if (s->meminfo)
@@ -142,7 +162,37 @@ void sampler_free(struct sampler *s)
 void frame_free(struct frame *f)
 {
 	free(f->procs);
+	free(f->cpus);
+	sbuf_free(&f->strings);
 	memset(f, 0, sizeof(*f));
+}
+
+/* Percentages from one CPU's (or the summary's) tick counts. */
+static void cpu_split(const struct stat_stack *st, bool first, struct frame_cpu *out)
+{
+	double v[CPU_NFIELDS], sum = 0;
+
+	for (int i = 0; i < CPU_NFIELDS; i++) {
+		v[i] = first ? (double)st->head[i].result.ull_int
+			     : (double)st->head[CPU_NFIELDS + i].result.sl_int;
+		if (v[i] < 0)
+			v[i] = 0;
+		sum += v[i];
+	}
+	if (sum <= 0) {
+		*out = (struct frame_cpu){.idle = 100};
+		return;
+	}
+	for (int i = 0; i < CPU_NFIELDS; i++)
+		v[i] = v[i] * 100.0 / sum;
+	*out = (struct frame_cpu){.user = v[0],
+				  .nice = v[1],
+				  .system = v[2],
+				  .idle = v[3],
+				  .iowait = v[4],
+				  .irq = v[5],
+				  .softirq = v[6],
+				  .steal = v[7]};
 }
 
 static void sample_system(struct sampler *s, struct frame *f, bool first)
@@ -161,30 +211,24 @@ static void sample_system(struct sampler *s, struct frame *f, bool first)
 	f->nusers = count_users();
 
 	/* The first frame shows the split since boot; later ones the interval's. */
-	st = procps_stat_select(s->stat, cpu_items, sizeof(cpu_items) / sizeof(cpu_items[0]));
-	if (st) {
-		double v[CPU_NFIELDS], sum = 0;
+	f->ncpus = 0;
+	if (s->per_cpu) {
+		struct stat_reaped *rp = procps_stat_reap(s->stat, STAT_REAP_CPUS_ONLY, cpu_items,
+							  sizeof(cpu_items) / sizeof(cpu_items[0]));
 
-		for (int i = 0; i < CPU_NFIELDS; i++) {
-			v[i] = first ? (double)st->head[i].result.ull_int
-				     : (double)st->head[CPU_NFIELDS + i].result.sl_int;
-			if (v[i] < 0)
-				v[i] = 0;
-			sum += v[i];
+		st = rp ? rp->summary : NULL;
+		if (rp && rp->cpus && rp->cpus->total > 0) {
+			f->cpus = xreallocarray(f->cpus, (size_t)rp->cpus->total, sizeof(*f->cpus));
+			for (int i = 0; i < rp->cpus->total; i++)
+				cpu_split(rp->cpus->stacks[i], first, &f->cpus[i]);
+			f->ncpus = (unsigned)rp->cpus->total;
 		}
-		if (sum > 0) {
-			for (int i = 0; i < CPU_NFIELDS; i++)
-				v[i] = v[i] * 100.0 / sum;
-			f->cpu = (struct frame_cpu){.user = v[0],
-						    .nice = v[1],
-						    .system = v[2],
-						    .idle = v[3],
-						    .iowait = v[4],
-						    .irq = v[5],
-						    .softirq = v[6],
-						    .steal = v[7]};
-		}
+	} else {
+		st = procps_stat_select(s->stat, cpu_items,
+					sizeof(cpu_items) / sizeof(cpu_items[0]));
 	}
+	if (st)
+		cpu_split(st, first, &f->cpu);
 	mi = procps_meminfo_select(s->meminfo, mem_items, MI_N);
 	if (mi) {
 #define MV(i) ((uint64_t)mi->head[i].result.ul_int)
@@ -221,11 +265,28 @@ static void count_task(struct frame_tasks *t, char state)
 }
 
 /*
+ * %CPU of one CPU: ticks since *prev over the interval; with no earlier
+ * sample, a process born during the interval is charged all its ticks, and on
+ * the first frame (interval 0) the average over its life is shown, as ps does.
+ */
+static double cpu_share(const struct sampler *s, uint64_t ticks, const uint64_t *prev,
+			double interval, double uptime, uint64_t start_ticks)
+{
+	double secs = interval;
+
+	if (prev)
+		ticks = ticks >= *prev ? ticks - *prev : 0;
+	else if (interval <= 0)
+		secs = uptime - (double)start_ticks / (double)s->hz;
+	return secs > 0 ? (double)ticks / (double)s->hz / secs * 100.0 : 0;
+}
+
+/*
  * Read one process into p. Returns 0, -ESRCH when it vanished, or another
  * -errno (unreadable or malformed: skipped like a vanished one).
  */
 static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, struct frame_proc *p,
-		       double interval)
+		       double interval, double uptime)
 {
 	struct proc_stat st;
 	ssize_t n;
@@ -263,24 +324,13 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->start_ticks = st.starttime;
 	p->processor = (int)st.processor;
 	p->shared_kb = 0;
+	p->has_ctr = false;
+	p->perf_fds = -1;
 
-	{
-		uint64_t ticks = st.utime + st.stime;
-		double secs;
-
-		if (slot->have_prev && interval > 0) {
-			secs = interval;
-			ticks = ticks >= slot->prev_ticks ? ticks - slot->prev_ticks : 0;
-		} else if (interval > 0) {
-			secs = interval; /* born during the interval */
-		} else {
-			secs = 0; /* filled in by the caller from uptime */
-		}
-		p->cpu_pct =
-		    secs > 0 ? (double)ticks / (double)s->hz / secs * 100.0 : (double)ticks;
-		slot->prev_ticks = st.utime + st.stime;
-		slot->have_prev = true;
-	}
+	p->cpu_pct = cpu_share(s, st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
+			       interval, uptime, st.starttime);
+	slot->prev_ticks = st.utime + st.stime;
+	slot->have_prev = true;
 
 	if (s->needs & PROC_NEED(PROC_FILE_STATM)) {
 		struct proc_statm sm;
@@ -311,6 +361,124 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	return 0;
 }
 
+static struct frame_proc *frame_grow(struct frame *f)
+{
+	if (f->nprocs == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 1024;
+		f->procs = xreallocarray(f->procs, f->cap, sizeof(*f->procs));
+	}
+	return &f->procs[f->nprocs];
+}
+
+static int tick_cmp(const void *a, const void *b)
+{
+	int x = ((const struct thread_tick *)a)->tid, y = ((const struct thread_tick *)b)->tid;
+
+	return (x > y) - (x < y);
+}
+
+struct thread_walk {
+	struct sampler *s;
+	struct frame *f;
+	struct frame_proc proc; /* the process row the threads replace */
+	double interval;
+};
+
+static int add_thread(void *ctx, int tid)
+{
+	struct thread_walk *w = ctx;
+	struct sampler *s = w->s;
+	struct thread_tick key = {.tid = tid}, *prev;
+	struct frame_proc *t;
+	struct proc_stat st;
+	ssize_t n;
+
+	n = proc_reader_read_file(s->reader, w->proc.pid, tid, "stat", s->stat_buf,
+				  sizeof(s->stat_buf));
+	if (n < 0 || proc_parse_stat(s->stat_buf, (size_t)n, &st))
+		return 0; /* that thread ended: not an error */
+	prev = bsearch(&key, s->tprev, s->ntprev, sizeof(key), tick_cmp);
+	if (prev && prev->start != st.starttime)
+		prev = NULL;
+	if (s->ntcur == s->tcap) {
+		s->tcap = s->tcap ? s->tcap * 2 : 1024;
+		s->tcur = xreallocarray(s->tcur, s->tcap, sizeof(*s->tcur));
+		s->tprev = xreallocarray(s->tprev, s->tcap, sizeof(*s->tprev));
+	}
+	s->tcur[s->ntcur++] =
+	    (struct thread_tick){.tid = tid, .start = st.starttime, .ticks = st.utime + st.stime};
+
+	t = frame_grow(w->f);
+	*t = w->proc;
+	t->pid = tid;
+	t->state = st.state;
+	t->comm_len = (uint8_t)(st.comm.n < PROC_COMM_MAX ? st.comm.n : PROC_COMM_MAX);
+	memcpy(t->comm, st.comm.p, t->comm_len);
+	t->priority = st.priority;
+	t->nice = st.nice;
+	t->utime = st.utime;
+	t->stime = st.stime;
+	t->start_ticks = st.starttime;
+	t->processor = (int)st.processor;
+	t->cpu_pct = cpu_share(s, st.utime + st.stime, prev ? &prev->ticks : NULL, w->interval,
+			       w->f->uptime_s, st.starttime);
+	w->f->nprocs++;
+	return 0;
+}
+
+/* Threads mode: replace the process row just added with one row per thread. */
+static void sample_threads(struct sampler *s, struct frame *f, double interval)
+{
+	struct thread_walk w = {.s = s, .f = f, .interval = interval};
+	size_t at = f->nprocs - 1;
+
+	w.proc = f->procs[at];
+	f->nprocs = at;
+	if (proc_reader_tasks(s->reader, w.proc.pid, add_thread, &w) < 0 || f->nprocs == at)
+		f->procs[f->nprocs++] = w.proc; /* gone meanwhile: keep what was read */
+}
+
+/* The threads seen this frame become the reference for the next one. */
+static void threads_done(struct sampler *s)
+{
+	struct thread_tick *t = s->tprev;
+
+	qsort(s->tcur, s->ntcur, sizeof(*s->tcur), tick_cmp);
+	s->tprev = s->tcur;
+	s->ntprev = s->ntcur;
+	s->tcur = t;
+	s->ntcur = 0;
+}
+
+int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p)
+{
+	char buf[4096];
+	ssize_t n;
+
+	if (p->has_cmd)
+		return 0;
+	n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid, 0, "cmdline", buf,
+				  sizeof(buf));
+	if (n == -EFBIG)
+		n = sizeof(buf); /* a long command line: its first 4 KiB will do */
+	if (n < 0)
+		return (int)n;
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	p->cmd_off = (uint32_t)f->strings.len;
+	if (n == 0) {
+		sbuf_addc(&f->strings, '[');
+		sbuf_add(&f->strings, p->comm, p->comm_len);
+		sbuf_addc(&f->strings, ']');
+	} else {
+		for (ssize_t i = 0; i < n; i++)
+			sbuf_addc(&f->strings, buf[i] ? buf[i] : ' ');
+	}
+	p->cmd_len = (uint32_t)(f->strings.len - p->cmd_off);
+	p->has_cmd = true;
+	return 0;
+}
+
 int sampler_frame(struct sampler *s, struct frame *f)
 {
 	double cpu0 = clock_cpu(), mono = clock_mono();
@@ -323,6 +491,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	clock_gettime(CLOCK_REALTIME, &f->time);
 	f->interval_s = interval;
 	f->nprocs = 0;
+	sbuf_reset(&f->strings);
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
 	sample_system(s, f, interval == 0);
@@ -331,15 +500,10 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	if (ret)
 		return ret;
 	while ((ret = proc_reader_next(s->reader, &slot, &is_new)) == 1) {
-		struct frame_proc *p;
+		struct frame_proc *p = frame_grow(f);
 		int err;
 
-		if (f->nprocs == f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 1024;
-			f->procs = xreallocarray(f->procs, f->cap, sizeof(*f->procs));
-		}
-		p = &f->procs[f->nprocs];
-		err = sample_proc(s, slot, is_new, p, interval);
+		err = sample_proc(s, slot, is_new, p, interval, f->uptime_s);
 		if (err == -ESRCH) {
 			proc_reader_drop(s->reader, slot);
 			f->cost.vanished++;
@@ -349,16 +513,16 @@ int sampler_frame(struct sampler *s, struct frame *f)
 			f->cost.unreadable++; /* malformed or refused: not in this frame */
 			continue;
 		}
-		if (interval == 0) {
-			/* First frame: average over the process's life, as ps does. */
-			double age = f->uptime_s - (double)p->start_ticks / (double)s->hz;
-
-			p->cpu_pct = age > 0 ? p->cpu_pct / (double)s->hz / age * 100.0 : 0;
-		}
 		p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
+		p->tgid = p->pid;
+		p->has_cmd = false;
 		count_task(&f->tasks, p->state);
 		f->nprocs++;
+		if (s->threads && p->threads > 1 && p->state != 'Z')
+			sample_threads(s, f, interval);
 	}
+	if (s->threads)
+		threads_done(s);
 	if (ret < 0)
 		return ret;
 	proc_reader_end(s->reader);

@@ -291,3 +291,30 @@ void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st
 	st->fd_budget = r->fd_budget;
 	st->fallback = r->fallback;
 }
+
+int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx)
+{
+	char path[32];
+	struct dirent *d;
+	DIR *dir;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%d/task", pid);
+	fd = openat(r->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	while (!ret && (d = readdir(dir))) {
+		int tid = name_pid(d->d_name);
+
+		if (tid)
+			ret = fn(ctx, tid);
+	}
+	closedir(dir);
+	return ret;
+}

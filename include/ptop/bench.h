@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bench.h: `ptop bench`, benchmarks of the kernel paths ptop depends on. Each
+ * benchmark is one file in src/bench/ exporting a struct bench_desc (name,
+ * summary, option table, entry point) and one row in the table in bench.c, as
+ * perf's builtin-bench.c registers bench/breakpoint.c. A benchmark fills a
+ * struct bench_result (named values with units and, for sweeps, series of
+ * points); bench.c parses options from the descriptor's table and prints the
+ * result as perf-bench-like text, bare figures, or JSON.
+ *
+ * JSON mode (`--format=json`) is also the protocol the TUI reads from a child
+ * `ptop bench NAME --format=json --progress` over a pipe: standard output is
+ * a sequence of lines, each one JSON object with a "type" member:
+ *
+ *   {"type":"progress","name":"status","progress":0.42}
+ *	only with --progress; progress is in [0, 1], non-decreasing, written
+ *	between timed regions (never inside one) and flushed at once.
+ *   {"type":"result","name":"status","params":{"loops":20000,...,"repeat":10},
+ *    "results":{"KEY":{"value":3.37,"unit":"usecs/op","label":"..."},...},
+ *    "series":[{"name":"breakpoints","x":"breakpoints","unit":"usecs/op",
+ *		 "points":[{"x":0,"value":43.0},...]},...]}
+ *	the last line of a successful run; "series" only when the run swept.
+ *   {"type":"skipped","name":"...","error":"ENODEV","message":"..."}
+ *	the machine cannot run it (perf bench's "Skipping ... No hardware
+ *	support"); exit status 0.
+ *   {"type":"error","name":"...","error":"ENOSPC","message":"..."}
+ *	it failed; exit status 1.
+ *
+ * `ptop bench all` writes one such sequence per benchmark. Standard error
+ * carries nothing in JSON mode but usage errors (exit status 2).
+ */
+#ifndef PTOP_BENCH_H
+#define PTOP_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Benchmarks in table order; synthesize and rdpmc take their rows here. */
+enum bench_id { BENCH_STATUS, BENCH_BREAKPOINT_THREAD, BENCH_BREAKPOINT_ENABLE, BENCH_COUNT };
+
+#define BENCH_MAX_OPTIONS 12 /* per benchmark, not counting the common ones */
+#define BENCH_MAX_VALUES 24
+#define BENCH_MAX_SERIES 4
+
+enum bench_opt_type {
+	BENCH_OPT_UINT,	  /* unsigned int in [min, max] */
+	BENCH_OPT_STRING, /* const char *, borrowed from argv */
+	BENCH_OPT_FLAG,	  /* bool, no value */
+};
+
+/* One option of a benchmark; a table ends with an entry whose name is NULL. */
+struct bench_option {
+	const char *name; /* long name, without "--" */
+	char short_name;  /* 0: none */
+	enum bench_opt_type type;
+	size_t offset;	  /* of the field in the benchmark's params struct */
+	unsigned int min; /* BENCH_OPT_UINT bounds, inclusive */
+	unsigned int max;
+	const char *arg;  /* the value's name in help ("N", "PATH") */
+	const char *help; /* N_()-marked, one line */
+};
+
+/* How a value prints in the default and simple formats. */
+enum bench_value_style {
+	BENCH_STYLE_FIGURE, /* " %14lf UNIT[  LABEL]", as perf's "usecs/op" lines */
+	BENCH_STYLE_TOTAL,  /* " %14s: S.mmm [sec]" and a blank line, as perf's Total time */
+	BENCH_STYLE_COUNT,  /* "  LABEL: N", an integer */
+};
+
+struct bench_value {
+	const char *key;   /* JSON member name, [a-z0-9_] */
+	const char *label; /* human text, N_()-marked or built in the result's text */
+	const char *unit;  /* "usecs/op", "sec", "" */
+	double value;	   /* in unit */
+	enum bench_value_style style;
+	bool simple; /* printed by --format=simple */
+};
+
+struct bench_point {
+	double x;     /* the swept parameter's value */
+	double value; /* in the series' unit */
+};
+
+/* A sweep: one parameter varied, the others as given. */
+struct bench_series {
+	const char *name;	    /* JSON name, as key */
+	const char *x;		    /* the parameter's option name */
+	const char *unit;	    /* of the values */
+	struct bench_point *points; /* heap, owned by the result */
+	size_t n, cap;
+};
+
+struct bench_result {
+	char header[256];  /* perf-like "# ..." line without "# ", or empty */
+	char message[256]; /* why it failed or was skipped, or empty */
+	char text[1024];   /* storage for labels built at run time */
+	size_t text_len;
+	struct bench_value values[BENCH_MAX_VALUES];
+	size_t nvalues;
+	struct bench_series series[BENCH_MAX_SERIES];
+	size_t nseries;
+};
+
+/* What a running benchmark may use of its caller. */
+struct bench_ctx {
+	unsigned int repeat; /* --repeat, >= 1 */
+	/* Called with done in [0, 1] between timed regions; may be NULL. */
+	void (*progress)(void *arg, double done);
+	void *progress_arg;
+};
+
+struct bench_desc {
+	const char *name;    /* on the command line: "breakpoint-thread" */
+	const char *title;   /* in "# Running 'TITLE' benchmark:", perf's name where one exists */
+	const char *summary; /* N_()-marked, one line */
+	const struct bench_option *options; /* NULL-name terminated */
+	size_t params_size;		    /* bytes of the params struct */
+	const void *defaults;		    /* a params struct with the defaults */
+	/*
+	 * Run with params (a struct of params_size bytes, defaults overridden by
+	 * options) and fill res, which the caller zeroed. Returns 0, -ENODEV when
+	 * the machine lacks what it needs, or another -errno, with res->message
+	 * saying what failed. Must not print or exit.
+	 */
+	int (*run)(const void *params, const struct bench_ctx *ctx, struct bench_result *res);
+};
+
+extern const struct bench_desc bench_status;
+extern const struct bench_desc bench_breakpoint_thread;
+extern const struct bench_desc bench_breakpoint_enable;
+
+/*
+ * A params struct for d holding its defaults, from xmalloc (free() it). Set
+ * one option by name from its text form: returns 0, -ENOENT for no such
+ * option, -EINVAL for a malformed value, -ERANGE for one outside [min, max].
+ * A string option keeps the pointer: value must outlive params. A flag takes
+ * NULL, "1"/"0", "true"/"false".
+ */
+void *bench_params_new(const struct bench_desc *d);
+int bench_params_set(const struct bench_desc *d, void *params, const char *name, const char *value);
+
+/* The registered benchmark with index id (< BENCH_COUNT), or by name (NULL: none). */
+const struct bench_desc *bench_get(unsigned int id);
+const struct bench_desc *bench_find(const char *name);
+
+/*
+ * Run d with params (defaults when NULL) and fill res (zeroed here first).
+ * Returns what d->run returns; free res with bench_result_free() either way.
+ */
+int bench_run(const struct bench_desc *d, const void *params, const struct bench_ctx *ctx,
+	      struct bench_result *res);
+
+/* Append a value; label and unit must outlive res (literals, or bench_text()). */
+void bench_add_value(struct bench_result *res, const char *key, const char *label, const char *unit,
+		     double value, enum bench_value_style style, bool simple);
+/* Start a series; returns it for bench_series_add(). */
+struct bench_series *bench_add_series(struct bench_result *res, const char *name, const char *x,
+				      const char *unit);
+/* Append a point (allocates through xreallocarray: never fails). */
+void bench_series_add(struct bench_series *s, double x, double value);
+/* Format into res->text and return the string, or "" when res->text is full. */
+__attribute__((format(printf, 2, 3))) const char *bench_text(struct bench_result *res,
+							     const char *fmt, ...);
+/* Frees the series' points; res may be reused after bench_run() zeroes it. */
+void bench_result_free(struct bench_result *res);
+
+/* Report progress through ctx (no-op without a callback), clamped to [0, 1]. */
+void bench_progress(const struct bench_ctx *ctx, double done);
+
+/* Median of n doubles (sorts v in place); 0 when n is 0. */
+double bench_median(double *v, size_t n);
+
+/*
+ * `ptop bench ARGS...`: argv[0] is "bench". Prints to stdout (and usage errors
+ * to stderr, prefixed with progname). Returns the exit status: 0, 1 when a
+ * benchmark failed, 2 on bad usage.
+ */
+int bench_main(int argc, char **argv, const char *progname);
+
+#endif

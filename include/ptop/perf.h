@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perf.h: what ptop reads through perf_event_open(2): per-process counter
+ * groups (events named through libpfm4, falling back to software events
+ * where the machine has no PMU), ptop's own counters read with rdpmc through
+ * the perf_event_mmap_page, hardware breakpoints armed on a process, and who
+ * else holds perf_event descriptors. Nothing here prints; every function
+ * returns 0 or -errno: -ENOENT unknown event name, -ENODEV/-EOPNOTSUPP no such
+ * hardware, -EACCES refused (perf_event_paranoid), -ESRCH process gone,
+ * -EMFILE out of descriptors, -ENOSPC out of debug registers, -EINVAL bad
+ * address, length or type.
+ */
+#ifndef PTOP_PERF_H
+#define PTOP_PERF_H
+
+/* libpfm4 carries its own copy of the kernel's perf_event.h; the two cannot be mixed */
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptop/util.h"
+
+#define PERF_NAME_MAX 64
+#define PERF_GROUP_MAX 8
+
+/* One event, resolved from its name. */
+struct perf_event_spec {
+	char name[PERF_NAME_MAX];
+	struct perf_event_attr attr;
+	bool hardware; /* needs a PMU (not PERF_TYPE_SOFTWARE) */
+};
+
+/* Initialise libpfm4 once. 0, or -ENODEV when it cannot start. */
+int perf_init(void);
+
+/* Resolve an event name ("cycles", "task-clock", any name libpfm4 knows). */
+int perf_event_resolve(const char *name, struct perf_event_spec *out);
+
+/* The software events ptop falls back to. */
+extern const char *const perf_software_events[4];
+/* The default hardware events. */
+extern const char *const perf_hardware_events[4];
+
+/* A group of counters on one task, read with one read() per frame. */
+struct perf_group {
+	int pid;
+	int n;			      /* events in the group */
+	int fd[PERF_GROUP_MAX];	      /* fd[0] is the leader */
+	uint64_t raw[PERF_GROUP_MAX]; /* counts as last read */
+	uint64_t enabled, running;    /* ns, as last read */
+	uint64_t prev_raw[PERF_GROUP_MAX];
+	uint64_t prev_enabled, prev_running;
+	bool have_prev;
+	double delta[PERF_GROUP_MAX]; /* since the previous read, scaled to enabled time */
+	double scale; /* running / enabled over that interval: 1 = not multiplexed */
+};
+
+/*
+ * Open ev[0..n) as one group on pid (all CPUs; `inherit` so threads created
+ * later count too). Returns 0 or -errno of the first event that failed.
+ */
+int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n);
+/* Read the whole group (one read()) and compute delta/scale. 0 or -errno. */
+int perf_group_read(struct perf_group *g);
+void perf_group_close(struct perf_group *g);
+
+/* Scale a count by enabled/running, as perf does when events were multiplexed. */
+double perf_scale(uint64_t count, uint64_t enabled, uint64_t running);
+
+/* ---- counters for the processes a presenter shows ---- */
+
+struct perf_counters;
+
+struct perf_counters_info {
+	int nevents;
+	const char *names[PERF_GROUP_MAX];
+	bool hardware;		  /* false: software events (fallback, or asked for) */
+	const char *why_software; /* translatable reason, or NULL */
+	unsigned attached;	  /* processes with an open group */
+	unsigned not_attached;	  /* wanted but over the budget or refused */
+	int last_error;		  /* -errno of the last refusal, 0 if none */
+};
+
+/*
+ * Create a counter set for events (names; NULL or n == 0: the hardware defaults).
+ * When a hardware event cannot be opened (no PMU, refused), the whole set
+ * switches to the software events and says why. budget caps attached processes.
+ * Returns 0, or -ENOENT (with *bad set to the unknown name).
+ */
+int perf_counters_new(const char *const *events, int n, unsigned budget, struct perf_counters **out,
+		      const char **bad);
+void perf_counters_free(struct perf_counters *c);
+
+/*
+ * Attach to pids (in priority order: the first `budget` get counters), detach
+ * from every other, and read each attached group once. Processes that are gone
+ * are dropped quietly.
+ */
+void perf_counters_update(struct perf_counters *c, const int *pids, size_t n);
+/* The group of pid, or NULL when it has none. */
+const struct perf_group *perf_counters_get(const struct perf_counters *c, int pid);
+void perf_counters_info(const struct perf_counters *c, struct perf_counters_info *info);
+
+/* ---- rdpmc: ptop's own counters (src/perf/rdpmc.c) ---- */
+
+struct perf_self {
+	int fd;
+	struct perf_event_mmap_page *page; /* NULL when it could not be mapped */
+	size_t page_size;
+	bool rdpmc; /* cap_user_rdpmc was set at open */
+};
+
+/* Open ev on the calling thread (not inherited), map and pre-fault its page. */
+int perf_self_open(struct perf_self *s, const struct perf_event_spec *ev);
+/* Read the count: rdpmc through the page when the kernel allows, else read(). */
+int perf_self_read(struct perf_self *s, uint64_t *count);
+void perf_self_close(struct perf_self *s);
+
+/*
+ * Decode a count from a perf_event_mmap_page snapshot: the seqlock loop
+ * (lock, index, offset, pmc_width) with pmc() reading the hardware counter
+ * (rdpmc(index - 1) in real use; a stub in tests). Returns 0, or -EAGAIN when
+ * the page says rdpmc cannot be used (index 0 or cap_user_rdpmc clear).
+ */
+int perf_mmap_decode(const volatile struct perf_event_mmap_page *pg,
+		     uint64_t (*pmc)(unsigned idx, void *arg), void *arg, uint64_t *count);
+
+/* ---- breakpoints (src/perf/breakpoints.c) ---- */
+
+enum perf_bp_type {
+	PERF_BP_R = 1,	/* HW_BREAKPOINT_R */
+	PERF_BP_W = 2,	/* HW_BREAKPOINT_W */
+	PERF_BP_RW = 3, /* HW_BREAKPOINT_RW */
+	PERF_BP_X = 4,	/* HW_BREAKPOINT_X */
+};
+
+struct perf_bp_spec {
+	int pid;
+	uint64_t addr;	 /* resolved address */
+	char region[64]; /* "[heap]" etc. when given as region+offset, else "" */
+	uint64_t offset;
+	int len; /* 1, 2, 4 or 8 */
+	enum perf_bp_type type;
+};
+
+/*
+ * Parse "PID:ADDR[:LEN[:TYPE]]"; ADDR is hex (0x optional) or REGION+OFFSET
+ * where REGION is a maps path such as [heap] or [stack] (resolved later).
+ * LEN defaults to 4 (1 for x... the instruction length: 8 on x86 as perf uses
+ * sizeof(long)), TYPE to w. Returns 0 or -EINVAL.
+ */
+int perf_bp_parse(const char *arg, struct perf_bp_spec *out);
+/* Resolve a region+offset against /proc/PID/maps under root. 0, -ESRCH, -ENOENT (no region). */
+int perf_bp_resolve(struct perf_bp_spec *bp, const char *root);
+const char *perf_bp_type_name(enum perf_bp_type t);
+
+struct perf_bp {
+	struct perf_bp_spec spec;
+	int nfds;
+	int *fds;      /* one per thread of the process at arming */
+	uint64_t hits; /* total over all threads */
+	uint64_t prev_hits;
+	double hits_per_s;
+};
+
+/*
+ * Arm spec on every thread of its process (with inherit, so later threads
+ * count too). Returns 0 or -errno; -ENOSPC when the task has no free debug
+ * register.
+ */
+int perf_bp_arm(struct perf_bp *bp, const struct perf_bp_spec *spec, const char *root);
+/* Sum the hits of every thread; interval (s) gives hits_per_s. 0 or -errno. */
+int perf_bp_read(struct perf_bp *bp, double interval);
+void perf_bp_disarm(struct perf_bp *bp);
+/*
+ * Does this machine deliver breakpoint hits? Arms a write watchpoint on a
+ * variable of ptop's own, writes it ten times and reads the count. Returns 0
+ * when all ten were counted, -EOPNOTSUPP when the event opened but counted
+ * nothing (seen on VMs whose hypervisor drops debug exceptions), or -errno
+ * from perf_event_open.
+ */
+int perf_bp_selftest(void);
+/* A translatable sentence for an arming error. */
+const char *perf_bp_strerror(int err);
+
+/* ---- who observes (src/perf/perffd.c) ---- */
+
+/* How many anon_inode:[perf_event] descriptors pid holds; -errno when unreadable. */
+int perf_fd_count(const char *root, int pid);
+
+/* ---- the observer: counters and breakpoints into frames (src/perf/observe.c) ---- */
+
+struct frame;
+struct observer;
+
+struct observer_opts {
+	const char *root;	   /* proc root, NULL for /proc */
+	bool counters;		   /* attach counters to the processes shown */
+	const char *const *events; /* names; NULL: the hardware defaults */
+	int nevents;
+	unsigned budget; /* processes with counters at most */
+	bool perf_fds;	 /* count other processes' perf_event descriptors */
+};
+
+/* Returns 0, or -ENOENT with *bad naming an event libpfm4 does not know. */
+int observer_new(const struct observer_opts *o, struct observer **out, const char **bad);
+void observer_free(struct observer *ob);
+
+/* Turn attaching counters and counting perf descriptors on or off for later updates.
+ * Counters need the observer to have been created with counters on. */
+void observer_set(struct observer *ob, bool counters, bool perf_fds);
+
+/* Arm a breakpoint; 0 or -errno (see perf_bp_strerror). */
+int observer_watch(struct observer *ob, const struct perf_bp_spec *spec);
+/* Disarm breakpoint i (in the order frames list them). */
+void observer_unwatch(struct observer *ob, size_t i);
+
+struct frame_proc;
+
+/* Mark the start of a frame's build: ptop's own counters are read here and at update. */
+void observer_begin(struct observer *ob);
+
+/*
+ * Fill f's counter, perf-descriptor and breakpoint fields. rows point into
+ * f->procs: the processes shown, most wanted first (the budget takes the first).
+ */
+void observer_update(struct observer *ob, struct frame *f, const struct frame_proc *const *rows,
+		     size_t n);
+
+#endif

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ui.h: the interactive viewer. ui_run() owns the terminal; the rest of this
+ * header is the curses-free parts the viewer is built from, kept apart so
+ * they can be tested without a terminal: the key map, the settings file
+ * (ptoprc) and the process tree.
+ */
+#ifndef PTOP_UI_H
+#define PTOP_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ptop/output.h"
+
+/* ---- settings (src/ui/config.c) ---- */
+
+#define UI_MAX_COLUMNS FIELD_COUNT
+
+enum ui_pane_id { PANE_PROCESSES, PANE_COUNTERS, PANE_BREAKPOINTS, PANE_BENCH, PANE_COUNT };
+
+struct ui_config {
+	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
+	size_t ncolumns;
+	struct row_order order;
+	double delay_s;
+	bool color; /* colour when the terminal has it */
+	bool tree;
+	bool threads;
+	bool per_cpu; /* one CPU bar per CPU */
+	bool cmdline; /* full command lines instead of names */
+	enum ui_pane_id pane;
+};
+
+/* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
+void config_defaults(struct ui_config *c);
+
+/*
+ * The settings file: $XDG_CONFIG_HOME/ptop/ptoprc, or ~/.config/ptop/ptoprc.
+ * Returns a malloc'd path, or NULL when neither variable gives a home.
+ */
+char *config_path(void);
+
+/*
+ * Read settings from path over *c. A line that is not "key = value" with a
+ * known key and a valid value is skipped and described in *errors (one line
+ * each, "ptoprc:LINE: why"), never fatal. Returns 0, -ENOENT when there is no
+ * file (c untouched), or -errno when it cannot be read.
+ */
+int config_read(const char *path, struct ui_config *c, struct sbuf *errors);
+
+/* Write *c to path, creating its directories. Returns 0 or -errno. */
+int config_write(const char *path, const struct ui_config *c);
+
+/* ---- process tree (src/ui/tree.c) ---- */
+
+struct tree_row {
+	const struct frame_proc *p;
+	unsigned depth;
+	bool last; /* the last child of its parent: draws "`-" rather than "|-" */
+	bool has_children;
+	bool collapsed;
+	unsigned long branches; /* bit d set: an ancestor at depth d has later siblings */
+};
+
+/*
+ * Order rows as a forest: each process under its parent, siblings sorted by
+ * ord, roots those whose parent is not among rows. Children of a PID in
+ * collapsed[] are left out. out needs room for n. Returns the rows written.
+ */
+size_t tree_build(const struct frame_proc *const *rows, size_t n, const struct row_order *ord,
+		  const int *collapsed, size_t ncollapsed, struct tree_row *out);
+
+/* ---- key map (src/ui/keymap.c) ---- */
+
+enum ui_action {
+	ACT_NONE,
+	ACT_QUIT,
+	ACT_HELP,
+	ACT_UP,
+	ACT_DOWN,
+	ACT_PAGE_UP,
+	ACT_PAGE_DOWN,
+	ACT_HOME,
+	ACT_END,
+	ACT_SORT_CPU,
+	ACT_SORT_MEM,
+	ACT_SORT_TIME,
+	ACT_SORT_PID,
+	ACT_SORT_PREV,
+	ACT_SORT_NEXT,
+	ACT_SORT_MENU,
+	ACT_SORT_REVERSE,
+	ACT_SEARCH,
+	ACT_SEARCH_NEXT,
+	ACT_FILTER,
+	ACT_USER,
+	ACT_FOLLOW,
+	ACT_KILL,
+	ACT_RENICE,
+	ACT_NICE_DOWN, /* F7: raise priority (nice - 1) */
+	ACT_NICE_UP,   /* F8: lower priority (nice + 1) */
+	ACT_PAUSE,
+	ACT_DELAY,
+	ACT_WRITE_CONFIG,
+	ACT_COLUMNS,
+	ACT_CMDLINE,
+	ACT_THREADS,
+	ACT_TREE,
+	ACT_COLLAPSE,
+	ACT_EXPAND,
+	ACT_PANE_NEXT,
+	ACT_PANE_PREV,
+	ACT_PANE_1, /* also: per-CPU bars, when already on the Processes pane */
+	ACT_PANE_2,
+	ACT_PANE_3,
+	ACT_PANE_4,
+	ACT_REDRAW,
+	ACT_WATCH,  /* arm a breakpoint on the selected process */
+	ACT_DISARM, /* disarm the selected breakpoint */
+	ACT_COUNT
+};
+
+struct key_binding {
+	int key; /* a character or a curses KEY_* code */
+	enum ui_action action;
+	const char *label; /* how help shows the key: "P", "F6", "Up" */
+};
+
+struct action_def {
+	const char *help; /* one line, translatable */
+};
+
+extern const struct key_binding keymap[];
+extern const size_t keymap_len;
+extern const struct action_def action_defs[ACT_COUNT];
+
+/* The action bound to key, or ACT_NONE. */
+enum ui_action keymap_lookup(int key);
+
+/* ---- the viewer (src/ui/tui.c) ---- */
+
+struct ui_opts {
+	const char *root;	       /* proc root, NULL for /proc */
+	double delay_s;		       /* < 0: from the settings file */
+	struct row_filter filter;      /* from -p / -u */
+	const struct row_order *order; /* from -s, or NULL */
+	long iterations;	       /* stop after N frames (-n), 0: never */
+	const char *const *events;     /* --counters=EVENTS for the Counters pane, or NULL */
+	int nevents;
+	unsigned counter_budget;
+};
+
+/* Run the viewer until the user quits. Returns the exit status. */
+int ui_run(const struct ui_opts *o);
+
+#endif

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bench.c: the table of benchmarks and `ptop bench`: options parsed from each
+ * benchmark's option table (plus the common --format, --repeat, --progress),
+ * the run, and the result printed as perf bench prints it, as bare figures,
+ * or as the JSON lines that bench.h documents and the TUI reads from a child.
+ * It touches no kernel interface itself; the benchmarks do.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptop/bench.h"
+#include "ptop/util.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define EXIT_USAGE 2
+#define BENCH_DEFAULT_REPEAT 10 /* perf bench's bench_repeat */
+#define BENCH_MAX_REPEAT 1000000
+
+static const struct bench_desc *const bench_table[] = {
+    [BENCH_STATUS] = &bench_status,
+    [BENCH_BREAKPOINT_THREAD] = &bench_breakpoint_thread,
+    [BENCH_BREAKPOINT_ENABLE] = &bench_breakpoint_enable,
+};
+_Static_assert(ARRAY_SIZE(bench_table) == BENCH_COUNT,
+	       "every enum bench_id needs a row in bench_table");
+
+const struct bench_desc *bench_get(unsigned int id)
+{
+	return id < BENCH_COUNT ? bench_table[id] : NULL;
+}
+
+const struct bench_desc *bench_find(const char *name)
+{
+	for (unsigned int i = 0; i < BENCH_COUNT; i++)
+		if (bench_table[i] && !strcmp(bench_table[i]->name, name))
+			return bench_table[i];
+	return NULL;
+}
+
+static const struct bench_option *option_find(const struct bench_desc *d, const char *name)
+{
+	for (const struct bench_option *o = d->options; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+void *bench_params_new(const struct bench_desc *d)
+{
+	void *p = xmalloc(d->params_size);
+
+	memcpy(p, d->defaults, d->params_size);
+	return p;
+}
+
+static int parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	if (!*p)
+		return -EINVAL;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		if (v > (ULLONG_MAX - 9) / 10)
+			return -ERANGE;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int bench_params_set(const struct bench_desc *d, void *params, const char *name, const char *value)
+{
+	const struct bench_option *o = option_find(d, name);
+	char *field;
+	unsigned int v;
+	int err;
+
+	if (!o)
+		return -ENOENT;
+	field = (char *)params + o->offset;
+	switch (o->type) {
+	case BENCH_OPT_UINT:
+		if (!value)
+			return -EINVAL;
+		err = parse_uint(value, o->min, o->max, &v);
+		if (err)
+			return err;
+		memcpy(field, &v, sizeof(v));
+		return 0;
+	case BENCH_OPT_STRING:
+		if (!value || !*value)
+			return -EINVAL;
+		memcpy(field, &value, sizeof(value));
+		return 0;
+	case BENCH_OPT_FLAG: {
+		bool b;
+
+		if (!value || !strcmp(value, "1") || !strcmp(value, "true"))
+			b = true;
+		else if (!strcmp(value, "0") || !strcmp(value, "false"))
+			b = false;
+		else
+			return -EINVAL;
+		memcpy(field, &b, sizeof(b));
+		return 0;
+	}
+	}
+	return -EINVAL;
+}
+
+int bench_run(const struct bench_desc *d, const void *params, const struct bench_ctx *ctx,
+	      struct bench_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	return d->run(params ? params : d->defaults, ctx, res);
+}
+
+void bench_add_value(struct bench_result *res, const char *key, const char *label, const char *unit,
+		     double value, enum bench_value_style style, bool simple)
+{
+	struct bench_value *v;
+
+	if (res->nvalues == BENCH_MAX_VALUES)
+		return;
+	v = &res->values[res->nvalues++];
+	*v = (struct bench_value){
+	    .key = key,
+	    .label = label,
+	    .unit = unit ? unit : "",
+	    .value = value,
+	    .style = style,
+	    .simple = simple,
+	};
+}
+
+struct bench_series *bench_add_series(struct bench_result *res, const char *name, const char *x,
+				      const char *unit)
+{
+	struct bench_series *s;
+
+	/* The table of benchmarks is ours: more series than this is a bug. */
+	if (res->nseries == BENCH_MAX_SERIES)
+		abort();
+	s = &res->series[res->nseries++];
+	*s = (struct bench_series){.name = name, .x = x, .unit = unit};
+	return s;
+}
+
+void bench_series_add(struct bench_series *s, double x, double value)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->points = xreallocarray(s->points, s->cap, sizeof(*s->points));
+	}
+	s->points[s->n++] = (struct bench_point){.x = x, .value = value};
+}
+
+const char *bench_text(struct bench_result *res, const char *fmt, ...)
+{
+	size_t room = sizeof(res->text) - res->text_len;
+	char *p = res->text + res->text_len;
+	va_list ap;
+	int n;
+
+	if (room < 2)
+		return "";
+	va_start(ap, fmt);
+	n = vsnprintf(p, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room) {
+		*p = '\0';
+		return "";
+	}
+	res->text_len += (size_t)n + 1;
+	return p;
+}
+
+void bench_result_free(struct bench_result *res)
+{
+	for (size_t i = 0; i < res->nseries; i++) {
+		free(res->series[i].points);
+		res->series[i].points = NULL;
+		res->series[i].n = res->series[i].cap = 0;
+	}
+}
+
+void bench_progress(const struct bench_ctx *ctx, double done)
+{
+	if (!ctx || !ctx->progress)
+		return;
+	if (!(done >= 0))
+		done = 0;
+	if (done > 1)
+		done = 1;
+	ctx->progress(ctx->progress_arg, done);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double bench_median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- the command line ---- */
+
+enum bench_format { FORMAT_DEFAULT, FORMAT_SIMPLE, FORMAT_JSON };
+
+struct cli {
+	const char *progname;
+	enum bench_format format;
+	unsigned int repeat;
+	bool progress;
+};
+
+struct progress_state {
+	const char *name;
+	double last; /* last fraction written, -1 before the first */
+};
+
+static __attribute__((format(printf, 2, 3))) int usage_error(const struct cli *c, const char *fmt,
+							     ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s bench: ", c->progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, _("\nTry '%s bench --help' for more information.\n"), c->progname);
+	return EXIT_USAGE;
+}
+
+static const char *errno_name(int err)
+{
+	static const struct {
+		int err;
+		const char *name;
+	} names[] = {
+	    {ENODEV, "ENODEV"}, {ENOSPC, "ENOSPC"}, {EACCES, "EACCES"}, {EPERM, "EPERM"},
+	    {ENOENT, "ENOENT"}, {EINVAL, "EINVAL"}, {ENOMEM, "ENOMEM"}, {EAGAIN, "EAGAIN"},
+	    {EBUSY, "EBUSY"},	{ESPIPE, "ESPIPE"}, {EMFILE, "EMFILE"}, {EOPNOTSUPP, "EOPNOTSUPP"},
+	    {ENOSYS, "ENOSYS"}, {EIO, "EIO"},	    {ESRCH, "ESRCH"},	{E2BIG, "E2BIG"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	return "EUNKNOWN";
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", stdout);
+		else if (*p == '\t')
+			fputs("\\t", stdout);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void json_number(double v)
+{
+	if (isfinite(v))
+		printf("%.10g", v);
+	else
+		fputs("null", stdout);
+}
+
+static void json_progress(void *arg, double done)
+{
+	struct progress_state *ps = arg;
+
+	/* A line per percent is plenty for a progress bar and keeps the pipe quiet. */
+	if (ps->last >= 0 && done - ps->last < 0.01 && !(done >= 1 && ps->last < 1))
+		return;
+	ps->last = done;
+	fputs("{\"type\":\"progress\",\"name\":", stdout);
+	json_string(ps->name);
+	printf(",\"progress\":%.3f}\n", done);
+	fflush(stdout);
+}
+
+static void print_json(const struct bench_desc *d, const void *params, const struct cli *c,
+		       const struct bench_result *res)
+{
+	const char *sep = "";
+
+	fputs("{\"type\":\"result\",\"name\":", stdout);
+	json_string(d->name);
+	fputs(",\"params\":{", stdout);
+	for (const struct bench_option *o = d->options; o && o->name; o++) {
+		const char *field = (const char *)params + o->offset;
+
+		printf("%s", sep);
+		json_string(o->name);
+		putchar(':');
+		if (o->type == BENCH_OPT_UINT) {
+			unsigned int v;
+
+			memcpy(&v, field, sizeof(v));
+			printf("%u", v);
+		} else if (o->type == BENCH_OPT_STRING) {
+			const char *s;
+
+			memcpy(&s, field, sizeof(s));
+			if (s)
+				json_string(s);
+			else
+				fputs("null", stdout);
+		} else {
+			bool b;
+
+			memcpy(&b, field, sizeof(b));
+			fputs(b ? "true" : "false", stdout);
+		}
+		sep = ",";
+	}
+	printf("%s\"repeat\":%u},\"results\":{", sep, c->repeat);
+	for (size_t i = 0; i < res->nvalues; i++) {
+		const struct bench_value *v = &res->values[i];
+
+		printf("%s", i ? "," : "");
+		json_string(v->key);
+		fputs(":{\"value\":", stdout);
+		json_number(v->value);
+		fputs(",\"unit\":", stdout);
+		json_string(v->unit);
+		if (v->label) {
+			fputs(",\"label\":", stdout);
+			json_string(_(v->label));
+		}
+		putchar('}');
+	}
+	putchar('}');
+	if (res->nseries) {
+		fputs(",\"series\":[", stdout);
+		for (size_t i = 0; i < res->nseries; i++) {
+			const struct bench_series *s = &res->series[i];
+
+			printf("%s{\"name\":", i ? "," : "");
+			json_string(s->name);
+			fputs(",\"x\":", stdout);
+			json_string(s->x);
+			fputs(",\"unit\":", stdout);
+			json_string(s->unit);
+			fputs(",\"points\":[", stdout);
+			for (size_t j = 0; j < s->n; j++) {
+				printf("%s{\"x\":", j ? "," : "");
+				json_number(s->points[j].x);
+				fputs(",\"value\":", stdout);
+				json_number(s->points[j].value);
+				putchar('}');
+			}
+			fputs("]}", stdout);
+		}
+		putchar(']');
+	}
+	fputs("}\n", stdout);
+}
+
+/* perf prints whole seconds and truncated milliseconds of a microsecond count. */
+static void split_sec(double sec, unsigned long *s, unsigned long *ms)
+{
+	unsigned long long usec = sec > 0 ? (unsigned long long)(sec * 1e6 + 0.5) : 0;
+
+	*s = (unsigned long)(usec / 1000000);
+	*ms = (unsigned long)(usec % 1000000 / 1000);
+}
+
+static void print_text(const struct bench_desc *d, const struct cli *c,
+		       const struct bench_result *res)
+{
+	bool simple = c->format == FORMAT_SIMPLE;
+	unsigned long s, ms;
+
+	if (!simple) {
+		printf(_("# Running '%s' benchmark:\n"), d->title);
+		if (res->header[0])
+			printf("# %s\n", res->header);
+	}
+	for (size_t i = 0; i < res->nvalues; i++) {
+		const struct bench_value *v = &res->values[i];
+
+		if (simple && !v->simple)
+			continue;
+		switch (v->style) {
+		case BENCH_STYLE_TOTAL:
+			split_sec(v->value, &s, &ms);
+			if (simple)
+				printf("%lu.%03lu\n", s, ms);
+			else
+				printf(" %14s: %lu.%03lu [sec]\n\n", _(v->label), s, ms);
+			break;
+		case BENCH_STYLE_COUNT:
+			if (simple)
+				printf("%.0f\n", v->value);
+			else
+				printf("  %s: %.0f\n", _(v->label), v->value);
+			break;
+		case BENCH_STYLE_FIGURE:
+			if (simple)
+				printf("%lf\n", v->value);
+			else if (v->label)
+				printf(" %14lf %s  %s\n", v->value, v->unit, _(v->label));
+			else
+				printf(" %14lf %s\n", v->value, v->unit);
+			break;
+		}
+	}
+	for (size_t i = 0; i < res->nseries; i++) {
+		const struct bench_series *sr = &res->series[i];
+
+		if (!simple)
+			printf(_("\n# Sweep of %s:\n %14s %14s\n"), sr->x, sr->x, sr->unit);
+		for (size_t j = 0; j < sr->n; j++) {
+			if (simple)
+				printf("%s %g %lf\n", sr->name, sr->points[j].x,
+				       sr->points[j].value);
+			else
+				printf(" %14g %14lf\n", sr->points[j].x, sr->points[j].value);
+		}
+	}
+}
+
+/* Run d with params and print; returns the exit status (0 or 1). */
+static int run_and_print(const struct bench_desc *d, const void *params, const struct cli *c)
+{
+	struct progress_state ps = {.name = d->name, .last = -1};
+	struct bench_ctx ctx = {.repeat = c->repeat};
+	struct bench_result *res = xmalloc(sizeof(*res));
+	const char *msg;
+	int err, status = 0;
+
+	if (c->format == FORMAT_JSON && c->progress) {
+		ctx.progress = json_progress;
+		ctx.progress_arg = &ps;
+		json_progress(&ps, 0);
+	}
+	/* The benchmark's own threads must not inherit a half-written buffer. */
+	fflush(stdout);
+	err = bench_run(d, params, &ctx, res);
+	msg = res->message[0] ? res->message : strerror(-err);
+	if (!err) {
+		if (c->format == FORMAT_JSON)
+			print_json(d, params, c, res);
+		else
+			print_text(d, c, res);
+	} else if (c->format == FORMAT_JSON) {
+		fputs(err == -ENODEV ? "{\"type\":\"skipped\",\"name\":"
+				     : "{\"type\":\"error\",\"name\":",
+		      stdout);
+		json_string(d->name);
+		printf(",\"error\":\"%s\",\"message\":", errno_name(-err));
+		json_string(msg);
+		fputs("}\n", stdout);
+		status = err == -ENODEV ? 0 : 1;
+	} else if (err == -ENODEV) {
+		/* perf bench's own words, on stdout as perf writes them. */
+		printf(_("Skipping %s bench %s: %s\n"), c->progname, d->name, msg);
+	} else {
+		fflush(stdout);
+		fprintf(stderr, "%s bench %s: %s\n", c->progname, d->name, msg);
+		status = 1;
+	}
+	fflush(stdout);
+	bench_result_free(res);
+	free(res);
+	return status;
+}
+
+static void print_option_help(const struct bench_desc *d)
+{
+	for (const struct bench_option *o = d->options; o && o->name; o++) {
+		const char *field = (const char *)d->defaults + o->offset;
+		char left[64];
+
+		if (o->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->name,
+				 o->arg ? "=" : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? "=" : "",
+				 o->arg ? o->arg : "");
+		printf("  %-24s %s", left, _(o->help));
+		if (o->type == BENCH_OPT_UINT) {
+			unsigned int v;
+
+			memcpy(&v, field, sizeof(v));
+			printf(_(" (default %u)"), v);
+		}
+		putchar('\n');
+	}
+}
+
+static void help(const struct cli *c, const struct bench_desc *d)
+{
+	if (d) {
+		printf(_("Usage: %s bench [COMMON OPTIONS] %s [OPTIONS]\n\n%s.\n\nOptions:\n"),
+		       c->progname, d->name, _(d->summary));
+		print_option_help(d);
+		putchar('\n');
+	} else {
+		printf(_("Usage: %s bench [COMMON OPTIONS] list | all | NAME [OPTIONS]\n"
+			 "\n"
+			 "Measure the kernel paths ptop depends on, on this machine.\n"
+			 "\n"),
+		       c->progname);
+	}
+	printf(
+	    _("Common options:\n"
+	      "  -f, --format=FORMAT      default (as perf bench), simple (the figures only)\n"
+	      "                           or json (JSON lines, as ptop's Bench pane reads them)\n"
+	      "  -r, --repeat=N           repeat the run N times (default %d)\n"
+	      "      --progress           with --format=json, write progress lines\n"
+	      "  -h, --help               show this help and exit\n"),
+	    BENCH_DEFAULT_REPEAT);
+	if (!d) {
+		printf(_("\nBenchmarks:\n"));
+		for (unsigned int i = 0; i < BENCH_COUNT; i++)
+			printf("  %-22s %s\n", bench_table[i]->name, _(bench_table[i]->summary));
+	}
+}
+
+enum { OPT_PROGRESS = 0x100, OPT_BENCH = 0x200 };
+
+/*
+ * Parse argv with the common options and, when d is set, d's options into
+ * params. With stop, stops at the first non-option (the benchmark's name).
+ * Returns -1 to go on, or an exit status (help printed: 0; bad usage: 2).
+ */
+static int parse_options(int argc, char **argv, struct cli *c, const struct bench_desc *d,
+			 void *params, bool stop)
+{
+	struct option longopts[BENCH_MAX_OPTIONS + 5];
+	char shortopts[2 * BENCH_MAX_OPTIONS + 16];
+	size_t nl = 0, ns = 0;
+	int opt;
+
+	if (stop)
+		shortopts[ns++] = '+';
+	shortopts[ns++] = ':';
+	memcpy(shortopts + ns, "f:r:h", 5);
+	ns += 5;
+	longopts[nl++] = (struct option){"format", required_argument, NULL, 'f'};
+	longopts[nl++] = (struct option){"repeat", required_argument, NULL, 'r'};
+	longopts[nl++] = (struct option){"progress", no_argument, NULL, OPT_PROGRESS};
+	longopts[nl++] = (struct option){"help", no_argument, NULL, 'h'};
+	for (const struct bench_option *o = d ? d->options : NULL; o && o->name; o++) {
+		int has_arg = o->type == BENCH_OPT_FLAG ? no_argument : required_argument;
+
+		if (nl == ARRAY_SIZE(longopts) - 1)
+			break;
+		longopts[nl] =
+		    (struct option){o->name, has_arg, NULL, OPT_BENCH + (int)(o - d->options)};
+		nl++;
+		if (o->short_name) {
+			shortopts[ns++] = o->short_name;
+			if (has_arg == required_argument)
+				shortopts[ns++] = ':';
+		}
+	}
+	longopts[nl] = (struct option){NULL, 0, NULL, 0};
+	shortopts[ns] = '\0';
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct bench_option *o = NULL;
+		int err;
+
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "default"))
+				c->format = FORMAT_DEFAULT;
+			else if (!strcmp(optarg, "simple"))
+				c->format = FORMAT_SIMPLE;
+			else if (!strcmp(optarg, "json"))
+				c->format = FORMAT_JSON;
+			else
+				return usage_error(
+				    c, _("unknown format: '%s' (default, simple or json)"), optarg);
+			continue;
+		case 'r':
+			if (parse_uint(optarg, 1, BENCH_MAX_REPEAT, &c->repeat))
+				return usage_error(c, _("invalid repeat count: '%s'"), optarg);
+			continue;
+		case OPT_PROGRESS:
+			c->progress = true;
+			continue;
+		case 'h':
+			help(c, d);
+			return 0;
+		case ':':
+			return usage_error(c, _("option '%s' needs a value"), argv[optind - 1]);
+		case '?':
+			return usage_error(c, _("unknown option '%s'"), argv[optind - 1]);
+		}
+		if (opt >= OPT_BENCH)
+			o = &d->options[opt - OPT_BENCH];
+		else
+			for (o = d->options; o->name && o->short_name != opt; o++)
+				;
+		err =
+		    bench_params_set(d, params, o->name, o->type == BENCH_OPT_FLAG ? NULL : optarg);
+		if (err == -ERANGE)
+			return usage_error(c, _("--%s must be between %u and %u, not '%s'"),
+					   o->name, o->min, o->max, optarg);
+		if (err)
+			return usage_error(c, _("invalid value for --%s: '%s'"), o->name, optarg);
+	}
+	return -1;
+}
+
+int bench_main(int argc, char **argv, const char *progname)
+{
+	struct cli c = {.progname = progname, .repeat = BENCH_DEFAULT_REPEAT};
+	const struct bench_desc *d;
+	const char *name;
+	void *params;
+	int status;
+
+	status = parse_options(argc, argv, &c, NULL, NULL, true);
+	if (status >= 0)
+		return status;
+	if (optind >= argc)
+		return usage_error(&c, _("which benchmark? %s"), "list | all | NAME");
+	name = argv[optind];
+	argc -= optind;
+	argv += optind;
+
+	if (!strcmp(name, "list") || !strcmp(name, "all")) {
+		status = parse_options(argc, argv, &c, NULL, NULL, false);
+		if (status >= 0)
+			return status;
+		if (optind < argc)
+			return usage_error(&c, _("unexpected argument '%s'"), argv[optind]);
+		status = 0;
+		for (unsigned int i = 0; i < BENCH_COUNT; i++) {
+			d = bench_table[i];
+			if (name[0] == 'l') {
+				printf("%-22s %s\n", d->name, _(d->summary));
+				continue;
+			}
+			if (i && c.format == FORMAT_DEFAULT)
+				putchar('\n');
+			if (run_and_print(d, d->defaults, &c))
+				status = 1;
+		}
+		return status;
+	}
+
+	d = bench_find(name);
+	if (!d)
+		return usage_error(&c, _("no benchmark '%s' (see '%s bench list')"), name,
+				   progname);
+	params = bench_params_new(d);
+	status = parse_options(argc, argv, &c, d, params, false);
+	if (status < 0 && optind < argc)
+		status = usage_error(&c, _("unexpected argument '%s'"), argv[optind]);
+	if (status < 0)
+		status = run_and_print(d, params, &c);
+	free(params);
+	return status;
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * counters.c: per-process counter groups through perf_event_open(2). Events
+ * are named through libpfm4; each process gets one group (leader plus
+ * members) read with a single read() of PERF_FORMAT_GROUP with the enabled
+ * and running times, so multiplexed counts can be scaled. Where a hardware
+ * event cannot be opened (no PMU, as on most VMs, or refused) the set falls
+ * back to software events and says why. Only the processes a presenter asks
+ * for are attached, up to a budget: every group costs descriptors.
+ */
+#include <errno.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ptop/perf.h"
+
+const char *const perf_software_events[4] = {"task-clock", "context-switches", "cpu-migrations",
+					     "page-faults"};
+const char *const perf_hardware_events[4] = {"cycles", "instructions", "cache-misses",
+					     "branch-misses"};
+
+int perf_init(void)
+{
+	static int state; /* 0 not tried, 1 ok, -1 failed */
+
+	if (!state)
+		state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
+	return state > 0 ? 0 : -ENODEV;
+}
+
+int perf_event_resolve(const char *name, struct perf_event_spec *out)
+{
+	pfm_perf_encode_arg_t arg;
+	int ret;
+
+	if (perf_init())
+		return -ENODEV;
+	if (strlen(name) >= sizeof(out->name))
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	memset(&arg, 0, sizeof(arg));
+	out->attr.size = sizeof(out->attr);
+	arg.attr = &out->attr;
+	arg.size = sizeof(arg);
+	/* user level only: what an unprivileged user may count under perf_event_paranoid 2 */
+	ret = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	if (ret != PFM_SUCCESS)
+		return ret == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL;
+	strcpy(out->name, name);
+	out->hardware = out->attr.type != PERF_TYPE_SOFTWARE;
+	/* The kernel counts context switches and migrations in kernel context: user level
+	 * only would read 0. Opening retries user level where that is refused. */
+	if (!out->hardware)
+		out->attr.exclude_kernel = out->attr.exclude_hv = 0;
+	return 0;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			       unsigned long flags)
+{
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+
+	/* perf_event_paranoid 2 refuses kernel counting to users: count user level, as perf does */
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel) {
+		attr->exclude_kernel = attr->exclude_hv = 1;
+		fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+	}
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n)
+{
+	memset(g, 0, sizeof(*g));
+	g->pid = pid;
+	if (n < 1 || n > PERF_GROUP_MAX)
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		struct perf_event_attr attr = ev[i].attr;
+		int fd;
+
+		attr.size = sizeof(attr);
+		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING;
+		attr.disabled = 0;
+		/* Threads the process creates from now on count too. Threads that
+		 * already run are not covered: that would take a group per thread. */
+		attr.inherit = 1;
+		fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			g->n = i;
+			perf_group_close(g);
+			return fd;
+		}
+		g->fd[i] = fd;
+	}
+	g->n = n;
+	return 0;
+}
+
+double perf_scale(uint64_t count, uint64_t enabled, uint64_t running)
+{
+	if (!running)
+		return 0;
+	if (running >= enabled)
+		return (double)count;
+	return (double)count * (double)enabled / (double)running;
+}
+
+int perf_group_read(struct perf_group *g)
+{
+	/* nr, time_enabled, time_running, then one value per event */
+	uint64_t buf[3 + PERF_GROUP_MAX];
+	ssize_t n;
+
+	if (g->n < 1)
+		return -EBADF;
+	n = read(g->fd[0], buf, sizeof(buf));
+	if (n < 0)
+		return -errno;
+	if ((size_t)n < sizeof(uint64_t) * 3 || buf[0] != (uint64_t)g->n ||
+	    (size_t)n < sizeof(uint64_t) * (3 + (size_t)g->n))
+		return -EIO;
+	g->enabled = buf[1];
+	g->running = buf[2];
+	for (int i = 0; i < g->n; i++)
+		g->raw[i] = buf[3 + i];
+	if (g->have_prev) {
+		uint64_t de = g->enabled - g->prev_enabled, dr = g->running - g->prev_running;
+
+		for (int i = 0; i < g->n; i++)
+			g->delta[i] = perf_scale(g->raw[i] - g->prev_raw[i], de, dr);
+		g->scale = de ? (double)dr / (double)de : 1.0;
+	} else {
+		for (int i = 0; i < g->n; i++)
+			g->delta[i] = perf_scale(g->raw[i], g->enabled, g->running);
+		g->scale = g->enabled ? (double)g->running / (double)g->enabled : 1.0;
+	}
+	memcpy(g->prev_raw, g->raw, sizeof(g->raw));
+	g->prev_enabled = g->enabled;
+	g->prev_running = g->running;
+	g->have_prev = true;
+	return 0;
+}
+
+void perf_group_close(struct perf_group *g)
+{
+	/* members first, then the leader */
+	for (int i = g->n - 1; i >= 0; i--) {
+		if (g->fd[i] >= 0)
+			close(g->fd[i]);
+		g->fd[i] = -1;
+	}
+	g->n = 0;
+}
+
+struct perf_counters {
+	struct perf_event_spec ev[PERF_GROUP_MAX];
+	int nev;
+	bool hardware;
+	const char *why_software;
+	unsigned budget;
+	struct perf_group *groups; /* attached, sorted by pid */
+	size_t ngroups;
+	struct perf_group *spare; /* the next frame's table, swapped in: no malloc per frame */
+	size_t cap;
+	unsigned not_attached;
+	int last_error;
+};
+
+static int resolve_all(struct perf_counters *c, const char *const *names, int n, const char **bad)
+{
+	c->nev = 0;
+	c->hardware = false;
+	for (int i = 0; i < n && i < PERF_GROUP_MAX; i++) {
+		int err = perf_event_resolve(names[i], &c->ev[c->nev]);
+
+		if (err) {
+			if (bad)
+				*bad = names[i];
+			return err;
+		}
+		c->hardware |= c->ev[c->nev].hardware;
+		c->nev++;
+	}
+	return 0;
+}
+
+static void use_software(struct perf_counters *c, const char *why)
+{
+	resolve_all(c, perf_software_events, 4, NULL);
+	c->why_software = why;
+}
+
+int perf_counters_new(const char *const *events, int n, unsigned budget, struct perf_counters **out,
+		      const char **bad)
+{
+	struct perf_counters *c = xcalloc(1, sizeof(*c));
+	int err;
+
+	if (!events || n <= 0) {
+		events = perf_hardware_events;
+		n = 4;
+	}
+	err = resolve_all(c, events, n, bad);
+	if (err) {
+		free(c);
+		return err;
+	}
+	c->budget = budget;
+	if (c->hardware) {
+		/* Try the set on ourselves once: no PMU shows here, not per process. */
+		struct perf_group g;
+
+		err = perf_group_open(&g, 0, c->ev, c->nev);
+		if (err == 0)
+			perf_group_close(&g);
+		else if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
+			use_software(c, N_("no hardware PMU"));
+		else if (err == -EACCES || err == -EPERM)
+			use_software(c, N_("hardware events refused (perf_event_paranoid)"));
+		else
+			use_software(c, N_("hardware events unavailable"));
+	}
+	*out = c;
+	return 0;
+}
+
+void perf_counters_free(struct perf_counters *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->ngroups; i++)
+		perf_group_close(&c->groups[i]);
+	free(c->groups);
+	free(c->spare);
+	free(c);
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+	int x = ((const struct perf_group *)a)->pid, y = ((const struct perf_group *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+const struct perf_group *perf_counters_get(const struct perf_counters *c, int pid)
+{
+	struct perf_group key = {.pid = pid};
+
+	return c->ngroups ? bsearch(&key, c->groups, c->ngroups, sizeof(key), group_cmp) : NULL;
+}
+
+void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
+{
+	size_t want = n < c->budget ? n : c->budget, kept = 0;
+	struct perf_group *next;
+
+	if (c->cap < want) {
+		c->cap = want;
+		c->spare = xreallocarray(c->spare, c->cap, sizeof(*c->spare));
+		/* groups may have fewer slots than want: grow it too before the swap */
+		c->groups = xreallocarray(c->groups, c->cap, sizeof(*c->groups));
+	}
+	next = c->spare;
+
+	c->not_attached = n > want ? (unsigned)(n - want) : 0;
+	/* keep the groups of processes still wanted, open the new ones */
+	for (size_t i = 0; i < want; i++) {
+		const struct perf_group *g = perf_counters_get(c, pids[i]);
+		int err;
+
+		if (g) {
+			next[kept] = *g;
+			((struct perf_group *)g)->n = 0; /* moved: not closed below */
+		} else {
+			err = perf_group_open(&next[kept], pids[i], c->ev, c->nev);
+			if (err) {
+				if (err != -ESRCH) {
+					c->last_error = err;
+					c->not_attached++;
+				}
+				continue;
+			}
+		}
+		if (perf_group_read(&next[kept]) == 0) {
+			kept++;
+		} else {
+			perf_group_close(&next[kept]); /* gone since */
+		}
+	}
+	for (size_t i = 0; i < c->ngroups; i++)
+		perf_group_close(&c->groups[i]);
+	qsort(next, kept, sizeof(*next), group_cmp);
+	c->spare = c->groups;
+	c->groups = next;
+	c->ngroups = kept;
+}
+
+void perf_counters_info(const struct perf_counters *c, struct perf_counters_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->nevents = c->nev;
+	for (int i = 0; i < c->nev; i++)
+		info->names[i] = c->ev[i].name;
+	info->hardware = c->hardware && !c->why_software;
+	info->why_software = c->why_software;
+	info->attached = (unsigned)c->ngroups;
+	info->not_attached = c->not_attached;
+	info->last_error = c->last_error;
+}

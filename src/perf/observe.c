@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * observe.c: the observer puts what perf_event_open sees into a frame:
+ * counters for the processes shown (under a budget), ptop's own counters
+ * read through rdpmc where the kernel allows it, how many perf_event
+ * descriptors each shown process holds, and the armed breakpoints' hits.
+ * It fills a frame after the sampler; presenters read only the frame.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptop/frame.h"
+#include "ptop/perf.h"
+
+#define OBSERVER_MAX_BPS 64
+
+struct observer {
+	struct observer_opts opts;
+	struct perf_counters *ctr;
+	struct perf_self self[PERF_GROUP_MAX];
+	int nself;
+	uint64_t self_begin[PERF_GROUP_MAX];
+	int *pids;
+	size_t pids_cap;
+	struct perf_bp bps[OBSERVER_MAX_BPS];
+	struct frame_bp fbps[OBSERVER_MAX_BPS];
+	size_t nbps;
+	bool counting;	 /* attach counters on update */
+	int bp_selftest; /* 1 not run yet, else perf_bp_selftest()'s answer */
+	double last_mono;
+};
+
+int observer_new(const struct observer_opts *o, struct observer **out, const char **bad)
+{
+	struct observer *ob = xcalloc(1, sizeof(*ob));
+	int err;
+
+	ob->opts = *o;
+	ob->bp_selftest = 1;
+	ob->counting = o->counters;
+	if (o->counters) {
+		struct perf_counters_info info;
+
+		err = perf_counters_new(o->events, o->nevents, o->budget, &ob->ctr, bad);
+		if (err) {
+			free(ob);
+			return err;
+		}
+		/* ptop's own thread counts the same events: its row, and its cost */
+		perf_counters_info(ob->ctr, &info);
+		for (int i = 0; i < info.nevents; i++) {
+			struct perf_event_spec ev;
+
+			if (perf_event_resolve(info.names[i], &ev) ||
+			    perf_self_open(&ob->self[ob->nself], &ev))
+				continue;
+			ob->nself++;
+		}
+	}
+	*out = ob;
+	return 0;
+}
+
+void observer_free(struct observer *ob)
+{
+	if (!ob)
+		return;
+	for (size_t i = 0; i < ob->nbps; i++)
+		perf_bp_disarm(&ob->bps[i]);
+	for (int i = 0; i < ob->nself; i++)
+		perf_self_close(&ob->self[i]);
+	perf_counters_free(ob->ctr);
+	free(ob->pids);
+	free(ob);
+}
+
+void observer_set(struct observer *ob, bool counters, bool perf_fds)
+{
+	ob->counting = counters && ob->ctr;
+	ob->opts.perf_fds = perf_fds;
+}
+
+int observer_watch(struct observer *ob, const struct perf_bp_spec *spec)
+{
+	int err;
+
+	if (ob->nbps == OBSERVER_MAX_BPS)
+		return -ENOSPC;
+	err = perf_bp_arm(&ob->bps[ob->nbps], spec, ob->opts.root);
+	if (err)
+		return err;
+	if (ob->bp_selftest == 1)
+		ob->bp_selftest = perf_bp_selftest();
+	ob->nbps++;
+	return 0;
+}
+
+void observer_unwatch(struct observer *ob, size_t i)
+{
+	if (i >= ob->nbps)
+		return;
+	perf_bp_disarm(&ob->bps[i]);
+	memmove(&ob->bps[i], &ob->bps[i + 1], (ob->nbps - i - 1) * sizeof(ob->bps[0]));
+	memmove(&ob->fbps[i], &ob->fbps[i + 1], (ob->nbps - i - 1) * sizeof(ob->fbps[0]));
+	ob->nbps--;
+}
+
+void observer_begin(struct observer *ob)
+{
+	for (int i = 0; i < ob->nself; i++)
+		if (perf_self_read(&ob->self[i], &ob->self_begin[i]))
+			ob->self_begin[i] = 0;
+}
+
+static void fill_counters(struct observer *ob, struct frame *f,
+			  const struct frame_proc *const *rows, size_t n)
+{
+	struct frame_counters *fc = &f->counters;
+	struct perf_counters_info info;
+
+	if (ob->pids_cap < n) {
+		ob->pids_cap = n;
+		ob->pids = xreallocarray(ob->pids, n, sizeof(int));
+	}
+	for (size_t i = 0; i < n; i++)
+		ob->pids[i] = rows[i]->pid;
+	perf_counters_update(ob->ctr, ob->pids, n);
+	perf_counters_info(ob->ctr, &info);
+
+	fc->on = true;
+	fc->nevents = info.nevents;
+	for (int e = 0; e < info.nevents; e++)
+		snprintf(fc->names[e], sizeof(fc->names[e]), "%s", info.names[e]);
+	fc->hardware = info.hardware;
+	fc->why_software = info.why_software;
+	fc->attached = info.attached;
+	fc->not_attached = info.not_attached;
+	fc->last_error = info.last_error;
+
+	for (size_t i = 0; i < n; i++) {
+		struct frame_proc *p = &f->procs[rows[i] - f->procs];
+		const struct perf_group *g = perf_counters_get(ob->ctr, p->pid);
+
+		p->has_ctr = g != NULL;
+		if (!g)
+			continue;
+		for (int e = 0; e < g->n && e < FRAME_MAX_EVENTS; e++)
+			p->ctr[e] = g->delta[e];
+		p->ctr_scale = g->scale;
+	}
+
+	fc->self_rdpmc = false;
+	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
+		uint64_t now;
+
+		fc->self_rdpmc |= ob->self[i].rdpmc;
+		fc->self_ctr[i] =
+		    perf_self_read(&ob->self[i], &now) == 0 && now >= ob->self_begin[i]
+			? (double)(now - ob->self_begin[i])
+			: 0;
+	}
+}
+
+void observer_update(struct observer *ob, struct frame *f, const struct frame_proc *const *rows,
+		     size_t n)
+{
+	double now = clock_mono(), interval = ob->last_mono > 0 ? now - ob->last_mono : 0;
+
+	ob->last_mono = now;
+	memset(&f->counters, 0, sizeof(f->counters));
+	for (size_t i = 0; i < f->nprocs; i++) {
+		f->procs[i].has_ctr = false;
+		f->procs[i].perf_fds = -1;
+	}
+	if (ob->ctr)
+		fill_counters(ob, f, rows, ob->counting ? n : 0);
+	if (ob->opts.perf_fds) {
+		for (size_t i = 0; i < n; i++) {
+			struct frame_proc *p = &f->procs[rows[i] - f->procs];
+
+			p->perf_fds = perf_fd_count(ob->opts.root, p->tgid ? p->tgid : p->pid);
+		}
+	}
+	for (size_t i = 0; i < ob->nbps; i++) {
+		struct perf_bp *bp = &ob->bps[i];
+		struct frame_bp *fb = &ob->fbps[i];
+
+		fb->gone = perf_bp_read(bp, interval) != 0;
+		fb->pid = bp->spec.pid;
+		fb->addr = bp->spec.addr;
+		fb->len = bp->spec.len;
+		snprintf(fb->type, sizeof(fb->type), "%s", perf_bp_type_name(bp->spec.type));
+		fb->hits = bp->hits;
+		fb->hits_per_s = bp->hits_per_s;
+		fb->threads = bp->nfds;
+	}
+	f->bps = ob->fbps;
+	f->nbps = ob->nbps;
+	f->bp_no_hits = ob->nbps && ob->bp_selftest == -EOPNOTSUPP;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rdpmc.c: ptop's own counters, read from user space. The event is opened
+ * on the calling thread (not inherited: an inherited event cannot be
+ * mmapped), its perf_event_mmap_page is mapped and touched at once so the
+ * first timed read does not take the page fault, and a count is
+ * offset + rdpmc(index - 1), sign-extended from pmc_width bits, under the
+ * page's seqlock. Where the kernel says rdpmc is not allowed (no PMU: a
+ * software event has index 0; or cap_user_rdpmc clear: libpfm4's copy of the
+ * header calls the bit cap_usr_rdpmc) read() does the work.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ptop/perf.h"
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+
+int perf_mmap_decode(const volatile struct perf_event_mmap_page *pg,
+		     uint64_t (*pmc)(unsigned idx, void *arg), void *arg, uint64_t *count)
+{
+	uint32_t seq, idx;
+	uint64_t c;
+
+	do {
+		seq = pg->lock;
+		barrier();
+		idx = pg->index;
+		c = (uint64_t)pg->offset;
+		if (!pg->cap_usr_rdpmc || !idx)
+			return -EAGAIN;
+		{
+			uint16_t width = pg->pmc_width;
+			int64_t v = (int64_t)pmc(idx - 1, arg);
+
+			/* The counter is pmc_width bits wide: sign-extend it. */
+			if (width && width < 64) {
+				v = (int64_t)((uint64_t)v << (64 - width));
+				v >>= 64 - width;
+			}
+			c += (uint64_t)v;
+		}
+		barrier();
+	} while (pg->lock != seq);
+	*count = c;
+	return 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static uint64_t hw_rdpmc(unsigned idx, void *arg)
+{
+	uint32_t lo, hi;
+
+	(void)arg;
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
+	return (uint64_t)hi << 32 | lo;
+}
+#else
+static uint64_t hw_rdpmc(unsigned idx, void *arg)
+{
+	(void)idx;
+	(void)arg;
+	return 0;
+}
+#endif
+
+int perf_self_open(struct perf_self *s, const struct perf_event_spec *ev)
+{
+	struct perf_event_attr attr = ev->attr;
+	long fd;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	attr.size = sizeof(attr);
+	attr.inherit = 0;
+	attr.disabled = 0;
+	attr.read_format = 0;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	/* refused kernel counting (perf_event_paranoid 2): user level, as counters.c does */
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
+		attr.exclude_kernel = attr.exclude_hv = 1;
+		fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	s->fd = (int)fd;
+	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	s->page = mmap(NULL, s->page_size, PROT_READ, MAP_SHARED | MAP_POPULATE, s->fd, 0);
+	if (s->page == MAP_FAILED) {
+		s->page = NULL; /* read() still works */
+		return 0;
+	}
+	/* Pre-fault: the first rdpmc read must not pay for the page. */
+	(void)*(volatile uint32_t *)&s->page->lock;
+#if defined(__x86_64__) || defined(__i386__)
+	s->rdpmc = s->page->cap_usr_rdpmc && s->page->index;
+#endif
+	return 0;
+}
+
+int perf_self_read(struct perf_self *s, uint64_t *count)
+{
+	if (s->page && s->rdpmc && perf_mmap_decode(s->page, hw_rdpmc, NULL, count) == 0)
+		return 0;
+	if (read(s->fd, count, sizeof(*count)) != (ssize_t)sizeof(*count))
+		return -errno ? -errno : -EIO;
+	return 0;
+}
+
+void perf_self_close(struct perf_self *s)
+{
+	if (s->page)
+		munmap(s->page, s->page_size);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->page = NULL;
+	s->fd = -1;
+}

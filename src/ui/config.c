@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * config.c: ptoprc, the settings `W` writes and ptop reads at start:
+ * "key = value" lines, '#' comments. A line ptop cannot use is described
+ * once and skipped, so an old or damaged file never stops ptop from starting.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ptop/ui.h"
+
+static const char *const pane_names[PANE_COUNT] = {
+    [PANE_PROCESSES] = "processes",
+    [PANE_COUNTERS] = "counters",
+    [PANE_BREAKPOINTS] = "breakpoints",
+    [PANE_BENCH] = "bench",
+};
+
+static const enum field_id default_columns[] = {
+    FIELD_PID, FIELD_USER,  FIELD_PR,  FIELD_NI,  FIELD_VIRT, FIELD_RES,
+    FIELD_SHR, FIELD_STATE, FIELD_CPU, FIELD_MEM, FIELD_TIME, FIELD_COMMAND,
+};
+
+void config_defaults(struct ui_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	memcpy(c->columns, default_columns, sizeof(default_columns));
+	c->ncolumns = sizeof(default_columns) / sizeof(default_columns[0]);
+	c->order.field = FIELD_CPU;
+	c->delay_s = 3.0;
+	c->color = true;
+	c->pane = PANE_PROCESSES;
+}
+
+char *config_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	struct sbuf b = {0};
+
+	if (xdg && *xdg == '/')
+		sbuf_printf(&b, "%s/ptop/ptoprc", xdg);
+	else if (home && *home)
+		sbuf_printf(&b, "%s/.config/ptop/ptoprc", home);
+	else
+		return NULL;
+	sbuf_cstr(&b);
+	return b.p;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") ||
+	    !strcasecmp(v, "on"))
+		*out = true;
+	else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") ||
+		 !strcasecmp(v, "off"))
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "pid,user,...": known names, no repeats; COMMAND moved last, as the table needs. */
+static int parse_columns(char *v, struct ui_config *c)
+{
+	enum field_id cols[UI_MAX_COLUMNS];
+	bool used[FIELD_COUNT] = {false};
+	size_t n = 0;
+	char *save = NULL;
+
+	for (char *tok = strtok_r(v, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		int id = field_by_name(tok);
+
+		if (id < 0 || used[id])
+			return -EINVAL;
+		used[id] = true;
+		if (id != FIELD_COMMAND)
+			cols[n++] = (enum field_id)id;
+	}
+	cols[n++] = FIELD_COMMAND;
+	memcpy(c->columns, cols, n * sizeof(cols[0]));
+	c->ncolumns = n;
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* Apply one "key = value"; a translatable reason on failure. */
+static const char *apply(struct ui_config *c, const char *key, char *val)
+{
+	bool b;
+	int id;
+
+	if (!strcmp(key, "columns"))
+		return parse_columns(val, c) ? N_("unknown or repeated column") : NULL;
+	if (!strcmp(key, "sort")) {
+		id = field_by_name(val);
+		if (id < 0)
+			return N_("unknown sort field");
+		c->order.field = (enum field_id)id;
+		return NULL;
+	}
+	if (!strcmp(key, "delay")) {
+		char *end;
+		double d = strtod(val, &end);
+
+		if (end == val || *end || !isfinite(d) || d < 0 || d > 86400)
+			return N_("delay must be a number of seconds");
+		c->delay_s = d;
+		return NULL;
+	}
+	if (!strcmp(key, "pane")) {
+		for (int i = 0; i < PANE_COUNT; i++) {
+			if (!strcasecmp(val, pane_names[i])) {
+				c->pane = (enum ui_pane_id)i;
+				return NULL;
+			}
+		}
+		return N_("unknown pane");
+	}
+	{
+		static const struct {
+			const char *key;
+			size_t off;
+		} flags[] = {
+		    {"sort_reverse", offsetof(struct ui_config, order.reverse)},
+		    {"color", offsetof(struct ui_config, color)},
+		    {"tree", offsetof(struct ui_config, tree)},
+		    {"threads", offsetof(struct ui_config, threads)},
+		    {"per_cpu", offsetof(struct ui_config, per_cpu)},
+		    {"cmdline", offsetof(struct ui_config, cmdline)},
+		};
+
+		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+			if (strcmp(key, flags[i].key))
+				continue;
+			if (parse_bool(val, &b))
+				return N_("expected yes or no");
+			*(bool *)((char *)c + flags[i].off) = b;
+			return NULL;
+		}
+	}
+	return N_("unknown setting");
+}
+
+/*
+ * One line of f into buf, NUL-terminated, without its '\n'; bytes past size - 1 are
+ * dropped. Returns the line's whole length, or -1 at the end of the file. Not fgets:
+ * a NUL byte in a damaged file would hide the true length of its line.
+ */
+static long read_line(FILE *f, char *buf, size_t size)
+{
+	size_t len = 0;
+	int ch;
+
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		if (len < size - 1)
+			buf[len] = (char)ch;
+		len++;
+	}
+	if (ch == EOF && len == 0)
+		return -1;
+	buf[len < size - 1 ? len : size - 1] = '\0';
+	return (long)len;
+}
+
+int config_read(const char *path, struct ui_config *c, struct sbuf *errors)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024];
+	unsigned lineno = 0;
+	long len;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while ((len = read_line(f, line, sizeof(line))) >= 0) {
+		char *key, *val, *eq;
+		const char *why;
+
+		lineno++;
+		if ((size_t)len >= sizeof(line)) {
+			sbuf_printf(errors, "ptoprc:%u: %s\n", lineno, _("line too long"));
+			continue;
+		}
+		if (memchr(line, '\0', (size_t)len)) {
+			sbuf_printf(errors, "ptoprc:%u: %s\n", lineno, _("not text (a NUL byte)"));
+			continue;
+		}
+		key = trim(line);
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			sbuf_printf(errors, "ptoprc:%u: %s\n", lineno, _("expected key = value"));
+			continue;
+		}
+		*eq = '\0';
+		val = trim(eq + 1);
+		key = trim(key);
+		why = apply(c, key, val);
+		if (why)
+			sbuf_printf(errors, "ptoprc:%u: %s: %s\n", lineno, key, _(why));
+	}
+	/* A directory opens for reading but fails the first read: say so, not "empty". */
+	if (ferror(f))
+		err = errno ? -errno : -EIO;
+	fclose(f);
+	return err;
+}
+
+static int mkdir_parents(const char *path)
+{
+	char *dir = xstrdup(path);
+	int err = 0;
+
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+			err = -errno;
+			break;
+		}
+		*p = '/';
+	}
+	free(dir);
+	return err;
+}
+
+int config_write(const char *path, const struct ui_config *c)
+{
+	struct sbuf b = {0}, tmp = {0};
+	int fd, err;
+
+	sbuf_adds(&b, "# ptop settings, written by the W key\ncolumns = ");
+	for (size_t i = 0; i < c->ncolumns; i++)
+		sbuf_printf(&b, "%s%s", i ? "," : "", field_defs[c->columns[i]].name);
+	sbuf_printf(&b, "\nsort = %s\nsort_reverse = %s\n", field_defs[c->order.field].name,
+		    c->order.reverse ? "yes" : "no");
+	sbuf_printf(&b, "delay = %g\ncolor = %s\ntree = %s\nthreads = %s\n", c->delay_s,
+		    c->color ? "yes" : "no", c->tree ? "yes" : "no", c->threads ? "yes" : "no");
+	sbuf_printf(&b, "per_cpu = %s\ncmdline = %s\npane = %s\n", c->per_cpu ? "yes" : "no",
+		    c->cmdline ? "yes" : "no", pane_names[c->pane]);
+
+	err = mkdir_parents(path);
+	if (err)
+		goto out;
+	/* Write beside it and rename: a crash never leaves half a file. */
+	sbuf_printf(&tmp, "%s.tmp", path);
+	fd = open(sbuf_cstr(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = write_all(fd, b.p, b.len);
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp.p, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp.p);
+out:
+	sbuf_free(&b);
+	sbuf_free(&tmp);
+	return err;
+}

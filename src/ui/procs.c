@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * procs.c: the Processes pane: the frame's processes filtered, sorted (or as
+ * a tree), a selected row, and the keys that act on it: sort, search, filter,
+ * follow, collapse and expand. Columns come from the shared field table.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "tui.h"
+
+static size_t row_count(const struct ui *ui)
+{
+	return ui->nrows;
+}
+
+static const struct frame_proc *row_at(const struct ui *ui, size_t i)
+{
+	return ui->cfg.tree ? ui->tree[i].p : ui->rows[i];
+}
+
+const struct frame_proc *procs_selected(const struct ui *ui)
+{
+	return ui->sel < row_count(ui) ? row_at(ui, ui->sel) : NULL;
+}
+
+static void select_pid(struct ui *ui, int pid)
+{
+	for (size_t i = 0; i < row_count(ui); i++) {
+		if (row_at(ui, i)->pid == pid) {
+			ui->sel = i;
+			return;
+		}
+	}
+}
+
+void procs_rebuild(struct ui *ui)
+{
+	const struct frame *f = &ui->frame;
+	int keep = ui->sel_pid;
+
+	if (ui->rows_cap < f->nprocs) {
+		ui->rows_cap = f->cap;
+		ui->rows = xreallocarray(ui->rows, ui->rows_cap, sizeof(*ui->rows));
+	}
+	ui->filter.substr = ui->filter_text[0] ? ui->filter_text : NULL;
+	ui->nrows = rows_select(f, &ui->filter, ui->cfg.tree ? NULL : &ui->cfg.order, ui->rows);
+	if (ui->cfg.tree) {
+		if (ui->tree_cap < ui->rows_cap) {
+			ui->tree_cap = ui->rows_cap;
+			ui->tree = xreallocarray(ui->tree, ui->tree_cap, sizeof(*ui->tree));
+		}
+		ui->nrows = tree_build(ui->rows, ui->nrows, &ui->cfg.order, ui->collapsed,
+				       ui->ncollapsed, ui->tree);
+	}
+	if (ui->follow) {
+		size_t before = ui->sel;
+
+		ui->sel = (size_t)-1;
+		select_pid(ui, keep);
+		if (ui->sel == (size_t)-1) {
+			ui->follow = false;
+			ui->sel = before;
+			ui_status(ui, _("Process %d is gone: no longer following"), keep);
+		}
+	}
+	if (ui->sel >= row_count(ui))
+		ui->sel = row_count(ui) ? row_count(ui) - 1 : 0;
+	ui->sel_pid = procs_selected(ui) ? procs_selected(ui)->pid : 0;
+}
+
+static bool matches(const struct frame_proc *p, const char *s)
+{
+	return memmem(p->comm, p->comm_len, s, strlen(s)) != NULL;
+}
+
+void procs_search_next(struct ui *ui, bool from_current)
+{
+	size_t n = row_count(ui);
+
+	if (!ui->search_text[0] || !n)
+		return;
+	for (size_t k = from_current ? 0 : 1; k <= n; k++) {
+		size_t i = (ui->sel + k) % n;
+
+		if (matches(row_at(ui, i), ui->search_text)) {
+			ui->sel = i;
+			ui->sel_pid = row_at(ui, i)->pid;
+			return;
+		}
+	}
+	ui_status(ui, _("No process matches \"%s\""), ui->search_text);
+}
+
+static int col_width(const struct ui *ui, enum field_id id)
+{
+	if (id == FIELD_PID || id == FIELD_PPID) {
+		int w = 1;
+
+		for (unsigned v = ui->frame.pid_max ? ui->frame.pid_max - 1 : 99999; v >= 10;
+		     v /= 10)
+			w++;
+		return w < 5 ? 5 : w;
+	}
+	return field_defs[id].width;
+}
+
+/* The tree's branches, ASCII so that every terminal lines them up. */
+static int draw_branches(struct ui *ui, int y, int x, int maxw, const struct tree_row *t)
+{
+	struct sbuf b = {0};
+	int used;
+
+	for (unsigned d = 1; d < t->depth; d++)
+		sbuf_adds(&b, d < sizeof(t->branches) * 8 && (t->branches >> d & 1) ? "| " : "  ");
+	if (t->depth)
+		sbuf_adds(&b, t->last ? "`-" : "|-");
+	if (t->has_children)
+		sbuf_adds(&b, t->collapsed ? "+ " : "- ");
+	else if (t->depth)
+		sbuf_addc(&b, ' ');
+	attron(ui_attr(ui, COLOR_TREE, A_NORMAL));
+	used = ui_put(ui, y, x, maxw, b.p ? b.p : "", b.len);
+	attroff(ui_attr(ui, COLOR_TREE, A_NORMAL));
+	sbuf_free(&b);
+	return used;
+}
+
+static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
+{
+	struct frame_proc *p = (struct frame_proc *)row_at(ui, i);
+	bool selected = i == ui->sel;
+	int x = 0;
+
+	if (selected) {
+		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		mvhline(y, 0, ' ', COLS);
+	}
+	for (size_t c = 0; c < ui->cfg.ncolumns && x < COLS; c++) {
+		enum field_id id = ui->cfg.columns[c];
+		int w = col_width(ui, id);
+
+		if (id == FIELD_COMMAND) {
+			int avail = COLS - x;
+
+			if (ui->cfg.tree)
+				x += draw_branches(ui, y, x, avail, &ui->tree[i]);
+			if (ui->cfg.cmdline && sampler_cmdline(ui->sampler, &ui->frame, p) == 0)
+				ui_put(ui, y, x, COLS - x, ui->frame.strings.p + p->cmd_off,
+				       p->cmd_len);
+			else
+				ui_put(ui, y, x, COLS - x, p->comm, p->comm_len);
+			break;
+		}
+		sbuf_reset(cell);
+		field_format(cell, id, p, ui->frame.hz);
+		if ((int)cell->len > w) {
+			cell->len = (size_t)w;
+			cell->p[w - 1] = '+';
+		}
+		if (x + w > COLS)
+			break;
+		if (field_defs[id].left)
+			ui_put(ui, y, x, w, cell->p, cell->len);
+		else
+			ui_put(ui, y, x + w - (int)cell->len, w, cell->p, cell->len);
+		x += w + 1;
+	}
+	if (selected)
+		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+}
+
+static void procs_heading(struct ui *ui, int y)
+{
+	int x = 0;
+
+	for (size_t c = 0; c < ui->cfg.ncolumns && x < COLS; c++) {
+		enum field_id id = ui->cfg.columns[c];
+		const char *t = field_defs[id].title;
+		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, id);
+		int tl = (int)strlen(t);
+		bool sorted = !ui->cfg.tree && id == ui->cfg.order.field;
+
+		if (x + w > COLS)
+			break;
+		if (sorted)
+			attron(A_BOLD | A_UNDERLINE);
+		mvaddstr(y, field_defs[id].left || tl >= w ? x : x + w - tl, t);
+		if (sorted)
+			attroff(A_BOLD | A_UNDERLINE);
+		x += w + 1;
+	}
+}
+
+static void procs_row(struct ui *ui, int y, const struct frame_proc *p, bool selected)
+{
+	(void)p;
+	(void)selected;
+	draw_row(ui, y, (size_t)(y - ui->table_y) + ui->scroll, &ui->cell);
+}
+
+void procs_visible(const struct ui *ui, size_t *first, size_t *n)
+{
+	size_t h = ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES;
+
+	*first = ui->scroll < row_count(ui) ? ui->scroll : 0;
+	*n = row_count(ui) - *first < h ? row_count(ui) - *first : h;
+}
+
+void procs_draw_rows(struct ui *ui, int y, int h,
+		     void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
+		     void (*heading)(struct ui *ui, int y))
+{
+	if (h < 2)
+		return;
+	attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+	mvhline(y, 0, ' ', COLS);
+	heading(ui, y);
+	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+	y++;
+	h--;
+
+	ui->table_y = y;
+	ui->table_h = h;
+	if (ui->sel < ui->scroll)
+		ui->scroll = ui->sel;
+	if (ui->sel >= ui->scroll + (size_t)h)
+		ui->scroll = ui->sel - (size_t)h + 1;
+	if (ui->scroll + (size_t)h > row_count(ui))
+		ui->scroll = row_count(ui) > (size_t)h ? row_count(ui) - (size_t)h : 0;
+	for (int r = 0; r < h && ui->scroll + (size_t)r < row_count(ui); r++) {
+		size_t i = ui->scroll + (size_t)r;
+
+		row(ui, y + r, row_at(ui, i), i == ui->sel);
+	}
+}
+
+static void procs_draw(struct ui *ui, int y, int h)
+{
+	procs_draw_rows(ui, y, h, procs_row, procs_heading);
+}
+
+static void move_sel(struct ui *ui, long delta)
+{
+	long n = (long)row_count(ui), s = (long)ui->sel + delta;
+
+	if (s >= n)
+		s = n - 1;
+	if (s < 0)
+		s = 0;
+	ui->sel = (size_t)s;
+	ui->sel_pid = procs_selected(ui) ? procs_selected(ui)->pid : 0;
+}
+
+static void sort_by(struct ui *ui, enum field_id id)
+{
+	if (ui->cfg.order.field == id)
+		ui->cfg.order.reverse = !ui->cfg.order.reverse;
+	else
+		ui->cfg.order = (struct row_order){.field = id};
+	ui_status(ui, _("Sorted by %s%s"), field_defs[id].title,
+		  ui->cfg.order.reverse ? _(", reversed") : "");
+}
+
+/* Move the sort column one shown column left or right (top's < and >). */
+static void sort_step(struct ui *ui, int dir)
+{
+	size_t at = 0;
+
+	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
+		if (ui->cfg.columns[c] == ui->cfg.order.field)
+			at = c;
+	if (dir < 0 && at > 0)
+		at--;
+	else if (dir > 0 && at + 1 < ui->cfg.ncolumns)
+		at++;
+	ui->cfg.order.field = ui->cfg.columns[at];
+	ui_status(ui, _("Sorted by %s"), field_defs[ui->cfg.order.field].title);
+}
+
+static void set_collapsed(struct ui *ui, int pid, bool collapse)
+{
+	for (size_t i = 0; i < ui->ncollapsed; i++) {
+		if (ui->collapsed[i] == pid) {
+			if (!collapse)
+				ui->collapsed[i] = ui->collapsed[--ui->ncollapsed];
+			return;
+		}
+	}
+	if (collapse && ui->ncollapsed < UI_COLLAPSED_MAX)
+		ui->collapsed[ui->ncollapsed++] = pid;
+}
+
+static void renice(struct ui *ui, const struct frame_proc *p, int64_t nice)
+{
+	if (nice < -20)
+		nice = -20;
+	if (nice > 19)
+		nice = 19;
+	if (setpriority(PRIO_PROCESS, (id_t)p->pid, (int)nice) < 0)
+		ui_status(ui, _("Cannot renice %d: %s"), p->pid, strerror(errno));
+	else
+		ui_status(ui, _("Process %d reniced to %d"), p->pid, (int)nice);
+}
+
+static bool procs_key(struct ui *ui, enum ui_action act, int key)
+{
+	const struct frame_proc *p = procs_selected(ui);
+	long page = ui->table_h > 1 ? ui->table_h - 1 : 1;
+
+	switch (act) {
+	case ACT_UP:
+		move_sel(ui, -1);
+		break;
+	case ACT_DOWN:
+		move_sel(ui, 1);
+		break;
+	case ACT_PAGE_UP:
+		move_sel(ui, -page);
+		break;
+	case ACT_PAGE_DOWN:
+		move_sel(ui, page);
+		break;
+	case ACT_HOME:
+		move_sel(ui, -(long)row_count(ui));
+		break;
+	case ACT_END:
+		move_sel(ui, (long)row_count(ui));
+		break;
+	case ACT_SORT_CPU:
+		sort_by(ui, FIELD_CPU);
+		break;
+	case ACT_SORT_MEM:
+		sort_by(ui, FIELD_MEM);
+		break;
+	case ACT_SORT_TIME:
+		sort_by(ui, FIELD_TIME);
+		break;
+	case ACT_SORT_PID:
+		sort_by(ui, FIELD_PID);
+		break;
+	case ACT_SORT_PREV:
+		sort_step(ui, -1);
+		break;
+	case ACT_SORT_NEXT:
+		sort_step(ui, 1);
+		break;
+	case ACT_SORT_REVERSE:
+		ui->cfg.order.reverse = !ui->cfg.order.reverse;
+		break;
+	case ACT_SEARCH:
+		ui_prompt(ui, PROMPT_SEARCH, "");
+		return true;
+	case ACT_SEARCH_NEXT:
+		if (!ui->search_text[0])
+			ui_prompt(ui, PROMPT_SEARCH, "");
+		else
+			procs_search_next(ui, false);
+		return true;
+	case ACT_FILTER:
+		ui_prompt(ui, PROMPT_FILTER, ui->filter_text);
+		return true;
+	case ACT_USER:
+		ui_prompt(ui, PROMPT_USER, "");
+		return true;
+	case ACT_FOLLOW:
+		if (!p)
+			return true;
+		ui->follow = !ui->follow;
+		ui_status(ui, ui->follow ? _("Following process %d") : _("Not following %d"),
+			  p->pid);
+		return true;
+	case ACT_KILL:
+		if (!p)
+			return true;
+		ui->mode = MODE_SIGNAL_MENU;
+		ui->menu_sel = -1; /* the menu selects SIGTERM */
+		return true;
+	case ACT_RENICE:
+		if (p)
+			ui_prompt(ui, PROMPT_RENICE, "");
+		return true;
+	case ACT_NICE_DOWN:
+	case ACT_NICE_UP:
+		if (p)
+			renice(ui, p, p->nice + (act == ACT_NICE_UP ? 1 : -1));
+		return true;
+	case ACT_CMDLINE:
+		ui->cfg.cmdline = !ui->cfg.cmdline;
+		break;
+	case ACT_THREADS:
+		ui->cfg.threads = !ui->cfg.threads;
+		ui_status(ui, ui->cfg.threads ? _("Showing threads") : _("Showing processes"));
+		ui->next_frame = 0; /* a new kind of frame: build it now */
+		return true;
+	case ACT_TREE:
+		ui->cfg.tree = !ui->cfg.tree;
+		break;
+	case ACT_COLLAPSE:
+	case ACT_EXPAND:
+		if (!ui->cfg.tree || !p)
+			return true;
+		set_collapsed(ui, p->pid, act == ACT_COLLAPSE);
+		break;
+	default:
+		(void)key;
+		return false;
+	}
+	procs_rebuild(ui);
+	return true;
+}
+
+static void procs_click(struct ui *ui, int y, int x)
+{
+	if (y == ui->table_y - 1) {
+		/* a click on a heading sorts by that column, as in htop */
+		int cx = 0;
+
+		for (size_t c = 0; c < ui->cfg.ncolumns; c++) {
+			enum field_id id = ui->cfg.columns[c];
+			int w = id == FIELD_COMMAND ? COLS - cx : col_width(ui, id);
+
+			if (x >= cx && x < cx + w + 1) {
+				sort_by(ui, id);
+				procs_rebuild(ui);
+				return;
+			}
+			cx += w + 1;
+		}
+		return;
+	}
+	if (y >= ui->table_y && y < ui->table_y + ui->table_h) {
+		size_t i = ui->scroll + (size_t)(y - ui->table_y);
+
+		if (i < row_count(ui)) {
+			ui->sel = i;
+			ui->sel_pid = row_at(ui, i)->pid;
+		}
+	}
+}
+
+const struct pane_def pane_processes = {
+    .name = N_("Processes"),
+    .draw = procs_draw,
+    .key = procs_key,
+    .click = procs_click,
+};

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tui.h: the viewer's state and what its files share: the loop (tui.c), the
+ * header meters (meters.c) and the panes (procs.c, and later counters,
+ * breakpoints, bench). A pane is one row in tui.c's pane table: a name, a
+ * draw function for its part of the screen and a key handler.
+ */
+#ifndef PTOP_UI_TUI_H
+#define PTOP_UI_TUI_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+#include "ptop/frame.h"
+#include "ptop/ui.h"
+
+enum ui_color {
+	COLOR_LABEL = 1,
+	COLOR_BAR_USER,
+	COLOR_BAR_SYSTEM,
+	COLOR_BAR_NICE,
+	COLOR_BAR_OTHER,
+	COLOR_SELECTED,
+	COLOR_TABLE_HEADER,
+	COLOR_STATUS,
+	COLOR_PANE_ACTIVE,
+	COLOR_TREE,
+	COLOR_COUNT
+};
+
+enum ui_mode {
+	MODE_NORMAL,
+	MODE_HELP,
+	MODE_COLUMNS,
+	MODE_SORT_MENU,
+	MODE_SIGNAL_MENU,
+	MODE_PROMPT,
+};
+
+enum prompt_kind {
+	PROMPT_SEARCH,
+	PROMPT_FILTER,
+	PROMPT_USER,
+	PROMPT_RENICE,
+	PROMPT_DELAY,
+	PROMPT_WATCH,
+};
+
+#define UI_TEXT_MAX 128
+#define UI_COLLAPSED_MAX 256
+
+struct ui {
+	const struct ui_opts *opts;
+	struct ui_config cfg;
+	struct sampler *sampler;
+	struct frame frame;
+	bool have_frame;
+	long frames;
+	double next_frame;	    /* CLOCK_MONOTONIC seconds */
+	double cpu_mark, wall_mark; /* ptop's own CPU use, measured between frames */
+	double own_cpu_pct;
+
+	/* the Processes pane's view of the frame */
+	const struct frame_proc **rows;
+	size_t nrows, rows_cap;
+	struct tree_row *tree;
+	size_t tree_cap;
+	size_t sel, scroll;
+	int sel_pid;
+	bool follow;
+	int collapsed[UI_COLLAPSED_MAX];
+	size_t ncollapsed;
+	struct row_filter filter;
+	char filter_text[UI_TEXT_MAX];
+	char search_text[UI_TEXT_MAX];
+
+	/* screen */
+	bool color;
+	bool utf8;
+	bool paused;
+	bool quit;
+	enum ui_mode mode;
+	int menu_sel; /* selection in a menu or list screen */
+	int help_scroll;
+	enum prompt_kind prompt;
+	char input[UI_TEXT_MAX];
+	size_t input_len;
+	char status[256];
+	double status_until;
+	int table_y, table_h; /* where the pane's rows are, for mouse clicks */
+	int pane_bar_y;
+
+	/* counters and breakpoints (src/perf's observer) */
+	struct observer *ob;
+	const char *ob_error; /* why the observer could not start, or NULL */
+	struct sbuf cell;     /* scratch for one table cell, kept across frames */
+	size_t bp_sel;	      /* selected breakpoint in the Breakpoints pane */
+	int watch_pid;	      /* the process a `w` prompt arms on */
+};
+
+/* The panes and their table. */
+struct pane_def {
+	const char *name; /* translatable */
+	void (*draw)(struct ui *ui, int y, int h);
+	/* Handle an action; false leaves it to the loop. */
+	bool (*key)(struct ui *ui, enum ui_action act, int key);
+	void (*click)(struct ui *ui, int y, int x);
+};
+
+extern const struct pane_def pane_processes;
+extern const struct pane_def pane_counters;
+extern const struct pane_def pane_breakpoints;
+
+/* tui.c */
+void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial);
+attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono);
+/* Draw n bytes at (y, x) in at most maxw columns: wide characters counted, anything
+ * unprintable or not valid in the locale as '?'. Returns the columns used. */
+int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
+/* Which /proc files the shown columns need. */
+unsigned ui_needs(const struct ui *ui);
+
+/* meters.c: draws the header from row 0; returns the rows used. */
+int meters_draw(struct ui *ui, int max_rows);
+int meters_height(const struct ui *ui, int max_rows);
+
+/* procs.c: the Processes pane; the Counters pane shares its rows and selection */
+void procs_draw_rows(struct ui *ui, int y, int h,
+		     void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
+		     void (*heading)(struct ui *ui, int y));
+/* Which rows are on screen now (for the observer): first index and count. */
+void procs_visible(const struct ui *ui, size_t *first, size_t *n);
+void procs_rebuild(struct ui *ui);
+const struct frame_proc *procs_selected(const struct ui *ui);
+void procs_search_next(struct ui *ui, bool from_current);
+
+#endif

@@ -1,0 +1,299 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_batch.sh: batch mode (ptop -b) driven as a user drives it: the JSON,
+# CSV and text formats parsed back, a process with a hostile name found by
+# its exact name, -p/-u/-s, a closed pipe, SIGTERM between frames, and every
+# kind of bad option (status 2, a message naming ptop). Run by `make check`
+# with PTOP set to the binary; needs python3 to parse output (skips without).
+set -eu
+
+: "${PTOP:?PTOP must name the ptop binary}"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: python3 is needed to parse ptop's output"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-batch.XXXXXX")
+bg_pid=
+cleanup() {
+	if [ -n "$bg_pid" ]; then
+		kill "$bg_pid" 2>/dev/null || :
+		wait "$bg_pid" 2>/dev/null || :
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# py SCRIPT FILE [ARGS...]: run a python check on FILE; its stderr says what failed.
+py() {
+	script=$1
+	shift
+	python3 -c "$script" "$@"
+}
+
+# A process with spaces and a ')' in its name: the kernel's comm is the
+# executable's name, so copy sleep under that name.
+hostile="pt op)x"
+cp "$(command -v sleep)" "$tmp/$hostile"
+"$tmp/$hostile" 60 &
+bg_pid=$!
+# Wait until the exec is done and the name is the new one.
+i=0
+while [ "$i" -lt 50 ]; do
+	if [ "$(cat "/proc/$bg_pid/comm" 2>/dev/null)" = "$hostile" ]; then
+		break
+	fi
+	sleep 0.1
+	i=$((i + 1))
+done
+
+# --- JSON Lines ---------------------------------------------------------------
+if ! "$PTOP" -b -n 2 -d 0.2 -o json >"$tmp/out.json" 2>"$tmp/err"; then
+	fail "-o json exited non-zero: $(cat "$tmp/err")"
+fi
+[ -s "$tmp/err" ] && fail "-o json wrote to stderr: $(cat "$tmp/err")"
+py '
+import json, sys
+lines = open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape").split("\n")
+assert lines[-1] == "", "output does not end with a newline"
+lines = lines[:-1]
+assert len(lines) == 2, "%d frames, expected 2" % len(lines)
+keys = {"time", "uptime_s", "load", "tasks", "cpu", "mem", "swap", "processes"}
+pkeys = {"pid", "ppid", "state", "comm", "user", "uid", "nice", "priority", "threads",
+	 "vsize_kb", "rss_kb", "shared_kb", "cpu_pct", "mem_pct", "utime_ticks",
+	 "stime_ticks", "start_ticks"}
+want = sys.argv[3].encode("utf-8", "surrogateescape")
+for n, line in enumerate(lines):
+	f = json.loads(line)
+	missing = keys - f.keys()
+	assert not missing, "frame %d lacks %s" % (n, missing)
+	assert len(f["load"]) == 3
+	assert f["time"].endswith("Z") and len(f["time"]) == 24, f["time"]
+	t = f["tasks"]
+	assert t["total"] == t["running"] + t["sleeping"] + t["stopped"] + t["zombie"], t
+	assert t["total"] == len(f["processes"]), "tasks.total %d, %d processes" % (
+		t["total"], len(f["processes"]))
+	assert f["mem"]["total_kb"] > 0
+	pids = [p["pid"] for p in f["processes"]]
+	assert len(pids) == len(set(pids)), "a PID twice"
+	for p in f["processes"]:
+		missing = pkeys - p.keys()
+		assert not missing, "process %d lacks %s" % (p["pid"], missing)
+		assert p["pid"] > 0 and len(p["state"]) == 1
+	mine = [p for p in f["processes"] if p["pid"] == int(sys.argv[2])]
+	assert mine, "frame %d: the test process %s is missing" % (n, sys.argv[2])
+	got = mine[0]["comm"].encode("utf-8", "surrogateescape")
+	assert got == want, "comm %r, expected %r" % (got, want)
+	assert mine[0]["state"] == "S", mine[0]
+' "$tmp/out.json" "$bg_pid" "$hostile" || fail "-o json: output did not check out"
+
+# --- -p, -u, -s -----------------------------------------------------------------
+"$PTOP" -b -n 1 -o json -p "$bg_pid" >"$tmp/p.json" || fail "-p exited non-zero"
+py '
+import json, sys
+f = json.loads(open(sys.argv[1]).read())
+pids = [p["pid"] for p in f["processes"]]
+assert pids == [int(sys.argv[2])], "-p %s gave %s" % (sys.argv[2], pids)
+' "$tmp/p.json" "$bg_pid" || fail "-p PID did not filter"
+
+"$PTOP" -b -n 1 -o json -p "$bg_pid,$$" -p 1 -s pid >"$tmp/p2.json" || fail "-p list exited non-zero"
+py '
+import json, sys
+f = json.loads(open(sys.argv[1]).read())
+pids = [p["pid"] for p in f["processes"]]
+want = sorted({int(x) for x in sys.argv[2:]})
+assert pids == want, "-p gave %s, expected %s" % (pids, want)
+' "$tmp/p2.json" "$bg_pid" "$$" 1 || fail "-p PID,PID -p PID did not filter"
+
+uid=$(id -u)
+user=$(id -un)
+for who in "$user" "$uid"; do
+	"$PTOP" -b -n 1 -o json -u "$who" >"$tmp/u.json" || fail "-u $who exited non-zero"
+	py '
+import json, sys
+f = json.loads(open(sys.argv[1]).read())
+procs = f["processes"]
+assert procs, "no processes for the test user"
+bad = [p for p in procs if p["uid"] != int(sys.argv[2]) or p["user"] != sys.argv[3]]
+assert not bad, "other users: %s" % bad[:3]
+assert int(sys.argv[4]) in [p["pid"] for p in procs], "the test process is missing"
+' "$tmp/u.json" "$uid" "$user" "$bg_pid" || fail "-u $who did not filter"
+done
+
+# A uid that owns nothing: the frame is empty but well-formed.
+"$PTOP" -b -n 1 -o json -u 4000000000 >"$tmp/u0.json" || fail "-u unused uid exited non-zero"
+py '
+import json, sys
+f = json.loads(open(sys.argv[1]).read())
+assert f["processes"] == [], f["processes"][:3]
+' "$tmp/u0.json" || fail "-u with an unused uid listed processes"
+
+# sort key, direction: checked as a sequence of values
+for spec in "pid:pid:up" "-pid:pid:down" "+pid:pid:up" "cpu:cpu_pct:down" "+cpu:cpu_pct:up" \
+	"res:rss_kb:down" "command:comm:up" "ppid:ppid:up"; do
+	arg=${spec%%:*}
+	rest=${spec#*:}
+	"$PTOP" -b -n 1 -o json -s "$arg" >"$tmp/s.json" || fail "-s $arg exited non-zero"
+	py '
+import json, sys
+f = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape"))
+key, way = sys.argv[2], sys.argv[3]
+vals = [p[key] for p in f["processes"]]
+if key == "comm":
+	vals = [v.encode("utf-8", "surrogateescape") for v in vals]
+assert len(vals) > 2
+ok = sorted(vals, reverse=(way == "down"))
+assert vals == ok, "-s %s: not %s: %s" % (sys.argv[4], way, vals[:10])
+if key not in ("pid", "cpu_pct"):
+	# equal values keep PID order (%CPU is printed rounded: ties cannot be seen)
+	procs = f["processes"]
+	for a, b in zip(procs, procs[1:]):
+		if a[key] == b[key]:
+			assert a["pid"] < b["pid"], "-s %s: tie %d before %d" % (sys.argv[4], a["pid"], b["pid"])
+' "$tmp/s.json" "${rest%%:*}" "${rest#*:}" "$arg" || fail "-s $arg did not sort"
+done
+
+# --- CSV ------------------------------------------------------------------------
+"$PTOP" -b -n 2 -d 0.1 -o csv >"$tmp/out.csv" || fail "-o csv exited non-zero"
+py '
+import csv, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape")
+rows = list(csv.reader(text.splitlines(keepends=True)))
+header = rows[0]
+assert header[0] == "time" and "pid" in header and "comm" in header, header
+assert sum(1 for r in rows if r == header) == 1, "more than one header row"
+body = [dict(zip(header, r)) for r in rows[1:]]
+assert all(len(r) == len(header) for r in rows), "ragged rows"
+times = sorted({r["time"] for r in body})
+assert len(times) == 2, "%d distinct frame times, expected 2" % len(times)
+for t in times:
+	pids = [r["pid"] for r in body if r["time"] == t]
+	assert len(pids) == len(set(pids)), "a PID twice in one frame"
+	int(pids[0])
+mine = [r for r in body if r["pid"] == sys.argv[2]]
+assert len(mine) == 2, "the test process in %d frames" % len(mine)
+got = mine[0]["comm"].encode("utf-8", "surrogateescape")
+assert got == sys.argv[3].encode(), "comm %r" % got
+' "$tmp/out.csv" "$bg_pid" "$hostile" || fail "-o csv: output did not check out"
+
+# --- text, as top -b ---------------------------------------------------------------
+"$PTOP" -b -n 2 -d 0.1 >"$tmp/out.txt" || fail "-o text exited non-zero"
+py '
+import re, sys
+lines = open(sys.argv[1], "rb").read().decode("utf-8", "replace").split("\n")
+assert lines[-1] == ""
+starts = [i for i, l in enumerate(lines) if l.startswith("ptop - ")]
+assert len(starts) == 2, "%d frames" % len(starts)
+assert starts[1] > 0 and lines[starts[1] - 1] == "", "no blank line between frames"
+for s in starts:
+	assert re.match(r"ptop - \d\d:\d\d:\d\d up .*load average: [\d.]+, [\d.]+, [\d.]+$", lines[s]), lines[s]
+	assert lines[s + 1].startswith("Tasks:"), lines[s + 1]
+	assert lines[s + 2].startswith("%Cpu(s):"), lines[s + 2]
+	assert lines[s + 3].startswith("MiB Mem :"), lines[s + 3]
+	assert lines[s + 4].startswith("MiB Swap:"), lines[s + 4]
+	assert lines[s + 5] == "", "no blank line after the summary"
+	head = lines[s + 6]
+	assert head.split()[0] == "PID" and head.rstrip().endswith("COMMAND"), head
+	pid_end = head.index("PID") + 3
+	row = lines[s + 7]
+	assert row[:pid_end].strip().isdigit() and row[pid_end] == " ", "PID column: %r" % row
+	total = int(lines[s + 1].split()[1])
+	end = starts[1] - 1 if s == starts[0] else len(lines) - 1
+	assert end - (s + 7) == total, "%d rows, Tasks says %d" % (end - s - 7, total)
+' "$tmp/out.txt" || fail "text output does not look like top -b"
+grep -q "^ *$bg_pid .* pt op)x\$" "$tmp/out.txt" || fail "text: the test process not shown by name"
+
+# --- a closed pipe ends ptop quietly -----------------------------------------------------
+("$PTOP" -b -d 0 2>"$tmp/pipe.err"; echo $? >"$tmp/pipe.status") | head -n 3 >"$tmp/pipe.out"
+[ "$(wc -l <"$tmp/pipe.out")" -eq 3 ] || fail "head -n 3 did not get 3 lines"
+[ "$(cat "$tmp/pipe.status")" = 0 ] || fail "ptop | head: status $(cat "$tmp/pipe.status")"
+[ -s "$tmp/pipe.err" ] && fail "ptop | head wrote to stderr: $(cat "$tmp/pipe.err")"
+
+# --- SIGTERM between frames: prompt exit, status 0, whole frames only ---------------------
+"$PTOP" -b -d 5 -o json >"$tmp/term.json" 2>"$tmp/term.err" &
+ptop_pid=$!
+i=0
+while [ "$i" -lt 50 ] && [ ! -s "$tmp/term.json" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -s "$tmp/term.json" ] || fail "-d 5: no first frame within 5 s"
+kill -TERM "$ptop_pid" || fail "SIGTERM: ptop was already gone"
+t0=$(date +%s)
+status=0
+wait "$ptop_pid" || status=$?
+t1=$(date +%s)
+[ "$status" -eq 0 ] || fail "SIGTERM: status $status"
+[ $((t1 - t0)) -le 2 ] || fail "SIGTERM: took $((t1 - t0)) s to exit"
+[ -s "$tmp/term.err" ] && fail "SIGTERM: wrote to stderr: $(cat "$tmp/term.err")"
+py '
+import json, sys
+data = open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape")
+assert data.endswith("\n"), "a frame cut short"
+lines = data.split("\n")[:-1]
+assert len(lines) == 1, "%d frames, expected 1" % len(lines)
+for l in lines:
+	json.loads(l)
+' "$tmp/term.json" || fail "SIGTERM: output is not whole frames"
+
+# --- bad options: status 2, a message naming ptop --------------------------------------------
+bad() {
+	status=0
+	"$PTOP" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err" || status=$?
+	if [ "$status" -ne 2 ]; then
+		fail "'$*': status $status, expected 2"
+	elif ! grep -q ptop "$tmp/bad.err"; then
+		fail "'$*': no message naming ptop on stderr"
+	elif [ -s "$tmp/bad.out" ]; then
+		fail "'$*': wrote to stdout"
+	fi
+}
+bad -b -n 0
+bad -b -n x
+bad -b -n -3
+bad -b -n ""
+bad -b -d -1
+bad -b -d abc
+bad -b -d 1x
+bad -b -d nan
+bad -b -o xml
+bad -b -o ""
+bad -b -s nosuch
+bad -b -s ""
+bad -b -p 0
+bad -b -p 1,,2
+bad -b -p 1,
+bad -b -p ,1
+bad -b -p x
+bad -b -p -5
+bad -b -u nosuchuser_zz
+bad -b -u ""
+bad -b --bogus
+bad -b -Z
+bad -b -n
+bad -b stray
+
+status=0
+"$PTOP" --help >"$tmp/help" 2>&1 || status=$?
+[ "$status" -eq 0 ] || fail "--help: status $status"
+grep -q -- "-b" "$tmp/help" || fail "--help does not mention -b"
+status=0
+"$PTOP" --version >"$tmp/version" 2>&1 || status=$?
+[ "$status" -eq 0 ] || fail "--version: status $status"
+grep -q "^ptop " "$tmp/version" || fail "--version does not print 'ptop '"
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures check(s) failed" >&2
+	exit 1
+fi
+echo "PASS: batch mode"
+exit 0

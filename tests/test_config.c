@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_config.c: ptoprc, the viewer's settings file (src/ui/config.c). The
+ * defaults are top's; config_write() then config_read() gives back every
+ * setting, creating the directories on the way; damaged files (unknown keys,
+ * bad values, lines without '=', over-long lines, binary bytes, an empty
+ * file) are read line by line, each bad line reported once as
+ * "ptoprc:LINE: why" while the good lines around it still apply; a missing
+ * file is -ENOENT and changes nothing; config_path() follows
+ * $XDG_CONFIG_HOME, then $HOME. Files live in a mkdtemp() directory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ptop/ui.h"
+
+struct tmp {
+	char dir[256];
+	char path[512];
+};
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int setup(void **state)
+{
+	const char *base = getenv("TMPDIR");
+	struct tmp *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -1;
+	snprintf(t->dir, sizeof(t->dir), "%s/ptop-config-XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(t->dir)) {
+		free(t);
+		return -1;
+	}
+	snprintf(t->path, sizeof(t->path), "%s/ptoprc", t->dir);
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct tmp *t = *state;
+
+	nftw(t->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(t);
+	return 0;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write_all(fd, data, n), 0);
+	assert_int_equal(close(fd), 0);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	write_file(path, text, strlen(text));
+}
+
+static void assert_config_equal(const struct ui_config *a, const struct ui_config *b)
+{
+	assert_int_equal(a->ncolumns, b->ncolumns);
+	for (size_t i = 0; i < a->ncolumns; i++)
+		assert_int_equal(a->columns[i], b->columns[i]);
+	assert_int_equal(a->order.field, b->order.field);
+	assert_int_equal(a->order.reverse, b->order.reverse);
+	assert_true(a->delay_s == b->delay_s);
+	assert_int_equal(a->color, b->color);
+	assert_int_equal(a->tree, b->tree);
+	assert_int_equal(a->threads, b->threads);
+	assert_int_equal(a->per_cpu, b->per_cpu);
+	assert_int_equal(a->cmdline, b->cmdline);
+	assert_int_equal(a->pane, b->pane);
+}
+
+/* Every line of errors starts "ptoprc:N: " with N from lines[], in order, one each. */
+static void assert_error_lines(struct sbuf *errors, const unsigned *lines, size_t n)
+{
+	const char *p = errors->len ? sbuf_cstr(errors) : "";
+	size_t seen = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		char want[32];
+
+		assert_non_null(nl);
+		if (seen >= n)
+			fail_msg("unexpected error line: %.*s", (int)(nl - p), p);
+		snprintf(want, sizeof(want), "ptoprc:%u: ", lines[seen]);
+		if (strncmp(p, want, strlen(want)))
+			fail_msg("expected \"%s...\", got: %.*s", want, (int)(nl - p), p);
+		seen++;
+		p = nl + 1;
+	}
+	if (seen != n)
+		fail_msg("%zu error lines, expected %zu:\n%s", seen, n,
+			 errors->len ? sbuf_cstr(errors) : "");
+}
+
+static bool has_line(struct sbuf *errors, const char *line)
+{
+	const char *s = errors->len ? sbuf_cstr(errors) : "";
+	size_t n = strlen(line);
+
+	for (const char *p = s; (p = strstr(p, line)); p++)
+		if ((p == s || p[-1] == '\n') && p[n] == '\n')
+			return true;
+	return false;
+}
+
+static void test_defaults(void **state)
+{
+	static const enum field_id top[] = {
+	    FIELD_PID, FIELD_USER,  FIELD_PR,  FIELD_NI,  FIELD_VIRT, FIELD_RES,
+	    FIELD_SHR, FIELD_STATE, FIELD_CPU, FIELD_MEM, FIELD_TIME, FIELD_COMMAND,
+	};
+	struct ui_config c;
+
+	(void)state;
+	memset(&c, 0xa5, sizeof(c));
+	config_defaults(&c);
+	assert_int_equal(c.ncolumns, sizeof(top) / sizeof(top[0]));
+	for (size_t i = 0; i < c.ncolumns; i++)
+		assert_int_equal(c.columns[i], top[i]);
+	assert_int_equal(c.order.field, FIELD_CPU);
+	assert_false(c.order.reverse);
+	assert_true(c.delay_s == 3.0);
+	assert_true(c.color);
+	assert_false(c.tree);
+	assert_false(c.threads);
+	assert_false(c.per_cpu);
+	assert_false(c.cmdline);
+	assert_int_equal(c.pane, PANE_PROCESSES);
+}
+
+static void round_trip(struct tmp *t, const char *rel, const struct ui_config *want,
+		       const struct ui_config *start)
+{
+	char path[768], tmp[800];
+	struct ui_config got = *start;
+	struct sbuf errors = {0};
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", t->dir, rel);
+	assert_int_equal(config_write(path, want), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	/* written beside and renamed: nothing left over */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_equal(access(tmp, F_OK), -1);
+	assert_int_equal(config_read(path, &got, &errors), 0);
+	if (errors.len)
+		fail_msg("errors reading back: %s", sbuf_cstr(&errors));
+	assert_config_equal(&got, want);
+	sbuf_free(&errors);
+}
+
+static void test_round_trip(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config def, all;
+	static const enum field_id cols[] = {
+	    FIELD_MEM,	FIELD_PID,   FIELD_SWAP,      FIELD_THREADS,
+	    FIELD_PPID, FIELD_STATE, FIELD_PROCESSOR, FIELD_COMMAND,
+	};
+
+	(void)state;
+	config_defaults(&def);
+	config_defaults(&all);
+	memcpy(all.columns, cols, sizeof(cols));
+	all.ncolumns = sizeof(cols) / sizeof(cols[0]);
+	all.order = (struct row_order){.field = FIELD_TIME, .reverse = true};
+	all.delay_s = 0.25;
+	all.color = false;
+	all.tree = true;
+	all.threads = true;
+	all.per_cpu = true;
+	all.cmdline = true;
+	all.pane = PANE_BENCH;
+
+	/* the directories do not exist yet: config_write makes them */
+	round_trip(t, "a/b/c/ptop/ptoprc", &all, &def);
+	/* every setting is written: defaults read over the opposite restore them all */
+	round_trip(t, "a/b/c/ptop/ptoprc", &def, &all);
+	round_trip(t, "ptoprc", &all, &def);
+}
+
+static void test_round_trip_each_value(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	static const double delays[] = {0, 0.1, 0.5, 1, 2.5, 3, 60, 86400};
+
+	config_defaults(&c);
+	for (int p = 0; p < PANE_COUNT; p++) {
+		c.pane = (enum ui_pane_id)p;
+		round_trip(t, "x/ptoprc", &c, &(struct ui_config){.pane = PANE_COUNTERS});
+	}
+	config_defaults(&c);
+	for (int f = 0; f < FIELD_COUNT; f++) {
+		c.order = (struct row_order){.field = (enum field_id)f, .reverse = f & 1};
+		round_trip(t, "x/ptoprc", &c, &(struct ui_config){.delay_s = 1});
+	}
+	config_defaults(&c);
+	for (size_t i = 0; i < sizeof(delays) / sizeof(delays[0]); i++) {
+		struct ui_config start;
+
+		config_defaults(&start);
+		c.delay_s = delays[i];
+		round_trip(t, "x/ptoprc", &c, &start);
+	}
+	/* every column, in reverse table order, COMMAND last */
+	c.ncolumns = 0;
+	for (int f = FIELD_COUNT - 1; f >= 0; f--)
+		if (f != FIELD_COMMAND)
+			c.columns[c.ncolumns++] = (enum field_id)f;
+	c.columns[c.ncolumns++] = FIELD_COMMAND;
+	assert_int_equal(c.ncolumns, FIELD_COUNT);
+	round_trip(t, "x/ptoprc", &c, &(struct ui_config){0});
+	/* only COMMAND */
+	c.columns[0] = FIELD_COMMAND;
+	c.ncolumns = 1;
+	round_trip(t, "x/ptoprc", &c, &(struct ui_config){0});
+}
+
+static void test_written_text(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	char buf[2048];
+	ssize_t n;
+	int fd;
+
+	config_defaults(&c);
+	assert_int_equal(config_write(t->path, &c), 0);
+	fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_non_null(
+	    strstr(buf, "\ncolumns = pid,user,pr,ni,virt,res,shr,state,cpu,mem,time,command\n"));
+	assert_non_null(strstr(buf, "\nsort = cpu\n"));
+	assert_non_null(strstr(buf, "\ndelay = 3\n"));
+	assert_non_null(strstr(buf, "\npane = processes\n"));
+}
+
+static void test_write_fails_under_a_file(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	char path[768];
+
+	config_defaults(&c);
+	write_text(t->path, "not a directory\n");
+	snprintf(path, sizeof(path), "%s/ptop/ptoprc", t->path);
+	assert_int_equal(config_write(path, &c), -ENOTDIR);
+}
+
+static void test_missing_file(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c, before;
+	struct sbuf errors = {0};
+	char path[768];
+
+	config_defaults(&c);
+	c.delay_s = 7;
+	c.tree = true;
+	before = c;
+	snprintf(path, sizeof(path), "%s/nosuch/ptoprc", t->dir);
+	assert_int_equal(config_read(path, &c, &errors), -ENOENT);
+	assert_int_equal(errors.len, 0);
+	assert_config_equal(&c, &before);
+	assert_int_equal(config_read(t->path, &c, &errors), -ENOENT);
+	assert_config_equal(&c, &before);
+}
+
+static void test_unreadable(void **state)
+{
+	/* a directory opens for reading but cannot be read: an error, not an empty file */
+	struct tmp *t = *state;
+	struct ui_config c, before;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	c.per_cpu = true;
+	before = c;
+	assert_int_equal(config_read(t->dir, &c, &errors), -EISDIR);
+	assert_int_equal(errors.len, 0);
+	assert_config_equal(&c, &before);
+}
+
+static void test_empty_file(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	config_defaults(&def);
+	write_text(t->path, "");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_config_equal(&c, &def);
+	/* only comments, blank lines and whitespace: nothing to say either */
+	write_text(t->path, "# ptop\n\n   \n\t# indented comment\n\r\n");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_config_equal(&c, &def);
+}
+
+static void test_bad_lines(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf file = {0}, errors = {0};
+	static const unsigned bad[] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14};
+
+	sbuf_adds(&file, "# written by hand\n"	  /* 1 */
+			 "delay = 1.5\n"	  /* 2 */
+			 "delay=abc\n"		  /* 3 */
+			 "delay=-1\n"		  /* 4 */
+			 "columns=nosuch\n"	  /* 5 */
+			 "columns=pid,user,pid\n" /* 6 */
+			 "sort=nosuch\n"	  /* 7 */
+			 "tree=maybe\n"		  /* 8 */
+			 "pane=nosuch\n"	  /* 9 */
+			 "no equals sign here\n"  /* 10 */
+			 "frobnicate = 1\n"	  /* 11 */
+			 "cmdline = yes");	  /* 12, padded past any line buffer */
+	for (int i = 0; i < 2000; i++)
+		sbuf_addc(&file, ' ');
+	sbuf_adds(&file, "#\n"
+			 "sort = mem\n"	   /* 13 */
+			 "threads = 1 2\n" /* 14 */
+			 "\n"		   /* 15 */
+			 "tree = yes\n");  /* 16 */
+	write_file(t->path, file.p, file.len);
+
+	config_defaults(&c);
+	config_defaults(&def);
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_error_lines(&errors, bad, sizeof(bad) / sizeof(bad[0]));
+	assert_true(has_line(&errors, "ptoprc:3: delay: delay must be a number of seconds"));
+	assert_true(has_line(&errors, "ptoprc:4: delay: delay must be a number of seconds"));
+	assert_true(has_line(&errors, "ptoprc:5: columns: unknown or repeated column"));
+	assert_true(has_line(&errors, "ptoprc:6: columns: unknown or repeated column"));
+	assert_true(has_line(&errors, "ptoprc:7: sort: unknown sort field"));
+	assert_true(has_line(&errors, "ptoprc:8: tree: expected yes or no"));
+	assert_true(has_line(&errors, "ptoprc:9: pane: unknown pane"));
+	assert_true(has_line(&errors, "ptoprc:10: expected key = value"));
+	assert_true(has_line(&errors, "ptoprc:11: frobnicate: unknown setting"));
+	assert_true(has_line(&errors, "ptoprc:12: line too long"));
+	assert_true(has_line(&errors, "ptoprc:14: threads: expected yes or no"));
+
+	/* the good lines applied, the bad ones changed nothing */
+	assert_true(c.delay_s == 1.5);
+	assert_int_equal(c.order.field, FIELD_MEM);
+	assert_true(c.tree);
+	assert_false(c.cmdline);
+	assert_false(c.threads);
+	assert_int_equal(c.pane, PANE_PROCESSES);
+	assert_int_equal(c.ncolumns, def.ncolumns);
+	for (size_t i = 0; i < c.ncolumns; i++)
+		assert_int_equal(c.columns[i], def.columns[i]);
+	sbuf_free(&file);
+	sbuf_free(&errors);
+}
+
+static void test_bad_values(void **state)
+{
+	struct tmp *t = *state;
+	static const char *const bad[] = {
+	    "delay = ",		  "delay = inf",  "delay = nan", "delay = 86401",
+	    "delay = 1s",	  "delay = -0.5", "sort = ",	 "sort = cpu,mem",
+	    "columns = pid;user", "color = 2",	  "per_cpu = ",	 "pane = 5",
+	    "sort_reverse = y",	  " = yes",	  "=",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ui_config c, def;
+		struct sbuf errors = {0}, file = {0};
+		static const unsigned line2[] = {2};
+
+		config_defaults(&c);
+		config_defaults(&def);
+		sbuf_printf(&file, "# case %zu\n%s\n", i, bad[i]);
+		write_file(t->path, file.p, file.len);
+		assert_int_equal(config_read(t->path, &c, &errors), 0);
+		assert_error_lines(&errors, line2, 1);
+		assert_config_equal(&c, &def);
+		sbuf_free(&errors);
+		sbuf_free(&file);
+	}
+}
+
+static void test_good_spellings(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	/* CRLF, tabs, case in values, later lines win, booleans in every spelling */
+	write_text(t->path, "delay\t=\t0.5\r\n"
+			    "delay = 2\n"
+			    "color = OFF\n"
+			    "tree = on\n"
+			    "threads = TRUE\n"
+			    "per_cpu = 1\n"
+			    "cmdline = Yes\n"
+			    "sort_reverse = no\n"
+			    "sort = PID\n"
+			    "pane = Counters\n"
+			    "columns = PID , user\tcpu\n");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	if (errors.len)
+		fail_msg("unexpected errors: %s", sbuf_cstr(&errors));
+	assert_true(c.delay_s == 2);
+	assert_false(c.color);
+	assert_true(c.tree);
+	assert_true(c.threads);
+	assert_true(c.per_cpu);
+	assert_true(c.cmdline);
+	assert_false(c.order.reverse);
+	assert_int_equal(c.order.field, FIELD_PID);
+	assert_int_equal(c.pane, PANE_COUNTERS);
+	assert_int_equal(c.ncolumns, 4);
+	assert_int_equal(c.columns[0], FIELD_PID);
+	assert_int_equal(c.columns[1], FIELD_USER);
+	assert_int_equal(c.columns[2], FIELD_CPU);
+	assert_int_equal(c.columns[3], FIELD_COMMAND);
+	sbuf_free(&errors);
+}
+
+static void test_command_always_last(void **state)
+{
+	struct tmp *t = *state;
+	static const struct {
+		const char *line;
+		enum field_id want[4];
+		size_t n;
+	} cases[] = {
+	    {"columns = command,pid,user", {FIELD_PID, FIELD_USER, FIELD_COMMAND}, 3},
+	    {"columns = pid,command,user", {FIELD_PID, FIELD_USER, FIELD_COMMAND}, 3},
+	    {"columns = pid", {FIELD_PID, FIELD_COMMAND}, 2},
+	    {"columns = command", {FIELD_COMMAND}, 1},
+	    {"columns = ", {FIELD_COMMAND}, 1},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ui_config c;
+		struct sbuf errors = {0};
+
+		config_defaults(&c);
+		write_text(t->path, cases[i].line);
+		assert_int_equal(config_read(t->path, &c, &errors), 0);
+		assert_int_equal(errors.len, 0);
+		assert_int_equal(c.ncolumns, cases[i].n);
+		for (size_t k = 0; k < cases[i].n; k++)
+			assert_int_equal(c.columns[k], cases[i].want[k]);
+		sbuf_free(&errors);
+	}
+}
+
+/* A small deterministic generator: the same garbage on every run. */
+static unsigned char next_byte(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (unsigned char)(*seed >> 16);
+}
+
+static void test_binary_garbage(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf file = {0}, errors = {0};
+	unsigned seed = 42;
+	static const unsigned bad[] = {2, 3, 4, 5, 6};
+
+	sbuf_adds(&file, "delay = 2\n"); /* 1 */
+	/* 2: long garbage that starts with NUL and holds more NULs */
+	sbuf_addc(&file, '\0');
+	for (int i = 0; i < 3000; i++) {
+		unsigned char b = next_byte(&seed);
+
+		sbuf_addc(&file, b == '\n' ? 0 : (char)b);
+	}
+	sbuf_adds(&file, "\n");
+	sbuf_add(&file, "\0tree = yes\n", 12);		  /* 3: would apply, but for the NUL */
+	sbuf_add(&file, "\x01\x02\0cmdline = yes\n", 17); /* 4 */
+	sbuf_add(&file, "\xff\xfe\xfd\x80\n", 5);	  /* 5 */
+	sbuf_add(&file, "color = n\0o\n", 12);		  /* 6 */
+	sbuf_adds(&file, "sort = pid\n");		  /* 7 */
+	write_file(t->path, file.p, file.len);
+
+	config_defaults(&c);
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_error_lines(&errors, bad, sizeof(bad) / sizeof(bad[0]));
+	assert_true(c.delay_s == 2);
+	assert_int_equal(c.order.field, FIELD_PID);
+	assert_false(c.tree);
+	assert_false(c.cmdline);
+	assert_true(c.color);
+	sbuf_free(&file);
+	sbuf_free(&errors);
+}
+
+static void test_random_files(void **state)
+{
+	/* whole files of noise: never a crash, errors well formed, line numbers rising */
+	struct tmp *t = *state;
+
+	for (unsigned seed0 = 1; seed0 <= 50; seed0++) {
+		struct ui_config c;
+		struct sbuf file = {0}, errors = {0};
+		unsigned seed = seed0, lines = 1, last = 0;
+		size_t len = 1 + seed0 * 97 % 5000;
+		const char *p;
+
+		for (size_t i = 0; i < len; i++) {
+			unsigned char b = next_byte(&seed);
+
+			/* plenty of line ends and '=' to reach the value parsers */
+			if (b % 17 == 0)
+				b = '\n';
+			else if (b % 13 == 0)
+				b = '=';
+			lines += b == '\n';
+			sbuf_addc(&file, (char)b);
+		}
+		write_file(t->path, file.p, file.len);
+		config_defaults(&c);
+		assert_int_equal(config_read(t->path, &c, &errors), 0);
+		p = errors.len ? sbuf_cstr(&errors) : "";
+		while (*p) {
+			unsigned n;
+
+			assert_int_equal(sscanf(p, "ptoprc:%u: ", &n), 1);
+			assert_true(strncmp(p, "ptoprc:", 7) == 0);
+			assert_true(n > last);
+			assert_true(n <= lines);
+			last = n;
+			p = strchr(p, '\n');
+			assert_non_null(p);
+			p++;
+		}
+		assert_int_equal(c.columns[c.ncolumns - 1], FIELD_COMMAND);
+		sbuf_free(&file);
+		sbuf_free(&errors);
+	}
+}
+
+static void test_config_path(void **state)
+{
+	char *p;
+
+	(void)state;
+	setenv("HOME", "/home/someone", 1);
+	setenv("XDG_CONFIG_HOME", "/xdg/conf", 1);
+	p = config_path();
+	assert_non_null(p);
+	assert_string_equal(p, "/xdg/conf/ptop/ptoprc");
+	free(p);
+
+	/* a relative XDG_CONFIG_HOME is to be ignored (XDG base directory spec) */
+	setenv("XDG_CONFIG_HOME", "relative/conf", 1);
+	p = config_path();
+	assert_non_null(p);
+	assert_string_equal(p, "/home/someone/.config/ptop/ptoprc");
+	free(p);
+
+	setenv("XDG_CONFIG_HOME", "", 1);
+	p = config_path();
+	assert_non_null(p);
+	assert_string_equal(p, "/home/someone/.config/ptop/ptoprc");
+	free(p);
+
+	unsetenv("XDG_CONFIG_HOME");
+	p = config_path();
+	assert_non_null(p);
+	assert_string_equal(p, "/home/someone/.config/ptop/ptoprc");
+	free(p);
+
+	setenv("HOME", "", 1);
+	assert_null(config_path());
+	unsetenv("HOME");
+	assert_null(config_path());
+
+	setenv("XDG_CONFIG_HOME", "/only/xdg", 1);
+	p = config_path();
+	assert_non_null(p);
+	assert_string_equal(p, "/only/xdg/ptop/ptoprc");
+	free(p);
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_round_trip_each_value, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_written_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_fails_under_a_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_empty_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_random_files, setup, teardown),
+	    cmocka_unit_test(test_config_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_counters.c: unit tests for src/perf/counters.c and src/perf/perffd.c
+ * against the running kernel: event names resolved through libpfm4 to the
+ * kernel's PERF_TYPE_* and PERF_COUNT_* values, the software fallback of a
+ * counter set on a machine without a PMU (and the hardware path where one
+ * exists), software counters on a busy and an idle child, the attach budget,
+ * detaching (descriptors really closed, counted in /proc/self/fd), a gone
+ * process dropped quietly, one read() of the leader returning the whole
+ * group, perf_scale's arithmetic, a refused attach (EACCES/EPERM) as a
+ * non-root user, and perf_fd_count. Each case that needs what this machine
+ * lacks skip()s and says why.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptop/perf.h"
+
+#define SKIP(...)                                                                                  \
+	do {                                                                                       \
+		print_message("skipped: " __VA_ARGS__);                                            \
+		print_message("\n");                                                               \
+		skip();                                                                            \
+	} while (0)
+
+enum child_kind { CHILD_IDLE, CHILD_BUSY };
+
+/* A child that spins or sleeps until killed; alarm() ends it if the test dies first. */
+static pid_t spawn(enum child_kind kind)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* hold no descriptor of ours, perf_event ones least of all */
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+		alarm(20);
+		if (kind == CHILD_BUSY)
+			for (volatile unsigned long i = 0;; i++)
+				;
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* A pid that existed a moment ago and has been reaped. */
+static pid_t gone_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1; /* the directory's own descriptor */
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* The time pid has run on a CPU (ns), from /proc/PID/schedstat; -1 without it. */
+static int64_t cpu_ns(pid_t pid)
+{
+	char path[64];
+	long long ns = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &ns) != 1)
+		ns = -1;
+	fclose(f);
+	return ns;
+}
+
+static int event_index(const struct perf_counters_info *info, const char *name)
+{
+	for (int i = 0; i < info->nevents; i++)
+		if (!strcmp(info->names[i], name))
+			return i;
+	fail_msg("no event '%s' in the set", name);
+	return -1;
+}
+
+/* Does this machine count hardware events? The same probe the counter set makes. */
+static int hardware_probe(void)
+{
+	struct perf_event_spec ev;
+	struct perf_group g;
+	int err = perf_event_resolve("instructions", &ev);
+
+	if (err)
+		return err;
+	err = perf_group_open(&g, 0, &ev, 1);
+	if (!err)
+		perf_group_close(&g);
+	return err;
+}
+
+/* Root, or perf_event_paranoid below 2: events may count in kernel context. */
+static bool kernel_counting_allowed(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return geteuid() == 0 || level < 2;
+}
+
+static void resolves_to(const char *name, uint32_t type, uint64_t config)
+{
+	struct perf_event_spec ev;
+
+	assert_int_equal(perf_event_resolve(name, &ev), 0);
+	assert_string_equal(ev.name, name);
+	assert_int_equal(ev.attr.type, type);
+	assert_int_equal(ev.attr.config, config);
+	assert_int_equal(ev.hardware, type != PERF_TYPE_SOFTWARE);
+}
+
+static void test_resolve(void **state)
+{
+	struct perf_event_spec ev;
+	char long_name[PERF_NAME_MAX + 8];
+
+	assert_int_equal(perf_init(), 0);
+	resolves_to("cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	resolves_to("instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	resolves_to("cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES);
+	resolves_to("branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES);
+	resolves_to("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	resolves_to("context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	resolves_to("cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
+	resolves_to("page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+
+	assert_int_equal(perf_event_resolve("no-such-event-anywhere", &ev), -ENOENT);
+	memset(long_name, 'c', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	assert_int_equal(perf_event_resolve(long_name, &ev), -ENOENT);
+}
+
+static void test_new_unknown_event(void **state)
+{
+	const char *events[] = {"task-clock", "bogus-event"};
+	struct perf_counters *c = (struct perf_counters *)1;
+	const char *bad = NULL;
+
+	assert_int_equal(perf_counters_new(events, 2, 4, &c, &bad), -ENOENT);
+	assert_non_null(bad);
+	assert_string_equal(bad, "bogus-event");
+}
+
+static void test_software_asked_for(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.nevents, 4);
+	assert_false(info.hardware);
+	assert_null(info.why_software); /* asked for, not a fallback */
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(info.names[i], perf_software_events[i]);
+	assert_int_equal(info.attached, 0);
+	perf_counters_free(c);
+}
+
+static void test_default_falls_back(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	int probe = hardware_probe();
+
+	if (probe == 0)
+		SKIP(
+		    "hardware events open here (a PMU exists): the software fallback is not taken");
+	assert_int_equal(perf_counters_new(NULL, 0, 4, &c, NULL), 0);
+	perf_counters_info(c, &info);
+	assert_false(info.hardware);
+	assert_non_null(info.why_software);
+	assert_true(strlen(info.why_software) > 0);
+	if (probe == -ENOENT || probe == -ENODEV || probe == -EOPNOTSUPP)
+		assert_string_equal(info.why_software, "no hardware PMU");
+	else if (probe == -EACCES || probe == -EPERM)
+		assert_non_null(strstr(info.why_software, "perf_event_paranoid"));
+	assert_int_equal(info.nevents, 4);
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(info.names[i], perf_software_events[i]);
+	perf_counters_free(c);
+}
+
+static void test_hardware_counts(void **state)
+{
+	struct perf_counters_info info;
+	const struct perf_group *g;
+	struct perf_counters *c;
+	int probe = hardware_probe();
+	pid_t busy;
+	int ins;
+
+	if (probe)
+		SKIP("hardware events do not open here (%s): no PMU to test", strerror(-probe));
+	assert_int_equal(perf_counters_new(NULL, 0, 4, &c, NULL), 0);
+	perf_counters_info(c, &info);
+	assert_true(info.hardware);
+	assert_null(info.why_software);
+	assert_int_equal(info.nevents, 4);
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(info.names[i], perf_hardware_events[i]);
+
+	busy = spawn(CHILD_BUSY);
+	perf_counters_update(c, &busy, 1);
+	sleep_ms(200);
+	perf_counters_update(c, &busy, 1);
+	g = perf_counters_get(c, busy);
+	assert_non_null(g);
+	ins = event_index(&info, "instructions");
+	assert_true(g->delta[ins] > 1e6);
+	assert_true(g->delta[event_index(&info, "cycles")] > 1e6);
+	assert_true(g->scale > 0 && g->scale <= 1.0);
+	reap(busy);
+	perf_counters_free(c);
+}
+
+static void test_busy_and_idle(void **state)
+{
+	struct perf_counters_info info;
+	const struct perf_group *gb, *gi;
+	struct perf_counters *c;
+	pid_t pids[2];
+	double t0, elapsed_ns;
+	int64_t before, start, stop, after;
+	int tc;
+
+	pids[0] = spawn(CHILD_BUSY);
+	pids[1] = spawn(CHILD_IDLE);
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	before = cpu_ns(pids[0]);
+	perf_counters_update(c, pids, 2);
+	start = cpu_ns(pids[0]);
+	t0 = clock_mono();
+	/* ~300 ms; longer when other tests crowd the CPUs, until the child has run 150 ms */
+	sleep_ms(300);
+	for (int i = 0; i < 100 && start >= 0 && cpu_ns(pids[0]) - start < 150000000; i++)
+		sleep_ms(50);
+	stop = cpu_ns(pids[0]);
+	perf_counters_update(c, pids, 2);
+	after = cpu_ns(pids[0]);
+	elapsed_ns = (clock_mono() - t0) * 1e9;
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 2);
+	assert_int_equal(info.not_attached, 0);
+	assert_int_equal(info.last_error, 0);
+	tc = event_index(&info, "task-clock");
+
+	gb = perf_counters_get(c, pids[0]);
+	gi = perf_counters_get(c, pids[1]);
+	assert_non_null(gb);
+	assert_non_null(gi);
+	assert_int_equal(gb->pid, pids[0]);
+	assert_int_equal(gb->n, 4);
+	/* one thread cannot run longer than the wall clock; it should get a good part of it */
+	assert_true(gb->delta[tc] > 100e6);
+	assert_true(gb->delta[tc] < elapsed_ns * 1.05 + 5e6);
+	/* and the scheduler agrees, within its lazy accounting (a tick or two) */
+	if (start >= 0) {
+		assert_true(gb->delta[tc] > (double)(stop - start) - 20e6);
+		assert_true(gb->delta[tc] < (double)(after - before) + 20e6);
+	}
+	assert_float_equal(gb->scale, 1.0, 1e-9);
+	assert_true(gi->delta[tc] < 10e6);
+	assert_true(gi->delta[tc] < gb->delta[tc] / 10);
+	assert_float_equal(gi->scale, 1.0, 1e-9);
+
+	reap(pids[0]);
+	reap(pids[1]);
+	perf_counters_free(c);
+}
+
+static void test_budget(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	pid_t pids[4];
+
+	for (int i = 0; i < 4; i++)
+		pids[i] = spawn(CHILD_IDLE);
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 2, &c, NULL), 0);
+	perf_counters_update(c, pids, 4);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 2);
+	assert_int_equal(info.not_attached, 2);
+	assert_int_equal(info.last_error, 0);
+	/* the first in priority order get the counters */
+	assert_non_null(perf_counters_get(c, pids[0]));
+	assert_non_null(perf_counters_get(c, pids[1]));
+	assert_null(perf_counters_get(c, pids[2]));
+	assert_null(perf_counters_get(c, pids[3]));
+
+	/* a new priority order moves the budget */
+	perf_counters_update(c, pids + 2, 2);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 2);
+	assert_int_equal(info.not_attached, 0);
+	assert_null(perf_counters_get(c, pids[0]));
+	assert_non_null(perf_counters_get(c, pids[2]));
+	assert_non_null(perf_counters_get(c, pids[3]));
+
+	for (int i = 0; i < 4; i++)
+		reap(pids[i]);
+	perf_counters_free(c);
+}
+
+static void test_detach_closes(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	pid_t pids[2];
+	int before, attached_fds;
+
+	pids[0] = spawn(CHILD_IDLE);
+	pids[1] = spawn(CHILD_IDLE);
+	before = count_fds();
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 8, &c, NULL), 0);
+	perf_counters_update(c, pids, 2);
+	attached_fds = count_fds();
+	assert_int_equal(attached_fds - before, 2 * 4);
+
+	perf_counters_update(c, pids, 1);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 1);
+	assert_non_null(perf_counters_get(c, pids[0]));
+	assert_null(perf_counters_get(c, pids[1]));
+	assert_int_equal(attached_fds - count_fds(), 4);
+	/* the kept group is the same one: its descriptors were not reopened */
+	assert_true(perf_counters_get(c, pids[0])->have_prev);
+
+	perf_counters_update(c, NULL, 0);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 0);
+	assert_int_equal(count_fds(), before);
+
+	perf_counters_free(c);
+	assert_int_equal(count_fds(), before);
+	reap(pids[0]);
+	reap(pids[1]);
+}
+
+static void test_gone_dropped(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	pid_t pids[2];
+
+	pids[0] = gone_pid();
+	pids[1] = spawn(CHILD_IDLE);
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 8, &c, NULL), 0);
+	perf_counters_update(c, pids, 2);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 1);
+	assert_int_equal(info.not_attached, 0);
+	assert_int_equal(info.last_error, 0);
+	assert_null(perf_counters_get(c, pids[0]));
+	assert_non_null(perf_counters_get(c, pids[1]));
+	reap(pids[1]);
+	perf_counters_free(c);
+}
+
+static void test_group_one_read(void **state)
+{
+	struct perf_event_spec ev[4];
+	struct perf_group g;
+	uint64_t buf[3 + PERF_GROUP_MAX];
+	int members[3];
+	size_t pages = 64, psz = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t first;
+	char *mem;
+	ssize_t n;
+
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(perf_event_resolve(perf_software_events[i], &ev[i]), 0);
+	assert_int_equal(perf_group_open(&g, 0, ev, 4), 0);
+	assert_int_equal(g.n, 4);
+	for (int i = 0; i < 4; i++)
+		assert_true(g.fd[i] >= 0);
+
+	/* work each event can see: CPU time, a sleep, fresh pages */
+	for (volatile int i = 0; i < 1000000; i++)
+		;
+	/* several sleeps: the kernel does not count the first switch after the group opens */
+	for (int i = 0; i < 5; i++)
+		sleep_ms(2);
+	mem = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(mem != MAP_FAILED);
+	for (size_t i = 0; i < pages; i++)
+		mem[i * psz] = 1;
+	munmap(mem, pages * psz);
+
+	/* The leader alone answers for the group: hide the members' descriptors. */
+	for (int i = 0; i < 3; i++) {
+		members[i] = g.fd[i + 1];
+		g.fd[i + 1] = -1;
+	}
+	assert_int_equal(perf_group_read(&g), 0);
+	for (int i = 0; i < 3; i++)
+		g.fd[i + 1] = members[i];
+	assert_true(g.have_prev);
+	assert_true(g.enabled > 0);
+	assert_int_equal(g.running, g.enabled);
+	assert_float_equal(g.scale, 1.0, 1e-9);
+	assert_true(g.raw[0] > 1000); /* task-clock, ns */
+	/* context-switches: the sleeps; counted in kernel context, so only where that is allowed */
+	if (kernel_counting_allowed())
+		assert_true(g.raw[1] >= 1);
+	else
+		assert_int_equal(g.raw[1], 0);
+	assert_true(g.raw[3] >= pages); /* page-faults */
+	assert_float_equal(g.delta[3], (double)g.raw[3], 0);
+
+	/* and the raw layout is what perf_group_read decodes: nr, enabled, running, values */
+	n = read(g.fd[0], buf, sizeof(buf));
+	assert_int_equal(n, (ssize_t)(sizeof(uint64_t) * (3 + 4)));
+	assert_int_equal(buf[0], 4);
+	assert_true(buf[1] >= g.enabled);
+	assert_true(buf[6] >= g.raw[3]);
+
+	/* a second read gives deltas since the first (not scaled: running == enabled) */
+	first = g.raw[0];
+	for (volatile int i = 0; i < 1000000; i++)
+		;
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_true(g.raw[0] > first);
+	assert_float_equal(g.delta[0], (double)(g.raw[0] - first), 0);
+
+	perf_group_close(&g);
+	assert_int_equal(g.n, 0);
+	assert_int_equal(perf_group_read(&g), -EBADF);
+}
+
+static void test_group_open_bad(void **state)
+{
+	struct perf_event_spec ev[PERF_GROUP_MAX + 1];
+	struct perf_group g;
+
+	for (int i = 0; i <= PERF_GROUP_MAX; i++)
+		assert_int_equal(perf_event_resolve("task-clock", &ev[i]), 0);
+	assert_int_equal(perf_group_open(&g, 0, ev, 0), -EINVAL);
+	assert_int_equal(perf_group_open(&g, 0, ev, PERF_GROUP_MAX + 1), -EINVAL);
+	assert_int_equal(perf_group_open(&g, gone_pid(), ev, 2), -ESRCH);
+	assert_int_equal(g.n, 0);
+}
+
+static void test_scale(void **state)
+{
+	assert_float_equal(perf_scale(100, 1000, 1000), 100.0, 0);
+	assert_float_equal(perf_scale(100, 1000, 500), 200.0, 1e-9);
+	assert_float_equal(perf_scale(100, 1000, 250), 400.0, 1e-9);
+	assert_float_equal(perf_scale(3, 10, 7), 3.0 * 10 / 7, 1e-9);
+	assert_float_equal(perf_scale(100, 1000, 0), 0.0, 0);
+	assert_float_equal(perf_scale(0, 1000, 500), 0.0, 0);
+	/* running never exceeds enabled; if a kernel says so, do not scale down */
+	assert_float_equal(perf_scale(100, 500, 1000), 100.0, 0);
+}
+
+/* In a child made an unprivileged user: attach to PID 1 and report what happened. */
+static int refused_as_user(void)
+{
+	struct perf_counters_info info;
+	struct perf_event_spec ev;
+	struct perf_counters *c;
+	struct perf_group g;
+	pid_t one = 1;
+	int err;
+
+	if (getuid() == 0 && (setgid(65534) || setuid(65534)))
+		return 10;
+	if (perf_event_resolve("task-clock", &ev))
+		return 11;
+	err = perf_group_open(&g, 1, &ev, 1);
+	if (err != -EACCES && err != -EPERM)
+		return 12;
+	if (perf_counters_new(perf_software_events, 4, 4, &c, NULL))
+		return 13;
+	perf_counters_update(c, &one, 1);
+	perf_counters_info(c, &info);
+	if (info.attached != 0 || info.not_attached != 1 || info.last_error != err)
+		return 14;
+	perf_counters_free(c);
+	return 0;
+}
+
+static void test_refused(void **state)
+{
+	int status;
+	pid_t pid;
+
+	/*
+	 * As root, the check runs in a child that gives up root first; where it
+	 * cannot (no CAP_SETUID in this container) there is nobody to be refused.
+	 */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(refused_as_user());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 10)
+		SKIP("running as root and cannot become another user: no refusal to observe");
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_perf_fd_count(void **state)
+{
+	struct perf_event_spec ev;
+	struct perf_group g[3];
+	int n = perf_fd_count(NULL, getpid());
+	pid_t child = spawn(CHILD_IDLE); /* before our events: it inherits none */
+
+	/* no earlier test left one open, so the child holds none either */
+	assert_int_equal(n, 0);
+	assert_int_equal(perf_event_resolve("task-clock", &ev), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(perf_group_open(&g[i], 0, &ev, 1), 0);
+	assert_int_equal(perf_fd_count(NULL, getpid()), n + 3);
+	assert_true(perf_fd_count(NULL, getpid()) >= 3);
+	assert_int_equal(perf_fd_count(NULL, child), 0);
+	for (int i = 0; i < 3; i++)
+		perf_group_close(&g[i]);
+	assert_int_equal(perf_fd_count(NULL, getpid()), n);
+	reap(child);
+	assert_int_equal(perf_fd_count(NULL, child), -ESRCH);
+	assert_int_equal(perf_fd_count(FIXTURES "/no-such-root", 1), -ESRCH);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_resolve),
+	    cmocka_unit_test(test_new_unknown_event),
+	    cmocka_unit_test(test_software_asked_for),
+	    cmocka_unit_test(test_default_falls_back),
+	    cmocka_unit_test(test_hardware_counts),
+	    cmocka_unit_test(test_busy_and_idle),
+	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_detach_closes),
+	    cmocka_unit_test(test_gone_dropped),
+	    cmocka_unit_test(test_group_one_read),
+	    cmocka_unit_test(test_group_open_bad),
+	    cmocka_unit_test(test_scale),
+	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_perf_fd_count),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_keymap.c: the viewer's key map (src/ui/keymap.c). Every key the man
+ * page and the help screen document is looked up and must give its action;
+ * a key nobody bound gives ACT_NONE; the table binds no key twice; and every
+ * action has a help line and at least one key, because the help screen is
+ * drawn from these tables and an action without either would be invisible.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <curses.h>
+
+#include "ptop/ui.h"
+
+#define CTRL(c) ((c)&0x1f)
+
+static const struct {
+	int key;
+	enum ui_action action;
+} documented[] = {
+    {'q', ACT_QUIT},	       {KEY_F(10), ACT_QUIT},
+    {CTRL('c'), ACT_QUIT},     {'h', ACT_HELP},
+    {'?', ACT_HELP},	       {KEY_F(1), ACT_HELP},
+    {KEY_UP, ACT_UP},	       {KEY_DOWN, ACT_DOWN},
+    {KEY_PPAGE, ACT_PAGE_UP},  {KEY_NPAGE, ACT_PAGE_DOWN},
+    {KEY_HOME, ACT_HOME},      {KEY_END, ACT_END},
+    {'P', ACT_SORT_CPU},       {'M', ACT_SORT_MEM},
+    {'T', ACT_SORT_TIME},      {'N', ACT_SORT_PID},
+    {'<', ACT_SORT_PREV},      {'>', ACT_SORT_NEXT},
+    {KEY_F(6), ACT_SORT_MENU}, {'R', ACT_SORT_REVERSE},
+    {'/', ACT_SEARCH},	       {KEY_F(3), ACT_SEARCH_NEXT},
+    {'n', ACT_SEARCH_NEXT},    {'\\', ACT_FILTER},
+    {KEY_F(4), ACT_FILTER},    {'u', ACT_USER},
+    {'F', ACT_FOLLOW},	       {'k', ACT_KILL},
+    {KEY_F(9), ACT_KILL},      {'r', ACT_RENICE},
+    {KEY_F(7), ACT_NICE_DOWN}, {KEY_F(8), ACT_NICE_UP},
+    {' ', ACT_PAUSE},	       {'d', ACT_DELAY},
+    {'s', ACT_DELAY},	       {'W', ACT_WRITE_CONFIG},
+    {'f', ACT_COLUMNS},	       {KEY_F(2), ACT_COLUMNS},
+    {'c', ACT_CMDLINE},	       {'H', ACT_THREADS},
+    {'t', ACT_TREE},	       {KEY_F(5), ACT_TREE},
+    {'-', ACT_COLLAPSE},       {'+', ACT_EXPAND},
+    {'\t', ACT_PANE_NEXT},     {KEY_BTAB, ACT_PANE_PREV},
+    {'1', ACT_PANE_1},	       {'2', ACT_PANE_2},
+    {'3', ACT_PANE_3},	       {'4', ACT_PANE_4},
+    {CTRL('l'), ACT_REDRAW},
+};
+
+static void test_documented_keys(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(documented) / sizeof(documented[0]); i++) {
+		enum ui_action got = keymap_lookup(documented[i].key);
+
+		if (got != documented[i].action)
+			fail_msg("key %d (entry %zu): action %d, expected %d", documented[i].key, i,
+				 (int)got, (int)documented[i].action);
+	}
+}
+
+static void test_unbound_keys(void **state)
+{
+	/* keys no binding uses: letters top users might try, and oddities */
+	static const int unbound[] = {'x', 'X', 'z', 'Z',	'0',	   '9',	     '\n',     '\r',
+				      27,  0,	-1,  KEY_F(11), KEY_F(12), KEY_LEFT, KEY_RIGHT};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(unbound) / sizeof(unbound[0]); i++)
+		assert_int_equal(keymap_lookup(unbound[i]), ACT_NONE);
+}
+
+static void test_no_key_bound_twice(void **state)
+{
+	(void)state;
+	assert_true(keymap_len > 0);
+	for (size_t i = 0; i < keymap_len; i++) {
+		for (size_t j = i + 1; j < keymap_len; j++)
+			if (keymap[i].key == keymap[j].key)
+				fail_msg("key %s bound twice (entries %zu and %zu)",
+					 keymap[i].label, i, j);
+		/* a lookup finds the entry itself, not an earlier one */
+		assert_int_equal(keymap_lookup(keymap[i].key), keymap[i].action);
+	}
+}
+
+static void test_bindings_are_well_formed(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < keymap_len; i++) {
+		assert_true(keymap[i].action > ACT_NONE);
+		assert_true(keymap[i].action < ACT_COUNT);
+		assert_non_null(keymap[i].label);
+		assert_true(keymap[i].label[0] != '\0');
+	}
+}
+
+static void test_every_action_documented_and_bound(void **state)
+{
+	(void)state;
+	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+		size_t keys = 0;
+
+		if (!action_defs[a].help || !action_defs[a].help[0])
+			fail_msg("action %d has no help text", a);
+		for (size_t k = 0; k < keymap_len; k++)
+			keys += keymap[k].action == (enum ui_action)a;
+		if (!keys)
+			fail_msg("action %d (%s) has no key", a, action_defs[a].help);
+	}
+	/* ACT_NONE is what an unbound key gives: nothing may be bound to it */
+	for (size_t k = 0; k < keymap_len; k++)
+		assert_int_not_equal(keymap[k].action, ACT_NONE);
+}
+
+static void test_labels_name_their_keys(void **state)
+{
+	/* the help screen shows labels: a printable key is labelled by itself */
+	(void)state;
+	for (size_t k = 0; k < keymap_len; k++) {
+		int key = keymap[k].key;
+
+		if (key > ' ' && key < 0x7f) {
+			assert_int_equal(strlen(keymap[k].label), 1);
+			assert_int_equal(keymap[k].label[0], key);
+		}
+	}
+	assert_int_equal(keymap_lookup(KEY_F(1)), ACT_HELP);
+	for (size_t k = 0; k < keymap_len; k++)
+		if (keymap[k].key == KEY_F(9))
+			assert_string_equal(keymap[k].label, "F9");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_documented_keys),
+	    cmocka_unit_test(test_unbound_keys),
+	    cmocka_unit_test(test_no_key_bound_twice),
+	    cmocka_unit_test(test_bindings_are_well_formed),
+	    cmocka_unit_test(test_every_action_documented_and_bound),
+	    cmocka_unit_test(test_labels_name_their_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

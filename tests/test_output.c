@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_output.c: the presenters' shared code and the batch formats
+ * (src/output/). A frame built by hand, with hostile process names (spaces,
+ * quotes, commas, a newline, a backslash, bytes that are not UTF-8), a
+ * real-time priority, a huge VIRT and a long TIME+, is written as text, JSON
+ * and CSV and compared with tests/golden/frame.{txt,json,csv}. Run with
+ * PTOP_UPDATE_GOLDEN=1 to rewrite them (then read the diff). Unit tests cover
+ * memory and time formats, JSON string escapes, row selection and lookups.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "ptop/output.h"
+
+#define NPROCS 10
+
+static struct frame_proc procs[NPROCS];
+
+static void set_comm(struct frame_proc *p, const char *s, size_t n)
+{
+	memcpy(p->comm, s, n);
+	p->comm_len = (uint8_t)n;
+}
+
+/* One process with the plain values most columns take; the caller changes the rest. */
+static struct frame_proc *proc_at(int i, int pid, const char *comm, char state)
+{
+	struct frame_proc *p = &procs[i];
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->ppid = 1;
+	p->state = state;
+	set_comm(p, comm, strlen(comm));
+	p->uid = 0;
+	p->user = "root";
+	p->priority = 20;
+	p->nice = 0;
+	p->threads = 1;
+	p->vsize_kb = 10240;
+	p->rss_kb = 2048;
+	p->shared_kb = 1024;
+	p->mem_pct = 0.03;
+	p->utime = 12;
+	p->stime = 3;
+	p->start_ticks = 5000 + (uint64_t)i;
+	p->processor = i % 2;
+	return p;
+}
+
+static void build_frame(struct frame *f)
+{
+	struct frame_proc *p;
+
+	memset(f, 0, sizeof(*f));
+	f->time.tv_sec = 1764686441;
+	f->time.tv_nsec = 123000000;
+	f->interval_s = 3.0;
+	f->uptime_s = 3 * 86400 + 4 * 3600 + 10 * 60 + 5.5;
+	f->load[0] = 0.15;
+	f->load[1] = 1.5;
+	f->load[2] = 12.25;
+	f->nusers = 2;
+	f->pid_max = 4194304;
+	f->tasks = (struct frame_tasks){
+	    .total = 10, .running = 2, .sleeping = 6, .stopped = 1, .zombie = 1};
+	f->cpu = (struct frame_cpu){.user = 12.5,
+				    .nice = 0.0,
+				    .system = 3.3,
+				    .idle = 83.0,
+				    .iowait = 0.7,
+				    .irq = 0.0,
+				    .softirq = 0.5,
+				    .steal = 0.0};
+	f->mem.total = 8000000;
+	f->mem.free = 2000000;
+	f->mem.used = 3000000;
+	f->mem.buff_cache = 3000000;
+	f->mem.avail = 4500000;
+	f->swap.total = 1048576;
+	f->swap.free = 1000000;
+	f->swap.used = 48576;
+	f->ncpu = 2;
+	f->hz = 100;
+	f->cost = (struct frame_cost){.cpu_s = 0.0125,
+				      .wall_s = 0.025,
+				      .fds_held = 18,
+				      .fd_budget = 1000,
+				      .vanished = 1,
+				      .unreadable = 0,
+				      .fallback = 0};
+
+	p = proc_at(0, 1, "systemd", 'S');
+	p->ppid = 0;
+	p->vsize_kb = 168000;
+	p->rss_kb = 12000;
+	p->shared_kb = 9000;
+	p->mem_pct = 0.15;
+	p->utime = 150;
+	p->stime = 300;
+	p->start_ticks = 1;
+
+	/* Widest PID, a space in the name, VIRT past 'm', RES in 'm', TIME+ past 999 minutes. */
+	p = proc_at(1, 4194303, "Web Content", 'R');
+	p->user = "alice";
+	p->uid = 1000;
+	p->threads = 27;
+	p->vsize_kb = 21474836480ull;
+	p->rss_kb = 1234567;
+	p->shared_kb = 123456;
+	p->cpu_pct = 99.5;
+	p->mem_pct = 15.43;
+	p->utime = 6000000;
+	p->stime = 100000;
+
+	p = proc_at(2, 300, "say \"hi\"", 'S');
+	p->user = "bob";
+	p->uid = 1001;
+	p->nice = 5;
+	p->priority = 25;
+	p->cpu_pct = 0.3;
+
+	p = proc_at(3, 301, "a,b", 'T');
+	p->nice = -5;
+	p->priority = 15;
+
+	p = proc_at(4, 302, "line\nbreak", 'Z');
+	p->vsize_kb = 0;
+	p->rss_kb = 0;
+	p->shared_kb = 0;
+	p->mem_pct = 0;
+
+	p = proc_at(5, 303, "back\\slash", 'S');
+	p->user = "verylongusername";
+	p->uid = 60001;
+
+	/* Bytes that are not UTF-8, and a uid with no name. */
+	p = proc_at(6, 304,
+		    "\xff\xfe"
+		    "bad",
+		    'S');
+	set_comm(p,
+		 "\xff\xfe"
+		 "bad",
+		 5);
+	p->user = "1234";
+	p->uid = 1234;
+
+	p = proc_at(7, 305, "caf\xc3\xa9", 'R');
+	p->cpu_pct = 12.25;
+
+	/* The kernel's longest ordinary comm, a real-time thread, over 999.9 %CPU. */
+	p = proc_at(8, 306, "fifteen_bytes15", 'S');
+	p->priority = -100;
+	p->threads = 64;
+	p->cpu_pct = 1234.5;
+
+	p = proc_at(9, 307, " lead and trail ", 'S');
+	p->priority = -51;
+	p->nice = 0;
+
+	f->procs = procs;
+	f->nprocs = NPROCS;
+	f->cap = NPROCS;
+}
+
+static const struct frame_proc *const *frame_rows(const struct frame *f)
+{
+	static const struct frame_proc *rows[NPROCS];
+
+	for (size_t i = 0; i < f->nprocs; i++)
+		rows[i] = &f->procs[i];
+	return rows;
+}
+
+static void read_file(const char *path, struct sbuf *out)
+{
+	FILE *fp = fopen(path, "rb");
+	char buf[4096];
+	size_t n;
+
+	if (!fp)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		sbuf_add(out, buf, n);
+	fclose(fp);
+}
+
+/* Compare got with the golden file; with PTOP_UPDATE_GOLDEN set, rewrite it instead. */
+static void check_golden(const char *name, struct sbuf *got)
+{
+	char path[4096];
+	struct sbuf want = {0};
+	const char *update = getenv("PTOP_UPDATE_GOLDEN");
+
+	/* FIXTURES is SRCDIR/tests/fixtures; the golden files sit next to it. */
+	snprintf(path, sizeof(path), "%s", FIXTURES);
+	assert_non_null(strstr(path, "/fixtures"));
+	snprintf(strrchr(path, '/'), sizeof(path) - (size_t)(strrchr(path, '/') - path),
+		 "/golden/%s", name);
+	if (update && *update == '1') {
+		FILE *fp = fopen(path, "wb");
+
+		assert_non_null(fp);
+		assert_int_equal(fwrite(got->p, 1, got->len, fp), got->len);
+		assert_int_equal(fclose(fp), 0);
+		return;
+	}
+	read_file(path, &want);
+	if (want.len != got->len || memcmp(want.p, got->p, got->len)) {
+		fprintf(stderr,
+			"--- %s (golden, %zu bytes)\n%.*s\n--- produced (%zu bytes)\n%.*s\n", name,
+			want.len, (int)want.len, want.p, got->len, (int)got->len, got->p);
+		fail_msg("%s differs from the golden file", name);
+	}
+	sbuf_free(&want);
+}
+
+static void test_golden_text(void **state)
+{
+	struct frame f;
+	struct sbuf b = {0};
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	build_frame(&f);
+	output_text_frame(&b, &f, frame_rows(&f), f.nprocs, true);
+	check_golden("frame.txt", &b);
+
+	/* A later frame starts with a blank line, then the same text. */
+	{
+		struct sbuf again = {0};
+
+		output_text_frame(&again, &f, frame_rows(&f), f.nprocs, false);
+		assert_int_equal(again.len, b.len + 1);
+		assert_int_equal(again.p[0], '\n');
+		assert_memory_equal(again.p + 1, b.p, b.len);
+		sbuf_free(&again);
+	}
+	sbuf_free(&b);
+}
+
+static void test_golden_json(void **state)
+{
+	struct frame f;
+	struct sbuf b = {0}, again = {0};
+
+	build_frame(&f);
+	output_json_frame(&b, &f, frame_rows(&f), f.nprocs, true);
+	check_golden("frame.json", &b);
+	/* One line per frame, whatever is in the names. */
+	assert_int_equal(b.p[b.len - 1], '\n');
+	assert_null(memchr(b.p, '\n', b.len - 1));
+	output_json_frame(&again, &f, frame_rows(&f), f.nprocs, false);
+	assert_int_equal(again.len, b.len);
+	assert_memory_equal(again.p, b.p, b.len);
+	sbuf_free(&again);
+	sbuf_free(&b);
+}
+
+static void test_golden_csv(void **state)
+{
+	struct frame f;
+	struct sbuf b = {0}, again = {0};
+	size_t header;
+
+	build_frame(&f);
+	output_csv_frame(&b, &f, frame_rows(&f), f.nprocs, true);
+	check_golden("frame.csv", &b);
+	/* Only the first frame carries the header row. */
+	header = (size_t)((const char *)memchr(b.p, '\n', b.len) - b.p) + 1;
+	assert_memory_equal(b.p, "time,pid,", 9);
+	output_csv_frame(&again, &f, frame_rows(&f), f.nprocs, false);
+	assert_int_equal(again.len, b.len - header);
+	assert_memory_equal(again.p, b.p + header, again.len);
+	sbuf_free(&again);
+	sbuf_free(&b);
+}
+
+/* An empty frame writes its summary (text, JSON) or nothing but the header (CSV). */
+static void test_empty_frame(void **state)
+{
+	struct frame f;
+	struct sbuf b = {0};
+
+	build_frame(&f);
+	f.nprocs = 0;
+	output_csv_frame(&b, &f, NULL, 0, false);
+	assert_int_equal(b.len, 0);
+	output_json_frame(&b, &f, NULL, 0, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "\"processes\":[]}\n"));
+	sbuf_reset(&b);
+	output_text_frame(&b, &f, NULL, 0, true);
+	sbuf_cstr(&b);
+	assert_int_equal(b.p[b.len - 1], '\n');
+	assert_non_null(strstr(b.p, "\n\n    PID USER"));
+	sbuf_free(&b);
+}
+
+static void expect_mem(uint64_t kb, int width, const char *want)
+{
+	struct sbuf b = {0};
+
+	fmt_mem_kb(&b, kb, width);
+	assert_string_equal(sbuf_cstr(&b), want);
+	sbuf_free(&b);
+}
+
+static void test_fmt_mem_kb(void **state)
+{
+	expect_mem(0, 6, "0");
+	expect_mem(999999, 6, "999999");
+	expect_mem(1000000, 6, "976.6m");  /* 976.5625 MiB */
+	expect_mem(1234567, 6, "1206m");   /* 1205.6m is 7 wide */
+	expect_mem(12345678, 7, "12056m"); /* m with no decimals still fits */
+	expect_mem(21474836480ull, 7, "20480g");
+	expect_mem(10485760, 5, "10.0g");
+	expect_mem(5368709120ull, 4, "5.0t");
+	expect_mem(5368709120ull, 0, "5368709120"); /* no width: never scaled */
+	expect_mem(UINT64_MAX, 0, "18446744073709551615");
+	expect_mem(1ull << 54, 6, "16384p"); /* the largest vsize: 2^64 bytes */
+	expect_mem(1ull << 54, 5, "16.0e");
+	expect_mem(UINT64_MAX, 6, "16384e");
+}
+
+static void expect_time(uint64_t ticks, long hz, int width, const char *want)
+{
+	struct sbuf b = {0};
+
+	fmt_time_plus(&b, ticks, hz, width);
+	assert_string_equal(sbuf_cstr(&b), want);
+	sbuf_free(&b);
+}
+
+static void test_fmt_time_plus(void **state)
+{
+	expect_time(0, 100, 9, "0:00.00");
+	expect_time(12345, 100, 9, "2:03.45");
+	expect_time(1500, 1000, 9, "0:01.50");
+	expect_time(99 * 6000 + 5999, 100, 9, "99:59.99");
+	expect_time(999 * 6000 + 5999, 100, 9, "999:59.99");
+	/* 1000 minutes no longer fit in 9 columns: hours and minutes. */
+	expect_time(1000 * 6000, 100, 9, "16:40");
+	expect_time(6100000, 100, 9, "16:56");
+	expect_time(6100000, 100, 0, "1016:40.00");
+	expect_time(123, 0, 9, "0:00.00"); /* no clock rate: nothing to divide by */
+}
+
+static void expect_json(const char *in, size_t n, const char *want)
+{
+	struct sbuf b = {0};
+
+	json_string(&b, in, n);
+	assert_string_equal(sbuf_cstr(&b), want);
+	sbuf_free(&b);
+}
+
+static void test_json_string(void **state)
+{
+	expect_json("plain", 5, "\"plain\"");
+	expect_json("", 0, "\"\"");
+	expect_json("a\"b\\c", 5, "\"a\\\"b\\\\c\"");
+	expect_json("\n\t\r", 3, "\"\\n\\t\\r\"");
+	expect_json("\x01\x1f", 2, "\"\\u0001\\u001f\"");
+	expect_json("a\0b", 3, "\"a\\u0000b\"");
+	expect_json("caf\xc3\xa9", 5, "\"caf\xc3\xa9\"");
+	expect_json("\xe2\x82\xac", 3, "\"\xe2\x82\xac\"");
+	expect_json("\xf0\x9f\x98\x80", 4, "\"\xf0\x9f\x98\x80\"");
+	/* Not UTF-8: each byte as a lone low surrogate, as surrogateescape decodes it. */
+	expect_json("\xff\xfe", 2, "\"\\udcff\\udcfe\"");
+	expect_json("ab\xc3", 3, "\"ab\\udcc3\"");		     /* cut short */
+	expect_json("\xc3(", 2, "\"\\udcc3(\"");		     /* bad continuation */
+	expect_json("\xc0\x80", 2, "\"\\udcc0\\udc80\"");	     /* overlong NUL */
+	expect_json("\xe0\x80\xaf", 3, "\"\\udce0\\udc80\\udcaf\""); /* overlong '/' */
+	expect_json("\xed\xa0\x80", 3, "\"\\udced\\udca0\\udc80\""); /* a surrogate */
+	expect_json("\xf4\x90\x80\x80", 4, "\"\\udcf4\\udc90\\udc80\\udc80\""); /* > U+10FFFF */
+	expect_json("\x80", 1, "\"\\udc80\"");
+}
+
+static void test_fmt_time_rfc3339(void **state)
+{
+	char out[RFC3339_LEN + 1];
+	struct timespec ts = {.tv_sec = 1764686441, .tv_nsec = 123999999};
+
+	assert_int_equal(fmt_time_rfc3339(out, &ts), RFC3339_LEN);
+	assert_string_equal(out, "2025-12-02T14:40:41.123Z");
+	ts = (struct timespec){.tv_sec = 0, .tv_nsec = 0};
+	fmt_time_rfc3339(out, &ts);
+	assert_string_equal(out, "1970-01-01T00:00:00.000Z");
+}
+
+static void test_fmt_printable(void **state)
+{
+	struct sbuf b = {0};
+
+	assert_int_equal(fmt_printable(&b, "line\nbreak", 10), 10);
+	assert_string_equal(sbuf_cstr(&b), "line?break");
+	sbuf_reset(&b);
+	assert_int_equal(fmt_printable(&b,
+				       "\xff\xfe"
+				       "caf\xc3\xa9\x7f",
+				       8),
+			 7);
+	assert_string_equal(sbuf_cstr(&b), "??caf\xc3\xa9?");
+	sbuf_free(&b);
+}
+
+/* PIDs of the first n rows, for comparing with an expected list. */
+static void expect_pids(const struct frame_proc **rows, size_t n, const int *want, size_t nwant)
+{
+	assert_int_equal(n, nwant);
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i]->pid != want[i])
+			fail_msg("row %zu: pid %d, expected %d", i, rows[i]->pid, want[i]);
+	}
+}
+
+static void test_rows_filter(void **state)
+{
+	const struct frame_proc *rows[NPROCS];
+	struct row_order by_pid = {.field = FIELD_PID};
+	struct row_filter flt = {0};
+	struct frame f;
+	size_t n;
+
+	build_frame(&f);
+	n = rows_select(&f, NULL, NULL, rows);
+	assert_int_equal(n, NPROCS);
+	assert_ptr_equal(rows[1], &f.procs[1]); /* no order: frame order */
+
+	{
+		const int pids[] = {303, 1, 99999};
+		const int want[] = {1, 303};
+
+		flt.pids = pids;
+		flt.npids = 3;
+		n = rows_select(&f, &flt, &by_pid, rows);
+		expect_pids(rows, n, want, 2);
+		flt.npids = 0;
+	}
+	{
+		const int want[] = {1, 301, 302, 305, 306, 307};
+
+		flt.by_uid = true;
+		flt.uid = 0;
+		n = rows_select(&f, &flt, &by_pid, rows);
+		expect_pids(rows, n, want, 6);
+		flt.uid = 1001;
+		n = rows_select(&f, &flt, &by_pid, rows);
+		assert_int_equal(n, 1);
+		assert_int_equal(rows[0]->pid, 300);
+		flt.uid = 4242;
+		assert_int_equal(rows_select(&f, &flt, &by_pid, rows), 0);
+		flt.by_uid = false;
+	}
+	{
+		const int want[] = {300, 303};
+
+		/* Substrings match the raw bytes, case-sensitively. */
+		flt.substr = "s";
+		n = rows_select(&f, &flt, &by_pid, rows);
+		assert_int_equal(n, 4); /* systemd, say "hi", back\slash, fifteen_bytes15 */
+		flt.substr = "\"";
+		n = rows_select(&f, &flt, &by_pid, rows);
+		assert_int_equal(n, 1);
+		assert_int_equal(rows[0]->pid, 300);
+		flt.substr = "\xff";
+		n = rows_select(&f, &flt, &by_pid, rows);
+		assert_int_equal(n, 1);
+		assert_int_equal(rows[0]->pid, 304);
+		flt.substr = "S";
+		assert_int_equal(rows_select(&f, &flt, &by_pid, rows), 0);
+		flt.substr = "";
+		assert_int_equal(rows_select(&f, &flt, &by_pid, rows), NPROCS);
+		/* Filters combine. */
+		flt.substr = "a";
+		flt.by_uid = true;
+		flt.uid = 1001;
+		n = rows_select(&f, &flt, &by_pid, rows);
+		assert_int_equal(n, 1);
+		flt.uid = 60001;
+		n = rows_select(&f, &flt, &by_pid, rows);
+		assert_int_equal(n, 1);
+		assert_int_equal(rows[0]->pid, want[1]);
+		flt.by_uid = false;
+		flt.substr = NULL;
+	}
+	{
+		/* hide_idle keeps what used CPU, and what is running. */
+		const int want[] = {300, 305, 306, 4194303};
+
+		flt.hide_idle = true;
+		n = rows_select(&f, &flt, &by_pid, rows);
+		expect_pids(rows, n, want, 4);
+	}
+}
+
+static void test_rows_sort(void **state)
+{
+	const struct frame_proc *rows[NPROCS];
+	struct row_order ord = {.field = FIELD_PID};
+	struct frame f;
+	size_t n;
+
+	build_frame(&f);
+	{
+		const int want[] = {1, 300, 301, 302, 303, 304, 305, 306, 307, 4194303};
+
+		n = rows_select(&f, NULL, &ord, rows);
+		expect_pids(rows, n, want, NPROCS);
+		ord.reverse = true;
+		n = rows_select(&f, NULL, &ord, rows);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(rows[i]->pid, want[NPROCS - 1 - i]);
+	}
+	{
+		/* %CPU sorts down by nature; equal values keep PID order. */
+		const int want[] = {306, 4194303, 305, 300, 1, 301, 302, 303, 304, 307};
+		const int rev[] = {1, 301, 302, 303, 304, 307, 300, 305, 4194303, 306};
+
+		ord = (struct row_order){.field = FIELD_CPU};
+		n = rows_select(&f, NULL, &ord, rows);
+		expect_pids(rows, n, want, NPROCS);
+		ord.reverse = true;
+		n = rows_select(&f, NULL, &ord, rows);
+		expect_pids(rows, n, rev, NPROCS);
+	}
+	{
+		/* Names sort up by their bytes: ' ' < 'W' < 'a' ... < 'z' < 0xff. */
+		const int want[] = {307, 4194303, 301, 303, 305, 306, 302, 300, 1, 304};
+
+		ord = (struct row_order){.field = FIELD_COMMAND};
+		n = rows_select(&f, NULL, &ord, rows);
+		expect_pids(rows, n, want, NPROCS);
+	}
+	{
+		/* Priority down: 25 (bob), then the 20s in PID order, 15, -51, rt last. */
+		const int want[] = {300, 1, 302, 303, 304, 305, 4194303, 301, 307, 306};
+
+		ord = (struct row_order){.field = FIELD_PR};
+		n = rows_select(&f, NULL, &ord, rows);
+		expect_pids(rows, n, want, NPROCS);
+	}
+	{
+		/* TIME+ is utime + stime; RES down, with the zombie's 0 last. */
+		ord = (struct row_order){.field = FIELD_TIME};
+		n = rows_select(&f, NULL, &ord, rows);
+		assert_int_equal(rows[0]->pid, 4194303);
+		assert_int_equal(rows[1]->pid, 1);
+		ord = (struct row_order){.field = FIELD_RES};
+		n = rows_select(&f, NULL, &ord, rows);
+		assert_int_equal(rows[0]->pid, 4194303);
+		assert_int_equal(rows[1]->pid, 1);
+		assert_int_equal(rows[2]->pid, 300);
+		assert_int_equal(rows[n - 1]->pid, 302);
+		ord = (struct row_order){.field = FIELD_USER};
+		n = rows_select(&f, NULL, &ord, rows);
+		assert_string_equal(rows[0]->user, "1234");
+		assert_string_equal(rows[1]->user, "alice");
+		assert_string_equal(rows[n - 1]->user, "verylongusername");
+	}
+}
+
+static void test_field_by_name(void **state)
+{
+	assert_int_equal(field_by_name("pid"), FIELD_PID);
+	assert_int_equal(field_by_name("PID"), FIELD_PID);
+	assert_int_equal(field_by_name("Cpu"), FIELD_CPU);
+	assert_int_equal(field_by_name("command"), FIELD_COMMAND);
+	assert_int_equal(field_by_name("time"), FIELD_TIME);
+	assert_int_equal(field_by_name("nosuch"), -1);
+	assert_int_equal(field_by_name(""), -1);
+	assert_int_equal(field_by_name("pi"), -1);
+	assert_int_equal(field_by_name("pidx"), -1);
+	/* Every row of the table has a name and a title, and finds itself. */
+	for (int i = 0; i < FIELD_COUNT; i++) {
+		assert_non_null(field_defs[i].name);
+		assert_non_null(field_defs[i].title);
+		assert_int_equal(field_by_name(field_defs[i].name), i);
+	}
+}
+
+static void test_output_format_by_name(void **state)
+{
+	assert_int_equal(output_format_by_name("text"), OUTPUT_TEXT);
+	assert_int_equal(output_format_by_name("json"), OUTPUT_JSON);
+	assert_int_equal(output_format_by_name("csv"), OUTPUT_CSV);
+	assert_int_equal(output_format_by_name("JSON"), OUTPUT_JSON);
+	assert_int_equal(output_format_by_name("xml"), -1);
+	assert_int_equal(output_format_by_name(""), -1);
+	assert_ptr_equal(output_formats[OUTPUT_TEXT].frame, output_text_frame);
+	assert_ptr_equal(output_formats[OUTPUT_JSON].frame, output_json_frame);
+	assert_ptr_equal(output_formats[OUTPUT_CSV].frame, output_csv_frame);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_golden_text),
+	    cmocka_unit_test(test_golden_json),
+	    cmocka_unit_test(test_golden_csv),
+	    cmocka_unit_test(test_empty_frame),
+	    cmocka_unit_test(test_fmt_mem_kb),
+	    cmocka_unit_test(test_fmt_time_plus),
+	    cmocka_unit_test(test_json_string),
+	    cmocka_unit_test(test_fmt_time_rfc3339),
+	    cmocka_unit_test(test_fmt_printable),
+	    cmocka_unit_test(test_rows_filter),
+	    cmocka_unit_test(test_rows_sort),
+	    cmocka_unit_test(test_field_by_name),
+	    cmocka_unit_test(test_output_format_by_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,221 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_perf_batch.sh: the perf options of batch mode driven as a user would:
+# --counters on a busy and an idle child (JSON parsed by python3: the
+# top-level counters object, each process's counters, the busy child's
+# task-clock above the idle one's, the source and reason on a machine without
+# a PMU), --counter-budget, --perf-fds, --watch on a child's [stack] given as a
+# region and as a hex address (the top-level breakpoints list; hits are not
+# checked here, test_breakpoints does that where the machine delivers them),
+# the usage errors (status 2) of bad --counters and --watch arguments, the
+# fifth breakpoint on one process (status 1, a message naming the four debug
+# registers), and the text output's Counters and Breakpoints sections. Skips
+# (77) without python3. make check sets PTOP.
+
+PTOP=${PTOP:-./ptop}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "test_perf_batch: SKIP: python3 is not installed"
+	exit 77
+fi
+if [ ! -x "$PTOP" ]; then
+	echo "test_perf_batch: FAIL: no ptop binary at $PTOP"
+	exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-perf.XXXXXX") || exit 1
+busy=
+idle=
+cleanup() {
+	[ -n "$busy" ] && kill "$busy" 2>/dev/null
+	[ -n "$idle" ] && kill "$idle" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+failed=0
+
+fail() {
+	echo "test_perf_batch: FAIL: $*"
+	failed=1
+}
+
+# check NAME PYTHON-CHECK: run the check with `frames`, the JSON lines of $tmp/out.
+check() {
+	python3 - "$tmp/out" "$busy" "$idle" "$2" <<'EOF' || fail "$1"
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert frames, "no output"
+busy, idle = int(sys.argv[2]), int(sys.argv[3])
+def proc(frame, pid):
+    for p in frame["processes"]:
+        if p["pid"] == pid:
+            return p
+    raise AssertionError("pid %d not in the frame" % pid)
+exec(sys.argv[4])
+EOF
+}
+
+# expect_status WANT NAME ARGS...: run ptop, want that exit status and a message on stderr.
+expect_status() {
+	want=$1
+	name=$2
+	shift 2
+	"$PTOP" "$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$name: exit status $got, want $want"
+	elif [ ! -s "$tmp/err" ]; then
+		fail "$name: no message on stderr"
+	fi
+}
+
+sh -c 'while :; do :; done' &
+busy=$!
+sleep 60 &
+idle=$!
+
+# --counters in JSON: software events on this machine, values that move.
+"$PTOP" -b -n 2 -d 0.3 --counters -o json -p "$busy,$idle" >"$tmp/out" 2>"$tmp/err" ||
+	fail "--counters exited $?: $(cat "$tmp/err")"
+check "--counters json" '
+assert len(frames) == 2, len(frames)
+for f in frames:
+    c = f["counters"]
+    assert isinstance(c["events"], list) and 1 <= len(c["events"]) <= 8, c
+    assert c["source"] in ("hardware", "software"), c
+    if c["source"] == "software":
+        assert c["events"] == ["task-clock", "context-switches", "cpu-migrations",
+                               "page-faults"], c
+        assert isinstance(c["reason"], str) and c["reason"], c
+    else:
+        assert c["events"] == ["cycles", "instructions", "cache-misses", "branch-misses"], c
+        assert "reason" not in c, c
+    assert c["attached"] == 2 and c["not_attached"] == 0, c
+    assert c["self"]["read"] in ("rdpmc", "syscall"), c
+    for e in c["events"]:
+        assert c["self"][e] >= 0, (e, c["self"])
+    for pid in (busy, idle):
+        pc = proc(f, pid)["counters"]
+        assert pc["source"] == c["source"], pc
+        for e in c["events"]:
+            assert isinstance(pc[e], (int, float)) and pc[e] >= 0, (e, pc)
+        assert 0 < pc["scale"] <= 1, pc
+last = frames[-1]
+if last["counters"]["source"] == "software":
+    b = proc(last, busy)["counters"]["task-clock"]
+    i = proc(last, idle)["counters"]["task-clock"]
+    # the tick accounting of the kernel over the same interval, for a cross-check
+    pb = [proc(f, busy) for f in frames]
+    ticks = sum(p["utime_ticks"] + p["stime_ticks"] for p in pb[1:]) - \
+        sum(p["utime_ticks"] + p["stime_ticks"] for p in pb[:1])
+    tick_ns = 1e9 / last["hz"]
+    assert abs(b - ticks * tick_ns) <= 0.2 * ticks * tick_ns + 3 * tick_ns, (b, ticks)
+    # a spinning shell over 0.3 s: well above 0.1 s of CPU, unless other tests crowd
+    # the CPUs (the ticks say so); a sleep: next to none
+    if ticks * tick_ns >= 150e6:
+        assert b > 100e6, b
+    assert i < 10e6, i
+    assert b > 10 * i, (b, i)
+    assert proc(last, busy)["counters"]["scale"] == 1, proc(last, busy)
+else:
+    ins = [proc(last, pid)["counters"]["instructions"] for pid in (busy, idle)]
+    assert ins[0] > ins[1], ins
+'
+
+# --counters=EVENT,... names the events; an unknown one is an error before any output.
+"$PTOP" -b -n 1 --counters=task-clock,page-faults -o json -p "$idle" >"$tmp/out" 2>"$tmp/err" ||
+	fail "--counters=task-clock,page-faults exited $?"
+check "--counters=task-clock,page-faults" '
+c = frames[0]["counters"]
+assert c["events"] == ["task-clock", "page-faults"] and c["source"] == "software", c
+assert "reason" not in c, c
+pc = proc(frames[0], idle)["counters"]
+assert set(pc) >= {"source", "task-clock", "page-faults", "scale"}, pc
+assert "context-switches" not in pc, pc
+'
+expect_status 2 "--counters=bogus" -b -n 1 --counters=bogus -p "$idle"
+grep -q "bogus" "$tmp/err" || fail "--counters=bogus: message does not name the event"
+[ -s "$tmp/out" ] && fail "--counters=bogus: printed a frame"
+
+# --counter-budget: the first pid gets counters, the other is reported.
+"$PTOP" -b -n 1 --counters --counter-budget 1 -o json -p "$busy,$idle" >"$tmp/out" 2>"$tmp/err" ||
+	fail "--counter-budget 1 exited $?"
+check "--counter-budget 1" '
+c = frames[0]["counters"]
+assert c["attached"] == 1 and c["not_attached"] == 1, c
+assert sum("counters" in p for p in frames[0]["processes"]) == 1, frames[0]["processes"]
+'
+
+# --perf-fds: the children hold no perf_event descriptors.
+"$PTOP" -b -n 1 --perf-fds -o json -p "$busy,$idle" >"$tmp/out" 2>"$tmp/err" ||
+	fail "--perf-fds exited $?"
+check "--perf-fds" '
+for pid in (busy, idle):
+    assert proc(frames[0], pid)["perf_fds"] == 0, proc(frames[0], pid)
+assert "counters" not in frames[0], frames[0].keys()
+'
+
+# --watch on the idle child's stack, as a region and as the address it resolves to.
+stack=$(awk '$6 == "[stack]" { split($1, a, "-"); print a[1]; exit }' "/proc/$idle/maps")
+if [ -z "$stack" ]; then
+	fail "no [stack] in /proc/$idle/maps"
+	stack=0
+fi
+"$PTOP" -b -n 2 -d 0.1 -o json -p "$idle" --watch "$idle:[stack]+0x40" \
+	--watch "$idle:0x$stack:8:rw" >"$tmp/out" 2>"$tmp/err" ||
+	fail "--watch exited $?: $(cat "$tmp/err")"
+STACK=$stack check "--watch json" '
+import os
+start = int(os.environ["STACK"], 16)
+for f in frames:
+    bps = f["breakpoints"]
+    assert len(bps) == 2, bps
+    for bp in bps:
+        assert set(bp) >= {"pid", "addr", "len", "type", "hits"}, bp
+        assert bp["pid"] == idle, bp
+        assert isinstance(bp["addr"], str) and bp["addr"].startswith("0x"), bp
+        assert isinstance(bp["hits"], int) and bp["hits"] >= 0, bp
+    assert int(bps[0]["addr"], 16) == start + 0x40, (bps[0], hex(start))
+    assert (bps[0]["len"], bps[0]["type"]) == (4, "w"), bps[0]
+    assert int(bps[1]["addr"], 16) == start, (bps[1], hex(start))
+    assert (bps[1]["len"], bps[1]["type"]) == (8, "rw"), bps[1]
+    if "breakpoints_note" in f:
+        assert "no breakpoint hits" in f["breakpoints_note"], f["breakpoints_note"]
+'
+
+# Bad --watch arguments are usage errors.
+expect_status 2 "--watch 1:zz" -b -n 1 --watch 1:zz
+expect_status 2 "--watch 1:0x10:3" -b -n 1 --watch 1:0x10:3
+expect_status 2 "--watch 1:0x10:4:q" -b -n 1 --watch 1:0x10:4:q
+expect_status 2 "--watch 0:0x10" -b -n 1 --watch 0:0x10
+expect_status 2 "--watch without a value" -b -n 1 --watch
+
+# Five breakpoints on one process: the fifth finds no debug register.
+expect_status 1 "five --watch" -b -n 1 -p "$idle" \
+	--watch "$idle:[stack]+0x0:8" --watch "$idle:[stack]+0x8:8" \
+	--watch "$idle:[stack]+0x10:8" --watch "$idle:[stack]+0x18:8" \
+	--watch "$idle:[stack]+0x20:8"
+grep -q "four" "$tmp/err" || fail "five --watch: message does not mention four: $(cat "$tmp/err")"
+
+# A region the process lacks, and a process that is gone, are plain errors too.
+expect_status 1 "--watch [nosuch]" -b -n 1 --watch "$idle:[nosuch]+0x0"
+grep -q "region" "$tmp/err" || fail "--watch [nosuch]: message: $(cat "$tmp/err")"
+sh -c 'exit 0' &
+gone=$!
+wait "$gone"
+expect_status 1 "--watch gone pid" -b -n 1 --watch "$gone:0x1000:8"
+grep -q "no such process" "$tmp/err" || fail "--watch gone pid: message: $(cat "$tmp/err")"
+
+# Text output: the Counters and Breakpoints sections.
+"$PTOP" -b -n 1 --counters -p "$busy,$idle" --watch "$idle:[stack]+0x40" >"$tmp/out" \
+	2>"$tmp/err" || fail "text --counters exited $?"
+grep -q "^Counters (" "$tmp/out" || fail "text: no Counters section"
+grep -q "2 attached, 0 not attached" "$tmp/out" || fail "text: Counters header lacks the counts"
+grep -q "task-clock" "$tmp/out" || grep -q "cycles" "$tmp/out" || fail "text: no event names"
+grep -Eq "^ *$busy +[0-9]+" "$tmp/out" || fail "text: no counter row for the busy child"
+grep -q "^Breakpoints" "$tmp/out" || fail "text: no Breakpoints section"
+grep -Eq "^ *$idle 0x[0-9a-f]+ +4 w " "$tmp/out" || fail "text: no breakpoint row"
+
+exit $failed

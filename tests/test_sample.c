@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_sample.c: the frame builder (src/proc/sample.c) on the live /proc.
+ * Its per-process values are checked against libproc2's pids API as an
+ * oracle; frames are built while hundreds of children exit underneath; %CPU
+ * deltas are checked on a busy and an idle child and across a PID reused by
+ * a new process (set up through /proc/sys/kernel/ns_last_pid where allowed);
+ * task counts are checked with a stopped and a zombie child.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <libproc2/pids.h>
+
+#include "ptop/frame.h"
+#include "ptop/util.h"
+
+static const struct frame_proc *frame_find(const struct frame *f, int pid)
+{
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (f->procs[i].pid == pid)
+			return &f->procs[i];
+	return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/*
+ * Children that wait to be killed are tracked, so that a failed assertion
+ * (which leaves the test function early) does not leave them running.
+ */
+#define MAX_TRACKED 16
+static pid_t tracked[MAX_TRACKED];
+
+static pid_t track(pid_t pid)
+{
+	for (int i = 0; i < MAX_TRACKED; i++) {
+		if (!tracked[i]) {
+			tracked[i] = pid;
+			return pid;
+		}
+	}
+	kill(pid, SIGKILL);
+	fail_msg("too many tracked children");
+	return -1;
+}
+
+/* Kill what is tracked, then reap every child left, exited or killed. */
+static int reap_children(void **state)
+{
+	for (int i = 0; i < MAX_TRACKED; i++) {
+		if (tracked[i] > 0)
+			kill(tracked[i], SIGKILL);
+		tracked[i] = 0;
+	}
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	return 0;
+}
+
+static pid_t fork_idle(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return track(pid);
+}
+
+static pid_t fork_busy(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		volatile unsigned long x = 0;
+
+		for (;;)
+			x++;
+	}
+	return track(pid);
+}
+
+static void kill_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	for (int i = 0; i < MAX_TRACKED; i++)
+		if (tracked[i] == pid)
+			tracked[i] = 0;
+}
+
+/* Wait until pid's state (as /proc prints it) is `want`, up to about 2 s. */
+static bool wait_state(pid_t pid, char want)
+{
+	char path[64], buf[512];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (int tries = 0; tries < 200; tries++) {
+		FILE *fp = fopen(path, "r");
+		size_t n;
+		char *rp;
+
+		if (!fp)
+			return false;
+		n = fread(buf, 1, sizeof(buf) - 1, fp);
+		fclose(fp);
+		buf[n] = '\0';
+		rp = strrchr(buf, ')');
+		if (rp && rp[1] == ' ' && rp[2] == want)
+			return true;
+		sleep_ms(10);
+	}
+	return false;
+}
+
+enum oracle_idx {
+	O_PID,
+	O_PPID,
+	O_STATE,
+	O_CMD,
+	O_NICE,
+	O_PRIO,
+	O_NLWP,
+	O_UTIME,
+	O_STIME,
+	O_BEGAN,
+	O_VSIZE,
+	O_RSS,
+	O_EUID,
+	O_EUSER,
+	O_N
+};
+
+static enum pids_item oracle_items[O_N] = {
+    [O_PID] = PIDS_ID_PID,	 [O_PPID] = PIDS_ID_PPID,      [O_STATE] = PIDS_STATE,
+    [O_CMD] = PIDS_CMD,		 [O_NICE] = PIDS_NICE,	       [O_PRIO] = PIDS_PRIORITY,
+    [O_NLWP] = PIDS_NLWP,	 [O_UTIME] = PIDS_TICS_USER,   [O_STIME] = PIDS_TICS_SYSTEM,
+    [O_BEGAN] = PIDS_TICS_BEGAN, [O_VSIZE] = PIDS_VSIZE_BYTES, [O_RSS] = PIDS_RSS,
+    [O_EUID] = PIDS_ID_EUID,	 [O_EUSER] = PIDS_ID_EUSER,
+};
+
+#define OV(st, idx, type) ((st)->head[idx].result.type)
+
+/* Compare the frame's record of pid with libproc2's; `moving`: the process runs. */
+static void check_oracle(const struct frame *f, struct pids_info *info, pid_t pid, bool moving)
+{
+	const struct frame_proc *p = frame_find(f, pid);
+	unsigned these = (unsigned)pid;
+	struct pids_fetch *fetch;
+	struct pids_stack *st;
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	int64_t d;
+
+	assert_non_null(p);
+	fetch = procps_pids_select(info, &these, 1, PIDS_SELECT_PID);
+	assert_non_null(fetch);
+	assert_int_equal(fetch->counts->total, 1);
+	st = fetch->stacks[0];
+	assert_int_equal(OV(st, O_PID, s_int), pid);
+	assert_int_equal(p->ppid, OV(st, O_PPID, s_int));
+	assert_int_equal(p->comm_len, strlen(OV(st, O_CMD, str)));
+	assert_memory_equal(p->comm, OV(st, O_CMD, str), p->comm_len);
+	assert_int_equal(p->nice, OV(st, O_NICE, s_int));
+	assert_int_equal(p->priority, OV(st, O_PRIO, s_int));
+	assert_int_equal(p->start_ticks, OV(st, O_BEGAN, ull_int));
+	assert_int_equal(p->uid, OV(st, O_EUID, u_int));
+	assert_string_equal(p->user, OV(st, O_EUSER, str));
+	if (!moving) {
+		assert_int_equal(p->threads, OV(st, O_NLWP, s_int));
+		assert_int_equal(p->vsize_kb, OV(st, O_VSIZE, ul_int) / 1024);
+		assert_int_equal(p->state, OV(st, O_STATE, s_ch));
+		assert_int_equal(p->utime, OV(st, O_UTIME, ull_int));
+		assert_int_equal(p->stime, OV(st, O_STIME, ull_int));
+		assert_int_equal(p->rss_kb, OV(st, O_RSS, ul_int) * page_kb);
+		return;
+	}
+	/* It ran between the two reads: a few ticks and pages apart. */
+	assert_true(p->threads >= 1);
+	d = (int64_t)OV(st, O_UTIME, ull_int) - (int64_t)p->utime;
+	assert_true(d >= 0 && d <= 5);
+	d = (int64_t)OV(st, O_STIME, ull_int) - (int64_t)p->stime;
+	assert_true(d >= 0 && d <= 5);
+	d = (int64_t)(OV(st, O_RSS, ul_int) * page_kb) - (int64_t)p->rss_kb;
+	assert_true(d >= -2048 && d <= 2048);
+	/* libproc2 itself allocates between the two reads: the mappings may grow. */
+	d = (int64_t)(OV(st, O_VSIZE, ul_int) / 1024) - (int64_t)p->vsize_kb;
+	assert_true(d >= -16384 && d <= 16384);
+	assert_true(p->rss_kb > 0);
+}
+
+static void test_oracle_libproc2(void **state)
+{
+	struct sampler_opts o = {0};
+	struct pids_info *info = NULL;
+	struct frame f = {0};
+	struct sampler *s;
+	pid_t child = fork_idle();
+
+	assert_true(wait_state(child, 'S'));
+	assert_int_equal(procps_pids_new(&info, oracle_items, O_N), 0);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	assert_true(f.nprocs >= 3);
+	assert_true(f.hz > 0);
+	assert_true(f.mem.total > 0);
+	assert_true(f.uptime_s > 0);
+	assert_int_equal(f.interval_s, 0);
+
+	if (frame_find(&f, 1))
+		check_oracle(&f, info, 1, true); /* PID 1 may be busy: its figures move */
+	check_oracle(&f, info, child, false);
+	check_oracle(&f, info, getpid(), true);
+	assert_int_equal(frame_find(&f, getpid())->state, 'R');
+	assert_int_equal(frame_find(&f, child)->ppid, getpid());
+	/* The child's name is this program's: the kernel's comm, at most 15 bytes. */
+	assert_int_equal(frame_find(&f, child)->comm_len, strlen("test_sample"));
+	assert_memory_equal(frame_find(&f, child)->comm, "test_sample", strlen("test_sample"));
+
+	/* A second frame: the same values for the idle child, now with an interval. */
+	sleep_ms(50);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	assert_true(f.interval_s >= 0.04);
+	check_oracle(&f, info, child, false);
+	check_oracle(&f, info, getpid(), true);
+
+	kill_reap(child);
+	procps_pids_unref(&info);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define RACE_CHILDREN 200
+#define RACE_PER_ROUND 8
+
+static void test_race_vanishing(void **state)
+{
+	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS)};
+	pid_t kids[RACE_CHILDREN];
+	struct frame f = {0};
+	struct sampler *s;
+	int *pids = NULL;
+	size_t pids_cap = 0;
+	unsigned forked = 0, frames = 0, vanished = 0, reaped = 0;
+	double t0;
+
+	assert_int_equal(sampler_new(&o, &s), 0);
+	srand((unsigned)getpid());
+	t0 = clock_mono();
+	while (clock_mono() - t0 < 0.5 || forked < RACE_CHILDREN) {
+		for (int k = 0; k < RACE_PER_ROUND && forked < RACE_CHILDREN; k++) {
+			long delay_us = rand() % 20001;
+			pid_t pid = fork();
+
+			assert_true(pid >= 0);
+			if (pid == 0) {
+				struct timespec ts = {0, delay_us * 1000};
+
+				nanosleep(&ts, NULL);
+				_exit(0);
+			}
+			kids[forked++] = pid;
+		}
+		/* Reap some as we go: zombies vanish between enumeration and read. */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			reaped++;
+
+		assert_int_equal(sampler_frame(s, &f), 0);
+		frames++;
+		vanished += f.cost.vanished;
+		assert_true(f.cost.vanished <= forked + 16);
+		assert_int_equal(f.cost.unreadable, 0);
+		assert_int_equal(f.tasks.total, f.nprocs);
+		assert_true(frame_find(&f, getpid()) != NULL);
+
+		if (pids_cap < f.nprocs) {
+			pids_cap = f.nprocs * 2;
+			pids = xreallocarray(pids, pids_cap, sizeof(*pids));
+		}
+		for (size_t i = 0; i < f.nprocs; i++) {
+			assert_true(f.procs[i].pid > 0);
+			assert_true(f.procs[i].comm_len > 0);
+			pids[i] = f.procs[i].pid;
+		}
+		qsort(pids, f.nprocs, sizeof(*pids), cmp_int);
+		for (size_t i = 1; i < f.nprocs; i++)
+			assert_int_not_equal(pids[i - 1], pids[i]);
+	}
+	for (unsigned k = 0; k < forked; k++)
+		if (waitpid(kids[k], NULL, 0) == kids[k])
+			reaped++;
+	assert_int_equal(reaped, RACE_CHILDREN);
+	assert_true(frames >= 5);
+	/* Each child can vanish mid-read at most once; others on the system rarely do. */
+	assert_true(vanished <= RACE_CHILDREN + 16);
+
+	/* Afterwards no child of the race is left in a frame. */
+	assert_int_equal(sampler_frame(s, &f), 0);
+	for (unsigned k = 0; k < forked; k++)
+		assert_null(frame_find(&f, kids[k]));
+	free(pids);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+static void test_cpu_deltas(void **state)
+{
+	struct sampler_opts o = {0};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	pid_t busy = fork_busy(), idle = fork_idle();
+
+	assert_true(wait_state(idle, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	sleep_ms(600);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	assert_true(f.interval_s >= 0.55 && f.interval_s < 5);
+
+	p = frame_find(&f, busy);
+	assert_non_null(p);
+	assert_true(p->cpu_pct > 10.0);
+	assert_true(p->cpu_pct <= 100.0 + 10.0); /* one thread: one CPU at most */
+	assert_true(p->utime + p->stime >= 5);
+	p = frame_find(&f, idle);
+	assert_non_null(p);
+	assert_true(p->cpu_pct >= 0.0 && p->cpu_pct < 0.5);
+
+	kill_reap(busy);
+	kill_reap(idle);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/* Make the next fork() get pid, if this kernel lets the test choose. */
+static bool set_next_pid(pid_t pid)
+{
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	char buf[16];
+	int n;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	n = snprintf(buf, sizeof(buf), "%d", pid - 1);
+	ok = write(fd, buf, (size_t)n) == n;
+	close(fd);
+	return ok;
+}
+
+/*
+ * A busy process that ran long is replaced, under the same PID, by a new
+ * busy one. If the sampler took the old ticks as the new one's previous
+ * value, the delta would be negative (shown as 0); it must start afresh.
+ */
+static void test_pid_reuse(void **state)
+{
+	struct sampler_opts o = {0};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	uint64_t old_start;
+	pid_t old, fresh = -1;
+
+	assert_int_equal(sampler_new(&o, &s), 0);
+	old = fork_busy();
+	sleep_ms(700);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, old);
+	assert_non_null(p);
+	assert_true(p->utime + p->stime >= 20);
+	old_start = p->start_ticks;
+	kill_reap(old);
+
+	/* Other processes may fork meanwhile and take the PID: try a few times. */
+	sleep_ms(20); /* a later start time, in clock ticks */
+	for (int tries = 0; tries < 5 && fresh != old; tries++) {
+		if (fresh > 0)
+			kill_reap(fresh);
+		if (!set_next_pid(old)) {
+			sampler_free(s);
+			frame_free(&f);
+			skip(); /* ns_last_pid not writable here: cannot force a reuse */
+			return;
+		}
+		fresh = fork_busy();
+	}
+	if (fresh != old) {
+		kill_reap(fresh);
+		sampler_free(s);
+		frame_free(&f);
+		skip();
+		return;
+	}
+	sleep_ms(300);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, old);
+	assert_non_null(p);
+	assert_int_equal(p->ppid, getpid());
+	assert_true(p->start_ticks > old_start);
+	/* Its own ticks since birth, within the interval: well above 0. */
+	assert_true(p->utime + p->stime < 60);
+	assert_true(p->cpu_pct > 10.0);
+	kill_reap(fresh);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+static void test_task_counts(void **state)
+{
+	struct sampler_opts o = {0};
+	const struct frame_proc *p;
+	struct frame_tasks t = {0};
+	struct frame f = {0};
+	struct sampler *s;
+	pid_t stopped = fork_idle(), zombie;
+	siginfo_t si;
+
+	zombie = fork();
+	assert_true(zombie >= 0);
+	if (zombie == 0)
+		_exit(3);
+	track(zombie);
+	/* Wait for the exit but leave it unreaped: a zombie. */
+	memset(&si, 0, sizeof(si));
+	assert_int_equal(waitid(P_PID, (id_t)zombie, &si, WEXITED | WNOWAIT), 0);
+	assert_int_equal(kill(stopped, SIGSTOP), 0);
+	assert_true(wait_state(stopped, 'T'));
+	assert_true(wait_state(zombie, 'Z'));
+
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	assert_int_equal(f.tasks.total, f.nprocs);
+	assert_int_equal(f.tasks.running + f.tasks.sleeping + f.tasks.stopped + f.tasks.zombie,
+			 f.tasks.total);
+	assert_true(f.tasks.stopped >= 1);
+	assert_true(f.tasks.zombie >= 1);
+	assert_true(f.tasks.running >= 1); /* this test, reading */
+
+	/* The summary counts are exactly the states of the records. */
+	for (size_t i = 0; i < f.nprocs; i++) {
+		switch (f.procs[i].state) {
+		case 'R':
+			t.running++;
+			break;
+		case 'T':
+		case 't':
+			t.stopped++;
+			break;
+		case 'Z':
+			t.zombie++;
+			break;
+		default:
+			t.sleeping++;
+			break;
+		}
+	}
+	assert_int_equal(t.running, f.tasks.running);
+	assert_int_equal(t.sleeping, f.tasks.sleeping);
+	assert_int_equal(t.stopped, f.tasks.stopped);
+	assert_int_equal(t.zombie, f.tasks.zombie);
+
+	p = frame_find(&f, stopped);
+	assert_non_null(p);
+	assert_int_equal(p->state, 'T');
+	p = frame_find(&f, zombie);
+	assert_non_null(p);
+	assert_int_equal(p->state, 'Z');
+	assert_int_equal(p->rss_kb, 0);
+
+	kill_reap(stopped);
+	kill_reap(zombie);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/* Read /proc/self/statm's third field (shared pages). */
+static uint64_t self_shared_pages(void)
+{
+	unsigned long long size, res, shared;
+	FILE *fp = fopen("/proc/self/statm", "r");
+
+	assert_non_null(fp);
+	assert_int_equal(fscanf(fp, "%llu %llu %llu", &size, &res, &shared), 3);
+	fclose(fp);
+	return shared;
+}
+
+static void test_needs_statm_status(void **state)
+{
+	struct sampler_opts o = {0};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024, shared;
+	int64_t d;
+
+	/* Without statm asked for, shared_kb stays 0 (and status fields too). */
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, getpid());
+	assert_non_null(p);
+	assert_int_equal(p->shared_kb, 0);
+	assert_int_equal(p->rss_anon_kb, 0);
+	assert_int_equal(p->vctxsw + p->nvctxsw, 0);
+	sampler_free(s);
+
+	o.needs = PROC_NEED(PROC_FILE_STATM);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	shared = self_shared_pages() * page_kb;
+	p = frame_find(&f, getpid());
+	assert_non_null(p);
+	assert_true(p->shared_kb > 0);
+	d = (int64_t)shared - (int64_t)p->shared_kb;
+	assert_true(d >= -256 && d <= 256);
+	assert_true(p->shared_kb <= p->rss_kb + 256);
+	assert_int_equal(p->rss_anon_kb, 0);
+	sampler_free(s);
+
+	o.needs = PROC_NEED(PROC_FILE_STATUS);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, getpid());
+	assert_non_null(p);
+	assert_int_equal(p->shared_kb, 0);
+	assert_true(p->rss_anon_kb > 0);
+	assert_true(p->rss_anon_kb + p->rss_file_kb <= p->rss_kb + 1024);
+	assert_true(p->vctxsw + p->nvctxsw > 0);
+	sampler_free(s);
+	frame_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_teardown(test_oracle_libproc2, reap_children),
+	    cmocka_unit_test_teardown(test_race_vanishing, reap_children),
+	    cmocka_unit_test_teardown(test_cpu_deltas, reap_children),
+	    cmocka_unit_test_teardown(test_pid_reuse, reap_children),
+	    cmocka_unit_test_teardown(test_task_counts, reap_children),
+	    cmocka_unit_test_teardown(test_needs_statm_status, reap_children),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

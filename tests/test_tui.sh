@@ -1,0 +1,206 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_tui.sh: the interactive viewer driven as a user drives it, through a
+# private tmux server: ptop starts and draws its header and column headings;
+# a filter narrows the table to one process started for the test; k and
+# Enter send it SIGTERM, which it dies of; shrinking the terminal keeps a
+# sensible screen, then says "terminal too small", and growing it back
+# redraws everything; h shows help; W writes ptoprc under $XDG_CONFIG_HOME;
+# q quits with status 0 and leaves no process behind. make check sets PTOP,
+# srcdir and TMUX_BIN (empty when configure found no tmux: the test skips).
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+
+if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
+	echo "test_tui: SKIP: tmux is not installed"
+	exit 77
+fi
+if [ ! -x "$PTOP" ]; then
+	echo "test_tui: FAIL: no ptop binary at $PTOP"
+	exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-tui.XXXXXX") || exit 1
+sock=ptoptest$$
+victim_pid=
+session=ptoptest
+
+tm() {
+	"$TMUX_BIN" -L "$sock" -f /dev/null "$@"
+}
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	if [ -n "$victim_pid" ]; then
+		kill -KILL "$victim_pid" 2>/dev/null
+		wait "$victim_pid" 2>/dev/null
+	fi
+	if [ -s "$tmp/ptop.pid" ]; then
+		kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+screen() {
+	tm capture-pane -p -t "$session" 2>/dev/null
+}
+
+fail() {
+	echo "test_tui: FAIL: $*"
+	echo "---- screen ----"
+	screen
+	echo "----------------"
+	exit 1
+}
+
+# wait_for CMD...: run CMD every 0.1 s until it succeeds, for up to 5 s.
+wait_for() {
+	i=0
+	while [ $i -lt 50 ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# on_screen PATTERN: the pane shows a line matching the extended regex.
+on_screen() {
+	screen | grep -Eq -- "$1"
+}
+
+off_screen() {
+	! screen | grep -Eq -- "$1"
+}
+
+expect() {
+	wait_for on_screen "$1" || fail "expected /$1/ on the screen"
+}
+
+keys() {
+	tm send-keys -t "$session" "$@"
+}
+
+resize() {
+	tm resize-window -t "$session" -x "$1" -y "$2" 2>/dev/null ||
+		tm resize-pane -t "$session" -x "$1" -y "$2"
+}
+
+# the table's rows: the lines between the column headings and the status line
+table_rows() {
+	screen | awk '/^ *PID +USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
+		grep -v '^ *$'
+}
+
+# A process with a name nothing else has, to filter for and to kill; fixed-width,
+# so that no other run's name contains this one (comm keeps 15 bytes).
+victim=$(printf 'ptvictim%07d' $$)
+cp "$(command -v sleep)" "$tmp/$victim" || exit 1
+"$tmp/$victim" 600 &
+victim_pid=$!
+
+mkdir "$tmp/home" || exit 1
+HOME=$tmp/home
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+
+# The inner sh records ptop's PID, then becomes ptop; the outer one its status.
+tm new-session -d -s "$session" -x 160 -y 48 \
+	sh -c 'sh -c "echo \$\$ > \"$1/ptop.pid\"; exec \"\$PTOP\" -d 0.5"; echo $? > "$1/status"' \
+	sh "$tmp" || fail "tmux cannot start a session"
+tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+
+# the header and the column headings
+expect '^ptop - '
+expect '^Tasks:'
+expect '^CPU'
+expect '^Mem'
+expect '^Swp'
+expect '^Cost'
+expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
+
+# filter for the victim: its row is the only one
+keys -l '\'
+expect 'Filter: _'
+keys -l "$victim"
+keys Enter
+only_victim() {
+	rows=$(table_rows)
+	[ "$(printf '%s\n' "$rows" | grep -c .)" -eq 1 ] &&
+		printf '%s\n' "$rows" | grep -Eq "^ *$victim_pid .*$victim\$"
+}
+wait_for only_victim || fail "the filter should leave only $victim ($victim_pid)"
+
+# k: the signal menu, SIGTERM chosen; Enter sends it
+keys k
+expect 'Send signal to '"$victim_pid"':'
+expect '15 TERM'
+keys Enter
+expect "Sent SIGTERM to $victim_pid"
+victim_gone() {
+	! kill -0 "$victim_pid" 2>/dev/null ||
+		[ "$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$victim_pid/stat" 2>/dev/null)" = Z ]
+}
+wait_for victim_gone || fail "$victim ($victim_pid) is still running"
+vp=$victim_pid
+wait "$vp"
+st=$?
+victim_pid=
+[ "$st" -eq 143 ] || fail "$victim exited with $st, not of SIGTERM (143)"
+kill -0 "$vp" 2>/dev/null && fail "$victim ($vp) is still there"
+
+# a small terminal still gets the whole layout; a tiny one is told so
+resize 40 10
+small_layout() {
+	on_screen '^ptop' && on_screen '^ *PID +USER' && on_screen '1 Processes'
+}
+wait_for small_layout || fail "40x10 should still show the header and the table"
+resize 30 8
+expect '^terminal too small'
+resize 160 48
+expect '^ptop - '
+expect '^Tasks:'
+expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
+wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
+
+# help, then back
+keys h
+expect 'keys \(Esc or q to close'
+expect '^ +q F10 \^C +Quit'
+keys Escape
+wait_for off_screen 'keys \(Esc or q to close' || fail "Esc should close the help"
+expect '^Tasks:'
+
+# W writes the settings where XDG_CONFIG_HOME says, making the directory
+[ -e "$XDG_CONFIG_HOME" ] && fail "$XDG_CONFIG_HOME should not exist yet"
+keys W
+config_written() {
+	[ -f "$XDG_CONFIG_HOME/ptop/ptoprc" ] && grep -q '^columns = ' "$XDG_CONFIG_HOME/ptop/ptoprc"
+}
+wait_for config_written || fail "W did not write $XDG_CONFIG_HOME/ptop/ptoprc"
+expect 'Settings written to '
+grep -q '^delay = 0.5$' "$XDG_CONFIG_HOME/ptop/ptoprc" ||
+	fail "ptoprc should hold the delay given by -d: $(cat "$XDG_CONFIG_HOME/ptop/ptoprc")"
+
+# q quits with status 0, and ptop is gone
+keys q
+exited() {
+	[ -s "$tmp/status" ]
+}
+wait_for exited || fail "ptop did not exit after q"
+[ "$(cat "$tmp/status")" = 0 ] || fail "ptop exited with status $(cat "$tmp/status")"
+ptop_pid=$(cat "$tmp/ptop.pid")
+ptop_gone() {
+	! kill -0 "$ptop_pid" 2>/dev/null
+}
+wait_for ptop_gone || fail "ptop ($ptop_pid) is still running after q"
+echo "test_tui: PASS"
+exit 0
