@@ -6,6 +6,8 @@
 # with tiny parameters and --format=json print JSON lines that python3 parses
 # and checks for shape and sanity (type, params, results with value and unit,
 # times > 0, progress lines in [0, 1] before the result, a sweep's series);
+# `rdpmc`'s read() row has cycles > 0 and its rdpmc rows are figures or are
+# listed under "unavailable" with a reason (this VM has no PMU);
 # the default format has perf bench's lines; bad options exit with status 2.
 # Skips (77) without python3; breakpoint cases accept a "skipped" line where
 # the machine has no hardware breakpoints. make check sets PTOP.
@@ -55,7 +57,7 @@ EOF
 
 # list: one line per benchmark, name then summary.
 "$PTOP" bench list >"$tmp/out" 2>"$tmp/err" || fail "bench list exited $?"
-for name in status breakpoint-thread breakpoint-enable; do
+for name in status breakpoint-thread breakpoint-enable rdpmc; do
 	grep -q "^$name " "$tmp/out" || fail "bench list lacks $name"
 done
 
@@ -98,6 +100,42 @@ assert len(s['threads']['points']) == 2 * $cpus, s
 assert all(p['value'] > 0 for x in s.values() for p in x['points']), s
 "
 
+# rdpmc, JSON: the read() row has cycles > 0 (percentiles around the median);
+# each rdpmc row is measured the same way or listed as unavailable with a reason.
+"$PTOP" bench rdpmc --runs 8 -r 1 --format=json >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench rdpmc exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/out" <<'EOF2' || fail "rdpmc json"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(lines) == 1, lines
+res = lines[0]
+if res["type"] == "skipped":
+    print("skipped:", res["message"])
+    sys.exit(0)
+assert res["type"] == "result" and res["name"] == "rdpmc", res
+assert res["params"] == {"runs": 8, "event": "instructions", "repeat": 1}, res["params"]
+r, gone = res["results"], res.get("unavailable", {})
+def measured(key):
+    lo, mid, hi = (r[key + s]["value"] for s in ("_p10", "", "_p90"))
+    assert r[key]["unit"] == "cycles" and 0 < lo <= mid <= hi, (key, lo, mid, hi)
+measured("read_syscall")
+assert r["runs"]["value"] == 8, r["runs"]
+for key in ("rdpmc_cold", "rdpmc_warm"):
+    assert (key in r) != (key in gone), key
+    if key in r:
+        measured(key)
+    else:
+        assert gone[key]["unit"] == "cycles" and gone[key]["reason"], gone[key]
+        print("rdpmc: %s unavailable: %s" % (key, gone[key]["reason"]))
+EOF2
+"$PTOP" bench rdpmc --runs 4 -r 1 >"$tmp/out" 2>"$tmp/err" || fail "bench rdpmc text exited $?"
+if ! grep -q "^Skipping" "$tmp/out"; then
+	grep -Eq '^ +[0-9]+\.[0-9]{6} cycles  read\(\) syscall on the [a-z-]+ fd$' "$tmp/out" ||
+		fail "rdpmc text has no read() row: $(cat "$tmp/out")"
+	[ "$(grep -Ec 'rdpmc, page (cold|pre-faulted)' "$tmp/out")" = 2 ] ||
+		fail "rdpmc text lacks an rdpmc row: $(cat "$tmp/out")"
+fi
+
 # The default format speaks perf bench's lines.
 "$PTOP" bench breakpoint-enable --passive=1 >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench breakpoint-enable exited $?"
@@ -124,6 +162,74 @@ for args in "status --loops=0" "status --loops" "status --bogus" "status --forma
 done
 "$PTOP" bench status --help >"$tmp/out" 2>&1 || fail "bench status --help exited $?"
 grep -q -- "--loops" "$tmp/out" || fail "bench status --help lacks --loops"
+
+# synthesize: perf bench internals synthesize's figures, -s and -t, in JSON.
+"$PTOP" bench synthesize -s -i 3 --format=json >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench synthesize -s exited $?: $(cat "$tmp/err")"
+check "synthesize -s json" '
+r = res["results"]
+for k in ("st", "st_data"):
+    assert r[k + "_usec"]["unit"] == "usec", r
+    assert r[k + "_usec_per_event"]["unit"] == "usec/event", r
+    assert r[k + "_events"]["value"] >= 2, r
+assert r["st_data_events"]["value"] > r["st_events"]["value"], r
+assert not [k for k in r if k.startswith("mt_")], r
+assert res["params"]["iterations"] == 3 and res["params"]["st"] is True, res["params"]
+'
+"$PTOP" bench synthesize -t -m 1 -M 2 -I 1 --format=json --progress >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench synthesize -t exited $?: $(cat "$tmp/err")"
+check "synthesize -t json" '
+r = res["results"]
+assert prog and prog[-1] == 1, prog
+assert r["mt_processes"]["value"] >= 1, r
+for t in (1, 2):
+    assert r["mt_%d_threads" % t]["value"] == t, r
+    assert r["mt_%d_usec_per_event" % t]["unit"] == "usec/event", r
+    assert r["mt_%d_events" % t]["value"] >= 2 * r["mt_processes"]["value"] * 0.9, r
+assert not [k for k in r if k.startswith("st_")], r
+'
+
+# ... and in perf's own lines.
+"$PTOP" bench synthesize -s -i 2 >"$tmp/out" 2>"$tmp/err" || fail "bench synthesize exited $?"
+for pattern in "^# Running 'internals/synthesize' benchmark:\$" \
+	'^  Average synthesis took: [0-9]+\.[0-9]{3} usec \(\+- [0-9]+\.[0-9]{3} usec\)$' \
+	'^  Average num\. events: [0-9]+\.[0-9]{3} \(\+- [0-9]+\.[0-9]{3}\)$' \
+	'^  Average time per event [0-9]+\.[0-9]{3} usec$' \
+	'^  Average data synthesis took: [0-9]+\.[0-9]{3} usec'; do
+	grep -Eq "$pattern" "$tmp/out" || fail "no '$pattern' in: $(cat "$tmp/out")"
+done
+for args in "--min-threads=0" "-i x" "-t -m 3 -M 2" "--output"; do
+	# shellcheck disable=SC2086 # split on purpose
+	"$PTOP" bench synthesize $args >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" != 0 ] || fail "'ptop bench synthesize $args' exited 0"
+	[ -s "$tmp/err" ] || fail "'ptop bench synthesize $args' said nothing on stderr"
+done
+
+# The --output stream, read back by perf itself where it is installed.
+if command -v perf >/dev/null 2>&1; then
+	"$PTOP" bench synthesize -s -i 1 -o "$tmp/synth.data" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	wait "$pid" || fail "bench synthesize -o exited $?: $(cat "$tmp/err")"
+	if perf script -i "$tmp/synth.data" --show-task-events --show-mmap-events \
+		>"$tmp/script" 2>"$tmp/err"; then
+		grep -Eq "PERF_RECORD_COMM: .*:$pid/$pid\$" "$tmp/script" ||
+			fail "perf script shows no COMM of pid $pid: $(head -5 "$tmp/script")"
+		grep -q "PERF_RECORD_MMAP2 $pid/$pid: " "$tmp/script" ||
+			fail "perf script shows no MMAP2 of pid $pid: $(head -5 "$tmp/script")"
+	else
+		fail "perf script -i synth.data exited $?: $(cat "$tmp/err")"
+	fi
+	# Through a pipe, as perf record -o - | perf script -i - (the report on stderr).
+	"$PTOP" bench synthesize -t -m 1 -M 1 -I 1 -o - 2>"$tmp/err" |
+		perf script -i - --show-task-events --show-mmap-events >"$tmp/script" 2>"$tmp/err2" ||
+		fail "ptop bench synthesize -o - | perf script -i - failed: $(cat "$tmp/err2")"
+	grep -q "PERF_RECORD_FORK" "$tmp/script" || fail "perf script -i - shows no FORK"
+	grep -q "PERF_RECORD_MMAP2" "$tmp/script" || fail "perf script -i - shows no MMAP2"
+	grep -q "Average synthesis took" "$tmp/err" || fail "no report on stderr with -o -"
+else
+	echo "test_bench: perf is not installed: skipping perf script on synthesize --output"
+fi
 
 [ "$failed" = 0 ] && echo "test_bench: PASS"
 exit "$failed"

@@ -614,6 +614,29 @@ static void test_every_prefix(void **state)
 	check_prefixes("hostile/proc/105/stat");
 }
 
+/* A kernel that prints fields past 52 must not make every process unreadable. */
+static void test_newer_kernel_fields(void **state)
+{
+	char line[512];
+	struct proc_stat st;
+	int n;
+
+	(void)state;
+	n = snprintf(line, sizeof(line), "77 (new) R 1");
+	for (int f = 5; f <= 52; f++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %d", f == 52 ? 9 : 0);
+	snprintf(line + n, sizeof(line) - (size_t)n, " 123 -4\n");
+	assert_int_equal(parse_str(line, &st), 0);
+	assert_int_equal(st.pid, 77);
+	assert_int_equal(st.exit_code, 9);
+	assert_int_equal(st.nfields, 54);
+	/* ...but they are still numbers */
+	snprintf(line + n, sizeof(line) - (size_t)n, " 123 x\n");
+	assert_int_equal(parse_str(line, &st), -EINVAL);
+	snprintf(line + n, sizeof(line) - (size_t)n, " 18446744073709551616\n");
+	assert_int_equal(parse_str(line, &st), -ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -632,6 +655,7 @@ int main(void)
 	    cmocka_unit_test(test_field_count),
 	    cmocka_unit_test(test_malformed_lines),
 	    cmocka_unit_test(test_every_prefix),
+	    cmocka_unit_test(test_newer_kernel_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

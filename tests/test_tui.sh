@@ -27,9 +27,8 @@ sock=ptoptest$$
 victim_pid=
 session=ptoptest
 
-tm() {
-	"$TMUX_BIN" -L "$sock" -f /dev/null "$@"
-}
+NAME=test_tui
+. "${srcdir:-.}/tests/tmux-lib.sh"
 
 cleanup() {
 	tm kill-server >/dev/null 2>&1
@@ -44,46 +43,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
-
-screen() {
-	tm capture-pane -p -t "$session" 2>/dev/null
-}
-
-fail() {
-	echo "test_tui: FAIL: $*"
-	echo "---- screen ----"
-	screen
-	echo "----------------"
-	exit 1
-}
-
-# wait_for CMD...: run CMD every 0.1 s until it succeeds, for up to 5 s.
-wait_for() {
-	i=0
-	while [ $i -lt 50 ]; do
-		"$@" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# on_screen PATTERN: the pane shows a line matching the extended regex.
-on_screen() {
-	screen | grep -Eq -- "$1"
-}
-
-off_screen() {
-	! screen | grep -Eq -- "$1"
-}
-
-expect() {
-	wait_for on_screen "$1" || fail "expected /$1/ on the screen"
-}
-
-keys() {
-	tm send-keys -t "$session" "$@"
-}
 
 resize() {
 	tm resize-window -t "$session" -x "$1" -y "$2" 2>/dev/null ||

@@ -20,6 +20,8 @@
  *    "series":[{"name":"breakpoints","x":"breakpoints","unit":"usecs/op",
  *		 "points":[{"x":0,"value":43.0},...]},...]}
  *	the last line of a successful run; "series" only when the run swept.
+ *	Figures the machine could not give are not in "results" but in
+ *	"unavailable":{"KEY":{"unit":"cycles","label":"...","reason":"..."}}.
  *   {"type":"skipped","name":"...","error":"ENODEV","message":"..."}
  *	the machine cannot run it (perf bench's "Skipping ... No hardware
  *	support"); exit status 0.
@@ -34,12 +36,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Benchmarks in table order; synthesize and rdpmc take their rows here. */
-enum bench_id { BENCH_STATUS, BENCH_BREAKPOINT_THREAD, BENCH_BREAKPOINT_ENABLE, BENCH_COUNT };
+enum bench_id {
+	BENCH_STATUS,
+	BENCH_BREAKPOINT_THREAD,
+	BENCH_BREAKPOINT_ENABLE,
+	BENCH_RDPMC,
+	BENCH_SYNTHESIZE,
+	BENCH_COUNT
+};
 
 #define BENCH_MAX_OPTIONS 12 /* per benchmark, not counting the common ones */
-#define BENCH_MAX_VALUES 24
+#define BENCH_MAX_VALUES 128 /* synthesize: 4 per thread count of its sweep */
 #define BENCH_MAX_SERIES 4
 
 enum bench_opt_type {
@@ -65,6 +75,7 @@ enum bench_value_style {
 	BENCH_STYLE_FIGURE, /* " %14lf UNIT[  LABEL]", as perf's "usecs/op" lines */
 	BENCH_STYLE_TOTAL,  /* " %14s: S.mmm [sec]" and a blank line, as perf's Total time */
 	BENCH_STYLE_COUNT,  /* "  LABEL: N", an integer */
+	BENCH_STYLE_LINE,   /* "LABEL" as is: the benchmark wrote the figure into it */
 };
 
 struct bench_value {
@@ -74,6 +85,8 @@ struct bench_value {
 	double value;	   /* in unit */
 	enum bench_value_style style;
 	bool simple; /* printed by --format=simple */
+	/* Why the figure could not be measured, or NULL; value is then meaningless. */
+	const char *unavailable;
 };
 
 struct bench_point {
@@ -93,7 +106,7 @@ struct bench_series {
 struct bench_result {
 	char header[256];  /* perf-like "# ..." line without "# ", or empty */
 	char message[256]; /* why it failed or was skipped, or empty */
-	char text[1024];   /* storage for labels built at run time */
+	char text[8192];   /* storage for labels built at run time */
 	size_t text_len;
 	struct bench_value values[BENCH_MAX_VALUES];
 	size_t nvalues;
@@ -128,6 +141,8 @@ struct bench_desc {
 extern const struct bench_desc bench_status;
 extern const struct bench_desc bench_breakpoint_thread;
 extern const struct bench_desc bench_breakpoint_enable;
+extern const struct bench_desc bench_rdpmc;
+extern const struct bench_desc bench_synthesize;
 
 /*
  * A params struct for d holding its defaults, from xmalloc (free() it). Set
@@ -153,6 +168,9 @@ int bench_run(const struct bench_desc *d, const void *params, const struct bench
 /* Append a value; label and unit must outlive res (literals, or bench_text()). */
 void bench_add_value(struct bench_result *res, const char *key, const char *label, const char *unit,
 		     double value, enum bench_value_style style, bool simple);
+/* Append a figure that could not be measured; reason must outlive res too. */
+void bench_add_unavailable(struct bench_result *res, const char *key, const char *label,
+			   const char *unit, const char *reason);
 /* Start a series; returns it for bench_series_add(). */
 struct bench_series *bench_add_series(struct bench_result *res, const char *name, const char *x,
 				      const char *unit);
@@ -169,6 +187,49 @@ void bench_progress(const struct bench_ctx *ctx, double done);
 
 /* Median of n doubles (sorts v in place); 0 when n is 0. */
 double bench_median(double *v, size_t n);
+
+/* One line of the JSON protocol, read back (src/bench/protocol.c). */
+enum bench_msg_type {
+	BENCH_MSG_UNKNOWN,
+	BENCH_MSG_PROGRESS,
+	BENCH_MSG_RESULT,
+	BENCH_MSG_SKIPPED,
+	BENCH_MSG_ERROR,
+};
+
+struct bench_msg {
+	enum bench_msg_type type;
+	char name[64];
+	double progress;	     /* BENCH_MSG_PROGRESS */
+	struct bench_result result; /* values and series (RESULT); message (SKIPPED, ERROR) */
+};
+
+/*
+ * Parse one line (without its newline). Returns 0, or -EINVAL for a line
+ * that is not a protocol object; free m->result with bench_result_free().
+ */
+int bench_msg_parse(const char *line, size_t len, struct bench_msg *m);
+
+/* Records of a perf.data stream in pipe mode, counted by bench_synth_decode(). */
+struct bench_synth_counts {
+	uint64_t records; /* all, after the 16-byte pipe header */
+	uint64_t attr;	  /* PERF_RECORD_HEADER_ATTR */
+	uint64_t comm, mmap2, fork;
+	uint64_t other;			       /* any other type */
+	uint64_t pid_comm, pid_mmap2, pid_fork; /* of those, the ones whose pid is the one asked for */
+};
+
+/*
+ * Walk a perf.data stream in pipe mode, as `ptop bench synthesize --output`
+ * writes it: the header ("PERFILE2", size 16), then records. Counts them by
+ * type into *out (zeroed first), and separately those of process pid (the
+ * record's pid field; pid 0 matches none). Never reads past buf + len.
+ * Returns 0, or -EINVAL for a bad magic or header size, or a record that is
+ * shorter than 8 bytes, runs past the end, or is too short for its type or
+ * has a COMM or MMAP2 string without its NUL; *out then counts the records
+ * before it. The stream must be in the host's byte order.
+ */
+int bench_synth_decode(const void *buf, size_t len, int pid, struct bench_synth_counts *out);
 
 /*
  * `ptop bench ARGS...`: argv[0] is "bench". Prints to stdout (and usage errors

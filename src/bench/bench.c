@@ -27,6 +27,8 @@ static const struct bench_desc *const bench_table[] = {
     [BENCH_STATUS] = &bench_status,
     [BENCH_BREAKPOINT_THREAD] = &bench_breakpoint_thread,
     [BENCH_BREAKPOINT_ENABLE] = &bench_breakpoint_enable,
+    [BENCH_RDPMC] = &bench_rdpmc,
+    [BENCH_SYNTHESIZE] = &bench_synthesize,
 };
 _Static_assert(ARRAY_SIZE(bench_table) == BENCH_COUNT,
 	       "every enum bench_id needs a row in bench_table");
@@ -143,6 +145,16 @@ void bench_add_value(struct bench_result *res, const char *key, const char *labe
 	    .style = style,
 	    .simple = simple,
 	};
+}
+
+void bench_add_unavailable(struct bench_result *res, const char *key, const char *label,
+			   const char *unit, const char *reason)
+{
+	size_t n = res->nvalues;
+
+	bench_add_value(res, key, label, unit, 0, BENCH_STYLE_FIGURE, true);
+	if (res->nvalues > n)
+		res->values[n].unavailable = reason ? reason : "";
 }
 
 struct bench_series *bench_add_series(struct bench_result *res, const char *name, const char *x,
@@ -345,10 +357,14 @@ static void print_json(const struct bench_desc *d, const void *params, const str
 		sep = ",";
 	}
 	printf("%s\"repeat\":%u},\"results\":{", sep, c->repeat);
+	sep = "";
 	for (size_t i = 0; i < res->nvalues; i++) {
 		const struct bench_value *v = &res->values[i];
 
-		printf("%s", i ? "," : "");
+		if (v->unavailable)
+			continue;
+		printf("%s", sep);
+		sep = ",";
 		json_string(v->key);
 		fputs(":{\"value\":", stdout);
 		json_number(v->value);
@@ -361,6 +377,27 @@ static void print_json(const struct bench_desc *d, const void *params, const str
 		putchar('}');
 	}
 	putchar('}');
+	sep = NULL;
+	for (size_t i = 0; i < res->nvalues; i++) {
+		const struct bench_value *v = &res->values[i];
+
+		if (!v->unavailable)
+			continue;
+		fputs(sep ? sep : ",\"unavailable\":{", stdout);
+		sep = ",";
+		json_string(v->key);
+		fputs(":{\"unit\":", stdout);
+		json_string(v->unit);
+		if (v->label) {
+			fputs(",\"label\":", stdout);
+			json_string(_(v->label));
+		}
+		fputs(",\"reason\":", stdout);
+		json_string(v->unavailable);
+		putchar('}');
+	}
+	if (sep)
+		putchar('}');
 	if (res->nseries) {
 		fputs(",\"series\":[", stdout);
 		for (size_t i = 0; i < res->nseries; i++) {
@@ -412,6 +449,14 @@ static void print_text(const struct bench_desc *d, const struct cli *c,
 
 		if (simple && !v->simple)
 			continue;
+		if (v->unavailable) {
+			if (simple)
+				puts(_("unavailable"));
+			else
+				printf(_(" %14s %s  %s: unavailable: %s\n"), "-", v->unit,
+				       v->label ? _(v->label) : v->key, v->unavailable);
+			continue;
+		}
 		switch (v->style) {
 		case BENCH_STYLE_TOTAL:
 			split_sec(v->value, &s, &ms);
@@ -433,6 +478,12 @@ static void print_text(const struct bench_desc *d, const struct cli *c,
 				printf(" %14lf %s  %s\n", v->value, v->unit, _(v->label));
 			else
 				printf(" %14lf %s\n", v->value, v->unit);
+			break;
+		case BENCH_STYLE_LINE:
+			if (simple)
+				printf("%lf\n", v->value);
+			else
+				printf("%s\n", _(v->label));
 			break;
 		}
 	}

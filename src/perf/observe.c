@@ -50,12 +50,13 @@ int observer_new(const struct observer_opts *o, struct observer **out, const cha
 		}
 		/* ptop's own thread counts the same events: its row, and its cost */
 		perf_counters_info(ob->ctr, &info);
+		/* self[i] is event i; one that cannot open keeps fd -1 and reads 0 */
 		for (int i = 0; i < info.nevents; i++) {
 			struct perf_event_spec ev;
 
-			if (perf_event_resolve(info.names[i], &ev) ||
-			    perf_self_open(&ob->self[ob->nself], &ev))
-				continue;
+			ob->self[i].fd = -1;
+			if (perf_event_resolve(info.names[i], &ev) == 0)
+				perf_self_open(&ob->self[i], &ev);
 			ob->nself++;
 		}
 	}
@@ -110,7 +111,7 @@ void observer_unwatch(struct observer *ob, size_t i)
 void observer_begin(struct observer *ob)
 {
 	for (int i = 0; i < ob->nself; i++)
-		if (perf_self_read(&ob->self[i], &ob->self_begin[i]))
+		if (ob->self[i].fd < 0 || perf_self_read(&ob->self[i], &ob->self_begin[i]))
 			ob->self_begin[i] = 0;
 }
 
@@ -156,10 +157,10 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		uint64_t now;
 
 		fc->self_rdpmc |= ob->self[i].rdpmc;
-		fc->self_ctr[i] =
-		    perf_self_read(&ob->self[i], &now) == 0 && now >= ob->self_begin[i]
-			? (double)(now - ob->self_begin[i])
-			: 0;
+		fc->self_ctr[i] = ob->self[i].fd >= 0 && perf_self_read(&ob->self[i], &now) == 0 &&
+					  now >= ob->self_begin[i]
+				      ? (double)(now - ob->self_begin[i])
+				      : 0;
 	}
 }
 

@@ -81,8 +81,19 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 		if (err)
 			return err;
 	}
-	if (p != end)
-		return -EINVAL;
+	/* A later kernel may print more fields: numbers, which ptop does not use. */
+	while (p < end) {
+		uint64_t ignored;
+
+		if (num_expect(&p, end, ' '))
+			return -EINVAL;
+		if (p < end && *p == '-')
+			p++;
+		err = num_u64(&p, end, &ignored);
+		if (err)
+			return err;
+		i++;
+	}
 	out->nfields = i + 3;
 	if (out->nfields < PROC_STAT_MIN_FIELDS)
 		return -EINVAL;

@@ -106,6 +106,32 @@ static int col_width(const struct ui *ui, enum field_id id)
 	return field_defs[id].width;
 }
 
+/* Room the name keeps on a narrow screen before other columns give way. */
+#define COMMAND_MIN 12
+
+/*
+ * The shown columns that fit COLS: from the right, columns give way until
+ * COMMAND has COMMAND_MIN columns; the first column always stays.
+ */
+static size_t fit_columns(const struct ui *ui, enum field_id *out)
+{
+	size_t n = 0;
+	int used = 0;
+
+	for (size_t c = 0; c < ui->cfg.ncolumns; c++) {
+		out[n++] = ui->cfg.columns[c];
+		if (ui->cfg.columns[c] != FIELD_COMMAND)
+			used += col_width(ui, ui->cfg.columns[c]) + 1;
+	}
+	while (n > 2 && used + COMMAND_MIN > COLS) {
+		/* drop the last column before COMMAND (COMMAND is always last) */
+		used -= col_width(ui, out[n - 2]) + 1;
+		out[n - 2] = out[n - 1];
+		n--;
+	}
+	return n;
+}
+
 /* The tree's branches, ASCII so that every terminal lines them up. */
 static int draw_branches(struct ui *ui, int y, int x, int maxw, const struct tree_row *t)
 {
@@ -131,14 +157,16 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 {
 	struct frame_proc *p = (struct frame_proc *)row_at(ui, i);
 	bool selected = i == ui->sel;
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t ncols = fit_columns(ui, cols);
 	int x = 0;
 
 	if (selected) {
 		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		mvhline(y, 0, ' ', COLS);
 	}
-	for (size_t c = 0; c < ui->cfg.ncolumns && x < COLS; c++) {
-		enum field_id id = ui->cfg.columns[c];
+	for (size_t c = 0; c < ncols && x < COLS; c++) {
+		enum field_id id = cols[c];
 		int w = col_width(ui, id);
 
 		if (id == FIELD_COMMAND) {
@@ -173,10 +201,12 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 
 static void procs_heading(struct ui *ui, int y)
 {
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t ncols = fit_columns(ui, cols);
 	int x = 0;
 
-	for (size_t c = 0; c < ui->cfg.ncolumns && x < COLS; c++) {
-		enum field_id id = ui->cfg.columns[c];
+	for (size_t c = 0; c < ncols && x < COLS; c++) {
+		enum field_id id = cols[c];
 		const char *t = field_defs[id].title;
 		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, id);
 		int tl = (int)strlen(t);
@@ -415,10 +445,12 @@ static void procs_click(struct ui *ui, int y, int x)
 {
 	if (y == ui->table_y - 1) {
 		/* a click on a heading sorts by that column, as in htop */
+		enum field_id cols[UI_MAX_COLUMNS];
+		size_t ncols = fit_columns(ui, cols);
 		int cx = 0;
 
-		for (size_t c = 0; c < ui->cfg.ncolumns; c++) {
-			enum field_id id = ui->cfg.columns[c];
+		for (size_t c = 0; c < ncols; c++) {
+			enum field_id id = cols[c];
 			int w = id == FIELD_COMMAND ? COLS - cx : col_width(ui, id);
 
 			if (x >= cx && x < cx + w + 1) {

@@ -29,6 +29,7 @@ static const struct pane_def *const panes[PANE_COUNT] = {
     [PANE_PROCESSES] = &pane_processes,
     [PANE_COUNTERS] = &pane_counters,
     [PANE_BREAKPOINTS] = &pane_breakpoints,
+    [PANE_BENCH] = &pane_bench,
 };
 
 static volatile sig_atomic_t ui_signalled;
@@ -250,6 +251,7 @@ static const char *const prompt_labels[] = {
     [PROMPT_RENICE] = N_("Nice value (-20..19): "),
     [PROMPT_DELAY] = N_("Delay in seconds: "),
     [PROMPT_WATCH] = N_("Watch ADDR[:LEN[:TYPE]] (hex or [heap]+0x40; 1/2/4/8; r w rw x): "),
+    [PROMPT_PANE] = "",
 };
 
 static void draw_status(struct ui *ui)
@@ -260,7 +262,9 @@ static void draw_status(struct ui *ui)
 	clrtoeol();
 	if (ui->mode == MODE_PROMPT) {
 		attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
-		mvaddstr(y, 0, _(prompt_labels[ui->prompt]));
+		mvaddstr(y, 0,
+			 ui->prompt == PROMPT_PANE ? ui->pane_prompt
+						   : _(prompt_labels[ui->prompt]));
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
 		ui_put(ui, y, getcurx(stdscr), COLS - getcurx(stdscr) - 1, ui->input,
 		       ui->input_len);
@@ -624,6 +628,10 @@ static void prompt_done(struct ui *ui)
 		ui->next_frame = 0;
 		break;
 	}
+	case PROMPT_PANE:
+		if (panes[ui->cfg.pane]->prompt_done)
+			panes[ui->cfg.pane]->prompt_done(ui, ui->input);
+		break;
 	case PROMPT_WATCH: {
 		struct perf_bp_spec spec;
 		char arg[UI_TEXT_MAX + 16];
@@ -1001,6 +1009,12 @@ int ui_run(const struct ui_opts *o)
 			wait_ms = 0;
 		if (wait_ms > 1000)
 			wait_ms = 1000; /* wake for the status line to expire */
+		for (int i = 0; i < PANE_COUNT; i++) {
+			int w = panes[i] && panes[i]->poll ? panes[i]->poll(&ui) : -1;
+
+			if (w >= 0 && w < wait_ms)
+				wait_ms = w;
+		}
 		timeout(wait_ms);
 		key = getch();
 		/* Take every key already typed before drawing again: none is lost or delayed. */
@@ -1010,6 +1024,9 @@ int ui_run(const struct ui_opts *o)
 			key = getch();
 		}
 	}
+	for (int i = 0; i < PANE_COUNT; i++)
+		if (panes[i] && panes[i]->shutdown)
+			panes[i]->shutdown(&ui);
 	restore_terminal();
 	sbuf_free(&errors);
 	free(ui.rows);

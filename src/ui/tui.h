@@ -44,6 +44,7 @@ enum prompt_kind {
 	PROMPT_RENICE,
 	PROMPT_DELAY,
 	PROMPT_WATCH,
+	PROMPT_PANE, /* answered by the current pane's prompt_done */
 };
 
 #define UI_TEXT_MAX 128
@@ -92,10 +93,11 @@ struct ui {
 
 	/* counters and breakpoints (src/perf's observer) */
 	struct observer *ob;
-	const char *ob_error; /* why the observer could not start, or NULL */
-	struct sbuf cell;     /* scratch for one table cell, kept across frames */
-	size_t bp_sel;	      /* selected breakpoint in the Breakpoints pane */
-	int watch_pid;	      /* the process a `w` prompt arms on */
+	const char *ob_error;	 /* why the observer could not start, or NULL */
+	struct sbuf cell;	 /* scratch for one table cell, kept across frames */
+	size_t bp_sel;		 /* selected breakpoint in the Breakpoints pane */
+	int watch_pid;		 /* the process a `w` prompt arms on */
+	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
 };
 
 /* The panes and their table. */
@@ -105,11 +107,20 @@ struct pane_def {
 	/* Handle an action; false leaves it to the loop. */
 	bool (*key)(struct ui *ui, enum ui_action act, int key);
 	void (*click)(struct ui *ui, int y, int x);
+	/* Called every turn of the loop, whichever pane shows: work in the
+	 * background (a benchmark's pipe). Returns the longest wait in ms it can
+	 * bear before the next call, or -1 for no limit. May be NULL. */
+	int (*poll)(struct ui *ui);
+	/* Called once before ptop exits (a running benchmark is stopped). May be NULL. */
+	void (*shutdown)(struct ui *ui);
+	/* A prompt this pane opened was answered. May be NULL. */
+	void (*prompt_done)(struct ui *ui, const char *text);
 };
 
 extern const struct pane_def pane_processes;
 extern const struct pane_def pane_counters;
 extern const struct pane_def pane_breakpoints;
+extern const struct pane_def pane_bench;
 
 /* tui.c */
 void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,0 +1,1045 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * synthesize.c: the `synthesize` benchmark, the work `perf bench internals
+ * synthesize` measures: building the records perf record writes at its start
+ * to describe processes that already run. -s does it for ptop's own process
+ * (one PERF_RECORD_COMM, one PERF_RECORD_MMAP2 per executable map; then again
+ * with every readable map, perf's "data" case); -t for every process on the
+ * machine (a PERF_RECORD_FORK and a PERF_RECORD_COMM per thread, MMAP2 for the
+ * executable maps of user processes), the PIDs shared out to 1..M threads.
+ * It reads /proc (getdents64 on the root), /proc/PID/stat, /proc/PID/task/,
+ * /proc/PID/task/TID/comm and /proc/PID/maps, the last in large reads into a
+ * buffer each worker keeps and parsed in place by proc_parse_maps_line();
+ * records go into a per-worker buffer that keeps its capacity between runs.
+ * --output writes the records of the last run as a perf.data stream in pipe
+ * mode (perf record -o -), one write(2) per buffer; bench_synth_decode()
+ * reads such a stream back. Figures are perf's: mean and standard error of
+ * the wall time per run, of the records per run, and their ratio.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ptop/bench.h"
+#include "ptop/proc.h"
+#include "ptop/util.h"
+
+#define SYNTH_MAPS_BUF (64 * 1024) /* bytes per worker for /proc/PID/maps */
+#define SYNTH_SMALL_BUF 2048	   /* stat and comm; a stat line is well under 1 KiB */
+#define SYNTH_DENTS_BUF (32 * 1024)
+#define SYNTH_COMM_LEN 16     /* perf's comm[16]: at most 15 bytes and a NUL */
+#define SYNTH_PATH_MAX 4096   /* perf's filename[PATH_MAX] */
+#define SYNTH_PF_KTHREAD 0x00200000u /* stat's flags bit of kernel threads */
+#define SYNTH_ATTR_SIZE PERF_ATTR_SIZE_VER7
+#define SYNTH_MAX_THREADS 1024
+#define SYNTH_ST_VALUES 8 /* values the -s part and the -t heading take */
+#define SYNTH_MT_VALUES 4 /* values per thread count */
+
+/* Flags of mmap(2), as perf writes them; <sys/mman.h> would do, spelled out to be exact. */
+#define SYNTH_PROT_READ 0x1
+#define SYNTH_PROT_WRITE 0x2
+#define SYNTH_PROT_EXEC 0x4
+#define SYNTH_MAP_SHARED 0x01
+#define SYNTH_MAP_PRIVATE 0x02
+/* perf's synthesized FORK of a thread that existed before (tools/perf/util/event.h). */
+#define SYNTH_MISC_FORK_EXEC (1 << 13)
+/* perf's own record types start at 64; the first describes an event (tools/perf/util/event.h). */
+#define SYNTH_RECORD_HEADER_ATTR 64
+
+/* ---- the records, laid out as perf.data has them ---- */
+
+struct synth_header {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size; /* bytes, this header included */
+};
+
+/* The sample_id_all trailer for sample_type TID|TIME (IP applies to samples only). */
+struct synth_id {
+	uint32_t pid, tid;
+	uint64_t time; /* ns; 0 for synthesized records, as perf writes */
+};
+
+struct synth_comm {
+	struct synth_header h;
+	uint32_t pid, tid;
+	/* char comm[], NUL-padded to 8 bytes, then struct synth_id */
+};
+
+struct synth_fork {
+	struct synth_header h;
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+	/* struct synth_id */
+};
+
+struct synth_mmap2 {
+	struct synth_header h;
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff; /* bytes */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+	/* char filename[], NUL-padded to 8 bytes, then struct synth_id */
+};
+
+_Static_assert(sizeof(struct synth_comm) == 16, "perf_record_comm's fixed part");
+_Static_assert(sizeof(struct synth_fork) == 32, "perf_record_fork");
+_Static_assert(sizeof(struct synth_mmap2) == 72, "perf_record_mmap2's fixed part");
+_Static_assert(sizeof(struct perf_event_attr) >= SYNTH_ATTR_SIZE, "attr layout");
+
+/* ---- parameters ---- */
+
+struct synth_params {
+	bool st, mt;
+	unsigned int min_threads, max_threads; /* max 0: the online CPUs */
+	unsigned int iterations;	       /* runs of each -s case */
+	unsigned int multi_iterations;	       /* runs of -t per thread count */
+	const char *output;		       /* perf.data stream, "-": stdout; or NULL */
+};
+
+/* perf bench's defaults: 10000 and 10 runs, 1 to the online CPUs threads. */
+static const struct synth_params synth_defaults = {
+    .min_threads = 1,
+    .iterations = 10000,
+    .multi_iterations = 10,
+};
+
+static const struct bench_option synth_options[] = {
+    {.name = "st",
+     .short_name = 's',
+     .type = BENCH_OPT_FLAG,
+     .offset = offsetof(struct synth_params, st),
+     .help = N_("synthesize ptop's own process (the default)")},
+    {.name = "mt",
+     .short_name = 't',
+     .type = BENCH_OPT_FLAG,
+     .offset = offsetof(struct synth_params, mt),
+     .help = N_("synthesize every process, split over threads")},
+    {.name = "min-threads",
+     .short_name = 'm',
+     .type = BENCH_OPT_UINT,
+     .offset = offsetof(struct synth_params, min_threads),
+     .min = 1,
+     .max = SYNTH_MAX_THREADS,
+     .arg = "N",
+     .help = N_("fewest synthesis threads with --mt")},
+    {.name = "max-threads",
+     .short_name = 'M',
+     .type = BENCH_OPT_UINT,
+     .offset = offsetof(struct synth_params, max_threads),
+     .min = 0,
+     .max = SYNTH_MAX_THREADS,
+     .arg = "N",
+     .help = N_("most synthesis threads with --mt, 0: online CPUs")},
+    {.name = "iterations",
+     .short_name = 'i',
+     .type = BENCH_OPT_UINT,
+     .offset = offsetof(struct synth_params, iterations),
+     .min = 1,
+     .max = 100000000,
+     .arg = "N",
+     .help = N_("runs to average with --st")},
+    {.name = "multi-iterations",
+     .short_name = 'I',
+     .type = BENCH_OPT_UINT,
+     .offset = offsetof(struct synth_params, multi_iterations),
+     .min = 1,
+     .max = 1000000,
+     .arg = "N",
+     .help = N_("runs to average per thread count with --mt")},
+    {.name = "output",
+     .short_name = 'o',
+     .type = BENCH_OPT_STRING,
+     .offset = offsetof(struct synth_params, output),
+     .arg = "FILE",
+     .help = N_("write the last run's records as a perf.data pipe stream ('-': stdout)")},
+    {.name = NULL},
+};
+_Static_assert(sizeof(synth_options) / sizeof(synth_options[0]) <= BENCH_MAX_OPTIONS + 1,
+	       "too many options for bench.c's parser");
+
+/* ---- workers ---- */
+
+struct synth_machine;
+
+struct synth_worker {
+	pthread_t thread;
+	struct synth_machine *m;
+	struct sbuf out;    /* the records of the current run */
+	char *maps;	    /* SYNTH_MAPS_BUF bytes */
+	char *dents;	    /* SYNTH_DENTS_BUF bytes, for /proc/PID/task */
+	char small[SYNTH_SMALL_BUF];
+	uint64_t records;   /* in out, this run */
+	unsigned int gone;  /* processes skipped: exited, or not readable */
+	int err;	    /* 0 or -errno; only the -s case stops on one */
+	const char *what;   /* the file err is about */
+};
+
+/* What the -t workers share: the PIDs of one scan and the next one to take. */
+struct synth_machine {
+	int proc_fd;
+	int *pids;
+	size_t npids, cap;
+	atomic_size_t next;
+	char *dents; /* SYNTH_DENTS_BUF bytes, for /proc */
+};
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* "PID/" followed by name, NUL-terminated, into p (room for 11 + strlen(name) + 1). */
+static char *put_uint(char *p, unsigned int v)
+{
+	char tmp[10];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static void proc_path(char *buf, unsigned int pid, unsigned int tid, const char *name)
+{
+	char *p = put_uint(buf, pid);
+
+	*p++ = '/';
+	if (tid) {
+		memcpy(p, "task/", 5);
+		p = put_uint(p + 5, tid);
+		*p++ = '/';
+	}
+	strcpy(p, name);
+}
+
+/* open+read+close of a small file below proc_fd; the length or -errno. */
+static ssize_t read_small(int proc_fd, const char *path, char *buf, size_t cap)
+{
+	ssize_t n;
+	int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	do
+		n = read(fd, buf, cap);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	return err ? err : n;
+}
+
+static void put_id(char *end, uint32_t pid, uint32_t tid)
+{
+	struct synth_id id = {.pid = pid, .tid = tid};
+
+	memcpy(end - sizeof(id), &id, sizeof(id));
+}
+
+/* A string field: n bytes of s, then NULs to the next multiple of 8 (at least one). */
+static char *put_string(char *p, const char *s, size_t n)
+{
+	size_t room = align8(n + 1);
+
+	memcpy(p, s, n);
+	memset(p + n, 0, room - n);
+	return p + room;
+}
+
+static void emit_comm(struct synth_worker *w, uint32_t pid, uint32_t tid, const char *comm,
+		      size_t n)
+{
+	size_t size;
+	char *p;
+	struct synth_comm c;
+
+	if (n > SYNTH_COMM_LEN - 1)
+		n = SYNTH_COMM_LEN - 1;
+	size = sizeof(c) + align8(n + 1) + sizeof(struct synth_id);
+	p = sbuf_reserve(&w->out, size);
+	c = (struct synth_comm){
+	    .h = {.type = PERF_RECORD_COMM, .size = (uint16_t)size}, .pid = pid, .tid = tid};
+	memcpy(p, &c, sizeof(c));
+	put_string(p + sizeof(c), comm, n);
+	put_id(p + size, pid, tid);
+	w->out.len += size;
+	w->records++;
+}
+
+/* perf's rule: the main thread's parent is ppid; another thread's is its main thread. */
+static void emit_fork(struct synth_worker *w, uint32_t pid, uint32_t tid, uint32_t parent)
+{
+	struct {
+		struct synth_fork f;
+		struct synth_id id;
+	} r = {
+	    .f = {.h = {.type = PERF_RECORD_FORK,
+			.misc = SYNTH_MISC_FORK_EXEC,
+			.size = (uint16_t)sizeof(r)},
+		  .pid = pid,
+		  .ppid = parent,
+		  .tid = tid,
+		  .ptid = parent},
+	    .id = {.pid = pid, .tid = tid},
+	};
+
+	memcpy(sbuf_reserve(&w->out, sizeof(r)), &r, sizeof(r));
+	w->out.len += sizeof(r);
+	w->records++;
+}
+
+static void emit_mmap2(struct synth_worker *w, uint32_t pid, const struct proc_maps_entry *e,
+		       bool data)
+{
+	static const char anon[] = "//anon", toolong[] = "//toolong";
+	const char *name = e->path.p;
+	size_t n = e->path.n, size;
+	struct synth_mmap2 r;
+	char *p;
+
+	/* perf reads the path raw, " (deleted)" and all: it is still in the line. */
+	if (e->deleted)
+		n += sizeof(" (deleted)") - 1;
+	if (!n) {
+		name = anon;
+		n = sizeof(anon) - 1;
+	} else if (n >= SYNTH_PATH_MAX) {
+		name = toolong;
+		n = sizeof(toolong) - 1;
+	}
+	size = sizeof(r) + align8(n + 1) + sizeof(struct synth_id);
+	r = (struct synth_mmap2){
+	    .h = {.type = PERF_RECORD_MMAP2,
+		  .misc = PERF_RECORD_MISC_USER | (data ? PERF_RECORD_MISC_MMAP_DATA : 0),
+		  .size = (uint16_t)size},
+	    .pid = pid,
+	    .tid = pid,
+	    .start = e->start,
+	    .len = e->end - e->start,
+	    .pgoff = e->offset,
+	    .maj = e->dev_major,
+	    .min = e->dev_minor,
+	    .ino = e->inode,
+	    .prot = (e->perms[0] == 'r' ? SYNTH_PROT_READ : 0) |
+		    (e->perms[1] == 'w' ? SYNTH_PROT_WRITE : 0) |
+		    (e->perms[2] == 'x' ? SYNTH_PROT_EXEC : 0),
+	    .flags = e->perms[3] == 's' ? SYNTH_MAP_SHARED : SYNTH_MAP_PRIVATE,
+	};
+	p = sbuf_reserve(&w->out, size);
+	memcpy(p, &r, sizeof(r));
+	put_string(p + sizeof(r), name, n);
+	put_id(p + size, pid, pid);
+	w->out.len += size;
+	w->records++;
+}
+
+/*
+ * Whether the line at p (up to end) is one perf would write: executable, or
+ * with data readable. Only its permissions are looked at, right after
+ * "start-end ": most lines are not wanted, and parsing them whole to throw
+ * them away would cost more than the kernel's printing of them.
+ */
+static bool maps_wanted(const char *p, const char *end, bool data)
+{
+	size_t n = (size_t)(end - p) < 40 ? (size_t)(end - p) : 40;
+	const char *sp = memchr(p, ' ', n);
+
+	if (!sp || end - sp < 5)
+		return true; /* let the parser judge it */
+	return sp[3] == 'x' || (data && sp[1] == 'r');
+}
+
+/* Records for the complete lines in buf[0, len): executable maps, and readable ones with data. */
+static void maps_lines(struct synth_worker *w, uint32_t pid, const char *buf, size_t len,
+		       bool data)
+{
+	const char *p = buf, *end = buf + len;
+	struct proc_maps_entry e;
+	size_t used;
+
+	while (p < end) {
+		if (!maps_wanted(p, end, data)) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			p = nl ? nl + 1 : end;
+			continue;
+		}
+		/* A line the parser refuses is skipped, as perf skips it. */
+		if (!proc_parse_maps_line(p, (size_t)(end - p), &e, &used)) {
+			if (e.perms[2] == 'x')
+				emit_mmap2(w, pid, &e, false);
+			else if (data && e.perms[0] == 'r')
+				emit_mmap2(w, pid, &e, true);
+		}
+		p += used;
+	}
+}
+
+/*
+ * MMAP2 records for /proc/PID/maps. The kernel hands out at most its
+ * seq_file buffer (a page) per read, whole lines as long as ours has room;
+ * a line cut by a short read waits at the front of the buffer for the rest.
+ */
+static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
+{
+	char path[32];
+	size_t have = 0;
+	int fd, err = 0;
+
+	proc_path(path, pid, 0, "maps");
+	fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, w->maps + have, SYNTH_MAPS_BUF - have);
+		const char *nl;
+		size_t done;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0) {
+			/* The last line may lack its newline. */
+			if (have)
+				maps_lines(w, pid, w->maps, have, data);
+			break;
+		}
+		have += (size_t)n;
+		nl = memrchr(w->maps, '\n', have);
+		if (!nl) {
+			if (have == SYNTH_MAPS_BUF) {
+				err = -E2BIG; /* a line longer than PATH_MAX allows */
+				break;
+			}
+			continue;
+		}
+		done = (size_t)(nl + 1 - w->maps);
+		maps_lines(w, pid, w->maps, done, data);
+		have -= done;
+		if (have)
+			memmove(w->maps, w->maps + done, have);
+	}
+	close(fd);
+	return err;
+}
+
+/* Parse /proc/PID/stat into *st; its comm is a view into w->small. 0 or -errno. */
+static int synth_stat(struct synth_worker *w, uint32_t pid, struct proc_stat *st)
+{
+	char path[32];
+	ssize_t n;
+
+	proc_path(path, pid, 0, "stat");
+	n = read_small(w->m->proc_fd, path, w->small, sizeof(w->small));
+	if (n < 0)
+		return (int)n;
+	return proc_parse_stat(w->small, (size_t)n, st);
+}
+
+/*
+ * perf's -s case: one COMM for the process, then its maps; no FORK. The
+ * comm file has the name alone, which is all a COMM without FORK needs.
+ */
+static int synth_self(struct synth_worker *w, uint32_t pid, bool data)
+{
+	char path[32];
+	ssize_t n;
+	int err;
+
+	proc_path(path, pid, 0, "comm");
+	n = read_small(w->m->proc_fd, path, w->small, sizeof(w->small));
+	if (n < 0) {
+		w->what = "comm";
+		return (int)n;
+	}
+	if (n && w->small[n - 1] == '\n')
+		n--;
+	emit_comm(w, pid, pid, w->small, (size_t)n);
+	err = synth_maps(w, pid, data);
+	if (err)
+		w->what = "maps";
+	return err;
+}
+
+/* FORK and COMM for the threads of pid but its main one. */
+static int synth_tasks(struct synth_worker *w, uint32_t pid)
+{
+	char path[48];
+	int fd, err = 0;
+
+	proc_path(path, pid, 0, "task");
+	fd = openat(w->m->proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, w->dents, SYNTH_DENTS_BUF);
+
+		if (n <= 0) {
+			if (n < 0)
+				err = -errno;
+			break;
+		}
+		for (long off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short reclen;
+			const char *name = w->dents + off + 19;
+			unsigned int tid = 0;
+			ssize_t len;
+
+			memcpy(&reclen, w->dents + off + 16, sizeof(reclen));
+			off += reclen;
+			if (*name < '0' || *name > '9')
+				continue;
+			for (; *name >= '0' && *name <= '9' && tid < 429496729u; name++)
+				tid = tid * 10 + (unsigned int)(*name - '0');
+			if (*name || tid == pid)
+				continue;
+			proc_path(path, pid, tid, "comm");
+			len = read_small(w->m->proc_fd, path, w->small, sizeof(w->small));
+			if (len <= 0)
+				continue; /* the thread ended since getdents */
+			if (w->small[len - 1] == '\n')
+				len--;
+			emit_fork(w, pid, tid, pid);
+			emit_comm(w, pid, tid, w->small, (size_t)len);
+		}
+	}
+	close(fd);
+	return err;
+}
+
+/* perf's -t case for one process: FORK+COMM per thread, MMAP2 unless it is a kernel thread. */
+static void synth_process(struct synth_worker *w, uint32_t pid)
+{
+	struct proc_stat st;
+	uint64_t before = w->records;
+	size_t len = w->out.len;
+	int err;
+
+	if (synth_stat(w, pid, &st)) {
+		w->gone++;
+		return;
+	}
+	emit_fork(w, pid, pid, (uint32_t)st.ppid);
+	emit_comm(w, pid, pid, st.comm.p, st.comm.n);
+	if (!(st.flags & SYNTH_PF_KTHREAD)) {
+		err = synth_maps(w, pid, false);
+		/*
+		 * A process that ended since its stat is dropped whole; one
+		 * whose maps are not ours to read keeps its FORK and COMM, as
+		 * perf's do.
+		 */
+		if (err == -ENOENT || err == -ESRCH) {
+			w->out.len = len;
+			w->records = before;
+			w->gone++;
+			return;
+		}
+	}
+	/* Only a process with more threads than its main one needs its task directory read. */
+	if (st.num_threads > 1)
+		synth_tasks(w, pid);
+}
+
+static void *synth_worker_main(void *arg)
+{
+	struct synth_worker *w = arg;
+	struct synth_machine *m = w->m;
+
+	for (;;) {
+		size_t i = atomic_fetch_add_explicit(&m->next, 1, memory_order_relaxed);
+
+		if (i >= m->npids)
+			break;
+		synth_process(w, (uint32_t)m->pids[i]);
+	}
+	return NULL;
+}
+
+/* The PIDs in /proc now, in m->pids. */
+static int synth_scan(struct synth_machine *m)
+{
+	m->npids = 0;
+	if (lseek(m->proc_fd, 0, SEEK_SET) < 0)
+		return -errno;
+	for (;;) {
+		long n = syscall(SYS_getdents64, m->proc_fd, m->dents, SYNTH_DENTS_BUF);
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		for (long off = 0; off < n;) {
+			unsigned short reclen;
+			const char *name = m->dents + off + 19;
+			unsigned int pid = 0;
+
+			memcpy(&reclen, m->dents + off + 16, sizeof(reclen));
+			off += reclen;
+			if (*name < '0' || *name > '9')
+				continue;
+			for (; *name >= '0' && *name <= '9' && pid < 429496729u; name++)
+				pid = pid * 10 + (unsigned int)(*name - '0');
+			if (*name || pid > INT32_MAX)
+				continue;
+			if (m->npids == m->cap) {
+				m->cap = m->cap ? m->cap * 2 : 1024;
+				m->pids = xreallocarray(m->pids, m->cap, sizeof(*m->pids));
+			}
+			m->pids[m->npids++] = (int)pid;
+		}
+	}
+}
+
+/* ---- statistics, as perf's util/stat.c: mean and standard error of the mean ---- */
+
+struct synth_stats {
+	double n, mean, m2;
+};
+
+static void stats_add(struct synth_stats *s, double v)
+{
+	double delta;
+
+	s->n++;
+	delta = v - s->mean;
+	s->mean += delta / s->n;
+	s->m2 += delta * (v - s->mean);
+}
+
+static double stats_stderr(const struct synth_stats *s)
+{
+	return s->n < 2 ? 0 : sqrt(s->m2 / (s->n - 1) / s->n);
+}
+
+static double now_usec(void)
+{
+	return clock_mono() * 1e6;
+}
+
+/* The three lines perf prints for a case, as values keyed PREFIX_usec, _events, _usec_per_event. */
+static void add_case(struct bench_result *res, const char *prefix, const char *indent,
+		     const char *data, const struct synth_stats *t, const struct synth_stats *ev)
+{
+	double per = ev->mean > 0 ? t->mean / ev->mean : 0;
+
+	bench_add_value(res, bench_text(res, "%s_usec", prefix),
+			bench_text(res, _("%sAverage %ssynthesis took: %.3f usec (+- %.3f usec)"),
+				   indent, data, t->mean, stats_stderr(t)),
+			"usec", t->mean, BENCH_STYLE_LINE, true);
+	bench_add_value(res, bench_text(res, "%s_events", prefix),
+			bench_text(res, _("%sAverage num. events: %.3f (+- %.3f)"), indent,
+				   ev->mean, stats_stderr(ev)),
+			"events", ev->mean, BENCH_STYLE_LINE, false);
+	bench_add_value(res, bench_text(res, "%s_usec_per_event", prefix),
+			bench_text(res, _("%sAverage time per event %.3f usec"), indent, per),
+			"usec/event", per, BENCH_STYLE_LINE, true);
+}
+
+/* ---- the run ---- */
+
+struct synth_run {
+	const struct synth_params *p;
+	const struct bench_ctx *ctx;
+	struct bench_result *res;
+	struct synth_machine m;
+	struct synth_worker *w; /* [0] also does -s */
+	unsigned int nw;	/* workers allocated */
+	unsigned int used;	/* workers whose buffers hold the last -t run */
+	struct sbuf self;	/* the last -s run without data maps */
+	double done, total;	/* progress, in runs */
+};
+
+static void run_progress(struct synth_run *r)
+{
+	r->done++;
+	bench_progress(r->ctx, r->done / r->total);
+}
+
+static int run_single(struct synth_run *r)
+{
+	struct synth_worker *w = &r->w[0];
+	uint32_t pid = (uint32_t)getpid();
+	struct sbuf keep;
+
+	bench_add_value(
+	    r->res, "st_pid",
+	    bench_text(r->res,
+		       _("Computing performance of single threaded perf event synthesis by\n"
+			 "synthesizing events on the ptop process itself (pid %u):"),
+		       pid),
+	    "pid", pid, BENCH_STYLE_LINE, false);
+	for (int data = 0; data < 2; data++) {
+		struct synth_stats t = {0}, ev = {0};
+
+		for (unsigned int i = 0; i < r->p->iterations; i++) {
+			double t0, t1;
+			int err;
+
+			sbuf_reset(&w->out);
+			w->records = 0;
+			t0 = now_usec();
+			err = synth_self(w, pid, data);
+			t1 = now_usec();
+			if (err) {
+				snprintf(r->res->message, sizeof(r->res->message),
+					 "/proc/%u/%s: %s", pid, w->what, strerror(-err));
+				return err;
+			}
+			stats_add(&t, t1 - t0);
+			stats_add(&ev, (double)w->records);
+			run_progress(r);
+		}
+		add_case(r->res, data ? "st_data" : "st", "  ", data ? "data " : "", &t, &ev);
+		if (!data) {
+			/* Keep perf record's view (no data maps) for --output. */
+			keep = r->self;
+			r->self = w->out;
+			w->out = keep;
+		}
+	}
+	return 0;
+}
+
+/* One -t run over nt threads; *usec and *records of it. */
+static int run_machine_once(struct synth_run *r, unsigned int nt, double *usec, double *records)
+{
+	unsigned int started = 1;
+	double t0, t1;
+	int err;
+
+	for (unsigned int i = 0; i < nt; i++) {
+		sbuf_reset(&r->w[i].out);
+		r->w[i].records = 0;
+		r->w[i].gone = 0;
+	}
+	t0 = now_usec();
+	err = synth_scan(&r->m);
+	if (err) {
+		snprintf(r->res->message, sizeof(r->res->message), "getdents64 /proc: %s",
+			 strerror(-err));
+		return err;
+	}
+	atomic_store_explicit(&r->m.next, 0, memory_order_relaxed);
+	/* perf never runs more threads than there are processes; this thread is one of them. */
+	if (nt > r->m.npids)
+		nt = r->m.npids ? (unsigned int)r->m.npids : 1;
+	for (; started < nt; started++) {
+		err = pthread_create(&r->w[started].thread, NULL, synth_worker_main,
+				     &r->w[started]);
+		if (err)
+			break;
+	}
+	synth_worker_main(&r->w[0]);
+	for (unsigned int i = 1; i < started; i++)
+		pthread_join(r->w[i].thread, NULL);
+	t1 = now_usec();
+	if (err) {
+		snprintf(r->res->message, sizeof(r->res->message),
+			 _("pthread_create (thread %u of %u): %s"), started + 1, nt, strerror(err));
+		return -err;
+	}
+	*usec = t1 - t0;
+	*records = 0;
+	for (unsigned int i = 0; i < started; i++)
+		*records += (double)r->w[i].records;
+	r->used = started;
+	return 0;
+}
+
+static int run_multi(struct synth_run *r, unsigned int lo, unsigned int hi)
+{
+	unsigned int procs = 0;
+
+	for (unsigned int nt = lo; nt <= hi; nt++) {
+		struct synth_stats t = {0}, ev = {0};
+
+		for (unsigned int i = 0; i < r->p->multi_iterations; i++) {
+			double usec, records;
+			int err = run_machine_once(r, nt, &usec, &records);
+
+			if (err)
+				return err;
+			stats_add(&t, usec);
+			stats_add(&ev, records);
+			procs = (unsigned int)r->m.npids;
+			run_progress(r);
+		}
+		if (nt == lo)
+			bench_add_value(
+			    r->res, "mt_processes",
+			    bench_text(r->res,
+				       _("Computing performance of multi threaded perf event "
+					 "synthesis by\nsynthesizing events on every process (%u):"),
+				       procs),
+			    "processes", procs, BENCH_STYLE_LINE, false);
+		bench_add_value(r->res, bench_text(r->res, "mt_%u_threads", nt),
+				bench_text(r->res, _("  Number of synthesis threads: %u"), nt),
+				"threads", nt, BENCH_STYLE_LINE, false);
+		add_case(r->res, bench_text(r->res, "mt_%u", nt), "    ", "", &t, &ev);
+	}
+	return 0;
+}
+
+/* The pipe header and one HEADER_ATTR: a dummy software event with sample_id_all. */
+static size_t stream_header(char *buf)
+{
+	struct perf_event_attr attr;
+	struct synth_header h = {
+	    .type = SYNTH_RECORD_HEADER_ATTR,
+	    .size = (uint16_t)(sizeof(h) + SYNTH_ATTR_SIZE),
+	};
+	uint64_t size = 16;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = SYNTH_ATTR_SIZE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.mmap = 1;
+	attr.comm = 1;
+	attr.task = 1;
+	attr.mmap2 = 1;
+	attr.sample_id_all = 1;
+	memcpy(buf, "PERFILE2", 8);
+	memcpy(buf + 8, &size, sizeof(size));
+	memcpy(buf + 16, &h, sizeof(h));
+	memcpy(buf + 16 + sizeof(h), &attr, SYNTH_ATTR_SIZE);
+	return 16 + sizeof(h) + SYNTH_ATTR_SIZE;
+}
+
+static int write_stream(struct synth_run *r, int fd)
+{
+	char hdr[16 + sizeof(struct synth_header) + SYNTH_ATTR_SIZE];
+	int err = write_all(fd, hdr, stream_header(hdr));
+
+	if (!err && r->self.len)
+		err = write_all(fd, r->self.p, r->self.len);
+	for (unsigned int i = 0; i < r->used && !err; i++)
+		if (r->w[i].out.len)
+			err = write_all(fd, r->w[i].out.p, r->w[i].out.len);
+	return err;
+}
+
+/*
+ * Open --output: a file, or for "-" standard output, which the stream then
+ * owns: what ptop would print there goes to standard error (as perf
+ * record -o - does), so `ptop bench synthesize -o - | perf script -i -` works.
+ */
+static int open_output(const char *path, struct bench_result *res)
+{
+	int fd;
+
+	if (strcmp(path, "-")) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			fd = -errno;
+			snprintf(res->message, sizeof(res->message), "%s: %s", path,
+				 strerror(-fd));
+		}
+		return fd;
+	}
+	if (isatty(STDOUT_FILENO)) {
+		snprintf(res->message, sizeof(res->message),
+			 _("--output -: standard output is a terminal, not a pipe or file"));
+		return -EINVAL;
+	}
+	fflush(stdout);
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		int err = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		snprintf(res->message, sizeof(res->message), "--output -: %s", strerror(-err));
+		return err;
+	}
+	return fd;
+}
+
+static int synth_run(const void *params, const struct bench_ctx *ctx, struct bench_result *res)
+{
+	const struct synth_params *p = params;
+	struct synth_run r = {.p = p, .ctx = ctx, .res = res, .m = {.proc_fd = -1}};
+	bool st = p->st || !p->mt; /* perf: neither means -s */
+	unsigned int lo = p->min_threads, hi = p->max_threads;
+	int err = 0, out_fd = -1;
+
+	if (!hi) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		hi = cpus > 0 ? (unsigned int)cpus : 1;
+		if (hi > SYNTH_MAX_THREADS)
+			hi = SYNTH_MAX_THREADS;
+		if (hi < lo)
+			hi = lo;
+	}
+	if (p->mt && hi < lo) {
+		snprintf(res->message, sizeof(res->message),
+			 _("--max-threads (%u) is below --min-threads (%u)"), hi, lo);
+		return -EINVAL;
+	}
+	if (p->mt && (hi - lo + 1) > (BENCH_MAX_VALUES - SYNTH_ST_VALUES) / SYNTH_MT_VALUES) {
+		snprintf(res->message, sizeof(res->message),
+			 _("--min-threads..--max-threads spans %u thread counts; a run reports "
+			   "at most %u"),
+			 hi - lo + 1, (BENCH_MAX_VALUES - SYNTH_ST_VALUES) / SYNTH_MT_VALUES);
+		return -E2BIG;
+	}
+	if (p->output) {
+		out_fd = open_output(p->output, res);
+		if (out_fd < 0)
+			return out_fd;
+	}
+	r.m.proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r.m.proc_fd < 0) {
+		err = -errno;
+		snprintf(res->message, sizeof(res->message), "/proc: %s", strerror(-err));
+		goto out;
+	}
+	r.nw = p->mt ? hi : 1;
+	r.w = xcalloc(r.nw, sizeof(*r.w));
+	for (unsigned int i = 0; i < r.nw; i++) {
+		r.w[i].m = &r.m;
+		r.w[i].maps = xmalloc(SYNTH_MAPS_BUF);
+		r.w[i].dents = xmalloc(SYNTH_DENTS_BUF);
+	}
+	r.m.dents = xmalloc(SYNTH_DENTS_BUF);
+	r.total = (st ? 2.0 * p->iterations : 0) +
+		  (p->mt ? (double)p->multi_iterations * (hi - lo + 1) : 0);
+
+	if (st)
+		err = run_single(&r);
+	if (!err && p->mt)
+		err = run_multi(&r, lo, hi);
+	if (!err && out_fd >= 0) {
+		err = write_stream(&r, out_fd);
+		if (err)
+			snprintf(res->message, sizeof(res->message), "%s: %s", p->output,
+				 strerror(-err));
+	}
+out:
+	if (out_fd >= 0 && close(out_fd) && !err) {
+		err = -errno;
+		snprintf(res->message, sizeof(res->message), "%s: %s", p->output, strerror(-err));
+	}
+	for (unsigned int i = 0; i < r.nw; i++) {
+		sbuf_free(&r.w[i].out);
+		free(r.w[i].maps);
+		free(r.w[i].dents);
+	}
+	free(r.w);
+	sbuf_free(&r.self);
+	free(r.m.dents);
+	free(r.m.pids);
+	if (r.m.proc_fd >= 0)
+		close(r.m.proc_fd);
+	return err;
+}
+
+const struct bench_desc bench_synthesize = {
+    .name = "synthesize",
+    .title = "internals/synthesize",
+    .summary = N_("build perf's COMM/MMAP2/FORK records from /proc, as perf bench internals "
+		  "synthesize"),
+    .options = synth_options,
+    .params_size = sizeof(struct synth_params),
+    .defaults = &synth_defaults,
+    .run = synth_run,
+};
+
+/* ---- reading a stream back ---- */
+
+/* A NUL in the string field of a record: it must end inside the record. */
+static bool has_nul(const unsigned char *rec, size_t from, size_t size)
+{
+	return from < size && memchr(rec + from, '\0', size - from);
+}
+
+int bench_synth_decode(const void *buf, size_t len, int pid, struct bench_synth_counts *out)
+{
+	const unsigned char *b = buf;
+	uint64_t hsize;
+	size_t off = 16;
+
+	memset(out, 0, sizeof(*out));
+	if (len < 16 || memcmp(b, "PERFILE2", 8))
+		return -EINVAL;
+	memcpy(&hsize, b + 8, sizeof(hsize));
+	if (hsize != 16)
+		return -EINVAL;
+	while (off < len) {
+		const unsigned char *rec = b + off;
+		struct synth_header h;
+		uint32_t rpid = 0;
+
+		if (len - off < sizeof(h))
+			return -EINVAL;
+		memcpy(&h, rec, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - off)
+			return -EINVAL;
+		if (h.type != SYNTH_RECORD_HEADER_ATTR && h.size >= sizeof(h) + sizeof(rpid))
+			memcpy(&rpid, rec + sizeof(h), sizeof(rpid));
+		switch (h.type) {
+		case SYNTH_RECORD_HEADER_ATTR: {
+			uint32_t asize;
+
+			if (h.size < sizeof(h) + PERF_ATTR_SIZE_VER0)
+				return -EINVAL;
+			memcpy(&asize, rec + sizeof(h) + offsetof(struct perf_event_attr, size),
+			       sizeof(asize));
+			if (asize < PERF_ATTR_SIZE_VER0 || asize > h.size - sizeof(h))
+				return -EINVAL;
+			out->attr++;
+			break;
+		}
+		case PERF_RECORD_COMM:
+			if (!has_nul(rec, sizeof(struct synth_comm), h.size))
+				return -EINVAL;
+			out->comm++;
+			out->pid_comm += pid > 0 && rpid == (uint32_t)pid;
+			break;
+		case PERF_RECORD_MMAP2:
+			if (!has_nul(rec, sizeof(struct synth_mmap2), h.size))
+				return -EINVAL;
+			out->mmap2++;
+			out->pid_mmap2 += pid > 0 && rpid == (uint32_t)pid;
+			break;
+		case PERF_RECORD_FORK:
+			if (h.size < sizeof(struct synth_fork))
+				return -EINVAL;
+			out->fork++;
+			out->pid_fork += pid > 0 && rpid == (uint32_t)pid;
+			break;
+		default:
+			out->other++;
+			break;
+		}
+		out->records++;
+		off += h.size;
+	}
+	return 0;
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_bench_pane.sh: the Bench pane driven in tmux: pane 4 lists the
+# benchmarks; a slow breakpoint-thread run shows its progress bar and its
+# child `ptop bench`; Esc cancels it, and no child (nor any of its threads)
+# is left; a quick status run finishes and its table shows; q exits with 0.
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+NAME=test_bench_pane
+
+if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
+	echo "$NAME: SKIP: tmux is not installed"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-bench.XXXXXX") || exit 1
+sock=ptopbench$$
+session=ptopbench
+. "${srcdir:-.}/tests/tmux-lib.sh"
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	[ -s "$tmp/ptop.pid" ] && kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+HOME=$tmp
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+export HOME XDG_CONFIG_HOME LANG PTOP
+unset TMUX TMUX_PANE
+
+tm new-session -d -s "$session" -x 160 -y 48 \
+	sh -c 'sh -c "echo \$\$ > \"$1/ptop.pid\"; exec \"\$PTOP\" -d 0.5"; echo $? > "$1/status"' \
+	sh "$tmp" || fail "tmux cannot start a session"
+tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+expect '^ptop - '
+ptop_pid=$(cat "$tmp/ptop.pid")
+
+# The benchmark children of this ptop.
+children() {
+	pgrep -P "$ptop_pid" 2>/dev/null
+}
+
+keys 4
+expect 'Bench'
+expect '^ status '
+expect '^ breakpoint-thread '
+
+# a run long enough to be seen and cancelled
+keys Down e
+expect 'Options for breakpoint-thread: '
+keys -l -- '--threads 50 --repeat 5000'
+keys Enter Enter
+expect '\(running\)'
+has_child() { [ -n "$(children)" ]; }
+wait_for has_child || fail "no benchmark child while it runs"
+expect '[0-9]+% \['
+child=$(children)
+keys Escape
+expect '\(cancelled\)'
+no_child() { [ -z "$(children)" ] && ! kill -0 "$child" 2>/dev/null; }
+wait_for no_child || fail "the cancelled benchmark $child is still there"
+
+# a short run that finishes, with its table
+keys Up e
+keys -l -- '--loops 500 --repeat 2'
+keys Enter Enter
+expect 'Run 2: status --loops 500 --repeat 2 \(done\)'
+expect 'usecs/op'
+expect 'Earlier runs'
+
+keys q
+ended() { [ -s "$tmp/status" ]; }
+wait_for ended || fail "ptop did not exit after q"
+[ "$(cat "$tmp/status")" = 0 ] || fail "ptop exited with $(cat "$tmp/status")"
+echo "$NAME: PASS"

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tmux-lib.sh: what the tests that drive ptop in tmux share, sourced after
+# setting NAME (for messages), sock and session: the private server (tm), the
+# screen as text, waiting for a pattern, sending keys, failing with the
+# screen shown.
+
+tm() {
+	"$TMUX_BIN" -L "$sock" -f /dev/null "$@"
+}
+
+screen() {
+	tm capture-pane -p -t "$session" 2>/dev/null
+}
+
+fail() {
+	echo "$NAME: FAIL: $*"
+	echo "---- screen ----"
+	screen
+	echo "----------------"
+	exit 1
+}
+
+# wait_for CMD...: run CMD every 0.1 s until it succeeds, for up to 5 s.
+wait_for() {
+	i=0
+	while [ $i -lt 50 ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# on_screen PATTERN: the pane shows a line matching the extended regex.
+on_screen() {
+	screen | grep -Eq -- "$1"
+}
+
+off_screen() {
+	! screen | grep -Eq -- "$1"
+}
+
+expect() {
+	wait_for on_screen "$1" || fail "expected /$1/ on the screen"
+}
+
+keys() {
+	tm send-keys -t "$session" "$@"
+}
