@@ -9,6 +9,8 @@
 # `rdpmc`'s read() row has cycles > 0 and its rdpmc rows are figures or are
 # listed under "unavailable" with a reason (this VM has no PMU);
 # the default format has perf bench's lines; bad options exit with status 2.
+# synthesize: JSON and perf's lines, and its --output stream read back by
+# `perf script` where perf is installed (that part skipped, saying so, if not).
 # Skips (77) without python3; breakpoint cases accept a "skipped" line where
 # the machine has no hardware breakpoints. make check sets PTOP.
 

@@ -7,14 +7,15 @@
  * with every readable map, perf's "data" case); -t for every process on the
  * machine (a PERF_RECORD_FORK and a PERF_RECORD_COMM per thread, MMAP2 for the
  * executable maps of user processes), the PIDs shared out to 1..M threads.
- * It reads /proc (getdents64 on the root), /proc/PID/stat, /proc/PID/task/,
- * /proc/PID/task/TID/comm and /proc/PID/maps, the last in large reads into a
+ * It reads /proc (getdents64 on the root), /proc/PID/stat (/proc/PID/comm
+ * for -s), /proc/PID/task/, /proc/PID/task/TID/comm and /proc/PID/maps, the last in large reads into a
  * buffer each worker keeps and parsed in place by proc_parse_maps_line();
  * records go into a per-worker buffer that keeps its capacity between runs.
  * --output writes the records of the last run as a perf.data stream in pipe
  * mode (perf record -o -), one write(2) per buffer; bench_synth_decode()
  * reads such a stream back. Figures are perf's: mean and standard error of
- * the wall time per run, of the records per run, and their ratio.
+ * the wall time per run, of the records per run, and their ratio; -i and -I
+ * set the runs, as in perf, and the common --repeat does not apply.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,8 +37,8 @@
 #define SYNTH_MAPS_BUF (64 * 1024) /* bytes per worker for /proc/PID/maps */
 #define SYNTH_SMALL_BUF 2048	   /* stat and comm; a stat line is well under 1 KiB */
 #define SYNTH_DENTS_BUF (32 * 1024)
-#define SYNTH_COMM_LEN 16     /* perf's comm[16]: at most 15 bytes and a NUL */
-#define SYNTH_PATH_MAX 4096   /* perf's filename[PATH_MAX] */
+#define SYNTH_COMM_LEN 16	     /* perf's comm[16]: at most 15 bytes and a NUL */
+#define SYNTH_PATH_MAX 4096	     /* perf's filename[PATH_MAX] */
 #define SYNTH_PF_KTHREAD 0x00200000u /* stat's flags bit of kernel threads */
 #define SYNTH_ATTR_SIZE PERF_ATTR_SIZE_VER7
 #define SYNTH_MAX_THREADS 1024
@@ -175,14 +176,14 @@ struct synth_machine;
 struct synth_worker {
 	pthread_t thread;
 	struct synth_machine *m;
-	struct sbuf out;    /* the records of the current run */
-	char *maps;	    /* SYNTH_MAPS_BUF bytes */
-	char *dents;	    /* SYNTH_DENTS_BUF bytes, for /proc/PID/task */
+	struct sbuf out; /* the records of the current run */
+	char *maps;	 /* SYNTH_MAPS_BUF bytes */
+	char *dents;	 /* SYNTH_DENTS_BUF bytes, for /proc/PID/task */
 	char small[SYNTH_SMALL_BUF];
-	uint64_t records;   /* in out, this run */
-	unsigned int gone;  /* processes skipped: exited, or not readable */
-	int err;	    /* 0 or -errno; only the -s case stops on one */
-	const char *what;   /* the file err is about */
+	uint64_t records;  /* in out, this run */
+	unsigned int gone; /* processes skipped: exited, or not readable */
+	int err;	   /* 0 or -errno; only the -s case stops on one */
+	const char *what;  /* the file err is about */
 };
 
 /* What the -t workers share: the PIDs of one scan and the next one to take. */
@@ -199,7 +200,7 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* "PID/" followed by name, NUL-terminated, into p (room for 11 + strlen(name) + 1). */
+/* v in decimal at p; returns the end. */
 static char *put_uint(char *p, unsigned int v)
 {
 	char tmp[10];
@@ -214,6 +215,7 @@ static char *put_uint(char *p, unsigned int v)
 	return p;
 }
 
+/* "PID/NAME", or "PID/task/TID/NAME" when tid is set, NUL-terminated, into buf. */
 static void proc_path(char *buf, unsigned int pid, unsigned int tid, const char *name)
 {
 	char *p = put_uint(buf, pid);
@@ -366,8 +368,7 @@ static bool maps_wanted(const char *p, const char *end, bool data)
 }
 
 /* Records for the complete lines in buf[0, len): executable maps, and readable ones with data. */
-static void maps_lines(struct synth_worker *w, uint32_t pid, const char *buf, size_t len,
-		       bool data)
+static void maps_lines(struct synth_worker *w, uint32_t pid, const char *buf, size_t len, bool data)
 {
 	const char *p = buf, *end = buf + len;
 	struct proc_maps_entry e;
@@ -744,8 +745,8 @@ static int run_machine_once(struct synth_run *r, unsigned int nt, double *usec, 
 	if (nt > r->m.npids)
 		nt = r->m.npids ? (unsigned int)r->m.npids : 1;
 	for (; started < nt; started++) {
-		err = pthread_create(&r->w[started].thread, NULL, synth_worker_main,
-				     &r->w[started]);
+		err =
+		    pthread_create(&r->w[started].thread, NULL, synth_worker_main, &r->w[started]);
 		if (err)
 			break;
 	}
@@ -787,10 +788,11 @@ static int run_multi(struct synth_run *r, unsigned int lo, unsigned int hi)
 		if (nt == lo)
 			bench_add_value(
 			    r->res, "mt_processes",
-			    bench_text(r->res,
-				       _("Computing performance of multi threaded perf event "
-					 "synthesis by\nsynthesizing events on every process (%u):"),
-				       procs),
+			    bench_text(
+				r->res,
+				_("Computing performance of multi threaded perf event "
+				  "synthesis by\nsynthesizing events on every process (%u):"),
+				procs),
 			    "processes", procs, BENCH_STYLE_LINE, false);
 		bench_add_value(r->res, bench_text(r->res, "mt_%u_threads", nt),
 				bench_text(r->res, _("  Number of synthesis threads: %u"), nt),
@@ -857,8 +859,7 @@ static int open_output(const char *path, struct bench_result *res)
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			fd = -errno;
-			snprintf(res->message, sizeof(res->message), "%s: %s", path,
-				 strerror(-fd));
+			snprintf(res->message, sizeof(res->message), "%s: %s", path, strerror(-fd));
 		}
 		return fd;
 	}
