@@ -78,10 +78,18 @@ int batch_run(const struct batch_opts *o)
 		return 1;
 	}
 	err = observer_new(&o->observe, &ob, &bad);
-	if (err) {
+	if (err == -ENOENT) {
 		fprintf(stderr, _("ptop: unknown event '%s'\n"), bad ? bad : "?");
 		sampler_free(s);
 		return 2;
+	}
+	if (err) {
+		/* Counters are an extra: without them the frames still come. */
+		struct observer_opts plain = o->observe;
+
+		fprintf(stderr, _("ptop: counters unavailable: %s\n"), strerror(-err));
+		plain.counters = false;
+		observer_new(&plain, &ob, NULL);
 	}
 	for (size_t i = 0; i < o->nwatches; i++) {
 		const struct perf_bp_spec *w = &o->watches[i];
@@ -109,8 +117,15 @@ int batch_run(const struct batch_opts *o)
 			rows_cap = f.cap;
 			rows = xreallocarray(rows, rows_cap, sizeof(*rows));
 		}
-		nrows = rows_select(&f, &o->filter, &o->order, rows);
-		observer_update(ob, &f, rows, nrows);
+		if (field_defs[o->order.field].observer) {
+			/* sorted by what the observer fills: observe first, then sort */
+			nrows = rows_select(&f, &o->filter, NULL, rows);
+			observer_update(ob, &f, rows, nrows);
+			rows_sort(rows, nrows, &o->order);
+		} else {
+			nrows = rows_select(&f, &o->filter, &o->order, rows);
+			observer_update(ob, &f, rows, nrows);
+		}
 		sbuf_reset(&out);
 		fmt->frame(&out, &f, rows, nrows, n == 0);
 		err = write_all(o->out_fd, out.p, out.len);

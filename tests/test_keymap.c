@@ -16,6 +16,7 @@
 
 #include "ptop/ui.h"
 
+#undef CTRL
 #define CTRL(c) ((c)&0x1f)
 
 static const struct {

@@ -132,10 +132,10 @@ wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
 
 # help, then back
 keys h
-expect 'keys \(Esc or q to close'
+expect 'keys \(Up and Down scroll'
 expect '^ +q F10 \^C +Quit'
 keys Escape
-wait_for off_screen 'keys \(Esc or q to close' || fail "Esc should close the help"
+wait_for off_screen 'keys \(Up and Down scroll' || fail "Esc should close the help"
 expect '^Tasks:'
 
 # W writes the settings where XDG_CONFIG_HOME says, making the directory

@@ -96,6 +96,9 @@ struct ctr_derived {
 };
 void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d);
 
+/* Sort rows in place. */
+void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord);
+
 enum output_format { OUTPUT_TEXT, OUTPUT_JSON, OUTPUT_CSV, OUTPUT_NFORMATS };
 
 struct output_format_def {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "ptop/output.h"
+#include "ptop/perf.h"
 
 /* ---- settings (src/ui/config.c) ---- */
 
@@ -149,6 +150,8 @@ struct ui_opts {
 	const char *const *events;     /* --counters=EVENTS for the Counters pane, or NULL */
 	int nevents;
 	unsigned counter_budget;
+	const struct perf_bp_spec *watches; /* --watch, armed at start */
+	size_t nwatches;
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

@@ -392,8 +392,13 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 		if (!flt || row_wanted(&f->procs[i], flt))
 			rows[n++] = &f->procs[i];
 	if (ord)
-		qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
+		rows_sort(rows, n, ord);
 	return n;
+}
+
+void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord)
+{
+	qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
 }
 
 void fmt_uptime(struct sbuf *b, double up)

@@ -8,7 +8,7 @@
 
 #include "ptop/ui.h"
 
-#define CTRL(c) ((c)&0x1f)
+#define KEY_CTRL(c) ((c)&0x1f)
 
 const struct action_def action_defs[ACT_COUNT] = {
     [ACT_NONE] = {""},
@@ -63,7 +63,7 @@ const struct key_binding keymap[] = {
     {KEY_F(1), ACT_HELP, "F1"},
     {'q', ACT_QUIT, "q"},
     {KEY_F(10), ACT_QUIT, "F10"},
-    {CTRL('c'), ACT_QUIT, "^C"},
+    {KEY_CTRL('c'), ACT_QUIT, "^C"},
     {KEY_UP, ACT_UP, "Up"},
     {KEY_DOWN, ACT_DOWN, "Down"},
     {KEY_PPAGE, ACT_PAGE_UP, "PgUp"},
@@ -108,7 +108,7 @@ const struct key_binding keymap[] = {
     {'2', ACT_PANE_2, "2"},
     {'3', ACT_PANE_3, "3"},
     {'4', ACT_PANE_4, "4"},
-    {CTRL('l'), ACT_REDRAW, "^L"},
+    {KEY_CTRL('l'), ACT_REDRAW, "^L"},
     {'w', ACT_WATCH, "w"},
     {KEY_DC, ACT_DISARM, "Del"},
 };

@@ -333,7 +333,7 @@ static void draw_help(struct ui *ui)
 
 	erase();
 	attron(A_BOLD);
-	mvprintw(y++, 0, _("ptop %s - keys (Esc or q to close, arrows to scroll)"),
+	mvprintw(y++, 0, _("ptop %s - keys (Up and Down scroll, any other key closes)"),
 		 PACKAGE_VERSION);
 	attroff(A_BOLD);
 	y++;
@@ -981,6 +981,17 @@ int ui_run(const struct ui_opts *o)
 		}
 		if (err)
 			ui.ob_error = N_("perf events are not available");
+		for (size_t i = 0; ui.ob && i < o->nwatches; i++) {
+			err = observer_watch(ui.ob, &o->watches[i]);
+			if (err) {
+				fprintf(stderr, _("ptop: cannot watch %d: %s\n"), o->watches[i].pid,
+					_(perf_bp_strerror(err)));
+				observer_free(ui.ob);
+				sampler_free(ui.sampler);
+				sbuf_free(&errors);
+				return 1;
+			}
+		}
 	}
 	catch_signals();
 	start_curses(&ui);
