@@ -200,7 +200,7 @@ enum bench_msg_type {
 struct bench_msg {
 	enum bench_msg_type type;
 	char name[64];
-	double progress;	     /* BENCH_MSG_PROGRESS */
+	double progress;	    /* BENCH_MSG_PROGRESS */
 	struct bench_result result; /* values and series (RESULT); message (SKIPPED, ERROR) */
 };
 
@@ -215,8 +215,9 @@ struct bench_synth_counts {
 	uint64_t records; /* all, after the 16-byte pipe header */
 	uint64_t attr;	  /* PERF_RECORD_HEADER_ATTR */
 	uint64_t comm, mmap2, fork;
-	uint64_t other;			       /* any other type */
-	uint64_t pid_comm, pid_mmap2, pid_fork; /* of those, the ones whose pid is the one asked for */
+	uint64_t other; /* any other type */
+	uint64_t pid_comm, pid_mmap2,
+	    pid_fork; /* of those, the ones whose pid is the one asked for */
 };
 
 /*

@@ -63,7 +63,7 @@ struct proc_stat {
 	uint64_t arg_start, arg_end;	/* 48-49 */
 	uint64_t env_start, env_end;	/* 50-51 */
 	int64_t exit_code;		/* 52 */
-	unsigned nfields;		/* fields the line held: >= 24, past 52 from a newer kernel */
+	unsigned nfields; /* fields the line held: >= 24, past 52 from a newer kernel */
 };
 
 /* Fields an older kernel may not print are left 0; at least 24 (up to rss) are required. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ptop/frame.h"
 #include "ptop/perf.h"
@@ -22,6 +23,9 @@ struct observer {
 	struct perf_self self[PERF_GROUP_MAX];
 	int nself;
 	uint64_t self_begin[PERF_GROUP_MAX];
+	uint64_t self_last[PERF_GROUP_MAX];   /* at the previous update */
+	double self_interval[PERF_GROUP_MAX]; /* since then: ptop's own row */
+	int self_pid;
 	int *pids;
 	size_t pids_cap;
 	struct perf_bp bps[OBSERVER_MAX_BPS];
@@ -38,6 +42,7 @@ int observer_new(const struct observer_opts *o, struct observer **out, const cha
 	int err;
 
 	ob->opts = *o;
+	ob->self_pid = getpid();
 	ob->bp_selftest = 1;
 	ob->counting = o->counters;
 	if (o->counters) {
@@ -120,14 +125,17 @@ static void fill_counters(struct observer *ob, struct frame *f,
 {
 	struct frame_counters *fc = &f->counters;
 	struct perf_counters_info info;
+	size_t k = 0;
 
 	if (ob->pids_cap < n) {
 		ob->pids_cap = n;
 		ob->pids = xreallocarray(ob->pids, n, sizeof(int));
 	}
+	/* ptop's own row is counted by its own events (rdpmc where it can), not a group */
 	for (size_t i = 0; i < n; i++)
-		ob->pids[i] = rows[i]->pid;
-	perf_counters_update(ob->ctr, ob->pids, n);
+		if (rows[i]->pid != ob->self_pid)
+			ob->pids[k++] = rows[i]->pid;
+	perf_counters_update(ob->ctr, ob->pids, k);
 	perf_counters_info(ob->ctr, &info);
 
 	fc->on = true;
@@ -140,27 +148,41 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->not_attached = info.not_attached;
 	fc->last_error = info.last_error;
 
+	/* ptop itself: during this frame's build, and since the last frame (its row) */
+	fc->self_rdpmc = false;
+	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
+		uint64_t now;
+
+		fc->self_rdpmc |= ob->self[i].rdpmc;
+		if (ob->self[i].fd < 0 || perf_self_read(&ob->self[i], &now)) {
+			fc->self_ctr[i] = ob->self_interval[i] = 0;
+			continue;
+		}
+		fc->self_ctr[i] = now >= ob->self_begin[i] ? (double)(now - ob->self_begin[i]) : 0;
+		ob->self_interval[i] = ob->self_last[i] && now >= ob->self_last[i]
+					   ? (double)(now - ob->self_last[i])
+					   : 0;
+		ob->self_last[i] = now;
+	}
+
 	for (size_t i = 0; i < n; i++) {
 		struct frame_proc *p = &f->procs[rows[i] - f->procs];
-		const struct perf_group *g = perf_counters_get(ob->ctr, p->pid);
+		const struct perf_group *g;
 
+		if (p->pid == ob->self_pid && ob->nself) {
+			p->has_ctr = true;
+			p->ctr_scale = 1;
+			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
+				p->ctr[e] = ob->self_interval[e];
+			continue;
+		}
+		g = perf_counters_get(ob->ctr, p->pid);
 		p->has_ctr = g != NULL;
 		if (!g)
 			continue;
 		for (int e = 0; e < g->n && e < FRAME_MAX_EVENTS; e++)
 			p->ctr[e] = g->delta[e];
 		p->ctr_scale = g->scale;
-	}
-
-	fc->self_rdpmc = false;
-	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
-		uint64_t now;
-
-		fc->self_rdpmc |= ob->self[i].rdpmc;
-		fc->self_ctr[i] = ob->self[i].fd >= 0 && perf_self_read(&ob->self[i], &now) == 0 &&
-					  now >= ob->self_begin[i]
-				      ? (double)(now - ob->self_begin[i])
-				      : 0;
 	}
 }
 
