@@ -151,7 +151,7 @@ static void region_of(int pid, const char *region, uint64_t *start, uint64_t *en
 		fail_msg("no %s in %s", region, path);
 }
 
-/* A child that mallocs (so it has a [heap]), says so on a pipe, and waits to be killed. */
+/* A child with a [heap] (it grows its break), says so on a pipe, and waits to be killed. */
 static pid_t spawn_idle(void)
 {
 	int p[2];
@@ -162,9 +162,13 @@ static pid_t spawn_idle(void)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		char *volatile mem = malloc(1000);
+		/* Grow the break itself: a sanitizer's malloc maps its memory elsewhere,
+		 * and only brk makes [heap]. */
+		char *volatile mem = sbrk(4096);
 
 		alarm(20);
+		if (mem == (void *)-1)
+			_exit(1);
 		mem[0] = 1;
 		close(p[0]);
 		if (write(p[1], "r", 1) != 1)

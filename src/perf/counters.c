@@ -293,7 +293,9 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 	}
 	for (size_t i = 0; i < c->ngroups; i++)
 		perf_group_close(&c->groups[i]);
-	qsort(next, kept, sizeof(*next), group_cmp);
+	/* next is NULL when nothing was ever wanted */
+	if (kept)
+		qsort(next, kept, sizeof(*next), group_cmp);
 	c->spare = c->groups;
 	c->groups = next;
 	c->ngroups = kept;

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_i18n.sh: ptop speaks German when asked: `LANGUAGE=de ptop --help`
+# prints the German usage, with LANG unset as on a bare machine, and a usage
+# error is German too. The build's po/de.gmo is installed into a scratch
+# locale tree that PTOP_LOCALEDIR points at (ptop is not installed here).
+
+PTOP=${PTOP:-./ptop}
+NAME=test_i18n
+
+gmo=
+for d in "${builddir:-.}/po" "${srcdir:-.}/po" ./po; do
+	if [ -f "$d/de.gmo" ]; then
+		gmo=$d/de.gmo
+		break
+	fi
+done
+if [ -z "$gmo" ]; then
+	echo "$NAME: FAIL: no po/de.gmo was built"
+	exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-i18n.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/de/LC_MESSAGES" && cp "$gmo" "$tmp/de/LC_MESSAGES/ptop.mo" || exit 1
+
+fail() {
+	echo "$NAME: FAIL: $*"
+	exit 1
+}
+
+out=$(env -u LANG -u LC_ALL -u LC_MESSAGES LANGUAGE=de PTOP_LOCALEDIR="$tmp" "$PTOP" --help) ||
+	fail "--help exited with $?"
+echo "$out" | grep -q '^Aufruf: ' || fail "--help is not German: $(echo "$out" | head -n 2)"
+echo "$out" | grep -q -- '--batch' || fail "--help lost its options"
+
+err=$(env -u LANG -u LC_ALL LANGUAGE=de PTOP_LOCALEDIR="$tmp" "$PTOP" -b -n 0 2>&1 >/dev/null)
+status=$?
+[ "$status" -eq 2 ] || fail "a bad -n exited with $status, not 2"
+echo "$err" | grep -q 'Weitere Informationen\|ungültig' || fail "the usage error is not German: $err"
+
+# and English without LANGUAGE
+out=$(env -u LANG -u LC_ALL -u LANGUAGE PTOP_LOCALEDIR="$tmp" "$PTOP" --help) || fail "--help"
+echo "$out" | grep -q '^Usage: ' || fail "without LANGUAGE --help should be English"
+echo "$NAME: PASS"
