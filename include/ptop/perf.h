@@ -207,6 +207,12 @@ struct observer_opts {
 int observer_new(const struct observer_opts *o, struct observer **out, const char **bad);
 void observer_free(struct observer *ob);
 
+/*
+ * Create the counter set now, for an observer made without counters (the viewer
+ * does this when its Counters pane is first shown). 0, or perf_counters_new()'s error.
+ */
+int observer_counters_start(struct observer *ob, const char **bad);
+
 /* Turn attaching counters and counting perf descriptors on or off for later updates.
  * Counters need the observer to have been created with counters on. */
 void observer_set(struct observer *ob, bool counters, bool perf_fds);

@@ -8,6 +8,7 @@
  * back to software events and says why. Only the processes a presenter asks
  * for are attached, up to a budget: every group costs descriptors.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdlib.h>
@@ -22,13 +23,60 @@ const char *const perf_software_events[4] = {"task-clock", "context-switches", "
 const char *const perf_hardware_events[4] = {"cycles", "instructions", "cache-misses",
 					     "branch-misses"};
 
+/*
+ * libpfm4 is loaded when counters are first asked for, not linked: its event
+ * tables cost over 2 MiB of resident memory at start-up (relocations), which
+ * ptop would otherwise pay in every run, counters or not.
+ */
+static struct {
+	int state; /* 0 not tried, 1 loaded, -1 not available */
+	pfm_err_t (*initialize)(void);
+	pfm_err_t (*encode)(const char *str, int dfl_plm, pfm_os_t os, void *arg);
+} pfm;
+
 int perf_init(void)
 {
-	static int state; /* 0 not tried, 1 ok, -1 failed */
+	if (!pfm.state) {
+		void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
 
-	if (!state)
-		state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
-	return state > 0 ? 0 : -ENODEV;
+		pfm.state = -1;
+		if (h) {
+			*(void **)&pfm.initialize = dlsym(h, "pfm_initialize");
+			*(void **)&pfm.encode = dlsym(h, "pfm_get_os_event_encoding");
+			if (pfm.initialize && pfm.encode && pfm.initialize() == PFM_SUCCESS)
+				pfm.state = 1;
+		}
+	}
+	return pfm.state > 0 ? 0 : -ENODEV;
+}
+
+/* The generic events, for when libpfm4 cannot be loaded. */
+static const struct {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} generic_events[] = {
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+};
+
+static int resolve_generic(const char *name, struct perf_event_attr *attr)
+{
+	for (size_t i = 0; i < sizeof(generic_events) / sizeof(generic_events[0]); i++) {
+		if (strcmp(name, generic_events[i].name))
+			continue;
+		attr->type = generic_events[i].type;
+		attr->config = generic_events[i].config;
+		attr->exclude_kernel = attr->exclude_hv = 1; /* as libpfm4's user level */
+		return 0;
+	}
+	return -ENOENT;
 }
 
 int perf_event_resolve(const char *name, struct perf_event_spec *out)
@@ -36,8 +84,6 @@ int perf_event_resolve(const char *name, struct perf_event_spec *out)
 	pfm_perf_encode_arg_t arg;
 	int ret;
 
-	if (perf_init())
-		return -ENODEV;
 	if (strlen(name) >= sizeof(out->name))
 		return -ENOENT;
 	memset(out, 0, sizeof(*out));
@@ -45,10 +91,16 @@ int perf_event_resolve(const char *name, struct perf_event_spec *out)
 	out->attr.size = sizeof(out->attr);
 	arg.attr = &out->attr;
 	arg.size = sizeof(arg);
-	/* user level only: what an unprivileged user may count under perf_event_paranoid 2 */
-	ret = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
-	if (ret != PFM_SUCCESS)
-		return ret == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL;
+	if (perf_init()) {
+		ret = resolve_generic(name, &out->attr);
+		if (ret)
+			return ret;
+	} else {
+		/* user level only: what an unprivileged user may count under paranoid 2 */
+		ret = pfm.encode(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+		if (ret != PFM_SUCCESS)
+			return ret == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL;
+	}
 	strcpy(out->name, name);
 	out->hardware = out->attr.type != PERF_TYPE_SOFTWARE;
 	/* The kernel counts context switches and migrations in kernel context: user level

@@ -36,6 +36,30 @@ struct observer {
 	double last_mono;
 };
 
+int observer_counters_start(struct observer *ob, const char **bad)
+{
+	struct perf_counters_info info;
+	int err;
+
+	if (ob->ctr)
+		return 0;
+	err = perf_counters_new(ob->opts.events, ob->opts.nevents, ob->opts.budget, &ob->ctr, bad);
+	if (err)
+		return err;
+	/* ptop's own thread counts the same events: its row, and its cost */
+	perf_counters_info(ob->ctr, &info);
+	/* self[i] is event i; one that cannot open keeps fd -1 and reads 0 */
+	for (int i = 0; i < info.nevents; i++) {
+		struct perf_event_spec ev;
+
+		ob->self[i].fd = -1;
+		if (perf_event_resolve(info.names[i], &ev) == 0)
+			perf_self_open(&ob->self[i], &ev);
+		ob->nself++;
+	}
+	return 0;
+}
+
 int observer_new(const struct observer_opts *o, struct observer **out, const char **bad)
 {
 	struct observer *ob = xcalloc(1, sizeof(*ob));
@@ -46,23 +70,10 @@ int observer_new(const struct observer_opts *o, struct observer **out, const cha
 	ob->bp_selftest = 1;
 	ob->counting = o->counters;
 	if (o->counters) {
-		struct perf_counters_info info;
-
-		err = perf_counters_new(o->events, o->nevents, o->budget, &ob->ctr, bad);
+		err = observer_counters_start(ob, bad);
 		if (err) {
 			free(ob);
 			return err;
-		}
-		/* ptop's own thread counts the same events: its row, and its cost */
-		perf_counters_info(ob->ctr, &info);
-		/* self[i] is event i; one that cannot open keeps fd -1 and reads 0 */
-		for (int i = 0; i < info.nevents; i++) {
-			struct perf_event_spec ev;
-
-			ob->self[i].fd = -1;
-			if (perf_event_resolve(info.names[i], &ev) == 0)
-				perf_self_open(&ob->self[i], &ev);
-			ob->nself++;
 		}
 	}
 	*out = ob;

@@ -209,6 +209,14 @@ static void observe(struct ui *ui)
 	vis = xreallocarray(NULL, n ? n : 1, sizeof(*vis));
 	for (size_t i = 0; i < n; i++)
 		vis[i] = ui->cfg.tree ? ui->tree[first + i].p : ui->rows[first + i];
+	if (ui->cfg.pane == PANE_COUNTERS && !ui->ob_error) {
+		/* counters (and libpfm4) only once someone looks at them */
+		int err = observer_counters_start(ui->ob, NULL);
+
+		if (err)
+			ui->ob_error = err == -ENOENT ? N_("unknown event")
+						      : N_("perf events are not available");
+	}
 	observer_set(ui->ob, ui->cfg.pane == PANE_COUNTERS,
 		     ui->cfg.pane == PANE_PROCESSES && column_shown(ui, FIELD_PERF));
 	observer_update(ui->ob, &ui->frame, vis, n);
@@ -966,7 +974,7 @@ int ui_run(const struct ui_opts *o)
 	}
 	{
 		struct observer_opts oo = {.root = o->root,
-					   .counters = true,
+					   .counters = o->events != NULL,
 					   .events = o->events,
 					   .nevents = o->nevents,
 					   .budget = o->counter_budget ? o->counter_budget : 32};
