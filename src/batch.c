@@ -59,7 +59,10 @@ static void add_seconds(struct timespec *t, double s)
 int batch_run(const struct batch_opts *o)
 {
 	const struct output_format_def *fmt = &output_formats[o->format];
-	struct sampler_opts so = {.root = o->root, .needs = PROC_NEED(PROC_FILE_STATM)};
+	/* statm for SHR, which every format shows; status only to sort by what it holds */
+	struct sampler_opts so = {.root = o->root,
+				  .needs = PROC_NEED(PROC_FILE_STATM) |
+					   field_defs[o->order.field].needs};
 	const struct frame_proc **rows = NULL;
 	struct frame f = {0};
 	struct sbuf out = {0};
