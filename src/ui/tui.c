@@ -206,9 +206,17 @@ static void observe(struct ui *ui)
 	if (!ui->ob)
 		return;
 	procs_visible(ui, &first, &n);
-	vis = xreallocarray(NULL, n ? n : 1, sizeof(*vis));
-	for (size_t i = 0; i < n; i++)
-		vis[i] = ui->cfg.tree ? ui->tree[first + i].p : ui->rows[first + i];
+	if (ui->cfg.tree) {
+		if (ui->vis_cap < n) {
+			ui->vis_cap = n;
+			ui->vis = xreallocarray(ui->vis, n, sizeof(*ui->vis));
+		}
+		for (size_t i = 0; i < n; i++)
+			ui->vis[i] = ui->tree[first + i].p;
+		vis = ui->vis;
+	} else {
+		vis = ui->rows + first; /* the rows on screen are contiguous */
+	}
 	if (ui->cfg.pane == PANE_COUNTERS && !ui->ob_error) {
 		/* counters (and libpfm4) only once someone looks at them */
 		int err = observer_counters_start(ui->ob, NULL);
@@ -220,7 +228,6 @@ static void observe(struct ui *ui)
 	observer_set(ui->ob, ui->cfg.pane == PANE_COUNTERS,
 		     ui->cfg.pane == PANE_PROCESSES && column_shown(ui, FIELD_PERF));
 	observer_update(ui->ob, &ui->frame, vis, n);
-	free(vis);
 }
 
 static void take_frame(struct ui *ui)
@@ -1050,6 +1057,7 @@ int ui_run(const struct ui_opts *o)
 	sbuf_free(&errors);
 	free(ui.rows);
 	free(ui.tree);
+	free(ui.vis);
 	observer_free(ui.ob);
 	sbuf_free(&ui.cell);
 	frame_free(&ui.frame);

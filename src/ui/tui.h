@@ -66,6 +66,8 @@ struct ui {
 	size_t nrows, rows_cap;
 	struct tree_row *tree;
 	size_t tree_cap;
+	const struct frame_proc **vis; /* tree rows on screen, for the observer */
+	size_t vis_cap;
 	size_t sel, scroll;
 	int sel_pid;
 	bool follow;
