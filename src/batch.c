@@ -68,6 +68,7 @@ int batch_run(const struct batch_opts *o)
 	struct sbuf out = {0};
 	struct sampler *s;
 	struct observer *ob = NULL;
+	struct observer_opts oo;
 	const char *bad = NULL;
 	struct timespec next;
 	size_t rows_cap = 0;
@@ -80,7 +81,11 @@ int batch_run(const struct batch_opts *o)
 			strerror(-err));
 		return 1;
 	}
-	err = observer_new(&o->observe, &ob, &bad);
+	oo = o->observe;
+	/* sorting by PERF means counting it, for every process shown */
+	if (o->order.field == FIELD_PERF)
+		oo.perf_fds = true;
+	err = observer_new(&oo, &ob, &bad);
 	if (err == -ENOENT) {
 		fprintf(stderr, _("ptop: unknown event '%s'\n"), bad ? bad : "?");
 		sampler_free(s);
@@ -88,7 +93,7 @@ int batch_run(const struct batch_opts *o)
 	}
 	if (err) {
 		/* Counters are an extra: without them the frames still come. */
-		struct observer_opts plain = o->observe;
+		struct observer_opts plain = oo;
 
 		fprintf(stderr, _("ptop: counters unavailable: %s\n"), strerror(-err));
 		plain.counters = false;
