@@ -16,6 +16,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "child.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -179,23 +181,6 @@ static pid_t spawn_idle(void)
 	close(p[1]);
 	assert_int_equal(read(p[0], &c, 1), 1);
 	close(p[0]);
-	return pid;
-}
-
-static void reap(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
-
-static pid_t gone_pid(void)
-{
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(0);
-	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	return pid;
 }
 

@@ -17,6 +17,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "child.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -56,24 +58,6 @@ static pid_t spawn(enum child_kind kind)
 		for (;;)
 			pause();
 	}
-	return pid;
-}
-
-static void reap(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
-
-/* A pid that existed a moment ago and has been reaped. */
-static pid_t gone_pid(void)
-{
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(0);
-	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	return pid;
 }
 
