@@ -387,7 +387,12 @@ static void bench_draw(struct ui *ui, int y, int h)
 			mvaddnstr(y++, 3, shown->message, COLS - 4);
 		for (size_t v = 0; v < res->nvalues && y < ymax; v++, y++) {
 			const struct bench_value *bv = &res->values[v];
-			const char *label = bv->label[0] ? bv->label : bv->key;
+			/* A label that is a whole perf-style line (the figure in it, or
+			 * more than one line) gives way to the key beside the figure. */
+			const char *label =
+			    bv->label[0] && strlen(bv->label) <= 40 && !strchr(bv->label, '\n')
+				? bv->label
+				: bv->key;
 
 			if (bv->unavailable)
 				mvprintw(y, 3, "%-40.40s %s: %s", label, _("unavailable"),
