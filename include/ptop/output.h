@@ -65,6 +65,9 @@ void fmt_time_plus(struct sbuf *b, uint64_t ticks, long hz, int width);
 void fmt_uptime(struct sbuf *b, double secs);
 /* A size for a meter: the largest unit that keeps it under 1024, "23.5G", "316M", "0K". */
 void fmt_size_kb(struct sbuf *b, uint64_t kb);
+/* Length of the well-formed UTF-8 sequence at s (1 for ASCII), or 0 when the bytes
+ * there (n of them) are not UTF-8: overlong, surrogate, past U+10FFFF, cut short. */
+size_t utf8_len(const char *s, size_t n);
 /* Append a name for a terminal: control bytes and invalid UTF-8 as '?'. Returns columns. */
 size_t fmt_printable(struct sbuf *b, const char *s, size_t n);
 

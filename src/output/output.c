@@ -23,12 +23,16 @@ int output_format_by_name(const char *name)
 	return -1;
 }
 
-/* Length of a well-formed UTF-8 sequence of 2..4 bytes at s, or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t utf8_len(const char *str, size_t n)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	size_t len;
 	uint32_t cp;
 
+	if (!n)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
 		len = 2, cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
@@ -44,6 +48,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
 	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
@@ -95,7 +100,7 @@ void json_string(struct sbuf *b, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		l = utf8_seq(u + i, n - i);
+		l = utf8_len(s + i, n - i);
 		if (l) {
 			sbuf_add(b, s + i, l);
 			i += l;
