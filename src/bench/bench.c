@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ptop/bench.h"
+#include "ptop/output.h"
 #include "ptop/util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -281,22 +282,14 @@ static const char *errno_name(int err)
 	return "EUNKNOWN";
 }
 
-static void json_string(const char *s)
+/* A JSON string on stdout, escaped as the batch formats escape theirs. */
+static void put_json_string(const char *s)
 {
-	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", stdout);
-		else if (*p == '\t')
-			fputs("\\t", stdout);
-		else if (*p < 0x20)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
+	struct sbuf b = {0};
+
+	json_string(&b, s, strlen(s));
+	fwrite(b.p, 1, b.len, stdout);
+	sbuf_free(&b);
 }
 
 static void json_number(double v)
@@ -316,7 +309,7 @@ static void json_progress(void *arg, double done)
 		return;
 	ps->last = done;
 	fputs("{\"type\":\"progress\",\"name\":", stdout);
-	json_string(ps->name);
+	put_json_string(ps->name);
 	printf(",\"progress\":%.3f}\n", done);
 	fflush(stdout);
 }
@@ -327,13 +320,13 @@ static void print_json(const struct bench_desc *d, const void *params, const str
 	const char *sep = "";
 
 	fputs("{\"type\":\"result\",\"name\":", stdout);
-	json_string(d->name);
+	put_json_string(d->name);
 	fputs(",\"params\":{", stdout);
 	for (const struct bench_option *o = d->options; o && o->name; o++) {
 		const char *field = (const char *)params + o->offset;
 
 		printf("%s", sep);
-		json_string(o->name);
+		put_json_string(o->name);
 		putchar(':');
 		if (o->type == BENCH_OPT_UINT) {
 			unsigned int v;
@@ -345,7 +338,7 @@ static void print_json(const struct bench_desc *d, const void *params, const str
 
 			memcpy(&s, field, sizeof(s));
 			if (s)
-				json_string(s);
+				put_json_string(s);
 			else
 				fputs("null", stdout);
 		} else {
@@ -365,14 +358,14 @@ static void print_json(const struct bench_desc *d, const void *params, const str
 			continue;
 		printf("%s", sep);
 		sep = ",";
-		json_string(v->key);
+		put_json_string(v->key);
 		fputs(":{\"value\":", stdout);
 		json_number(v->value);
 		fputs(",\"unit\":", stdout);
-		json_string(v->unit);
+		put_json_string(v->unit);
 		if (v->label) {
 			fputs(",\"label\":", stdout);
-			json_string(_(v->label));
+			put_json_string(_(v->label));
 		}
 		putchar('}');
 	}
@@ -385,15 +378,15 @@ static void print_json(const struct bench_desc *d, const void *params, const str
 			continue;
 		fputs(sep ? sep : ",\"unavailable\":{", stdout);
 		sep = ",";
-		json_string(v->key);
+		put_json_string(v->key);
 		fputs(":{\"unit\":", stdout);
-		json_string(v->unit);
+		put_json_string(v->unit);
 		if (v->label) {
 			fputs(",\"label\":", stdout);
-			json_string(_(v->label));
+			put_json_string(_(v->label));
 		}
 		fputs(",\"reason\":", stdout);
-		json_string(v->unavailable);
+		put_json_string(v->unavailable);
 		putchar('}');
 	}
 	if (sep)
@@ -404,11 +397,11 @@ static void print_json(const struct bench_desc *d, const void *params, const str
 			const struct bench_series *s = &res->series[i];
 
 			printf("%s{\"name\":", i ? "," : "");
-			json_string(s->name);
+			put_json_string(s->name);
 			fputs(",\"x\":", stdout);
-			json_string(s->x);
+			put_json_string(s->x);
 			fputs(",\"unit\":", stdout);
-			json_string(s->unit);
+			put_json_string(s->unit);
 			fputs(",\"points\":[", stdout);
 			for (size_t j = 0; j < s->n; j++) {
 				printf("%s{\"x\":", j ? "," : "");
@@ -529,9 +522,9 @@ static int run_and_print(const struct bench_desc *d, const void *params, const s
 		fputs(err == -ENODEV ? "{\"type\":\"skipped\",\"name\":"
 				     : "{\"type\":\"error\",\"name\":",
 		      stdout);
-		json_string(d->name);
+		put_json_string(d->name);
 		printf(",\"error\":\"%s\",\"message\":", errno_name(-err));
-		json_string(msg);
+		put_json_string(msg);
 		fputs("}\n", stdout);
 		status = err == -ENODEV ? 0 : 1;
 	} else if (err == -ENODEV) {
