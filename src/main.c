@@ -92,19 +92,8 @@ static void parse_pids(const char *arg, struct batch_opts *o, size_t *cap)
 
 static void parse_user(const char *arg, struct batch_opts *o)
 {
-	struct passwd *pw = getpwnam(arg);
-	char *end;
-	unsigned long v;
-
-	if (pw) {
-		o->filter.uid = pw->pw_uid;
-	} else {
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (!*arg || *end || errno || v > UINT_MAX - 1 || arg[0] == '-')
-			usage_error(_("unknown user: '%s'"), arg);
-		o->filter.uid = (uid_t)v;
-	}
+	if (users_parse(arg, &o->filter.uid))
+		usage_error(_("unknown user: '%s'"), arg);
 	o->filter.by_uid = true;
 }
 

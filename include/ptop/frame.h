@@ -162,5 +162,7 @@ struct users;
 struct users *users_new(void);
 void users_free(struct users *u);
 const char *users_name(struct users *u, uid_t uid);
+/* A user given by name or number (as -u and the viewer's u take it): 0, or -ENOENT. */
+int users_parse(const char *s, uid_t *uid);
 
 #endif

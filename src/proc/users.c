@@ -3,6 +3,8 @@
  * users.c: uid -> user name, looked up once through getpwuid_r (which may
  * reach NSS, slow and allocating) and then served from a small hash.
  */
+#include <errno.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,4 +68,23 @@ const char *users_name(struct users *u, uid_t uid)
 	e->next = *head;
 	*head = e;
 	return e->name;
+}
+
+int users_parse(const char *s, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(s);
+	char *end;
+	unsigned long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	/* (uid_t)-1 means "no user" to the kernel: not a uid to filter on */
+	if (!*s || *end || errno || v > UINT_MAX - 1 || s[0] == '-')
+		return -ENOENT;
+	*uid = (uid_t)v;
+	return 0;
 }

@@ -602,28 +602,17 @@ static void prompt_done(struct ui *ui)
 		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", ui->input);
 		procs_rebuild(ui);
 		break;
-	case PROMPT_USER: {
-		struct passwd *pw;
-		unsigned long uid;
-
+	case PROMPT_USER:
 		if (!ui->input[0]) {
 			ui->filter.by_uid = false;
-		} else if ((pw = getpwnam(ui->input))) {
-			ui->filter.by_uid = true;
-			ui->filter.uid = pw->pw_uid;
+		} else if (users_parse(ui->input, &ui->filter.uid)) {
+			ui_status(ui, _("Unknown user: %s"), ui->input);
+			break;
 		} else {
-			errno = 0;
-			uid = strtoul(ui->input, &end, 10);
-			if (*end || errno || ui->input[0] == '-') {
-				ui_status(ui, _("Unknown user: %s"), ui->input);
-				break;
-			}
 			ui->filter.by_uid = true;
-			ui->filter.uid = (uid_t)uid;
 		}
 		procs_rebuild(ui);
 		break;
-	}
 	case PROMPT_RENICE: {
 		const struct frame_proc *p = procs_selected(ui);
 		long v;
