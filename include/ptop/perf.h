@@ -228,8 +228,9 @@ struct frame_proc;
 void observer_begin(struct observer *ob);
 
 /*
- * Fill f's counter, perf-descriptor and breakpoint fields. rows point into
- * f->procs: the processes shown, most wanted first (the budget takes the first).
+ * Fill f's counter, perf-descriptor and breakpoint fields. f is fresh from
+ * sampler_frame() (no record has counters yet); rows point into f->procs: the
+ * processes shown, most wanted first (the budget takes the first).
  */
 void observer_update(struct observer *ob, struct frame *f, const struct frame_proc *const *rows,
 		     size_t n);

@@ -203,11 +203,9 @@ void observer_update(struct observer *ob, struct frame *f, const struct frame_pr
 	double now = clock_mono(), interval = ob->last_mono > 0 ? now - ob->last_mono : 0;
 
 	ob->last_mono = now;
+	/* The records come from sampler_frame() without counters (has_ctr false,
+	 * perf_fds -1): only the rows handed in are touched here. */
 	memset(&f->counters, 0, sizeof(f->counters));
-	for (size_t i = 0; i < f->nprocs; i++) {
-		f->procs[i].has_ctr = false;
-		f->procs[i].perf_fds = -1;
-	}
 	if (ob->ctr)
 		fill_counters(ob, f, rows, ob->counting ? n : 0);
 	if (ob->opts.perf_fds) {
