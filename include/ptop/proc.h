@@ -189,6 +189,15 @@ ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const cha
  */
 int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx);
 
+/* Room for any path proc_path() makes. */
+#define PROC_PATH_MAX 48
+
+/*
+ * "PID/name", or "PID/task/TID/name" when tid is not 0, NUL-terminated,
+ * relative to a proc root (for openat). name is a /proc file name ("stat").
+ */
+void proc_path(char out[PROC_PATH_MAX], unsigned pid, unsigned tid, const char *name);
+
 /* Refresh slot->uid from /proc/PID (after the PID was found reused). 0 or -errno. */
 int proc_reader_restat(struct proc_reader *r, struct proc_slot *slot);
 /* Forget slot (its process is gone): close its descriptors, free it. */

@@ -200,35 +200,6 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* v in decimal at p; returns the end. */
-static char *put_uint(char *p, unsigned int v)
-{
-	char tmp[10];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/* "PID/NAME", or "PID/task/TID/NAME" when tid is set, NUL-terminated, into buf. */
-static void proc_path(char *buf, unsigned int pid, unsigned int tid, const char *name)
-{
-	char *p = put_uint(buf, pid);
-
-	*p++ = '/';
-	if (tid) {
-		memcpy(p, "task/", 5);
-		p = put_uint(p + 5, tid);
-		*p++ = '/';
-	}
-	strcpy(p, name);
-}
-
 /* open+read+close of a small file below proc_fd; the length or -errno. */
 static ssize_t read_small(int proc_fd, const char *path, char *buf, size_t cap)
 {
@@ -399,7 +370,7 @@ static void maps_lines(struct synth_worker *w, uint32_t pid, const char *buf, si
  */
 static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
 {
-	char path[32];
+	char path[PROC_PATH_MAX];
 	size_t have = 0;
 	int fd, err = 0;
 
@@ -446,7 +417,7 @@ static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
 /* Parse /proc/PID/stat into *st; its comm is a view into w->small. 0 or -errno. */
 static int synth_stat(struct synth_worker *w, uint32_t pid, struct proc_stat *st)
 {
-	char path[32];
+	char path[PROC_PATH_MAX];
 	ssize_t n;
 
 	proc_path(path, pid, 0, "stat");
@@ -462,7 +433,7 @@ static int synth_stat(struct synth_worker *w, uint32_t pid, struct proc_stat *st
  */
 static int synth_self(struct synth_worker *w, uint32_t pid, bool data)
 {
-	char path[32];
+	char path[PROC_PATH_MAX];
 	ssize_t n;
 	int err;
 
@@ -484,7 +455,7 @@ static int synth_self(struct synth_worker *w, uint32_t pid, bool data)
 /* FORK and COMM for the threads of pid but its main one. */
 static int synth_tasks(struct synth_worker *w, uint32_t pid)
 {
-	char path[48];
+	char path[PROC_PATH_MAX];
 	int fd, err = 0;
 
 	proc_path(path, pid, 0, "task");

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "reader.h"
@@ -47,23 +48,32 @@ void fdcache_close_slot(struct proc_reader *r, struct proc_slot *s)
 	}
 }
 
-/* "PID/name" without snprintf: this runs once per new process and file. */
-static void file_path(char *out, int pid, enum proc_file f)
+static char *put_uint(char *p, unsigned v)
 {
-	char digits[12];
+	char digits[10];
 	int n = 0;
-	const char *name = file_names[f];
 
 	do {
-		digits[n++] = (char)('0' + pid % 10);
-		pid /= 10;
-	} while (pid);
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
 	while (n)
-		*out++ = digits[--n];
-	*out++ = '/';
-	while (*name)
-		*out++ = *name++;
-	*out = '\0';
+		*p++ = digits[--n];
+	return p;
+}
+
+/* Without snprintf: this runs once per new process and file, and in synthesize's loops. */
+void proc_path(char out[PROC_PATH_MAX], unsigned pid, unsigned tid, const char *name)
+{
+	char *p = put_uint(out, pid);
+
+	*p++ = '/';
+	if (tid) {
+		memcpy(p, "task/", 5);
+		p = put_uint(p + 5, tid);
+		*p++ = '/';
+	}
+	strcpy(p, name);
 }
 
 static ssize_t gone_or(int err)
@@ -81,7 +91,7 @@ static ssize_t read_result(ssize_t n, int err, size_t cap)
 ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_file f, char *buf,
 			 size_t cap)
 {
-	char path[32];
+	char path[PROC_PATH_MAX];
 	ssize_t n;
 	int fd, err;
 
@@ -93,7 +103,7 @@ ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_f
 		/* The process behind the descriptors is gone; the PID may not be. */
 		fdcache_close_slot(r, s);
 	}
-	file_path(path, s->pid, f);
+	proc_path(path, (unsigned)s->pid, 0, file_names[f]);
 	fd = openat(r->root_fd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return gone_or(errno);
@@ -113,14 +123,11 @@ ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_f
 ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
 			      size_t cap)
 {
-	char path[64];
+	char path[PROC_PATH_MAX];
 	ssize_t n;
 	int fd, err;
 
-	if (tid > 0)
-		snprintf(path, sizeof(path), "%d/task/%d/%s", pid, tid, name);
-	else
-		snprintf(path, sizeof(path), "%d/%s", pid, name);
+	proc_path(path, (unsigned)pid, tid > 0 ? (unsigned)tid : 0, name);
 	fd = openat(r->root_fd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return gone_or(errno);

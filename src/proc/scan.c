@@ -294,12 +294,12 @@ void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st
 
 int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx)
 {
-	char path[32];
+	char path[PROC_PATH_MAX];
 	struct dirent *d;
 	DIR *dir;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%d/task", pid);
+	proc_path(path, (unsigned)pid, 0, "task");
 	fd = openat(r->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
