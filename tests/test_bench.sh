@@ -177,6 +177,8 @@ for k in ("st", "st_data"):
 assert r["st_data_events"]["value"] > r["st_events"]["value"], r
 assert not [k for k in r if k.startswith("mt_")], r
 assert res["params"]["iterations"] == 3 and res["params"]["st"] is True, res["params"]
+assert res["params"]["reopen"] is False, res["params"]
+assert "held open" in r["st_pid"]["label"], r["st_pid"]
 '
 "$PTOP" bench synthesize -t -m 1 -M 2 -I 1 --format=json --progress >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench synthesize -t exited $?: $(cat "$tmp/err")"
@@ -197,9 +199,16 @@ for pattern in "^# Running 'internals/synthesize' benchmark:\$" \
 	'^  Average synthesis took: [0-9]+\.[0-9]{3} usec \(\+- [0-9]+\.[0-9]{3} usec\)$' \
 	'^  Average num\. events: [0-9]+\.[0-9]{3} \(\+- [0-9]+\.[0-9]{3}\)$' \
 	'^  Average time per event [0-9]+\.[0-9]{3} usec$' \
+	'^  \(comm and maps held open and re-read with pread; --reopen: opened every run, as perf does\)$' \
 	'^  Average data synthesis took: [0-9]+\.[0-9]{3} usec'; do
 	grep -Eq "$pattern" "$tmp/out" || fail "no '$pattern' in: $(cat "$tmp/out")"
 done
+"$PTOP" bench synthesize -s -i 2 --reopen >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench synthesize --reopen exited $?: $(cat "$tmp/err")"
+grep -q '^  (comm and maps opened and closed every run, as perf does)$' "$tmp/out" ||
+	fail "synthesize --reopen does not say so: $(cat "$tmp/out")"
+grep -Eq '^  Average data synthesis took: [0-9]+\.[0-9]{3} usec' "$tmp/out" ||
+	fail "synthesize --reopen: no data figure in: $(cat "$tmp/out")"
 for args in "--min-threads=0" "-i x" "-t -m 3 -M 2" "--output"; do
 	# shellcheck disable=SC2086 # split on purpose
 	"$PTOP" bench synthesize $args >"$tmp/out" 2>"$tmp/err"

@@ -8,9 +8,13 @@
  * machine (a PERF_RECORD_FORK and a PERF_RECORD_COMM per thread, MMAP2 for the
  * executable maps of user processes), the PIDs shared out to 1..M threads.
  * It reads /proc (getdents64 on the root), /proc/PID/stat (/proc/PID/comm
- * for -s), /proc/PID/task/, /proc/PID/task/TID/comm and /proc/PID/maps, the last in large reads into a
- * buffer each worker keeps and parsed in place by proc_parse_maps_line();
- * records go into a per-worker buffer that keeps its capacity between runs.
+ * for -s), /proc/PID/task/, /proc/PID/task/TID/comm and /proc/PID/maps, the
+ * last in large reads into a buffer each worker keeps and parsed in place by
+ * proc_parse_maps_line(); records go into a per-worker buffer that keeps its
+ * capacity between runs. -s holds its comm and maps open from the first run
+ * on and re-reads them with pread from offset 0, as ptop's sampler holds the
+ * files of the processes it shows (the kernel prints the same text for it);
+ * --reopen opens and closes them every run, as perf does.
  * --output writes the records of the last run as a perf.data stream in pipe
  * mode (perf record -o -), one write(2) per buffer; bench_synth_decode()
  * reads such a stream back. Figures are perf's: mean and standard error of
@@ -106,6 +110,7 @@ struct synth_params {
 	unsigned int iterations;	       /* runs of each -s case */
 	unsigned int multi_iterations;	       /* runs of -t per thread count */
 	const char *output;		       /* perf.data stream, "-": stdout; or NULL */
+	bool reopen;			       /* -s: open comm and maps every run */
 };
 
 /* perf bench's defaults: 10000 and 10 runs, 1 to the online CPUs threads. */
@@ -158,6 +163,10 @@ static const struct bench_option synth_options[] = {
      .max = 1000000,
      .arg = "N",
      .help = N_("runs to average per thread count with --mt")},
+    {.name = "reopen",
+     .type = BENCH_OPT_FLAG,
+     .offset = offsetof(struct synth_params, reopen),
+     .help = N_("with --st, open comm and maps every run as perf does, not hold them open")},
     {.name = "output",
      .short_name = 'o',
      .type = BENCH_OPT_STRING,
@@ -180,10 +189,11 @@ struct synth_worker {
 	char *maps;	 /* SYNTH_MAPS_BUF bytes */
 	char *dents;	 /* SYNTH_DENTS_BUF bytes, for /proc/PID/task */
 	char small[SYNTH_SMALL_BUF];
-	uint64_t records;  /* in out, this run */
-	unsigned int gone; /* processes skipped: exited, or not readable */
-	int err;	   /* 0 or -errno; only the -s case stops on one */
-	const char *what;  /* the file err is about */
+	int comm_fd, maps_fd; /* -s: held open between runs, or -1 */
+	uint64_t records;     /* in out, this run */
+	unsigned int gone;    /* processes skipped: exited, or not readable */
+	int err;	      /* 0 or -errno; only the -s case stops on one */
+	const char *what;     /* the file err is about */
 };
 
 /* What the -t workers share: the PIDs of one scan and the next one to take. */
@@ -200,22 +210,28 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* One read of a small file from its start (a fresh or a held descriptor); the length or -errno. */
+static ssize_t pread_small(int fd, char *buf, size_t cap)
+{
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, cap, 0);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
 /* open+read+close of a small file below proc_fd; the length or -errno. */
 static ssize_t read_small(int proc_fd, const char *path, char *buf, size_t cap)
 {
 	ssize_t n;
 	int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
-	int err = 0;
 
 	if (fd < 0)
 		return -errno;
-	do
-		n = read(fd, buf, cap);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		err = -errno;
+	n = pread_small(fd, buf, cap);
 	close(fd);
-	return err ? err : n;
+	return n;
 }
 
 static void put_id(char *end, uint32_t pid, uint32_t tid)
@@ -364,22 +380,21 @@ static void maps_lines(struct synth_worker *w, uint32_t pid, const char *buf, si
 }
 
 /*
- * MMAP2 records for /proc/PID/maps. The kernel hands out at most its
- * seq_file buffer (a page) per read, whole lines as long as ours has room;
- * a line cut by a short read waits at the front of the buffer for the rest.
+ * MMAP2 records for the maps file open at fd, read from its start. The
+ * kernel hands out at most its seq_file buffer (a page) per read, whole
+ * lines as long as ours has room; a line cut by a short read waits at the
+ * front of the buffer for the rest. pread at offset 0 makes the kernel
+ * start again from the first map, so a held descriptor reads it anew; the
+ * offsets after it are where the previous read ended, as read(2)'s would be.
  */
-static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
+static int maps_read(struct synth_worker *w, int fd, uint32_t pid, bool data)
 {
-	char path[PROC_PATH_MAX];
 	size_t have = 0;
-	int fd, err = 0;
+	off_t off = 0;
+	int err = 0;
 
-	proc_path(path, pid, 0, "maps");
-	fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
-		ssize_t n = read(fd, w->maps + have, SYNTH_MAPS_BUF - have);
+		ssize_t n = pread(fd, w->maps + have, SYNTH_MAPS_BUF - have, off);
 		const char *nl;
 		size_t done;
 
@@ -396,6 +411,7 @@ static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
 			break;
 		}
 		have += (size_t)n;
+		off += n;
 		nl = memrchr(w->maps, '\n', have);
 		if (!nl) {
 			if (have == SYNTH_MAPS_BUF) {
@@ -410,6 +426,20 @@ static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
 		if (have)
 			memmove(w->maps, w->maps + done, have);
 	}
+	return err;
+}
+
+/* MMAP2 records for /proc/PID/maps, opened and closed here. */
+static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
+{
+	char path[PROC_PATH_MAX];
+	int fd, err;
+
+	proc_path(path, pid, 0, "maps");
+	fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = maps_read(w, fd, pid, data);
 	close(fd);
 	return err;
 }
@@ -427,28 +457,54 @@ static int synth_stat(struct synth_worker *w, uint32_t pid, struct proc_stat *st
 	return proc_parse_stat(w->small, (size_t)n, st);
 }
 
+/* *fd: /proc/PID/NAME, opened unless it is held open already. 0 or -errno. */
+static int held_open(struct synth_worker *w, int *fd, uint32_t pid, const char *name)
+{
+	char path[PROC_PATH_MAX];
+
+	if (*fd >= 0)
+		return 0;
+	proc_path(path, pid, 0, name);
+	*fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC);
+	return *fd < 0 ? -errno : 0;
+}
+
+static void held_close(struct synth_worker *w)
+{
+	if (w->comm_fd >= 0)
+		close(w->comm_fd);
+	if (w->maps_fd >= 0)
+		close(w->maps_fd);
+	w->comm_fd = w->maps_fd = -1;
+}
+
 /*
  * perf's -s case: one COMM for the process, then its maps; no FORK. The
  * comm file has the name alone, which is all a COMM without FORK needs.
+ * The files stay open for the next run unless reopen is set.
  */
-static int synth_self(struct synth_worker *w, uint32_t pid, bool data)
+static int synth_self(struct synth_worker *w, uint32_t pid, bool data, bool reopen)
 {
-	char path[PROC_PATH_MAX];
 	ssize_t n;
 	int err;
 
-	proc_path(path, pid, 0, "comm");
-	n = read_small(w->m->proc_fd, path, w->small, sizeof(w->small));
+	w->what = "comm";
+	err = held_open(w, &w->comm_fd, pid, "comm");
+	n = err ? err : pread_small(w->comm_fd, w->small, sizeof(w->small));
 	if (n < 0) {
-		w->what = "comm";
-		return (int)n;
+		err = (int)n;
+		goto out;
 	}
 	if (n && w->small[n - 1] == '\n')
 		n--;
 	emit_comm(w, pid, pid, w->small, (size_t)n);
-	err = synth_maps(w, pid, data);
-	if (err)
-		w->what = "maps";
+	w->what = "maps";
+	err = held_open(w, &w->maps_fd, pid, "maps");
+	if (!err)
+		err = maps_read(w, w->maps_fd, pid, data);
+out:
+	if (reopen || err)
+		held_close(w);
 	return err;
 }
 
@@ -653,12 +709,17 @@ static int run_single(struct synth_run *r)
 	uint32_t pid = (uint32_t)getpid();
 	struct sbuf keep;
 
+	const char *how = r->p->reopen
+			      ? _("  (comm and maps opened and closed every run, as perf does)")
+			      : _("  (comm and maps held open and re-read with pread; "
+				  "--reopen: opened every run, as perf does)");
+
 	bench_add_value(
 	    r->res, "st_pid",
 	    bench_text(r->res,
 		       _("Computing performance of single threaded perf event synthesis by\n"
-			 "synthesizing events on the ptop process itself (pid %u):"),
-		       pid),
+			 "synthesizing events on the ptop process itself (pid %u):\n%s"),
+		       pid, how),
 	    "pid", pid, BENCH_STYLE_LINE, false);
 	for (int data = 0; data < 2; data++) {
 		struct synth_stats t = {0}, ev = {0};
@@ -670,7 +731,7 @@ static int run_single(struct synth_run *r)
 			sbuf_reset(&w->out);
 			w->records = 0;
 			t0 = now_usec();
-			err = synth_self(w, pid, data);
+			err = synth_self(w, pid, data, r->p->reopen);
 			t1 = now_usec();
 			if (err) {
 				snprintf(r->res->message, sizeof(r->res->message),
@@ -896,6 +957,7 @@ static int synth_run(const void *params, const struct bench_ctx *ctx, struct ben
 	r.w = xcalloc(r.nw, sizeof(*r.w));
 	for (unsigned int i = 0; i < r.nw; i++) {
 		r.w[i].m = &r.m;
+		r.w[i].comm_fd = r.w[i].maps_fd = -1;
 		r.w[i].maps = xmalloc(SYNTH_MAPS_BUF);
 		r.w[i].dents = xmalloc(SYNTH_DENTS_BUF);
 	}
@@ -919,6 +981,7 @@ out:
 		snprintf(res->message, sizeof(res->message), "%s: %s", p->output, strerror(-err));
 	}
 	for (unsigned int i = 0; i < r.nw; i++) {
+		held_close(&r.w[i]);
 		sbuf_free(&r.w[i].out);
 		free(r.w[i].maps);
 		free(r.w[i].dents);
