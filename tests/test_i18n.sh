@@ -43,4 +43,19 @@ echo "$err" | grep -q 'Weitere Informationen\|ungültig' || fail "the usage erro
 # and English without LANGUAGE
 out=$(env -u LANG -u LC_ALL -u LANGUAGE PTOP_LOCALEDIR="$tmp" "$PTOP" --help) || fail "--help"
 echo "$out" | grep -q '^Usage: ' || fail "without LANGUAGE --help should be English"
+
+# Every message in the sources has a German translation (none missing or
+# fuzzy): the catalogue is taken from the sources now, not from po/ptop.pot,
+# which is only remade by `make -C po update-po`.
+src=${srcdir:-.}
+if command -v xgettext >/dev/null && command -v msgcmp >/dev/null; then
+	files=$(grep -v '^#' "$src/po/POTFILES.in" | grep .)
+	# shellcheck disable=SC2086 # one file per word on purpose
+	(cd "$src" && xgettext --language=C --keyword=_ --keyword=N_ --from-code=UTF-8 \
+		-o "$tmp/ptop.pot" $files) || fail "xgettext failed"
+	msgcmp "$src/po/de.po" "$tmp/ptop.pot" >"$tmp/msgcmp" 2>&1 ||
+		fail "po/de.po lacks translations: $(head -n 20 "$tmp/msgcmp")"
+else
+	echo "$NAME: xgettext or msgcmp is not installed: not checking that po/de.po is complete"
+fi
 echo "$NAME: PASS"
