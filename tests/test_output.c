@@ -249,6 +249,41 @@ static void test_golden_text(void **state)
 	sbuf_free(&b);
 }
 
+/*
+ * The text format counts columns in characters: a multibyte user name pads
+ * to the same width as an ASCII one, and a long one is cut between
+ * characters, so the line stays UTF-8 and the columns after it line up.
+ */
+static void test_text_multibyte_user(void **state)
+{
+	static const struct {
+		const char *user, *want;
+	} cases[] = {
+	    {"zoë", "zoë     "},	{"jürgenmüller", "jürgenm+"}, {"müllerjü", "müllerjü"},
+	    {"ääääääääää", "äääääää+"}, {"root", "root    "},
+	};
+	struct frame f;
+
+	build_frame(&f);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf b = {0};
+		struct frame_proc *p = proc_at(0, 42, "sh", 'S');
+		const struct frame_proc *row = p;
+		const char *line, *user;
+		char want[64];
+
+		p->user = cases[i].user;
+		output_text_frame(&b, &f, &row, 1, true);
+		sbuf_addc(&b, '\0');
+		line = strstr(b.p, "\n     42 ");
+		assert_non_null(line);
+		user = line + strlen("\n     42 ");
+		snprintf(want, sizeof(want), "%s%s", cases[i].want, "  20   0");
+		assert_memory_equal(user, want, strlen(want));
+		sbuf_free(&b);
+	}
+}
+
 static void test_golden_json(void **state)
 {
 	struct frame f;
@@ -605,19 +640,13 @@ static void test_output_format_by_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_golden_text),
-	    cmocka_unit_test(test_golden_json),
-	    cmocka_unit_test(test_golden_csv),
-	    cmocka_unit_test(test_empty_frame),
-	    cmocka_unit_test(test_fmt_mem_kb),
-	    cmocka_unit_test(test_fmt_time_plus),
-	    cmocka_unit_test(test_json_string),
-	    cmocka_unit_test(test_fmt_time_rfc3339),
-	    cmocka_unit_test(test_fmt_printable),
-	    cmocka_unit_test(test_rows_filter),
-	    cmocka_unit_test(test_rows_sort),
-	    cmocka_unit_test(test_field_by_name),
-	    cmocka_unit_test(test_output_format_by_name),
+	    cmocka_unit_test(test_golden_text),	     cmocka_unit_test(test_text_multibyte_user),
+	    cmocka_unit_test(test_golden_json),	     cmocka_unit_test(test_golden_csv),
+	    cmocka_unit_test(test_empty_frame),	     cmocka_unit_test(test_fmt_mem_kb),
+	    cmocka_unit_test(test_fmt_time_plus),    cmocka_unit_test(test_json_string),
+	    cmocka_unit_test(test_fmt_time_rfc3339), cmocka_unit_test(test_fmt_printable),
+	    cmocka_unit_test(test_rows_filter),	     cmocka_unit_test(test_rows_sort),
+	    cmocka_unit_test(test_field_by_name),    cmocka_unit_test(test_output_format_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

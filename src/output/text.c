@@ -50,18 +50,30 @@ static void summary(struct sbuf *b, const struct frame *f)
 		    (double)f->swap.used / mib, (double)f->mem.avail / mib);
 }
 
-/* Justify what was appended since start into width columns; '+' marks a cut, as top's. */
+/*
+ * Justify what was appended since start into width columns; '+' marks a cut,
+ * as top's. A column is a character: what field_format() writes is UTF-8
+ * (fmt_printable replaced the rest), so a multibyte user name pads as many
+ * columns as it has characters and is cut between them, never inside one.
+ */
 static void justify(struct sbuf *b, size_t start, int width, bool left)
 {
-	size_t n = b->len - start;
+	size_t n = b->len - start, cols = 0, keep = 0, w = width > 0 ? (size_t)width : 0;
 
-	if (width <= 0)
+	if (!w)
 		return;
-	if (n > (size_t)width) {
-		b->len = start + (size_t)width;
-		b->p[b->len - 1] = '+';
-	} else if (n < (size_t)width) {
-		size_t pad = (size_t)width - n;
+	for (size_t i = 0; i < n; cols++) {
+		size_t l = utf8_len(b->p + start + i, n - i);
+
+		if (cols == w - 1)
+			keep = i; /* the bytes of the first w - 1 characters */
+		i += l ? l : 1;
+	}
+	if (cols > w) {
+		b->len = start + keep;
+		sbuf_addc(b, '+');
+	} else if (cols < w) {
+		size_t pad = w - cols;
 
 		sbuf_reserve(b, pad);
 		if (!left)
