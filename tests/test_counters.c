@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,8 +42,53 @@
 
 enum child_kind { CHILD_IDLE, CHILD_BUSY };
 
-/* A child that spins or sleeps until killed; alarm() ends it if the test dies first. */
-static pid_t spawn(enum child_kind kind)
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void *spin(void *arg)
+{
+	for (volatile unsigned long i = 0;; i++)
+		;
+	return arg;
+}
+
+static void *sleeper(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
+/* Threads of pid now, from /proc/PID/task. */
+static int count_threads(pid_t pid)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * A child that spins or sleeps until killed; alarm() ends it if the test
+ * dies first. With nthreads, its main thread sleeps while nthreads threads
+ * it started spin or sleep; it is returned once they all run, so they exist
+ * before any counter is attached.
+ */
+static pid_t spawn_threads(int nthreads, enum child_kind kind)
 {
 	pid_t pid = fork();
 
@@ -52,21 +98,26 @@ static pid_t spawn(enum child_kind kind)
 		for (int fd = 3; fd < 1024; fd++)
 			close(fd);
 		alarm(20);
-		if (kind == CHILD_BUSY)
-			for (volatile unsigned long i = 0;; i++)
-				;
+		for (int i = 0; i < nthreads; i++) {
+			pthread_t t;
+
+			if (pthread_create(&t, NULL, kind == CHILD_BUSY ? spin : sleeper, NULL))
+				_exit(1);
+		}
+		if (!nthreads && kind == CHILD_BUSY)
+			spin(NULL);
 		for (;;)
 			pause();
 	}
+	for (int i = 0; i < 400 && count_threads(pid) != nthreads + 1; i++)
+		sleep_ms(5);
+	assert_int_equal(count_threads(pid), nthreads + 1);
 	return pid;
 }
 
-static void sleep_ms(long ms)
+static pid_t spawn(enum child_kind kind)
 {
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	return spawn_threads(0, kind);
 }
 
 /* The time pid has run on a CPU (ns), from /proc/PID/schedstat; -1 without it. */
@@ -210,7 +261,7 @@ static void test_default_falls_back(void **state)
 static void test_hardware_counts(void **state)
 {
 	struct perf_counters_info info;
-	const struct perf_group *g;
+	const struct perf_proc *g;
 	struct perf_counters *c;
 	int probe = hardware_probe();
 	pid_t busy;
@@ -243,7 +294,7 @@ static void test_hardware_counts(void **state)
 static void test_busy_and_idle(void **state)
 {
 	struct perf_counters_info info;
-	const struct perf_group *gb, *gi;
+	const struct perf_proc *gb, *gi;
 	struct perf_counters *c;
 	pid_t pids[2];
 	double t0, elapsed_ns;
@@ -292,6 +343,103 @@ static void test_busy_and_idle(void **state)
 
 	reap(pids[0]);
 	reap(pids[1]);
+	perf_counters_free(c);
+}
+
+/*
+ * Threads that were running before the counters were attached count: the
+ * main thread sleeps, two threads it started spin, and the process's
+ * task-clock is theirs. One group per thread: 3 x 4 descriptors.
+ */
+static void test_threads_before_attach(void **state)
+{
+	struct perf_counters_info info;
+	const struct perf_proc *g;
+	struct perf_counters *c;
+	pid_t pid = spawn_threads(2, CHILD_BUSY);
+	int before = count_fds(), tc;
+
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	perf_counters_update(c, &pid, 1);
+	assert_int_equal(count_fds() - before, 3 * 4);
+	sleep_ms(300);
+	perf_counters_update(c, &pid, 1);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 1);
+	assert_int_equal(info.partial, 0);
+	tc = event_index(&info, "task-clock");
+	g = perf_counters_get(c, pid);
+	assert_non_null(g);
+	assert_int_equal(g->nthreads, 3);
+	assert_false(g->partial);
+	assert_true(g->have_prev);
+	print_message("task-clock of 2 spinning threads over 300 ms: %.0f ms\n",
+		      g->delta[tc] / 1e6);
+	/* The main thread alone would read about 0; the threads ran most of 300 ms. */
+	assert_true(g->delta[tc] > 100e6);
+	assert_true(g->delta[tc] < 2 * 1000e6);
+	reap(pid);
+	perf_counters_free(c);
+	assert_int_equal(count_fds(), before);
+}
+
+/*
+ * The limits: a process gets PERF_THREADS_MAX groups at most, and the set
+ * PERF_FDS_MAX descriptors; a process past either keeps its main thread's
+ * group (it is still attached) and is counted as partial.
+ */
+static void test_thread_limits(void **state)
+{
+	enum { N = 3 };
+	const int groups = PERF_FDS_MAX / 4, each = groups / 2 - 3;
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	pid_t pids[N + 1];
+	int before = count_fds();
+
+	_Static_assert(PERF_FDS_MAX / 4 / 2 - 3 < PERF_THREADS_MAX, "each fits one process");
+	for (int i = 0; i < N; i++)
+		pids[i] = spawn_threads(each - 1, CHILD_IDLE);
+	pids[N] = spawn_threads(PERF_THREADS_MAX + 2, CHILD_IDLE);
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 8, &c, NULL), 0);
+
+	/* One process over PERF_THREADS_MAX: it gets that many groups. */
+	perf_counters_update(c, &pids[N], 1);
+	assert_int_equal(perf_counters_get(c, pids[N])->nthreads, PERF_THREADS_MAX);
+	assert_true(perf_counters_get(c, pids[N])->partial);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.partial, 1);
+
+	/* Three under it: two fit the descriptor cap whole, the third gets what is left. */
+	perf_counters_update(c, pids, N);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, N);
+	assert_int_equal(info.partial, 1);
+	assert_int_equal(perf_counters_get(c, pids[0])->nthreads, each);
+	assert_int_equal(perf_counters_get(c, pids[1])->nthreads, each);
+	assert_false(perf_counters_get(c, pids[1])->partial);
+	assert_int_equal(perf_counters_get(c, pids[2])->nthreads, groups - 2 * each);
+	assert_true(perf_counters_get(c, pids[2])->partial);
+	assert_true(count_fds() - before <= PERF_FDS_MAX);
+
+	/* The cap reached, one more process is not attached, and says why. */
+	{
+		pid_t more[N + 1] = {pids[0], pids[1], pids[2], spawn(CHILD_IDLE)};
+
+		perf_counters_update(c, more, N + 1);
+		perf_counters_info(c, &info);
+		assert_int_equal(info.attached, N);
+		assert_int_equal(info.not_attached, 1);
+		assert_int_equal(info.last_error, -EMFILE);
+		assert_null(perf_counters_get(c, more[N]));
+		assert_true(count_fds() - before <= PERF_FDS_MAX);
+		reap(more[N]);
+	}
+
+	perf_counters_update(c, NULL, 0);
+	assert_int_equal(count_fds(), before);
+	for (int i = 0; i <= N; i++)
+		reap(pids[i]);
 	perf_counters_free(c);
 }
 
@@ -559,6 +707,8 @@ int main(void)
 	    cmocka_unit_test(test_default_falls_back),
 	    cmocka_unit_test(test_hardware_counts),
 	    cmocka_unit_test(test_busy_and_idle),
+	    cmocka_unit_test(test_threads_before_attach),
+	    cmocka_unit_test(test_thread_limits),
 	    cmocka_unit_test(test_budget),
 	    cmocka_unit_test(test_detach_closes),
 	    cmocka_unit_test(test_gone_dropped),

@@ -27,9 +27,11 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-perf.XXXXXX") || exit 1
 busy=
 idle=
+threaded=
 cleanup() {
 	[ -n "$busy" ] && kill "$busy" 2>/dev/null
 	[ -n "$idle" ] && kill "$idle" 2>/dev/null
+	[ -n "$threaded" ] && kill "$threaded" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -92,7 +94,7 @@ for f in frames:
     else:
         assert c["events"] == ["cycles", "instructions", "cache-misses", "branch-misses"], c
         assert "reason" not in c, c
-    assert c["attached"] == 2 and c["not_attached"] == 0, c
+    assert c["attached"] == 2 and c["not_attached"] == 0 and c["partial"] == 0, c
     assert c["self"]["read"] in ("rdpmc", "syscall"), c
     for e in c["events"]:
         assert c["self"][e] >= 0, (e, c["self"])
@@ -102,6 +104,7 @@ for f in frames:
         for e in c["events"]:
             assert isinstance(pc[e], (int, float)) and pc[e] >= 0, (e, pc)
         assert 0 < pc["scale"] <= 1, pc
+        assert "partial" not in pc, pc
 last = frames[-1]
 if last["counters"]["source"] == "software":
     b = proc(last, busy)["counters"]["task-clock"]
@@ -123,6 +126,49 @@ else:
     ins = [proc(last, pid)["counters"]["instructions"] for pid in (busy, idle)]
     assert ins[0] > ins[1], ins
 '
+
+# Threads that were running before ptop attached count: the main thread of
+# this process sleeps while two threads spin, so its task-clock is theirs. The
+# kernel's tick accounting, which covers every thread, is the cross-check.
+python3 -c '
+import threading, time
+def spin():
+    while True:
+        pass
+for _ in range(2):
+    threading.Thread(target=spin, daemon=True).start()
+time.sleep(60)
+' &
+threaded=$!
+tasks() { set -- "/proc/$1/task/"[0-9]*; [ -e "$1" ] && echo $# || echo 0; }
+for _ in $(seq 200); do
+	[ "$(tasks "$threaded")" -ge 3 ] && break
+	sleep 0.05
+done
+[ "$(tasks "$threaded")" -ge 3 ] || fail "the threaded child did not start"
+"$PTOP" -b -n 2 -d 0.5 --counters -o json -p "$threaded" >"$tmp/out" 2>"$tmp/err" ||
+	fail "--counters on a threaded process exited $?: $(cat "$tmp/err")"
+export THREADED="$threaded"
+check "--counters, threads that ran before attaching" '
+import os
+pid = int(os.environ["THREADED"])
+last = frames[-1]
+c = last["counters"]
+assert c["attached"] == 1 and c["partial"] == 0, c
+pc = proc(last, pid)["counters"]
+assert "partial" not in pc, pc
+if c["source"] == "software":
+    ps = [proc(f, pid) for f in frames]
+    ticks = ps[-1]["utime_ticks"] + ps[-1]["stime_ticks"] - \
+        ps[0]["utime_ticks"] - ps[0]["stime_ticks"]
+    tick_ns = 1e9 / last["hz"]
+    t = pc["task-clock"]
+    # the main thread alone would read next to nothing
+    assert ticks >= 10, ticks
+    assert abs(t - ticks * tick_ns) <= 0.25 * ticks * tick_ns + 3 * tick_ns, (t, ticks)
+'
+kill "$threaded"
+threaded=
 
 # --counters=EVENT,... names the events; an unknown one is an error before any output.
 "$PTOP" -b -n 1 --counters=task-clock,page-faults -o json -p "$idle" >"$tmp/out" 2>"$tmp/err" ||

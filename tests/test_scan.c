@@ -434,7 +434,7 @@ static void test_live_child_gone(void **state)
 	free(res);
 }
 
-#define BUDGET_HARD 300
+#define BUDGET_HARD (PROC_FD_RESERVE + 44)
 #define BUDGET_CHILDREN 120
 
 /*
@@ -505,9 +505,9 @@ static int budget_child(void)
 				found += kids[c] == res->slot[k]->pid;
 		}
 		proc_reader_stats(r, &st);
-		if (st.fd_budget != BUDGET_HARD - 256) {
+		if (st.fd_budget != BUDGET_HARD - PROC_FD_RESERVE) {
 			fprintf(stderr, "budget: fd_budget %u, not %d\n", st.fd_budget,
-				BUDGET_HARD - 256);
+				BUDGET_HARD - PROC_FD_RESERVE);
 			code = 13;
 		} else if (found != BUDGET_CHILDREN || bad) {
 			fprintf(stderr, "budget: round %d: found %u of %d children, %u bad reads\n",

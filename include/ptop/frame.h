@@ -41,6 +41,7 @@ struct frame_proc {
 	bool has_ctr;		      /* a counter group is attached */
 	double ctr[FRAME_MAX_EVENTS]; /* per event, over the interval, scaled when multiplexed */
 	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
+	bool ctr_partial;	      /* some of its threads are not counted */
 	int perf_fds;		      /* perf_event descriptors it holds; -1 not looked at */
 	int tgid;		      /* the process a thread belongs to (== pid for processes) */
 	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
@@ -55,7 +56,8 @@ struct frame_counters {
 	bool hardware;		  /* false: software events */
 	const char *why_software; /* translatable reason, or NULL */
 	unsigned attached, not_attached;
-	int last_error; /* -errno of the last refusal, or 0 */
+	unsigned partial; /* attached, with threads that are not counted (over the limits) */
+	int last_error;	  /* -errno of the last refusal, or 0 */
 	/* ptop's own thread, read with rdpmc where the kernel allows, else read() */
 	bool self_rdpmc;
 	double self_ctr[FRAME_MAX_EVENTS]; /* during the last frame's build */

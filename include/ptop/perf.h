@@ -57,8 +57,9 @@ struct perf_group {
 };
 
 /*
- * Open ev[0..n) as one group on pid (all CPUs; `inherit` so threads created
- * later count too). Returns 0 or -errno of the first event that failed.
+ * Open ev[0..n) as one group on the task pid, a thread id (all CPUs;
+ * `inherit`, so the threads it creates from now on count too). Returns 0 or
+ * -errno of the first event that failed.
  */
 int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n);
 /* Read the whole group (one read()) and compute delta/scale. 0 or -errno. */
@@ -70,6 +71,29 @@ double perf_scale(uint64_t count, uint64_t enabled, uint64_t running);
 
 /* ---- counters for the processes a presenter shows ---- */
 
+/* Thread groups one process may take; its other threads are then not counted. */
+#define PERF_THREADS_MAX 64
+/* Descriptors a counter set may hold: the reader leaves them (PROC_FD_RESERVE). */
+#define PERF_FDS_MAX 512
+
+/*
+ * A process's counters: one group per thread it had when attached, each
+ * `inherit`ed by the threads that thread creates later, so every thread is
+ * counted once. delta is the sum over the groups, each scaled by its own
+ * enabled/running times.
+ */
+struct perf_proc {
+	int pid;
+	int n;			      /* events */
+	double delta[PERF_GROUP_MAX]; /* since the previous read (the first: since attach) */
+	double scale;		      /* running / enabled over all groups: 1 = not multiplexed */
+	bool have_prev;		      /* delta covers an interval between two reads */
+	bool partial;		      /* threads that ran before attaching are not all counted */
+	int nthreads;		      /* groups in thread; [0] is the main thread's */
+	struct perf_group *thread;
+	bool wanted; /* perf_counters_update's mark while it sorts the wanted from the rest */
+};
+
 struct perf_counters;
 
 struct perf_counters_info {
@@ -79,6 +103,7 @@ struct perf_counters_info {
 	const char *why_software; /* translatable reason, or NULL */
 	unsigned attached;	  /* processes with an open group */
 	unsigned not_attached;	  /* wanted but over the budget or refused */
+	unsigned partial;	  /* attached, but with threads not counted (over the limits) */
 	int last_error;		  /* -errno of the last refusal, 0 if none */
 };
 
@@ -94,12 +119,16 @@ void perf_counters_free(struct perf_counters *c);
 
 /*
  * Attach to pids (in priority order: the first `budget` get counters), detach
- * from every other, and read each attached group once. Processes that are gone
- * are dropped quietly.
+ * from every other, and read each attached process once (one read() per
+ * thread group). Processes that are gone are dropped quietly. A process gets
+ * a group per thread listed in /proc/PID/task, up to PERF_THREADS_MAX and
+ * what is left of the set's PERF_FDS_MAX; its other threads are then not
+ * counted and it is marked partial. Once the cap is reached, the processes
+ * left are not attached (last_error -EMFILE).
  */
 void perf_counters_update(struct perf_counters *c, const int *pids, size_t n);
-/* The group of pid, or NULL when it has none. */
-const struct perf_group *perf_counters_get(const struct perf_counters *c, int pid);
+/* The counters of pid, or NULL when it has none. */
+const struct perf_proc *perf_counters_get(const struct perf_counters *c, int pid);
 void perf_counters_info(const struct perf_counters *c, struct perf_counters_info *info);
 
 /* ---- rdpmc: ptop's own counters (src/perf/rdpmc.c) ---- */

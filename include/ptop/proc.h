@@ -147,8 +147,15 @@ struct proc_slot {
 struct proc_reader;
 
 /*
+ * Descriptors a reader leaves to the rest of ptop: 512 for perf events (a
+ * counter set's PERF_FDS_MAX) and 256 for the terminal, pipes and libraries.
+ */
+#define PROC_FD_RESERVE 768
+
+/*
  * Open a reader over root (NULL: "/proc"). It raises RLIMIT_NOFILE's soft
- * limit to the hard one and keeps descriptors within what is left of it.
+ * limit to the hard one and keeps descriptors within what is left of it
+ * after PROC_FD_RESERVE.
  * Returns 0, or -errno when root cannot be opened.
  */
 int proc_reader_new(const char *root, struct proc_reader **out);

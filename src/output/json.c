@@ -73,6 +73,8 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_
 			sbuf_addf(b, p->ctr[e], 0);
 		}
 		kv_f(b, "scale", p->ctr_scale, 3, true);
+		if (p->ctr_partial)
+			sbuf_adds(b, ",\"partial\":true");
 		ctr_derive(f, p, &d);
 		if (d.ipc >= 0)
 			kv_f(b, "ipc", d.ipc, 3, true);
@@ -105,6 +107,7 @@ static void json_counters(struct sbuf *b, const struct frame *f)
 	}
 	kv_u(b, "attached", c->attached, true);
 	kv_u(b, "not_attached", c->not_attached, true);
+	kv_u(b, "partial", c->partial, true);
 	if (c->last_error) {
 		const char *e = strerror(-c->last_error);
 

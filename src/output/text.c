@@ -88,9 +88,12 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 {
 	const struct frame_counters *c = &f->counters;
 
-	sbuf_printf(b, "\nCounters (%s%s%s): %u attached, %u not attached; ptop itself read by %s:",
-		    c->hardware ? "hardware" : "software", c->why_software ? ", " : "",
-		    c->why_software ? c->why_software : "", c->attached, c->not_attached,
+	sbuf_printf(b, "\nCounters (%s%s%s): %u attached", c->hardware ? "hardware" : "software",
+		    c->why_software ? ", " : "", c->why_software ? c->why_software : "",
+		    c->attached);
+	if (c->partial)
+		sbuf_printf(b, " (%u with threads not counted)", c->partial);
+	sbuf_printf(b, ", %u not attached; ptop itself read by %s:", c->not_attached,
 		    c->self_rdpmc ? "rdpmc" : "read()");
 	for (int e = 0; e < c->nevents; e++)
 		sbuf_printf(b, " %s %.0f", c->names[e], c->self_ctr[e]);

@@ -7,16 +7,26 @@
  * event cannot be opened (no PMU, as on most VMs, or refused) the set falls
  * back to software events and says why. Only the processes a presenter asks
  * for are attached, up to a budget: every group costs descriptors.
+ *
+ * A process gets a group per thread it has when attached, each inherited by
+ * the threads that thread creates, and their counts are summed: an event
+ * with `inherit` on the main thread alone would miss every thread that was
+ * already running. The threads are listed before any group opens, so a
+ * thread created by an attached one is counted by inheritance only; one
+ * created in between, by a thread not yet attached, is missed.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ptop/perf.h"
+#include "ptop/proc.h"
 
 const char *const perf_software_events[4] = {"task-clock", "context-switches", "cpu-migrations",
 					     "page-faults"};
@@ -137,9 +147,7 @@ int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec 
 		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		attr.disabled = 0;
-		/* Threads the process creates from now on count too. Threads that
-		 * already run are not covered: that would take a group per thread. */
-		attr.inherit = 1;
+		attr.inherit = 1; /* the threads this one creates from now on count too */
 		fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			g->n = i;
@@ -214,10 +222,11 @@ struct perf_counters {
 	bool hardware;
 	const char *why_software;
 	unsigned budget;
-	struct perf_group *groups; /* attached, sorted by pid */
-	size_t ngroups;
-	struct perf_group *spare; /* the next frame's table, swapped in: no malloc per frame */
+	struct perf_proc *procs; /* attached, sorted by pid */
+	size_t nprocs;
+	struct perf_proc *spare; /* the next frame's table, swapped in: no malloc per frame */
 	size_t cap;
+	int tids[PERF_THREADS_MAX]; /* scratch for one process's thread list */
 	unsigned not_attached;
 	int last_error;
 };
@@ -280,55 +289,183 @@ int perf_counters_new(const char *const *events, int n, unsigned budget, struct 
 	return 0;
 }
 
+static void proc_close(struct perf_proc *p)
+{
+	for (int i = 0; i < p->nthreads; i++)
+		perf_group_close(&p->thread[i]);
+	free(p->thread);
+	p->thread = NULL;
+	p->nthreads = 0;
+}
+
 void perf_counters_free(struct perf_counters *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->ngroups; i++)
-		perf_group_close(&c->groups[i]);
-	free(c->groups);
+	for (size_t i = 0; i < c->nprocs; i++)
+		proc_close(&c->procs[i]);
+	free(c->procs);
 	free(c->spare);
 	free(c);
 }
 
-static int group_cmp(const void *a, const void *b)
+/*
+ * The threads of pid but its main one, at most max of them, into tids; the
+ * number found. *more is set when there were more than max.
+ */
+static int list_threads(int pid, int *tids, int max, bool *more)
 {
-	int x = ((const struct perf_group *)a)->pid, y = ((const struct perf_group *)b)->pid;
+	char path[PROC_PATH_MAX + 8];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	*more = false;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0; /* gone: opening the main thread's group says so */
+	while ((e = readdir(d))) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+
+		if (*end || tid <= 0 || tid == pid || e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		if (n == max) {
+			*more = true;
+			break;
+		}
+		tids[n++] = (int)tid;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Open p's groups: the main thread's (which must open), then one per other
+ * thread, while room (groups) lasts. 0 or -errno of the main thread's.
+ */
+static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int room)
+{
+	bool more;
+	int ntids, err;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->n = c->nev;
+	if (room > PERF_THREADS_MAX)
+		room = PERF_THREADS_MAX;
+	/* listed before any group opens: see the top of this file */
+	ntids = list_threads(pid, c->tids, room - 1, &more);
+	p->thread = xcalloc((size_t)ntids + 1, sizeof(*p->thread));
+	err = perf_group_open(&p->thread[0], pid, c->ev, c->nev);
+	if (err) {
+		free(p->thread);
+		p->thread = NULL;
+		return err;
+	}
+	p->nthreads = 1;
+	for (int i = 0; i < ntids; i++) {
+		err = perf_group_open(&p->thread[p->nthreads], c->tids[i], c->ev, c->nev);
+		if (!err)
+			p->nthreads++;
+		else if (err != -ESRCH) /* a thread that ended since is no loss */
+			more = true;
+	}
+	p->partial = more;
+	return 0;
+}
+
+/* Read every group of p and sum them. 0, or -errno when the main thread's cannot be read. */
+static int proc_read(struct perf_proc *p)
+{
+	double de = 0, dr = 0;
+	bool had = p->thread[0].have_prev;
+
+	memset(p->delta, 0, sizeof(p->delta));
+	for (int t = 0; t < p->nthreads; t++) {
+		struct perf_group *g = &p->thread[t];
+		uint64_t e0 = g->have_prev ? g->enabled : 0, r0 = g->have_prev ? g->running : 0;
+		int err = perf_group_read(g);
+
+		/* A thread that ended keeps its final counts readable; other errors skip it. */
+		if (err) {
+			if (t == 0)
+				return err;
+			continue;
+		}
+		for (int i = 0; i < g->n && i < p->n; i++)
+			p->delta[i] += g->delta[i];
+		de += (double)(g->enabled - e0);
+		dr += (double)(g->running - r0);
+	}
+	p->scale = de > 0 ? dr / de : 1.0;
+	p->have_prev = had;
+	return 0;
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	int x = ((const struct perf_proc *)a)->pid, y = ((const struct perf_proc *)b)->pid;
 
 	return (x > y) - (x < y);
 }
 
-const struct perf_group *perf_counters_get(const struct perf_counters *c, int pid)
+const struct perf_proc *perf_counters_get(const struct perf_counters *c, int pid)
 {
-	struct perf_group key = {.pid = pid};
+	struct perf_proc key = {.pid = pid};
 
-	return c->ngroups ? bsearch(&key, c->groups, c->ngroups, sizeof(key), group_cmp) : NULL;
+	return c->nprocs ? bsearch(&key, c->procs, c->nprocs, sizeof(key), proc_cmp) : NULL;
 }
 
 void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 {
 	size_t want = n < c->budget ? n : c->budget, kept = 0;
-	struct perf_group *next;
+	int groups_left = c->nev ? PERF_FDS_MAX / c->nev : 0;
+	struct perf_proc *next;
 
 	if (c->cap < want) {
 		c->cap = want;
 		c->spare = xreallocarray(c->spare, c->cap, sizeof(*c->spare));
-		/* groups may have fewer slots than want: grow it too before the swap */
-		c->groups = xreallocarray(c->groups, c->cap, sizeof(*c->groups));
+		/* procs may have fewer slots than want: grow it too before the swap */
+		c->procs = xreallocarray(c->procs, c->cap, sizeof(*c->procs));
 	}
 	next = c->spare;
 
 	c->not_attached = n > want ? (unsigned)(n - want) : 0;
-	/* keep the groups of processes still wanted, open the new ones */
+	/*
+	 * Close the processes no longer wanted first, so that the descriptors
+	 * held never pass the cap; the kept ones count against it.
+	 */
 	for (size_t i = 0; i < want; i++) {
-		const struct perf_group *g = perf_counters_get(c, pids[i]);
+		struct perf_proc *old = (struct perf_proc *)perf_counters_get(c, pids[i]);
+
+		if (old) {
+			old->wanted = true;
+			groups_left -= old->nthreads;
+		}
+	}
+	for (size_t i = 0; i < c->nprocs; i++) {
+		if (!c->procs[i].wanted)
+			proc_close(&c->procs[i]);
+		c->procs[i].wanted = false;
+	}
+	/* Keep the processes still wanted, open the new ones while the cap allows. */
+	for (size_t i = 0; i < want; i++) {
+		struct perf_proc *old = (struct perf_proc *)perf_counters_get(c, pids[i]);
 		int err;
 
-		if (g) {
-			next[kept] = *g;
-			((struct perf_group *)g)->n = 0; /* moved: not closed below */
+		if (old) {
+			next[kept] = *old;
+			old->nthreads = 0; /* moved: not closed below */
+			old->thread = NULL;
 		} else {
-			err = perf_group_open(&next[kept], pids[i], c->ev, c->nev);
+			if (groups_left < 1) {
+				c->last_error = -EMFILE; /* the set's descriptor cap */
+				c->not_attached++;
+				continue;
+			}
+			err = proc_open(c, &next[kept], pids[i], groups_left);
 			if (err) {
 				if (err != -ESRCH) {
 					c->last_error = err;
@@ -336,21 +473,24 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 				}
 				continue;
 			}
+			groups_left -= next[kept].nthreads;
 		}
-		if (perf_group_read(&next[kept]) == 0) {
+		if (proc_read(&next[kept]) == 0) {
 			kept++;
 		} else {
-			perf_group_close(&next[kept]); /* gone since */
+			groups_left += next[kept].nthreads;
+			proc_close(&next[kept]); /* gone since */
 		}
 	}
-	for (size_t i = 0; i < c->ngroups; i++)
-		perf_group_close(&c->groups[i]);
+	for (size_t i = 0; i < c->nprocs; i++)
+		proc_close(
+		    &c->procs[i]); /* each was moved or closed: this frees nothing but slots */
 	/* next is NULL when nothing was ever wanted */
 	if (kept)
-		qsort(next, kept, sizeof(*next), group_cmp);
-	c->spare = c->groups;
-	c->groups = next;
-	c->ngroups = kept;
+		qsort(next, kept, sizeof(*next), proc_cmp);
+	c->spare = c->procs;
+	c->procs = next;
+	c->nprocs = kept;
 }
 
 void perf_counters_info(const struct perf_counters *c, struct perf_counters_info *info)
@@ -361,7 +501,9 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 		info->names[i] = c->ev[i].name;
 	info->hardware = c->hardware && !c->why_software;
 	info->why_software = c->why_software;
-	info->attached = (unsigned)c->ngroups;
+	info->attached = (unsigned)c->nprocs;
 	info->not_attached = c->not_attached;
+	for (size_t i = 0; i < c->nprocs; i++)
+		info->partial += c->procs[i].partial;
 	info->last_error = c->last_error;
 }

@@ -157,6 +157,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->why_software = info.why_software;
 	fc->attached = info.attached;
 	fc->not_attached = info.not_attached;
+	fc->partial = info.partial;
 	fc->last_error = info.last_error;
 
 	/* ptop itself: during this frame's build, and since the last frame (its row) */
@@ -178,7 +179,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 
 	for (size_t i = 0; i < n; i++) {
 		struct frame_proc *p = &f->procs[rows[i] - f->procs];
-		const struct perf_group *g;
+		const struct perf_proc *g;
 
 		if (p->pid == ob->self_pid && ob->nself) {
 			p->has_ctr = true;
@@ -194,6 +195,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		for (int e = 0; e < g->n && e < FRAME_MAX_EVENTS; e++)
 			p->ctr[e] = g->delta[e];
 		p->ctr_scale = g->scale;
+		p->ctr_partial = g->partial;
 	}
 }
 

@@ -16,9 +16,6 @@
 
 #include "reader.h"
 
-/* Descriptors left for everything else: the terminal, perf events, libraries. */
-#define FDCACHE_RESERVE 256
-
 static const char *const file_names[PROC_NFILES] = {
     [PROC_FILE_STAT] = "stat",
     [PROC_FILE_STATM] = "statm",
@@ -31,8 +28,8 @@ void fdcache_init(struct proc_reader *r)
 
 	r->fd_budget = 0;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur > FDCACHE_RESERVE)
-		r->fd_budget = (unsigned)(rl.rlim_cur - FDCACHE_RESERVE);
+	    rl.rlim_cur > PROC_FD_RESERVE)
+		r->fd_budget = (unsigned)(rl.rlim_cur - PROC_FD_RESERVE);
 	else if (rl.rlim_cur == RLIM_INFINITY)
 		r->fd_budget = 1u << 20;
 }

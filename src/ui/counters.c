@@ -107,6 +107,8 @@ static void counters_draw(struct ui *ui, int y, int h)
 			 c->why_software ? _(c->why_software) : _("asked for"));
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
+	if (c->partial)
+		printw(_(", %u with threads not counted"), c->partial);
 	if (c->last_error)
 		printw(_(" (%s)"), strerror(-c->last_error));
 	y++;
