@@ -89,6 +89,13 @@ expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
 # filter for the victim: its row is the only one
 keys -l '\'
 expect 'Filter: _'
+# line editing: Ctrl-W takes the last word, Ctrl-U the whole line
+keys -l "no such words"
+expect 'Filter: no such words_'
+keys C-w
+expect 'Filter: no such _'
+keys C-u
+expect 'Filter: _'
 keys -l "$victim"
 keys Enter
 only_victim() {

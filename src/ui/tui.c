@@ -696,6 +696,15 @@ static void prompt_key(struct ui *ui, int key)
 		       ((unsigned char)ui->input[--ui->input_len] & 0xc0) == 0x80)
 			;
 		ui->input[ui->input_len] = '\0';
+	} else if (key == 21) { /* Ctrl-U: the whole line, as a shell's */
+		ui->input_len = 0;
+		ui->input[0] = '\0';
+	} else if (key == 23) { /* Ctrl-W: the word before the cursor and the blanks after it */
+		while (ui->input_len > 0 && ui->input[ui->input_len - 1] == ' ')
+			ui->input_len--;
+		while (ui->input_len > 0 && ui->input[ui->input_len - 1] != ' ')
+			ui->input_len--;
+		ui->input[ui->input_len] = '\0';
 	} else if (key >= 0x20 && key < 0x100 && key != 0x7f &&
 		   ui->input_len + 1 < sizeof(ui->input)) {
 		ui->input[ui->input_len++] = (char)key;
