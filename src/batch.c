@@ -61,8 +61,9 @@ int batch_run(const struct batch_opts *o)
 	const struct output_format_def *fmt = &output_formats[o->format];
 	/* statm for SHR, which every format shows; status only to sort by what it holds */
 	struct sampler_opts so = {.root = o->root,
-				  .needs = PROC_NEED(PROC_FILE_STATM) |
-					   field_defs[o->order.field].needs};
+				  .needs =
+				      PROC_NEED(PROC_FILE_STATM) | field_defs[o->order.field].needs,
+				  .threads = o->threads};
 	const struct frame_proc **rows = NULL;
 	struct frame f = {0};
 	struct sbuf out = {0};
@@ -134,6 +135,10 @@ int batch_run(const struct batch_opts *o)
 			nrows = rows_select(&f, &o->filter, &o->order, rows);
 			observer_update(ob, &f, rows, nrows);
 		}
+		/* -c: a process that is gone since keeps its name */
+		f.cmdlines = o->cmdline;
+		for (size_t i = 0; o->cmdline && i < nrows; i++)
+			sampler_cmdline(s, &f, &f.procs[rows[i] - f.procs]);
 		sbuf_reset(&out);
 		fmt->frame(&out, &f, rows, nrows, n == 0);
 		err = write_all(o->out_fd, out.p, out.len);

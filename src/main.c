@@ -33,7 +33,8 @@ static void help(void)
 {
 	printf(
 	    _("Usage: %s [options]\n"
-	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u USER] [-s FIELD] [-o FORMAT]\n"
+	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u USER] [-s FIELD] [-H] [-c]\n"
+	      "             [-o FORMAT]\n"
 	      "       %s bench list | all | NAME [options]   (see '%s bench --help')\n"
 	      "\n"
 	      "A process viewer that shows what observing costs.\n"
@@ -45,6 +46,8 @@ static void help(void)
 	      "  -p, --pid=PID[,PID...]   show only these processes (repeatable)\n"
 	      "  -u, --user=USER          show only processes of USER (name or uid)\n"
 	      "  -s, --sort=[+|-]FIELD    sort by FIELD; + ascending, - descending\n"
+	      "  -H, --threads            a row per thread instead of per process\n"
+	      "  -c, --cmdline            command lines instead of program names\n"
 	      "  -o, --output=FORMAT      batch format: text (as top -b), json (one object\n"
 	      "                           per line and frame) or csv (default: text)\n"
 	      "      --counters[=EVENT,...]  per-process counters (default: cycles,\n"
@@ -198,6 +201,8 @@ int main(int argc, char **argv)
 	    {"user", required_argument, NULL, 'u'},
 	    {"sort", required_argument, NULL, 's'},
 	    {"output", required_argument, NULL, 'o'},
+	    {"threads", no_argument, NULL, 'H'},
+	    {"cmdline", no_argument, NULL, 'c'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"proc-root", required_argument, NULL, OPT_PROC_ROOT},
@@ -228,7 +233,7 @@ int main(int argc, char **argv)
 		return bench_main(argc - 1, argv + 1, progname);
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:o:HchV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			batch = true;
@@ -249,6 +254,12 @@ int main(int argc, char **argv)
 		case 's':
 			parse_sort(optarg, &o.order);
 			sort_given = true;
+			break;
+		case 'H':
+			o.threads = true;
+			break;
+		case 'c':
+			o.cmdline = true;
 			break;
 		case 'o':
 			fmt = output_format_by_name(optarg);
@@ -302,6 +313,8 @@ int main(int argc, char **argv)
 		    .events = o.observe.events,
 		    .nevents = o.observe.nevents,
 		    .counter_budget = o.observe.budget,
+		    .threads = o.threads,
+		    .cmdline = o.cmdline,
 		};
 
 		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

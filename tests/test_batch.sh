@@ -17,11 +17,12 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-batch.XXXXXX")
 bg_pid=
+thr_pid=
 cleanup() {
-	if [ -n "$bg_pid" ]; then
-		kill "$bg_pid" 2>/dev/null || :
-		wait "$bg_pid" 2>/dev/null || :
-	fi
+	for p in $bg_pid $thr_pid; do
+		kill "$p" 2>/dev/null || :
+		wait "$p" 2>/dev/null || :
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -211,6 +212,61 @@ for s in starts:
 	assert end - (s + 7) == total, "%d rows, Tasks says %d" % (end - s - 7, total)
 ' "$tmp/out.txt" || fail "text output does not look like top -b"
 grep -q "^ *$bg_pid .* pt op)x\$" "$tmp/out.txt" || fail "text: the test process not shown by name"
+
+# --- -H (a row per thread) and -c (command lines), as top's -H and -c ------------------
+# A process with two threads besides its main one, and arguments to show.
+cat >"$tmp/threaded.py" <<'EOF'
+import threading, time
+for _ in range(2):
+    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+time.sleep(60)
+EOF
+python3 "$tmp/threaded.py" ptop-threaded "an arg" &
+thr_pid=$!
+i=0
+while [ "$i" -lt 50 ]; do
+	set -- "/proc/$thr_pid/task/"[0-9]*
+	[ "$#" -ge 3 ] && [ -e "$1" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+"$PTOP" -b -n 1 -H -c -o json >"$tmp/thr.json" || fail "-H -c -o json exited non-zero"
+"$PTOP" -b -n 1 -H -c -o csv -p "$thr_pid" >"$tmp/thr.csv" || fail "-H -c -o csv exited non-zero"
+"$PTOP" -b -n 1 -H -c >"$tmp/thr.txt" || fail "-H -c exited non-zero"
+py '
+import csv, json, sys
+pid = int(sys.argv[4])
+f = json.loads(open(sys.argv[1]).readline())
+rows = f["processes"]
+mine = [r for r in rows if r["tgid"] == pid]
+assert len(mine) == 3, "%d rows of the threaded process, expected 3: %r" % (len(mine), mine)
+assert sorted(r["pid"] for r in mine)[0] == pid, "the main thread is not among them"
+assert len({r["pid"] for r in mine}) == 3, "a thread twice"
+for r in mine:
+    assert r["cmdline"].endswith("ptop-threaded an arg"), r
+assert f["tasks"]["total"] == len(rows), (f["tasks"], len(rows))
+assert all("cmdline" in r for r in rows), "a row without its command line"
+kthreads = [r for r in rows if r["ppid"] == 2]
+assert all(r["cmdline"] == "[%s]" % r["comm"] for r in kthreads), "kernel threads as [name]"
+text = open(sys.argv[2], "rb").read().decode("utf-8", "replace").split("\n")
+assert text[1].startswith("Threads:"), text[1]
+assert sum(1 for l in text if l.endswith("ptop-threaded an arg")) == 3, "text: not 3 thread rows"
+rows = list(csv.reader(open(sys.argv[3], newline="")))
+assert rows[0][-2:] == ["tgid", "cmdline"], rows[0]
+body = [dict(zip(rows[0], r)) for r in rows[1:]]
+assert len(body) == 3 and all(int(r["tgid"]) == pid for r in body), body
+assert all(r["cmdline"].endswith("ptop-threaded an arg") for r in body), body
+' "$tmp/thr.json" "$tmp/thr.txt" "$tmp/thr.csv" "$thr_pid" || fail "-H -c: output did not check out"
+kill "$thr_pid" 2>/dev/null || :
+wait "$thr_pid" 2>/dev/null || :
+thr_pid=
+# Without -H a process is one row, its tgid its pid; without -c no cmdline.
+"$PTOP" -b -n 1 -o json -p "$bg_pid" >"$tmp/one.json" || fail "-p -o json exited non-zero"
+py '
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())["processes"]
+assert len(r) == 1 and r[0]["tgid"] == r[0]["pid"] and "cmdline" not in r[0], r
+' "$tmp/one.json" || fail "without -H -c: one row, no cmdline"
 
 # --- a closed pipe ends ptop quietly -----------------------------------------------------
 ("$PTOP" -b -d 0 2>"$tmp/pipe.err"; echo $? >"$tmp/pipe.status") | head -n 3 >"$tmp/pipe.out"

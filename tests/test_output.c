@@ -38,6 +38,7 @@ static struct frame_proc *proc_at(int i, int pid, const char *comm, char state)
 
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->tgid = pid;
 	p->ppid = 1;
 	p->state = state;
 	set_comm(p, comm, strlen(comm));

@@ -20,6 +20,8 @@ struct batch_opts {
 	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
 	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */
 	size_t nwatches;
+	bool threads; /* -H: a row per thread, as top -H */
+	bool cmdline; /* -c: command lines instead of names, as top -c */
 };
 
 /* Run batch mode. Returns the process exit status: 0, or 1 after printing why. */

@@ -122,6 +122,8 @@ struct frame {
 	size_t nbps;
 	bool bp_no_hits;     /* this machine counts no breakpoint hits (perf_bp_selftest) */
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
+	bool threads;  /* rows are threads (top -H): pid is a thread id, tasks count threads */
+	bool cmdlines; /* the presenter read every row's command line (top -c) */
 };
 
 struct sampler;

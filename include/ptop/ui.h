@@ -152,6 +152,8 @@ struct ui_opts {
 	unsigned counter_budget;
 	const struct perf_bp_spec *watches; /* --watch, armed at start */
 	size_t nwatches;
+	bool threads; /* -H: start with a row per thread (else the settings say) */
+	bool cmdline; /* -c: start with command lines (else the settings say) */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

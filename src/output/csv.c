@@ -9,7 +9,7 @@
 
 static const char csv_header[] =
     "time,pid,ppid,state,user,uid,priority,nice,threads,vsize_kb,rss_kb,shared_kb,"
-    "cpu_pct,mem_pct,utime_ticks,stime_ticks,start_ticks,processor,comm\r\n";
+    "cpu_pct,mem_pct,utime_ticks,stime_ticks,start_ticks,processor,comm,tgid\r\n";
 
 static void csv_field(struct sbuf *b, const char *s, size_t n)
 {
@@ -38,6 +38,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 
 	if (first) {
 		sbuf_add(b, csv_header, sizeof(csv_header) - 3); /* without its CRLF */
+		if (f->cmdlines)
+			sbuf_adds(b, ",cmdline");
 		if (f->counters.on) {
 			sbuf_adds(b, ",ctr_source");
 			for (int e = 0; e < f->counters.nevents; e++) {
@@ -87,6 +89,13 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 		sbuf_addi(b, p->processor);
 		sbuf_addc(b, ',');
 		csv_field(b, p->comm, p->comm_len);
+		sbuf_addc(b, ',');
+		sbuf_addi(b, p->tgid);
+		if (f->cmdlines) {
+			sbuf_addc(b, ',');
+			if (p->has_cmd)
+				csv_field(b, f->strings.p + p->cmd_off, p->cmd_len);
+		}
 		if (f->counters.on) {
 			sbuf_adds(b, p->has_ctr ? (f->counters.hardware ? ",hardware" : ",software")
 						: ",");

@@ -337,8 +337,9 @@ static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
 	if (flt->npids) {
 		size_t i;
 
+		/* a process's threads (-H) come with it, as with top -H -p */
 		for (i = 0; i < flt->npids; i++)
-			if (flt->pids[i] == p->pid)
+			if (flt->pids[i] == p->pid || flt->pids[i] == p->tgid)
 				break;
 		if (i == flt->npids)
 			return false;

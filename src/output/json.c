@@ -38,11 +38,16 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_
 {
 	sbuf_addc(b, '{');
 	kv_i(b, "pid", p->pid, false);
+	kv_i(b, "tgid", p->tgid, true);
 	kv_i(b, "ppid", p->ppid, true);
 	key(b, "state", true);
 	json_string(b, &p->state, 1);
 	key(b, "comm", true);
 	json_string(b, p->comm, p->comm_len);
+	if (p->has_cmd) {
+		key(b, "cmdline", true);
+		json_string(b, f->strings.p + p->cmd_off, p->cmd_len);
+	}
 	key(b, "user", true);
 	json_string(b, p->user, strlen(p->user));
 	kv_u(b, "uid", p->uid, true);

@@ -34,9 +34,9 @@ static void summary(struct sbuf *b, const struct frame *f)
 	fmt_uptime(b, f->uptime_s);
 	sbuf_printf(b, ", %2u user%s,  load average: %.2f, %.2f, %.2f\n", f->nusers,
 		    f->nusers == 1 ? "" : "s", f->load[0], f->load[1], f->load[2]);
-	sbuf_printf(b, "Tasks: %3u total, %3u running, %3u sleeping, %3u stopped, %3u zombie\n",
-		    f->tasks.total, f->tasks.running, f->tasks.sleeping, f->tasks.stopped,
-		    f->tasks.zombie);
+	sbuf_printf(b, "%s: %3u total, %3u running, %3u sleeping, %3u stopped, %3u zombie\n",
+		    f->threads ? "Threads" : "Tasks", f->tasks.total, f->tasks.running,
+		    f->tasks.sleeping, f->tasks.stopped, f->tasks.zombie);
 	sbuf_printf(b,
 		    "%%Cpu(s): %4.1f us, %4.1f sy, %4.1f ni, %4.1f id, %4.1f wa, %4.1f hi, "
 		    "%4.1f si, %4.1f st\n",
@@ -158,7 +158,10 @@ void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame
 			if (c)
 				sbuf_addc(b, ' ');
 			start = b->len;
-			field_format(b, id, rows[i], f->hz);
+			if (id == FIELD_COMMAND && rows[i]->has_cmd)
+				fmt_printable(b, f->strings.p + rows[i]->cmd_off, rows[i]->cmd_len);
+			else
+				field_format(b, id, rows[i], f->hz);
 			justify(b, start, id == FIELD_PID ? pidw : field_defs[id].width,
 				field_defs[id].left);
 		}

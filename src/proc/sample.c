@@ -486,11 +486,13 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	struct proc_reader_stats rs;
 	struct proc_slot *slot;
 	bool is_new;
+	size_t first;
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &f->time);
 	f->interval_s = interval;
 	f->nprocs = 0;
+	f->threads = s->threads;
 	sbuf_reset(&f->strings);
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
@@ -516,10 +518,12 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
 		p->tgid = p->pid;
 		p->has_cmd = false;
-		count_task(&f->tasks, p->state);
-		f->nprocs++;
+		first = f->nprocs++;
 		if (s->threads && p->threads > 1 && p->state != 'Z')
 			sample_threads(s, f, interval);
+		/* the process, or with -H its threads, as top counts them */
+		for (size_t i = first; i < f->nprocs; i++)
+			count_task(&f->tasks, f->procs[i].state);
 	}
 	if (s->threads)
 		threads_done(s);

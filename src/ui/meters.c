@@ -105,7 +105,9 @@ int meters_draw(struct ui *ui, int max_rows)
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
 	}
 	y++;
-	mvprintw(y++, 0, _("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie"),
+	mvprintw(y++, 0,
+		 f->threads ? _("Threads: %u total, %u running, %u sleeping, %u stopped, %u zombie")
+			    : _("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie"),
 		 f->tasks.total, f->tasks.running, f->tasks.sleeping, f->tasks.stopped,
 		 f->tasks.zombie);
 

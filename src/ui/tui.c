@@ -966,6 +966,10 @@ int ui_run(const struct ui_opts *o)
 		ui.cfg.delay_s = o->delay_s;
 	if (o->order)
 		ui.cfg.order = *o->order;
+	if (o->threads)
+		ui.cfg.threads = true;
+	if (o->cmdline)
+		ui.cfg.cmdline = true;
 	ui.filter = o->filter;
 	if (!panes[ui.cfg.pane])
 		ui.cfg.pane = PANE_PROCESSES;
