@@ -397,7 +397,8 @@ static int add_thread(void *ctx, int tid)
 				  sizeof(s->stat_buf));
 	if (n < 0 || proc_parse_stat(s->stat_buf, (size_t)n, &st))
 		return 0; /* that thread ended: not an error */
-	prev = bsearch(&key, s->tprev, s->ntprev, sizeof(key), tick_cmp);
+	/* no table before the first frame with threads: bsearch must not see NULL */
+	prev = s->ntprev ? bsearch(&key, s->tprev, s->ntprev, sizeof(key), tick_cmp) : NULL;
 	if (prev && prev->start != st.starttime)
 		prev = NULL;
 	if (s->ntcur == s->tcap) {
