@@ -332,7 +332,7 @@ static void draw_chart(struct ui *ui, const struct bench_series *s, int *y, int 
 
 static void bench_draw(struct ui *ui, int y, int h)
 {
-	int ymax = y + h;
+	int ymax = y + h, argw = 10;
 	const struct bench_run *shown = NULL;
 
 	if (h < 6)
@@ -342,15 +342,21 @@ static void bench_draw(struct ui *ui, int y, int h)
 	mvaddnstr(y, 0, _(" Benchmark           Options (e edits, Enter runs, Esc cancels)"), COLS);
 	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	y++;
+	/* The summaries start after the longest options, and get what is left. */
+	for (unsigned i = 0; i < BENCH_COUNT; i++)
+		if ((int)strlen(bp.args[i]) > argw)
+			argw = (int)strlen(bp.args[i]);
 	for (unsigned i = 0; i < BENCH_COUNT && y < ymax; i++, y++) {
 		const struct bench_desc *d = bench_get(i);
+		const char *summary = _(d->summary);
+		int x = 21 + argw + 2;
 
 		if (i == bp.sel)
 			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		mvhline(y, 0, ' ', COLS);
 		mvprintw(y, 1, "%-19s %s", d->name, bp.args[i][0] ? bp.args[i] : "-");
-		if (COLS > 70)
-			mvaddnstr(y, COLS / 2 + 10, _(d->summary), COLS / 2 - 10);
+		if (x + 20 <= COLS)
+			ui_put(ui, y, x, COLS - x, summary, strlen(summary));
 		if (i == bp.sel)
 			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 	}
