@@ -75,8 +75,9 @@ static void counters_row(struct ui *ui, int y, const struct frame_proc *p, bool 
 	}
 	x += 28;
 	if (x + 6 < COLS) {
+		/* '+': some of its threads are not counted (over the limits) */
 		if (p->has_ctr)
-			mvprintw(y, x, "%5.2f ", p->ctr_scale);
+			mvprintw(y, x, "%5.2f%c", p->ctr_scale, p->ctr_partial ? '+' : ' ');
 		else
 			mvprintw(y, x, "%5s ", "-");
 		ui_put(ui, y, x + 6, COLS - x - 6, p->comm, p->comm_len);
@@ -108,7 +109,7 @@ static void counters_draw(struct ui *ui, int y, int h)
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
 	if (c->partial)
-		printw(_(", %u with threads not counted"), c->partial);
+		printw(_(", %u with threads not counted (+)"), c->partial);
 	if (c->last_error)
 		printw(_(" (%s)"), strerror(-c->last_error));
 	y++;
