@@ -383,6 +383,52 @@ static void test_threads_before_attach(void **state)
 	assert_int_equal(count_fds(), before);
 }
 
+/* Threads with a row each (top's H): a group per thread, its own counts only. */
+static void test_per_thread(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	pid_t pid = spawn_threads(2, CHILD_BUSY);
+	int before = count_fds(), tc, tids[2] = {pid, 0};
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (atoi(e->d_name) > 0 && atoi(e->d_name) != pid)
+			tids[1] = atoi(e->d_name);
+	closedir(d);
+	assert_true(tids[1] > 0);
+
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	/* per process first: the main thread's pid brings every thread */
+	perf_counters_update(c, &pid, 1);
+	assert_int_equal(perf_counters_get(c, pid)->nthreads, 3);
+	/* per thread: switching detaches, then one group per row */
+	perf_counters_per_thread(c, true);
+	assert_int_equal(count_fds(), before);
+	perf_counters_update(c, tids, 2);
+	assert_int_equal(count_fds() - before, 2 * 4);
+	sleep_ms(300);
+	perf_counters_update(c, tids, 2);
+	perf_counters_info(c, &info);
+	tc = event_index(&info, "task-clock");
+	assert_int_equal(perf_counters_get(c, tids[0])->nthreads, 1);
+	assert_int_equal(perf_counters_get(c, tids[1])->nthreads, 1);
+	print_message("task-clock over 300 ms: main thread %.1f ms, spinning thread %.1f ms\n",
+		      perf_counters_get(c, tids[0])->delta[tc] / 1e6,
+		      perf_counters_get(c, tids[1])->delta[tc] / 1e6);
+	/* the main thread sleeps; the other spins */
+	assert_true(perf_counters_get(c, tids[0])->delta[tc] < 20e6);
+	assert_true(perf_counters_get(c, tids[1])->delta[tc] > 50e6);
+	reap(pid);
+	perf_counters_free(c);
+	assert_int_equal(count_fds(), before);
+}
+
 /*
  * The limits: a process gets PERF_THREADS_MAX groups at most, and the set
  * PERF_FDS_MAX descriptors; a process past either keeps its main thread's
@@ -708,6 +754,7 @@ int main(void)
 	    cmocka_unit_test(test_hardware_counts),
 	    cmocka_unit_test(test_busy_and_idle),
 	    cmocka_unit_test(test_threads_before_attach),
+	    cmocka_unit_test(test_per_thread),
 	    cmocka_unit_test(test_thread_limits),
 	    cmocka_unit_test(test_budget),
 	    cmocka_unit_test(test_detach_closes),

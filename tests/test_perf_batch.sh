@@ -167,6 +167,23 @@ if c["source"] == "software":
     assert ticks >= 10, ticks
     assert abs(t - ticks * tick_ns) <= 0.25 * ticks * tick_ns + 3 * tick_ns, (t, ticks)
 '
+# With -H each thread is a row with counters of its own: the sleeping main
+# thread next to nothing, the spinning ones most of the interval.
+"$PTOP" -b -n 2 -d 0.5 -H --counters -o json -p "$threaded" >"$tmp/out" 2>"$tmp/err" ||
+	fail "-H --counters exited $?: $(cat "$tmp/err")"
+check "-H --counters, a row per thread" '
+import os
+pid = int(os.environ["THREADED"])
+last = frames[-1]
+c = last["counters"]
+rows = [p for p in last["processes"] if p["tgid"] == pid]
+assert len(rows) == 3 and c["attached"] == 3, (len(rows), c)
+if c["source"] == "software":
+    main = [p for p in rows if p["pid"] == pid][0]["counters"]["task-clock"]
+    others = [p["counters"]["task-clock"] for p in rows if p["pid"] != pid]
+    assert main < 0.1 * max(others), (main, others)
+    assert max(others) > 50e6, others
+'
 kill "$threaded"
 threaded=
 

@@ -127,6 +127,12 @@ void perf_counters_free(struct perf_counters *c);
  * left are not attached (last_error -EMFILE).
  */
 void perf_counters_update(struct perf_counters *c, const int *pids, size_t n);
+/*
+ * Whether the pids given to perf_counters_update are threads (a row per
+ * thread, top's H): then each gets one group of its own and no thread
+ * listing. Changing it detaches everything.
+ */
+void perf_counters_per_thread(struct perf_counters *c, bool on);
 /* The counters of pid, or NULL when it has none. */
 const struct perf_proc *perf_counters_get(const struct perf_counters *c, int pid);
 void perf_counters_info(const struct perf_counters *c, struct perf_counters_info *info);

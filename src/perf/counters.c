@@ -227,6 +227,7 @@ struct perf_counters {
 	struct perf_proc *spare; /* the next frame's table, swapped in: no malloc per frame */
 	size_t cap;
 	int tids[PERF_THREADS_MAX]; /* scratch for one process's thread list */
+	bool per_thread;	    /* the pids are threads: one group each, no listing */
 	unsigned not_attached;
 	int last_error;
 };
@@ -356,7 +357,8 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 	if (room > PERF_THREADS_MAX)
 		room = PERF_THREADS_MAX;
 	/* listed before any group opens: see the top of this file */
-	ntids = list_threads(pid, c->tids, room - 1, &more);
+	more = false;
+	ntids = c->per_thread ? 0 : list_threads(pid, c->tids, room - 1, &more);
 	p->thread = xcalloc((size_t)ntids + 1, sizeof(*p->thread));
 	err = perf_group_open(&p->thread[0], pid, c->ev, c->nev);
 	if (err) {
@@ -418,6 +420,17 @@ const struct perf_proc *perf_counters_get(const struct perf_counters *c, int pid
 	return c->nprocs ? bsearch(&key, c->procs, c->nprocs, sizeof(key), proc_cmp) : NULL;
 }
 
+void perf_counters_per_thread(struct perf_counters *c, bool on)
+{
+	if (c->per_thread == on)
+		return;
+	/* what is attached counts the other way: start again */
+	for (size_t i = 0; i < c->nprocs; i++)
+		proc_close(&c->procs[i]);
+	c->nprocs = 0;
+	c->per_thread = on;
+}
+
 void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 {
 	size_t want = n < c->budget ? n : c->budget, kept = 0;
@@ -455,6 +468,8 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 		struct perf_proc *old = (struct perf_proc *)perf_counters_get(c, pids[i]);
 		int err;
 
+		if (old && !old->thread)
+			continue; /* a pid listed twice: it was moved already */
 		if (old) {
 			next[kept] = *old;
 			old->nthreads = 0; /* moved: not closed below */

@@ -146,6 +146,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	for (size_t i = 0; i < n; i++)
 		if (rows[i]->pid != ob->self_pid)
 			ob->pids[k++] = rows[i]->pid;
+	perf_counters_per_thread(ob->ctr, f->threads);
 	perf_counters_update(ob->ctr, ob->pids, k);
 	perf_counters_info(ob->ctr, &info);
 
