@@ -425,6 +425,34 @@ static void test_per_thread(void **state)
 	assert_true(perf_counters_get(c, tids[0])->delta[tc] < 20e6);
 	assert_true(perf_counters_get(c, tids[1])->delta[tc] > 50e6);
 	reap(pid);
+
+	/*
+	 * A thread created after attaching is not counted by its creator's row
+	 * (it gets a row of its own): the main thread starts a spinner 100 ms
+	 * after the group was opened on it.
+	 */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pthread_t t;
+
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+		alarm(20);
+		sleep_ms(100);
+		if (pthread_create(&t, NULL, spin, NULL))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	perf_counters_update(c, &pid, 1);
+	sleep_ms(400);
+	perf_counters_update(c, &pid, 1);
+	assert_int_equal(count_threads(pid), 2);
+	print_message("main thread's row while its new thread spun: %.1f ms\n",
+		      perf_counters_get(c, pid)->delta[tc] / 1e6);
+	assert_true(perf_counters_get(c, pid)->delta[tc] < 20e6);
+	reap(pid);
 	perf_counters_free(c);
 	assert_int_equal(count_fds(), before);
 }

@@ -62,6 +62,9 @@ struct perf_group {
  * -errno of the first event that failed.
  */
 int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n);
+/* The same, inherited by the threads pid creates or not. */
+int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n,
+			 bool inherit);
 /* Read the whole group (one read()) and compute delta/scale. 0 or -errno. */
 int perf_group_read(struct perf_group *g);
 void perf_group_close(struct perf_group *g);

@@ -133,7 +133,8 @@ static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, i
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n)
+int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n,
+			 bool inherit)
 {
 	memset(g, 0, sizeof(*g));
 	g->pid = pid;
@@ -147,7 +148,7 @@ int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec 
 		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		attr.disabled = 0;
-		attr.inherit = 1; /* the threads this one creates from now on count too */
+		attr.inherit = inherit; /* the threads this one creates from now on count too */
 		fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			g->n = i;
@@ -158,6 +159,11 @@ int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec 
 	}
 	g->n = n;
 	return 0;
+}
+
+int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n)
+{
+	return perf_group_open_task(g, pid, ev, n, true);
 }
 
 double perf_scale(uint64_t count, uint64_t enabled, uint64_t running)
@@ -360,7 +366,8 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 	more = false;
 	ntids = c->per_thread ? 0 : list_threads(pid, c->tids, room - 1, &more);
 	p->thread = xcalloc((size_t)ntids + 1, sizeof(*p->thread));
-	err = perf_group_open(&p->thread[0], pid, c->ev, c->nev);
+	/* a thread row counts itself alone: the threads it creates have rows of their own */
+	err = perf_group_open_task(&p->thread[0], pid, c->ev, c->nev, !c->per_thread);
 	if (err) {
 		free(p->thread);
 		p->thread = NULL;
@@ -390,10 +397,17 @@ static int proc_read(struct perf_proc *p)
 		uint64_t e0 = g->have_prev ? g->enabled : 0, r0 = g->have_prev ? g->running : 0;
 		int err = perf_group_read(g);
 
-		/* A thread that ended keeps its final counts readable; other errors skip it. */
+		/*
+		 * A thread that ended keeps its final counts readable. A group that
+		 * cannot be read is closed (kept, its next read would put two
+		 * intervals into one frame) and its thread no longer counts.
+		 */
 		if (err) {
 			if (t == 0)
 				return err;
+			perf_group_close(g);
+			p->thread[t--] = p->thread[--p->nthreads];
+			p->partial = true;
 			continue;
 		}
 		for (int i = 0; i < g->n && i < p->n; i++)
