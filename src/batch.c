@@ -135,7 +135,7 @@ int batch_run(const struct batch_opts *o)
 			nrows = rows_select(&f, &o->filter, &o->order, rows);
 			observer_update(ob, &f, rows, nrows);
 		}
-		/* -c: a process that is gone since keeps its name */
+		/* -c: a process that is gone since has its name for a command line */
 		f.cmdlines = o->cmdline;
 		for (size_t i = 0; o->cmdline && i < nrows; i++)
 			sampler_cmdline(s, &f, &f.procs[rows[i] - f.procs]);

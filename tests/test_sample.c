@@ -381,6 +381,48 @@ static bool set_next_pid(pid_t pid)
  * busy one. If the sampler took the old ticks as the new one's previous
  * value, the delta would be negative (shown as 0); it must start afresh.
  */
+/*
+ * Command lines (top -c): this process's own arguments, a kernel thread's
+ * name in brackets, and for a process gone since the frame its name, with
+ * -ESRCH, so that every row has one.
+ */
+static void test_cmdline(void **state)
+{
+	struct sampler_opts o = {0};
+	struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	pid_t gone = fork_idle();
+	char want[64];
+
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+
+	p = (struct frame_proc *)frame_find(&f, getpid());
+	assert_non_null(p);
+	assert_int_equal(sampler_cmdline(s, &f, p), 0);
+	assert_true(p->has_cmd);
+	assert_non_null(memmem(f.strings.p + p->cmd_off, p->cmd_len, "test_sample", 11));
+
+	p = (struct frame_proc *)frame_find(&f, 2); /* kthreadd */
+	if (p) {
+		assert_int_equal(sampler_cmdline(s, &f, p), 0);
+		snprintf(want, sizeof(want), "[%.*s]", (int)p->comm_len, p->comm);
+		assert_int_equal(p->cmd_len, strlen(want));
+		assert_memory_equal(f.strings.p + p->cmd_off, want, p->cmd_len);
+	}
+
+	p = (struct frame_proc *)frame_find(&f, gone);
+	assert_non_null(p);
+	kill_reap(gone);
+	assert_int_equal(sampler_cmdline(s, &f, p), -ESRCH);
+	assert_true(p->has_cmd);
+	assert_int_equal(p->cmd_len, p->comm_len);
+	assert_memory_equal(f.strings.p + p->cmd_off, p->comm, p->comm_len);
+	frame_free(&f);
+	sampler_free(s);
+}
+
 static void test_pid_reuse(void **state)
 {
 	struct sampler_opts o = {0};
@@ -565,6 +607,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_oracle_libproc2, reap_children),
 	    cmocka_unit_test_teardown(test_race_vanishing, reap_children),
 	    cmocka_unit_test_teardown(test_cpu_deltas, reap_children),
+	    cmocka_unit_test_teardown(test_cmdline, reap_children),
 	    cmocka_unit_test_teardown(test_pid_reuse, reap_children),
 	    cmocka_unit_test_teardown(test_task_counts, reap_children),
 	    cmocka_unit_test_teardown(test_needs_statm_status, reap_children),

@@ -147,7 +147,8 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o);
 /*
  * Read p's command line into f->strings (arguments joined by spaces; a kernel
  * thread's empty one becomes "[comm]", as top shows it). Called by a presenter
- * for the rows it shows. Returns 0, or -ESRCH when the process is gone.
+ * for the rows it shows. Returns 0, or -ESRCH when the process is gone (or
+ * another -errno when it cannot be read): its name is then stored instead.
  */
 int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
 

@@ -462,8 +462,14 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p)
 				  sizeof(buf));
 	if (n == -EFBIG)
 		n = sizeof(buf); /* a long command line: its first 4 KiB will do */
-	if (n < 0)
+	if (n < 0) {
+		/* gone or refused since it was sampled: its name stands in */
+		p->cmd_off = (uint32_t)f->strings.len;
+		sbuf_add(&f->strings, p->comm, p->comm_len);
+		p->cmd_len = p->comm_len;
+		p->has_cmd = true;
 		return (int)n;
+	}
 	while (n > 0 && buf[n - 1] == '\0')
 		n--;
 	p->cmd_off = (uint32_t)f->strings.len;
