@@ -447,6 +447,16 @@ static void test_fmt_printable(void **state)
 				       8),
 			 7);
 	assert_string_equal(sbuf_cstr(&b), "??caf\xc3\xa9?");
+	/* C1 CSI (U+009B) and a bidi override (U+202E): one '?' each; U+00A0 and
+	 * U+2030 beside them are ordinary characters */
+	sbuf_reset(&b);
+	assert_int_equal(fmt_printable(&b,
+				       "a\xc2\x9b"
+				       "31mb\xe2\x80\xae"
+				       "c\xc2\xa0\xe2\x80\xb0",
+				       16),
+			 10);
+	assert_string_equal(sbuf_cstr(&b), "a?31mb?c\xc2\xa0\xe2\x80\xb0");
 	sbuf_free(&b);
 }
 

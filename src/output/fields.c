@@ -228,6 +228,23 @@ void fmt_time_plus(struct sbuf *b, uint64_t ticks, long hz, int width)
 	add2(b, (unsigned)(mins % 60));
 }
 
+/*
+ * A character a terminal would act on rather than show: C0 controls and
+ * DEL; C1 controls (U+0080..U+009F, which some terminals obey even in
+ * UTF-8, CSI among them); and the bidirectional overrides and isolates
+ * (U+202A..U+202E, U+2066..U+2069), which would reorder the rest of the line.
+ */
+static bool unsafe_char(const unsigned char *u, size_t l)
+{
+	if (l == 1)
+		return u[0] < 0x20 || u[0] == 0x7f;
+	if (l == 2)
+		return u[0] == 0xc2 && u[1] < 0xa0;
+	return l == 3 && u[0] == 0xe2 &&
+	       ((u[1] == 0x80 && u[2] >= 0xaa && u[2] <= 0xae) ||
+		(u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9));
+}
+
 size_t fmt_printable(struct sbuf *b, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -236,9 +253,10 @@ size_t fmt_printable(struct sbuf *b, const char *s, size_t n)
 	while (i < n) {
 		size_t l = utf8_len(s + i, n - i);
 
-		if (l == 0 || (l == 1 && (u[i] < 0x20 || u[i] == 0x7f))) {
+		if (l == 0 || unsafe_char(u + i, l)) {
+			/* one '?' per character, so that columns stay as the name's */
 			sbuf_addc(b, '?');
-			i++;
+			i += l ? l : 1;
 		} else {
 			sbuf_add(b, s + i, l);
 			i += l;
