@@ -507,6 +507,24 @@ static void test_thread_limits(void **state)
 		assert_int_equal(info.last_error, -EMFILE);
 		assert_null(perf_counters_get(c, more[N]));
 		assert_true(count_fds() - before <= PERF_FDS_MAX);
+
+		/*
+		 * The same process first in priority order is attached: the cap
+		 * goes in that order, so the last one, not the new one, gives up
+		 * groups (its main thread's stays).
+		 */
+		pid_t first[N + 1] = {more[N], pids[0], pids[1], pids[2]};
+
+		perf_counters_update(c, first, N + 1);
+		perf_counters_info(c, &info);
+		assert_int_equal(info.attached, N + 1);
+		assert_int_equal(info.not_attached, 0);
+		assert_non_null(perf_counters_get(c, more[N]));
+		assert_int_equal(perf_counters_get(c, pids[0])->nthreads, each);
+		assert_int_equal(perf_counters_get(c, pids[1])->nthreads, each);
+		assert_int_equal(perf_counters_get(c, pids[2])->nthreads, groups - 2 * each - 1);
+		assert_true(perf_counters_get(c, pids[2])->partial);
+		assert_true(count_fds() - before <= PERF_FDS_MAX);
 		reap(more[N]);
 	}
 

@@ -234,6 +234,8 @@ struct perf_counters {
 	size_t cap;
 	int tids[PERF_THREADS_MAX]; /* scratch for one process's thread list */
 	bool per_thread;	    /* the pids are threads: one group each, no listing */
+	unsigned char *plan;	    /* perf_counters_update's decision per wanted pid */
+	struct perf_proc **old;	    /* and the attached process it keeps, per wanted pid */
 	unsigned not_attached;
 	int last_error;
 };
@@ -313,6 +315,8 @@ void perf_counters_free(struct perf_counters *c)
 		proc_close(&c->procs[i]);
 	free(c->procs);
 	free(c->spare);
+	free(c->plan);
+	free(c->old);
 	free(c);
 }
 
@@ -445,10 +449,14 @@ void perf_counters_per_thread(struct perf_counters *c, bool on)
 	c->per_thread = on;
 }
 
+/* What perf_counters_update does with each wanted pid, decided in priority order. */
+enum plan { PLAN_REFUSE, PLAN_KEEP, PLAN_OPEN, PLAN_SKIP };
+
 void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 {
 	size_t want = n < c->budget ? n : c->budget, kept = 0;
-	int groups_left = c->nev ? PERF_FDS_MAX / c->nev : 0;
+	/* groups the descriptor cap allows beyond one for each process to be opened */
+	int pool = c->nev ? PERF_FDS_MAX / c->nev : 0;
 	struct perf_proc *next;
 
 	if (c->cap < want) {
@@ -456,20 +464,34 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 		c->spare = xreallocarray(c->spare, c->cap, sizeof(*c->spare));
 		/* procs may have fewer slots than want: grow it too before the swap */
 		c->procs = xreallocarray(c->procs, c->cap, sizeof(*c->procs));
+		c->plan = xreallocarray(c->plan, c->cap, sizeof(*c->plan));
+		c->old = xreallocarray(c->old, c->cap, sizeof(*c->old));
 	}
 	next = c->spare;
 
 	c->not_attached = n > want ? (unsigned)(n - want) : 0;
 	/*
-	 * Close the processes no longer wanted first, so that the descriptors
-	 * held never pass the cap; the kept ones count against it.
+	 * In priority order: a process attached already keeps its groups if
+	 * they fit what is left under the cap, a new one (or one that no longer
+	 * fits) is promised its main thread's group. Those not kept are closed
+	 * first, so the descriptors held never pass the cap.
 	 */
 	for (size_t i = 0; i < want; i++) {
 		struct perf_proc *old = (struct perf_proc *)perf_counters_get(c, pids[i]);
 
-		if (old) {
+		c->old[i] = NULL;
+		if (old && old->wanted) {
+			c->plan[i] = PLAN_SKIP; /* a pid listed twice */
+		} else if (old && old->nthreads <= pool) {
 			old->wanted = true;
-			groups_left -= old->nthreads;
+			c->old[i] = old;
+			pool -= old->nthreads;
+			c->plan[i] = PLAN_KEEP;
+		} else if (pool >= 1) {
+			pool--;
+			c->plan[i] = PLAN_OPEN;
+		} else {
+			c->plan[i] = PLAN_REFUSE;
 		}
 	}
 	for (size_t i = 0; i < c->nprocs; i++) {
@@ -477,43 +499,44 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 			proc_close(&c->procs[i]);
 		c->procs[i].wanted = false;
 	}
-	/* Keep the processes still wanted, open the new ones while the cap allows. */
+	/* Keep, open or refuse; a new process may take what the pool has left. */
 	for (size_t i = 0; i < want; i++) {
-		struct perf_proc *old = (struct perf_proc *)perf_counters_get(c, pids[i]);
 		int err;
 
-		if (old && !old->thread)
-			continue; /* a pid listed twice: it was moved already */
-		if (old) {
-			next[kept] = *old;
-			old->nthreads = 0; /* moved: not closed below */
-			old->thread = NULL;
-		} else {
-			if (groups_left < 1) {
-				c->last_error = -EMFILE; /* the set's descriptor cap */
-				c->not_attached++;
-				continue;
-			}
-			err = proc_open(c, &next[kept], pids[i], groups_left);
+		switch (c->plan[i]) {
+		case PLAN_SKIP:
+			continue;
+		case PLAN_REFUSE:
+			c->last_error = -EMFILE; /* the set's descriptor cap */
+			c->not_attached++;
+			continue;
+		case PLAN_KEEP:
+			next[kept] = *c->old[i];
+			c->old[i]->nthreads = 0; /* moved: not closed below */
+			c->old[i]->thread = NULL;
+			break;
+		case PLAN_OPEN:
+			err = proc_open(c, &next[kept], pids[i], 1 + pool);
 			if (err) {
+				pool++; /* its promised group */
 				if (err != -ESRCH) {
 					c->last_error = err;
 					c->not_attached++;
 				}
 				continue;
 			}
-			groups_left -= next[kept].nthreads;
+			pool -= next[kept].nthreads - 1;
+			break;
 		}
 		if (proc_read(&next[kept]) == 0) {
 			kept++;
 		} else {
-			groups_left += next[kept].nthreads;
+			pool += next[kept].nthreads;
 			proc_close(&next[kept]); /* gone since */
 		}
 	}
 	for (size_t i = 0; i < c->nprocs; i++)
-		proc_close(
-		    &c->procs[i]); /* each was moved or closed: this frees nothing but slots */
+		proc_close(&c->procs[i]); /* each was moved or closed: this frees only slots */
 	/* next is NULL when nothing was ever wanted */
 	if (kept)
 		qsort(next, kept, sizeof(*next), proc_cmp);
