@@ -245,6 +245,7 @@ assert len({r["pid"] for r in mine}) == 3, "a thread twice"
 for r in mine:
     assert r["cmdline"].endswith("ptop-threaded an arg"), r
 assert f["tasks"]["total"] == len(rows), (f["tasks"], len(rows))
+assert f["rows"] == "threads", f["rows"]
 assert all("cmdline" in r for r in rows), "a row without its command line"
 kthreads = [r for r in rows if r["ppid"] == 2]
 assert all(r["cmdline"] == "[%s]" % r["comm"] for r in kthreads), "kernel threads as [name]"
@@ -264,7 +265,9 @@ thr_pid=
 "$PTOP" -b -n 1 -o json -p "$bg_pid" >"$tmp/one.json" || fail "-p -o json exited non-zero"
 py '
 import json, sys
-r = json.loads(open(sys.argv[1]).readline())["processes"]
+f = json.loads(open(sys.argv[1]).readline())
+r = f["processes"]
+assert f["rows"] == "processes", f["rows"]
 assert len(r) == 1 and r[0]["tgid"] == r[0]["pid"] and "cmdline" not in r[0], r
 ' "$tmp/one.json" || fail "without -H -c: one row, no cmdline"
 

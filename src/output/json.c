@@ -181,6 +181,9 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "hz", (uint64_t)f->hz, true);
 	kv_u(b, "ncpu", f->ncpu, true);
 
+	/* what the rows and the task counts are: processes, or threads with -H */
+	key(b, "rows", true);
+	sbuf_adds(b, f->threads ? "\"threads\"" : "\"processes\"");
 	key(b, "tasks", true);
 	sbuf_addc(b, '{');
 	kv_u(b, "total", f->tasks.total, false);
