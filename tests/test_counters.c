@@ -83,6 +83,23 @@ static int count_threads(pid_t pid)
 }
 
 /*
+ * fork(); the child holds no descriptor of ours (perf_event ones least of
+ * all), and alarm() ends it if the test dies first.
+ */
+static pid_t fork_child(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+		alarm(20);
+	}
+	return pid;
+}
+
+/*
  * A child that spins or sleeps until killed; alarm() ends it if the test
  * dies first. With nthreads, its main thread sleeps while nthreads threads
  * it started spin or sleep; it is returned once they all run, so they exist
@@ -90,14 +107,9 @@ static int count_threads(pid_t pid)
  */
 static pid_t spawn_threads(int nthreads, enum child_kind kind)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_child();
 
-	assert_true(pid >= 0);
 	if (pid == 0) {
-		/* hold no descriptor of ours, perf_event ones least of all */
-		for (int fd = 3; fd < 1024; fd++)
-			close(fd);
-		alarm(20);
 		for (int i = 0; i < nthreads; i++) {
 			pthread_t t;
 
@@ -383,6 +395,63 @@ static void test_threads_before_attach(void **state)
 	assert_int_equal(count_fds(), before);
 }
 
+/* The state letter of pid's main thread, from /proc/PID/stat; '?' without it. */
+static char main_state(pid_t pid)
+{
+	char path[64], buf[512], *rp;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' ? rp[2] : '?';
+}
+
+/*
+ * A process whose main thread has exited (pthread_exit) while another
+ * thread spins: the main thread is a zombie and cannot be attached, the
+ * process still is, through the thread that runs.
+ */
+static void test_main_thread_exited(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	const struct perf_proc *g;
+	pid_t pid = fork_child();
+	int tc;
+
+	if (pid == 0) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, spin, NULL))
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	for (int i = 0; i < 400 && main_state(pid) != 'Z'; i++)
+		sleep_ms(5);
+	assert_int_equal(main_state(pid), 'Z');
+	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	perf_counters_update(c, &pid, 1);
+	sleep_ms(300);
+	perf_counters_update(c, &pid, 1);
+	perf_counters_info(c, &info);
+	tc = event_index(&info, "task-clock");
+	assert_int_equal(info.attached, 1);
+	g = perf_counters_get(c, pid);
+	assert_non_null(g);
+	assert_int_equal(g->nthreads, 1);
+	print_message("task-clock with the main thread gone: %.0f ms\n", g->delta[tc] / 1e6);
+	assert_true(g->delta[tc] > 50e6);
+	reap(pid);
+	perf_counters_free(c);
+}
+
 /* Threads with a row each (top's H): a group per thread, its own counts only. */
 static void test_per_thread(void **state)
 {
@@ -431,14 +500,10 @@ static void test_per_thread(void **state)
 	 * (it gets a row of its own): the main thread starts a spinner 100 ms
 	 * after the group was opened on it.
 	 */
-	pid = fork();
-	assert_true(pid >= 0);
+	pid = fork_child();
 	if (pid == 0) {
 		pthread_t t;
 
-		for (int fd = 3; fd < 1024; fd++)
-			close(fd);
-		alarm(20);
 		sleep_ms(100);
 		if (pthread_create(&t, NULL, spin, NULL))
 			_exit(1);
@@ -800,6 +865,7 @@ int main(void)
 	    cmocka_unit_test(test_hardware_counts),
 	    cmocka_unit_test(test_busy_and_idle),
 	    cmocka_unit_test(test_threads_before_attach),
+	    cmocka_unit_test(test_main_thread_exited),
 	    cmocka_unit_test(test_per_thread),
 	    cmocka_unit_test(test_thread_limits),
 	    cmocka_unit_test(test_budget),

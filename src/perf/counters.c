@@ -372,12 +372,20 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 	p->thread = xcalloc((size_t)ntids + 1, sizeof(*p->thread));
 	/* a thread row counts itself alone: the threads it creates have rows of their own */
 	err = perf_group_open_task(&p->thread[0], pid, c->ev, c->nev, !c->per_thread);
-	if (err) {
+	/*
+	 * A main thread that has exited (pthread_exit) while others run is a
+	 * zombie: ESRCH, and nothing of it is left to count. Its threads still
+	 * run and count; the first one opened takes its place.
+	 */
+	if (err == -ESRCH && ntids > 0) {
+		err = 0;
+	} else if (err) {
 		free(p->thread);
 		p->thread = NULL;
 		return err;
+	} else {
+		p->nthreads = 1;
 	}
-	p->nthreads = 1;
 	for (int i = 0; i < ntids; i++) {
 		err = perf_group_open(&p->thread[p->nthreads], c->tids[i], c->ev, c->nev);
 		if (!err)
@@ -386,6 +394,11 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 			more = true;
 	}
 	p->partial = more;
+	if (!p->nthreads) {
+		free(p->thread);
+		p->thread = NULL;
+		return -ESRCH; /* every thread ended meanwhile */
+	}
 	return 0;
 }
 
