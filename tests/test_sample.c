@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -423,6 +424,57 @@ static void test_cmdline(void **state)
 	sampler_free(s);
 }
 
+static void *sleeper(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
+/*
+ * With a row per thread, a process whose main thread has exited
+ * (pthread_exit) shows that zombie thread and the thread that still runs,
+ * not one zombie row.
+ */
+static void test_threads_zombie_main(void **state)
+{
+	struct sampler_opts o = {.threads = true};
+	struct frame f = {0};
+	struct sampler *s;
+	pid_t pid = fork();
+	size_t rows = 0, zombies = 0;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, sleeper, NULL))
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	track(pid);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	for (int i = 0; i < 200; i++) {
+		const struct frame_proc *p;
+
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		if (p && p->state == 'Z' && p->threads == 2)
+			break;
+		sleep_ms(10);
+	}
+	for (size_t i = 0; i < f.nprocs; i++) {
+		if (f.procs[i].tgid != pid)
+			continue;
+		rows++;
+		zombies += f.procs[i].state == 'Z';
+	}
+	assert_int_equal(rows, 2);
+	assert_int_equal(zombies, 1);
+	frame_free(&f);
+	sampler_free(s);
+}
+
 static void test_pid_reuse(void **state)
 {
 	struct sampler_opts o = {0};
@@ -608,6 +660,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_race_vanishing, reap_children),
 	    cmocka_unit_test_teardown(test_cpu_deltas, reap_children),
 	    cmocka_unit_test_teardown(test_cmdline, reap_children),
+	    cmocka_unit_test_teardown(test_threads_zombie_main, reap_children),
 	    cmocka_unit_test_teardown(test_pid_reuse, reap_children),
 	    cmocka_unit_test_teardown(test_task_counts, reap_children),
 	    cmocka_unit_test_teardown(test_needs_statm_status, reap_children),

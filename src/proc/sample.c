@@ -526,7 +526,8 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		p->tgid = p->pid;
 		p->has_cmd = false;
 		first = f->nprocs++;
-		if (s->threads && p->threads > 1 && p->state != 'Z')
+		/* a zombie main thread (pthread_exit) may leave threads that run */
+		if (s->threads && p->threads > 1)
 			sample_threads(s, f, interval);
 		/* the process, or with -H its threads, as top counts them */
 		for (size_t i = first; i < f->nprocs; i++)
