@@ -1,18 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * child.h: what the perf and bench tests share about processes: ending a
- * child, a PID that existed a moment ago and has been reaped, and the count
- * of this process's open descriptors, to see that nothing was left open.
- * Include after cmocka.h.
+ * child.h: what the perf, bench and sampler tests share: about processes,
+ * ending a child, a PID that existed a moment ago and has been reaped, the
+ * count of this process's open descriptors (to see that nothing was left
+ * open), thread bodies that spin or sleep for good, skipping a test with
+ * its reason, and a benchmark result's value by key. Include after cmocka.h.
  */
 #ifndef PTOP_TESTS_CHILD_H
 #define PTOP_TESTS_CHILD_H
 
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "ptop/bench.h"
+
+#define SKIP(...)                                                                                  \
+	do {                                                                                       \
+		print_message("skipped: " __VA_ARGS__);                                            \
+		print_message("\n");                                                               \
+		skip();                                                                            \
+	} while (0)
+
+/* Thread bodies (pthread_create) that spin, or sleep, until the process ends. */
+static inline void *spin_forever(void *arg)
+{
+	for (volatile unsigned long i = 0;; i++)
+		;
+	return arg;
+}
+
+static inline void *sleep_forever(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
 
 static inline void reap(pid_t pid)
 {
@@ -45,6 +72,17 @@ static inline int count_fds(void)
 			n++;
 	closedir(d);
 	return n - 1; /* the directory's own descriptor */
+}
+
+/* The value key of a benchmark result; the test fails without it. */
+static inline const struct bench_value *bench_value_of(const struct bench_result *res,
+						       const char *key)
+{
+	for (size_t i = 0; i < res->nvalues; i++)
+		if (!strcmp(res->values[i].key, key))
+			return &res->values[i];
+	fail_msg("no value '%s' in the result", key);
+	return NULL;
 }
 
 #endif

@@ -21,21 +21,13 @@
 #include <unistd.h>
 
 #include "ptop/bench.h"
+#include "child.h"
 
 static unsigned int twice_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return 2 * (n > 0 ? (unsigned int)n : 1);
-}
-
-static const struct bench_value *value(const struct bench_result *res, const char *key)
-{
-	for (size_t i = 0; i < res->nvalues; i++)
-		if (!strcmp(res->values[i].key, key))
-			return &res->values[i];
-	fail_msg("no value '%s' in the result", key);
-	return NULL;
 }
 
 /* Set options from "name=value" strings, failing the test on any error. */
@@ -138,12 +130,12 @@ static void check_status_file(const struct bench_result *res, const char *prefix
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s_open_read_close", prefix);
-	assert_true(value(res, key)->value > 0);
-	assert_string_equal(value(res, key)->unit, "usecs/op");
+	assert_true(bench_value_of(res, key)->value > 0);
+	assert_string_equal(bench_value_of(res, key)->unit, "usecs/op");
 	snprintf(key, sizeof(key), "%s_pread", prefix);
-	assert_true(value(res, key)->value > 0);
+	assert_true(bench_value_of(res, key)->value > 0);
 	snprintf(key, sizeof(key), "%s_bytes", prefix);
-	assert_true(value(res, key)->value > 0);
+	assert_true(bench_value_of(res, key)->value > 0);
 }
 
 static void test_status(void **state)
@@ -155,7 +147,7 @@ static void test_status(void **state)
 	check_status_file(&res, "status");
 	check_status_file(&res, "stat");
 	check_status_file(&res, "statm");
-	assert_true(value(&res, "ops")->value == 50);
+	assert_true(bench_value_of(&res, "ops")->value == 50);
 	assert_int_equal(res.nseries, 0);
 	assert_true(res.header[0]);
 	bench_result_free(&res);
@@ -169,7 +161,7 @@ static void test_status_threads_path(void **state)
 
 	run(&bench_status, p, 2, &res);
 	check_status_file(&res, "path");
-	assert_true(value(&res, "ops")->value == 60);
+	assert_true(bench_value_of(&res, "ops")->value == 60);
 	for (size_t i = 0; i < res.nvalues; i++)
 		assert_null(strstr(res.values[i].key, "status_"));
 	bench_result_free(&res);
@@ -195,11 +187,11 @@ static void test_breakpoint_thread(void **state)
 	    params(&bench_breakpoint_thread, "breakpoints=1", "parallelism=2", "threads=2", NULL);
 
 	run(&bench_breakpoint_thread, p, 3, &res);
-	assert_true(value(&res, "total_time")->value > 0);
-	assert_true(value(&res, "usecs_per_op")->value > 0);
+	assert_true(bench_value_of(&res, "total_time")->value > 0);
+	assert_true(bench_value_of(&res, "usecs_per_op")->value > 0);
 	/* perf's arithmetic: per cpu is per op times parallelism */
-	assert_float_equal(value(&res, "usecs_per_op_per_cpu")->value,
-			   2 * value(&res, "usecs_per_op")->value, 1e-6);
+	assert_float_equal(bench_value_of(&res, "usecs_per_op_per_cpu")->value,
+			   2 * bench_value_of(&res, "usecs_per_op")->value, 1e-6);
 	assert_int_equal(res.nseries, 0);
 	assert_non_null(strstr(res.header, "Created/joined 3 threads with 1 breakpoints"));
 	bench_result_free(&res);
@@ -233,8 +225,8 @@ static void test_breakpoint_enable(void **state)
 	void *p = params(&bench_breakpoint_enable, "passive=1", "active=1", NULL);
 
 	run(&bench_breakpoint_enable, p, 5, &res);
-	assert_true(value(&res, "total_time")->value > 0);
-	assert_true(value(&res, "usecs_per_op")->value > 0);
+	assert_true(bench_value_of(&res, "total_time")->value > 0);
+	assert_true(bench_value_of(&res, "usecs_per_op")->value > 0);
 	assert_non_null(strstr(res.header, "1 passive and 1 active"));
 	bench_result_free(&res);
 	free(p);

@@ -29,13 +29,6 @@
 
 #include "ptop/perf.h"
 
-#define SKIP(...)                                                                                  \
-	do {                                                                                       \
-		print_message("skipped: " __VA_ARGS__);                                            \
-		print_message("\n");                                                               \
-		skip();                                                                            \
-	} while (0)
-
 #define N_HITS 1000
 
 /* Watched in a forked child: the same addresses there as here. */

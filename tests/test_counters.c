@@ -33,13 +33,6 @@
 
 #include "ptop/perf.h"
 
-#define SKIP(...)                                                                                  \
-	do {                                                                                       \
-		print_message("skipped: " __VA_ARGS__);                                            \
-		print_message("\n");                                                               \
-		skip();                                                                            \
-	} while (0)
-
 enum child_kind { CHILD_IDLE, CHILD_BUSY };
 
 static void sleep_ms(long ms)
@@ -48,20 +41,6 @@ static void sleep_ms(long ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-static void *spin(void *arg)
-{
-	for (volatile unsigned long i = 0;; i++)
-		;
-	return arg;
-}
-
-static void *sleeper(void *arg)
-{
-	for (;;)
-		pause();
-	return arg;
 }
 
 /* Threads of pid now, from /proc/PID/task. */
@@ -113,11 +92,12 @@ static pid_t spawn_threads(int nthreads, enum child_kind kind)
 		for (int i = 0; i < nthreads; i++) {
 			pthread_t t;
 
-			if (pthread_create(&t, NULL, kind == CHILD_BUSY ? spin : sleeper, NULL))
+			if (pthread_create(&t, NULL,
+					   kind == CHILD_BUSY ? spin_forever : sleep_forever, NULL))
 				_exit(1);
 		}
 		if (!nthreads && kind == CHILD_BUSY)
-			spin(NULL);
+			spin_forever(NULL);
 		for (;;)
 			pause();
 	}
@@ -429,7 +409,7 @@ static void test_main_thread_exited(void **state)
 	if (pid == 0) {
 		pthread_t t;
 
-		if (pthread_create(&t, NULL, spin, NULL))
+		if (pthread_create(&t, NULL, spin_forever, NULL))
 			_exit(1);
 		pthread_exit(NULL);
 	}
@@ -505,7 +485,7 @@ static void test_per_thread(void **state)
 		pthread_t t;
 
 		sleep_ms(100);
-		if (pthread_create(&t, NULL, spin, NULL))
+		if (pthread_create(&t, NULL, spin_forever, NULL))
 			_exit(1);
 		for (;;)
 			pause();

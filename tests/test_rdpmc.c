@@ -20,14 +20,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "ptop/perf.h"
-
-#define SKIP(...)                                                                                  \
-	do {                                                                                       \
-		print_message("skipped: " __VA_ARGS__);                                            \
-		print_message("\n");                                                               \
-		skip();                                                                            \
-	} while (0)
 
 struct stub {
 	unsigned calls;

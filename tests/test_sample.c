@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +25,7 @@
 
 #include "ptop/frame.h"
 #include "ptop/util.h"
+#include "child.h"
 
 static const struct frame_proc *frame_find(const struct frame *f, int pid)
 {
@@ -424,13 +424,6 @@ static void test_cmdline(void **state)
 	sampler_free(s);
 }
 
-static void *sleeper(void *arg)
-{
-	for (;;)
-		pause();
-	return arg;
-}
-
 /*
  * With a row per thread, a process whose main thread has exited
  * (pthread_exit) shows that zombie thread and the thread that still runs,
@@ -448,7 +441,7 @@ static void test_threads_zombie_main(void **state)
 	if (pid == 0) {
 		pthread_t t;
 
-		if (pthread_create(&t, NULL, sleeper, NULL))
+		if (pthread_create(&t, NULL, sleep_forever, NULL))
 			_exit(1);
 		pthread_exit(NULL);
 	}

@@ -30,15 +30,6 @@
 #include "ptop/bench.h"
 #include "child.h"
 
-static const struct bench_value *value(const struct bench_result *res, const char *key)
-{
-	for (size_t i = 0; i < res->nvalues; i++)
-		if (!strcmp(res->values[i].key, key))
-			return &res->values[i];
-	fail_msg("no value '%s' in the result", key);
-	return NULL;
-}
-
 static void *params(const char *first, ...)
 {
 	void *p = bench_params_new(&bench_synthesize);
@@ -151,17 +142,20 @@ static void test_self(void **state)
 	execs = exec_maps();
 	assert_true(execs > 0);
 
-	assert_true(value(&res, "st_pid")->value == getpid());
-	assert_true(value(&res, "st_usec")->value > 0);
-	assert_true(value(&res, "st_usec_per_event")->value > 0);
-	assert_true(value(&res, "st_events")->value == 1 + execs);
-	assert_true(value(&res, "st_data_usec")->value > 0);
-	assert_true(value(&res, "st_data_events")->value > value(&res, "st_events")->value);
-	assert_string_equal(value(&res, "st_usec_per_event")->unit, "usec/event");
-	assert_non_null(strstr(value(&res, "st_usec")->label, "Average synthesis took: "));
-	assert_non_null(strstr(value(&res, "st_data_usec")->label, "Average data synthesis took"));
-	assert_non_null(strstr(value(&res, "st_events")->label, "Average num. events: "));
-	assert_non_null(strstr(value(&res, "st_usec_per_event")->label, "Average time per event "));
+	assert_true(bench_value_of(&res, "st_pid")->value == getpid());
+	assert_true(bench_value_of(&res, "st_usec")->value > 0);
+	assert_true(bench_value_of(&res, "st_usec_per_event")->value > 0);
+	assert_true(bench_value_of(&res, "st_events")->value == 1 + execs);
+	assert_true(bench_value_of(&res, "st_data_usec")->value > 0);
+	assert_true(bench_value_of(&res, "st_data_events")->value >
+		    bench_value_of(&res, "st_events")->value);
+	assert_string_equal(bench_value_of(&res, "st_usec_per_event")->unit, "usec/event");
+	assert_non_null(strstr(bench_value_of(&res, "st_usec")->label, "Average synthesis took: "));
+	assert_non_null(
+	    strstr(bench_value_of(&res, "st_data_usec")->label, "Average data synthesis took"));
+	assert_non_null(strstr(bench_value_of(&res, "st_events")->label, "Average num. events: "));
+	assert_non_null(
+	    strstr(bench_value_of(&res, "st_usec_per_event")->label, "Average time per event "));
 	for (size_t i = 0; i < res.nvalues; i++)
 		assert_null(strstr(res.values[i].key, "mt_"));
 
@@ -203,13 +197,13 @@ static void test_self_reopen(void **state)
 				 : params("st", "iterations=3", NULL);
 
 		assert_int_equal(bench_run(&bench_synthesize, p, &ctx, &res), 0);
-		assert_non_null(strstr(value(&res, "st_pid")->label,
+		assert_non_null(strstr(bench_value_of(&res, "st_pid")->label,
 				       reopen ? "opened and closed every run" : "held open"));
-		assert_true(value(&res, "st_events")->value == 1 + execs);
-		assert_true(value(&res, "st_data_events")->value > 1 + execs);
-		assert_true(value(&res, "st_data_usec_per_event")->value > 0);
+		assert_true(bench_value_of(&res, "st_events")->value == 1 + execs);
+		assert_true(bench_value_of(&res, "st_data_events")->value > 1 + execs);
+		assert_true(bench_value_of(&res, "st_data_usec_per_event")->value > 0);
 		/* Every run read the same maps: no spread in the events. */
-		assert_non_null(strstr(value(&res, "st_events")->label, "(+- 0.000)"));
+		assert_non_null(strstr(bench_value_of(&res, "st_events")->label, "(+- 0.000)"));
 		/* The held descriptors are closed when the benchmark ends. */
 		assert_int_equal(count_fds(), fds);
 		bench_result_free(&res);
@@ -235,18 +229,18 @@ static void test_machine(void **state)
 	assert_int_equal(bench_run(&bench_synthesize, p, &ctx, &res), 0);
 	after = count_tasks();
 
-	assert_true(value(&res, "mt_processes")->value > 0);
+	assert_true(bench_value_of(&res, "mt_processes")->value > 0);
 	for (unsigned t = 1; t <= 2; t++) {
 		char key[64];
 
 		snprintf(key, sizeof(key), "mt_%u_threads", t);
-		assert_true(value(&res, key)->value == t);
+		assert_true(bench_value_of(&res, key)->value == t);
 		snprintf(key, sizeof(key), "mt_%u_usec", t);
-		assert_true(value(&res, key)->value > 0);
+		assert_true(bench_value_of(&res, key)->value > 0);
 		snprintf(key, sizeof(key), "mt_%u_events", t);
-		assert_true(value(&res, key)->value > 0);
+		assert_true(bench_value_of(&res, key)->value > 0);
 		snprintf(key, sizeof(key), "mt_%u_usec_per_event", t);
-		assert_true(value(&res, key)->value > 0);
+		assert_true(bench_value_of(&res, key)->value > 0);
 	}
 	for (size_t i = 0; i < res.nvalues; i++)
 		assert_null(strstr(res.values[i].key, "st_"));
