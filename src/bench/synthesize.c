@@ -221,15 +221,27 @@ static ssize_t pread_small(int fd, char *buf, size_t cap)
 	return n < 0 ? -errno : n;
 }
 
-/* open+read+close of a small file below proc_fd; the length or -errno. */
-static ssize_t read_small(int proc_fd, const char *path, char *buf, size_t cap)
+/* /proc/PID/NAME, or /proc/PID/task/TID/NAME with a tid, opened: a descriptor or -errno. */
+static int open_pid_file(const struct synth_worker *w, uint32_t pid, uint32_t tid, const char *name,
+			 int flags)
+{
+	char path[PROC_PATH_MAX];
+	int fd;
+
+	proc_path(path, pid, tid, name);
+	fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC | flags);
+	return fd < 0 ? -errno : fd;
+}
+
+/* open+read+close of a small file into w->small; the length or -errno. */
+static ssize_t read_small(struct synth_worker *w, uint32_t pid, uint32_t tid, const char *name)
 {
 	ssize_t n;
-	int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
+	int fd = open_pid_file(w, pid, tid, name, 0);
 
 	if (fd < 0)
-		return -errno;
-	n = pread_small(fd, buf, cap);
+		return fd;
+	n = pread_small(fd, w->small, sizeof(w->small));
 	close(fd);
 	return n;
 }
@@ -432,13 +444,10 @@ static int maps_read(struct synth_worker *w, int fd, uint32_t pid, bool data)
 /* MMAP2 records for /proc/PID/maps, opened and closed here. */
 static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
 {
-	char path[PROC_PATH_MAX];
-	int fd, err;
+	int fd = open_pid_file(w, pid, 0, "maps", 0), err;
 
-	proc_path(path, pid, 0, "maps");
-	fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = maps_read(w, fd, pid, data);
 	close(fd);
 	return err;
@@ -447,11 +456,8 @@ static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
 /* Parse /proc/PID/stat into *st; its comm is a view into w->small. 0 or -errno. */
 static int synth_stat(struct synth_worker *w, uint32_t pid, struct proc_stat *st)
 {
-	char path[PROC_PATH_MAX];
-	ssize_t n;
+	ssize_t n = read_small(w, pid, 0, "stat");
 
-	proc_path(path, pid, 0, "stat");
-	n = read_small(w->m->proc_fd, path, w->small, sizeof(w->small));
 	if (n < 0)
 		return (int)n;
 	return proc_parse_stat(w->small, (size_t)n, st);
@@ -460,13 +466,15 @@ static int synth_stat(struct synth_worker *w, uint32_t pid, struct proc_stat *st
 /* *fd: /proc/PID/NAME, opened unless it is held open already. 0 or -errno. */
 static int held_open(struct synth_worker *w, int *fd, uint32_t pid, const char *name)
 {
-	char path[PROC_PATH_MAX];
+	int opened;
 
 	if (*fd >= 0)
 		return 0;
-	proc_path(path, pid, 0, name);
-	*fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC);
-	return *fd < 0 ? -errno : 0;
+	opened = open_pid_file(w, pid, 0, name, 0);
+	if (opened < 0)
+		return opened;
+	*fd = opened;
+	return 0;
 }
 
 static void held_close(struct synth_worker *w)
@@ -511,13 +519,10 @@ out:
 /* FORK and COMM for the threads of pid but its main one. */
 static int synth_tasks(struct synth_worker *w, uint32_t pid)
 {
-	char path[PROC_PATH_MAX];
-	int fd, err = 0;
+	int fd = open_pid_file(w, pid, 0, "task", O_DIRECTORY), err = 0;
 
-	proc_path(path, pid, 0, "task");
-	fd = openat(w->m->proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		long n = syscall(SYS_getdents64, fd, w->dents, SYNTH_DENTS_BUF);
 
@@ -541,8 +546,7 @@ static int synth_tasks(struct synth_worker *w, uint32_t pid)
 				tid = tid * 10 + (unsigned int)(*name - '0');
 			if (*name || tid == pid)
 				continue;
-			proc_path(path, pid, tid, "comm");
-			len = read_small(w->m->proc_fd, path, w->small, sizeof(w->small));
+			len = read_small(w, pid, tid, "comm");
 			if (len <= 0)
 				continue; /* the thread ended since getdents */
 			if (w->small[len - 1] == '\n')
