@@ -12,8 +12,19 @@
 
 #include "ptop/util.h"
 
+static void (*fatal_hook)(void);
+
+void util_on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
 static void __attribute__((noreturn)) out_of_memory(size_t n)
 {
+	/* The viewer gives the terminal back first: a message printed on its
+	 * screen would vanish with it. */
+	if (fatal_hook)
+		fatal_hook();
 	fprintf(stderr, "ptop: out of memory (allocating %zu bytes)\n", n);
 	exit(1);
 }

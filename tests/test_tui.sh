@@ -107,10 +107,10 @@ wait_for only_victim || fail "the filter should leave only $victim ($victim_pid)
 
 # k: the signal menu, SIGTERM chosen; Enter sends it
 keys k
-expect 'Send signal to '"$victim_pid"':'
+expect 'Send signal to '"$victim_pid"' \('"$victim"'\):'
 expect '15 TERM'
 keys Enter
-expect "Sent SIGTERM to $victim_pid"
+expect "Sent SIGTERM to $victim_pid \($victim\)"
 victim_gone() {
 	! kill -0 "$victim_pid" 2>/dev/null ||
 		[ "$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$victim_pid/stat" 2>/dev/null)" = Z ]

@@ -21,6 +21,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
+/* Run fn (or nothing, when NULL) before a fatal message is printed and the
+ * process ends: the viewer restores the terminal there, so the message is seen. */
+void util_on_fatal(void (*fn)(void));
 
 struct sbuf {
 	char *p;    /* bytes, not NUL-terminated unless sbuf_cstr() was called */

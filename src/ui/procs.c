@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "tui.h"
 
@@ -322,16 +321,22 @@ static void set_collapsed(struct ui *ui, int pid, bool collapse)
 		ui->collapsed[ui->ncollapsed++] = pid;
 }
 
-static void renice(struct ui *ui, const struct frame_proc *p, int64_t nice)
+/* F7/F8: nice one step from what the kernel has now, so that presses add up. */
+static void renice_step(struct ui *ui, const struct frame_proc *p, int step)
 {
-	if (nice < -20)
-		nice = -20;
-	if (nice > 19)
-		nice = 19;
-	if (setpriority(PRIO_PROCESS, (id_t)p->pid, (int)nice) < 0)
-		ui_status(ui, _("Cannot renice %d: %s"), p->pid, strerror(errno));
+	struct ui_target t = {.pidfd = -1};
+	int set = 0, err = action_target_open(&t, ui->opts->root, p);
+
+	if (!err)
+		err = action_renice(&t, ui->opts->root, true, step, &set);
+	if (err == -ESRCH)
+		action_gone(ui, &t);
+	else if (err)
+		ui_status(ui, _("Cannot renice %d (%s): %s"), t.pid, t.name, strerror(-err));
 	else
-		ui_status(ui, _("Process %d reniced to %d"), p->pid, (int)nice);
+		ui_status(ui, _("Process %d (%s) reniced to %d"), t.pid, t.name, set);
+	action_target_close(&t);
+	ui->next_frame = 0;
 }
 
 static bool procs_key(struct ui *ui, enum ui_action act, int key)
@@ -402,19 +407,15 @@ static bool procs_key(struct ui *ui, enum ui_action act, int key)
 			  p->pid);
 		return true;
 	case ACT_KILL:
-		if (!p)
-			return true;
-		ui->mode = MODE_SIGNAL_MENU;
-		ui->menu_sel = -1; /* the menu selects SIGTERM */
+		ui_signal_menu(ui, p);
 		return true;
 	case ACT_RENICE:
-		if (p)
-			ui_prompt(ui, PROMPT_RENICE, "");
+		ui_renice_prompt(ui, p);
 		return true;
 	case ACT_NICE_DOWN:
 	case ACT_NICE_UP:
 		if (p)
-			renice(ui, p, p->nice + (act == ACT_NICE_UP ? 1 : -1));
+			renice_step(ui, p, act == ACT_NICE_UP ? 1 : -1);
 		return true;
 	case ACT_CMDLINE:
 		ui->cfg.cmdline = !ui->cfg.cmdline;

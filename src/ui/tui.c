@@ -10,13 +10,14 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <math.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "ptop/perf.h"
@@ -83,6 +84,7 @@ static void start_curses(struct ui *ui)
 	initscr();
 	ui_curses_up = true;
 	atexit(restore_terminal);
+	util_on_fatal(restore_terminal);
 	cbreak();
 	noecho();
 	nonl();
@@ -175,6 +177,7 @@ void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial)
 	ui->prompt = kind;
 	snprintf(ui->input, sizeof(ui->input), "%s", initial);
 	ui->input_len = strlen(ui->input);
+	ui->prompt_label[0] = '\0';
 }
 
 unsigned ui_needs(const struct ui *ui)
@@ -263,7 +266,7 @@ static const char *const prompt_labels[] = {
     [PROMPT_SEARCH] = N_("Search: "),
     [PROMPT_FILTER] = N_("Filter: "),
     [PROMPT_USER] = N_("Show user (empty: all): "),
-    [PROMPT_RENICE] = N_("Nice value (-20..19): "),
+    [PROMPT_RENICE] = "", /* names its target: ui->prompt_label */
     [PROMPT_DELAY] = N_("Delay in seconds: "),
     [PROMPT_WATCH] = N_("Watch ADDR[:LEN[:TYPE]] (hex or [heap]+0x40; 1/2/4/8; r w rw x): "),
     [PROMPT_PANE] = "",
@@ -279,6 +282,7 @@ static void draw_status(struct ui *ui)
 		attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
 		mvaddstr(y, 0,
 			 ui->prompt == PROMPT_PANE ? ui->pane_prompt
+			 : ui->prompt_label[0]	   ? ui->prompt_label
 						   : _(prompt_labels[ui->prompt]));
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
 		ui_put(ui, y, getcurx(stdscr), COLS - getcurx(stdscr) - 1, ui->input,
@@ -506,7 +510,12 @@ static void columns_key(struct ui *ui, int key)
 
 static void draw_menu(struct ui *ui, const char *title, const char *const *items, int n)
 {
-	int w = 30, h = n + 2, y0, x0;
+	int w = (int)strlen(title) + 3, h = n + 2, y0, x0;
+
+	if (w < 30)
+		w = 30;
+	if (w > COLS)
+		w = COLS;
 
 	if (h > LINES - 2)
 		h = LINES - 2;
@@ -539,31 +548,75 @@ static const struct {
 };
 #define NSIGNALS ((int)(sizeof(signals) / sizeof(signals[0])))
 
+/* The signal menu's entry for sig (SIGTERM when it has none). */
+static int signal_index(int sig)
+{
+	for (int i = 0; i < NSIGNALS; i++)
+		if (signals[i].sig == sig)
+			return i;
+	return signal_index(SIGTERM);
+}
+
+/* Fix the target on row p for the signal menu or the renice prompt; false (and
+ * the reason on the status line) when there is nothing to act on. */
+static bool open_target(struct ui *ui, const struct frame_proc *p)
+{
+	int err = action_target_open(&ui->target, ui->opts->root, p);
+
+	if (err == -ESRCH)
+		action_gone(ui, &ui->target);
+	else if (err)
+		ui_status(ui, _("Cannot act on %d (%s): %s"), ui->target.pid, ui->target.name,
+			  strerror(-err));
+	return !err;
+}
+
+void ui_signal_menu(struct ui *ui, const struct frame_proc *p)
+{
+	if (!p || !open_target(ui, p))
+		return;
+	ui->mode = MODE_SIGNAL_MENU;
+	ui->menu_sel = signal_index(SIGTERM);
+}
+
+void ui_renice_prompt(struct ui *ui, const struct frame_proc *p)
+{
+	if (!p || !open_target(ui, p))
+		return;
+	ui_prompt(ui, PROMPT_RENICE, "");
+	snprintf(ui->prompt_label, sizeof(ui->prompt_label), _("Renice %d (%s) to (-20..19): "),
+		 ui->target.pid, ui->target.name);
+}
+
 static void signal_menu_key(struct ui *ui, int key)
 {
-	const struct frame_proc *p = procs_selected(ui);
+	const struct ui_target *t = &ui->target;
 
 	if (menu_move(ui, key, NSIGNALS))
 		return;
 	switch (key) {
 	case '\r':
 	case '\n':
-	case KEY_ENTER:
+	case KEY_ENTER: {
+		const char *name = strchr(signals[ui->menu_sel].name, ' ') + 1;
+		int err = action_signal(t, ui->opts->root, signals[ui->menu_sel].sig);
+
 		ui->mode = MODE_NORMAL;
-		if (!p)
-			return;
-		if (kill(p->tgid ? p->tgid : p->pid, signals[ui->menu_sel].sig) < 0)
-			ui_status(ui, _("Cannot send SIG%s to %d: %s"),
-				  strchr(signals[ui->menu_sel].name, ' ') + 1, p->pid,
-				  strerror(errno));
+		if (err == -ESRCH)
+			action_gone(ui, t);
+		else if (err)
+			ui_status(ui, _("Cannot send SIG%s to %d (%s): %s"), name, t->pid, t->name,
+				  strerror(-err));
 		else
-			ui_status(ui, _("Sent SIG%s to %d"),
-				  strchr(signals[ui->menu_sel].name, ' ') + 1, p->pid);
+			ui_status(ui, _("Sent SIG%s to %d (%s)"), name, t->pid, t->name);
+		action_target_close(&ui->target);
 		ui->next_frame = 0;
 		return;
+	}
 	case 27:
 	case 'q':
 		ui->mode = MODE_NORMAL;
+		action_target_close(&ui->target);
 		ui_status(ui, _("Cancelled"));
 		return;
 	}
@@ -614,22 +667,27 @@ static void prompt_done(struct ui *ui)
 		procs_rebuild(ui);
 		break;
 	case PROMPT_RENICE: {
-		const struct frame_proc *p = procs_selected(ui);
+		const struct ui_target *t = &ui->target;
 		long v;
+		int set, err;
 
 		errno = 0;
 		v = strtol(ui->input, &end, 10);
-		if (!p || !ui->input[0])
-			break;
-		if (*end || errno || v < -20 || v > 19) {
+		if (!ui->input[0]) {
+			ui_status(ui, _("Cancelled"));
+		} else if (*end || errno || v < -20 || v > 19) {
 			ui_status(ui, _("Not a nice value: %s"), ui->input);
-			break;
+		} else if ((err = action_renice(t, ui->opts->root, false, (int)v, &set)) ==
+			   -ESRCH) {
+			action_gone(ui, t);
+		} else if (err) {
+			ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name,
+				  strerror(-err));
+		} else {
+			ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
+			ui->next_frame = 0;
 		}
-		if (setpriority(PRIO_PROCESS, (id_t)p->pid, (int)v) < 0)
-			ui_status(ui, _("Cannot renice %d: %s"), p->pid, strerror(errno));
-		else
-			ui_status(ui, _("Process %d reniced to %ld"), p->pid, v);
-		ui->next_frame = 0;
+		action_target_close(&ui->target);
 		break;
 	}
 	case PROMPT_PANE:
@@ -680,6 +738,7 @@ static void prompt_key(struct ui *ui, int key)
 {
 	if (key == 27) { /* Esc: cancel; for the filter it also clears it */
 		ui->mode = MODE_NORMAL;
+		action_target_close(&ui->target);
 		if (ui->prompt == PROMPT_FILTER) {
 			ui->filter_text[0] = '\0';
 			procs_rebuild(ui);
@@ -926,16 +985,12 @@ static void draw(struct ui *ui)
 	}
 	if (ui->mode == MODE_SIGNAL_MENU) {
 		const char *items[NSIGNALS];
-		const struct frame_proc *p = procs_selected(ui);
-		char title[64];
+		char title[UI_TEXT_MAX];
 
-		if (ui->menu_sel < 0)
-			for (int i = 0; i < NSIGNALS; i++)
-				if (signals[i].sig == SIGTERM)
-					ui->menu_sel = i;
 		for (int i = 0; i < NSIGNALS; i++)
 			items[i] = signals[i].name;
-		snprintf(title, sizeof(title), _("Send signal to %d:"), p ? p->pid : 0);
+		snprintf(title, sizeof(title), _("Send signal to %d (%s):"), ui->target.pid,
+			 ui->target.name);
 		draw_menu(ui, title, items, NSIGNALS);
 	} else if (ui->mode == MODE_SORT_MENU) {
 		const char *items[UI_MAX_COLUMNS];
@@ -948,13 +1003,41 @@ static void draw(struct ui *ui)
 	refresh();
 }
 
+/*
+ * Wait up to ms for a key; ERR when none came. A terminal that is gone sets
+ * *gone (an errno): it hung up, or it is readable but reading gives nothing
+ * (end of input, a read error). Without SIGHUP (setsid, a lost ssh) getch()
+ * would return ERR at once, for ever.
+ */
+static int read_key(int ms, int *empty_reads, int *gone)
+{
+	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+	int r = poll(&pfd, 1, ms), key;
+
+	if (r < 0 && errno != EINTR) {
+		*gone = errno;
+		return ERR;
+	}
+	if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))) {
+		*gone = pfd.revents & POLLNVAL ? EBADF : EIO;
+		return ERR;
+	}
+	timeout(0);
+	key = getch();
+	if (key != ERR)
+		*empty_reads = 0;
+	else if (r > 0 && ++*empty_reads >= 3)
+		*gone = EIO;
+	return key;
+}
+
 int ui_run(const struct ui_opts *o)
 {
-	struct ui ui = {.opts = o};
+	struct ui ui = {.opts = o, .target = {.pidfd = -1}};
 	struct sampler_opts so = {.root = o->root};
 	struct sbuf errors = {0};
 	char *path;
-	int err, status = 0;
+	int err, status = 0, tty_gone = 0, empty_reads = 0;
 
 	config_defaults(&ui.cfg);
 	path = config_path();
@@ -1043,19 +1126,21 @@ int ui_run(const struct ui_opts *o)
 			if (w >= 0 && w < wait_ms)
 				wait_ms = w;
 		}
-		timeout(wait_ms);
-		key = getch();
+		key = read_key(wait_ms, &empty_reads, &tty_gone);
 		/* Take every key already typed before drawing again: none is lost or delayed. */
 		while (key != ERR && !ui.quit) {
 			handle_key(&ui, key);
-			timeout(0);
-			key = getch();
+			key = read_key(0, &empty_reads, &tty_gone);
 		}
+		if (tty_gone)
+			break;
 	}
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (panes[i] && panes[i]->shutdown)
 			panes[i]->shutdown(&ui);
 	restore_terminal();
+	util_on_fatal(NULL);
+	action_target_close(&ui.target);
 	sbuf_free(&errors);
 	free(ui.rows);
 	free(ui.tree);
@@ -1064,5 +1149,16 @@ int ui_run(const struct ui_opts *o)
 	sbuf_free(&ui.cell);
 	frame_free(&ui.frame);
 	sampler_free(ui.sampler);
+	if (tty_gone) {
+		fprintf(stderr, _("ptop: the terminal is gone (%s): quitting\n"),
+			strerror(tty_gone));
+		status = 1;
+	}
+	if (ui_signalled) {
+		/* die of the signal, as a shell expects of a program it interrupted */
+		signal(ui_signalled, SIG_DFL);
+		raise(ui_signalled);
+		status = 128 + ui_signalled;
+	}
 	return status;
 }

@@ -50,6 +50,16 @@ enum prompt_kind {
 #define UI_TEXT_MAX 128
 #define UI_COLLAPSED_MAX 256
 
+/* A process an action is aimed at, fixed when its menu or prompt opens (action.c). */
+struct ui_target {
+	int pid;	      /* the row's task: a process, or a thread in the threads view */
+	int tgid;	      /* its process: what a signal reaches */
+	uint64_t start_ticks; /* clock ticks after boot: tells a reused PID apart */
+	int pidfd;	      /* of tgid; -1 when closed or the kernel has no pidfd_open */
+	char name[PROC_COMM_MAX + 1]; /* comm, printable, for messages */
+	bool set;
+};
+
 struct ui {
 	const struct ui_opts *opts;
 	struct ui_config cfg;
@@ -88,6 +98,8 @@ struct ui {
 	enum prompt_kind prompt;
 	char input[UI_TEXT_MAX];
 	size_t input_len;
+	char prompt_label[UI_TEXT_MAX]; /* a prompt's label naming its target */
+	struct ui_target target;	/* of the signal menu or the renice prompt */
 	char status[256];
 	double status_until;
 	int table_y, table_h; /* where the pane's rows are, for mouse clicks */
@@ -127,12 +139,29 @@ extern const struct pane_def pane_bench;
 /* tui.c */
 void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial);
+/* Open the signal menu, or the renice prompt, on row p's process (fixed now). */
+void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
+void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono);
 /* Draw n bytes at (y, x) in at most maxw columns: wide characters counted, anything
  * unprintable or not valid in the locale as '?'. Returns the columns used. */
 int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
 /* Which /proc files the shown columns need. */
 unsigned ui_needs(const struct ui *ui);
+
+/* action.c: acting on the process the user chose, and no other. */
+/* Fix t on row p: pidfd of its process, then its start time checked against the
+ * row's. 0, or -ESRCH (gone, or its PID already reused), -EACCES, ... (-errno). */
+int action_target_open(struct ui_target *t, const char *root, const struct frame_proc *p);
+void action_target_close(struct ui_target *t);
+/* Send sig to t's process through its pidfd. 0, -ESRCH when it is gone, or -errno. */
+int action_signal(const struct ui_target *t, const char *root, int sig);
+/* Set t's nice to value, or (relative) to what the kernel has now plus value,
+ * clamped to -20..19; *set_to is what was set. 0, -ESRCH when gone, or -errno. */
+int action_renice(const struct ui_target *t, const char *root, bool relative, int value,
+		  int *set_to);
+/* The status line for a target that is gone. */
+void action_gone(struct ui *ui, const struct ui_target *t);
 
 /* meters.c: draws the header from row 0; returns the rows used. */
 int meters_draw(struct ui *ui, int max_rows);

@@ -1,0 +1,216 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_actions.sh: a signal or a renice reaches the process the user chose,
+# and no other, however the rows move while the menu or prompt is open. Driven
+# in a private tmux server as a user would: processes of a set (A, B, C) are
+# filtered and sorted by PID, B is selected, the menu opens on it, then A is
+# killed from outside so that the rows shift and C takes B's place; Enter must
+# still reach B. Also: k and Enter typed before a redraw; a chosen process that
+# is gone by Enter; F8 pressed three times within one refresh adds up to 3.
+# make check sets PTOP, srcdir and TMUX_BIN.
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+NAME=test_actions
+
+if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
+	echo "$NAME: SKIP: tmux is not installed"
+	exit 77
+fi
+if [ ! -x "$PTOP" ]; then
+	echo "$NAME: FAIL: no ptop binary at $PTOP"
+	exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-actions.XXXXXX") || exit 1
+sock=ptopact$$
+session=ptopact
+pids=
+
+. "${srcdir:-.}/tests/tmux-lib.sh"
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	for p in $pids; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	if [ -s "$tmp/ptop.pid" ]; then
+		kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+# Waits here are on what ptop draws, with a deadline generous for a loaded machine.
+wait_long() {
+	i=0
+	while [ $i -lt 300 ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+expect_long() {
+	wait_long on_screen "$1" || fail "expected /$1/ on the screen"
+}
+
+# spawn SET LETTER: a sleeping process named for this run, set and letter;
+# its PID is left in $spawned and in $pids for the cleanup.
+spawn() {
+	name=$(printf 'pa%07d%s%s' $$ "$1" "$2")
+	cp "$(command -v sleep)" "$tmp/$name" || exit 1
+	"$tmp/$name" 600 &
+	spawned=$!
+	pids="$pids $spawned"
+}
+
+alive() {
+	kill -0 "$1" 2>/dev/null && [ "$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+gone() {
+	! alive "$1"
+}
+
+nice_of() {
+	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f17
+}
+
+# show SET N: filter for a set and wait for its N rows, sorted by PID
+show() {
+	keys -l '\'
+	expect_long 'Filter: '
+	keys C-u
+	keys -l "$(printf 'pa%07d%s' $$ "$1")"
+	keys Enter
+	rows_are() {
+		[ "$(table_rows | grep -c "pa[0-9]*$1")" -eq "$2" ]
+	}
+	wait_long rows_are "$1" "$2" || fail "set $1 should show $2 rows"
+}
+
+table_rows() {
+	screen | awk '/^ *PID +USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
+		grep -v '^ *$'
+}
+
+# Select the second row (B): Home, then Down.
+select_second() {
+	keys Home
+	keys Down
+}
+
+mkdir "$tmp/home" || exit 1
+HOME=$tmp/home
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+
+# the sets, started in order so that PIDs grow A < B < C
+spawn 1 A
+a1=$spawned
+spawn 1 B
+b1=$spawned
+spawn 1 C
+c1=$spawned
+spawn 2 A
+a2=$spawned
+spawn 2 B
+b2=$spawned
+spawn 2 C
+c2=$spawned
+spawn 3 A
+a3=$spawned
+spawn 3 B
+b3=$spawned
+spawn 3 C
+c3=$spawned
+spawn 4 A
+a4=$spawned
+spawn 4 B
+b4=$spawned
+spawn 5 X
+x5=$spawned
+
+tm new-session -d -s "$session" -x 160 -y 48 \
+	sh -c 'sh -c "echo \$\$ > \"$1/ptop.pid\"; exec \"\$PTOP\" -d 0.5"; echo $? > "$1/status"' \
+	sh "$tmp" || fail "tmux cannot start a session"
+tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+expect_long '^ *PID +USER .*COMMAND'
+keys N # sort by PID
+expect_long 'Sorted by PID'
+
+# 1. k and Enter in one go, before any redraw: SIGTERM reaches B, nothing crashes.
+show 1 3
+select_second
+keys k Enter
+wait_long gone "$b1" || fail "k Enter typed ahead should have ended B ($b1)"
+alive "$a1" || fail "A ($a1) was hit"
+alive "$c1" || fail "C ($c1) was hit"
+expect_long "Sent SIGTERM to $b1 "
+ptop_alive() {
+	[ ! -s "$tmp/status" ]
+}
+ptop_alive || fail "ptop ended with status $(cat "$tmp/status") after k Enter"
+
+# 2. The menu opens on B; A exits and the rows shift under the menu; Enter hits B.
+show 2 3
+select_second
+keys k
+expect_long "Send signal to $b2 \\(pa[0-9]+2B\\):"
+kill -KILL "$a2"
+wait_long off_screen "pa[0-9]+2A" || fail "A ($a2) should leave the table"
+on_screen "^ *$c2 .*pa[0-9]+2C" || fail "C ($c2) should be on screen"
+keys Enter
+wait_long gone "$b2" || fail "the signal should have ended B ($b2)"
+alive "$c2" || fail "the signal chosen for B ($b2) hit C ($c2)"
+expect_long "Sent SIGTERM to $b2 \\(pa[0-9]+2B\\)"
+
+# 3. The renice prompt opens on B; A exits; the value reaches B, not C.
+show 3 3
+select_second
+keys r
+expect_long "Renice $b3 \\(pa[0-9]+3B\\) to \\(-20\\.\\.19\\): _"
+kill -KILL "$a3"
+wait_long off_screen "pa[0-9]+3A" || fail "A ($a3) should leave the table"
+keys -l 5
+keys Enter
+expect_long "Process $b3 \\(pa[0-9]+3B\\) reniced to 5"
+[ "$(nice_of "$b3")" = 5 ] || fail "B ($b3) has nice $(nice_of "$b3"), not 5"
+[ "$(nice_of "$c3")" = 0 ] || fail "C ($c3) was reniced to $(nice_of "$c3")"
+
+# 4. The chosen process is gone by Enter: nothing is sent, and ptop says so.
+show 4 2
+select_second
+keys k
+expect_long "Send signal to $b4 "
+kill -KILL "$b4"
+wait_long off_screen "^ *$b4 " || fail "B ($b4) should leave the table"
+keys Enter
+expect_long "Process $b4 \\(pa[0-9]+4B\\) is gone: nothing was done"
+alive "$a4" || fail "A ($a4) took the signal meant for B ($b4)"
+
+# 5. F8 three times within one refresh: nice 3, not 1; then F7 once: 2.
+show 5 1
+keys Home
+keys F8 F8 F8
+nice_is() {
+	[ "$(nice_of "$1")" = "$2" ]
+}
+wait_long nice_is "$x5" 3 || fail "three F8 left nice at $(nice_of "$x5"), not 3"
+expect_long "Process $x5 \\(pa[0-9]+5X\\) reniced to 3"
+keys F7
+wait_long nice_is "$x5" 2 || fail "F7 left nice at $(nice_of "$x5"), not 2"
+
+keys q
+wait_long test -s "$tmp/status" || fail "ptop did not exit after q"
+[ "$(cat "$tmp/status")" = 0 ] || fail "ptop exited with status $(cat "$tmp/status")"
+echo "$NAME: PASS"
+exit 0
