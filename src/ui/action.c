@@ -148,3 +148,26 @@ void action_gone(struct ui *ui, const struct ui_target *t)
 {
 	ui_status(ui, _("Process %d (%s) is gone: nothing was done"), t->pid, t->name);
 }
+
+/* Fix the target on row p for the signal menu or the renice prompt; false (and
+ * the reason on the status line) when there is nothing to act on. */
+bool action_choose(struct ui *ui, const struct frame_proc *p)
+{
+	int err = action_target_open(&ui->target, ui->opts->root, p);
+
+	if (err == -ESRCH)
+		action_gone(ui, &ui->target);
+	else if (err)
+		ui_status(ui, _("Cannot act on %d (%s): %s"), ui->target.pid, ui->target.name,
+			  strerror(-err));
+	return !err;
+}
+
+void ui_renice_prompt(struct ui *ui, const struct frame_proc *p)
+{
+	if (!p || !action_choose(ui, p))
+		return;
+	ui_prompt(ui, PROMPT_RENICE, "");
+	snprintf(ui->prompt_label, sizeof(ui->prompt_label), _("Renice %d (%s) to (-20..19): "),
+		 ui->target.pid, ui->target.name);
+}

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tui.h: the viewer's state and what its files share: the loop (tui.c), the
- * header meters (meters.c) and the panes (procs.c, and later counters,
- * breakpoints, bench). A pane is one row in tui.c's pane table: a name, a
- * draw function for its part of the screen and a key handler.
+ * terminal (crt.c), the status line and prompts (prompt.c), menus, help and
+ * the column chooser (menus.c), the signal menu (signals.c), actions on a
+ * chosen process (action.c), the header meters (meters.c) and the panes
+ * (procs.c, counters.c, breakpoints.c, bench.c). A pane is one row in
+ * tui.c's ui_panes[] table: a name, a draw function for its part of the
+ * screen and a key handler.
  */
 #ifndef PTOP_UI_TUI_H
 #define PTOP_UI_TUI_H
@@ -135,17 +138,51 @@ extern const struct pane_def pane_processes;
 extern const struct pane_def pane_counters;
 extern const struct pane_def pane_breakpoints;
 extern const struct pane_def pane_bench;
+/* The panes by id (tui.c); a NULL row is a pane this build lacks. */
+extern const struct pane_def *const ui_panes[PANE_COUNT];
 
-/* tui.c */
-void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial);
-/* Open the signal menu, or the renice prompt, on row p's process (fixed now). */
-void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
-void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
+/* crt.c: the terminal */
+/* Catch the quit and crash signals, start curses; the terminal is given back
+ * by crt_restore(), at exit() and before a fatal message. */
+void crt_start(struct ui *ui);
+/* End curses if it is up; safe to call more than once. */
+void crt_restore(void);
+/* The quit signal (SIGINT, SIGTERM, SIGHUP) received, or 0. */
+int crt_signalled(void);
+/* Wait up to ms for a key; ERR when none came. *gone is set to an errno when
+ * the terminal hung up or reads give nothing (3 times in a row in
+ * *empty_reads), which getch() alone would report as "no key", for ever. */
+int crt_read_key(int ms, int *empty_reads, int *gone);
 attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono);
 /* Draw n bytes at (y, x) in at most maxw columns: wide characters counted, anything
  * unprintable or not valid in the locale as '?'. Returns the columns used. */
 int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
+
+/* prompt.c: the status line */
+void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial);
+void ui_prompt_key(struct ui *ui, int key);
+/* The prompt, a message, or the function-key bar, on the last line. */
+void ui_draw_status(struct ui *ui);
+
+/* menus.c */
+/* Up/Down/Home/End in a list of n entries (ui->menu_sel); true when key was one. */
+bool ui_menu_move(struct ui *ui, int key, int n);
+void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n);
+void ui_sort_menu_key(struct ui *ui, int key);
+void ui_draw_sort_menu(struct ui *ui);
+void ui_draw_help(struct ui *ui);
+void ui_draw_columns(struct ui *ui);
+void ui_columns_key(struct ui *ui, int key);
+
+/* signals.c */
+void ui_signal_menu_key(struct ui *ui, int key);
+void ui_draw_signal_menu(struct ui *ui);
+
+/* tui.c */
+/* Open the signal menu, or the renice prompt, on row p's process (fixed now). */
+void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
+void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 /* Which /proc files the shown columns need. */
 unsigned ui_needs(const struct ui *ui);
 
@@ -162,6 +199,9 @@ int action_renice(const struct ui_target *t, const char *root, bool relative, in
 		  int *set_to);
 /* The status line for a target that is gone. */
 void action_gone(struct ui *ui, const struct ui_target *t);
+/* Fix ui->target on row p; false (and the reason on the status line) when
+ * there is nothing to act on. */
+bool action_choose(struct ui *ui, const struct frame_proc *p);
 
 /* meters.c: draws the header from row 0; returns the rows used. */
 int meters_draw(struct ui *ui, int max_rows);

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * menus.c: the screens that take over the keys for a moment: a list menu
+ * (the sort menu uses it, as does the signal menu), the help screen built
+ * from the key map, and the column chooser.
+ */
+#include <string.h>
+
+#include "tui.h"
+
+/* Up/Down/Home/End in a list of n entries; true when key was one of them. */
+bool ui_menu_move(struct ui *ui, int key, int n)
+{
+	switch (key) {
+	case KEY_UP:
+		if (ui->menu_sel > 0)
+			ui->menu_sel--;
+		return true;
+	case KEY_DOWN:
+		if (ui->menu_sel < n - 1)
+			ui->menu_sel++;
+		return true;
+	case KEY_HOME:
+		ui->menu_sel = 0;
+		return true;
+	case KEY_END:
+		ui->menu_sel = n - 1;
+		return true;
+	}
+	return false;
+}
+
+void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n)
+{
+	int w = (int)strlen(title) + 3, h = n + 2, y0, x0;
+
+	if (w < 30)
+		w = 30;
+	if (w > COLS)
+		w = COLS;
+
+	if (h > LINES - 2)
+		h = LINES - 2;
+	y0 = (LINES - h) / 2;
+	x0 = (COLS - w) / 2 > 0 ? (COLS - w) / 2 : 0;
+	for (int r = 0; r < h; r++)
+		mvhline(y0 + r, x0, ' ', w);
+	attron(A_BOLD);
+	mvaddnstr(y0, x0 + 1, title, w - 2);
+	attroff(A_BOLD);
+	for (int i = 0, first = ui->menu_sel >= h - 2 ? ui->menu_sel - (h - 3) : 0;
+	     i < h - 2 && first + i < n; i++) {
+		bool on = first + i == ui->menu_sel;
+
+		if (on)
+			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		mvaddnstr(y0 + 1 + i, x0 + 2, items[first + i], w - 4);
+		if (on)
+			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+	}
+}
+
+void ui_sort_menu_key(struct ui *ui, int key)
+{
+	if (ui_menu_move(ui, key, (int)ui->cfg.ncolumns))
+		return;
+	switch (key) {
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		ui->cfg.order = (struct row_order){.field = ui->cfg.columns[ui->menu_sel]};
+		ui->mode = MODE_NORMAL;
+		procs_rebuild(ui);
+		return;
+	case 27:
+	case 'q':
+		ui->mode = MODE_NORMAL;
+		return;
+	}
+}
+
+void ui_draw_sort_menu(struct ui *ui)
+{
+	const char *items[UI_MAX_COLUMNS];
+
+	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
+		items[c] = field_defs[ui->cfg.columns[c]].title;
+	ui_draw_menu(ui, _("Sort by:"), items, (int)ui->cfg.ncolumns);
+}
+
+void ui_draw_help(struct ui *ui)
+{
+	int y = 0, line = 0;
+
+	erase();
+	attron(A_BOLD);
+	mvprintw(y++, 0, _("ptop %s - keys (Up and Down scroll, any other key closes)"),
+		 PACKAGE_VERSION);
+	attroff(A_BOLD);
+	y++;
+	for (int a = 1; a < ACT_COUNT; a++) {
+		char keys[64] = "";
+		size_t kl = 0;
+
+		for (size_t k = 0; k < keymap_len; k++) {
+			if (keymap[k].action != (enum ui_action)a)
+				continue;
+			kl += (size_t)snprintf(keys + kl, sizeof(keys) - kl, "%s%s", kl ? " " : "",
+					       keymap[k].label);
+			if (kl >= sizeof(keys))
+				kl = sizeof(keys) - 1;
+		}
+		if (!kl)
+			continue;
+		if (line++ < ui->help_scroll)
+			continue;
+		if (y >= LINES - 1)
+			break;
+		attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+		mvprintw(y, 1, "%-14s", keys);
+		attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+		ui_put(ui, y, 16, COLS - 16, _(action_defs[a].help),
+		       strlen(_(action_defs[a].help)));
+		y++;
+	}
+	if (y < LINES - 1)
+		mvaddstr(
+		    y + 1 < LINES - 1 ? y + 1 : y, 1,
+		    _("Mouse: click a row to select it, a heading to sort, a pane to switch."));
+}
+
+void ui_draw_columns(struct ui *ui)
+{
+	bool shown[FIELD_COUNT] = {false};
+	int y = 2;
+
+	erase();
+	attron(A_BOLD);
+	mvaddstr(0, 0, _("Columns: Space shows or hides, Left/Right move, Esc or Enter closes"));
+	attroff(A_BOLD);
+	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
+		shown[ui->cfg.columns[c]] = true;
+	/* shown columns in their order, then the hidden ones */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < FIELD_COUNT; i++) {
+			int id =
+			    pass ? i : (i < (int)ui->cfg.ncolumns ? (int)ui->cfg.columns[i] : -1);
+			int idx = y - 2;
+
+			if (id < 0 || (pass == 1 && shown[id]))
+				continue;
+			if (y >= LINES - 1)
+				return;
+			if (idx == ui->menu_sel)
+				attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			mvprintw(y, 1, "[%c] %-8s %s", shown[id] ? 'x' : ' ', field_defs[id].title,
+				 _(field_defs[id].desc));
+			if (idx == ui->menu_sel)
+				attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			y++;
+		}
+	}
+}
+
+/* The field at line i of the column chooser (shown ones first). */
+static enum field_id column_at(const struct ui *ui, int i)
+{
+	bool shown[FIELD_COUNT] = {false};
+
+	if (i < (int)ui->cfg.ncolumns)
+		return ui->cfg.columns[i];
+	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
+		shown[ui->cfg.columns[c]] = true;
+	i -= (int)ui->cfg.ncolumns;
+	for (int id = 0; id < FIELD_COUNT; id++)
+		if (!shown[id] && i-- == 0)
+			return (enum field_id)id;
+	return FIELD_COMMAND;
+}
+
+void ui_columns_key(struct ui *ui, int key)
+{
+	enum field_id id = column_at(ui, ui->menu_sel);
+	size_t n = ui->cfg.ncolumns;
+	int at = -1;
+
+	for (size_t c = 0; c < n; c++)
+		if (ui->cfg.columns[c] == id)
+			at = (int)c;
+	if (ui_menu_move(ui, key, FIELD_COUNT))
+		return;
+	switch (key) {
+	case ' ':
+		if (id == FIELD_COMMAND)
+			break; /* the name is always shown, last */
+		if (at >= 0) {
+			memmove(&ui->cfg.columns[at], &ui->cfg.columns[at + 1],
+				(n - (size_t)at - 1) * sizeof(id));
+			ui->cfg.ncolumns--;
+		} else {
+			ui->cfg.columns[n - 1] = id;
+			ui->cfg.columns[n] = FIELD_COMMAND;
+			ui->cfg.ncolumns++;
+		}
+		ui->next_frame = 0; /* a new column may need another file read */
+		break;
+	case KEY_LEFT:
+	case KEY_RIGHT: {
+		int to = at + (key == KEY_LEFT ? -1 : 1);
+
+		/* COMMAND stays last; only shown columns move */
+		if (at < 0 || id == FIELD_COMMAND || to < 0 || to >= (int)n - 1)
+			break;
+		ui->cfg.columns[at] = ui->cfg.columns[to];
+		ui->cfg.columns[to] = id;
+		ui->menu_sel = to;
+		break;
+	}
+	case 27:
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+	case 'q':
+	case 'f':
+		ui->mode = MODE_NORMAL;
+		break;
+	}
+	procs_rebuild(ui);
+}

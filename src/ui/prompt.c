@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * prompt.c: the status line at the bottom of the screen: a one-line prompt
+ * with shell-like editing (Backspace, Ctrl-U, Ctrl-W) and what each prompt
+ * does when answered, a message for a few seconds, or the function-key bar.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptop/perf.h"
+#include "tui.h"
+
+static const char *const prompt_labels[] = {
+    [PROMPT_SEARCH] = N_("Search: "),
+    [PROMPT_FILTER] = N_("Filter: "),
+    [PROMPT_USER] = N_("Show user (empty: all): "),
+    [PROMPT_RENICE] = "", /* names its target: ui->prompt_label */
+    [PROMPT_DELAY] = N_("Delay in seconds: "),
+    [PROMPT_WATCH] = N_("Watch ADDR[:LEN[:TYPE]] (hex or [heap]+0x40; 1/2/4/8; r w rw x): "),
+    [PROMPT_PANE] = "",
+};
+
+void ui_status(struct ui *ui, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	va_end(ap);
+	ui->status_until = clock_mono() + 4.0;
+}
+
+void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial)
+{
+	ui->mode = MODE_PROMPT;
+	ui->prompt = kind;
+	snprintf(ui->input, sizeof(ui->input), "%s", initial);
+	ui->input_len = strlen(ui->input);
+	ui->prompt_label[0] = '\0';
+}
+
+void ui_draw_status(struct ui *ui)
+{
+	int y = LINES - 1;
+
+	move(y, 0);
+	clrtoeol();
+	if (ui->mode == MODE_PROMPT) {
+		attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		mvaddstr(y, 0,
+			 ui->prompt == PROMPT_PANE ? ui->pane_prompt
+			 : ui->prompt_label[0]	   ? ui->prompt_label
+						   : _(prompt_labels[ui->prompt]));
+		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		ui_put(ui, y, getcurx(stdscr), COLS - getcurx(stdscr) - 1, ui->input,
+		       ui->input_len);
+		addch('_');
+		return;
+	}
+	if (ui->status[0] && clock_mono() < ui->status_until) {
+		attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		ui_put(ui, y, 0, COLS, ui->status, strlen(ui->status));
+		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		return;
+	}
+	{
+		static const char *const hints[] = {
+		    N_("F1Help"),  N_("F3Search"), N_("F4Filter"), N_("F5Tree"),  N_("F6SortBy"),
+		    N_("F7Nice-"), N_("F8Nice+"),  N_("F9Kill"),   N_("F10Quit"),
+		};
+		int x = 0;
+
+		for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]) && x < COLS; i++) {
+			const char *h = _(hints[i]);
+			size_t klen = h[2] >= '0' && h[2] <= '9' ? 3 : 2;
+
+			attron(A_BOLD);
+			mvaddnstr(y, x, h, (int)klen);
+			attroff(A_BOLD);
+			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			ui_put(ui, y, x + (int)klen, COLS - x - (int)klen, h + klen,
+			       strlen(h + klen));
+			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			x = getcurx(stdscr) + 1;
+			if (x <= 0)
+				break;
+		}
+	}
+}
+
+static void prompt_done(struct ui *ui)
+{
+	char *end;
+
+	ui->mode = MODE_NORMAL;
+	switch (ui->prompt) {
+	case PROMPT_SEARCH:
+		snprintf(ui->search_text, sizeof(ui->search_text), "%s", ui->input);
+		procs_search_next(ui, true);
+		break;
+	case PROMPT_FILTER:
+		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", ui->input);
+		procs_rebuild(ui);
+		break;
+	case PROMPT_USER:
+		if (!ui->input[0]) {
+			ui->filter.by_uid = false;
+		} else if (users_parse(ui->input, &ui->filter.uid)) {
+			ui_status(ui, _("Unknown user: %s"), ui->input);
+			break;
+		} else {
+			ui->filter.by_uid = true;
+		}
+		procs_rebuild(ui);
+		break;
+	case PROMPT_RENICE: {
+		const struct ui_target *t = &ui->target;
+		long v;
+		int set, err;
+
+		errno = 0;
+		v = strtol(ui->input, &end, 10);
+		if (!ui->input[0]) {
+			ui_status(ui, _("Cancelled"));
+		} else if (*end || errno || v < -20 || v > 19) {
+			ui_status(ui, _("Not a nice value: %s"), ui->input);
+		} else if ((err = action_renice(t, ui->opts->root, false, (int)v, &set)) ==
+			   -ESRCH) {
+			action_gone(ui, t);
+		} else if (err) {
+			ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name,
+				  strerror(-err));
+		} else {
+			ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
+			ui->next_frame = 0;
+		}
+		action_target_close(&ui->target);
+		break;
+	}
+	case PROMPT_PANE:
+		if (ui_panes[ui->cfg.pane]->prompt_done)
+			ui_panes[ui->cfg.pane]->prompt_done(ui, ui->input);
+		break;
+	case PROMPT_WATCH: {
+		struct perf_bp_spec spec;
+		char arg[UI_TEXT_MAX + 16];
+		int err;
+
+		if (!ui->input[0] || !ui->ob)
+			break;
+		snprintf(arg, sizeof(arg), "%d:%s", ui->watch_pid, ui->input);
+		if (perf_bp_parse(arg, &spec)) {
+			ui_status(ui, _("Not a watch: %s (ADDR[:LEN[:TYPE]])"), ui->input);
+			break;
+		}
+		err = observer_watch(ui->ob, &spec);
+		if (err)
+			ui_status(ui, _("Cannot watch %d: %s"), ui->watch_pid,
+				  _(perf_bp_strerror(err)));
+		else
+			ui_status(ui, _("Watching %s on %d"), ui->input, ui->watch_pid);
+		ui->next_frame = 0;
+		break;
+	}
+	case PROMPT_DELAY: {
+		double d;
+
+		if (!ui->input[0])
+			break;
+		errno = 0;
+		d = strtod(ui->input, &end);
+		if (*end || errno || !isfinite(d) || d < 0 || d > 86400) {
+			ui_status(ui, _("Not a delay: %s"), ui->input);
+			break;
+		}
+		ui->cfg.delay_s = d;
+		ui->next_frame = clock_mono() + d;
+		ui_status(ui, _("Delay: %g s"), d);
+		break;
+	}
+	}
+}
+
+void ui_prompt_key(struct ui *ui, int key)
+{
+	if (key == 27) { /* Esc: cancel; for the filter it also clears it */
+		ui->mode = MODE_NORMAL;
+		action_target_close(&ui->target);
+		if (ui->prompt == PROMPT_FILTER) {
+			ui->filter_text[0] = '\0';
+			procs_rebuild(ui);
+		}
+		return;
+	}
+	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+		prompt_done(ui);
+		return;
+	}
+	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		/* drop a whole UTF-8 sequence */
+		while (ui->input_len > 0 &&
+		       ((unsigned char)ui->input[--ui->input_len] & 0xc0) == 0x80)
+			;
+		ui->input[ui->input_len] = '\0';
+	} else if (key == 21) { /* Ctrl-U: the whole line, as a shell's */
+		ui->input_len = 0;
+		ui->input[0] = '\0';
+	} else if (key == 23) { /* Ctrl-W: the word before the cursor and the blanks after it */
+		while (ui->input_len > 0 && ui->input[ui->input_len - 1] == ' ')
+			ui->input_len--;
+		while (ui->input_len > 0 && ui->input[ui->input_len - 1] != ' ')
+			ui->input_len--;
+		ui->input[ui->input_len] = '\0';
+	} else if (key >= 0x20 && key < 0x100 && key != 0x7f &&
+		   ui->input_len + 1 < sizeof(ui->input)) {
+		ui->input[ui->input_len++] = (char)key;
+		ui->input[ui->input_len] = '\0';
+	} else {
+		return;
+	}
+	/* The filter narrows and the search jumps while typing, as in htop. */
+	if (ui->prompt == PROMPT_FILTER) {
+		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", ui->input);
+		procs_rebuild(ui);
+	} else if (ui->prompt == PROMPT_SEARCH) {
+		snprintf(ui->search_text, sizeof(ui->search_text), "%s", ui->input);
+		procs_search_next(ui, true);
+	}
+}

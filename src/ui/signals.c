@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * signals.c: the signal menu (htop's SignalsPanel): the signals a user sends
+ * most, by name and this machine's number, TERM chosen; Enter sends the chosen
+ * one to the process fixed when the menu opened (action.c).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+static const struct {
+	const char *name;
+	int sig;
+} signals[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},	  {"QUIT", SIGQUIT},   {"KILL", SIGKILL},
+    {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"TERM", SIGTERM},   {"CONT", SIGCONT},
+    {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"WINCH", SIGWINCH},
+};
+#define NSIGNALS ((int)(sizeof(signals) / sizeof(signals[0])))
+
+/* The signal menu's entry for sig (SIGTERM when it has none). */
+static int signal_index(int sig)
+{
+	for (int i = 0; i < NSIGNALS; i++)
+		if (signals[i].sig == sig)
+			return i;
+	return signal_index(SIGTERM);
+}
+
+void ui_signal_menu(struct ui *ui, const struct frame_proc *p)
+{
+	if (!p || !action_choose(ui, p))
+		return;
+	ui->mode = MODE_SIGNAL_MENU;
+	ui->menu_sel = signal_index(SIGTERM);
+}
+
+void ui_signal_menu_key(struct ui *ui, int key)
+{
+	const struct ui_target *t = &ui->target;
+
+	if (ui_menu_move(ui, key, NSIGNALS))
+		return;
+	switch (key) {
+	case '\r':
+	case '\n':
+	case KEY_ENTER: {
+		const char *name = signals[ui->menu_sel].name;
+		int err = action_signal(t, ui->opts->root, signals[ui->menu_sel].sig);
+
+		ui->mode = MODE_NORMAL;
+		if (err == -ESRCH)
+			action_gone(ui, t);
+		else if (err)
+			ui_status(ui, _("Cannot send SIG%s to %d (%s): %s"), name, t->pid, t->name,
+				  strerror(-err));
+		else
+			ui_status(ui, _("Sent SIG%s to %d (%s)"), name, t->pid, t->name);
+		action_target_close(&ui->target);
+		ui->next_frame = 0;
+		return;
+	}
+	case 27:
+	case 'q':
+		ui->mode = MODE_NORMAL;
+		action_target_close(&ui->target);
+		ui_status(ui, _("Cancelled"));
+		return;
+	}
+}
+
+void ui_draw_signal_menu(struct ui *ui)
+{
+	static char labels[NSIGNALS][16];
+	const char *items[NSIGNALS];
+	char title[UI_TEXT_MAX];
+
+	for (int i = 0; i < NSIGNALS; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "%d %s", signals[i].sig, signals[i].name);
+		items[i] = labels[i];
+	}
+	snprintf(title, sizeof(title), _("Send signal to %d (%s):"), ui->target.pid,
+		 ui->target.name);
+	ui_draw_menu(ui, title, items, NSIGNALS);
+}
