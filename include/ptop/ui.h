@@ -74,6 +74,11 @@ size_t tree_build(const struct frame_proc *const *rows, size_t n, const struct r
 
 /* ---- key map (src/ui/keymap.c) ---- */
 
+/* Keys curses passes through as bytes. */
+#define KEY_CTRL(c) ((c)&0x1f)
+#define KEY_ESC 27
+#define KEY_DEL 127
+
 enum ui_action {
 	ACT_NONE,
 	ACT_QUIT,

@@ -437,7 +437,7 @@ static void bench_draw(struct ui *ui, int y, int h)
 
 static bool bench_key(struct ui *ui, enum ui_action act, int key)
 {
-	if (key == 27) { /* Esc */
+	if (key == KEY_ESC) {
 		if (bp.child > 0) {
 			stop_child();
 			if (current())

@@ -8,8 +8,6 @@
 
 #include "ptop/ui.h"
 
-#define KEY_CTRL(c) ((c)&0x1f)
-
 const struct action_def action_defs[ACT_COUNT] = {
     [ACT_NONE] = {""},
     [ACT_QUIT] = {N_("Quit")},

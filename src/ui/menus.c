@@ -72,7 +72,7 @@ void ui_sort_menu_key(struct ui *ui, int key)
 		ui->mode = MODE_NORMAL;
 		procs_rebuild(ui);
 		return;
-	case 27:
+	case KEY_ESC:
 	case 'q':
 		ui->mode = MODE_NORMAL;
 		return;
@@ -216,7 +216,7 @@ void ui_columns_key(struct ui *ui, int key)
 		ui->menu_sel = to;
 		break;
 	}
-	case 27:
+	case KEY_ESC:
 	case '\r':
 	case '\n':
 	case KEY_ENTER:

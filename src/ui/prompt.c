@@ -186,7 +186,7 @@ static void prompt_done(struct ui *ui)
 
 void ui_prompt_key(struct ui *ui, int key)
 {
-	if (key == 27) { /* Esc: cancel; for the filter it also clears it */
+	if (key == KEY_ESC) { /* Esc: cancel; for the filter it also clears it */
 		ui->mode = MODE_NORMAL;
 		action_target_close(&ui->target);
 		if (ui->prompt == PROMPT_FILTER) {
@@ -199,22 +199,23 @@ void ui_prompt_key(struct ui *ui, int key)
 		prompt_done(ui);
 		return;
 	}
-	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+	if (key == KEY_BACKSPACE || key == KEY_DEL || key == KEY_CTRL('h')) {
 		/* drop a whole UTF-8 sequence */
 		while (ui->input_len > 0 &&
 		       ((unsigned char)ui->input[--ui->input_len] & 0xc0) == 0x80)
 			;
 		ui->input[ui->input_len] = '\0';
-	} else if (key == 21) { /* Ctrl-U: the whole line, as a shell's */
+	} else if (key == KEY_CTRL('u')) { /* Ctrl-U: the whole line, as a shell's */
 		ui->input_len = 0;
 		ui->input[0] = '\0';
-	} else if (key == 23) { /* Ctrl-W: the word before the cursor and the blanks after it */
+	} else if (key ==
+		   KEY_CTRL('w')) { /* Ctrl-W: the word before the cursor and the blanks after it */
 		while (ui->input_len > 0 && ui->input[ui->input_len - 1] == ' ')
 			ui->input_len--;
 		while (ui->input_len > 0 && ui->input[ui->input_len - 1] != ' ')
 			ui->input_len--;
 		ui->input[ui->input_len] = '\0';
-	} else if (key >= 0x20 && key < 0x100 && key != 0x7f &&
+	} else if (key >= 0x20 && key < 0x100 && key != KEY_DEL &&
 		   ui->input_len + 1 < sizeof(ui->input)) {
 		ui->input[ui->input_len++] = (char)key;
 		ui->input[ui->input_len] = '\0';

@@ -63,7 +63,7 @@ void ui_signal_menu_key(struct ui *ui, int key)
 		ui->next_frame = 0;
 		return;
 	}
-	case 27:
+	case KEY_ESC:
 	case 'q':
 		ui->mode = MODE_NORMAL;
 		action_target_close(&ui->target);
