@@ -28,14 +28,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-exit.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# The shim, where this machine can build and preload it (not under ASan,
-# whose runtime must come first).
+# The shim, where this machine can build it and it takes effect: a sanitizer
+# build has its own malloc in the binary, which a preloaded one cannot replace.
 shim=
 if ${CC:-cc} -shared -fPIC -O1 -o "$tmp/failalloc.so" "${srcdir:-.}/tests/failalloc.c" 2>"$tmp/cc.log" &&
-	LD_PRELOAD=$tmp/failalloc.so "$PTOP" --version >/dev/null 2>&1; then
+	! LD_PRELOAD=$tmp/failalloc.so FAILALLOC_FILE=$tmp "$PTOP" -b -n 1 >/dev/null 2>"$tmp/probe" &&
+	grep -q 'out of memory' "$tmp/probe"; then
 	shim=$tmp/failalloc.so
 else
-	echo "$NAME: the allocation shim cannot be preloaded here (a sanitizer build?): not testing out of memory"
+	echo "$NAME: a preloaded allocator does not take effect here (a sanitizer build?): not testing out of memory"
 fi
 
 PTOP=$PTOP SHIM=$shim TMPD=$tmp python3 - <<'EOF'
