@@ -105,6 +105,12 @@ only_victim() {
 }
 wait_for only_victim || fail "the filter should leave only $victim ($victim_pid)"
 
+# c: command lines instead of names, read for the rows in view; c again: names
+keys c
+expect "^ *$victim_pid .*/$victim 600\$"
+keys c
+expect "^ *$victim_pid .* $victim\$"
+
 # k: the signal menu, SIGTERM chosen; Enter sends it
 keys k
 expect 'Send signal to '"$victim_pid"' \('"$victim"'\):'

@@ -154,7 +154,7 @@ static int draw_branches(struct ui *ui, int y, int x, int maxw, const struct tre
 
 static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 {
-	struct frame_proc *p = (struct frame_proc *)row_at(ui, i);
+	const struct frame_proc *p = row_at(ui, i);
 	bool selected = i == ui->sel;
 	enum field_id cols[UI_MAX_COLUMNS];
 	size_t ncols = fit_columns(ui, cols);
@@ -173,7 +173,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 
 			if (ui->cfg.tree)
 				x += draw_branches(ui, y, x, avail, &ui->tree[i]);
-			if (ui->cfg.cmdline && sampler_cmdline(ui->sampler, &ui->frame, p) == 0)
+			if (ui->cfg.cmdline && p->has_cmd)
 				ui_put(ui, y, x, COLS - x, ui->frame.strings.p + p->cmd_off,
 				       p->cmd_len);
 			else
@@ -237,6 +237,35 @@ void procs_visible(const struct ui *ui, size_t *first, size_t *n)
 	*n = row_count(ui) - *first < h ? row_count(ui) - *first : h;
 }
 
+/* Keep the selection in view: scroll just enough, and no further than the end. */
+static void scroll_to_selection(struct ui *ui, size_t h)
+{
+	if (ui->sel < ui->scroll)
+		ui->scroll = ui->sel;
+	if (ui->sel >= ui->scroll + h)
+		ui->scroll = ui->sel - h + 1;
+	if (ui->scroll + h > row_count(ui))
+		ui->scroll = row_count(ui) > h ? row_count(ui) - h : 0;
+}
+
+void procs_prepare(struct ui *ui)
+{
+	size_t first, n;
+
+	if (!ui->cfg.cmdline || !ui->have_frame)
+		return;
+	/* before the first draw the table's height is not known: the screen's bounds it */
+	scroll_to_selection(ui, ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES);
+	procs_visible(ui, &first, &n);
+	for (size_t i = first; i < first + n; i++) {
+		/* the rows point into ui->frame, which the viewer owns */
+		struct frame_proc *p = (struct frame_proc *)row_at(ui, i);
+
+		if (!p->has_cmd)
+			sampler_cmdline(ui->sampler, &ui->frame, p);
+	}
+}
+
 void procs_draw_rows(struct ui *ui, int y, int h,
 		     void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
 		     void (*heading)(struct ui *ui, int y))
@@ -252,12 +281,7 @@ void procs_draw_rows(struct ui *ui, int y, int h,
 
 	ui->table_y = y;
 	ui->table_h = h;
-	if (ui->sel < ui->scroll)
-		ui->scroll = ui->sel;
-	if (ui->sel >= ui->scroll + (size_t)h)
-		ui->scroll = ui->sel - (size_t)h + 1;
-	if (ui->scroll + (size_t)h > row_count(ui))
-		ui->scroll = row_count(ui) > (size_t)h ? row_count(ui) - (size_t)h : 0;
+	scroll_to_selection(ui, (size_t)h);
 	for (int r = 0; r < h && ui->scroll + (size_t)r < row_count(ui); r++) {
 		size_t i = ui->scroll + (size_t)r;
 

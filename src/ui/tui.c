@@ -427,6 +427,7 @@ int ui_run(const struct ui_opts *o)
 			take_frame(&ui);
 			ui.next_frame = clock_mono() + ui.cfg.delay_s;
 		}
+		procs_prepare(&ui);
 		draw(&ui);
 		now = clock_mono();
 		wait_ms = ui.paused ? 1000 : (int)((ui.next_frame - now) * 1000.0) + 1;

@@ -214,6 +214,9 @@ void procs_draw_rows(struct ui *ui, int y, int h,
 /* Which rows are on screen now (for the observer): first index and count. */
 void procs_visible(const struct ui *ui, size_t *first, size_t *n);
 void procs_rebuild(struct ui *ui);
+/* Read what the rows in view show beyond the frame (command lines), before
+ * drawing: drawing never touches /proc. */
+void procs_prepare(struct ui *ui);
 const struct frame_proc *procs_selected(const struct ui *ui);
 void procs_search_next(struct ui *ui, bool from_current);
 
