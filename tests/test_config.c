@@ -7,12 +7,17 @@
  * file) are read line by line, each bad line reported once as
  * "ptoprc:LINE: why" while the good lines around it still apply; a missing
  * file is -ENOENT and changes nothing; config_path() follows
- * $XDG_CONFIG_HOME, then $HOME. Files live in a mkdtemp() directory.
+ * $XDG_CONFIG_HOME, then $HOME. Hostile files: a FIFO, a link to /dev/zero
+ * and a 2 MiB file are refused at once (under an alarm, so a regression fails
+ * rather than hangs); a hundred bad lines are reported as the first few and a
+ * count. Files live in a mkdtemp() directory; a name as argument runs the
+ * tests matching it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -94,7 +99,10 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->pane, b->pane);
 }
 
-/* Every line of errors starts "ptoprc:N: " with N from lines[], in order, one each. */
+/*
+ * Every line of errors starts "ptoprc:N: " with N from lines[], in order, one
+ * each; a 0 in lines[] stands for the "ptoprc: and N more" line.
+ */
 static void assert_error_lines(struct sbuf *errors, const unsigned *lines, size_t n)
 {
 	const char *p = errors->len ? sbuf_cstr(errors) : "";
@@ -107,7 +115,10 @@ static void assert_error_lines(struct sbuf *errors, const unsigned *lines, size_
 		assert_non_null(nl);
 		if (seen >= n)
 			fail_msg("unexpected error line: %.*s", (int)(nl - p), p);
-		snprintf(want, sizeof(want), "ptoprc:%u: ", lines[seen]);
+		if (lines[seen])
+			snprintf(want, sizeof(want), "ptoprc:%u: ", lines[seen]);
+		else
+			snprintf(want, sizeof(want), "ptoprc: and ");
 		if (strncmp(p, want, strlen(want)))
 			fail_msg("expected \"%s...\", got: %.*s", want, (int)(nl - p), p);
 		seen++;
@@ -303,14 +314,17 @@ static void test_unreadable(void **state)
 	/* a directory opens for reading but cannot be read: an error, not an empty file */
 	struct tmp *t = *state;
 	struct ui_config c, before;
-	struct sbuf errors = {0};
+	struct sbuf errors = {0}, want = {0};
 
 	config_defaults(&c);
 	c.per_cpu = true;
 	before = c;
 	assert_int_equal(config_read(t->dir, &c, &errors), -EISDIR);
-	assert_int_equal(errors.len, 0);
+	sbuf_printf(&want, "%s: not a regular file, not read", t->dir);
+	assert_true(has_line(&errors, sbuf_cstr(&want)));
 	assert_config_equal(&c, &before);
+	sbuf_free(&errors);
+	sbuf_free(&want);
 }
 
 static void test_empty_file(void **state)
@@ -337,7 +351,8 @@ static void test_bad_lines(void **state)
 	struct tmp *t = *state;
 	struct ui_config c, def;
 	struct sbuf file = {0}, errors = {0};
-	static const unsigned bad[] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14};
+	/* the first CONFIG_MAX_REPORTED of the 11 bad lines, then a count */
+	static const unsigned bad[] = {3, 4, 5, 6, 7, 0};
 
 	sbuf_adds(&file, "# written by hand\n"	  /* 1 */
 			 "delay = 1.5\n"	  /* 2 */
@@ -363,18 +378,14 @@ static void test_bad_lines(void **state)
 	config_defaults(&c);
 	config_defaults(&def);
 	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(CONFIG_MAX_REPORTED, 5);
 	assert_error_lines(&errors, bad, sizeof(bad) / sizeof(bad[0]));
 	assert_true(has_line(&errors, "ptoprc:3: delay: delay must be a number of seconds"));
 	assert_true(has_line(&errors, "ptoprc:4: delay: delay must be a number of seconds"));
 	assert_true(has_line(&errors, "ptoprc:5: columns: unknown or repeated column"));
 	assert_true(has_line(&errors, "ptoprc:6: columns: unknown or repeated column"));
 	assert_true(has_line(&errors, "ptoprc:7: sort: unknown sort field"));
-	assert_true(has_line(&errors, "ptoprc:8: tree: expected yes or no"));
-	assert_true(has_line(&errors, "ptoprc:9: pane: unknown pane"));
-	assert_true(has_line(&errors, "ptoprc:10: expected key = value"));
-	assert_true(has_line(&errors, "ptoprc:11: frobnicate: unknown setting"));
-	assert_true(has_line(&errors, "ptoprc:12: line too long"));
-	assert_true(has_line(&errors, "ptoprc:14: threads: expected yes or no"));
+	assert_true(has_line(&errors, "ptoprc: and 6 more"));
 
 	/* the good lines applied, the bad ones changed nothing */
 	assert_true(c.delay_s == 1.5);
@@ -388,6 +399,44 @@ static void test_bad_lines(void **state)
 		assert_int_equal(c.columns[i], def.columns[i]);
 	sbuf_free(&file);
 	sbuf_free(&errors);
+}
+
+static void test_bad_line_messages(void **state)
+{
+	/* each reason, alone in a file after a comment */
+	struct tmp *t = *state;
+	static const struct {
+		const char *line, *why;
+	} cases[] = {
+	    {"tree=maybe", "ptoprc:2: tree: expected yes or no"},
+	    {"pane=nosuch", "ptoprc:2: pane: unknown pane"},
+	    {"no equals sign here", "ptoprc:2: expected key = value"},
+	    {"frobnicate = 1", "ptoprc:2: frobnicate: unknown setting"},
+	    {"threads = 1 2", "ptoprc:2: threads: expected yes or no"},
+	    {"cmdline = yes", "ptoprc:2: line too long"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ui_config c, def;
+		struct sbuf file = {0}, errors = {0};
+		static const unsigned line2[] = {2};
+
+		sbuf_printf(&file, "# case %zu\n%s", i, cases[i].line);
+		if (strstr(cases[i].why, "too long"))
+			for (int k = 0; k < 2000; k++)
+				sbuf_addc(&file, ' ');
+		sbuf_adds(&file, "\n");
+		write_file(t->path, file.p, file.len);
+		config_defaults(&c);
+		config_defaults(&def);
+		assert_int_equal(config_read(t->path, &c, &errors), 0);
+		assert_error_lines(&errors, line2, 1);
+		if (!has_line(&errors, cases[i].why))
+			fail_msg("expected \"%s\", got: %s", cases[i].why, sbuf_cstr(&errors));
+		assert_config_equal(&c, &def);
+		sbuf_free(&file);
+		sbuf_free(&errors);
+	}
 }
 
 static void test_bad_values(void **state)
@@ -556,9 +605,16 @@ static void test_random_files(void **state)
 		config_defaults(&c);
 		assert_int_equal(config_read(t->path, &c, &errors), 0);
 		p = errors.len ? sbuf_cstr(&errors) : "";
-		while (*p) {
+		for (unsigned shown = 0; *p; shown++) {
 			unsigned n;
 
+			/* past the first few, one line counts the rest, and is the last */
+			if (shown == CONFIG_MAX_REPORTED) {
+				assert_int_equal(sscanf(p, "ptoprc: and %u more\n", &n), 1);
+				assert_true(n > 0 && n <= lines - last);
+				assert_string_equal(strchr(p, '\n'), "\n");
+				break;
+			}
 			assert_int_equal(sscanf(p, "ptoprc:%u: ", &n), 1);
 			assert_true(strncmp(p, "ptoprc:", 7) == 0);
 			assert_true(n > last);
@@ -572,6 +628,128 @@ static void test_random_files(void **state)
 		sbuf_free(&file);
 		sbuf_free(&errors);
 	}
+}
+
+/* ---- hostile files: FIFOs, devices, huge files, many bad lines ---- */
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "test_config: deadline passed: config_read blocked or spun\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+/* A regression that blocks or spins ends the program with a message instead of hanging. */
+static void deadline(unsigned s)
+{
+	signal(SIGALRM, s ? on_alarm : SIG_DFL);
+	alarm(s);
+}
+
+static void test_read_fifo(void **state)
+{
+	/* nobody writes to it: reading must not wait for a writer */
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	config_defaults(&def);
+	assert_int_equal(mkfifo(t->path, 0600), 0);
+	deadline(20);
+	assert_true(config_read(t->path, &c, &errors) < 0);
+	deadline(0);
+	assert_non_null(strstr(sbuf_cstr(&errors), ": not a regular file, not read\n"));
+	assert_config_equal(&c, &def);
+	sbuf_free(&errors);
+}
+
+static void test_read_link_to_dev_zero(void **state)
+{
+	/* endless NUL bytes: an error at once, not a loop over them */
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	config_defaults(&def);
+	assert_int_equal(symlink("/dev/zero", t->path), 0);
+	deadline(20);
+	assert_true(config_read(t->path, &c, &errors) < 0);
+	deadline(0);
+	assert_non_null(strstr(sbuf_cstr(&errors), ": not a regular file, not read\n"));
+	assert_config_equal(&c, &def);
+	sbuf_free(&errors);
+}
+
+static void test_read_huge_file(void **state)
+{
+	/* 2 MiB, good settings first: refused whole, nothing applied */
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf file = {0}, errors = {0};
+
+	sbuf_adds(&file, "delay = 7\ntree = yes\n");
+	while (file.len < 2u << 20)
+		sbuf_adds(&file, "# padding padding padding padding padding padding padding\n");
+	write_file(t->path, file.p, file.len);
+	config_defaults(&c);
+	config_defaults(&def);
+	deadline(20);
+	assert_int_equal(config_read(t->path, &c, &errors), -EFBIG);
+	deadline(0);
+	assert_non_null(strstr(sbuf_cstr(&errors), ": larger than 1 MiB, not read\n"));
+	assert_config_equal(&c, &def);
+	sbuf_free(&file);
+	sbuf_free(&errors);
+}
+
+static void test_read_many_bad_lines(void **state)
+{
+	/* the first few bad lines by number, then how many more; the good lines apply */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf file = {0}, errors = {0};
+	unsigned line = 0;
+	char want[64];
+
+	for (int i = 0; i < 100; i++) {
+		sbuf_printf(&file, "foo%d = 1\n", i);
+		line++;
+		if (i == 10) {
+			sbuf_adds(&file, "delay = 9\n");
+			line++;
+		}
+		if (i == 90) {
+			sbuf_adds(&file, "sort = mem\n");
+			line++;
+		}
+	}
+	sbuf_adds(&file, "tree = yes\n");
+	write_file(t->path, file.p, file.len);
+	config_defaults(&c);
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_true(c.delay_s == 9);
+	assert_int_equal(c.order.field, FIELD_MEM);
+	assert_true(c.tree);
+	for (unsigned n = 1; n <= 5; n++) {
+		snprintf(want, sizeof(want), "ptoprc:%u: foo%u: unknown setting", n, n - 1);
+		if (!has_line(&errors, want))
+			fail_msg("no \"%s\" in:\n%s", want, sbuf_cstr(&errors));
+	}
+	assert_true(has_line(&errors, "ptoprc: and 95 more"));
+	{
+		unsigned nl = 0;
+
+		for (size_t i = 0; i < errors.len; i++)
+			nl += errors.p[i] == '\n';
+		assert_int_equal(nl, 6);
+	}
+	sbuf_free(&file);
+	sbuf_free(&errors);
 }
 
 static void test_config_path(void **state)
@@ -618,7 +796,7 @@ static void test_config_path(void **state)
 	unsetenv("XDG_CONFIG_HOME");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_defaults),
@@ -630,13 +808,20 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_file, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bad_line_messages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_random_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_fifo, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_link_to_dev_zero, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_huge_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_many_bad_lines, setup, teardown),
 	    cmocka_unit_test(test_config_path),
 	};
 
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

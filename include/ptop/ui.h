@@ -42,11 +42,22 @@ void config_defaults(struct ui_config *c);
  */
 char *config_path(void);
 
+/* A larger ptoprc is refused unread (bytes). */
+#define CONFIG_MAX_SIZE (1 << 20)
+/* Bad lines described one by one; past these, only counted. */
+#define CONFIG_MAX_REPORTED 5
+
 /*
- * Read settings from path over *c. A line that is not "key = value" with a
- * known key and a valid value is skipped and described in *errors (one line
- * each, "ptoprc:LINE: why"), never fatal. Returns 0, -ENOENT when there is no
- * file (c untouched), or -errno when it cannot be read.
+ * Read settings from path over *c. path (or what a link leads to) must be a
+ * regular file of at most CONFIG_MAX_SIZE bytes; it is looked at before it is
+ * opened and opened O_NONBLOCK, so a FIFO or a device never blocks. A line
+ * that is not "key = value" with a known key and a valid value is skipped,
+ * never fatal: the first CONFIG_MAX_REPORTED are described in *errors, one
+ * line each ("ptoprc:LINE: why"), then one "ptoprc: and N more" line.
+ * Returns 0; -ENOENT when there is no file (c untouched, nothing said); or,
+ * with c untouched and a line "PATH: why" in *errors, -EISDIR for a directory,
+ * -EINVAL for another file that is not regular, -EFBIG when too large; or
+ * -errno when it cannot be read.
  */
 int config_read(const char *path, struct ui_config *c, struct sbuf *errors);
 

@@ -3,6 +3,9 @@
  * config.c: ptoprc, the settings `W` writes and ptop reads at start:
  * "key = value" lines, '#' comments. A line ptop cannot use is described
  * once and skipped, so an old or damaged file never stops ptop from starting.
+ * The file may sit in a directory another user controls (root with a user's
+ * XDG_CONFIG_HOME), so reading takes only a bounded regular file and never
+ * blocks.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -160,56 +163,54 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 	return N_("unknown setting");
 }
 
-/*
- * One line of f into buf, NUL-terminated, without its '\n'; bytes past size - 1 are
- * dropped. Returns the line's whole length, or -1 at the end of the file. Not fgets:
- * a NUL byte in a damaged file would hide the true length of its line.
- */
-static long read_line(FILE *f, char *buf, size_t size)
-{
-	size_t len = 0;
-	int ch;
+/* Where the reader says what it skipped: the first few lines by number, then a count. */
+struct bad_lines {
+	struct sbuf *errors;
+	unsigned n;
+};
 
-	while ((ch = getc(f)) != EOF && ch != '\n') {
-		if (len < size - 1)
-			buf[len] = (char)ch;
-		len++;
-	}
-	if (ch == EOF && len == 0)
-		return -1;
-	buf[len < size - 1 ? len : size - 1] = '\0';
-	return (long)len;
+static void bad_line(struct bad_lines *bad, unsigned lineno, const char *key, const char *why)
+{
+	if (bad->n++ >= CONFIG_MAX_REPORTED)
+		return;
+	if (key)
+		sbuf_printf(bad->errors, "ptoprc:%u: %s: %s\n", lineno, key, _(why));
+	else
+		sbuf_printf(bad->errors, "ptoprc:%u: %s\n", lineno, _(why));
 }
 
-int config_read(const char *path, struct ui_config *c, struct sbuf *errors)
+/* text[0..len) is the whole file; it is cut into lines in place. */
+static void parse(struct ui_config *c, char *text, size_t len, struct sbuf *errors)
 {
-	FILE *f = fopen(path, "re");
+	struct bad_lines bad = {.errors = errors};
 	char line[1024];
 	unsigned lineno = 0;
-	long len;
-	int err = 0;
 
-	if (!f)
-		return -errno;
-	while ((len = read_line(f, line, sizeof(line))) >= 0) {
+	for (size_t off = 0; off < len;) {
+		char *start = text + off, *nl = memchr(start, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - start) : len - off;
 		char *key, *val, *eq;
 		const char *why;
 
+		off += n + 1;
 		lineno++;
-		if ((size_t)len >= sizeof(line)) {
-			sbuf_printf(errors, "ptoprc:%u: %s\n", lineno, _("line too long"));
+		if (n >= sizeof(line)) {
+			bad_line(&bad, lineno, NULL, N_("line too long"));
 			continue;
 		}
-		if (memchr(line, '\0', (size_t)len)) {
-			sbuf_printf(errors, "ptoprc:%u: %s\n", lineno, _("not text (a NUL byte)"));
+		/* a NUL would end the line early and let the garbage after it pass */
+		if (memchr(start, '\0', n)) {
+			bad_line(&bad, lineno, NULL, N_("not text (a NUL byte)"));
 			continue;
 		}
+		memcpy(line, start, n);
+		line[n] = '\0';
 		key = trim(line);
 		if (!*key || *key == '#')
 			continue;
 		eq = strchr(key, '=');
 		if (!eq) {
-			sbuf_printf(errors, "ptoprc:%u: %s\n", lineno, _("expected key = value"));
+			bad_line(&bad, lineno, NULL, N_("expected key = value"));
 			continue;
 		}
 		*eq = '\0';
@@ -217,12 +218,81 @@ int config_read(const char *path, struct ui_config *c, struct sbuf *errors)
 		key = trim(key);
 		why = apply(c, key, val);
 		if (why)
-			sbuf_printf(errors, "ptoprc:%u: %s: %s\n", lineno, key, _(why));
+			bad_line(&bad, lineno, key, why);
 	}
-	/* A directory opens for reading but fails the first read: say so, not "empty". */
-	if (ferror(f))
-		err = errno ? -errno : -EIO;
-	fclose(f);
+	if (bad.n > CONFIG_MAX_REPORTED) {
+		sbuf_adds(errors, "ptoprc: ");
+		sbuf_printf(errors, _("and %u more"), bad.n - CONFIG_MAX_REPORTED);
+		sbuf_addc(errors, '\n');
+	}
+}
+
+_Static_assert(CONFIG_MAX_SIZE == 1 << 20, "the message below says 1 MiB");
+
+static int not_regular(const char *path, const struct stat *st, struct sbuf *errors)
+{
+	sbuf_printf(errors, _("%s: not a regular file, not read\n"), path);
+	return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+}
+
+/* The whole of a regular file of at most CONFIG_MAX_SIZE bytes into text. */
+static int read_whole(const char *path, struct sbuf *text, struct sbuf *errors)
+{
+	struct stat st;
+	int fd, err = 0;
+
+	/* Looked at before it is opened: opening a FIFO waits for a writer, a device may act. */
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return not_regular(path, &st, errors);
+	/* O_NONBLOCK all the same, should it have been swapped for a FIFO since */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = not_regular(path, &st, errors);
+		goto out;
+	}
+	/* one byte past the limit, so that a file still growing is caught too */
+	while (st.st_size <= CONFIG_MAX_SIZE && text->len <= CONFIG_MAX_SIZE) {
+		size_t want = CONFIG_MAX_SIZE + 1 - text->len;
+		ssize_t n;
+
+		if (want > 65536)
+			want = 65536;
+		n = read(fd, sbuf_reserve(text, want), want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		text->len += (size_t)n;
+	}
+	if (st.st_size > CONFIG_MAX_SIZE || text->len > CONFIG_MAX_SIZE) {
+		sbuf_printf(errors, _("%s: larger than 1 MiB, not read\n"), path);
+		err = -EFBIG;
+	}
+out:
+	close(fd);
+	return err;
+}
+
+int config_read(const char *path, struct ui_config *c, struct sbuf *errors)
+{
+	struct sbuf text = {0};
+	int err = read_whole(path, &text, errors);
+
+	if (!err)
+		parse(c, text.p, text.len, errors);
+	sbuf_free(&text);
 	return err;
 }
 
