@@ -10,9 +10,12 @@
  * $XDG_CONFIG_HOME, then $HOME. Hostile files: a FIFO, a link to /dev/zero
  * and a 2 MiB file are refused at once (under an alarm, so a regression fails
  * rather than hangs); a hundred bad lines are reported as the first few and a
- * count. Files live in a mkdtemp() directory; a name as argument runs the
- * tests matching it.
+ * count. Writing never follows a link planted at the temporary name, writes
+ * through the user's own link to the user's own file, refuses any other link,
+ * keeps the file's mode and leaves nothing behind when it fails. Files live
+ * in a mkdtemp() directory; a name as argument runs the tests matching it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -630,7 +634,7 @@ static void test_random_files(void **state)
 	}
 }
 
-/* ---- hostile files: FIFOs, devices, huge files, many bad lines ---- */
+/* ---- hostile files: links, FIFOs, devices, huge files, many bad lines ---- */
 
 static void on_alarm(int sig)
 {
@@ -647,6 +651,241 @@ static void deadline(unsigned s)
 {
 	signal(SIGALRM, s ? on_alarm : SIG_DFL);
 	alarm(s);
+}
+
+static char *slurp(const char *path)
+{
+	struct sbuf b = {0};
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sbuf_add(&b, buf, (size_t)n);
+	assert_int_equal(n, 0);
+	close(fd);
+	sbuf_cstr(&b);
+	return b.p;
+}
+
+static void assert_is_link_to(const char *link, const char *target)
+{
+	char buf[1024];
+	struct stat st;
+	ssize_t n;
+
+	assert_int_equal(lstat(link, &st), 0);
+	if (!S_ISLNK(st.st_mode))
+		fail_msg("%s is no longer a symbolic link", link);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_string_equal(buf, target);
+}
+
+static void assert_settings_file(const char *path)
+{
+	char *text = slurp(path);
+
+	if (!strstr(text, "\nsort = time\n") || !strstr(text, "\ntree = yes\n"))
+		fail_msg("%s does not hold the settings: %s", path, text);
+	free(text);
+}
+
+/* Settings unlike the defaults, so that a write is seen in the file. */
+static void some_settings(struct ui_config *c)
+{
+	config_defaults(c);
+	c->order.field = FIELD_TIME;
+	c->tree = true;
+}
+
+/* Names in dir other than those in keep[]: what a write left behind. */
+static void assert_dir_holds(const char *dir, const char *const *keep, size_t n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		bool known = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+
+		for (size_t i = 0; i < n && !known; i++)
+			known = !strcmp(e->d_name, keep[i]);
+		if (!known)
+			fail_msg("%s/%s was left behind", dir, e->d_name);
+	}
+	closedir(d);
+}
+
+static void test_write_ignores_planted_tmp_link(void **state)
+{
+	/* the temporary file is made anew: a link planted where it goes is not followed */
+	struct tmp *t = *state;
+	struct ui_config c;
+	char victim[768], planted[768];
+	char *text;
+
+	some_settings(&c);
+	snprintf(victim, sizeof(victim), "%s/victim", t->dir);
+	write_text(victim, "root only\n");
+	assert_int_equal(chmod(victim, 0600), 0);
+	snprintf(planted, sizeof(planted), "%s.tmp", t->path);
+	assert_int_equal(symlink(victim, planted), 0);
+
+	assert_int_equal(config_write(t->path, &c), 0);
+	text = slurp(victim);
+	assert_string_equal(text, "root only\n");
+	free(text);
+	assert_settings_file(t->path);
+	assert_is_link_to(planted, victim);
+}
+
+static void test_write_through_own_link(void **state)
+{
+	/* dotfiles kept elsewhere: the target is updated, in place of it, and the link stays */
+	struct tmp *t = *state;
+	struct ui_config c;
+	char dir[768], target[800];
+	struct stat st;
+
+	some_settings(&c);
+	snprintf(dir, sizeof(dir), "%s/dotfiles", t->dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(target, sizeof(target), "%s/ptoprc", dir);
+	write_text(target, "delay = 5\n");
+	assert_int_equal(chmod(target, 0600), 0);
+	assert_int_equal(symlink(target, t->path), 0);
+
+	assert_int_equal(config_write(t->path, &c), 0);
+	assert_is_link_to(t->path, target);
+	assert_settings_file(target);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	/* the temporary file went beside the target, and is gone */
+	assert_dir_holds(dir, (const char *const[]){"ptoprc"}, 1);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc", "dotfiles"}, 2);
+}
+
+static void test_write_refuses_link_to_others_file(void **state)
+{
+	/* root with another user's XDG_CONFIG_HOME: a link there must not lead it anywhere */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf why = {0}, want = {0};
+	char other[768], mine[768];
+	char *text;
+
+	if (geteuid() != 0) {
+		print_message("not root: cannot make a file owned by another user\n");
+		skip();
+	}
+	some_settings(&c);
+	snprintf(other, sizeof(other), "%s/other", t->dir);
+	write_text(other, "theirs\n");
+	assert_int_equal(chown(other, 65534, 65534), 0);
+	assert_int_equal(symlink(other, t->path), 0);
+
+	assert_int_equal(config_write_why(t->path, &c, &why), -EPERM);
+	sbuf_printf(&want, "%s is a symbolic link to %s, which is another user's: not written",
+		    t->path, other);
+	assert_string_equal(sbuf_cstr(&why), sbuf_cstr(&want));
+	assert_is_link_to(t->path, other);
+	text = slurp(other);
+	assert_string_equal(text, "theirs\n");
+	free(text);
+
+	/* my file, but the link was planted by another user: not followed either */
+	snprintf(mine, sizeof(mine), "%s/mine", t->dir);
+	write_text(mine, "mine\n");
+	assert_int_equal(unlink(t->path), 0);
+	assert_int_equal(symlink(mine, t->path), 0);
+	assert_int_equal(lchown(t->path, 65534, 65534), 0);
+	sbuf_reset(&why);
+	sbuf_reset(&want);
+	assert_int_equal(config_write_why(t->path, &c, &why), -EPERM);
+	sbuf_printf(&want, "%s is a symbolic link made by another user: not followed", t->path);
+	assert_string_equal(sbuf_cstr(&why), sbuf_cstr(&want));
+	assert_is_link_to(t->path, mine);
+	text = slurp(mine);
+	assert_string_equal(text, "mine\n");
+	free(text);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc", "other", "mine"}, 3);
+	sbuf_free(&why);
+	sbuf_free(&want);
+}
+
+static void test_write_refuses_link_to_non_file(void **state)
+{
+	/* a link to nothing or to a directory: said, and the link left as it was */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf why = {0};
+	char target[768];
+
+	some_settings(&c);
+	snprintf(target, sizeof(target), "%s/nosuch", t->dir);
+	assert_int_equal(symlink(target, t->path), 0);
+	assert_int_equal(config_write_why(t->path, &c, &why), -ENOENT);
+	assert_non_null(strstr(sbuf_cstr(&why), "is a symbolic link to nothing: not written"));
+	assert_is_link_to(t->path, target);
+	assert_int_equal(access(target, F_OK), -1);
+
+	assert_int_equal(unlink(t->path), 0);
+	snprintf(target, sizeof(target), "%s/dir", t->dir);
+	assert_int_equal(mkdir(target, 0700), 0);
+	assert_int_equal(symlink(target, t->path), 0);
+	sbuf_reset(&why);
+	assert_int_equal(config_write_why(t->path, &c, &why), -EISDIR);
+	assert_non_null(strstr(sbuf_cstr(&why), "which is not a regular file: not written"));
+	assert_is_link_to(t->path, target);
+	assert_dir_holds(target, NULL, 0);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc", "dir"}, 2);
+	sbuf_free(&why);
+}
+
+static void test_write_keeps_mode(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct stat st;
+
+	some_settings(&c);
+	write_text(t->path, "delay = 5\n");
+	assert_int_equal(chmod(t->path, 0600), 0);
+	assert_int_equal(config_write(t->path, &c), 0);
+	assert_int_equal(stat(t->path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_settings_file(t->path);
+	/* permissions, not set-ID bits: root must not make a set-user-ID file of its own */
+	assert_int_equal(chmod(t->path, 04755), 0);
+	assert_int_equal(config_write(t->path, &c), 0);
+	assert_int_equal(stat(t->path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+}
+
+static void test_write_failure_leaves_nothing(void **state)
+{
+	/* the write itself fails (a file size limit): the old file stays, no temporary file */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct rlimit old, small = {.rlim_cur = 16};
+	char *text;
+
+	some_settings(&c);
+	write_text(t->path, "delay = 5\n");
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small.rlim_max = old.rlim_max;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	assert_int_equal(config_write(t->path, &c), -EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	text = slurp(t->path);
+	assert_string_equal(text, "delay = 5\n");
+	free(text);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc"}, 1);
 }
 
 static void test_read_fifo(void **state)
@@ -814,6 +1053,13 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_random_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_ignores_planted_tmp_link, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_through_own_link, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_refuses_link_to_others_file, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_write_refuses_link_to_non_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_keeps_mode, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_failure_leaves_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_fifo, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_link_to_dev_zero, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_huge_file, setup, teardown),

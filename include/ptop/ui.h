@@ -61,7 +61,24 @@ char *config_path(void);
  */
 int config_read(const char *path, struct ui_config *c, struct sbuf *errors);
 
-/* Write *c to path, creating its directories. Returns 0 or -errno. */
+/*
+ * Write *c to path, creating its directories: into a new file beside it
+ * (O_CREAT|O_EXCL|O_NOFOLLOW, so a planted link is never followed), written
+ * whole and fsync'd, then renamed over path, and the directory fsync'd. An
+ * existing file's permission bits (0777) are kept; a new file gets 0644 less
+ * the umask. When path is a symbolic link, its target is written instead
+ * (the new file goes beside the target, the link stays), but only when the
+ * link and its target both belong to the effective user and the target is a
+ * regular file; else nothing is written. Returns 0 or -errno: -EPERM for a
+ * link or target of another user; -ENOENT, -ELOOP or -EISDIR for a link to
+ * no regular file; -EISDIR when path is a directory, -EINVAL when it is
+ * another file that is not regular. The new file is removed on every
+ * failure. On failure, one translated line saying why, naming path, without
+ * '\n', is appended to *why (which may be NULL).
+ */
+int config_write_why(const char *path, const struct ui_config *c, struct sbuf *why);
+
+/* config_write_why() without the reason. */
 int config_write(const char *path, const struct ui_config *c);
 
 /* ---- process tree (src/ui/tree.c) ---- */
