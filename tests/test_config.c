@@ -7,17 +7,26 @@
  * file) are read line by line, each bad line reported once as
  * "ptoprc:LINE: why" while the good lines around it still apply; a missing
  * file is -ENOENT and changes nothing; config_path() follows
- * $XDG_CONFIG_HOME, then $HOME. Files live in a mkdtemp() directory.
+ * $XDG_CONFIG_HOME, then $HOME. Hostile files: a FIFO, a link to /dev/zero
+ * and a 2 MiB file are refused at once (under an alarm, so a regression fails
+ * rather than hangs); a hundred bad lines are reported as the first few and a
+ * count. Writing never follows a link planted at the temporary name, writes
+ * through the user's own link to the user's own file, refuses any other link,
+ * keeps the file's mode and leaves nothing behind when it fails. Files live
+ * in a mkdtemp() directory; a name as argument runs the tests matching it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,7 +103,10 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->pane, b->pane);
 }
 
-/* Every line of errors starts "ptoprc:N: " with N from lines[], in order, one each. */
+/*
+ * Every line of errors starts "ptoprc:N: " with N from lines[], in order, one
+ * each; a 0 in lines[] stands for the "ptoprc: and N more" line.
+ */
 static void assert_error_lines(struct sbuf *errors, const unsigned *lines, size_t n)
 {
 	const char *p = errors->len ? sbuf_cstr(errors) : "";
@@ -107,7 +119,10 @@ static void assert_error_lines(struct sbuf *errors, const unsigned *lines, size_
 		assert_non_null(nl);
 		if (seen >= n)
 			fail_msg("unexpected error line: %.*s", (int)(nl - p), p);
-		snprintf(want, sizeof(want), "ptoprc:%u: ", lines[seen]);
+		if (lines[seen])
+			snprintf(want, sizeof(want), "ptoprc:%u: ", lines[seen]);
+		else
+			snprintf(want, sizeof(want), "ptoprc: and ");
 		if (strncmp(p, want, strlen(want)))
 			fail_msg("expected \"%s...\", got: %.*s", want, (int)(nl - p), p);
 		seen++;
@@ -303,14 +318,17 @@ static void test_unreadable(void **state)
 	/* a directory opens for reading but cannot be read: an error, not an empty file */
 	struct tmp *t = *state;
 	struct ui_config c, before;
-	struct sbuf errors = {0};
+	struct sbuf errors = {0}, want = {0};
 
 	config_defaults(&c);
 	c.per_cpu = true;
 	before = c;
 	assert_int_equal(config_read(t->dir, &c, &errors), -EISDIR);
-	assert_int_equal(errors.len, 0);
+	sbuf_printf(&want, "%s: not a regular file, not read", t->dir);
+	assert_true(has_line(&errors, sbuf_cstr(&want)));
 	assert_config_equal(&c, &before);
+	sbuf_free(&errors);
+	sbuf_free(&want);
 }
 
 static void test_empty_file(void **state)
@@ -337,7 +355,8 @@ static void test_bad_lines(void **state)
 	struct tmp *t = *state;
 	struct ui_config c, def;
 	struct sbuf file = {0}, errors = {0};
-	static const unsigned bad[] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14};
+	/* the first CONFIG_MAX_REPORTED of the 11 bad lines, then a count */
+	static const unsigned bad[] = {3, 4, 5, 6, 7, 0};
 
 	sbuf_adds(&file, "# written by hand\n"	  /* 1 */
 			 "delay = 1.5\n"	  /* 2 */
@@ -363,18 +382,14 @@ static void test_bad_lines(void **state)
 	config_defaults(&c);
 	config_defaults(&def);
 	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(CONFIG_MAX_REPORTED, 5);
 	assert_error_lines(&errors, bad, sizeof(bad) / sizeof(bad[0]));
 	assert_true(has_line(&errors, "ptoprc:3: delay: delay must be a number of seconds"));
 	assert_true(has_line(&errors, "ptoprc:4: delay: delay must be a number of seconds"));
 	assert_true(has_line(&errors, "ptoprc:5: columns: unknown or repeated column"));
 	assert_true(has_line(&errors, "ptoprc:6: columns: unknown or repeated column"));
 	assert_true(has_line(&errors, "ptoprc:7: sort: unknown sort field"));
-	assert_true(has_line(&errors, "ptoprc:8: tree: expected yes or no"));
-	assert_true(has_line(&errors, "ptoprc:9: pane: unknown pane"));
-	assert_true(has_line(&errors, "ptoprc:10: expected key = value"));
-	assert_true(has_line(&errors, "ptoprc:11: frobnicate: unknown setting"));
-	assert_true(has_line(&errors, "ptoprc:12: line too long"));
-	assert_true(has_line(&errors, "ptoprc:14: threads: expected yes or no"));
+	assert_true(has_line(&errors, "ptoprc: and 6 more"));
 
 	/* the good lines applied, the bad ones changed nothing */
 	assert_true(c.delay_s == 1.5);
@@ -388,6 +403,44 @@ static void test_bad_lines(void **state)
 		assert_int_equal(c.columns[i], def.columns[i]);
 	sbuf_free(&file);
 	sbuf_free(&errors);
+}
+
+static void test_bad_line_messages(void **state)
+{
+	/* each reason, alone in a file after a comment */
+	struct tmp *t = *state;
+	static const struct {
+		const char *line, *why;
+	} cases[] = {
+	    {"tree=maybe", "ptoprc:2: tree: expected yes or no"},
+	    {"pane=nosuch", "ptoprc:2: pane: unknown pane"},
+	    {"no equals sign here", "ptoprc:2: expected key = value"},
+	    {"frobnicate = 1", "ptoprc:2: frobnicate: unknown setting"},
+	    {"threads = 1 2", "ptoprc:2: threads: expected yes or no"},
+	    {"cmdline = yes", "ptoprc:2: line too long"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ui_config c, def;
+		struct sbuf file = {0}, errors = {0};
+		static const unsigned line2[] = {2};
+
+		sbuf_printf(&file, "# case %zu\n%s", i, cases[i].line);
+		if (strstr(cases[i].why, "too long"))
+			for (int k = 0; k < 2000; k++)
+				sbuf_addc(&file, ' ');
+		sbuf_adds(&file, "\n");
+		write_file(t->path, file.p, file.len);
+		config_defaults(&c);
+		config_defaults(&def);
+		assert_int_equal(config_read(t->path, &c, &errors), 0);
+		assert_error_lines(&errors, line2, 1);
+		if (!has_line(&errors, cases[i].why))
+			fail_msg("expected \"%s\", got: %s", cases[i].why, sbuf_cstr(&errors));
+		assert_config_equal(&c, &def);
+		sbuf_free(&file);
+		sbuf_free(&errors);
+	}
 }
 
 static void test_bad_values(void **state)
@@ -556,9 +609,16 @@ static void test_random_files(void **state)
 		config_defaults(&c);
 		assert_int_equal(config_read(t->path, &c, &errors), 0);
 		p = errors.len ? sbuf_cstr(&errors) : "";
-		while (*p) {
+		for (unsigned shown = 0; *p; shown++) {
 			unsigned n;
 
+			/* past the first few, one line counts the rest, and is the last */
+			if (shown == CONFIG_MAX_REPORTED) {
+				assert_int_equal(sscanf(p, "ptoprc: and %u more\n", &n), 1);
+				assert_true(n > 0 && n <= lines - last);
+				assert_string_equal(strchr(p, '\n'), "\n");
+				break;
+			}
 			assert_int_equal(sscanf(p, "ptoprc:%u: ", &n), 1);
 			assert_true(strncmp(p, "ptoprc:", 7) == 0);
 			assert_true(n > last);
@@ -572,6 +632,363 @@ static void test_random_files(void **state)
 		sbuf_free(&file);
 		sbuf_free(&errors);
 	}
+}
+
+/* ---- hostile files: links, FIFOs, devices, huge files, many bad lines ---- */
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "test_config: deadline passed: config_read blocked or spun\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+/* A regression that blocks or spins ends the program with a message instead of hanging. */
+static void deadline(unsigned s)
+{
+	signal(SIGALRM, s ? on_alarm : SIG_DFL);
+	alarm(s);
+}
+
+static char *slurp(const char *path)
+{
+	struct sbuf b = {0};
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sbuf_add(&b, buf, (size_t)n);
+	assert_int_equal(n, 0);
+	close(fd);
+	sbuf_cstr(&b);
+	return b.p;
+}
+
+static void assert_is_link_to(const char *link, const char *target)
+{
+	char buf[1024];
+	struct stat st;
+	ssize_t n;
+
+	assert_int_equal(lstat(link, &st), 0);
+	if (!S_ISLNK(st.st_mode))
+		fail_msg("%s is no longer a symbolic link", link);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_string_equal(buf, target);
+}
+
+static void assert_settings_file(const char *path)
+{
+	char *text = slurp(path);
+
+	if (!strstr(text, "\nsort = time\n") || !strstr(text, "\ntree = yes\n"))
+		fail_msg("%s does not hold the settings: %s", path, text);
+	free(text);
+}
+
+/* Settings unlike the defaults, so that a write is seen in the file. */
+static void some_settings(struct ui_config *c)
+{
+	config_defaults(c);
+	c->order.field = FIELD_TIME;
+	c->tree = true;
+}
+
+/* Names in dir other than those in keep[]: what a write left behind. */
+static void assert_dir_holds(const char *dir, const char *const *keep, size_t n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		bool known = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+
+		for (size_t i = 0; i < n && !known; i++)
+			known = !strcmp(e->d_name, keep[i]);
+		if (!known)
+			fail_msg("%s/%s was left behind", dir, e->d_name);
+	}
+	closedir(d);
+}
+
+static void test_write_ignores_planted_tmp_link(void **state)
+{
+	/* the temporary file is made anew: a link planted where it goes is not followed */
+	struct tmp *t = *state;
+	struct ui_config c;
+	char victim[768], planted[768];
+	char *text;
+
+	some_settings(&c);
+	snprintf(victim, sizeof(victim), "%s/victim", t->dir);
+	write_text(victim, "root only\n");
+	assert_int_equal(chmod(victim, 0600), 0);
+	snprintf(planted, sizeof(planted), "%s.tmp", t->path);
+	assert_int_equal(symlink(victim, planted), 0);
+
+	assert_int_equal(config_write(t->path, &c), 0);
+	text = slurp(victim);
+	assert_string_equal(text, "root only\n");
+	free(text);
+	assert_settings_file(t->path);
+	assert_is_link_to(planted, victim);
+}
+
+static void test_write_through_own_link(void **state)
+{
+	/* dotfiles kept elsewhere: the target is updated, in place of it, and the link stays */
+	struct tmp *t = *state;
+	struct ui_config c;
+	char dir[768], target[800];
+	struct stat st;
+
+	some_settings(&c);
+	snprintf(dir, sizeof(dir), "%s/dotfiles", t->dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(target, sizeof(target), "%s/ptoprc", dir);
+	write_text(target, "delay = 5\n");
+	assert_int_equal(chmod(target, 0600), 0);
+	assert_int_equal(symlink(target, t->path), 0);
+
+	assert_int_equal(config_write(t->path, &c), 0);
+	assert_is_link_to(t->path, target);
+	assert_settings_file(target);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	/* the temporary file went beside the target, and is gone */
+	assert_dir_holds(dir, (const char *const[]){"ptoprc"}, 1);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc", "dotfiles"}, 2);
+}
+
+static void test_write_refuses_link_to_others_file(void **state)
+{
+	/* root with another user's XDG_CONFIG_HOME: a link there must not lead it anywhere */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf why = {0}, want = {0};
+	char other[768], mine[768];
+	char *text;
+
+	if (geteuid() != 0) {
+		print_message("not root: cannot make a file owned by another user\n");
+		skip();
+	}
+	some_settings(&c);
+	snprintf(other, sizeof(other), "%s/other", t->dir);
+	write_text(other, "theirs\n");
+	assert_int_equal(chown(other, 65534, 65534), 0);
+	assert_int_equal(symlink(other, t->path), 0);
+
+	assert_int_equal(config_write_why(t->path, &c, &why), -EPERM);
+	sbuf_printf(&want, "%s is a symbolic link to %s, which is another user's: not written",
+		    t->path, other);
+	assert_string_equal(sbuf_cstr(&why), sbuf_cstr(&want));
+	assert_is_link_to(t->path, other);
+	text = slurp(other);
+	assert_string_equal(text, "theirs\n");
+	free(text);
+
+	/* my file, but the link was planted by another user: not followed either */
+	snprintf(mine, sizeof(mine), "%s/mine", t->dir);
+	write_text(mine, "mine\n");
+	assert_int_equal(unlink(t->path), 0);
+	assert_int_equal(symlink(mine, t->path), 0);
+	assert_int_equal(lchown(t->path, 65534, 65534), 0);
+	sbuf_reset(&why);
+	sbuf_reset(&want);
+	assert_int_equal(config_write_why(t->path, &c, &why), -EPERM);
+	sbuf_printf(&want, "%s is a symbolic link made by another user: not followed", t->path);
+	assert_string_equal(sbuf_cstr(&why), sbuf_cstr(&want));
+	assert_is_link_to(t->path, mine);
+	text = slurp(mine);
+	assert_string_equal(text, "mine\n");
+	free(text);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc", "other", "mine"}, 3);
+	sbuf_free(&why);
+	sbuf_free(&want);
+}
+
+static void test_write_refuses_link_to_non_file(void **state)
+{
+	/* a link to nothing or to a directory: said, and the link left as it was */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf why = {0};
+	char target[768];
+
+	some_settings(&c);
+	snprintf(target, sizeof(target), "%s/nosuch", t->dir);
+	assert_int_equal(symlink(target, t->path), 0);
+	assert_int_equal(config_write_why(t->path, &c, &why), -ENOENT);
+	assert_non_null(strstr(sbuf_cstr(&why), "is a symbolic link to nothing: not written"));
+	assert_is_link_to(t->path, target);
+	assert_int_equal(access(target, F_OK), -1);
+
+	assert_int_equal(unlink(t->path), 0);
+	snprintf(target, sizeof(target), "%s/dir", t->dir);
+	assert_int_equal(mkdir(target, 0700), 0);
+	assert_int_equal(symlink(target, t->path), 0);
+	sbuf_reset(&why);
+	assert_int_equal(config_write_why(t->path, &c, &why), -EISDIR);
+	assert_non_null(strstr(sbuf_cstr(&why), "which is not a regular file: not written"));
+	assert_is_link_to(t->path, target);
+	assert_dir_holds(target, NULL, 0);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc", "dir"}, 2);
+	sbuf_free(&why);
+}
+
+static void test_write_keeps_mode(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct stat st;
+
+	some_settings(&c);
+	write_text(t->path, "delay = 5\n");
+	assert_int_equal(chmod(t->path, 0600), 0);
+	assert_int_equal(config_write(t->path, &c), 0);
+	assert_int_equal(stat(t->path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_settings_file(t->path);
+	/* permissions, not set-ID bits: root must not make a set-user-ID file of its own */
+	assert_int_equal(chmod(t->path, 04755), 0);
+	assert_int_equal(config_write(t->path, &c), 0);
+	assert_int_equal(stat(t->path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+}
+
+static void test_write_failure_leaves_nothing(void **state)
+{
+	/* the write itself fails (a file size limit): the old file stays, no temporary file */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct rlimit old, small = {.rlim_cur = 16};
+	char *text;
+
+	some_settings(&c);
+	write_text(t->path, "delay = 5\n");
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small.rlim_max = old.rlim_max;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	assert_int_equal(config_write(t->path, &c), -EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	text = slurp(t->path);
+	assert_string_equal(text, "delay = 5\n");
+	free(text);
+	assert_dir_holds(t->dir, (const char *const[]){"ptoprc"}, 1);
+}
+
+static void test_read_fifo(void **state)
+{
+	/* nobody writes to it: reading must not wait for a writer */
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	config_defaults(&def);
+	assert_int_equal(mkfifo(t->path, 0600), 0);
+	deadline(20);
+	assert_true(config_read(t->path, &c, &errors) < 0);
+	deadline(0);
+	assert_non_null(strstr(sbuf_cstr(&errors), ": not a regular file, not read\n"));
+	assert_config_equal(&c, &def);
+	sbuf_free(&errors);
+}
+
+static void test_read_link_to_dev_zero(void **state)
+{
+	/* endless NUL bytes: an error at once, not a loop over them */
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	config_defaults(&def);
+	assert_int_equal(symlink("/dev/zero", t->path), 0);
+	deadline(20);
+	assert_true(config_read(t->path, &c, &errors) < 0);
+	deadline(0);
+	assert_non_null(strstr(sbuf_cstr(&errors), ": not a regular file, not read\n"));
+	assert_config_equal(&c, &def);
+	sbuf_free(&errors);
+}
+
+static void test_read_huge_file(void **state)
+{
+	/* 2 MiB, good settings first: refused whole, nothing applied */
+	struct tmp *t = *state;
+	struct ui_config c, def;
+	struct sbuf file = {0}, errors = {0};
+
+	sbuf_adds(&file, "delay = 7\ntree = yes\n");
+	while (file.len < 2u << 20)
+		sbuf_adds(&file, "# padding padding padding padding padding padding padding\n");
+	write_file(t->path, file.p, file.len);
+	config_defaults(&c);
+	config_defaults(&def);
+	deadline(20);
+	assert_int_equal(config_read(t->path, &c, &errors), -EFBIG);
+	deadline(0);
+	assert_non_null(strstr(sbuf_cstr(&errors), ": larger than 1 MiB, not read\n"));
+	assert_config_equal(&c, &def);
+	sbuf_free(&file);
+	sbuf_free(&errors);
+}
+
+static void test_read_many_bad_lines(void **state)
+{
+	/* the first few bad lines by number, then how many more; the good lines apply */
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf file = {0}, errors = {0};
+	unsigned line = 0;
+	char want[64];
+
+	for (int i = 0; i < 100; i++) {
+		sbuf_printf(&file, "foo%d = 1\n", i);
+		line++;
+		if (i == 10) {
+			sbuf_adds(&file, "delay = 9\n");
+			line++;
+		}
+		if (i == 90) {
+			sbuf_adds(&file, "sort = mem\n");
+			line++;
+		}
+	}
+	sbuf_adds(&file, "tree = yes\n");
+	write_file(t->path, file.p, file.len);
+	config_defaults(&c);
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_true(c.delay_s == 9);
+	assert_int_equal(c.order.field, FIELD_MEM);
+	assert_true(c.tree);
+	for (unsigned n = 1; n <= 5; n++) {
+		snprintf(want, sizeof(want), "ptoprc:%u: foo%u: unknown setting", n, n - 1);
+		if (!has_line(&errors, want))
+			fail_msg("no \"%s\" in:\n%s", want, sbuf_cstr(&errors));
+	}
+	assert_true(has_line(&errors, "ptoprc: and 95 more"));
+	{
+		unsigned nl = 0;
+
+		for (size_t i = 0; i < errors.len; i++)
+			nl += errors.p[i] == '\n';
+		assert_int_equal(nl, 6);
+	}
+	sbuf_free(&file);
+	sbuf_free(&errors);
 }
 
 static void test_config_path(void **state)
@@ -618,7 +1035,7 @@ static void test_config_path(void **state)
 	unsetenv("XDG_CONFIG_HOME");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_defaults),
@@ -630,13 +1047,27 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_file, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bad_line_messages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_random_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_ignores_planted_tmp_link, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_through_own_link, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_refuses_link_to_others_file, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_write_refuses_link_to_non_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_keeps_mode, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_failure_leaves_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_fifo, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_link_to_dev_zero, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_huge_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_many_bad_lines, setup, teardown),
 	    cmocka_unit_test(test_config_path),
 	};
 
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,15 +42,43 @@ void config_defaults(struct ui_config *c);
  */
 char *config_path(void);
 
+/* A larger ptoprc is refused unread (bytes). */
+#define CONFIG_MAX_SIZE (1 << 20)
+/* Bad lines described one by one; past these, only counted. */
+#define CONFIG_MAX_REPORTED 5
+
 /*
- * Read settings from path over *c. A line that is not "key = value" with a
- * known key and a valid value is skipped and described in *errors (one line
- * each, "ptoprc:LINE: why"), never fatal. Returns 0, -ENOENT when there is no
- * file (c untouched), or -errno when it cannot be read.
+ * Read settings from path over *c. path (or what a link leads to) must be a
+ * regular file of at most CONFIG_MAX_SIZE bytes; it is looked at before it is
+ * opened and opened O_NONBLOCK, so a FIFO or a device never blocks. A line
+ * that is not "key = value" with a known key and a valid value is skipped,
+ * never fatal: the first CONFIG_MAX_REPORTED are described in *errors, one
+ * line each ("ptoprc:LINE: why"), then one "ptoprc: and N more" line.
+ * Returns 0; -ENOENT when there is no file (c untouched, nothing said); or,
+ * with c untouched and a line "PATH: why" in *errors, -EISDIR for a directory,
+ * -EINVAL for another file that is not regular, -EFBIG when too large; or
+ * -errno when it cannot be read.
  */
 int config_read(const char *path, struct ui_config *c, struct sbuf *errors);
 
-/* Write *c to path, creating its directories. Returns 0 or -errno. */
+/*
+ * Write *c to path, creating its directories: into a new file beside it
+ * (O_CREAT|O_EXCL|O_NOFOLLOW, so a planted link is never followed), written
+ * whole and fsync'd, then renamed over path, and the directory fsync'd. An
+ * existing file's permission bits (0777) are kept; a new file gets 0644 less
+ * the umask. When path is a symbolic link, its target is written instead
+ * (the new file goes beside the target, the link stays), but only when the
+ * link and its target both belong to the effective user and the target is a
+ * regular file; else nothing is written. Returns 0 or -errno: -EPERM for a
+ * link or target of another user; -ENOENT, -ELOOP or -EISDIR for a link to
+ * no regular file; -EISDIR when path is a directory, -EINVAL when it is
+ * another file that is not regular. The new file is removed on every
+ * failure. On failure, one translated line saying why, naming path, without
+ * '\n', is appended to *why (which may be NULL).
+ */
+int config_write_why(const char *path, const struct ui_config *c, struct sbuf *why);
+
+/* config_write_why() without the reason. */
 int config_write(const char *path, const struct ui_config *c);
 
 /* ---- process tree (src/ui/tree.c) ---- */
