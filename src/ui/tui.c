@@ -161,17 +161,17 @@ static void cycle_pane(struct ui *ui, int dir)
 static void write_config(struct ui *ui)
 {
 	char *path = config_path();
-	int err;
+	struct sbuf why = {0};
 
 	if (!path) {
 		ui_status(ui, _("Cannot write settings: neither XDG_CONFIG_HOME nor HOME is set"));
 		return;
 	}
-	err = config_write(path, &ui->cfg);
-	if (err)
-		ui_status(ui, _("Cannot write %s: %s"), path, strerror(-err));
+	if (config_write_why(path, &ui->cfg, &why))
+		ui_status(ui, "%s", sbuf_cstr(&why));
 	else
 		ui_status(ui, _("Settings written to %s"), path);
+	sbuf_free(&why);
 	free(path);
 }
 
