@@ -435,7 +435,7 @@ static void bench_draw(struct ui *ui, int y, int h)
 	}
 }
 
-static bool bench_key(struct ui *ui, enum ui_action act, int key)
+static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 {
 	if (key == KEY_ESC) {
 		if (bp.child > 0) {
@@ -444,11 +444,11 @@ static bool bench_key(struct ui *ui, enum ui_action act, int key)
 				current()->state = RUN_CANCELLED;
 			ui_status(ui, _("Benchmark cancelled"));
 		}
-		return true;
+		return UI_HANDLED;
 	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
 		start(ui);
-		return true;
+		return UI_HANDLED;
 	}
 	if (key == 'e') {
 		static char label[128];
@@ -456,25 +456,25 @@ static bool bench_key(struct ui *ui, enum ui_action act, int key)
 		snprintf(label, sizeof(label), _("Options for %s: "), bench_get(bp.sel)->name);
 		ui->pane_prompt = label;
 		ui_prompt(ui, PROMPT_PANE, bp.args[bp.sel]);
-		return true;
+		return UI_HANDLED;
 	}
 	switch (act) {
 	case ACT_UP:
 		if (bp.sel > 0)
 			bp.sel--;
-		return true;
+		return UI_HANDLED;
 	case ACT_DOWN:
 		if (bp.sel + 1 < BENCH_COUNT)
 			bp.sel++;
-		return true;
+		return UI_HANDLED;
 	case ACT_HOME:
 		bp.sel = 0;
-		return true;
+		return UI_HANDLED;
 	case ACT_END:
 		bp.sel = BENCH_COUNT - 1;
-		return true;
+		return UI_HANDLED;
 	default:
-		return false;
+		return UI_IGNORED;
 	}
 }
 

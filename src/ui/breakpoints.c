@@ -66,7 +66,7 @@ static void bp_draw(struct ui *ui, int y, int h)
 	}
 }
 
-static bool bp_key(struct ui *ui, enum ui_action act, int key)
+static unsigned bp_key(struct ui *ui, enum ui_action act, int key)
 {
 	size_t n = ui->frame.nbps;
 
@@ -75,20 +75,20 @@ static bool bp_key(struct ui *ui, enum ui_action act, int key)
 	case ACT_UP:
 		if (ui->bp_sel > 0)
 			ui->bp_sel--;
-		return true;
+		return UI_HANDLED;
 	case ACT_DOWN:
 		if (ui->bp_sel + 1 < n)
 			ui->bp_sel++;
-		return true;
+		return UI_HANDLED;
 	case ACT_HOME:
 		ui->bp_sel = 0;
-		return true;
+		return UI_HANDLED;
 	case ACT_END:
 		ui->bp_sel = n ? n - 1 : 0;
-		return true;
+		return UI_HANDLED;
 	case ACT_DISARM:
 		if (!n || !ui->ob)
-			return true;
+			return UI_HANDLED;
 		ui_status(ui, _("Breakpoint on %d at 0x%llx disarmed"),
 			  ui->frame.bps[ui->bp_sel].pid,
 			  (unsigned long long)ui->frame.bps[ui->bp_sel].addr);
@@ -96,9 +96,9 @@ static bool bp_key(struct ui *ui, enum ui_action act, int key)
 		ui->frame.nbps--; /* the frame's list is the observer's: it shifted too */
 		if (ui->bp_sel && ui->bp_sel >= ui->frame.nbps)
 			ui->bp_sel--;
-		return true;
+		return UI_HANDLED;
 	default:
-		return false;
+		return UI_IGNORED;
 	}
 }
 

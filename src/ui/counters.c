@@ -122,7 +122,7 @@ static void counters_draw(struct ui *ui, int y, int h)
 	procs_draw_rows(ui, y, h - 2, counters_row, counters_heading);
 }
 
-static bool counters_key(struct ui *ui, enum ui_action act, int key)
+static unsigned counters_key(struct ui *ui, enum ui_action act, int key)
 {
 	/* selection, sorting and filtering are the Processes pane's */
 	return pane_processes.key(ui, act, key);

@@ -60,23 +60,23 @@ void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, in
 	}
 }
 
-void ui_sort_menu_key(struct ui *ui, int key)
+unsigned ui_sort_menu_key(struct ui *ui, int key)
 {
 	if (ui_menu_move(ui, key, (int)ui->cfg.ncolumns))
-		return;
+		return UI_HANDLED;
 	switch (key) {
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
 		ui->cfg.order = (struct row_order){.field = ui->cfg.columns[ui->menu_sel]};
 		ui->mode = MODE_NORMAL;
-		procs_rebuild(ui);
-		return;
+		return UI_HANDLED | UI_REBUILD;
 	case KEY_ESC:
 	case 'q':
 		ui->mode = MODE_NORMAL;
-		return;
+		break;
 	}
+	return UI_HANDLED;
 }
 
 void ui_draw_sort_menu(struct ui *ui)
@@ -178,7 +178,7 @@ static enum field_id column_at(const struct ui *ui, int i)
 	return FIELD_COMMAND;
 }
 
-void ui_columns_key(struct ui *ui, int key)
+unsigned ui_columns_key(struct ui *ui, int key)
 {
 	enum field_id id = column_at(ui, ui->menu_sel);
 	size_t n = ui->cfg.ncolumns;
@@ -188,7 +188,7 @@ void ui_columns_key(struct ui *ui, int key)
 		if (ui->cfg.columns[c] == id)
 			at = (int)c;
 	if (ui_menu_move(ui, key, FIELD_COUNT))
-		return;
+		return UI_HANDLED;
 	switch (key) {
 	case ' ':
 		if (id == FIELD_COMMAND)
@@ -202,8 +202,8 @@ void ui_columns_key(struct ui *ui, int key)
 			ui->cfg.columns[n] = FIELD_COMMAND;
 			ui->cfg.ncolumns++;
 		}
-		ui->next_frame = 0; /* a new column may need another file read */
-		break;
+		/* a new column may need another file read */
+		return UI_HANDLED | UI_REBUILD | UI_REFETCH;
 	case KEY_LEFT:
 	case KEY_RIGHT: {
 		int to = at + (key == KEY_LEFT ? -1 : 1);
@@ -225,5 +225,5 @@ void ui_columns_key(struct ui *ui, int key)
 		ui->mode = MODE_NORMAL;
 		break;
 	}
-	procs_rebuild(ui);
+	return UI_HANDLED | UI_REBUILD;
 }

@@ -346,11 +346,14 @@ static void set_collapsed(struct ui *ui, int pid, bool collapse)
 }
 
 /* F7/F8: nice one step from what the kernel has now, so that presses add up. */
-static void renice_step(struct ui *ui, const struct frame_proc *p, int step)
+static unsigned renice_step(struct ui *ui, const struct frame_proc *p, int step)
 {
 	struct ui_target t = {.pidfd = -1};
-	int set = 0, err = action_target_open(&t, ui->opts->root, p);
+	int set = 0, err;
 
+	if (!p)
+		return UI_HANDLED;
+	err = action_target_open(&t, ui->opts->root, p);
 	if (!err)
 		err = action_renice(&t, ui->opts->root, true, step, &set);
 	if (err == -ESRCH)
@@ -360,13 +363,13 @@ static void renice_step(struct ui *ui, const struct frame_proc *p, int step)
 	else
 		ui_status(ui, _("Process %d (%s) reniced to %d"), t.pid, t.name, set);
 	action_target_close(&t);
-	ui->next_frame = 0;
+	return UI_HANDLED | UI_REFETCH;
 }
 
-static bool procs_key(struct ui *ui, enum ui_action act, int key)
+/* Up, Down, Page Up/Down, Home, End; UI_IGNORED for any other action. */
+static unsigned procs_move(struct ui *ui, enum ui_action act)
 {
-	const struct frame_proc *p = procs_selected(ui);
-	long page = ui->table_h > 1 ? ui->table_h - 1 : 1;
+	long page = ui->table_h > 1 ? ui->table_h - 1 : 1, all = (long)row_count(ui);
 
 	switch (act) {
 	case ACT_UP:
@@ -382,11 +385,21 @@ static bool procs_key(struct ui *ui, enum ui_action act, int key)
 		move_sel(ui, page);
 		break;
 	case ACT_HOME:
-		move_sel(ui, -(long)row_count(ui));
+		move_sel(ui, -all);
 		break;
 	case ACT_END:
-		move_sel(ui, (long)row_count(ui));
+		move_sel(ui, all);
 		break;
+	default:
+		return UI_IGNORED;
+	}
+	return UI_HANDLED;
+}
+
+/* The keys that order the rows; UI_IGNORED for any other action. */
+static unsigned procs_sort(struct ui *ui, enum ui_action act)
+{
+	switch (act) {
 	case ACT_SORT_CPU:
 		sort_by(ui, FIELD_CPU);
 		break;
@@ -408,65 +421,75 @@ static bool procs_key(struct ui *ui, enum ui_action act, int key)
 	case ACT_SORT_REVERSE:
 		ui->cfg.order.reverse = !ui->cfg.order.reverse;
 		break;
+	default:
+		return UI_IGNORED;
+	}
+	return UI_HANDLED | UI_REBUILD;
+}
+
+static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
+{
+	const struct frame_proc *p = procs_selected(ui);
+	unsigned r = procs_move(ui, act) | procs_sort(ui, act);
+
+	(void)key;
+	if (r)
+		return r;
+	switch (act) {
 	case ACT_SEARCH:
 		ui_prompt(ui, PROMPT_SEARCH, "");
-		return true;
+		break;
 	case ACT_SEARCH_NEXT:
 		if (!ui->search_text[0])
 			ui_prompt(ui, PROMPT_SEARCH, "");
 		else
 			procs_search_next(ui, false);
-		return true;
+		break;
 	case ACT_FILTER:
 		ui_prompt(ui, PROMPT_FILTER, ui->filter_text);
-		return true;
+		break;
 	case ACT_USER:
 		ui_prompt(ui, PROMPT_USER, "");
-		return true;
+		break;
 	case ACT_FOLLOW:
 		if (!p)
-			return true;
+			break;
 		ui->follow = !ui->follow;
 		ui_status(ui, ui->follow ? _("Following process %d") : _("Not following %d"),
 			  p->pid);
-		return true;
+		break;
 	case ACT_KILL:
 		ui_signal_menu(ui, p);
-		return true;
+		break;
 	case ACT_RENICE:
 		ui_renice_prompt(ui, p);
-		return true;
+		break;
 	case ACT_NICE_DOWN:
 	case ACT_NICE_UP:
-		if (p)
-			renice_step(ui, p, act == ACT_NICE_UP ? 1 : -1);
-		return true;
+		return renice_step(ui, p, act == ACT_NICE_UP ? 1 : -1);
 	case ACT_CMDLINE:
 		ui->cfg.cmdline = !ui->cfg.cmdline;
 		break;
 	case ACT_THREADS:
 		ui->cfg.threads = !ui->cfg.threads;
 		ui_status(ui, ui->cfg.threads ? _("Showing threads") : _("Showing processes"));
-		ui->next_frame = 0; /* a new kind of frame: build it now */
-		return true;
+		return UI_HANDLED | UI_REFETCH; /* a new kind of frame: build it now */
 	case ACT_TREE:
 		ui->cfg.tree = !ui->cfg.tree;
-		break;
+		return UI_HANDLED | UI_REBUILD;
 	case ACT_COLLAPSE:
 	case ACT_EXPAND:
 		if (!ui->cfg.tree || !p)
-			return true;
+			break;
 		set_collapsed(ui, p->pid, act == ACT_COLLAPSE);
-		break;
+		return UI_HANDLED | UI_REBUILD;
 	default:
-		(void)key;
-		return false;
+		return UI_IGNORED;
 	}
-	procs_rebuild(ui);
-	return true;
+	return UI_HANDLED;
 }
 
-static void procs_click(struct ui *ui, int y, int x)
+static unsigned procs_click(struct ui *ui, int y, int x)
 {
 	if (y == ui->table_y - 1) {
 		/* a click on a heading sorts by that column, as in htop */
@@ -480,12 +503,11 @@ static void procs_click(struct ui *ui, int y, int x)
 
 			if (x >= cx && x < cx + w + 1) {
 				sort_by(ui, id);
-				procs_rebuild(ui);
-				return;
+				return UI_HANDLED | UI_REBUILD;
 			}
 			cx += w + 1;
 		}
-		return;
+		return UI_HANDLED;
 	}
 	if (y >= ui->table_y && y < ui->table_y + ui->table_h) {
 		size_t i = ui->scroll + (size_t)(y - ui->table_y);
@@ -495,6 +517,7 @@ static void procs_click(struct ui *ui, int y, int x)
 			ui->sel_pid = row_at(ui, i)->pid;
 		}
 	}
+	return UI_HANDLED;
 }
 
 const struct pane_def pane_processes = {

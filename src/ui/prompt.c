@@ -91,10 +91,87 @@ void ui_draw_status(struct ui *ui)
 	}
 }
 
-static void prompt_done(struct ui *ui)
+static unsigned renice_done(struct ui *ui)
+{
+	const struct ui_target *t = &ui->target;
+	unsigned r = UI_HANDLED;
+	char *end;
+	long v;
+	int set, err;
+
+	errno = 0;
+	v = strtol(ui->input, &end, 10);
+	if (!ui->input[0]) {
+		ui_status(ui, _("Cancelled"));
+	} else if (*end || errno || v < -20 || v > 19) {
+		ui_status(ui, _("Not a nice value: %s"), ui->input);
+	} else if ((err = action_renice(t, ui->opts->root, false, (int)v, &set)) == -ESRCH) {
+		action_gone(ui, t);
+	} else if (err) {
+		ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name, strerror(-err));
+	} else {
+		ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
+		r |= UI_REFETCH;
+	}
+	action_target_close(&ui->target);
+	return r;
+}
+
+static unsigned watch_done(struct ui *ui)
+{
+	struct perf_bp_spec spec;
+	char arg[UI_TEXT_MAX + 16];
+	int err;
+
+	if (!ui->input[0] || !ui->ob)
+		return UI_HANDLED;
+	snprintf(arg, sizeof(arg), "%d:%s", ui->watch_pid, ui->input);
+	if (perf_bp_parse(arg, &spec)) {
+		ui_status(ui, _("Not a watch: %s (ADDR[:LEN[:TYPE]])"), ui->input);
+		return UI_HANDLED;
+	}
+	err = observer_watch(ui->ob, &spec);
+	if (err)
+		ui_status(ui, _("Cannot watch %d: %s"), ui->watch_pid, _(perf_bp_strerror(err)));
+	else
+		ui_status(ui, _("Watching %s on %d"), ui->input, ui->watch_pid);
+	return UI_HANDLED | UI_REFETCH;
+}
+
+static unsigned delay_done(struct ui *ui)
 {
 	char *end;
+	double d;
 
+	if (!ui->input[0])
+		return UI_HANDLED;
+	errno = 0;
+	d = strtod(ui->input, &end);
+	if (*end || errno || !isfinite(d) || d < 0 || d > 86400) {
+		ui_status(ui, _("Not a delay: %s"), ui->input);
+		return UI_HANDLED;
+	}
+	ui->cfg.delay_s = d;
+	ui->next_frame = clock_mono() + d;
+	ui_status(ui, _("Delay: %g s"), d);
+	return UI_HANDLED;
+}
+
+static unsigned user_done(struct ui *ui)
+{
+	if (!ui->input[0]) {
+		ui->filter.by_uid = false;
+	} else if (users_parse(ui->input, &ui->filter.uid)) {
+		ui_status(ui, _("Unknown user: %s"), ui->input);
+		return UI_HANDLED;
+	} else {
+		ui->filter.by_uid = true;
+	}
+	return UI_HANDLED | UI_REBUILD;
+}
+
+static unsigned prompt_done(struct ui *ui)
+{
 	ui->mode = MODE_NORMAL;
 	switch (ui->prompt) {
 	case PROMPT_SEARCH:
@@ -103,102 +180,35 @@ static void prompt_done(struct ui *ui)
 		break;
 	case PROMPT_FILTER:
 		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", ui->input);
-		procs_rebuild(ui);
-		break;
+		return UI_HANDLED | UI_REBUILD;
 	case PROMPT_USER:
-		if (!ui->input[0]) {
-			ui->filter.by_uid = false;
-		} else if (users_parse(ui->input, &ui->filter.uid)) {
-			ui_status(ui, _("Unknown user: %s"), ui->input);
-			break;
-		} else {
-			ui->filter.by_uid = true;
-		}
-		procs_rebuild(ui);
-		break;
-	case PROMPT_RENICE: {
-		const struct ui_target *t = &ui->target;
-		long v;
-		int set, err;
-
-		errno = 0;
-		v = strtol(ui->input, &end, 10);
-		if (!ui->input[0]) {
-			ui_status(ui, _("Cancelled"));
-		} else if (*end || errno || v < -20 || v > 19) {
-			ui_status(ui, _("Not a nice value: %s"), ui->input);
-		} else if ((err = action_renice(t, ui->opts->root, false, (int)v, &set)) ==
-			   -ESRCH) {
-			action_gone(ui, t);
-		} else if (err) {
-			ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name,
-				  strerror(-err));
-		} else {
-			ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
-			ui->next_frame = 0;
-		}
-		action_target_close(&ui->target);
-		break;
-	}
+		return user_done(ui);
+	case PROMPT_RENICE:
+		return renice_done(ui);
 	case PROMPT_PANE:
 		if (ui_panes[ui->cfg.pane]->prompt_done)
 			ui_panes[ui->cfg.pane]->prompt_done(ui, ui->input);
 		break;
-	case PROMPT_WATCH: {
-		struct perf_bp_spec spec;
-		char arg[UI_TEXT_MAX + 16];
-		int err;
-
-		if (!ui->input[0] || !ui->ob)
-			break;
-		snprintf(arg, sizeof(arg), "%d:%s", ui->watch_pid, ui->input);
-		if (perf_bp_parse(arg, &spec)) {
-			ui_status(ui, _("Not a watch: %s (ADDR[:LEN[:TYPE]])"), ui->input);
-			break;
-		}
-		err = observer_watch(ui->ob, &spec);
-		if (err)
-			ui_status(ui, _("Cannot watch %d: %s"), ui->watch_pid,
-				  _(perf_bp_strerror(err)));
-		else
-			ui_status(ui, _("Watching %s on %d"), ui->input, ui->watch_pid);
-		ui->next_frame = 0;
-		break;
+	case PROMPT_WATCH:
+		return watch_done(ui);
+	case PROMPT_DELAY:
+		return delay_done(ui);
 	}
-	case PROMPT_DELAY: {
-		double d;
-
-		if (!ui->input[0])
-			break;
-		errno = 0;
-		d = strtod(ui->input, &end);
-		if (*end || errno || !isfinite(d) || d < 0 || d > 86400) {
-			ui_status(ui, _("Not a delay: %s"), ui->input);
-			break;
-		}
-		ui->cfg.delay_s = d;
-		ui->next_frame = clock_mono() + d;
-		ui_status(ui, _("Delay: %g s"), d);
-		break;
-	}
-	}
+	return UI_HANDLED;
 }
 
-void ui_prompt_key(struct ui *ui, int key)
+unsigned ui_prompt_key(struct ui *ui, int key)
 {
 	if (key == KEY_ESC) { /* Esc: cancel; for the filter it also clears it */
 		ui->mode = MODE_NORMAL;
 		action_target_close(&ui->target);
-		if (ui->prompt == PROMPT_FILTER) {
-			ui->filter_text[0] = '\0';
-			procs_rebuild(ui);
-		}
-		return;
+		if (ui->prompt != PROMPT_FILTER)
+			return UI_HANDLED;
+		ui->filter_text[0] = '\0';
+		return UI_HANDLED | UI_REBUILD;
 	}
-	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-		prompt_done(ui);
-		return;
-	}
+	if (key == '\r' || key == '\n' || key == KEY_ENTER)
+		return prompt_done(ui);
 	if (key == KEY_BACKSPACE || key == KEY_DEL || key == KEY_CTRL('h')) {
 		/* drop a whole UTF-8 sequence */
 		while (ui->input_len > 0 &&
@@ -220,14 +230,16 @@ void ui_prompt_key(struct ui *ui, int key)
 		ui->input[ui->input_len++] = (char)key;
 		ui->input[ui->input_len] = '\0';
 	} else {
-		return;
+		return UI_HANDLED;
 	}
 	/* The filter narrows and the search jumps while typing, as in htop. */
 	if (ui->prompt == PROMPT_FILTER) {
 		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", ui->input);
-		procs_rebuild(ui);
-	} else if (ui->prompt == PROMPT_SEARCH) {
+		return UI_HANDLED | UI_REBUILD;
+	}
+	if (ui->prompt == PROMPT_SEARCH) {
 		snprintf(ui->search_text, sizeof(ui->search_text), "%s", ui->input);
 		procs_search_next(ui, true);
 	}
+	return UI_HANDLED;
 }

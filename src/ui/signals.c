@@ -38,12 +38,12 @@ void ui_signal_menu(struct ui *ui, const struct frame_proc *p)
 	ui->menu_sel = signal_index(SIGTERM);
 }
 
-void ui_signal_menu_key(struct ui *ui, int key)
+unsigned ui_signal_menu_key(struct ui *ui, int key)
 {
 	const struct ui_target *t = &ui->target;
 
 	if (ui_menu_move(ui, key, NSIGNALS))
-		return;
+		return UI_HANDLED;
 	switch (key) {
 	case '\r':
 	case '\n':
@@ -60,16 +60,16 @@ void ui_signal_menu_key(struct ui *ui, int key)
 		else
 			ui_status(ui, _("Sent SIG%s to %d (%s)"), name, t->pid, t->name);
 		action_target_close(&ui->target);
-		ui->next_frame = 0;
-		return;
+		return UI_HANDLED | UI_REFETCH;
 	}
 	case KEY_ESC:
 	case 'q':
 		ui->mode = MODE_NORMAL;
 		action_target_close(&ui->target);
 		ui_status(ui, _("Cancelled"));
-		return;
+		break;
 	}
+	return UI_HANDLED;
 }
 
 void ui_draw_signal_menu(struct ui *ui)

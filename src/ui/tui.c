@@ -175,12 +175,12 @@ static void write_config(struct ui *ui)
 	free(path);
 }
 
-static void mouse_event(struct ui *ui)
+static unsigned mouse_event(struct ui *ui)
 {
 	MEVENT ev;
 
 	if (getmouse(&ev) != OK || ui->mode != MODE_NORMAL)
-		return;
+		return UI_HANDLED;
 	if (ev.y == ui->pane_bar_y) {
 		int x = 0;
 
@@ -194,39 +194,29 @@ static void mouse_event(struct ui *ui)
 			    1;
 			if (ev.x >= x && ev.x < x + w) {
 				switch_pane(ui, i);
-				return;
+				break;
 			}
 			x += w;
 		}
-		return;
+		return UI_HANDLED;
 	}
 	if (ui_panes[ui->cfg.pane]->click)
-		ui_panes[ui->cfg.pane]->click(ui, ev.y, ev.x);
+		return ui_panes[ui->cfg.pane]->click(ui, ev.y, ev.x);
+	return UI_HANDLED;
 }
 
-static void handle_key(struct ui *ui, int key)
+/* A key for the screen that has it now, if not the normal one; UI_IGNORED if none. */
+static unsigned mode_key(struct ui *ui, int key)
 {
-	enum ui_action act;
-
-	if (key == KEY_RESIZE)
-		return; /* redrawn at the new size right after */
-	if (key == KEY_MOUSE) {
-		mouse_event(ui);
-		return;
-	}
 	switch (ui->mode) {
 	case MODE_PROMPT:
-		ui_prompt_key(ui, key);
-		return;
+		return ui_prompt_key(ui, key);
 	case MODE_COLUMNS:
-		ui_columns_key(ui, key);
-		return;
+		return ui_columns_key(ui, key);
 	case MODE_SIGNAL_MENU:
-		ui_signal_menu_key(ui, key);
-		return;
+		return ui_signal_menu_key(ui, key);
 	case MODE_SORT_MENU:
-		ui_sort_menu_key(ui, key);
-		return;
+		return ui_sort_menu_key(ui, key);
 	case MODE_HELP:
 		if (key == KEY_DOWN)
 			ui->help_scroll++;
@@ -234,19 +224,16 @@ static void handle_key(struct ui *ui, int key)
 			ui->help_scroll--;
 		else
 			ui->mode = MODE_NORMAL;
-		return;
+		return UI_HANDLED;
 	case MODE_NORMAL:
 		break;
 	}
+	return UI_IGNORED;
+}
 
-	act = keymap_lookup(key);
-	if (act == ACT_PANE_1 && ui->cfg.pane == PANE_PROCESSES) {
-		ui->cfg.per_cpu = !ui->cfg.per_cpu; /* top's `1` where it means something */
-		ui->next_frame = 0;
-		return;
-	}
-	if (ui_panes[ui->cfg.pane]->key(ui, act, key))
-		return;
+/* The keys every pane shares, when the pane did not take the action. */
+static unsigned shared_key(struct ui *ui, enum ui_action act)
+{
 	switch (act) {
 	case ACT_QUIT:
 		ui->quit = true;
@@ -257,9 +244,7 @@ static void handle_key(struct ui *ui, int key)
 		break;
 	case ACT_PAUSE:
 		ui->paused = !ui->paused;
-		if (!ui->paused)
-			ui->next_frame = 0;
-		break;
+		return ui->paused ? UI_HANDLED : UI_HANDLED | UI_REFETCH;
 	case ACT_DELAY: {
 		char now[32];
 
@@ -308,8 +293,39 @@ static void handle_key(struct ui *ui, int key)
 		break;
 	}
 	default:
-		break;
+		return UI_IGNORED;
 	}
+	return UI_HANDLED;
+}
+
+static unsigned handle_key(struct ui *ui, int key)
+{
+	enum ui_action act;
+	unsigned r;
+
+	if (key == KEY_RESIZE)
+		return UI_HANDLED; /* redrawn at the new size right after */
+	if (key == KEY_MOUSE)
+		return mouse_event(ui);
+	r = mode_key(ui, key);
+	if (r)
+		return r;
+	act = keymap_lookup(key);
+	if (act == ACT_PANE_1 && ui->cfg.pane == PANE_PROCESSES) {
+		ui->cfg.per_cpu = !ui->cfg.per_cpu; /* top's `1` where it means something */
+		return UI_HANDLED | UI_REFETCH;
+	}
+	r = ui_panes[ui->cfg.pane]->key(ui, act, key);
+	return r ? r : shared_key(ui, act);
+}
+
+/* Do what a handled key asked for. */
+static void react(struct ui *ui, unsigned r)
+{
+	if (r & UI_REBUILD)
+		procs_rebuild(ui);
+	if (r & UI_REFETCH)
+		ui->next_frame = 0;
 }
 
 static void draw(struct ui *ui)
@@ -444,7 +460,7 @@ int ui_run(const struct ui_opts *o)
 		key = crt_read_key(wait_ms, &empty_reads, &tty_gone);
 		/* Take every key already typed before drawing again: none is lost or delayed. */
 		while (key != ERR && !ui.quit) {
-			handle_key(&ui, key);
+			react(&ui, handle_key(&ui, key));
 			key = crt_read_key(0, &empty_reads, &tty_gone);
 		}
 		if (tty_gone)

@@ -117,13 +117,22 @@ struct ui {
 	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
 };
 
+/* What a handled key asks of the loop (htop's Htop_Reaction): the loop
+ * rebuilds the rows or takes a frame, so no handler does it itself. */
+enum ui_reaction {
+	UI_IGNORED = 0,	     /* not this handler's key: the next one may take it */
+	UI_HANDLED = 1 << 0, /* taken; the screen is drawn again anyway */
+	UI_REBUILD = 1 << 1, /* the rows' filter, order, tree or columns changed */
+	UI_REFETCH = 1 << 2, /* what a frame reads or shows changed: take one now */
+};
+
 /* The panes and their table. */
 struct pane_def {
 	const char *name; /* translatable */
 	void (*draw)(struct ui *ui, int y, int h);
-	/* Handle an action; false leaves it to the loop. */
-	bool (*key)(struct ui *ui, enum ui_action act, int key);
-	void (*click)(struct ui *ui, int y, int x);
+	/* Handle an action: a mask of enum ui_reaction; UI_IGNORED leaves it to the loop. */
+	unsigned (*key)(struct ui *ui, enum ui_action act, int key);
+	unsigned (*click)(struct ui *ui, int y, int x);
 	/* Called every turn of the loop, whichever pane shows: work in the
 	 * background (a benchmark's pipe). Returns the longest wait in ms it can
 	 * bear before the next call, or -1 for no limit. May be NULL. */
@@ -161,7 +170,7 @@ int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)
 /* prompt.c: the status line */
 void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial);
-void ui_prompt_key(struct ui *ui, int key);
+unsigned ui_prompt_key(struct ui *ui, int key);
 /* The prompt, a message, or the function-key bar, on the last line. */
 void ui_draw_status(struct ui *ui);
 
@@ -169,14 +178,14 @@ void ui_draw_status(struct ui *ui);
 /* Up/Down/Home/End in a list of n entries (ui->menu_sel); true when key was one. */
 bool ui_menu_move(struct ui *ui, int key, int n);
 void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n);
-void ui_sort_menu_key(struct ui *ui, int key);
+unsigned ui_sort_menu_key(struct ui *ui, int key);
 void ui_draw_sort_menu(struct ui *ui);
 void ui_draw_help(struct ui *ui);
 void ui_draw_columns(struct ui *ui);
-void ui_columns_key(struct ui *ui, int key);
+unsigned ui_columns_key(struct ui *ui, int key);
 
 /* signals.c */
-void ui_signal_menu_key(struct ui *ui, int key);
+unsigned ui_signal_menu_key(struct ui *ui, int key);
 void ui_draw_signal_menu(struct ui *ui);
 
 /* tui.c */
