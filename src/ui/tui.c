@@ -362,67 +362,122 @@ static void draw(struct ui *ui)
 	refresh();
 }
 
-int ui_run(const struct ui_opts *o)
+/* Settings: defaults, then ptoprc (its problems into errors), then the options. */
+static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *errors)
 {
-	struct ui ui = {.opts = o, .target = {.pidfd = -1}};
-	struct sampler_opts so = {.root = o->root};
-	struct sbuf errors = {0};
-	char *path;
-	int err, status = 0, tty_gone = 0, empty_reads = 0;
+	char *path = config_path();
+	int err;
 
-	config_defaults(&ui.cfg);
-	path = config_path();
-	err = path ? config_read(path, &ui.cfg, &errors) : 0;
+	config_defaults(&ui->cfg);
+	err = path ? config_read(path, &ui->cfg, errors) : 0;
 	if (err && err != -ENOENT)
-		sbuf_printf(&errors, _("%s: cannot be read: %s\n"), path, strerror(-err));
+		sbuf_printf(errors, _("%s: cannot be read: %s\n"), path, strerror(-err));
 	free(path);
 	if (o->delay_s >= 0)
-		ui.cfg.delay_s = o->delay_s;
+		ui->cfg.delay_s = o->delay_s;
 	if (o->order)
-		ui.cfg.order = *o->order;
+		ui->cfg.order = *o->order;
 	if (o->threads)
-		ui.cfg.threads = true;
+		ui->cfg.threads = true;
 	if (o->cmdline)
-		ui.cfg.cmdline = true;
-	ui.filter = o->filter;
-	if (!ui_panes[ui.cfg.pane])
-		ui.cfg.pane = PANE_PROCESSES;
+		ui->cfg.cmdline = true;
+	ui->filter = o->filter;
+	if (!ui_panes[ui->cfg.pane])
+		ui->cfg.pane = PANE_PROCESSES;
+}
 
-	err = sampler_new(&so, &ui.sampler);
+/* The sampler, the observer and the watches asked for; 0, or the exit status
+ * after saying why on stderr (nothing is left to free then). */
+static int ui_readers(struct ui *ui, const struct ui_opts *o)
+{
+	struct sampler_opts so = {.root = o->root};
+	struct observer_opts oo = {.root = o->root,
+				   .counters = o->events != NULL,
+				   .events = o->events,
+				   .nevents = o->nevents,
+				   .budget = o->counter_budget ? o->counter_budget : 32};
+	const char *bad = NULL;
+	int err = sampler_new(&so, &ui->sampler);
+
 	if (err) {
 		fprintf(stderr, _("ptop: cannot read %s: %s\n"), o->root ? o->root : "/proc",
 			strerror(-err));
-		sbuf_free(&errors);
 		return 1;
 	}
-	{
-		struct observer_opts oo = {.root = o->root,
-					   .counters = o->events != NULL,
-					   .events = o->events,
-					   .nevents = o->nevents,
-					   .budget = o->counter_budget ? o->counter_budget : 32};
-		const char *bad = NULL;
+	err = observer_new(&oo, &ui->ob, &bad);
+	if (err == -ENOENT) {
+		fprintf(stderr, _("ptop: unknown event '%s'\n"), bad ? bad : "?");
+		sampler_free(ui->sampler);
+		return 2;
+	}
+	if (err)
+		ui->ob_error = N_("perf events are not available");
+	for (size_t i = 0; ui->ob && i < o->nwatches; i++) {
+		err = observer_watch(ui->ob, &o->watches[i]);
+		if (err) {
+			fprintf(stderr, _("ptop: cannot watch %d: %s\n"), o->watches[i].pid,
+				_(perf_bp_strerror(err)));
+			observer_free(ui->ob);
+			sampler_free(ui->sampler);
+			return 1;
+		}
+	}
+	return 0;
+}
 
-		err = observer_new(&oo, &ui.ob, &bad);
-		if (err == -ENOENT) {
-			fprintf(stderr, _("ptop: unknown event '%s'\n"), bad ? bad : "?");
-			sampler_free(ui.sampler);
-			sbuf_free(&errors);
-			return 2;
+/* Frames, drawing and keys until q, a quit signal, -n frames, or a terminal
+ * that is gone (returned as an errno, else 0). */
+static int ui_loop(struct ui *ui)
+{
+	int tty_gone = 0, empty_reads = 0;
+
+	while (!ui->quit && !crt_signalled()) {
+		double now = clock_mono();
+		int key, wait_ms;
+
+		if (!ui->paused && now >= ui->next_frame) {
+			if (ui->opts->iterations && ui->frames >= ui->opts->iterations)
+				break;
+			take_frame(ui);
+			ui->next_frame = clock_mono() + ui->cfg.delay_s;
 		}
-		if (err)
-			ui.ob_error = N_("perf events are not available");
-		for (size_t i = 0; ui.ob && i < o->nwatches; i++) {
-			err = observer_watch(ui.ob, &o->watches[i]);
-			if (err) {
-				fprintf(stderr, _("ptop: cannot watch %d: %s\n"), o->watches[i].pid,
-					_(perf_bp_strerror(err)));
-				observer_free(ui.ob);
-				sampler_free(ui.sampler);
-				sbuf_free(&errors);
-				return 1;
-			}
+		procs_prepare(ui);
+		draw(ui);
+		now = clock_mono();
+		wait_ms = ui->paused ? 1000 : (int)((ui->next_frame - now) * 1000.0) + 1;
+		if (wait_ms < 0)
+			wait_ms = 0;
+		if (wait_ms > 1000)
+			wait_ms = 1000; /* wake for the status line to expire */
+		for (int i = 0; i < PANE_COUNT; i++) {
+			int w = ui_panes[i] && ui_panes[i]->poll ? ui_panes[i]->poll(ui) : -1;
+
+			if (w >= 0 && w < wait_ms)
+				wait_ms = w;
 		}
+		key = crt_read_key(wait_ms, &empty_reads, &tty_gone);
+		/* Take every key already typed before drawing again: none is lost or delayed. */
+		while (key != ERR && !ui->quit) {
+			react(ui, handle_key(ui, key));
+			key = crt_read_key(0, &empty_reads, &tty_gone);
+		}
+		if (tty_gone)
+			break;
+	}
+	return tty_gone;
+}
+
+int ui_run(const struct ui_opts *o)
+{
+	struct ui ui = {.opts = o, .target = {.pidfd = -1}};
+	struct sbuf errors = {0};
+	int status, tty_gone;
+
+	ui_settings(&ui, o, &errors);
+	status = ui_readers(&ui, o);
+	if (status) {
+		sbuf_free(&errors);
+		return status;
 	}
 	crt_start(&ui);
 	if (errors.len) {
@@ -432,46 +487,13 @@ int ui_run(const struct ui_opts *o)
 		ui_status(&ui, "%.*s", (int)(nl ? nl - errors.p : (long)errors.len), errors.p);
 		ui.status_until += 4.0;
 	}
-
-	while (!ui.quit && !crt_signalled()) {
-		double now = clock_mono();
-		int key, wait_ms;
-
-		if (!ui.paused && now >= ui.next_frame) {
-			if (o->iterations && ui.frames >= o->iterations)
-				break;
-			take_frame(&ui);
-			ui.next_frame = clock_mono() + ui.cfg.delay_s;
-		}
-		procs_prepare(&ui);
-		draw(&ui);
-		now = clock_mono();
-		wait_ms = ui.paused ? 1000 : (int)((ui.next_frame - now) * 1000.0) + 1;
-		if (wait_ms < 0)
-			wait_ms = 0;
-		if (wait_ms > 1000)
-			wait_ms = 1000; /* wake for the status line to expire */
-		for (int i = 0; i < PANE_COUNT; i++) {
-			int w = ui_panes[i] && ui_panes[i]->poll ? ui_panes[i]->poll(&ui) : -1;
-
-			if (w >= 0 && w < wait_ms)
-				wait_ms = w;
-		}
-		key = crt_read_key(wait_ms, &empty_reads, &tty_gone);
-		/* Take every key already typed before drawing again: none is lost or delayed. */
-		while (key != ERR && !ui.quit) {
-			react(&ui, handle_key(&ui, key));
-			key = crt_read_key(0, &empty_reads, &tty_gone);
-		}
-		if (tty_gone)
-			break;
-	}
+	sbuf_free(&errors);
+	tty_gone = ui_loop(&ui);
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (ui_panes[i] && ui_panes[i]->shutdown)
 			ui_panes[i]->shutdown(&ui);
 	crt_restore();
 	action_target_close(&ui.target);
-	sbuf_free(&errors);
 	free(ui.rows);
 	free(ui.tree);
 	free(ui.vis);
