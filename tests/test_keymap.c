@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <curses.h>
 
+#include "../src/ui/tui.h"
 #include "ptop/ui.h"
 
 #undef CTRL
@@ -46,8 +47,6 @@ static const struct {
     {'t', ACT_TREE},	       {KEY_F(5), ACT_TREE},
     {'-', ACT_COLLAPSE},       {'+', ACT_EXPAND},
     {'\t', ACT_PANE_NEXT},     {KEY_BTAB, ACT_PANE_PREV},
-    {'1', ACT_PANE_1},	       {'2', ACT_PANE_2},
-    {'3', ACT_PANE_3},	       {'4', ACT_PANE_4},
     {CTRL('l'), ACT_REDRAW},
 };
 
@@ -61,6 +60,28 @@ static void test_documented_keys(void **state)
 			fail_msg("key %d (entry %zu): action %d, expected %d", documented[i].key, i,
 				 (int)got, (int)documented[i].action);
 	}
+}
+
+/* 1..4 show the panes in their order; the key is on each pane's descriptor, and
+ * no binding of the key map takes it first. Their ptoprc names come back. */
+static void test_pane_keys(void **state)
+{
+	static const char *const names[PANE_COUNT] = {"processes", "counters", "breakpoints",
+						      "bench"};
+
+	(void)state;
+	for (int i = 0; i < PANE_COUNT; i++) {
+		assert_non_null(ui_panes[i]);
+		assert_int_equal(ui_panes[i]->hotkey, '1' + i);
+		assert_int_equal(keymap_lookup(ui_panes[i]->hotkey), ACT_NONE);
+		assert_non_null(ui_panes[i]->key_help);
+		assert_string_equal(ui_pane_name((enum ui_pane_id)i), names[i]);
+		assert_int_equal(ui_pane_by_name(names[i]), i);
+		for (int j = 0; j < i; j++)
+			assert_int_not_equal(ui_panes[i]->hotkey, ui_panes[j]->hotkey);
+	}
+	assert_int_equal(ui_pane_by_name("COUNTERS"), PANE_COUNTERS);
+	assert_int_equal(ui_pane_by_name("nope"), -1);
 }
 
 static void test_unbound_keys(void **state)
@@ -139,6 +160,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_documented_keys),
+	    cmocka_unit_test(test_pane_keys),
 	    cmocka_unit_test(test_unbound_keys),
 	    cmocka_unit_test(test_no_key_bound_twice),
 	    cmocka_unit_test(test_bindings_are_well_formed),

@@ -20,6 +20,12 @@
 
 enum ui_pane_id { PANE_PROCESSES, PANE_COUNTERS, PANE_BREAKPOINTS, PANE_BENCH, PANE_COUNT };
 
+/* The pane a ptoprc name ("counters", any case) stands for, or -1 (src/ui/tui.c,
+ * from the panes' own table). */
+int ui_pane_by_name(const char *name);
+/* The ptoprc name of pane id. */
+const char *ui_pane_name(enum ui_pane_id id);
+
 struct ui_config {
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
@@ -145,10 +151,6 @@ enum ui_action {
 	ACT_EXPAND,
 	ACT_PANE_NEXT,
 	ACT_PANE_PREV,
-	ACT_PANE_1, /* also: per-CPU bars, when already on the Processes pane */
-	ACT_PANE_2,
-	ACT_PANE_3,
-	ACT_PANE_4,
 	ACT_REDRAW,
 	ACT_WATCH,  /* arm a breakpoint on the selected process */
 	ACT_DISARM, /* disarm the selected breakpoint */

@@ -486,6 +486,9 @@ static void bench_prompt_done(struct ui *ui, const char *text)
 
 const struct pane_def pane_bench = {
     .name = N_("Bench"),
+    .config_name = "bench",
+    .hotkey = '4',
+    .key_help = N_("Bench pane"),
     .draw = bench_draw,
     .key = bench_key,
     .poll = bench_poll,

@@ -104,6 +104,9 @@ static unsigned bp_key(struct ui *ui, enum ui_action act, int key)
 
 const struct pane_def pane_breakpoints = {
     .name = N_("Breakpoints"),
+    .config_name = "breakpoints",
+    .hotkey = '3',
+    .key_help = N_("Breakpoints pane"),
     .draw = bp_draw,
     .key = bp_key,
     .click = NULL,

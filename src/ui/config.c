@@ -21,13 +21,6 @@
 
 #include "ptop/ui.h"
 
-static const char *const pane_names[PANE_COUNT] = {
-    [PANE_PROCESSES] = "processes",
-    [PANE_COUNTERS] = "counters",
-    [PANE_BREAKPOINTS] = "breakpoints",
-    [PANE_BENCH] = "bench",
-};
-
 static const enum field_id default_columns[] = {
     FIELD_PID, FIELD_USER,  FIELD_PR,  FIELD_NI,  FIELD_VIRT, FIELD_RES,
     FIELD_SHR, FIELD_STATE, FIELD_CPU, FIELD_MEM, FIELD_TIME, FIELD_COMMAND,
@@ -132,13 +125,12 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		return NULL;
 	}
 	if (!strcmp(key, "pane")) {
-		for (int i = 0; i < PANE_COUNT; i++) {
-			if (!strcasecmp(val, pane_names[i])) {
-				c->pane = (enum ui_pane_id)i;
-				return NULL;
-			}
-		}
-		return N_("unknown pane");
+		int pane = ui_pane_by_name(val);
+
+		if (pane < 0)
+			return N_("unknown pane");
+		c->pane = (enum ui_pane_id)pane;
+		return NULL;
 	}
 	{
 		static const struct {
@@ -443,7 +435,7 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 	sbuf_printf(b, "delay = %g\ncolor = %s\ntree = %s\nthreads = %s\n", c->delay_s,
 		    c->color ? "yes" : "no", c->tree ? "yes" : "no", c->threads ? "yes" : "no");
 	sbuf_printf(b, "per_cpu = %s\ncmdline = %s\npane = %s\n", c->per_cpu ? "yes" : "no",
-		    c->cmdline ? "yes" : "no", pane_names[c->pane]);
+		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
 }
 
 int config_write_why(const char *path, const struct ui_config *c, struct sbuf *why)

@@ -130,6 +130,9 @@ static unsigned counters_key(struct ui *ui, enum ui_action act, int key)
 
 const struct pane_def pane_counters = {
     .name = N_("Counters"),
+    .config_name = "counters",
+    .hotkey = '2',
+    .key_help = N_("Counters pane"),
     .draw = counters_draw,
     .key = counters_key,
     .click = NULL,

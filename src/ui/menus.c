@@ -123,6 +123,18 @@ void ui_draw_help(struct ui *ui)
 		       strlen(_(action_defs[a].help)));
 		y++;
 	}
+	for (int i = 0; i < PANE_COUNT; i++) {
+		if (!ui_panes[i] || line++ < ui->help_scroll)
+			continue;
+		if (y >= LINES - 1)
+			break;
+		attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+		mvprintw(y, 1, "%-14c", ui_panes[i]->hotkey);
+		attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+		ui_put(ui, y, 16, COLS - 16, _(ui_panes[i]->key_help),
+		       strlen(_(ui_panes[i]->key_help)));
+		y++;
+	}
 	if (y < LINES - 1)
 		mvaddstr(
 		    y + 1 < LINES - 1 ? y + 1 : y, 1,

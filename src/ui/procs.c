@@ -522,6 +522,9 @@ static unsigned procs_click(struct ui *ui, int y, int x)
 
 const struct pane_def pane_processes = {
     .name = N_("Processes"),
+    .config_name = "processes",
+    .hotkey = '1',
+    .key_help = N_("Processes pane; there, one bar per CPU"),
     .draw = procs_draw,
     .key = procs_key,
     .click = procs_click,

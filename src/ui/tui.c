@@ -13,12 +13,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ptop/perf.h"
 #include "tui.h"
 
 #define UI_MIN_COLS 40
 #define UI_MIN_LINES 10
+
+int ui_pane_by_name(const char *name)
+{
+	for (int i = 0; i < PANE_COUNT; i++)
+		if (ui_panes[i] && !strcasecmp(name, ui_panes[i]->config_name))
+			return i;
+	return -1;
+}
+
+const char *ui_pane_name(enum ui_pane_id id)
+{
+	return ui_panes[id] ? ui_panes[id]->config_name : ui_panes[PANE_PROCESSES]->config_name;
+}
 
 const struct pane_def *const ui_panes[PANE_COUNT] = {
     [PANE_PROCESSES] = &pane_processes,
@@ -109,6 +123,12 @@ static void take_frame(struct ui *ui)
 
 /* ---- screens ---- */
 
+/* " KEY Name ", the pane bar's label of pane i; its length. */
+static int pane_label(char *buf, size_t n, int i)
+{
+	return snprintf(buf, n, " %c %s ", ui_panes[i]->hotkey, _(ui_panes[i]->name));
+}
+
 static void draw_pane_bar(struct ui *ui, int y)
 {
 	int x = 0;
@@ -122,7 +142,7 @@ static void draw_pane_bar(struct ui *ui, int y)
 
 		if (!ui_panes[i])
 			continue;
-		snprintf(label, sizeof(label), " %d %s ", i + 1, _(ui_panes[i]->name));
+		pane_label(label, sizeof(label), i);
 		if (on)
 			attron(ui_attr(ui, COLOR_PANE_ACTIVE, A_REVERSE) | A_BOLD);
 		mvaddnstr(y, x, label, COLS - x);
@@ -190,8 +210,7 @@ static unsigned mouse_event(struct ui *ui)
 
 			if (!ui_panes[i])
 				continue;
-			w = snprintf(label, sizeof(label), " %d %s ", i + 1, _(ui_panes[i]->name)) +
-			    1;
+			w = pane_label(label, sizeof(label), i) + 1;
 			if (ev.x >= x && ev.x < x + w) {
 				switch_pane(ui, i);
 				break;
@@ -272,12 +291,6 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 	case ACT_PANE_PREV:
 		cycle_pane(ui, -1);
 		break;
-	case ACT_PANE_1:
-	case ACT_PANE_2:
-	case ACT_PANE_3:
-	case ACT_PANE_4:
-		switch_pane(ui, act - ACT_PANE_1);
-		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
@@ -310,11 +323,17 @@ static unsigned handle_key(struct ui *ui, int key)
 	r = mode_key(ui, key);
 	if (r)
 		return r;
-	act = keymap_lookup(key);
-	if (act == ACT_PANE_1 && ui->cfg.pane == PANE_PROCESSES) {
-		ui->cfg.per_cpu = !ui->cfg.per_cpu; /* top's `1` where it means something */
-		return UI_HANDLED | UI_REFETCH;
+	for (int i = 0; i < PANE_COUNT; i++) {
+		if (!ui_panes[i] || ui_panes[i]->hotkey != key)
+			continue;
+		if (i == PANE_PROCESSES && ui->cfg.pane == PANE_PROCESSES) {
+			ui->cfg.per_cpu = !ui->cfg.per_cpu; /* top's `1` where it means something */
+			return UI_HANDLED | UI_REFETCH;
+		}
+		switch_pane(ui, i);
+		return UI_HANDLED;
 	}
+	act = keymap_lookup(key);
 	r = ui_panes[ui->cfg.pane]->key(ui, act, key);
 	return r ? r : shared_key(ui, act);
 }

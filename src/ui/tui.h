@@ -128,7 +128,10 @@ enum ui_reaction {
 
 /* The panes and their table. */
 struct pane_def {
-	const char *name; /* translatable */
+	const char *name;	 /* translatable */
+	const char *config_name; /* in ptoprc: pane = NAME */
+	int hotkey;		 /* the key that shows it */
+	const char *key_help;	 /* what that key does, for the help screen; translatable */
 	void (*draw)(struct ui *ui, int y, int h);
 	/* Handle an action: a mask of enum ui_reaction; UI_IGNORED leaves it to the loop. */
 	unsigned (*key)(struct ui *ui, enum ui_action act, int key);
