@@ -143,6 +143,12 @@ expect '^Tasks:'
 expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
 wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
 
+# 1 on the Processes pane: one bar per CPU; 1 again: the summary bar
+keys 1
+expect '^0 +\['
+keys 1
+expect '^CPU \['
+
 # help, then back
 keys h
 expect 'keys \(Up and Down scroll'

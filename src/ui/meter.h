@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * meter.h: a meter is one line or a few of the viewer's header (htop's
+ * Meter.h): one small file exporting a struct meter_def, and one row in
+ * meters.c's meter_table[]. meters.c stacks them and shares the bar drawing.
+ */
+#ifndef PTOP_UI_METER_H
+#define PTOP_UI_METER_H
+
+#include "tui.h"
+
+struct meter_def {
+	const char *name; /* for messages and, later, ptoprc */
+	/* Rows it takes for this frame; compact: as few as it can (a short screen). */
+	int (*height)(const struct ui *ui, bool compact);
+	/* Draw its rows from row y, in the height it was given. */
+	void (*draw)(struct ui *ui, int y, int h);
+};
+
+extern const struct meter_def meter_uptime;
+extern const struct meter_def meter_tasks;
+extern const struct meter_def meter_cpu;
+extern const struct meter_def meter_mem;
+extern const struct meter_def meter_swap;
+extern const struct meter_def meter_cost;
+
+/* One bar's share of a coloured part, in percent of the whole. */
+struct bar_part {
+	double pct;
+	enum ui_color color;
+};
+
+/* "label[|||||     text]" across width columns from (y, x). */
+void meter_bar(struct ui *ui, int y, int x, int width, const char *label,
+	       const struct bar_part *parts, int nparts, const char *text);
+
+/* A meter of one row, whatever the screen. */
+int meter_one_row(const struct ui *ui, bool compact);
+
+#endif

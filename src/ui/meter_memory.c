@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * meter_memory.c: the Mem bar (used, then buffers and cache) and the Swp bar,
+ * each with "used/total" in human units.
+ */
+#include <stdio.h>
+
+#include "meter.h"
+
+static void mem_text(char *out, size_t n, uint64_t used_kb, uint64_t total_kb)
+{
+	struct sbuf a = {0};
+
+	fmt_size_kb(&a, used_kb);
+	sbuf_addc(&a, '/');
+	fmt_size_kb(&a, total_kb);
+	snprintf(out, n, "%s", sbuf_cstr(&a));
+	sbuf_free(&a);
+}
+
+static void mem_draw(struct ui *ui, int y, int h)
+{
+	const struct frame *f = &ui->frame;
+	uint64_t other = f->mem.total > f->mem.used ? f->mem.total - f->mem.used : 0;
+	double total = f->mem.total ? (double)f->mem.total : 1;
+	struct bar_part parts[] = {
+	    {(double)f->mem.used * 100.0 / total, COLOR_BAR_USER},
+	    {(double)(f->mem.buff_cache < other ? f->mem.buff_cache : other) * 100.0 / total,
+	     COLOR_BAR_OTHER},
+	};
+	char text[128];
+
+	(void)h;
+	mem_text(text, sizeof(text), f->mem.used, f->mem.total);
+	meter_bar(ui, y, 0, COLS, "Mem ", parts, 2, text);
+}
+
+static void swap_draw(struct ui *ui, int y, int h)
+{
+	const struct frame *f = &ui->frame;
+	double total = f->swap.total ? (double)f->swap.total : 1;
+	struct bar_part parts[] = {{(double)f->swap.used * 100.0 / total, COLOR_BAR_SYSTEM}};
+	char text[128];
+
+	(void)h;
+	mem_text(text, sizeof(text), f->swap.used, f->swap.total);
+	meter_bar(ui, y, 0, COLS, "Swp ", parts, 1, text);
+}
+
+const struct meter_def meter_mem = {
+    .name = "memory",
+    .height = meter_one_row,
+    .draw = mem_draw,
+};
+
+const struct meter_def meter_swap = {
+    .name = "swap",
+    .height = meter_one_row,
+    .draw = swap_draw,
+};
