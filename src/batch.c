@@ -141,12 +141,10 @@ int batch_run(const struct batch_opts *o)
 			sampler_cmdline(s, &f, &f.procs[rows[i] - f.procs]);
 		sbuf_reset(&out);
 		fmt->frame(&out, &f, rows, nrows, n == 0);
-		err = write_all(o->out_fd, out.p, out.len);
-		if (err == -EPIPE)
-			break; /* the reader is done with us: not an error */
+		err = write_out(o->out_fd, out.p, out.len);
 		if (err) {
-			fprintf(stderr, _("ptop: write error: %s\n"), strerror(-err));
-			status = 1;
+			/* -EPIPE: the reader is done with us, not an error */
+			status = err != -EPIPE;
 			break;
 		}
 		if (o->iterations && n + 1 >= o->iterations)

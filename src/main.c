@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,37 @@ static void __attribute__((noreturn)) usage_error(const char *fmt, const char *a
 	exit(EXIT_USAGE);
 }
 
-static void help(void)
+/*
+ * Outputs other than the viewer's report a reader that went away as EPIPE,
+ * which write_out() takes for the quiet end it is, instead of dying of it.
+ */
+static void ignore_sigpipe(void)
 {
-	printf(
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Write out and free b; returns the exit status: 0, also for a closed pipe, or 1. */
+static int put_stdout(struct sbuf *b)
+{
+	int err;
+
+	ignore_sigpipe();
+	err = write_out(STDOUT_FILENO, b->p, b->len);
+	sbuf_free(b);
+	return err && err != -EPIPE;
+}
+
+static int help(void)
+{
+	struct sbuf b = {0};
+
+	sbuf_printf(
+	    &b,
 	    _("Usage: %s [options]\n"
 	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u USER] [-s FIELD] [-H] [-c]\n"
 	      "             [-o FORMAT]\n"
@@ -64,8 +93,9 @@ static void help(void)
 	      "Fields: "),
 	    progname, progname, progname, progname);
 	for (int i = 0; i < FIELD_COUNT; i++)
-		printf("%s%s", i ? ", " : "", field_defs[i].name);
-	printf(_(".\n\nSee ptop(1) for more.\n"));
+		sbuf_printf(&b, "%s%s", i ? ", " : "", field_defs[i].name);
+	sbuf_adds(&b, _(".\n\nSee ptop(1) for more.\n"));
+	return put_stdout(&b);
 }
 
 static void parse_pids(const char *arg, struct batch_opts *o, size_t *cap)
@@ -229,8 +259,10 @@ int main(int argc, char **argv)
 
 		progname = slash ? slash + 1 : argv[0];
 	}
-	if (argc > 1 && !strcmp(argv[1], "bench"))
+	if (argc > 1 && !strcmp(argv[1], "bench")) {
+		ignore_sigpipe();
 		return bench_main(argc - 1, argv + 1, progname);
+	}
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:o:HchV", longopts, NULL)) != -1) {
@@ -287,11 +319,13 @@ int main(int argc, char **argv)
 			o.observe.perf_fds = true;
 			break;
 		case 'h':
-			help();
-			return 0;
-		case 'V':
-			printf("ptop %s\n", PACKAGE_VERSION);
-			return 0;
+			return help();
+		case 'V': {
+			struct sbuf b = {0};
+
+			sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
+			return put_stdout(&b);
+		}
 		case ':':
 			usage_error(_("option '%s' needs a value"), argv[optind - 1]);
 		default:

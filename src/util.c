@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * util.c: allocation wrappers that end the process on exhaustion, the sbuf
- * byte buffer every presenter builds its output in, and clocks.
+ * byte buffer every presenter builds its output in, the one write path of
+ * the command-line outputs, and clocks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -216,6 +217,15 @@ int write_all(int fd, const void *buf, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+int write_out(int fd, const void *buf, size_t n)
+{
+	int err = write_all(fd, buf, n);
+
+	if (err && err != -EPIPE)
+		fprintf(stderr, _("ptop: write error: %s\n"), strerror(-err));
+	return err;
 }
 
 static double ts_sec(clockid_t id)

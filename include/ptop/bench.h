@@ -29,7 +29,9 @@
  *	it failed; exit status 1.
  *
  * `ptop bench all` writes one such sequence per benchmark. Standard error
- * carries nothing in JSON mode but usage errors (exit status 2).
+ * carries nothing in JSON mode but usage errors (exit status 2) and
+ * "ptop: write error: REASON" when standard output fails (exit status 1). A
+ * reader that goes away ends the run quietly, with exit status 0.
  */
 #ifndef PTOP_BENCH_H
 #define PTOP_BENCH_H
@@ -233,9 +235,11 @@ struct bench_synth_counts {
 int bench_synth_decode(const void *buf, size_t len, int pid, struct bench_synth_counts *out);
 
 /*
- * `ptop bench ARGS...`: argv[0] is "bench". Prints to stdout (and usage errors
- * to stderr, prefixed with progname). Returns the exit status: 0, 1 when a
- * benchmark failed, 2 on bad usage.
+ * `ptop bench ARGS...`: argv[0] is "bench". Prints to stdout through
+ * write_out() (and usage errors to stderr, prefixed with progname); SIGPIPE
+ * must be ignored. Returns the exit status: 0 (also when the reader of stdout
+ * went away), 1 when a benchmark failed or stdout could not be written, 2 on
+ * bad usage.
  */
 int bench_main(int argc, char **argv, const char *progname);
 

@@ -54,6 +54,16 @@ const char *sbuf_cstr(struct sbuf *b);
  */
 int write_all(int fd, const void *buf, size_t n);
 
+/*
+ * write_all() for ptop's command-line outputs (batch frames, `ptop bench`,
+ * --help): a reader that went away has read what it wanted (`ptop -b | head`),
+ * so -EPIPE comes back without a word; any other failure is reported on
+ * stderr as "ptop: write error: REASON". Returns 0 or -errno. The caller
+ * stops writing on either error and ends with status 0 after -EPIPE, 1 after
+ * any other; SIGPIPE must be ignored for -EPIPE to come back at all.
+ */
+int write_out(int fd, const void *buf, size_t n);
+
 /* Seconds of CLOCK_MONOTONIC and of this process's CPU time (user + system). */
 double clock_mono(void);
 double clock_cpu(void);

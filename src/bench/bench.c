@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ptop/bench.h"
 #include "ptop/output.h"
@@ -244,12 +245,34 @@ struct cli {
 	enum bench_format format;
 	unsigned int repeat;
 	bool progress;
+	struct sbuf out; /* what goes to stdout next, written by emit() */
+	/* 0, or what the first failed write returned: nothing is written after it */
+	int out_err;
 };
 
 struct progress_state {
+	struct cli *c;
 	const char *name;
 	double last; /* last fraction written, -1 before the first */
 };
+
+/*
+ * Write c->out to stdout through the one write path of ptop's outputs, and
+ * empty it. After a failure (reported there, or a reader gone) nothing more
+ * is written, and c->out_err tells the callers to stop their work too.
+ */
+static void emit(struct cli *c)
+{
+	if (!c->out_err)
+		c->out_err = write_out(STDOUT_FILENO, c->out.p, c->out.len);
+	sbuf_reset(&c->out);
+}
+
+/* The exit status after the output: 1 when it could not be written, else status. */
+static int emit_status(const struct cli *c, int status)
+{
+	return c->out_err && c->out_err != -EPIPE ? 1 : status;
+}
 
 static __attribute__((format(printf, 2, 3))) int usage_error(const struct cli *c, const char *fmt,
 							     ...)
@@ -282,139 +305,136 @@ static const char *errno_name(int err)
 	return "EUNKNOWN";
 }
 
-/* A JSON string on stdout, escaped as the batch formats escape theirs. */
-static void put_json_string(const char *s)
+/* A JSON string, escaped as the batch formats escape theirs. */
+static void put_json_string(struct sbuf *b, const char *s)
 {
-	struct sbuf b = {0};
-
-	json_string(&b, s, strlen(s));
-	fwrite(b.p, 1, b.len, stdout);
-	sbuf_free(&b);
+	json_string(b, s, strlen(s));
 }
 
-static void json_number(double v)
+static void json_number(struct sbuf *b, double v)
 {
 	if (isfinite(v))
-		printf("%.10g", v);
+		sbuf_printf(b, "%.10g", v);
 	else
-		fputs("null", stdout);
+		sbuf_adds(b, "null");
 }
 
 static void json_progress(void *arg, double done)
 {
 	struct progress_state *ps = arg;
+	struct sbuf *b = &ps->c->out;
 
 	/* A line per percent is plenty for a progress bar and keeps the pipe quiet. */
 	if (ps->last >= 0 && done - ps->last < 0.01 && !(done >= 1 && ps->last < 1))
 		return;
 	ps->last = done;
-	fputs("{\"type\":\"progress\",\"name\":", stdout);
-	put_json_string(ps->name);
-	printf(",\"progress\":%.3f}\n", done);
-	fflush(stdout);
+	sbuf_adds(b, "{\"type\":\"progress\",\"name\":");
+	put_json_string(b, ps->name);
+	sbuf_printf(b, ",\"progress\":%.3f}\n", done);
+	emit(ps->c);
 }
 
-static void print_json(const struct bench_desc *d, const void *params, const struct cli *c,
-		       const struct bench_result *res)
+static void print_json(struct sbuf *b, const struct bench_desc *d, const void *params,
+		       const struct cli *c, const struct bench_result *res)
 {
 	const char *sep = "";
 
-	fputs("{\"type\":\"result\",\"name\":", stdout);
-	put_json_string(d->name);
-	fputs(",\"params\":{", stdout);
+	sbuf_adds(b, "{\"type\":\"result\",\"name\":");
+	put_json_string(b, d->name);
+	sbuf_adds(b, ",\"params\":{");
 	for (const struct bench_option *o = d->options; o && o->name; o++) {
 		const char *field = (const char *)params + o->offset;
 
-		printf("%s", sep);
-		put_json_string(o->name);
-		putchar(':');
+		sbuf_printf(b, "%s", sep);
+		put_json_string(b, o->name);
+		sbuf_addc(b, ':');
 		if (o->type == BENCH_OPT_UINT) {
 			unsigned int v;
 
 			memcpy(&v, field, sizeof(v));
-			printf("%u", v);
+			sbuf_printf(b, "%u", v);
 		} else if (o->type == BENCH_OPT_STRING) {
 			const char *s;
 
 			memcpy(&s, field, sizeof(s));
 			if (s)
-				put_json_string(s);
+				put_json_string(b, s);
 			else
-				fputs("null", stdout);
+				sbuf_adds(b, "null");
 		} else {
-			bool b;
+			bool on;
 
-			memcpy(&b, field, sizeof(b));
-			fputs(b ? "true" : "false", stdout);
+			memcpy(&on, field, sizeof(on));
+			sbuf_adds(b, on ? "true" : "false");
 		}
 		sep = ",";
 	}
-	printf("%s\"repeat\":%u},\"results\":{", sep, c->repeat);
+	sbuf_printf(b, "%s\"repeat\":%u},\"results\":{", sep, c->repeat);
 	sep = "";
 	for (size_t i = 0; i < res->nvalues; i++) {
 		const struct bench_value *v = &res->values[i];
 
 		if (v->unavailable)
 			continue;
-		printf("%s", sep);
+		sbuf_printf(b, "%s", sep);
 		sep = ",";
-		put_json_string(v->key);
-		fputs(":{\"value\":", stdout);
-		json_number(v->value);
-		fputs(",\"unit\":", stdout);
-		put_json_string(v->unit);
+		put_json_string(b, v->key);
+		sbuf_adds(b, ":{\"value\":");
+		json_number(b, v->value);
+		sbuf_adds(b, ",\"unit\":");
+		put_json_string(b, v->unit);
 		if (v->label) {
-			fputs(",\"label\":", stdout);
-			put_json_string(_(v->label));
+			sbuf_adds(b, ",\"label\":");
+			put_json_string(b, _(v->label));
 		}
-		putchar('}');
+		sbuf_addc(b, '}');
 	}
-	putchar('}');
+	sbuf_addc(b, '}');
 	sep = NULL;
 	for (size_t i = 0; i < res->nvalues; i++) {
 		const struct bench_value *v = &res->values[i];
 
 		if (!v->unavailable)
 			continue;
-		fputs(sep ? sep : ",\"unavailable\":{", stdout);
+		sbuf_adds(b, sep ? sep : ",\"unavailable\":{");
 		sep = ",";
-		put_json_string(v->key);
-		fputs(":{\"unit\":", stdout);
-		put_json_string(v->unit);
+		put_json_string(b, v->key);
+		sbuf_adds(b, ":{\"unit\":");
+		put_json_string(b, v->unit);
 		if (v->label) {
-			fputs(",\"label\":", stdout);
-			put_json_string(_(v->label));
+			sbuf_adds(b, ",\"label\":");
+			put_json_string(b, _(v->label));
 		}
-		fputs(",\"reason\":", stdout);
-		put_json_string(v->unavailable);
-		putchar('}');
+		sbuf_adds(b, ",\"reason\":");
+		put_json_string(b, v->unavailable);
+		sbuf_addc(b, '}');
 	}
 	if (sep)
-		putchar('}');
+		sbuf_addc(b, '}');
 	if (res->nseries) {
-		fputs(",\"series\":[", stdout);
+		sbuf_adds(b, ",\"series\":[");
 		for (size_t i = 0; i < res->nseries; i++) {
 			const struct bench_series *s = &res->series[i];
 
-			printf("%s{\"name\":", i ? "," : "");
-			put_json_string(s->name);
-			fputs(",\"x\":", stdout);
-			put_json_string(s->x);
-			fputs(",\"unit\":", stdout);
-			put_json_string(s->unit);
-			fputs(",\"points\":[", stdout);
+			sbuf_printf(b, "%s{\"name\":", i ? "," : "");
+			put_json_string(b, s->name);
+			sbuf_adds(b, ",\"x\":");
+			put_json_string(b, s->x);
+			sbuf_adds(b, ",\"unit\":");
+			put_json_string(b, s->unit);
+			sbuf_adds(b, ",\"points\":[");
 			for (size_t j = 0; j < s->n; j++) {
-				printf("%s{\"x\":", j ? "," : "");
-				json_number(s->points[j].x);
-				fputs(",\"value\":", stdout);
-				json_number(s->points[j].value);
-				putchar('}');
+				sbuf_printf(b, "%s{\"x\":", j ? "," : "");
+				json_number(b, s->points[j].x);
+				sbuf_adds(b, ",\"value\":");
+				json_number(b, s->points[j].value);
+				sbuf_addc(b, '}');
 			}
-			fputs("]}", stdout);
+			sbuf_adds(b, "]}");
 		}
-		putchar(']');
+		sbuf_addc(b, ']');
 	}
-	fputs("}\n", stdout);
+	sbuf_adds(b, "}\n");
 }
 
 /* perf prints whole seconds and truncated milliseconds of a microsecond count. */
@@ -426,16 +446,16 @@ static void split_sec(double sec, unsigned long *s, unsigned long *ms)
 	*ms = (unsigned long)(usec % 1000000 / 1000);
 }
 
-static void print_text(const struct bench_desc *d, const struct cli *c,
+static void print_text(struct sbuf *b, const struct bench_desc *d, const struct cli *c,
 		       const struct bench_result *res)
 {
 	bool simple = c->format == FORMAT_SIMPLE;
 	unsigned long s, ms;
 
 	if (!simple) {
-		printf(_("# Running '%s' benchmark:\n"), d->title);
+		sbuf_printf(b, _("# Running '%s' benchmark:\n"), d->title);
 		if (res->header[0])
-			printf("# %s\n", res->header);
+			sbuf_printf(b, "# %s\n", res->header);
 	}
 	for (size_t i = 0; i < res->nvalues; i++) {
 		const struct bench_value *v = &res->values[i];
@@ -444,39 +464,39 @@ static void print_text(const struct bench_desc *d, const struct cli *c,
 			continue;
 		if (v->unavailable) {
 			if (simple)
-				puts(_("unavailable"));
+				sbuf_printf(b, "%s\n", _("unavailable"));
 			else
-				printf(_(" %14s %s  %s: unavailable: %s\n"), "-", v->unit,
-				       v->label ? _(v->label) : v->key, v->unavailable);
+				sbuf_printf(b, _(" %14s %s  %s: unavailable: %s\n"), "-", v->unit,
+					    v->label ? _(v->label) : v->key, v->unavailable);
 			continue;
 		}
 		switch (v->style) {
 		case BENCH_STYLE_TOTAL:
 			split_sec(v->value, &s, &ms);
 			if (simple)
-				printf("%lu.%03lu\n", s, ms);
+				sbuf_printf(b, "%lu.%03lu\n", s, ms);
 			else
-				printf(" %14s: %lu.%03lu [sec]\n\n", _(v->label), s, ms);
+				sbuf_printf(b, " %14s: %lu.%03lu [sec]\n\n", _(v->label), s, ms);
 			break;
 		case BENCH_STYLE_COUNT:
 			if (simple)
-				printf("%.0f\n", v->value);
+				sbuf_printf(b, "%.0f\n", v->value);
 			else
-				printf("  %s: %.0f\n", _(v->label), v->value);
+				sbuf_printf(b, "  %s: %.0f\n", _(v->label), v->value);
 			break;
 		case BENCH_STYLE_FIGURE:
 			if (simple)
-				printf("%lf\n", v->value);
+				sbuf_printf(b, "%lf\n", v->value);
 			else if (v->label)
-				printf(" %14lf %s  %s\n", v->value, v->unit, _(v->label));
+				sbuf_printf(b, " %14lf %s  %s\n", v->value, v->unit, _(v->label));
 			else
-				printf(" %14lf %s\n", v->value, v->unit);
+				sbuf_printf(b, " %14lf %s\n", v->value, v->unit);
 			break;
 		case BENCH_STYLE_LINE:
 			if (simple)
-				printf("%lf\n", v->value);
+				sbuf_printf(b, "%lf\n", v->value);
 			else
-				printf("%s\n", _(v->label));
+				sbuf_printf(b, "%s\n", _(v->label));
 			break;
 		}
 	}
@@ -484,23 +504,28 @@ static void print_text(const struct bench_desc *d, const struct cli *c,
 		const struct bench_series *sr = &res->series[i];
 
 		if (!simple)
-			printf(_("\n# Sweep of %s:\n %14s %14s\n"), sr->x, sr->x, sr->unit);
+			sbuf_printf(b, _("\n# Sweep of %s:\n %14s %14s\n"), sr->x, sr->x, sr->unit);
 		for (size_t j = 0; j < sr->n; j++) {
 			if (simple)
-				printf("%s %g %lf\n", sr->name, sr->points[j].x,
-				       sr->points[j].value);
+				sbuf_printf(b, "%s %g %lf\n", sr->name, sr->points[j].x,
+					    sr->points[j].value);
 			else
-				printf(" %14g %14lf\n", sr->points[j].x, sr->points[j].value);
+				sbuf_printf(b, " %14g %14lf\n", sr->points[j].x,
+					    sr->points[j].value);
 		}
 	}
 }
 
-/* Run d with params and print; returns the exit status (0 or 1). */
-static int run_and_print(const struct bench_desc *d, const void *params, const struct cli *c)
+/*
+ * Run d with params and print; returns the exit status (0 or 1). Once stdout
+ * failed (c->out_err) it runs nothing: no one would see the figures.
+ */
+static int run_and_print(const struct bench_desc *d, const void *params, struct cli *c)
 {
-	struct progress_state ps = {.name = d->name, .last = -1};
+	struct progress_state ps = {.c = c, .name = d->name, .last = -1};
 	struct bench_ctx ctx = {.repeat = c->repeat};
-	struct bench_result *res = xmalloc(sizeof(*res));
+	struct bench_result *res;
+	struct sbuf *b = &c->out;
 	const char *msg;
 	int err, status = 0;
 
@@ -509,39 +534,42 @@ static int run_and_print(const struct bench_desc *d, const void *params, const s
 		ctx.progress_arg = &ps;
 		json_progress(&ps, 0);
 	}
-	/* The benchmark's own threads must not inherit a half-written buffer. */
-	fflush(stdout);
+	if (c->out_err)
+		return 0;
+	res = xmalloc(sizeof(*res));
 	err = bench_run(d, params, &ctx, res);
 	msg = res->message[0] ? res->message : strerror(-err);
-	if (!err) {
+	if (err == -EPIPE) {
+		/* the benchmark's own stream (synthesize -o -) lost its reader: the quiet end */
+		c->out_err = err;
+	} else if (!err) {
 		if (c->format == FORMAT_JSON)
-			print_json(d, params, c, res);
+			print_json(b, d, params, c, res);
 		else
-			print_text(d, c, res);
+			print_text(b, d, c, res);
 	} else if (c->format == FORMAT_JSON) {
-		fputs(err == -ENODEV ? "{\"type\":\"skipped\",\"name\":"
-				     : "{\"type\":\"error\",\"name\":",
-		      stdout);
-		put_json_string(d->name);
-		printf(",\"error\":\"%s\",\"message\":", errno_name(-err));
-		put_json_string(msg);
-		fputs("}\n", stdout);
+		sbuf_adds(b, err == -ENODEV ? "{\"type\":\"skipped\",\"name\":"
+					    : "{\"type\":\"error\",\"name\":");
+		put_json_string(b, d->name);
+		sbuf_printf(b, ",\"error\":\"%s\",\"message\":", errno_name(-err));
+		put_json_string(b, msg);
+		sbuf_adds(b, "}\n");
 		status = err == -ENODEV ? 0 : 1;
 	} else if (err == -ENODEV) {
 		/* perf bench's own words, on stdout as perf writes them. */
-		printf(_("Skipping %s bench %s: %s\n"), c->progname, d->name, msg);
+		sbuf_printf(b, _("Skipping %s bench %s: %s\n"), c->progname, d->name, msg);
 	} else {
-		fflush(stdout);
+		emit(c);
 		fprintf(stderr, "%s bench %s: %s\n", c->progname, d->name, msg);
 		status = 1;
 	}
-	fflush(stdout);
+	emit(c);
 	bench_result_free(res);
 	free(res);
 	return status;
 }
 
-static void print_option_help(const struct bench_desc *d)
+static void print_option_help(struct sbuf *b, const struct bench_desc *d)
 {
 	for (const struct bench_option *o = d->options; o && o->name; o++) {
 		const char *field = (const char *)d->defaults + o->offset;
@@ -553,32 +581,37 @@ static void print_option_help(const struct bench_desc *d)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? "=" : "",
 				 o->arg ? o->arg : "");
-		printf("  %-24s %s", left, _(o->help));
+		sbuf_printf(b, "  %-24s %s", left, _(o->help));
 		if (o->type == BENCH_OPT_UINT) {
 			unsigned int v;
 
 			memcpy(&v, field, sizeof(v));
-			printf(_(" (default %u)"), v);
+			sbuf_printf(b, _(" (default %u)"), v);
 		}
-		putchar('\n');
+		sbuf_addc(b, '\n');
 	}
 }
 
-static void help(const struct cli *c, const struct bench_desc *d)
+static void help(struct cli *c, const struct bench_desc *d)
 {
+	struct sbuf *b = &c->out;
+
 	if (d) {
-		printf(_("Usage: %s bench [COMMON OPTIONS] %s [OPTIONS]\n\n%s.\n\nOptions:\n"),
-		       c->progname, d->name, _(d->summary));
-		print_option_help(d);
-		putchar('\n');
+		sbuf_printf(b,
+			    _("Usage: %s bench [COMMON OPTIONS] %s [OPTIONS]\n\n%s.\n\nOptions:\n"),
+			    c->progname, d->name, _(d->summary));
+		print_option_help(b, d);
+		sbuf_addc(b, '\n');
 	} else {
-		printf(_("Usage: %s bench [COMMON OPTIONS] list | all | NAME [OPTIONS]\n"
-			 "\n"
-			 "Measure the kernel paths ptop depends on, on this machine.\n"
-			 "\n"),
-		       c->progname);
+		sbuf_printf(b,
+			    _("Usage: %s bench [COMMON OPTIONS] list | all | NAME [OPTIONS]\n"
+			      "\n"
+			      "Measure the kernel paths ptop depends on, on this machine.\n"
+			      "\n"),
+			    c->progname);
 	}
-	printf(
+	sbuf_printf(
+	    b,
 	    _("Common options:\n"
 	      "  -f, --format=FORMAT      default (as perf bench), simple (the figures only)\n"
 	      "                           or json (JSON lines, as ptop's Bench pane reads them)\n"
@@ -587,10 +620,12 @@ static void help(const struct cli *c, const struct bench_desc *d)
 	      "  -h, --help               show this help and exit\n"),
 	    BENCH_DEFAULT_REPEAT);
 	if (!d) {
-		printf(_("\nBenchmarks:\n"));
+		sbuf_printf(b, _("\nBenchmarks:\n"));
 		for (unsigned int i = 0; i < BENCH_COUNT; i++)
-			printf("  %-22s %s\n", bench_table[i]->name, _(bench_table[i]->summary));
+			sbuf_printf(b, "  %-22s %s\n", bench_table[i]->name,
+				    _(bench_table[i]->summary));
 	}
+	emit(c);
 }
 
 enum { OPT_PROGRESS = 0x100, OPT_BENCH = 0x200 };
@@ -661,7 +696,7 @@ static int parse_options(int argc, char **argv, struct cli *c, const struct benc
 			continue;
 		case 'h':
 			help(c, d);
-			return 0;
+			return emit_status(c, 0);
 		case ':':
 			return usage_error(c, _("option '%s' needs a value"), argv[optind - 1]);
 		case '?':
@@ -683,54 +718,63 @@ static int parse_options(int argc, char **argv, struct cli *c, const struct benc
 	return -1;
 }
 
-int bench_main(int argc, char **argv, const char *progname)
+static int bench_cli(int argc, char **argv, struct cli *c)
 {
-	struct cli c = {.progname = progname, .repeat = BENCH_DEFAULT_REPEAT};
 	const struct bench_desc *d;
 	const char *name;
 	void *params;
 	int status;
 
-	status = parse_options(argc, argv, &c, NULL, NULL, true);
+	status = parse_options(argc, argv, c, NULL, NULL, true);
 	if (status >= 0)
 		return status;
 	if (optind >= argc)
-		return usage_error(&c, _("which benchmark? %s"), "list | all | NAME");
+		return usage_error(c, _("which benchmark? %s"), "list | all | NAME");
 	name = argv[optind];
 	argc -= optind;
 	argv += optind;
 
 	if (!strcmp(name, "list") || !strcmp(name, "all")) {
-		status = parse_options(argc, argv, &c, NULL, NULL, false);
+		status = parse_options(argc, argv, c, NULL, NULL, false);
 		if (status >= 0)
 			return status;
 		if (optind < argc)
-			return usage_error(&c, _("unexpected argument '%s'"), argv[optind]);
+			return usage_error(c, _("unexpected argument '%s'"), argv[optind]);
 		status = 0;
-		for (unsigned int i = 0; i < BENCH_COUNT; i++) {
+		for (unsigned int i = 0; i < BENCH_COUNT && !c->out_err; i++) {
 			d = bench_table[i];
 			if (name[0] == 'l') {
-				printf("%-22s %s\n", d->name, _(d->summary));
+				sbuf_printf(&c->out, "%-22s %s\n", d->name, _(d->summary));
 				continue;
 			}
-			if (i && c.format == FORMAT_DEFAULT)
-				putchar('\n');
-			if (run_and_print(d, d->defaults, &c))
+			if (i && c->format == FORMAT_DEFAULT)
+				sbuf_addc(&c->out, '\n');
+			if (run_and_print(d, d->defaults, c))
 				status = 1;
 		}
+		emit(c);
 		return status;
 	}
 
 	d = bench_find(name);
 	if (!d)
-		return usage_error(&c, _("no benchmark '%s' (see '%s bench list')"), name,
-				   progname);
+		return usage_error(c, _("no benchmark '%s' (see '%s bench list')"), name,
+				   c->progname);
 	params = bench_params_new(d);
-	status = parse_options(argc, argv, &c, d, params, false);
+	status = parse_options(argc, argv, c, d, params, false);
 	if (status < 0 && optind < argc)
-		status = usage_error(&c, _("unexpected argument '%s'"), argv[optind]);
+		status = usage_error(c, _("unexpected argument '%s'"), argv[optind]);
 	if (status < 0)
-		status = run_and_print(d, params, &c);
+		status = run_and_print(d, params, c);
 	free(params);
 	return status;
+}
+
+int bench_main(int argc, char **argv, const char *progname)
+{
+	struct cli c = {.progname = progname, .repeat = BENCH_DEFAULT_REPEAT};
+	int status = bench_cli(argc, argv, &c);
+
+	sbuf_free(&c.out);
+	return emit_status(&c, status);
 }

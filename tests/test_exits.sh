@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_exits.sh: ptop's exit statuses on every command-line output path.
+# Output that cannot be written (/dev/full) is an error on stderr and status
+# 1, never a silent 0; a reader that went away (a closed pipe, `| head -1`)
+# ends ptop quietly with 0, never by SIGPIPE.
+# Run by `make check` with PTOP set to the binary.
+set -eu
+
+: "${PTOP:?PTOP must name the ptop binary}"
+
+if [ ! -w /dev/full ]; then
+	echo "SKIP: /dev/full is needed to make standard output fail"
+	exit 77
+fi
+if ! command -v mkfifo >/dev/null 2>&1; then
+	echo "SKIP: mkfifo is needed to give ptop a pipe without a reader"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-exits.XXXXXX")
+bg_pid=
+cleanup() {
+	if [ -n "$bg_pid" ]; then
+		kill -KILL "$bg_pid" 2>/dev/null || :
+		wait "$bg_pid" 2>/dev/null || :
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# A shell may start us with signals ignored (background jobs ignore SIGINT);
+# ptop must meet them as a terminal user's ptop does, at their defaults.
+dflt=
+if env --default-signal=PIPE true 2>/dev/null; then
+	dflt="env --default-signal=PIPE,INT,TERM,HUP"
+fi
+
+# A small run of each output path of `ptop bench`, and the other outputs.
+BENCH="status --loops 50 --threads 1 -r 1"
+set -- \
+	"--help" \
+	"--version" \
+	"bench --help" \
+	"bench list" \
+	"bench status --help" \
+	"bench $BENCH" \
+	"bench $BENCH --format=simple" \
+	"bench $BENCH --format=json" \
+	"bench $BENCH --format=json --progress" \
+	"bench --format=simple all" \
+	"-b -n 1" \
+	"-b -n 1 -o json"
+
+# --- standard output on a full disk: "write error", status 1 ---------------------------
+for args in "$@"; do
+	status=0
+	# shellcheck disable=SC2086 # the words of args are ptop's arguments
+	$dflt "$PTOP" $args >/dev/full 2>"$tmp/full.err" || status=$?
+	if [ "$status" -ne 1 ]; then
+		fail "'ptop $args >/dev/full': status $status, expected 1"
+	elif ! grep -q "^ptop: write error: No space left on device$" "$tmp/full.err"; then
+		fail "'ptop $args >/dev/full': stderr is not the write error: $(cat "$tmp/full.err")"
+	fi
+done
+
+# --- a pipe whose reader is gone: quiet, status 0 -----------------------------------------
+# The reader opens the FIFO and closes it before ptop starts, so ptop's
+# first write meets no reader however the machine schedules us.
+mkfifo "$tmp/fifo"
+closed_pipe() {
+	rm -f "$tmp/closed" "$tmp/pipe.status"
+	(
+		exec >"$tmp/fifo"
+		i=0
+		while [ ! -e "$tmp/closed" ] && [ "$i" -lt 600 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		status=0
+		# shellcheck disable=SC2086
+		$dflt "$PTOP" "$@" 2>"$tmp/pipe.err" || status=$?
+		echo "$status" >"$tmp/pipe.status"
+	) &
+	bg_pid=$!
+	exec 3<"$tmp/fifo"
+	exec 3<&-
+	: >"$tmp/closed"
+	wait "$bg_pid" || :
+	bg_pid=
+}
+for args in "$@"; do
+	# shellcheck disable=SC2086
+	closed_pipe $args
+	status=$(cat "$tmp/pipe.status" 2>/dev/null || echo none)
+	if [ "$status" != 0 ]; then
+		fail "'ptop $args' into a closed pipe: status $status, expected 0"
+	elif [ -s "$tmp/pipe.err" ]; then
+		fail "'ptop $args' into a closed pipe wrote to stderr: $(cat "$tmp/pipe.err")"
+	fi
+done
+
+# A benchmark's own stream on stdout (synthesize's perf.data) into a closed pipe.
+closed_pipe bench synthesize --output - --iterations 3
+status=$(cat "$tmp/pipe.status" 2>/dev/null || echo none)
+if [ "$status" != 0 ]; then
+	fail "'ptop bench synthesize --output -' into a closed pipe: status $status, expected 0"
+elif [ -s "$tmp/pipe.err" ]; then
+	fail "'ptop bench synthesize --output -' into a closed pipe wrote to stderr: $(cat "$tmp/pipe.err")"
+fi
+
+# The same as users write it: the first line is read, then the reader exits
+# while the benchmark runs.
+for args in "bench status --loops 2000 --threads 2 -r 3" \
+	"bench status --loops 2000 --threads 2 -r 3 --format=json --progress" \
+	"bench list" "--help" "-b -d 0"; do
+	rm -f "$tmp/head.status"
+	# shellcheck disable=SC2086
+	(
+		status=0
+		$dflt "$PTOP" $args 2>"$tmp/head.err" || status=$?
+		echo "$status" >"$tmp/head.status"
+	) | head -n 1 >"$tmp/head.out"
+	status=$(cat "$tmp/head.status" 2>/dev/null || echo none)
+	if [ "$status" != 0 ]; then
+		fail "'ptop $args | head -n 1': status $status, expected 0"
+	elif [ -s "$tmp/head.err" ]; then
+		fail "'ptop $args | head -n 1' wrote to stderr: $(cat "$tmp/head.err")"
+	elif [ ! -s "$tmp/head.out" ]; then
+		fail "'ptop $args | head -n 1': no first line"
+	fi
+done
+
+if [ "$failures" -ne 0 ]; then
+	echo "test_exits: $failures failure(s)"
+	exit 1
+fi
+echo "test_exits: PASS"
