@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,20 @@
 #include "ptop/batch.h"
 #include "ptop/bench.h"
 #include "ptop/ui.h"
+#include "proc/num.h"
 
 #define EXIT_USAGE 2
 
 static const char *progname = "ptop";
 
-static void __attribute__((noreturn)) usage_error(const char *fmt, const char *arg)
+static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "%s: ", progname);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, _("\nTry '%s --help' for more information.\n"), progname);
 	exit(EXIT_USAGE);
 }
@@ -98,29 +104,50 @@ static int help(void)
 	return put_stdout(&b);
 }
 
+/*
+ * A whole number in [min, max] for option opt (as "-n/--iterations"), or a
+ * usage error naming opt: nothing out of range is truncated or clamped.
+ */
+static uint64_t parse_num(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	const char *p = arg, *end = arg + strlen(arg);
+	uint64_t v = 0;
+	int err = num_u64(&p, end, &v);
+
+	if (err == -EINVAL || (!err && p != end))
+		usage_error(_("%s needs a whole number, not '%s'"), opt, arg);
+	if (err || v > max)
+		usage_error(_("%s must be at most %llu, not '%s'"), opt, (unsigned long long)max,
+			    arg);
+	if (v < min)
+		usage_error(_("%s must be at least %llu, not '%s'"), opt, (unsigned long long)min,
+			    arg);
+	return v;
+}
+
 static void parse_pids(const char *arg, struct batch_opts *o, size_t *cap)
 {
-	const char *p = arg;
+	const char *p = arg, *end = arg + strlen(arg);
 
 	while (*p) {
-		char *end;
-		long v;
+		uint64_t v;
+		int err = num_u64(&p, end, &v);
 
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (end == p || errno || v <= 0 || v > INT_MAX || (*end && *end != ','))
-			usage_error(_("invalid PID list: '%s'"), arg);
+		if (err == -EINVAL || (!err && *p && *p != ','))
+			usage_error(_("-p/--pid needs PIDs separated by commas, not '%s'"), arg);
+		if (err || v < 1 || v > INT_MAX)
+			usage_error(_("-p/--pid: each PID must be between 1 and %d in '%s'"),
+				    INT_MAX, arg);
 		if (o->filter.npids == *cap) {
 			*cap = *cap ? *cap * 2 : 16;
 			o->filter.pids = xreallocarray((int *)o->filter.pids, *cap, sizeof(int));
 		}
 		((int *)o->filter.pids)[o->filter.npids++] = (int)v;
-		p = *end ? end + 1 : end;
-		if (*end == ',' && !*p)
-			usage_error(_("invalid PID list: '%s'"), arg);
+		if (*p == ',' && !*++p)
+			usage_error(_("-p/--pid needs PIDs separated by commas, not '%s'"), arg);
 	}
 	if (!o->filter.npids)
-		usage_error(_("invalid PID list: '%s'"), arg);
+		usage_error(_("-p/--pid needs PIDs separated by commas, not '%s'"), arg);
 }
 
 static void parse_user(const char *arg, struct batch_opts *o)
@@ -145,6 +172,8 @@ static void parse_sort(const char *arg, struct row_order *ord)
 	ord->reverse = dir && (dir == '+') != field_defs[id].ascending;
 }
 
+#define MAX_DELAY_S (86400 * 365)
+
 static double parse_delay(const char *arg)
 {
 	char *end;
@@ -152,20 +181,12 @@ static double parse_delay(const char *arg)
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(v) || v < 0 || v > 86400 * 365)
-		usage_error(_("invalid delay: '%s'"), arg);
-	return v;
-}
-
-static long parse_count(const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end || errno || v < 1)
-		usage_error(_("invalid number of iterations: '%s'"), arg);
+	if (end == arg || *end || isnan(v))
+		usage_error(_("-d/--delay needs a number of seconds, not '%s'"), arg);
+	/* a year: far beyond any use, and the nanoseconds of a deadline stay in range */
+	if (errno || v < 0 || v > MAX_DELAY_S)
+		usage_error(_("-d/--delay must be between 0 and %d seconds, not '%s'"), MAX_DELAY_S,
+			    arg);
 	return v;
 }
 
@@ -187,6 +208,8 @@ static void setup_locale(void)
 enum { OPT_PROC_ROOT = 0x100, OPT_COUNTERS, OPT_COUNTER_BUDGET, OPT_WATCH, OPT_PERF_FDS };
 
 #define DEFAULT_COUNTER_BUDGET 32
+/* Each process with counters holds descriptors; more than the kernel's PID_MAX_LIMIT is a typo. */
+#define MAX_COUNTER_BUDGET (4 * 1024 * 1024)
 
 /* "cycles,instructions": names kept in one copy, split in place. */
 static void parse_events(const char *arg, struct batch_opts *o)
@@ -271,7 +294,7 @@ int main(int argc, char **argv)
 			batch = true;
 			break;
 		case 'n':
-			o.iterations = parse_count(optarg);
+			o.iterations = (long)parse_num("-n/--iterations", optarg, 1, LONG_MAX);
 			break;
 		case 'd':
 			o.delay_s = parse_delay(optarg);
@@ -310,7 +333,9 @@ int main(int argc, char **argv)
 				parse_events(optarg, &o);
 			break;
 		case OPT_COUNTER_BUDGET:
-			o.observe.budget = (unsigned)parse_count(optarg);
+			/* 0 would attach counters to nothing, and means the default to the viewer */
+			o.observe.budget =
+			    (unsigned)parse_num("--counter-budget", optarg, 1, MAX_COUNTER_BUDGET);
 			break;
 		case OPT_WATCH:
 			parse_watch(optarg, &o, &watch_cap);

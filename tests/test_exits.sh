@@ -4,7 +4,8 @@
 # test_exits.sh: ptop's exit statuses on every command-line output path.
 # Output that cannot be written (/dev/full) is an error on stderr and status
 # 1, never a silent 0; a reader that went away (a closed pipe, `| head -1`)
-# ends ptop quietly with 0, never by SIGPIPE.
+# ends ptop quietly with 0, never by SIGPIPE; a numeric option out of range
+# is a usage error naming the option (status 2), never truncated.
 # Run by `make check` with PTOP set to the binary.
 set -eu
 
@@ -138,6 +139,44 @@ for args in "bench status --loops 2000 --threads 2 -r 3" \
 		fail "'ptop $args | head -n 1': no first line"
 	fi
 done
+
+# --- numeric options: each its own message, nothing truncated, status 2 -------------------
+# bad NAME ARGS...: status 2, a message on stderr naming NAME, nothing on stdout.
+bad() {
+	name=$1
+	shift
+	status=0
+	"$PTOP" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err" || status=$?
+	if [ "$status" -ne 2 ]; then
+		fail "'ptop $*': status $status, expected 2"
+	elif ! grep -q -e "$name" "$tmp/bad.err"; then
+		fail "'ptop $*': the message does not name $name: $(head -n 1 "$tmp/bad.err")"
+	elif grep -q "iterations" "$tmp/bad.err" && [ "$name" != "--iterations" ]; then
+		fail "'ptop $*': the message speaks of iterations: $(head -n 1 "$tmp/bad.err")"
+	elif [ -s "$tmp/bad.out" ]; then
+		fail "'ptop $*': wrote to stdout"
+	fi
+}
+big=99999999999999999999
+bad "--counter-budget must be at least 1" -b -n 1 --counter-budget=0
+bad --counter-budget -b -n 1 --counter-budget=$big
+# 2^32 + 1: the old parser kept its low 32 bits, a budget of 1
+bad --counter-budget -b -n 1 --counter-budget=4294967297
+bad --counter-budget -b -n 1 --counter-budget=-1
+bad --counter-budget -b -n 1 --counter-budget=x
+bad --iterations -b -n 0
+bad --iterations -b -n $big
+bad --iterations -b -n 1x
+bad --delay -b -n 1 -d $big
+bad --delay -b -n 1 -d -1
+bad --pid -b -n 1 -p 4294967297
+bad --pid -b -n 1 -p $big
+bad --pid -b -n 1 -p 0
+bad --repeat bench status -r $big
+bad --repeat bench status -r 4294967297
+bad --repeat bench status -r 0
+bad --loops bench status --loops=$big
+bad --loops bench status --loops=4294967297
 
 if [ "$failures" -ne 0 ]; then
 	echo "test_exits: $failures failure(s)"

@@ -688,8 +688,13 @@ static int parse_options(int argc, char **argv, struct cli *c, const struct benc
 				    c, _("unknown format: '%s' (default, simple or json)"), optarg);
 			continue;
 		case 'r':
-			if (parse_uint(optarg, 1, BENCH_MAX_REPEAT, &c->repeat))
-				return usage_error(c, _("invalid repeat count: '%s'"), optarg);
+			err = parse_uint(optarg, 1, BENCH_MAX_REPEAT, &c->repeat);
+			if (err == -ERANGE)
+				return usage_error(c, _("--%s must be between %u and %u, not '%s'"),
+						   "repeat", 1, BENCH_MAX_REPEAT, optarg);
+			if (err)
+				return usage_error(c, _("invalid value for --%s: '%s'"), "repeat",
+						   optarg);
 			continue;
 		case OPT_PROGRESS:
 			c->progress = true;
