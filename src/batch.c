@@ -2,8 +2,9 @@
 /*
  * batch.c: the batch loop. Each frame is built in one buffer and written
  * with one write (retried only if the kernel takes it in parts), so a reader
- * never sees half a frame unless ptop is killed mid-write. SIGINT and SIGTERM
- * end the loop between frames; a reader that goes away (EPIPE) ends it quietly.
+ * never sees half a frame unless ptop is killed mid-write. SIGINT, SIGTERM and
+ * SIGHUP end the loop between frames, and the run then reports the signal;
+ * a reader that goes away (EPIPE) ends it quietly.
  */
 #include <errno.h>
 #include <signal.h>
@@ -14,12 +15,11 @@
 
 #include "ptop/batch.h"
 
-static volatile sig_atomic_t batch_stop;
+static volatile sig_atomic_t batch_stop; /* the signal that asked to stop, or 0 */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	batch_stop = 1;
+	batch_stop = sig;
 }
 
 static void catch_signals(void)
@@ -162,6 +162,9 @@ int batch_run(const struct batch_opts *o)
 		sleep_until(&next);
 	}
 out:
+	/* Stopped by a signal: say so, as a process killed by it would. */
+	if (batch_stop && !status)
+		status = 128 + batch_stop;
 	observer_free(ob);
 	free(rows);
 	sbuf_free(&out);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * main.c: ptop's entry: options, then dispatch to batch mode (-b) or the
- * interactive viewer. Bad options end here with a usage message and status 2.
+ * interactive viewer. Bad options end here with a usage message and status 2;
+ * a run stopped by a signal ends here by that signal.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -59,6 +60,26 @@ static int put_stdout(struct sbuf *b)
 	err = write_out(STDOUT_FILENO, b->p, b->len);
 	sbuf_free(b);
 	return err && err != -EPIPE;
+}
+
+/*
+ * A run stopped by signal N (status 128+N) ends by N's default action, so
+ * that the parent sees the signal: a shell running a script stops it after a
+ * child died of SIGINT, not after one that exited with 130.
+ */
+static int end_status(int status)
+{
+	if (status > 128 && status < 128 + NSIG) {
+		int sig = status - 128;
+		sigset_t set;
+
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	return status;
 }
 
 static int help(void)
@@ -386,5 +407,5 @@ int main(int argc, char **argv)
 	}
 	free((int *)o.filter.pids);
 	free((void *)o.watches);
-	return status;
+	return end_status(status);
 }

@@ -277,7 +277,7 @@ assert len(r) == 1 and r[0]["tgid"] == r[0]["pid"] and "cmdline" not in r[0], r
 [ "$(cat "$tmp/pipe.status")" = 0 ] || fail "ptop | head: status $(cat "$tmp/pipe.status")"
 [ -s "$tmp/pipe.err" ] && fail "ptop | head wrote to stderr: $(cat "$tmp/pipe.err")"
 
-# --- SIGTERM between frames: prompt exit, status 0, whole frames only ---------------------
+# --- SIGTERM between frames: prompt exit by SIGTERM (143), whole frames only --------------
 "$PTOP" -b -d 5 -o json >"$tmp/term.json" 2>"$tmp/term.err" &
 ptop_pid=$!
 i=0
@@ -291,7 +291,7 @@ t0=$(date +%s)
 status=0
 wait "$ptop_pid" || status=$?
 t1=$(date +%s)
-[ "$status" -eq 0 ] || fail "SIGTERM: status $status"
+[ "$status" -eq 143 ] || fail "SIGTERM: status $status, expected 143"
 [ $((t1 - t0)) -le 2 ] || fail "SIGTERM: took $((t1 - t0)) s to exit"
 [ -s "$tmp/term.err" ] && fail "SIGTERM: wrote to stderr: $(cat "$tmp/term.err")"
 py '

@@ -5,7 +5,8 @@
 # Output that cannot be written (/dev/full) is an error on stderr and status
 # 1, never a silent 0; a reader that went away (a closed pipe, `| head -1`)
 # ends ptop quietly with 0, never by SIGPIPE; a numeric option out of range
-# is a usage error naming the option (status 2), never truncated.
+# is a usage error naming the option (status 2), never truncated; batch mode
+# and a benchmark stopped by SIGINT, SIGTERM or SIGHUP end with 128+signal.
 # Run by `make check` with PTOP set to the binary.
 set -eu
 
@@ -177,6 +178,54 @@ bad --repeat bench status -r 4294967297
 bad --repeat bench status -r 0
 bad --loops bench status --loops=$big
 bad --loops bench status --loops=4294967297
+
+# --- signals: 128+signal once stopped and cleaned up --------------------------------------
+# wait_for FILE: until FILE is not empty (the first frame or progress line), 30 s at most.
+wait_for() {
+	i=0
+	while [ ! -s "$1" ] && [ "$i" -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -s "$1" ]
+}
+# stopped SIG NUM WHAT ARGS...: run ptop ARGS in the background, wait for its
+# first output, send SIG; its status must be 128+NUM, its stderr empty.
+stopped() {
+	sig=$1 num=$2 what=$3
+	shift 3
+	rm -f "$tmp/sig.out"
+	$dflt "$PTOP" "$@" >"$tmp/sig.out" 2>"$tmp/sig.err" &
+	bg_pid=$!
+	if ! wait_for "$tmp/sig.out"; then
+		fail "$what: no output within 30 s"
+		return
+	fi
+	kill -"$sig" "$bg_pid" || fail "$what: ptop was already gone"
+	status=0
+	wait "$bg_pid" || status=$?
+	pid=$bg_pid
+	bg_pid=
+	[ "$status" -eq $((128 + num)) ] || fail "$what: SIG$sig gave status $status, expected $((128 + num))"
+	[ -s "$tmp/sig.err" ] && fail "$what: SIG$sig: wrote to stderr: $(cat "$tmp/sig.err")"
+	# nothing of it is left: no thread, no child still running
+	[ -d "/proc/$pid" ] && fail "$what: SIG$sig: process $pid is still there"
+	if ps -o pid= --ppid "$pid" >"$tmp/children" 2>/dev/null && [ -s "$tmp/children" ]; then
+		fail "$what: SIG$sig: children left: $(cat "$tmp/children")"
+	fi
+	return 0
+}
+for s in "TERM 15" "INT 2" "HUP 1"; do
+	# shellcheck disable=SC2086
+	set -- $s
+	stopped "$1" "$2" "batch" -b -d 5 -o json
+	if [ "$1" = INT ] && [ -z "$dflt" ]; then
+		echo "note: env cannot reset SIGINT for a background job: bench SIGINT not tested"
+		continue
+	fi
+	stopped "$1" "$2" "bench" bench status --loops 100000 --threads 4 -r 1000 \
+		--format=json --progress
+done
 
 if [ "$failures" -ne 0 ]; then
 	echo "test_exits: $failures failure(s)"

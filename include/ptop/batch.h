@@ -24,7 +24,12 @@ struct batch_opts {
 	bool cmdline; /* -c: command lines instead of names, as top -c */
 };
 
-/* Run batch mode. Returns the process exit status: 0, or 1 after printing why. */
+/*
+ * Run batch mode. Returns the process exit status: 0 (also when the reader
+ * closed the pipe), 1 after printing why, 2 for an unknown event, or 128+N
+ * when signal N (SIGINT, SIGTERM, SIGHUP) stopped it between frames, after
+ * everything was freed and closed; the caller then ends by signal N.
+ */
 int batch_run(const struct batch_opts *o);
 
 #endif
