@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "ptop/batch.h"
+#include "ptop/pipeline.h"
 
 static volatile sig_atomic_t batch_stop; /* the signal that asked to stop, or 0 */
 
@@ -59,64 +60,38 @@ static void add_seconds(struct timespec *t, double s)
 int batch_run(const struct batch_opts *o)
 {
 	const struct output_format_def *fmt = &output_formats[o->format];
+	struct pipeline_opts po = {.root = o->root,
+				   .observe = o->observe,
+				   .watches = o->watches,
+				   .nwatches = o->nwatches,
+				   .counters_optional = true};
 	/* statm for SHR, which every format shows; status only to sort by what it holds */
-	struct sampler_opts so = {.root = o->root,
-				  .needs =
-				      PROC_NEED(PROC_FILE_STATM) | field_defs[o->order.field].needs,
-				  .threads = o->threads};
+	struct pipeline_request req = {.needs = PROC_NEED(PROC_FILE_STATM) |
+						field_defs[o->order.field].needs,
+				       .threads = o->threads};
 	const struct frame_proc **rows = NULL;
 	struct frame f = {0};
 	struct sbuf out = {0};
-	struct sampler *s;
-	struct observer *ob = NULL;
-	struct observer_opts oo;
-	const char *bad = NULL;
+	struct pipeline *pipe;
+	struct pipeline_error why;
 	struct timespec next;
 	size_t rows_cap = 0;
 	int status = 0, err;
 
 	catch_signals();
-	err = sampler_new(&so, &s);
-	if (err) {
-		fprintf(stderr, _("ptop: cannot read %s: %s\n"), o->root ? o->root : "/proc",
-			strerror(-err));
-		return 1;
-	}
-	oo = o->observe;
 	/* sorting by PERF means counting it, for every process shown */
 	if (o->order.field == FIELD_PERF)
-		oo.perf_fds = true;
-	err = observer_new(&oo, &ob, &bad);
-	if (err == -ENOENT) {
-		fprintf(stderr, _("ptop: unknown event '%s'\n"), bad ? bad : "?");
-		sampler_free(s);
-		return 2;
-	}
-	if (err) {
-		/* Counters are an extra: without them the frames still come. */
-		struct observer_opts plain = oo;
-
-		fprintf(stderr, _("ptop: counters unavailable: %s\n"), strerror(-err));
-		plain.counters = false;
-		observer_new(&plain, &ob, NULL);
-	}
-	for (size_t i = 0; i < o->nwatches; i++) {
-		const struct perf_bp_spec *w = &o->watches[i];
-
-		err = observer_watch(ob, w);
-		if (err) {
-			fprintf(stderr, _("ptop: cannot watch %d: %s\n"), w->pid,
-				_(perf_bp_strerror(err)));
-			status = 1;
-			goto out;
-		}
-	}
+		po.observe.perf_fds = true;
+	err = pipeline_new(&po, &pipe, &why);
+	if (why.msg[0])
+		fprintf(stderr, "%s\n", why.msg);
+	if (err)
+		return why.status;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long n = 0; !batch_stop && (o->iterations == 0 || n < o->iterations); n++) {
 		size_t nrows;
 
-		observer_begin(ob);
-		err = sampler_frame(s, &f);
+		err = pipeline_frame(pipe, &req, &f);
 		if (err) {
 			fprintf(stderr, _("ptop: cannot list processes: %s\n"), strerror(-err));
 			status = 1;
@@ -126,19 +101,12 @@ int batch_run(const struct batch_opts *o)
 			rows_cap = f.cap;
 			rows = xreallocarray(rows, rows_cap, sizeof(*rows));
 		}
-		if (field_defs[o->order.field].observer) {
-			/* sorted by what the observer fills: observe first, then sort */
-			nrows = rows_select(&f, &o->filter, NULL, rows);
-			observer_update(ob, &f, rows, nrows);
-			rows_sort(rows, nrows, &o->order);
-		} else {
-			nrows = rows_select(&f, &o->filter, &o->order, rows);
-			observer_update(ob, &f, rows, nrows);
-		}
+		nrows = pipeline_select(pipe, &f, &o->filter, &o->order, rows, po.observe.counters,
+					po.observe.perf_fds);
 		/* -c: a process that is gone since has its name for a command line */
 		f.cmdlines = o->cmdline;
-		for (size_t i = 0; o->cmdline && i < nrows; i++)
-			sampler_cmdline(s, &f, &f.procs[rows[i] - f.procs]);
+		if (o->cmdline)
+			pipeline_cmdlines(pipe, &f, rows, nrows);
 		sbuf_reset(&out);
 		fmt->frame(&out, &f, rows, nrows, n == 0);
 		err = write_out(o->out_fd, out.p, out.len);
@@ -161,14 +129,12 @@ int batch_run(const struct batch_opts *o)
 		}
 		sleep_until(&next);
 	}
-out:
 	/* Stopped by a signal: say so, as a process killed by it would. */
 	if (batch_stop && !status)
 		status = 128 + batch_stop;
-	observer_free(ob);
 	free(rows);
 	sbuf_free(&out);
 	frame_free(&f);
-	sampler_free(s);
+	pipeline_free(pipe);
 	return status;
 }

@@ -87,12 +87,12 @@ static unsigned bp_key(struct ui *ui, enum ui_action act, int key)
 		ui->bp_sel = n ? n - 1 : 0;
 		return UI_HANDLED;
 	case ACT_DISARM:
-		if (!n || !ui->ob)
+		if (!n || !pipeline_observes(ui->pipe))
 			return UI_HANDLED;
 		ui_status(ui, _("Breakpoint on %d at 0x%llx disarmed"),
 			  ui->frame.bps[ui->bp_sel].pid,
 			  (unsigned long long)ui->frame.bps[ui->bp_sel].addr);
-		observer_unwatch(ui->ob, ui->bp_sel);
+		pipeline_unwatch(ui->pipe, ui->bp_sel);
 		ui->frame.nbps--; /* the frame's list is the observer's: it shifted too */
 		if (ui->bp_sel && ui->bp_sel >= ui->frame.nbps)
 			ui->bp_sel--;

@@ -258,11 +258,9 @@ void procs_prepare(struct ui *ui)
 	scroll_to_selection(ui, ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES);
 	procs_visible(ui, &first, &n);
 	for (size_t i = first; i < first + n; i++) {
-		/* the rows point into ui->frame, which the viewer owns */
-		struct frame_proc *p = (struct frame_proc *)row_at(ui, i);
+		const struct frame_proc *p = row_at(ui, i);
 
-		if (!p->has_cmd)
-			sampler_cmdline(ui->sampler, &ui->frame, p);
+		pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
 	}
 }
 

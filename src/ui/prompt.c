@@ -123,14 +123,14 @@ static unsigned watch_done(struct ui *ui)
 	char arg[UI_TEXT_MAX + 16];
 	int err;
 
-	if (!ui->input[0] || !ui->ob)
+	if (!ui->input[0] || !pipeline_observes(ui->pipe))
 		return UI_HANDLED;
 	snprintf(arg, sizeof(arg), "%d:%s", ui->watch_pid, ui->input);
 	if (perf_bp_parse(arg, &spec)) {
 		ui_status(ui, _("Not a watch: %s (ADDR[:LEN[:TYPE]])"), ui->input);
 		return UI_HANDLED;
 	}
-	err = observer_watch(ui->ob, &spec);
+	err = pipeline_watch(ui->pipe, &spec);
 	if (err)
 		ui_status(ui, _("Cannot watch %d: %s"), ui->watch_pid, _(perf_bp_strerror(err)));
 	else

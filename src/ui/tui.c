@@ -67,7 +67,7 @@ static void observe(struct ui *ui)
 	const struct frame_proc **vis;
 	size_t first, n;
 
-	if (!ui->ob)
+	if (!pipeline_observes(ui->pipe))
 		return;
 	procs_visible(ui, &first, &n);
 	if (ui->cfg.tree) {
@@ -83,30 +83,23 @@ static void observe(struct ui *ui)
 	}
 	if (ui->cfg.pane == PANE_COUNTERS && !ui->ob_error) {
 		/* counters (and libpfm4) only once someone looks at them */
-		int err = observer_counters_start(ui->ob, NULL);
+		int err = pipeline_counters_start(ui->pipe);
 
 		if (err)
 			ui->ob_error = err == -ENOENT ? N_("unknown event")
 						      : N_("perf events are not available");
 	}
-	observer_set(ui->ob, ui->cfg.pane == PANE_COUNTERS,
-		     ui->cfg.pane == PANE_PROCESSES && column_shown(ui, FIELD_PERF));
-	observer_update(ui->ob, &ui->frame, vis, n);
+	pipeline_observe(ui->pipe, &ui->frame, vis, n, ui->cfg.pane == PANE_COUNTERS,
+			 ui->cfg.pane == PANE_PROCESSES && column_shown(ui, FIELD_PERF));
 }
 
 static void take_frame(struct ui *ui)
 {
-	struct sampler_opts so = {.root = ui->opts->root,
-				  .needs = ui_needs(ui),
-				  .threads = ui->cfg.threads,
-				  .per_cpu = ui->cfg.per_cpu};
+	struct pipeline_request req = {
+	    .needs = ui_needs(ui), .threads = ui->cfg.threads, .per_cpu = ui->cfg.per_cpu};
 	double cpu = clock_cpu(), wall = clock_mono();
-	int err;
+	int err = pipeline_frame(ui->pipe, &req, &ui->frame);
 
-	sampler_configure(ui->sampler, &so);
-	if (ui->ob)
-		observer_begin(ui->ob);
-	err = sampler_frame(ui->sampler, &ui->frame);
 	if (err) {
 		ui_status(ui, _("Cannot list processes: %s"), strerror(-err));
 		return;
@@ -405,42 +398,27 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.pane = PANE_PROCESSES;
 }
 
-/* The sampler, the observer and the watches asked for; 0, or the exit status
- * after saying why on stderr (nothing is left to free then). */
+/* The frame pipeline with the observer and the watches asked for; 0, or the
+ * exit status after saying why on stderr. */
 static int ui_readers(struct ui *ui, const struct ui_opts *o)
 {
-	struct sampler_opts so = {.root = o->root};
-	struct observer_opts oo = {.root = o->root,
-				   .counters = o->events != NULL,
-				   .events = o->events,
-				   .nevents = o->nevents,
-				   .budget = o->counter_budget ? o->counter_budget : 32};
-	const char *bad = NULL;
-	int err = sampler_new(&so, &ui->sampler);
+	struct pipeline_opts po = {
+	    .root = o->root,
+	    .observe = {.counters = o->events != NULL,
+			.events = o->events,
+			.nevents = o->nevents,
+			.budget = o->counter_budget ? o->counter_budget : 32},
+	    .watches = o->watches,
+	    .nwatches = o->nwatches,
+	};
+	struct pipeline_error why;
 
-	if (err) {
-		fprintf(stderr, _("ptop: cannot read %s: %s\n"), o->root ? o->root : "/proc",
-			strerror(-err));
-		return 1;
+	if (pipeline_new(&po, &ui->pipe, &why)) {
+		fprintf(stderr, "%s\n", why.msg);
+		return why.status;
 	}
-	err = observer_new(&oo, &ui->ob, &bad);
-	if (err == -ENOENT) {
-		fprintf(stderr, _("ptop: unknown event '%s'\n"), bad ? bad : "?");
-		sampler_free(ui->sampler);
-		return 2;
-	}
-	if (err)
+	if (!pipeline_observes(ui->pipe))
 		ui->ob_error = N_("perf events are not available");
-	for (size_t i = 0; ui->ob && i < o->nwatches; i++) {
-		err = observer_watch(ui->ob, &o->watches[i]);
-		if (err) {
-			fprintf(stderr, _("ptop: cannot watch %d: %s\n"), o->watches[i].pid,
-				_(perf_bp_strerror(err)));
-			observer_free(ui->ob);
-			sampler_free(ui->sampler);
-			return 1;
-		}
-	}
 	return 0;
 }
 
@@ -516,10 +494,9 @@ int ui_run(const struct ui_opts *o)
 	free(ui.rows);
 	free(ui.tree);
 	free(ui.vis);
-	observer_free(ui.ob);
 	sbuf_free(&ui.cell);
 	frame_free(&ui.frame);
-	sampler_free(ui.sampler);
+	pipeline_free(ui.pipe);
 	if (tty_gone) {
 		fprintf(stderr, _("ptop: the terminal is gone (%s): quitting\n"),
 			strerror(tty_gone));

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "ptop/frame.h"
+#include "ptop/pipeline.h"
 #include "ptop/ui.h"
 
 enum ui_color {
@@ -66,7 +67,7 @@ struct ui_target {
 struct ui {
 	const struct ui_opts *opts;
 	struct ui_config cfg;
-	struct sampler *sampler;
+	struct pipeline *pipe; /* frames, counters, breakpoints: src/frame */
 	struct frame frame;
 	bool have_frame;
 	long frames;
@@ -108,9 +109,8 @@ struct ui {
 	int table_y, table_h; /* where the pane's rows are, for mouse clicks */
 	int pane_bar_y;
 
-	/* counters and breakpoints (src/perf's observer) */
-	struct observer *ob;
-	const char *ob_error;	 /* why the observer could not start, or NULL */
+	/* counters and breakpoints */
+	const char *ob_error;	 /* why counters could not start, or NULL */
 	struct sbuf cell;	 /* scratch for one table cell, kept across frames */
 	size_t bp_sel;		 /* selected breakpoint in the Breakpoints pane */
 	int watch_pid;		 /* the process a `w` prompt arms on */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipeline.h: the one frame pipeline below every presenter (the viewer,
+ * batch mode, and later the recorder and the metrics endpoint). It owns the
+ * sampler (src/proc), the observer (src/perf: counters, perf descriptors,
+ * breakpoints) and the watches, and reads what the presenter asks of each
+ * frame: the /proc files its columns need, threads or processes, counters for
+ * the rows it shows, command lines of the rows in view. A presenter asks for
+ * frames here and never assembles readers itself; nothing here prints: a
+ * failure comes back as -errno with a translated message for the presenter.
+ */
+#ifndef PTOP_PIPELINE_H
+#define PTOP_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ptop/frame.h"
+#include "ptop/output.h"
+#include "ptop/perf.h"
+
+struct pipeline_opts {
+	const char *root;	      /* proc root, NULL for /proc */
+	struct observer_opts observe; /* root is taken from above */
+	const struct perf_bp_spec *watches;
+	size_t nwatches;
+	/* Counters that cannot start are dropped with a warning (batch mode), rather
+	 * than left for pipeline_counters_start() to report (the viewer). */
+	bool counters_optional;
+};
+
+/* Why pipeline_new() failed, or what it warns of (status 0). */
+struct pipeline_error {
+	int status;    /* the exit status the presenter should end with: 1 or 2; 0: a warning */
+	char msg[256]; /* translated, "ptop: ..." without a newline; "" when none */
+};
+
+struct pipeline;
+
+/*
+ * A pipeline on root with the observer and the watches asked for. Returns 0
+ * (e->msg may hold a warning: counters dropped), or -errno with e saying why
+ * and with which exit status: -ENOENT an unknown event (2), a /proc that
+ * cannot be read or a watch that cannot be armed (1). *out is NULL then.
+ */
+int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pipeline_error *e);
+void pipeline_free(struct pipeline *p);
+
+/* What the presenter asks of the next frame. */
+struct pipeline_request {
+	unsigned needs; /* PROC_NEED() bits beyond stat: the shown and sorted columns' */
+	bool threads;	/* a row per thread */
+	bool per_cpu;	/* per-CPU totals */
+};
+
+/* Build the next frame into f (reusing its memory). 0 or -errno (no processes listed). */
+int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct frame *f);
+
+/*
+ * Fill the observer's fields of the rows the presenter shows (pointing into
+ * f->procs, most wanted first): counters when asked for, perf descriptors when
+ * asked for, breakpoints always.
+ */
+void pipeline_observe(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
+		      size_t n, bool counters, bool perf_fds);
+
+/*
+ * Select f's rows as flt and ord say into rows (room for f->nprocs), observe
+ * them all, and sort them after that when the order is by a field the observer
+ * fills. Returns how many. Batch mode's frame in one call.
+ */
+size_t pipeline_select(struct pipeline *p, struct frame *f, const struct row_filter *flt,
+		       const struct row_order *ord, const struct frame_proc **rows, bool counters,
+		       bool perf_fds);
+
+/* Read the command lines of n rows (in f->procs) that do not have one yet. */
+void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
+		       size_t n);
+
+/*
+ * Start counting now, for a pipeline made without counters (the viewer does
+ * this when its Counters pane is first shown). 0, -ENOENT for an unknown event,
+ * another -errno when perf events are not available, -ENODEV without an observer.
+ */
+int pipeline_counters_start(struct pipeline *p);
+
+/* Arm a breakpoint; 0 or -errno (see perf_bp_strerror); -ENODEV without an observer. */
+int pipeline_watch(struct pipeline *p, const struct perf_bp_spec *spec);
+/* Disarm breakpoint i (in the order frames list them). */
+void pipeline_unwatch(struct pipeline *p, size_t i);
+/* Whether perf events could be set up at all (breakpoints, counters). */
+bool pipeline_observes(const struct pipeline *p);
+
+#endif
