@@ -15,26 +15,48 @@
 #include "ptop/frame.h"
 #include "ptop/util.h"
 
+/* The columns, in the order CSV writes them (and JSON, and the column chooser). */
 enum field_id {
 	FIELD_PID,
 	FIELD_PPID,
+	FIELD_STATE,
 	FIELD_USER,
 	FIELD_UID,
 	FIELD_PR,
 	FIELD_NI,
+	FIELD_THREADS,
 	FIELD_VIRT,
 	FIELD_RES,
 	FIELD_SHR,
-	FIELD_SWAP,
-	FIELD_STATE,
 	FIELD_CPU,
 	FIELD_MEM,
-	FIELD_TIME,
-	FIELD_THREADS,
+	FIELD_UTIME,
+	FIELD_STIME,
+	FIELD_START,
 	FIELD_PROCESSOR,
-	FIELD_PERF,
 	FIELD_COMMAND,
+	FIELD_TGID,
+	FIELD_SWAP,
+	FIELD_TIME,
+	FIELD_PERF,
+#ifdef PTOP_TEST_COLUMN
+	FIELD_TEST, /* tests/test_column.c's column, in its own build only */
+#endif
 	FIELD_COUNT
+};
+
+/* How a column's value is kept in struct frame_proc (at .off): for sorting and
+ * for the machine formats, which write it as it is kept. */
+enum field_type {
+	FT_INT,	 /* int */
+	FT_I64,	 /* int64_t */
+	FT_U64,	 /* uint64_t */
+	FT_UID,	 /* uid_t */
+	FT_PCT,	 /* double, written with two decimals */
+	FT_CHAR, /* one char, written as a string */
+	FT_NAME, /* const char *, NUL-terminated */
+	FT_COMM, /* comm[comm_len] */
+	FT_TICKS /* utime + stime; .off is not used */
 };
 
 struct field_def {
@@ -46,6 +68,12 @@ struct field_def {
 	bool ascending;	   /* natural sort order: PID and names up, figures down */
 	unsigned needs;	   /* PROC_NEED() bits beyond stat */
 	bool observer;	   /* filled by the observer (src/perf), not the sampler */
+	enum field_type type;
+	size_t off; /* offsetof(struct frame_proc, the value) */
+	/* JSON key and CSV heading, units in the name ("rss_kb"); NULL: in neither */
+	const char *key;
+	bool json_only; /* not a CSV column */
+	bool if_looked; /* left out of JSON while negative (-1: not looked at) */
 };
 
 extern const struct field_def field_defs[FIELD_COUNT];
@@ -54,8 +82,19 @@ extern const struct field_def field_defs[FIELD_COUNT];
 int field_by_name(const char *name);
 /* <0, 0, >0 as a before b in the field's ascending order; ties broken by PID. */
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b);
-/* The value of field id of p, unpadded, as the text format shows it. */
-void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, long hz);
+/*
+ * The value of field id of p (a record of f), unpadded, as the text formats
+ * show it: memory in K/M/G to fit, times as TIME+, the command line instead of
+ * the name when f->cmdlines is set and it was read.
+ */
+void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+		  const struct frame *f);
+/* Field id of p as a string (FT_CHAR, FT_NAME, FT_COMM): true and *s, *n set. */
+bool field_string(enum field_id id, const struct frame_proc *p, const char **s, size_t *n);
+/* Field id of p as a number, as the machine formats write it (not a string type). */
+void field_number(struct sbuf *b, enum field_id id, const struct frame_proc *p);
+/* Whether the machine formats leave field id of p out (a value not looked at). */
+bool field_absent(enum field_id id, const struct frame_proc *p);
 
 /* Memory in KiB into width columns: plain KiB if it fits, else m/g/t/p with one decimal. */
 void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width);

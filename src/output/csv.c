@@ -7,10 +7,6 @@
 
 #include "ptop/output.h"
 
-static const char csv_header[] =
-    "time,pid,ppid,state,user,uid,priority,nice,threads,vsize_kb,rss_kb,shared_kb,"
-    "cpu_pct,mem_pct,utime_ticks,stime_ticks,start_ticks,processor,comm,tgid\r\n";
-
 static void csv_field(struct sbuf *b, const char *s, size_t n)
 {
 	bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
@@ -37,7 +33,14 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 	size_t wlen = fmt_time_rfc3339(when, &f->time);
 
 	if (first) {
-		sbuf_add(b, csv_header, sizeof(csv_header) - 3); /* without its CRLF */
+		/* the column table's keys, in its order */
+		sbuf_adds(b, "time");
+		for (int id = 0; id < FIELD_COUNT; id++) {
+			if (!field_defs[id].key || field_defs[id].json_only)
+				continue;
+			sbuf_addc(b, ',');
+			sbuf_adds(b, field_defs[id].key);
+		}
 		if (f->cmdlines)
 			sbuf_adds(b, ",cmdline");
 		if (f->counters.on) {
@@ -53,44 +56,18 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 		const struct frame_proc *p = rows[i];
 
 		sbuf_add(b, when, wlen);
-		sbuf_addc(b, ',');
-		sbuf_addi(b, p->pid);
-		sbuf_addc(b, ',');
-		sbuf_addi(b, p->ppid);
-		sbuf_addc(b, ',');
-		sbuf_addc(b, p->state);
-		sbuf_addc(b, ',');
-		csv_field(b, p->user, strlen(p->user));
-		sbuf_addc(b, ',');
-		sbuf_addu(b, p->uid);
-		sbuf_addc(b, ',');
-		sbuf_addi(b, p->priority);
-		sbuf_addc(b, ',');
-		sbuf_addi(b, p->nice);
-		sbuf_addc(b, ',');
-		sbuf_addi(b, p->threads);
-		sbuf_addc(b, ',');
-		sbuf_addu(b, p->vsize_kb);
-		sbuf_addc(b, ',');
-		sbuf_addu(b, p->rss_kb);
-		sbuf_addc(b, ',');
-		sbuf_addu(b, p->shared_kb);
-		sbuf_addc(b, ',');
-		sbuf_addf(b, p->cpu_pct, 2);
-		sbuf_addc(b, ',');
-		sbuf_addf(b, p->mem_pct, 2);
-		sbuf_addc(b, ',');
-		sbuf_addu(b, p->utime);
-		sbuf_addc(b, ',');
-		sbuf_addu(b, p->stime);
-		sbuf_addc(b, ',');
-		sbuf_addu(b, p->start_ticks);
-		sbuf_addc(b, ',');
-		sbuf_addi(b, p->processor);
-		sbuf_addc(b, ',');
-		csv_field(b, p->comm, p->comm_len);
-		sbuf_addc(b, ',');
-		sbuf_addi(b, p->tgid);
+		for (int id = 0; id < FIELD_COUNT; id++) {
+			const char *s;
+			size_t n;
+
+			if (!field_defs[id].key || field_defs[id].json_only)
+				continue;
+			sbuf_addc(b, ',');
+			if (field_string((enum field_id)id, p, &s, &n))
+				csv_field(b, s, n);
+			else
+				field_number(b, (enum field_id)id, p);
+		}
 		if (f->cmdlines) {
 			sbuf_addc(b, ',');
 			if (p->has_cmd)

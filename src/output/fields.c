@@ -1,86 +1,203 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fields.c: the column table every presenter shares, with the one place
- * each column is compared and formatted, and row selection (filter, sort).
- * A new column is a row in field_defs plus a case in field_compare() and
- * field_format(); nothing else needs to be kept in step.
+ * fields.c: the column table every presenter shares, and row selection
+ * (filter, sort). A row says how the value is kept (type and offset in
+ * struct frame_proc), so sorting and the machine formats (JSON keys, CSV
+ * headings) need nothing more; the text formats show it through one case in
+ * field_format(). A new column is a row here, a case there, and its fill in
+ * the sampler; it then appears in the viewer and its chooser, batch text,
+ * JSON, CSV and -s, with nothing else kept in step.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "ptop/output.h"
 
 #define NEED_STATM PROC_NEED(PROC_FILE_STATM)
 #define NEED_STATUS PROC_NEED(PROC_FILE_STATUS)
 
+#define AT(member) .off = offsetof(struct frame_proc, member)
+
 const struct field_def field_defs[FIELD_COUNT] = {
-    [FIELD_PID] =
-	{.name = "pid", .title = "PID", .width = 7, .ascending = true, .desc = N_("Process ID")},
+    [FIELD_PID] = {.name = "pid",
+		   .title = "PID",
+		   .width = 7,
+		   .ascending = true,
+		   .desc = N_("Process ID"),
+		   .type = FT_INT,
+		   AT(pid),
+		   .key = "pid"},
     [FIELD_PPID] = {.name = "ppid",
 		    .title = "PPID",
 		    .width = 7,
 		    .ascending = true,
-		    .desc = N_("Parent process ID")},
+		    .desc = N_("Parent process ID"),
+		    .type = FT_INT,
+		    AT(ppid),
+		    .key = "ppid"},
+    [FIELD_STATE] = {.name = "state",
+		     .title = "S",
+		     .width = 1,
+		     .ascending = true,
+		     .desc = N_("Process state"),
+		     .type = FT_CHAR,
+		     AT(state),
+		     .key = "state"},
     [FIELD_USER] = {.name = "user",
 		    .title = "USER",
 		    .width = 8,
 		    .left = true,
 		    .ascending = true,
-		    .desc = N_("Effective user name")},
+		    .desc = N_("Effective user name"),
+		    .type = FT_NAME,
+		    AT(user),
+		    .key = "user"},
     [FIELD_UID] = {.name = "uid",
 		   .title = "UID",
 		   .width = 5,
 		   .ascending = true,
-		   .desc = N_("Effective user ID")},
-    [FIELD_PR] = {.name = "pr", .title = "PR", .width = 3, .desc = N_("Priority")},
-    [FIELD_NI] = {.name = "ni", .title = "NI", .width = 3, .desc = N_("Nice value")},
-    [FIELD_VIRT] = {.name = "virt", .title = "VIRT", .width = 7, .desc = N_("Virtual memory, KiB")},
-    [FIELD_RES] = {.name = "res", .title = "RES", .width = 6, .desc = N_("Resident memory, KiB")},
+		   .desc = N_("Effective user ID"),
+		   .type = FT_UID,
+		   AT(uid),
+		   .key = "uid"},
+    [FIELD_PR] = {.name = "pr",
+		  .title = "PR",
+		  .width = 3,
+		  .desc = N_("Priority"),
+		  .type = FT_I64,
+		  AT(priority),
+		  .key = "priority"},
+    [FIELD_NI] = {.name = "ni",
+		  .title = "NI",
+		  .width = 3,
+		  .desc = N_("Nice value"),
+		  .type = FT_I64,
+		  AT(nice),
+		  .key = "nice"},
+    [FIELD_THREADS] = {.name = "threads",
+		       .title = "nTH",
+		       .width = 4,
+		       .desc = N_("Number of threads"),
+		       .type = FT_I64,
+		       AT(threads),
+		       .key = "threads"},
+    [FIELD_VIRT] = {.name = "virt",
+		    .title = "VIRT",
+		    .width = 7,
+		    .desc = N_("Virtual memory, KiB"),
+		    .type = FT_U64,
+		    AT(vsize_kb),
+		    .key = "vsize_kb"},
+    [FIELD_RES] = {.name = "res",
+		   .title = "RES",
+		   .width = 6,
+		   .desc = N_("Resident memory, KiB"),
+		   .type = FT_U64,
+		   AT(rss_kb),
+		   .key = "rss_kb"},
     [FIELD_SHR] = {.name = "shr",
 		   .title = "SHR",
 		   .width = 6,
 		   .needs = NEED_STATM,
-		   .desc = N_("Shared memory, KiB")},
-    [FIELD_SWAP] = {.name = "swap",
-		    .title = "SWAP",
-		    .width = 6,
-		    .needs = NEED_STATUS,
-		    .desc = N_("Swapped memory, KiB")},
-    [FIELD_STATE] =
-	{.name = "state", .title = "S", .width = 1, .ascending = true, .desc = N_("Process state")},
+		   .desc = N_("Shared memory, KiB"),
+		   .type = FT_U64,
+		   AT(shared_kb),
+		   .key = "shared_kb"},
     [FIELD_CPU] = {.name = "cpu",
 		   .title = "%CPU",
 		   .width = 5,
-		   .desc = N_("CPU usage, percent of one CPU")},
+		   .desc = N_("CPU usage, percent of one CPU"),
+		   .type = FT_PCT,
+		   AT(cpu_pct),
+		   .key = "cpu_pct"},
     [FIELD_MEM] = {.name = "mem",
 		   .title = "%MEM",
 		   .width = 5,
-		   .desc = N_("Resident memory, percent of total")},
-    [FIELD_TIME] = {.name = "time",
-		    .title = "TIME+",
-		    .width = 9,
-		    .desc = N_("CPU time, minutes:seconds.hundredths")},
-    [FIELD_THREADS] = {.name = "threads",
-		       .title = "nTH",
-		       .width = 4,
-		       .desc = N_("Number of threads")},
+		   .desc = N_("Resident memory, percent of total"),
+		   .type = FT_PCT,
+		   AT(mem_pct),
+		   .key = "mem_pct"},
+    [FIELD_UTIME] = {.name = "utime",
+		     .title = "UTIME+",
+		     .width = 9,
+		     .desc = N_("CPU time in user mode"),
+		     .type = FT_U64,
+		     AT(utime),
+		     .key = "utime_ticks"},
+    [FIELD_STIME] = {.name = "stime",
+		     .title = "STIME+",
+		     .width = 9,
+		     .desc = N_("CPU time in the kernel"),
+		     .type = FT_U64,
+		     AT(stime),
+		     .key = "stime_ticks"},
+    [FIELD_START] = {.name = "start",
+		     .title = "START",
+		     .width = 5,
+		     .desc = N_("Start time: today's HH:MM, else month and day"),
+		     .type = FT_U64,
+		     AT(start_ticks),
+		     .key = "start_ticks"},
     [FIELD_PROCESSOR] = {.name = "processor",
 			 .title = "P",
 			 .width = 2,
-			 .desc = N_("CPU last run on")},
-    [FIELD_PERF] = {.name = "perf",
-		    .title = "PERF",
-		    .width = 4,
-		    .observer = true,
-		    .desc = N_("perf_event descriptors held: who else observes")},
+			 .desc = N_("CPU last run on"),
+			 .type = FT_INT,
+			 AT(processor),
+			 .key = "processor"},
     [FIELD_COMMAND] = {.name = "command",
 		       .title = "COMMAND",
 		       .width = 0,
 		       .left = true,
 		       .ascending = true,
-		       .desc = N_("Command name")},
+		       .desc = N_("Command name"),
+		       .type = FT_COMM,
+		       AT(comm),
+		       .key = "comm"},
+    [FIELD_TGID] = {.name = "tgid",
+		    .title = "TGID",
+		    .width = 7,
+		    .ascending = true,
+		    .desc = N_("Process a thread belongs to"),
+		    .type = FT_INT,
+		    AT(tgid),
+		    .key = "tgid"},
+    [FIELD_SWAP] = {.name = "swap",
+		    .title = "SWAP",
+		    .width = 6,
+		    .needs = NEED_STATUS,
+		    .desc = N_("Swapped memory, KiB"),
+		    .type = FT_U64,
+		    AT(swap_kb)},
+    [FIELD_TIME] = {.name = "time",
+		    .title = "TIME+",
+		    .width = 9,
+		    .desc = N_("CPU time, minutes:seconds.hundredths"),
+		    .type = FT_TICKS},
+    [FIELD_PERF] = {.name = "perf",
+		    .title = "PERF",
+		    .width = 4,
+		    .observer = true,
+		    .desc = N_("perf_event descriptors held: who else observes"),
+		    .type = FT_INT,
+		    AT(perf_fds),
+		    .key = "perf_fds",
+		    .json_only = true,
+		    .if_looked = true},
+#ifdef PTOP_TEST_COLUMN
+    /* tests/test_column.c: a column added in one row shows everywhere */
+    [FIELD_TEST] = {.name = "testcol",
+		    .title = "TEST",
+		    .width = 6,
+		    .desc = "voluntary context switches (a test column)",
+		    .type = FT_U64,
+		    AT(vctxsw),
+		    .key = "test_vcsw"},
+#endif
 };
 
 int field_by_name(const char *name)
@@ -93,75 +210,95 @@ int field_by_name(const char *name)
 
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
 
-/* The field's own order, without the PID tie-break. */
+#define VAL(type, p, d) (*(const type *)((const char *)(p) + (d)->off))
+
+/* The field's own order, without the PID tie-break: by the value as it is kept. */
 static int value_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
 {
-	int c = 0;
+	const struct field_def *d = &field_defs[id];
 
-	switch (id) {
-	case FIELD_PID:
-		c = CMP(a->pid, b->pid);
-		break;
-	case FIELD_PPID:
-		c = CMP(a->ppid, b->ppid);
-		break;
-	case FIELD_USER:
-		c = strcmp(a->user, b->user);
-		break;
-	case FIELD_UID:
-		c = CMP(a->uid, b->uid);
-		break;
-	case FIELD_PR:
-		c = CMP(a->priority, b->priority);
-		break;
-	case FIELD_NI:
-		c = CMP(a->nice, b->nice);
-		break;
-	case FIELD_VIRT:
-		c = CMP(a->vsize_kb, b->vsize_kb);
-		break;
-	case FIELD_RES:
-		c = CMP(a->rss_kb, b->rss_kb);
-		break;
-	case FIELD_SHR:
-		c = CMP(a->shared_kb, b->shared_kb);
-		break;
-	case FIELD_SWAP:
-		c = CMP(a->swap_kb, b->swap_kb);
-		break;
-	case FIELD_STATE:
-		c = CMP(a->state, b->state);
-		break;
-	case FIELD_CPU:
-		c = CMP(a->cpu_pct, b->cpu_pct);
-		break;
-	case FIELD_MEM:
-		c = CMP(a->rss_kb, b->rss_kb);
-		break;
-	case FIELD_TIME:
-		c = CMP(a->utime + a->stime, b->utime + b->stime);
-		break;
-	case FIELD_THREADS:
-		c = CMP(a->threads, b->threads);
-		break;
-	case FIELD_PROCESSOR:
-		c = CMP(a->processor, b->processor);
-		break;
-	case FIELD_PERF:
-		c = CMP(a->perf_fds, b->perf_fds);
-		break;
-	case FIELD_COMMAND: {
+	switch (d->type) {
+	case FT_INT:
+		return CMP(VAL(int, a, d), VAL(int, b, d));
+	case FT_I64:
+		return CMP(VAL(int64_t, a, d), VAL(int64_t, b, d));
+	case FT_U64:
+		return CMP(VAL(uint64_t, a, d), VAL(uint64_t, b, d));
+	case FT_UID:
+		return CMP(VAL(uid_t, a, d), VAL(uid_t, b, d));
+	case FT_PCT:
+		return CMP(VAL(double, a, d), VAL(double, b, d));
+	case FT_CHAR:
+		return CMP(VAL(char, a, d), VAL(char, b, d));
+	case FT_NAME:
+		return strcmp(VAL(const char *, a, d), VAL(const char *, b, d));
+	case FT_COMM: {
 		size_t n = a->comm_len < b->comm_len ? a->comm_len : b->comm_len;
+		int c = memcmp(a->comm, b->comm, n);
 
-		c = memcmp(a->comm, b->comm, n);
-		if (!c)
-			c = CMP(a->comm_len, b->comm_len);
+		return c ? c : CMP(a->comm_len, b->comm_len);
+	}
+	case FT_TICKS:
+		return CMP(a->utime + a->stime, b->utime + b->stime);
+	}
+	return 0;
+}
+
+bool field_string(enum field_id id, const struct frame_proc *p, const char **s, size_t *n)
+{
+	const struct field_def *d = &field_defs[id];
+
+	switch (d->type) {
+	case FT_CHAR:
+		*s = &VAL(char, p, d);
+		*n = 1;
+		return true;
+	case FT_NAME:
+		*s = VAL(const char *, p, d);
+		*n = strlen(*s);
+		return true;
+	case FT_COMM:
+		*s = p->comm;
+		*n = p->comm_len;
+		return true;
+	default:
+		return false;
+	}
+}
+
+void field_number(struct sbuf *b, enum field_id id, const struct frame_proc *p)
+{
+	const struct field_def *d = &field_defs[id];
+
+	switch (d->type) {
+	case FT_INT:
+		sbuf_addi(b, VAL(int, p, d));
+		break;
+	case FT_I64:
+		sbuf_addi(b, VAL(int64_t, p, d));
+		break;
+	case FT_U64:
+		sbuf_addu(b, VAL(uint64_t, p, d));
+		break;
+	case FT_UID:
+		sbuf_addu(b, VAL(uid_t, p, d));
+		break;
+	case FT_PCT:
+		sbuf_addf(b, VAL(double, p, d), 2);
+		break;
+	case FT_TICKS:
+		sbuf_addu(b, p->utime + p->stime);
+		break;
+	default:
 		break;
 	}
-	case FIELD_COUNT:
-		break;
-	}
-	return c;
+}
+
+bool field_absent(enum field_id id, const struct frame_proc *p)
+{
+	const struct field_def *d = &field_defs[id];
+
+	return d->if_looked && d->type == FT_INT && VAL(int, p, d) < 0;
 }
 
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
@@ -266,20 +403,27 @@ size_t fmt_printable(struct sbuf *b, const char *s, size_t n)
 	return cols;
 }
 
-void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, long hz)
+/* Start time as ps shows it: today's "HH:MM", else "MonDD". */
+static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct frame *f)
 {
+	double ago = f->hz > 0 ? f->uptime_s - (double)p->start_ticks / (double)f->hz : 0;
+	time_t t = f->time.tv_sec - (time_t)(ago > 0 ? ago : 0);
+	char s[16];
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	if (strftime(s, sizeof(s), ago < 86400 ? "%H:%M" : "%b%d", &tm))
+		sbuf_adds(b, s);
+}
+
+void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+		  const struct frame *f)
+{
+	long hz = f->hz;
+
 	switch (id) {
-	case FIELD_PID:
-		sbuf_addi(b, p->pid);
-		break;
-	case FIELD_PPID:
-		sbuf_addi(b, p->ppid);
-		break;
 	case FIELD_USER:
 		fmt_printable(b, p->user, strlen(p->user));
-		break;
-	case FIELD_UID:
-		sbuf_addu(b, p->uid);
 		break;
 	case FIELD_PR:
 		/* Real-time priorities print as -2..-100; top shows the top one as "rt". */
@@ -287,9 +431,6 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, 
 			sbuf_adds(b, "rt");
 		else
 			sbuf_addi(b, p->priority);
-		break;
-	case FIELD_NI:
-		sbuf_addi(b, p->nice);
 		break;
 	case FIELD_VIRT:
 		fmt_mem_kb(b, p->vsize_kb, field_defs[id].width);
@@ -303,9 +444,6 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, 
 	case FIELD_SWAP:
 		fmt_mem_kb(b, p->swap_kb, field_defs[id].width);
 		break;
-	case FIELD_STATE:
-		sbuf_addc(b, p->state);
-		break;
 	case FIELD_CPU:
 		sbuf_addf(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
 		break;
@@ -315,23 +453,38 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p, 
 	case FIELD_TIME:
 		fmt_time_plus(b, p->utime + p->stime, hz, field_defs[id].width);
 		break;
-	case FIELD_THREADS:
-		sbuf_addi(b, p->threads);
-		break;
-	case FIELD_PROCESSOR:
-		sbuf_addi(b, p->processor);
-		break;
 	case FIELD_PERF:
 		if (p->perf_fds < 0)
 			sbuf_addc(b, '-');
 		else
 			sbuf_addi(b, p->perf_fds);
 		break;
+	case FIELD_UTIME:
+		fmt_time_plus(b, p->utime, hz, field_defs[id].width);
+		break;
+	case FIELD_STIME:
+		fmt_time_plus(b, p->stime, hz, field_defs[id].width);
+		break;
+	case FIELD_START:
+		fmt_start(b, p, f);
+		break;
 	case FIELD_COMMAND:
-		fmt_printable(b, p->comm, p->comm_len);
+		if (f->cmdlines && p->has_cmd)
+			fmt_printable(b, f->strings.p + p->cmd_off, p->cmd_len);
+		else
+			fmt_printable(b, p->comm, p->comm_len);
 		break;
-	case FIELD_COUNT:
+	default: {
+		/* as it is kept: a new plain column needs no case here */
+		const char *s;
+		size_t n;
+
+		if (field_string(id, p, &s, &n))
+			fmt_printable(b, s, n);
+		else
+			field_number(b, id, p);
 		break;
+	}
 	}
 }
 

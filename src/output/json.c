@@ -36,35 +36,27 @@ static void kv_f(struct sbuf *b, const char *k, double v, int dec, bool comma)
 
 static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
 {
+	bool comma = false;
+
 	sbuf_addc(b, '{');
-	kv_i(b, "pid", p->pid, false);
-	kv_i(b, "tgid", p->tgid, true);
-	kv_i(b, "ppid", p->ppid, true);
-	key(b, "state", true);
-	json_string(b, &p->state, 1);
-	key(b, "comm", true);
-	json_string(b, p->comm, p->comm_len);
-	if (p->has_cmd) {
-		key(b, "cmdline", true);
-		json_string(b, f->strings.p + p->cmd_off, p->cmd_len);
+	/* every column with a key, as the column table keeps it */
+	for (int id = 0; id < FIELD_COUNT; id++) {
+		const char *s;
+		size_t n;
+
+		if (!field_defs[id].key || field_absent((enum field_id)id, p))
+			continue;
+		key(b, field_defs[id].key, comma);
+		comma = true;
+		if (field_string((enum field_id)id, p, &s, &n))
+			json_string(b, s, n);
+		else
+			field_number(b, (enum field_id)id, p);
+		if (id == FIELD_COMMAND && p->has_cmd) {
+			key(b, "cmdline", true);
+			json_string(b, f->strings.p + p->cmd_off, p->cmd_len);
+		}
 	}
-	key(b, "user", true);
-	json_string(b, p->user, strlen(p->user));
-	kv_u(b, "uid", p->uid, true);
-	kv_i(b, "nice", p->nice, true);
-	kv_i(b, "priority", p->priority, true);
-	kv_i(b, "threads", p->threads, true);
-	kv_u(b, "vsize_kb", p->vsize_kb, true);
-	kv_u(b, "rss_kb", p->rss_kb, true);
-	kv_u(b, "shared_kb", p->shared_kb, true);
-	kv_f(b, "cpu_pct", p->cpu_pct, 2, true);
-	kv_f(b, "mem_pct", p->mem_pct, 2, true);
-	kv_u(b, "utime_ticks", p->utime, true);
-	kv_u(b, "stime_ticks", p->stime, true);
-	kv_u(b, "start_ticks", p->start_ticks, true);
-	kv_i(b, "processor", p->processor, true);
-	if (p->perf_fds >= 0)
-		kv_i(b, "perf_fds", p->perf_fds, true);
 	if (f->counters.on && p->has_ctr) {
 		struct ctr_derived d;
 

@@ -158,10 +158,7 @@ void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame
 			if (c)
 				sbuf_addc(b, ' ');
 			start = b->len;
-			if (id == FIELD_COMMAND && rows[i]->has_cmd)
-				fmt_printable(b, f->strings.p + rows[i]->cmd_off, rows[i]->cmd_len);
-			else
-				field_format(b, id, rows[i], f->hz);
+			field_format(b, id, rows[i], f);
 			justify(b, start, id == FIELD_PID ? pidw : field_defs[id].width,
 				field_defs[id].left);
 		}

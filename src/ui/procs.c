@@ -173,15 +173,13 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 
 			if (ui->cfg.tree)
 				x += draw_branches(ui, y, x, avail, &ui->tree[i]);
-			if (ui->cfg.cmdline && p->has_cmd)
-				ui_put(ui, y, x, COLS - x, ui->frame.strings.p + p->cmd_off,
-				       p->cmd_len);
-			else
-				ui_put(ui, y, x, COLS - x, p->comm, p->comm_len);
+			sbuf_reset(cell);
+			field_format(cell, id, p, &ui->frame);
+			ui_put(ui, y, x, COLS - x, cell->p, cell->len);
 			break;
 		}
 		sbuf_reset(cell);
-		field_format(cell, id, p, ui->frame.hz);
+		field_format(cell, id, p, &ui->frame);
 		if ((int)cell->len > w) {
 			cell->len = (size_t)w;
 			cell->p[w - 1] = '+';
@@ -252,6 +250,7 @@ void procs_prepare(struct ui *ui)
 {
 	size_t first, n;
 
+	ui->frame.cmdlines = ui->cfg.cmdline; /* what COMMAND shows */
 	if (!ui->cfg.cmdline || !ui->have_frame)
 		return;
 	/* before the first draw the table's height is not known: the screen's bounds it */

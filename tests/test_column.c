@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_column.c: adding a column is one row in the column table. This program
+ * is built with PTOP_TEST_COLUMN, which adds one row (FIELD_TEST, "testcol",
+ * the voluntary context switches, key "test_vcsw") to src/output/fields.c and
+ * nothing else, and checks that the column then shows in the text formats,
+ * JSON and CSV, sorts, and is found by name (-s, ptoprc).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ptop/output.h"
+
+static struct frame_proc procs[2];
+static struct frame frame;
+static const struct frame_proc *rows[2];
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(procs, 0, sizeof(procs));
+	for (int i = 0; i < 2; i++) {
+		procs[i].pid = procs[i].tgid = 100 + i;
+		procs[i].state = 'S';
+		procs[i].user = "root";
+		memcpy(procs[i].comm, "cmd", 3);
+		procs[i].comm_len = 3;
+		procs[i].perf_fds = -1;
+		rows[i] = &procs[i];
+	}
+	procs[0].vctxsw = 42;
+	procs[1].vctxsw = 7;
+	memset(&frame, 0, sizeof(frame));
+	frame.procs = procs;
+	frame.nprocs = frame.cap = 2;
+	frame.hz = 100;
+	return 0;
+}
+
+static void test_found_by_name(void **state)
+{
+	(void)state;
+	assert_int_equal(field_by_name("testcol"), FIELD_TEST);
+	assert_string_equal(field_defs[FIELD_TEST].title, "TEST");
+}
+
+static void test_text(void **state)
+{
+	struct sbuf b = {0};
+
+	(void)state;
+	field_format(&b, FIELD_TEST, &procs[0], &frame);
+	assert_string_equal(sbuf_cstr(&b), "42");
+	sbuf_free(&b);
+}
+
+static void test_json(void **state)
+{
+	struct sbuf b = {0};
+
+	(void)state;
+	output_json_frame(&b, &frame, rows, 2, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "\"test_vcsw\":42"));
+	assert_non_null(strstr(sbuf_cstr(&b), "\"test_vcsw\":7"));
+	sbuf_free(&b);
+}
+
+static void test_csv(void **state)
+{
+	struct sbuf b = {0};
+	const char *s, *nl;
+
+	(void)state;
+	output_csv_frame(&b, &frame, rows, 2, true);
+	s = sbuf_cstr(&b);
+	nl = strchr(s, '\n');
+	assert_non_null(nl);
+	/* the heading last of the table's, and its value in each row */
+	assert_non_null(strstr(s, ",tgid,test_vcsw\r\n"));
+	assert_non_null(strstr(nl, ",101,7\r\n"));
+	assert_non_null(strstr(nl, ",100,42\r\n"));
+	sbuf_free(&b);
+}
+
+static void test_sorts(void **state)
+{
+	const struct frame_proc *sorted[2] = {&procs[0], &procs[1]};
+	struct row_order by = {.field = FIELD_TEST};
+
+	(void)state;
+	rows_sort(sorted, 2, &by); /* figures sort largest first */
+	assert_ptr_equal(sorted[0], &procs[0]);
+	by.reverse = true;
+	rows_sort(sorted, 2, &by);
+	assert_ptr_equal(sorted[0], &procs[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup(test_found_by_name, setup),
+	    cmocka_unit_test_setup(test_text, setup),
+	    cmocka_unit_test_setup(test_json, setup),
+	    cmocka_unit_test_setup(test_csv, setup),
+	    cmocka_unit_test_setup(test_sorts, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
