@@ -5,11 +5,13 @@
  * oracle; frames are built while hundreds of children exit underneath; %CPU
  * deltas are checked on a busy and an idle child and across a PID reused by
  * a new process (set up through /proc/sys/kernel/ns_last_pid where allowed);
- * task counts are checked with a stopped and a zombie child. Whatever waits
+ * task counts are checked with a stopped and a zombie child. RES is checked
+ * against statm. Whatever waits
  * on a child waits on what the kernel counts (its ticks, a byte on a pipe),
  * with a deadline long enough for a loaded machine.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -26,6 +28,7 @@
 #include <libproc2/pids.h>
 
 #include "ptop/frame.h"
+#include "ptop/output.h"
 #include "ptop/util.h"
 #include "child.h"
 
@@ -499,6 +502,56 @@ static void test_cmdline(void **state)
 	sampler_free(s);
 }
 
+/* Resident and shared pages of pid (or of its thread tid), from statm. */
+static bool read_statm(pid_t pid, pid_t tid, uint64_t *resident, uint64_t *shared)
+{
+	unsigned long long size, res, shr;
+	char path[96];
+	FILE *fp;
+	bool ok;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/statm", pid, tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/statm", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	ok = fscanf(fp, "%llu %llu %llu", &size, &res, &shr) == 3;
+	fclose(fp);
+	*resident = res;
+	*shared = shr;
+	return ok;
+}
+
+/* A child that touches `kb` KiB of its own, says so with a byte on *rd, then waits. */
+static pid_t fork_toucher(size_t kb, int *rd)
+{
+	int fds[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* volatile: a store nothing reads is not optimised away */
+		volatile char *mem = malloc(kb * 1024);
+
+		close(fds[0]);
+		if (!mem)
+			_exit(1);
+		for (size_t i = 0; i < kb * 1024; i += 512)
+			mem[i] = 0x5a;
+		if (write(fds[1], "m", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	*rd = fds[0];
+	return track(pid);
+}
+
 /*
  * With a row per thread, a process whose main thread has exited
  * (pthread_exit) shows that zombie thread and the thread that still runs,
@@ -541,6 +594,73 @@ static void test_threads_zombie_main(void **state)
 	}
 	assert_int_equal(rows, 2);
 	assert_int_equal(zombies, 1);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/*
+ * RES is statm's resident figure (exact, what top shows), not stat's rss (a
+ * per-CPU counter's estimate on recent kernels), so that SHR, from the same
+ * statm, never exceeds it.
+ */
+static void test_res_statm(void **state)
+{
+	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM)};
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	uint64_t res0, shr0, res1, shr1;
+	const struct frame_proc *p = NULL;
+	struct frame f = {0};
+	struct sampler *s;
+	size_t touched = 32 * 1024 + 17 * page_kb; /* not a multiple of any batch */
+	char c;
+	int rd;
+	pid_t pid = fork_toucher(touched, &rd);
+
+	assert_int_equal(read(rd, &c, 1), 1);
+	close(rd);
+	assert_true(wait_state(pid, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	/* It sleeps: statm read before and after the frame agree, so the frame saw that. */
+	for (int tries = 0; tries < 10; tries++) {
+		assert_true(read_statm(pid, 0, &res0, &shr0));
+		assert_int_equal(sampler_frame(s, &f), 0);
+		assert_true(read_statm(pid, 0, &res1, &shr1));
+		if (res0 == res1 && shr0 == shr1)
+			break;
+	}
+	assert_int_equal(res0, res1);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->rss_kb, res1 * page_kb);
+	assert_int_equal(p->shared_kb, shr1 * page_kb);
+	assert_true(p->rss_kb >= p->shared_kb);
+	assert_true(p->rss_kb >= touched);
+	assert_true(p->mem_pct > 0);
+	assert_true(fabs(p->mem_pct - (double)p->rss_kb * 100.0 / (double)f.mem.total) < 1e-9);
+	/* Every process in the frame: SHR never above RES. */
+	for (size_t i = 0; i < f.nprocs; i++)
+		assert_true(f.procs[i].shared_kb <= f.procs[i].rss_kb);
+
+	/* The viewer reads what its columns need: RES or %MEM alone bring statm. */
+	for (int k = 0; k < 2; k++) {
+		o.needs = field_defs[k ? FIELD_MEM : FIELD_RES].needs;
+		sampler_configure(s, &o);
+		assert_true(read_statm(pid, 0, &res0, &shr0));
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+		assert_int_equal(p->rss_kb, res0 * page_kb);
+	}
+
+	/* Without statm, SHR is not shown (0), not statm's figure next to stat's RES. */
+	o.needs = 0;
+	sampler_configure(s, &o);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->shared_kb, 0);
+	assert_true(p->rss_kb >= touched);
+	kill_reap(pid);
 	frame_free(&f);
 	sampler_free(s);
 }
@@ -736,6 +856,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_pid_reuse, reap_children),
 	    cmocka_unit_test_teardown(test_task_counts, reap_children),
 	    cmocka_unit_test_teardown(test_needs_statm_status, reap_children),
+	    cmocka_unit_test_teardown(test_res_statm, reap_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,13 +27,14 @@ struct frame_proc {
 	const char *user;	  /* name for uid; owned by the sampler, lives as long */
 	int64_t priority, nice;
 	int64_t threads;
-	uint64_t vsize_kb, rss_kb; /* KiB */
-	uint64_t shared_kb;	   /* KiB; 0 unless statm was read */
-	double cpu_pct;		   /* percent of one CPU over the last interval (top's Irix mode) */
-	double mem_pct;		   /* rss of total memory, percent */
-	uint64_t utime, stime;	   /* clock ticks */
-	uint64_t start_ticks;	   /* clock ticks after boot */
-	int processor;		   /* CPU last run on */
+	uint64_t vsize_kb;     /* KiB */
+	uint64_t rss_kb;       /* KiB; statm's exact figure when statm was read, else stat's */
+	uint64_t shared_kb;    /* KiB; 0 unless statm was read */
+	double cpu_pct;	       /* percent of one CPU over the last interval (top's Irix mode) */
+	double mem_pct;	       /* rss of total memory, percent */
+	uint64_t utime, stime; /* clock ticks */
+	uint64_t start_ticks;  /* clock ticks after boot */
+	int processor;	       /* CPU last run on */
 	/* from status, read only when PROC_NEED(PROC_FILE_STATUS) was asked for */
 	uint64_t swap_kb, rss_anon_kb, rss_file_kb; /* KiB */
 	uint64_t vctxsw, nvctxsw;		    /* voluntary, involuntary context switches */

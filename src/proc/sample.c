@@ -339,8 +339,14 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 				     sizeof(s->statm_buf));
 		if (n < 0)
 			return (int)n;
-		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0)
+		/*
+		 * statm sums the per-CPU RSS counters; stat's rss reads them
+		 * unsummed (an estimate, pages behind), so SHR could exceed it.
+		 */
+		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
+			p->rss_kb = sm.resident * s->page_kb;
 			p->shared_kb = sm.shared * s->page_kb;
+		}
 	}
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
 	if (s->needs & PROC_NEED(PROC_FILE_STATUS)) {
