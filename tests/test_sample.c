@@ -6,7 +6,8 @@
  * deltas are checked on a busy and an idle child and across a PID reused by
  * a new process (set up through /proc/sys/kernel/ns_last_pid where allowed);
  * task counts are checked with a stopped and a zombie child. RES is checked
- * against statm. Whatever waits
+ * against statm, thread rows against each thread's own stat while threads
+ * come and go. Whatever waits
  * on a child waits on what the kernel counts (its ticks, a byte on a pipe),
  * with a deadline long enough for a loaded machine.
  */
@@ -559,12 +560,15 @@ static pid_t fork_toucher(size_t kb, int *rd)
  */
 static void test_threads_zombie_main(void **state)
 {
-	struct sampler_opts o = {.threads = true};
+	struct sampler_opts o = {.threads = true, .needs = PROC_NEED(PROC_FILE_STATM)};
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	const struct frame_proc *live = NULL;
 	struct frame f = {0};
 	struct sampler *s;
 	pid_t pid = fork();
 	size_t rows = 0, zombies = 0;
 	double t0 = clock_mono();
+	uint64_t resident, shared;
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -590,10 +594,21 @@ static void test_threads_zombie_main(void **state)
 		if (f.procs[i].tgid != pid)
 			continue;
 		rows++;
-		zombies += f.procs[i].state == 'Z';
+		if (f.procs[i].state == 'Z')
+			zombies++;
+		else
+			live = &f.procs[i];
 	}
 	assert_int_equal(rows, 2);
 	assert_int_equal(zombies, 1);
+	/* The process's own statm and stat say 0 (no mm on the leader); the live thread's do not. */
+	assert_non_null(live);
+	assert_true(read_statm(pid, live->pid, &resident, &shared));
+	assert_true(resident > 0);
+	assert_int_equal(live->rss_kb, resident * page_kb);
+	assert_int_equal(live->shared_kb, shared * page_kb);
+	assert_true(live->vsize_kb > 0);
+	assert_true(live->mem_pct > 0);
 	frame_free(&f);
 	sampler_free(s);
 }
@@ -660,6 +675,167 @@ static void test_res_statm(void **state)
 	assert_non_null(p);
 	assert_int_equal(p->shared_kb, 0);
 	assert_true(p->rss_kb >= touched);
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/* Utime + stime of a row's own thread: TIME+ as top -H shows it. */
+static void check_own_thread(const struct frame_proc *p, pid_t pid)
+{
+	int64_t own = read_ticks(pid, p->pid);
+
+	assert_true(own >= 0);
+	assert_int_equal((int64_t)(p->utime + p->stime), own);
+}
+
+/* A thread that burns about 300 ms of CPU, then ends. */
+static void *burn_and_exit(void *arg)
+{
+	struct timespec ts;
+
+	do {
+		for (volatile int i = 0; i < 100000; i++)
+			;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	} while (ts.tv_sec == 0 && ts.tv_nsec < 300000000L);
+	return arg;
+}
+
+/*
+ * With a row per thread, a process left with one thread shows that
+ * thread's own figures, not the process's (which keep the time of threads
+ * that ended).
+ */
+static void test_threads_single_own(void **state)
+{
+	struct sampler_opts o = {.threads = true};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pthread_t t;
+
+		close(fds[0]);
+		if (pthread_create(&t, NULL, burn_and_exit, NULL) || pthread_join(t, NULL))
+			_exit(1);
+		if (write(fds[1], "j", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	track(pid);
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	assert_true(wait_state(pid, 'S'));
+	/* The process's ticks hold the ended thread's: 300 ms against the main thread's few. */
+	assert_true(read_ticks(pid, 0) >= read_ticks(pid, pid) + 20);
+
+	assert_int_equal(sampler_new(&o, &s), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+		assert_int_equal(p->tgid, pid);
+		assert_int_equal(p->threads, 1);
+		check_own_thread(p, pid);
+		assert_true(p->cpu_pct < 1.0);
+	}
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/* Burn this thread's CPU until `ms` more of it are spent. */
+static void burn_ms(long ms)
+{
+	struct timespec ts;
+	double t0, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	do {
+		for (volatile int i = 0; i < 10000; i++)
+			;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	} while (t - t0 < (double)ms / 1000.0);
+}
+
+static void *burn_20ms(void *arg)
+{
+	burn_ms(20);
+	return arg;
+}
+
+#define CHURN_FRAMES 30
+
+/*
+ * Threads come and go between frames while the main thread burns: its
+ * TIME+ never goes back, and no thread shows more than one CPU, however
+ * often the process goes from one thread to two and back.
+ */
+static void test_threads_churn(void **state)
+{
+	struct sampler_opts o = {.threads = true};
+	struct frame f = {0};
+	struct sampler *s;
+	int64_t main_prev = -1;
+	unsigned seen_one = 0, seen_more = 0;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (;;) {
+			pthread_t t;
+
+			burn_ms(50);
+			if (pthread_create(&t, NULL, burn_20ms, NULL))
+				_exit(1);
+			burn_ms(30);
+			pthread_join(t, NULL);
+		}
+	}
+	track(pid);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	for (int i = 0; i < CHURN_FRAMES; i++) {
+		int64_t main_now;
+		size_t rows = 0;
+
+		assert_int_equal(sampler_frame(s, &f), 0);
+		for (size_t k = 0; k < f.nprocs; k++) {
+			const struct frame_proc *p = &f.procs[k];
+
+			if (p->tgid != pid)
+				continue;
+			rows++;
+			if (i > 0)
+				assert_true(p->cpu_pct <= 100.0 * (1 + CPU_SLACK));
+			if (p->pid != pid)
+				continue;
+			main_now = (int64_t)(p->utime + p->stime);
+			assert_true(main_now >= main_prev);
+			main_prev = main_now;
+		}
+		assert_true(rows >= 1);
+		if (rows == 1)
+			seen_one++;
+		else
+			seen_more++;
+		/* Long enough that a tick more or less is within the slack. */
+		wait_ticks(pid, pid, read_ticks(pid, pid) + 20);
+	}
+	/* Both cases happened, or the test proved nothing. */
+	assert_true(seen_one > 0);
+	assert_true(seen_more > 0);
 	kill_reap(pid);
 	frame_free(&f);
 	sampler_free(s);
@@ -857,6 +1033,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_task_counts, reap_children),
 	    cmocka_unit_test_teardown(test_needs_statm_status, reap_children),
 	    cmocka_unit_test_teardown(test_res_statm, reap_children),
+	    cmocka_unit_test_teardown(test_threads_single_own, reap_children),
+	    cmocka_unit_test_teardown(test_threads_churn, reap_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

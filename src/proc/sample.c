@@ -265,19 +265,21 @@ static void count_task(struct frame_tasks *t, char state)
 }
 
 /*
- * %CPU of one CPU: ticks since *prev over the interval; with no earlier
- * sample, a process born during the interval is charged all its ticks, and on
- * the first frame (interval 0) the average over its life is shown, as ps does.
+ * %CPU of one CPU: ticks since *prev over the interval. With no earlier
+ * sample, a task born during the interval is charged all its ticks; one
+ * older than that (the first frame, or the first with a row per thread) has
+ * no baseline, so the average over its life is shown, as ps does, rather
+ * than its whole life charged to one interval.
  */
 static double cpu_share(const struct sampler *s, uint64_t ticks, const uint64_t *prev,
 			double interval, double uptime, uint64_t start_ticks)
 {
-	double secs = interval;
+	double secs = interval, start = (double)start_ticks / (double)s->hz;
 
 	if (prev)
 		ticks = ticks >= *prev ? ticks - *prev : 0;
-	else if (interval <= 0)
-		secs = uptime - (double)start_ticks / (double)s->hz;
+	else if (interval <= 0 || start < uptime - interval)
+		secs = uptime - start;
 	return secs > 0 ? (double)ticks / (double)s->hz / secs * 100.0 : 0;
 }
 
@@ -388,7 +390,33 @@ struct thread_walk {
 	struct frame *f;
 	struct frame_proc proc; /* the process row the threads replace */
 	double interval;
+	bool leader_gone; /* the main thread is a zombie: the process row shows no memory */
 };
+
+/*
+ * Memory of a process whose main thread exited, from its live thread tid:
+ * the thread's stat (VIRT, and RES unless statm is read) and statm.
+ */
+static int thread_mem(struct sampler *s, struct thread_walk *w, int tid, const struct proc_stat *st,
+		      struct frame_proc *t)
+{
+	t->vsize_kb = st->vsize / 1024;
+	t->rss_kb = st->rss > 0 ? (uint64_t)st->rss * s->page_kb : 0;
+	if (s->needs & PROC_NEED(PROC_FILE_STATM)) {
+		struct proc_statm sm;
+		ssize_t n = proc_reader_read_file(s->reader, w->proc.pid, tid, "statm",
+						  s->statm_buf, sizeof(s->statm_buf));
+
+		if (n < 0)
+			return (int)n;
+		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
+			t->rss_kb = sm.resident * s->page_kb;
+			t->shared_kb = sm.shared * s->page_kb;
+		}
+	}
+	t->mem_pct = w->f->mem.total ? (double)t->rss_kb * 100.0 / (double)w->f->mem.total : 0;
+	return 0;
+}
 
 static int add_thread(void *ctx, int tid)
 {
@@ -429,6 +457,9 @@ static int add_thread(void *ctx, int tid)
 	t->processor = (int)st.processor;
 	t->cpu_pct = cpu_share(s, st.utime + st.stime, prev ? &prev->ticks : NULL, w->interval,
 			       w->f->uptime_s, st.starttime);
+	/* the leader has no mm once its thread exited: a live thread shows the process's */
+	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
+		return 0;
 	w->f->nprocs++;
 	return 0;
 }
@@ -440,6 +471,7 @@ static void sample_threads(struct sampler *s, struct frame *f, double interval)
 	size_t at = f->nprocs - 1;
 
 	w.proc = f->procs[at];
+	w.leader_gone = w.proc.state == 'Z' && w.proc.threads > 1;
 	f->nprocs = at;
 	if (proc_reader_tasks(s->reader, w.proc.pid, add_thread, &w) < 0 || f->nprocs == at)
 		f->procs[f->nprocs++] = w.proc; /* gone meanwhile: keep what was read */
@@ -532,8 +564,11 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		p->tgid = p->pid;
 		p->has_cmd = false;
 		first = f->nprocs++;
-		/* a zombie main thread (pthread_exit) may leave threads that run */
-		if (s->threads && p->threads > 1)
+		/*
+		 * Every process, one thread or many: each row is then its
+		 * thread's own, whatever the thread count did between frames.
+		 */
+		if (s->threads)
 			sample_threads(s, f, interval);
 		/* the process, or with -H its threads, as top counts them */
 		for (size_t i = first; i < f->nprocs; i++)
