@@ -7,7 +7,7 @@
  * a new process (set up through /proc/sys/kernel/ns_last_pid where allowed);
  * task counts are checked with a stopped and a zombie child. RES is checked
  * against statm, thread rows against each thread's own stat while threads
- * come and go. Whatever waits
+ * come and go, and the user against a child that drops root. Whatever waits
  * on a child waits on what the kernel counts (its ticks, a byte on a pipe),
  * with a deadline long enough for a loaded machine.
  */
@@ -1021,6 +1021,88 @@ static void test_needs_statm_status(void **state)
 	frame_free(&f);
 }
 
+/* Whether rows_select() with -u uid keeps pid. */
+static bool uid_filter_keeps(const struct frame *f, uid_t uid, pid_t pid)
+{
+	struct row_filter flt = {.by_uid = true, .uid = uid};
+	struct row_order ord = {.field = FIELD_PID};
+	const struct frame_proc **rows = xreallocarray(NULL, f->nprocs, sizeof(*rows));
+	size_t n = rows_select(f, &flt, &ord, rows);
+	bool kept = false;
+
+	for (size_t i = 0; i < n; i++)
+		kept |= rows[i]->pid == pid;
+	free(rows);
+	return kept;
+}
+
+/*
+ * A process that drops root with setresuid() (and so becomes non-dumpable:
+ * /proc/PID stays root's) shows its new uid within SAMPLER_UID_RECHECK
+ * frames, and -u follows it.
+ */
+static void test_uid_setresuid(void **state)
+{
+	const uid_t nobody = 65534;
+	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM)};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	struct users *users;
+	int go[2], done[2];
+	pid_t pid;
+	char c;
+	int frames = 0;
+
+	if (geteuid() != 0) {
+		SKIP("setresuid() to another user needs root");
+		return;
+	}
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(done), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(go[1]);
+		close(done[0]);
+		if (read(go[0], &c, 1) != 1 || setresgid(nobody, nobody, nobody) ||
+		    setresuid(nobody, nobody, nobody) || write(done[1], "u", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	track(pid);
+	close(go[0]);
+	close(done[1]);
+	assert_true(wait_state(pid, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->uid, 0);
+	assert_true(uid_filter_keeps(&f, 0, pid));
+
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(read(done[0], &c, 1), 1);
+	assert_true(wait_state(pid, 'S'));
+	do {
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+	} while (p->uid != nobody && ++frames < SAMPLER_UID_RECHECK);
+	assert_int_equal(p->uid, nobody);
+	users = users_new();
+	assert_string_equal(p->user, users_name(users, nobody));
+	users_free(users);
+	assert_true(uid_filter_keeps(&f, nobody, pid));
+	assert_false(uid_filter_keeps(&f, 0, pid));
+	close(go[1]);
+	close(done[0]);
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1035,6 +1117,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_res_statm, reap_children),
 	    cmocka_unit_test_teardown(test_threads_single_own, reap_children),
 	    cmocka_unit_test_teardown(test_threads_churn, reap_children),
+	    cmocka_unit_test_teardown(test_uid_setresuid, reap_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -283,6 +283,56 @@ static double cpu_share(const struct sampler *s, uint64_t ticks, const uint64_t 
 	return secs > 0 ? (double)ticks / (double)s->hz / secs * 100.0 : 0;
 }
 
+/* The kernel's flag for its own threads (include/linux/sched.h): their uid never changes. */
+#define PF_KTHREAD 0x00200000u
+
+/*
+ * What in stat moves when a process runs or execs. A change prompts a new
+ * look at its uid: a process must run to change its credentials, and an
+ * exec (of a setuid binary, say) changes its name and mappings.
+ */
+static uint64_t stat_sig(const struct proc_stat *st)
+{
+	const uint64_t v[] = {st->utime,	   st->stime,
+			      st->minflt,	   st->majflt,
+			      (uint64_t)st->state, (uint64_t)st->num_threads,
+			      st->vsize,	   (uint64_t)st->processor};
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = (h ^ v[i]) * 1099511628211ull;
+	for (size_t i = 0; i < st->comm.n; i++)
+		h = (h ^ (unsigned char)st->comm.p[i]) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * The effective uid from status (what top shows). The owner of /proc/PID,
+ * which the reader takes at first sight, is root for a process that is not
+ * dumpable, as one that dropped privileges with setresuid is.
+ * Returns 0, -ESRCH when the process is gone, or another -errno.
+ */
+static int uid_from_status(struct sampler *s, struct proc_slot *slot)
+{
+	struct proc_status ss;
+	ssize_t n;
+	int err;
+
+	if (slot->fd[PROC_FILE_STATUS] >= 0)
+		n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
+				     sizeof(s->status_buf));
+	else
+		n = proc_reader_read_file(s->reader, slot->pid, 0, "status", s->status_buf,
+					  sizeof(s->status_buf));
+	if (n < 0)
+		return (int)n;
+	err = proc_parse_status(s->status_buf, (size_t)n, &ss);
+	if (err)
+		return err;
+	slot->uid = ss.uid[1];
+	return 0;
+}
+
 /*
  * Read one process into p. Returns 0, -ESRCH when it vanished, or another
  * -errno (unreadable or malformed: skipped like a vanished one).
@@ -291,6 +341,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		       double interval, double uptime)
 {
 	struct proc_stat st;
+	bool uid_check;
+	uint64_t sig;
 	ssize_t n;
 	int err;
 
@@ -300,13 +352,34 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	err = proc_parse_stat(s->stat_buf, (size_t)n, &st);
 	if (err)
 		return err;
+	sig = stat_sig(&st);
 	if (is_new) {
 		slot->start_ticks = st.starttime;
+		/* a root owner may be a non-dumpable process of another user */
+		uid_check = slot->uid == 0;
 	} else if (st.starttime != slot->start_ticks) {
 		/* Same PID, another process: nothing of the old one carries over. */
 		slot->start_ticks = st.starttime;
 		slot->have_prev = false;
 		proc_reader_restat(s->reader, slot);
+		uid_check = true;
+	} else {
+		/*
+		 * Credentials change without a trace in stat when the process ran
+		 * less than a tick (setresuid): look again every
+		 * SAMPLER_UID_RECHECK frames, spread over the PIDs.
+		 */
+		uid_check = sig != slot->stat_sig ||
+			    (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0;
+	}
+	slot->stat_sig = sig;
+	if (st.flags & PF_KTHREAD)
+		uid_check = false;
+	/* status gives the uid anyway when it is read for its other fields */
+	if (uid_check && !(s->needs & PROC_NEED(PROC_FILE_STATUS))) {
+		err = uid_from_status(s, slot);
+		if (err == -ESRCH)
+			return err;
 	}
 
 	p->pid = slot->pid;
@@ -314,8 +387,6 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->state = st.state;
 	p->comm_len = (uint8_t)(st.comm.n < PROC_COMM_MAX ? st.comm.n : PROC_COMM_MAX);
 	memcpy(p->comm, st.comm.p, p->comm_len);
-	p->uid = slot->uid;
-	p->user = users_name(s->users, slot->uid);
 	p->priority = st.priority;
 	p->nice = st.nice;
 	p->threads = st.num_threads;
@@ -359,6 +430,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		if (n < 0)
 			return (int)n;
 		if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
+			slot->uid = ss.uid[1];
 			p->swap_kb = ss.vm_swap;
 			p->rss_anon_kb = ss.rss_anon;
 			p->rss_file_kb = ss.rss_file;
@@ -366,6 +438,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 			p->nvctxsw = ss.nonvoluntary_ctxt;
 		}
 	}
+	p->uid = slot->uid;
+	p->user = users_name(s->users, slot->uid);
 	return 0;
 }
 
