@@ -155,7 +155,7 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
 
 /*
  * A process's uid is looked at again (in /proc/PID/status) when what stat
- * shows of it changed (it ran a tick, faulted, exec'd, moved CPU), when
+ * shows of it changed (it ran a tick, exec'd, changed size or threads), when
  * status is read anyway, and otherwise every SAMPLER_UID_RECHECK frames: a
  * setresuid() that left no trace in stat shows within that many frames.
  */

@@ -287,16 +287,15 @@ static double cpu_share(const struct sampler *s, uint64_t ticks, const uint64_t 
 #define PF_KTHREAD 0x00200000u
 
 /*
- * What in stat moves when a process runs or execs. A change prompts a new
+ * What in stat moves when a process works or execs. A change prompts a new
  * look at its uid: a process must run to change its credentials, and an
- * exec (of a setuid binary, say) changes its name and mappings.
+ * exec (of a setuid binary, say) changes its name and size. Fields that move
+ * on every wake-up (state, CPU, faults) would send most processes to status
+ * on every frame of a busy machine.
  */
 static uint64_t stat_sig(const struct proc_stat *st)
 {
-	const uint64_t v[] = {st->utime,	   st->stime,
-			      st->minflt,	   st->majflt,
-			      (uint64_t)st->state, (uint64_t)st->num_threads,
-			      st->vsize,	   (uint64_t)st->processor};
+	const uint64_t v[] = {st->utime, st->stime, st->vsize, (uint64_t)st->num_threads};
 	uint64_t h = 14695981039346656037ull; /* FNV-1a */
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
