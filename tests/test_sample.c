@@ -7,9 +7,10 @@
  * a new process (set up through /proc/sys/kernel/ns_last_pid where allowed);
  * task counts are checked with a stopped and a zombie child. RES is checked
  * against statm, thread rows against each thread's own stat while threads
- * come and go, and the user against a child that drops root. Whatever waits
- * on a child waits on what the kernel counts (its ticks, a byte on a pipe),
- * with a deadline long enough for a loaded machine.
+ * come and go, and the user against a child that drops root or execs a
+ * set-user-ID program. Whatever waits on a child waits on what the kernel
+ * counts (its ticks, a byte on a pipe), with a deadline long enough for a
+ * loaded machine.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1103,6 +1105,126 @@ static void test_uid_setresuid(void **state)
 	sampler_free(s);
 }
 
+/* Copy src to dst, owned by uid, set-user-ID. 0, or -errno. */
+static int make_setuid_copy(const char *src, const char *dst, uid_t uid)
+{
+	char buf[65536];
+	int in = open(src, O_RDONLY | O_CLOEXEC), out, err = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			err = -EIO;
+	if (n < 0 || fchown(out, uid, uid) || fchmod(out, 04755))
+		err = err ? err : -errno;
+	close(in);
+	close(out);
+	return err;
+}
+
+/* The effective uid in /proc/PID/status, or -1. */
+static long status_euid(pid_t pid)
+{
+	char path[64], line[256];
+	long ruid, euid = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "Uid: %ld %ld", &ruid, &euid) == 2)
+			break;
+	fclose(fp);
+	return euid;
+}
+
+/*
+ * A process that execs a set-user-ID program changes its name and size in
+ * stat: the very next frame shows its new user.
+ */
+static void test_uid_setuid_exec(void **state)
+{
+	const uid_t nobody = 65534;
+	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM)};
+	char dir[] = "/tmp/ptop-suid.XXXXXX", prog[64];
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	double t0;
+	int go[2], err;
+	pid_t pid;
+	char c = 'g';
+
+	if (geteuid() != 0) {
+		SKIP("making a set-user-ID program of another user needs root");
+		return;
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(prog, sizeof(prog), "%s/suid_sleep", dir);
+	err = make_setuid_copy("/bin/sleep", prog, nobody);
+	if (err) {
+		unlink(prog);
+		rmdir(dir);
+		SKIP("cannot make a set-user-ID copy of /bin/sleep: %s", strerror(-err));
+		return;
+	}
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		execl(prog, "suid_sleep", "600", (char *)NULL);
+		_exit(127);
+	}
+	track(pid);
+	close(go[0]);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->uid, 0);
+
+	assert_int_equal(write(go[1], &c, 1), 1);
+	close(go[1]);
+	t0 = clock_mono();
+	while (status_euid(pid) != (long)nobody) {
+		if (clock_mono() - t0 > DEADLINE_S)
+			break;
+		sleep_ms(5);
+	}
+	/* Running, it needs the file no more. */
+	unlink(prog);
+	rmdir(dir);
+	if (status_euid(pid) != (long)nobody) {
+		kill_reap(pid);
+		frame_free(&f);
+		sampler_free(s);
+		SKIP("the set-user-ID bit had no effect here (a nosuid mount?)");
+		return;
+	}
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->uid, nobody);
+	assert_true(uid_filter_keeps(&f, nobody, pid));
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1118,6 +1240,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_threads_single_own, reap_children),
 	    cmocka_unit_test_teardown(test_threads_churn, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setresuid, reap_children),
+	    cmocka_unit_test_teardown(test_uid_setuid_exec, reap_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
