@@ -5,9 +5,15 @@
  * oracle; frames are built while hundreds of children exit underneath; %CPU
  * deltas are checked on a busy and an idle child and across a PID reused by
  * a new process (set up through /proc/sys/kernel/ns_last_pid where allowed);
- * task counts are checked with a stopped and a zombie child.
+ * task counts are checked with a stopped and a zombie child. RES is checked
+ * against statm, thread rows against each thread's own stat while threads
+ * come and go, and the user against a child that drops root or execs a
+ * set-user-ID program. Whatever waits on a child waits on what the kernel
+ * counts (its ticks, a byte on a pipe), with a deadline long enough for a
+ * loaded machine.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -16,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +31,7 @@
 #include <libproc2/pids.h>
 
 #include "ptop/frame.h"
+#include "ptop/output.h"
 #include "ptop/util.h"
 #include "child.h"
 
@@ -41,6 +49,53 @@ static void sleep_ms(long ms)
 
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+}
+
+/* Generous: a loaded 2-core machine may starve a child for seconds. */
+#define DEADLINE_S 30.0
+
+/* utime + stime of pid (or of its thread tid when tid > 0), in ticks; -1 when gone. */
+static int64_t read_ticks(pid_t pid, pid_t tid)
+{
+	unsigned long long ut, st;
+	char path[96], buf[1024];
+	const char *rp;
+	ssize_t n;
+	int fd;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	/* state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime */
+	if (!rp ||
+	    sscanf(rp + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (int64_t)(ut + st);
+}
+
+/* Wait until pid (or its thread tid) has run at least `ticks` clock ticks. */
+static int64_t wait_ticks(pid_t pid, pid_t tid, int64_t ticks)
+{
+	double t0 = clock_mono();
+	int64_t now;
+
+	while ((now = read_ticks(pid, tid)) < ticks) {
+		if (now < 0 || clock_mono() - t0 > DEADLINE_S)
+			fail_msg("%d/%d: %lld ticks, waited for %lld", pid, tid, (long long)now,
+				 (long long)ticks);
+		sleep_ms(5);
+	}
+	return now;
 }
 
 /*
@@ -111,13 +166,14 @@ static void kill_reap(pid_t pid)
 			tracked[i] = 0;
 }
 
-/* Wait until pid's state (as /proc prints it) is `want`, up to about 2 s. */
+/* Wait until pid's state (as /proc prints it) is `want`, up to DEADLINE_S. */
 static bool wait_state(pid_t pid, char want)
 {
 	char path[64], buf[512];
+	double t0 = clock_mono();
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	for (int tries = 0; tries < 200; tries++) {
+	while (clock_mono() - t0 < DEADLINE_S) {
 		FILE *fp = fopen(path, "r");
 		size_t n;
 		char *rp;
@@ -305,10 +361,20 @@ static void test_race_vanishing(void **state)
 			pids_cap = f.nprocs * 2;
 			pids = xreallocarray(pids, pids_cap, sizeof(*pids));
 		}
+		/*
+		 * Any process may name itself "" (prctl PR_SET_NAME): only the
+		 * names this test knows are checked.
+		 */
 		for (size_t i = 0; i < f.nprocs; i++) {
-			assert_true(f.procs[i].pid > 0);
-			assert_true(f.procs[i].comm_len > 0);
-			pids[i] = f.procs[i].pid;
+			const struct frame_proc *p = &f.procs[i];
+
+			assert_true(p->pid > 0);
+			assert_true(p->comm_len <= PROC_COMM_MAX);
+			if (p->pid == getpid() || p->ppid == getpid()) {
+				assert_int_equal(p->comm_len, strlen("test_sample"));
+				assert_memory_equal(p->comm, "test_sample", p->comm_len);
+			}
+			pids[i] = p->pid;
 		}
 		qsort(pids, f.nprocs, sizeof(*pids), cmp_int);
 		for (size_t i = 1; i < f.nprocs; i++)
@@ -331,6 +397,13 @@ static void test_race_vanishing(void **state)
 	sampler_free(s);
 }
 
+/*
+ * Percent of one CPU may exceed 100 by what the tick and the reading skew
+ * add: the interval runs from frame start to frame start, while each process
+ * is read a little later. Over an interval of 100 ticks or more this stays small.
+ */
+#define CPU_SLACK 0.2
+
 static void test_cpu_deltas(void **state)
 {
 	struct sampler_opts o = {0};
@@ -338,19 +411,27 @@ static void test_cpu_deltas(void **state)
 	struct frame f = {0};
 	struct sampler *s;
 	pid_t busy = fork_busy(), idle = fork_idle();
+	uint64_t busy0;
+	double want;
 
 	assert_true(wait_state(idle, 'S'));
 	assert_int_equal(sampler_new(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
-	sleep_ms(600);
+	p = frame_find(&f, busy);
+	assert_non_null(p);
+	busy0 = p->utime + p->stime;
+	/* However loaded the machine, the busy child gets its ticks in the end. */
+	wait_ticks(busy, 0, (int64_t)busy0 + 100);
 	assert_int_equal(sampler_frame(s, &f), 0);
-	assert_true(f.interval_s >= 0.55 && f.interval_s < 5);
+	assert_true(f.interval_s > 0 && f.interval_s < DEADLINE_S + 5);
 
 	p = frame_find(&f, busy);
 	assert_non_null(p);
-	assert_true(p->cpu_pct > 10.0);
-	assert_true(p->cpu_pct <= 100.0 + 10.0); /* one thread: one CPU at most */
-	assert_true(p->utime + p->stime >= 5);
+	assert_true(p->utime + p->stime >= busy0 + 100);
+	want = (double)(p->utime + p->stime - busy0) / (double)f.hz / f.interval_s * 100.0;
+	assert_true(p->cpu_pct > 0);
+	assert_true(p->cpu_pct > want - 1e-6 && p->cpu_pct < want + 1e-6);
+	assert_true(p->cpu_pct <= 100.0 * (1 + CPU_SLACK)); /* one thread: one CPU at most */
 	p = frame_find(&f, idle);
 	assert_non_null(p);
 	assert_true(p->cpu_pct >= 0.0 && p->cpu_pct < 0.5);
@@ -424,6 +505,56 @@ static void test_cmdline(void **state)
 	sampler_free(s);
 }
 
+/* Resident and shared pages of pid (or of its thread tid), from statm. */
+static bool read_statm(pid_t pid, pid_t tid, uint64_t *resident, uint64_t *shared)
+{
+	unsigned long long size, res, shr;
+	char path[96];
+	FILE *fp;
+	bool ok;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/statm", pid, tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/statm", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	ok = fscanf(fp, "%llu %llu %llu", &size, &res, &shr) == 3;
+	fclose(fp);
+	*resident = res;
+	*shared = shr;
+	return ok;
+}
+
+/* A child that touches `kb` KiB of its own, says so with a byte on *rd, then waits. */
+static pid_t fork_toucher(size_t kb, int *rd)
+{
+	int fds[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* volatile: a store nothing reads is not optimised away */
+		volatile char *mem = malloc(kb * 1024);
+
+		close(fds[0]);
+		if (!mem)
+			_exit(1);
+		for (size_t i = 0; i < kb * 1024; i += 512)
+			mem[i] = 0x5a;
+		if (write(fds[1], "m", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	*rd = fds[0];
+	return track(pid);
+}
+
 /*
  * With a row per thread, a process whose main thread has exited
  * (pthread_exit) shows that zombie thread and the thread that still runs,
@@ -431,11 +562,15 @@ static void test_cmdline(void **state)
  */
 static void test_threads_zombie_main(void **state)
 {
-	struct sampler_opts o = {.threads = true};
+	struct sampler_opts o = {.threads = true, .needs = PROC_NEED(PROC_FILE_STATM)};
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	const struct frame_proc *live = NULL;
 	struct frame f = {0};
 	struct sampler *s;
 	pid_t pid = fork();
 	size_t rows = 0, zombies = 0;
+	double t0 = clock_mono();
+	uint64_t resident, shared;
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -447,23 +582,263 @@ static void test_threads_zombie_main(void **state)
 	}
 	track(pid);
 	assert_int_equal(sampler_new(&o, &s), 0);
-	for (int i = 0; i < 200; i++) {
+	for (;;) {
 		const struct frame_proc *p;
 
 		assert_int_equal(sampler_frame(s, &f), 0);
 		p = frame_find(&f, pid);
 		if (p && p->state == 'Z' && p->threads == 2)
 			break;
+		assert_true(clock_mono() - t0 < DEADLINE_S);
 		sleep_ms(10);
 	}
 	for (size_t i = 0; i < f.nprocs; i++) {
 		if (f.procs[i].tgid != pid)
 			continue;
 		rows++;
-		zombies += f.procs[i].state == 'Z';
+		if (f.procs[i].state == 'Z')
+			zombies++;
+		else
+			live = &f.procs[i];
 	}
 	assert_int_equal(rows, 2);
 	assert_int_equal(zombies, 1);
+	/* The process's own statm and stat say 0 (no mm on the leader); the live thread's do not. */
+	assert_non_null(live);
+	assert_true(read_statm(pid, live->pid, &resident, &shared));
+	assert_true(resident > 0);
+	assert_int_equal(live->rss_kb, resident * page_kb);
+	assert_int_equal(live->shared_kb, shared * page_kb);
+	assert_true(live->vsize_kb > 0);
+	assert_true(live->mem_pct > 0);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/*
+ * RES is statm's resident figure (exact, what top shows), not stat's rss (a
+ * per-CPU counter's estimate on recent kernels), so that SHR, from the same
+ * statm, never exceeds it.
+ */
+static void test_res_statm(void **state)
+{
+	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM)};
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	uint64_t res0, shr0, res1, shr1;
+	const struct frame_proc *p = NULL;
+	struct frame f = {0};
+	struct sampler *s;
+	size_t touched = 32 * 1024 + 17 * page_kb; /* not a multiple of any batch */
+	char c;
+	int rd;
+	pid_t pid = fork_toucher(touched, &rd);
+
+	assert_int_equal(read(rd, &c, 1), 1);
+	close(rd);
+	assert_true(wait_state(pid, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	/* It sleeps: statm read before and after the frame agree, so the frame saw that. */
+	for (int tries = 0; tries < 10; tries++) {
+		assert_true(read_statm(pid, 0, &res0, &shr0));
+		assert_int_equal(sampler_frame(s, &f), 0);
+		assert_true(read_statm(pid, 0, &res1, &shr1));
+		if (res0 == res1 && shr0 == shr1)
+			break;
+	}
+	assert_int_equal(res0, res1);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->rss_kb, res1 * page_kb);
+	assert_int_equal(p->shared_kb, shr1 * page_kb);
+	assert_true(p->rss_kb >= p->shared_kb);
+	assert_true(p->rss_kb >= touched);
+	assert_true(p->mem_pct > 0);
+	assert_true(fabs(p->mem_pct - (double)p->rss_kb * 100.0 / (double)f.mem.total) < 1e-9);
+	/* Every process in the frame: SHR never above RES. */
+	for (size_t i = 0; i < f.nprocs; i++)
+		assert_true(f.procs[i].shared_kb <= f.procs[i].rss_kb);
+
+	/* The viewer reads what its columns need: RES or %MEM alone bring statm. */
+	for (int k = 0; k < 2; k++) {
+		o.needs = field_defs[k ? FIELD_MEM : FIELD_RES].needs;
+		sampler_configure(s, &o);
+		assert_true(read_statm(pid, 0, &res0, &shr0));
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+		assert_int_equal(p->rss_kb, res0 * page_kb);
+	}
+
+	/* Without statm, SHR is not shown (0), not statm's figure next to stat's RES. */
+	o.needs = 0;
+	sampler_configure(s, &o);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->shared_kb, 0);
+	assert_true(p->rss_kb >= touched);
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/* Utime + stime of a row's own thread: TIME+ as top -H shows it. */
+static void check_own_thread(const struct frame_proc *p, pid_t pid)
+{
+	int64_t own = read_ticks(pid, p->pid);
+
+	assert_true(own >= 0);
+	assert_int_equal((int64_t)(p->utime + p->stime), own);
+}
+
+/* A thread that burns about 300 ms of CPU, then ends. */
+static void *burn_and_exit(void *arg)
+{
+	struct timespec ts;
+
+	do {
+		for (volatile int i = 0; i < 100000; i++)
+			;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	} while (ts.tv_sec == 0 && ts.tv_nsec < 300000000L);
+	return arg;
+}
+
+/*
+ * With a row per thread, a process left with one thread shows that
+ * thread's own figures, not the process's (which keep the time of threads
+ * that ended).
+ */
+static void test_threads_single_own(void **state)
+{
+	struct sampler_opts o = {.threads = true};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pthread_t t;
+
+		close(fds[0]);
+		if (pthread_create(&t, NULL, burn_and_exit, NULL) || pthread_join(t, NULL))
+			_exit(1);
+		if (write(fds[1], "j", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	track(pid);
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	assert_true(wait_state(pid, 'S'));
+	/* The process's ticks hold the ended thread's: 300 ms against the main thread's few. */
+	assert_true(read_ticks(pid, 0) >= read_ticks(pid, pid) + 20);
+
+	assert_int_equal(sampler_new(&o, &s), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+		assert_int_equal(p->tgid, pid);
+		assert_int_equal(p->threads, 1);
+		check_own_thread(p, pid);
+		assert_true(p->cpu_pct < 1.0);
+	}
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/* Burn this thread's CPU until `ms` more of it are spent. */
+static void burn_ms(long ms)
+{
+	struct timespec ts;
+	double t0, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	do {
+		for (volatile int i = 0; i < 10000; i++)
+			;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	} while (t - t0 < (double)ms / 1000.0);
+}
+
+static void *burn_20ms(void *arg)
+{
+	burn_ms(20);
+	return arg;
+}
+
+#define CHURN_FRAMES 30
+
+/*
+ * Threads come and go between frames while the main thread burns: its
+ * TIME+ never goes back, and no thread shows more than one CPU, however
+ * often the process goes from one thread to two and back.
+ */
+static void test_threads_churn(void **state)
+{
+	struct sampler_opts o = {.threads = true};
+	struct frame f = {0};
+	struct sampler *s;
+	int64_t main_prev = -1;
+	unsigned seen_one = 0, seen_more = 0;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (;;) {
+			pthread_t t;
+
+			burn_ms(50);
+			if (pthread_create(&t, NULL, burn_20ms, NULL))
+				_exit(1);
+			burn_ms(30);
+			pthread_join(t, NULL);
+		}
+	}
+	track(pid);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	for (int i = 0; i < CHURN_FRAMES; i++) {
+		int64_t main_now;
+		size_t rows = 0;
+
+		assert_int_equal(sampler_frame(s, &f), 0);
+		for (size_t k = 0; k < f.nprocs; k++) {
+			const struct frame_proc *p = &f.procs[k];
+
+			if (p->tgid != pid)
+				continue;
+			rows++;
+			if (i > 0)
+				assert_true(p->cpu_pct <= 100.0 * (1 + CPU_SLACK));
+			if (p->pid != pid)
+				continue;
+			main_now = (int64_t)(p->utime + p->stime);
+			assert_true(main_now >= main_prev);
+			main_prev = main_now;
+		}
+		assert_true(rows >= 1);
+		if (rows == 1)
+			seen_one++;
+		else
+			seen_more++;
+		/* Long enough that a tick more or less is within the slack. */
+		wait_ticks(pid, pid, read_ticks(pid, pid) + 20);
+	}
+	/* Both cases happened, or the test proved nothing. */
+	assert_true(seen_one > 0);
+	assert_true(seen_more > 0);
+	kill_reap(pid);
 	frame_free(&f);
 	sampler_free(s);
 }
@@ -474,16 +849,17 @@ static void test_pid_reuse(void **state)
 	const struct frame_proc *p;
 	struct frame f = {0};
 	struct sampler *s;
-	uint64_t old_start;
+	uint64_t old_start, old_ticks;
 	pid_t old, fresh = -1;
 
 	assert_int_equal(sampler_new(&o, &s), 0);
 	old = fork_busy();
-	sleep_ms(700);
+	wait_ticks(old, 0, 100);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	p = frame_find(&f, old);
 	assert_non_null(p);
-	assert_true(p->utime + p->stime >= 20);
+	old_ticks = p->utime + p->stime;
+	assert_true(old_ticks >= 100);
 	old_start = p->start_ticks;
 	kill_reap(old);
 
@@ -495,7 +871,7 @@ static void test_pid_reuse(void **state)
 		if (!set_next_pid(old)) {
 			sampler_free(s);
 			frame_free(&f);
-			skip(); /* ns_last_pid not writable here: cannot force a reuse */
+			SKIP("ns_last_pid is not writable here: cannot force a PID reuse");
 			return;
 		}
 		fresh = fork_busy();
@@ -504,18 +880,19 @@ static void test_pid_reuse(void **state)
 		kill_reap(fresh);
 		sampler_free(s);
 		frame_free(&f);
-		skip();
+		SKIP("other processes took the PID five times");
 		return;
 	}
-	sleep_ms(300);
+	/* Far fewer ticks than the old one had: taken as its baseline they would show 0%. */
+	wait_ticks(fresh, 0, 5);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	p = frame_find(&f, old);
 	assert_non_null(p);
 	assert_int_equal(p->ppid, getpid());
 	assert_true(p->start_ticks > old_start);
-	/* Its own ticks since birth, within the interval: well above 0. */
-	assert_true(p->utime + p->stime < 60);
-	assert_true(p->cpu_pct > 10.0);
+	assert_true(p->utime + p->stime >= 5);
+	assert_true(p->utime + p->stime < old_ticks);
+	assert_true(p->cpu_pct > 0.0);
 	kill_reap(fresh);
 	frame_free(&f);
 	sampler_free(s);
@@ -646,6 +1023,208 @@ static void test_needs_statm_status(void **state)
 	frame_free(&f);
 }
 
+/* Whether rows_select() with -u uid keeps pid. */
+static bool uid_filter_keeps(const struct frame *f, uid_t uid, pid_t pid)
+{
+	struct row_filter flt = {.by_uid = true, .uid = uid};
+	struct row_order ord = {.field = FIELD_PID};
+	const struct frame_proc **rows = xreallocarray(NULL, f->nprocs, sizeof(*rows));
+	size_t n = rows_select(f, &flt, &ord, rows);
+	bool kept = false;
+
+	for (size_t i = 0; i < n; i++)
+		kept |= rows[i]->pid == pid;
+	free(rows);
+	return kept;
+}
+
+/*
+ * A process that drops root with setresuid() (and so becomes non-dumpable:
+ * /proc/PID stays root's) shows its new uid within SAMPLER_UID_RECHECK
+ * frames, and -u follows it.
+ */
+static void test_uid_setresuid(void **state)
+{
+	const uid_t nobody = 65534;
+	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM)};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	struct users *users;
+	int go[2], done[2];
+	pid_t pid;
+	char c;
+	int frames = 0;
+
+	if (geteuid() != 0) {
+		SKIP("setresuid() to another user needs root");
+		return;
+	}
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(done), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(go[1]);
+		close(done[0]);
+		if (read(go[0], &c, 1) != 1 || setresgid(nobody, nobody, nobody) ||
+		    setresuid(nobody, nobody, nobody) || write(done[1], "u", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	track(pid);
+	close(go[0]);
+	close(done[1]);
+	assert_true(wait_state(pid, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->uid, 0);
+	assert_true(uid_filter_keeps(&f, 0, pid));
+
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(read(done[0], &c, 1), 1);
+	assert_true(wait_state(pid, 'S'));
+	do {
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+	} while (p->uid != nobody && ++frames < SAMPLER_UID_RECHECK);
+	assert_int_equal(p->uid, nobody);
+	users = users_new();
+	assert_string_equal(p->user, users_name(users, nobody));
+	users_free(users);
+	assert_true(uid_filter_keeps(&f, nobody, pid));
+	assert_false(uid_filter_keeps(&f, 0, pid));
+	close(go[1]);
+	close(done[0]);
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/* Copy src to dst, owned by uid, set-user-ID. 0, or -errno. */
+static int make_setuid_copy(const char *src, const char *dst, uid_t uid)
+{
+	char buf[65536];
+	int in = open(src, O_RDONLY | O_CLOEXEC), out, err = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			err = -EIO;
+	if (n < 0 || fchown(out, uid, uid) || fchmod(out, 04755))
+		err = err ? err : -errno;
+	close(in);
+	close(out);
+	return err;
+}
+
+/* The effective uid in /proc/PID/status, or -1. */
+static long status_euid(pid_t pid)
+{
+	char path[64], line[256];
+	long ruid, euid = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "Uid: %ld %ld", &ruid, &euid) == 2)
+			break;
+	fclose(fp);
+	return euid;
+}
+
+/*
+ * A process that execs a set-user-ID program changes its name and size in
+ * stat: the very next frame shows its new user.
+ */
+static void test_uid_setuid_exec(void **state)
+{
+	const uid_t nobody = 65534;
+	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM)};
+	char dir[] = "/tmp/ptop-suid.XXXXXX", prog[64];
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	double t0;
+	int go[2], err;
+	pid_t pid;
+	char c = 'g';
+
+	if (geteuid() != 0) {
+		SKIP("making a set-user-ID program of another user needs root");
+		return;
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(prog, sizeof(prog), "%s/suid_sleep", dir);
+	err = make_setuid_copy("/bin/sleep", prog, nobody);
+	if (err) {
+		unlink(prog);
+		rmdir(dir);
+		SKIP("cannot make a set-user-ID copy of /bin/sleep: %s", strerror(-err));
+		return;
+	}
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		execl(prog, "suid_sleep", "600", (char *)NULL);
+		_exit(127);
+	}
+	track(pid);
+	close(go[0]);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->uid, 0);
+
+	assert_int_equal(write(go[1], &c, 1), 1);
+	close(go[1]);
+	t0 = clock_mono();
+	while (status_euid(pid) != (long)nobody) {
+		if (clock_mono() - t0 > DEADLINE_S)
+			break;
+		sleep_ms(5);
+	}
+	/* Running, it needs the file no more. */
+	unlink(prog);
+	rmdir(dir);
+	if (status_euid(pid) != (long)nobody) {
+		kill_reap(pid);
+		frame_free(&f);
+		sampler_free(s);
+		SKIP("the set-user-ID bit had no effect here (a nosuid mount?)");
+		return;
+	}
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->uid, nobody);
+	assert_true(uid_filter_keeps(&f, nobody, pid));
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +1236,11 @@ int main(void)
 	    cmocka_unit_test_teardown(test_pid_reuse, reap_children),
 	    cmocka_unit_test_teardown(test_task_counts, reap_children),
 	    cmocka_unit_test_teardown(test_needs_statm_status, reap_children),
+	    cmocka_unit_test_teardown(test_res_statm, reap_children),
+	    cmocka_unit_test_teardown(test_threads_single_own, reap_children),
+	    cmocka_unit_test_teardown(test_threads_churn, reap_children),
+	    cmocka_unit_test_teardown(test_uid_setresuid, reap_children),
+	    cmocka_unit_test_teardown(test_uid_setuid_exec, reap_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,17 +23,18 @@ struct frame_proc {
 	char state;		  /* R S D Z T t I X ... as the kernel prints it */
 	uint8_t comm_len;	  /* bytes in comm */
 	char comm[PROC_COMM_MAX]; /* the kernel's bytes, unescaped, not NUL-terminated */
-	uid_t uid;		  /* effective uid */
+	uid_t uid;		  /* effective uid; see SAMPLER_UID_RECHECK */
 	const char *user;	  /* name for uid; owned by the sampler, lives as long */
 	int64_t priority, nice;
 	int64_t threads;
-	uint64_t vsize_kb, rss_kb; /* KiB */
-	uint64_t shared_kb;	   /* KiB; 0 unless statm was read */
-	double cpu_pct;		   /* percent of one CPU over the last interval (top's Irix mode) */
-	double mem_pct;		   /* rss of total memory, percent */
-	uint64_t utime, stime;	   /* clock ticks */
-	uint64_t start_ticks;	   /* clock ticks after boot */
-	int processor;		   /* CPU last run on */
+	uint64_t vsize_kb;     /* KiB */
+	uint64_t rss_kb;       /* KiB; statm's exact figure when statm was read, else stat's */
+	uint64_t shared_kb;    /* KiB; 0 unless statm was read */
+	double cpu_pct;	       /* percent of one CPU over the last interval (top's Irix mode) */
+	double mem_pct;	       /* rss of total memory, percent */
+	uint64_t utime, stime; /* clock ticks */
+	uint64_t start_ticks;  /* clock ticks after boot */
+	int processor;	       /* CPU last run on */
 	/* from status, read only when PROC_NEED(PROC_FILE_STATUS) was asked for */
 	uint64_t swap_kb, rss_anon_kb, rss_file_kb; /* KiB */
 	uint64_t vctxsw, nvctxsw;		    /* voluntary, involuntary context switches */
@@ -151,6 +152,14 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o);
  * another -errno when it cannot be read): its name is then stored instead.
  */
 int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
+
+/*
+ * A process's uid is looked at again (in /proc/PID/status) when what stat
+ * shows of it changed (it ran a tick, exec'd, changed size or threads), when
+ * status is read anyway, and otherwise every SAMPLER_UID_RECHECK frames: a
+ * setresuid() that left no trace in stat shows within that many frames.
+ */
+#define SAMPLER_UID_RECHECK 8
 
 /*
  * Fill f with a new sample, reusing f->procs. Processes that vanish while

@@ -138,7 +138,9 @@ struct proc_slot {
 	int fd[PROC_NFILES];	     /* held descriptor, or -1 */
 	uint64_t start_ticks;	     /* identifies this process among users of the pid */
 	uint64_t prev_ticks;	     /* utime + stime at the previous frame */
-	uid_t uid;		     /* owner of /proc/PID when first seen */
+	uid_t uid;		     /* effective uid: owner of /proc/PID when first seen,
+				      * then from status (see sampler_frame) */
+	uint64_t stat_sig;	     /* hash of the stat fields that move when it runs */
 	unsigned gen;		     /* the scan that last saw it */
 	bool have_prev;		     /* prev_ticks is from an earlier frame of this process */
 	struct proc_slot *next_free; /* the reader's free list; not for callers */

@@ -265,20 +265,71 @@ static void count_task(struct frame_tasks *t, char state)
 }
 
 /*
- * %CPU of one CPU: ticks since *prev over the interval; with no earlier
- * sample, a process born during the interval is charged all its ticks, and on
- * the first frame (interval 0) the average over its life is shown, as ps does.
+ * %CPU of one CPU: ticks since *prev over the interval. With no earlier
+ * sample, a task born during the interval is charged all its ticks; one
+ * older than that (the first frame, or the first with a row per thread) has
+ * no baseline, so the average over its life is shown, as ps does, rather
+ * than its whole life charged to one interval.
  */
 static double cpu_share(const struct sampler *s, uint64_t ticks, const uint64_t *prev,
 			double interval, double uptime, uint64_t start_ticks)
 {
-	double secs = interval;
+	double secs = interval, start = (double)start_ticks / (double)s->hz;
 
 	if (prev)
 		ticks = ticks >= *prev ? ticks - *prev : 0;
-	else if (interval <= 0)
-		secs = uptime - (double)start_ticks / (double)s->hz;
+	else if (interval <= 0 || start < uptime - interval)
+		secs = uptime - start;
 	return secs > 0 ? (double)ticks / (double)s->hz / secs * 100.0 : 0;
+}
+
+/* The kernel's flag for its own threads (include/linux/sched.h): their uid never changes. */
+#define PF_KTHREAD 0x00200000u
+
+/*
+ * What in stat moves when a process works or execs. A change prompts a new
+ * look at its uid: a process must run to change its credentials, and an
+ * exec (of a setuid binary, say) changes its name and size. Fields that move
+ * on every wake-up (state, CPU, faults) would send most processes to status
+ * on every frame of a busy machine.
+ */
+static uint64_t stat_sig(const struct proc_stat *st)
+{
+	const uint64_t v[] = {st->utime, st->stime, st->vsize, (uint64_t)st->num_threads};
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = (h ^ v[i]) * 1099511628211ull;
+	for (size_t i = 0; i < st->comm.n; i++)
+		h = (h ^ (unsigned char)st->comm.p[i]) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * The effective uid from status (what top shows). The owner of /proc/PID,
+ * which the reader takes at first sight, is root for a process that is not
+ * dumpable, as one that dropped privileges with setresuid is.
+ * Returns 0, -ESRCH when the process is gone, or another -errno.
+ */
+static int uid_from_status(struct sampler *s, struct proc_slot *slot)
+{
+	struct proc_status ss;
+	ssize_t n;
+	int err;
+
+	if (slot->fd[PROC_FILE_STATUS] >= 0)
+		n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
+				     sizeof(s->status_buf));
+	else
+		n = proc_reader_read_file(s->reader, slot->pid, 0, "status", s->status_buf,
+					  sizeof(s->status_buf));
+	if (n < 0)
+		return (int)n;
+	err = proc_parse_status(s->status_buf, (size_t)n, &ss);
+	if (err)
+		return err;
+	slot->uid = ss.uid[1];
+	return 0;
 }
 
 /*
@@ -289,6 +340,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		       double interval, double uptime)
 {
 	struct proc_stat st;
+	bool uid_check;
+	uint64_t sig;
 	ssize_t n;
 	int err;
 
@@ -298,13 +351,34 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	err = proc_parse_stat(s->stat_buf, (size_t)n, &st);
 	if (err)
 		return err;
+	sig = stat_sig(&st);
 	if (is_new) {
 		slot->start_ticks = st.starttime;
+		/* a root owner may be a non-dumpable process of another user */
+		uid_check = slot->uid == 0;
 	} else if (st.starttime != slot->start_ticks) {
 		/* Same PID, another process: nothing of the old one carries over. */
 		slot->start_ticks = st.starttime;
 		slot->have_prev = false;
 		proc_reader_restat(s->reader, slot);
+		uid_check = true;
+	} else {
+		/*
+		 * Credentials change without a trace in stat when the process ran
+		 * less than a tick (setresuid): look again every
+		 * SAMPLER_UID_RECHECK frames, spread over the PIDs.
+		 */
+		uid_check = sig != slot->stat_sig ||
+			    (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0;
+	}
+	slot->stat_sig = sig;
+	if (st.flags & PF_KTHREAD)
+		uid_check = false;
+	/* status gives the uid anyway when it is read for its other fields */
+	if (uid_check && !(s->needs & PROC_NEED(PROC_FILE_STATUS))) {
+		err = uid_from_status(s, slot);
+		if (err == -ESRCH)
+			return err;
 	}
 
 	p->pid = slot->pid;
@@ -312,8 +386,6 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->state = st.state;
 	p->comm_len = (uint8_t)(st.comm.n < PROC_COMM_MAX ? st.comm.n : PROC_COMM_MAX);
 	memcpy(p->comm, st.comm.p, p->comm_len);
-	p->uid = slot->uid;
-	p->user = users_name(s->users, slot->uid);
 	p->priority = st.priority;
 	p->nice = st.nice;
 	p->threads = st.num_threads;
@@ -339,8 +411,14 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 				     sizeof(s->statm_buf));
 		if (n < 0)
 			return (int)n;
-		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0)
+		/*
+		 * statm sums the per-CPU RSS counters; stat's rss reads them
+		 * unsummed (an estimate, pages behind), so SHR could exceed it.
+		 */
+		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
+			p->rss_kb = sm.resident * s->page_kb;
 			p->shared_kb = sm.shared * s->page_kb;
+		}
 	}
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
 	if (s->needs & PROC_NEED(PROC_FILE_STATUS)) {
@@ -351,6 +429,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		if (n < 0)
 			return (int)n;
 		if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
+			slot->uid = ss.uid[1];
 			p->swap_kb = ss.vm_swap;
 			p->rss_anon_kb = ss.rss_anon;
 			p->rss_file_kb = ss.rss_file;
@@ -358,6 +437,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 			p->nvctxsw = ss.nonvoluntary_ctxt;
 		}
 	}
+	p->uid = slot->uid;
+	p->user = users_name(s->users, slot->uid);
 	return 0;
 }
 
@@ -382,7 +463,33 @@ struct thread_walk {
 	struct frame *f;
 	struct frame_proc proc; /* the process row the threads replace */
 	double interval;
+	bool leader_gone; /* the main thread is a zombie: the process row shows no memory */
 };
+
+/*
+ * Memory of a process whose main thread exited, from its live thread tid:
+ * the thread's stat (VIRT, and RES unless statm is read) and statm.
+ */
+static int thread_mem(struct sampler *s, struct thread_walk *w, int tid, const struct proc_stat *st,
+		      struct frame_proc *t)
+{
+	t->vsize_kb = st->vsize / 1024;
+	t->rss_kb = st->rss > 0 ? (uint64_t)st->rss * s->page_kb : 0;
+	if (s->needs & PROC_NEED(PROC_FILE_STATM)) {
+		struct proc_statm sm;
+		ssize_t n = proc_reader_read_file(s->reader, w->proc.pid, tid, "statm",
+						  s->statm_buf, sizeof(s->statm_buf));
+
+		if (n < 0)
+			return (int)n;
+		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
+			t->rss_kb = sm.resident * s->page_kb;
+			t->shared_kb = sm.shared * s->page_kb;
+		}
+	}
+	t->mem_pct = w->f->mem.total ? (double)t->rss_kb * 100.0 / (double)w->f->mem.total : 0;
+	return 0;
+}
 
 static int add_thread(void *ctx, int tid)
 {
@@ -423,6 +530,9 @@ static int add_thread(void *ctx, int tid)
 	t->processor = (int)st.processor;
 	t->cpu_pct = cpu_share(s, st.utime + st.stime, prev ? &prev->ticks : NULL, w->interval,
 			       w->f->uptime_s, st.starttime);
+	/* the leader has no mm once its thread exited: a live thread shows the process's */
+	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
+		return 0;
 	w->f->nprocs++;
 	return 0;
 }
@@ -434,6 +544,7 @@ static void sample_threads(struct sampler *s, struct frame *f, double interval)
 	size_t at = f->nprocs - 1;
 
 	w.proc = f->procs[at];
+	w.leader_gone = w.proc.state == 'Z' && w.proc.threads > 1;
 	f->nprocs = at;
 	if (proc_reader_tasks(s->reader, w.proc.pid, add_thread, &w) < 0 || f->nprocs == at)
 		f->procs[f->nprocs++] = w.proc; /* gone meanwhile: keep what was read */
@@ -526,8 +637,11 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		p->tgid = p->pid;
 		p->has_cmd = false;
 		first = f->nprocs++;
-		/* a zombie main thread (pthread_exit) may leave threads that run */
-		if (s->threads && p->threads > 1)
+		/*
+		 * Every process, one thread or many: each row is then its
+		 * thread's own, whatever the thread count did between frames.
+		 */
+		if (s->threads)
 			sample_threads(s, f, interval);
 		/* the process, or with -H its threads, as top counts them */
 		for (size_t i = first; i < f->nprocs; i++)
