@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ptop/frame.h"
+#include "ptop/output.h"
 #include "ptop/perf.h"
 
 enum child_kind { CHILD_IDLE, CHILD_BUSY };
@@ -835,6 +837,47 @@ static void test_perf_fd_count(void **state)
 	assert_int_equal(perf_fd_count(FIXTURES "/no-such-root", 1), -ESRCH);
 }
 
+/*
+ * A frame whose records hold garbage where the observer fills them in (the
+ * sampler reuses its slots): ptop's own row must come out with every
+ * counter field set, not partial because of what the slot held before.
+ */
+static void test_own_row_fields_set(void **state)
+{
+	struct observer_opts o = {
+	    .counters = true, .events = perf_software_events, .nevents = 4, .budget = 4};
+	const struct frame_proc *rows[1];
+	struct observer *ob;
+	struct frame f;
+	struct sbuf b = {0};
+
+	memset(&f, 0, sizeof(f));
+	f.procs = xcalloc(1, sizeof(*f.procs));
+	memset(f.procs, 0xff, sizeof(*f.procs));
+	f.nprocs = f.cap = 1;
+	f.procs[0].pid = f.procs[0].tgid = getpid();
+	f.procs[0].has_ctr = false;
+	f.procs[0].perf_fds = -1;
+	f.procs[0].user = "me";
+	f.procs[0].has_cmd = false;
+	f.procs[0].comm_len = 4;
+	memcpy(f.procs[0].comm, "self", 4);
+	rows[0] = &f.procs[0];
+	assert_int_equal(observer_new(&o, &ob, NULL), 0);
+	for (int i = 0; i < 2; i++) {
+		observer_begin(ob);
+		observer_update(ob, &f, rows, 1);
+	}
+	assert_true(f.procs[0].has_ctr);
+	/* the byte itself: a bool holding 0xff may test false */
+	assert_int_equal(*(const unsigned char *)&f.procs[0].ctr_partial, 0);
+	output_json_frame(&b, &f, rows, 1, true);
+	assert_null(strstr(sbuf_cstr(&b), "\"partial\":true"));
+	observer_free(ob);
+	sbuf_free(&b);
+	free(f.procs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +899,7 @@ int main(void)
 	    cmocka_unit_test(test_scale),
 	    cmocka_unit_test(test_refused),
 	    cmocka_unit_test(test_perf_fd_count),
+	    cmocka_unit_test(test_own_row_fields_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -185,6 +185,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		if (p->pid == ob->self_pid && ob->nself) {
 			p->has_ctr = true;
 			p->ctr_scale = 1;
+			p->ctr_partial = false; /* one thread, counted whole */
 			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
 				p->ctr[e] = ob->self_interval[e];
 			continue;
