@@ -17,6 +17,8 @@
 
 #define FRAME_MAX_EVENTS 8
 #define FRAME_EVENT_NAME 64
+/* frame_counters.paranoid when the level could not be read */
+#define PERF_PARANOID_UNKNOWN (-100)
 
 struct frame_proc {
 	int pid, ppid;
@@ -56,8 +58,11 @@ struct frame_counters {
 	bool hardware;		  /* false: software events */
 	const char *why_software; /* translatable reason, or NULL */
 	unsigned attached, not_attached;
-	unsigned partial; /* attached, with threads that are not counted (over the limits) */
-	int last_error;	  /* -errno of the last refusal, or 0 */
+	unsigned partial;  /* attached, with threads that are not counted (over the limits) */
+	int last_error;	   /* -errno of the last refusal, or 0 */
+	unsigned refused;  /* of not_attached: refused by the kernel in this frame */
+	int refused_error; /* -EACCES or -EPERM when refused */
+	int paranoid;	   /* perf_event_paranoid when refused; PERF_PARANOID_UNKNOWN unread */
 	/* ptop's own thread, read with rdpmc where the kernel allows, else read() */
 	bool self_rdpmc;
 	double self_ctr[FRAME_MAX_EVENTS]; /* during the last frame's build */

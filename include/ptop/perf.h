@@ -108,6 +108,8 @@ struct perf_counters_info {
 	unsigned not_attached;	  /* wanted but over the budget or refused */
 	unsigned partial;	  /* attached, but with threads not counted (over the limits) */
 	int last_error;		  /* -errno of the last refusal, 0 if none */
+	unsigned refused;	  /* of not_attached: refused by the kernel (EACCES, EPERM) */
+	int refused_error;	  /* -EACCES or -EPERM when refused, else 0 */
 };
 
 /*
@@ -139,6 +141,14 @@ void perf_counters_per_thread(struct perf_counters *c, bool on);
 /* The counters of pid, or NULL when it has none. */
 const struct perf_proc *perf_counters_get(const struct perf_counters *c, int pid);
 void perf_counters_info(const struct perf_counters *c, struct perf_counters_info *info);
+
+/*
+ * The kernel's perf_event_paranoid level (what refuses counters on other
+ * users' processes), read from root/sys/kernel/perf_event_paranoid (root
+ * NULL: /proc) into *level (-1 to 4 on today's kernels). Returns 0, or
+ * -errno: -ENOENT without the file, -EINVAL when it holds no number, -ERANGE.
+ */
+int perf_paranoid(const char *root, int *level);
 
 /* ---- rdpmc: ptop's own counters (src/perf/rdpmc.c) ---- */
 

@@ -113,6 +113,14 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		fmt_printable(b, p->comm, p->comm_len);
 		sbuf_addc(b, '\n');
 	}
+	/* the rows above leave those out: say why, as the JSON's last_error does */
+	if (c->refused) {
+		sbuf_printf(b, "counters: not attached to %u process%s: %s", c->refused,
+			    c->refused == 1 ? "" : "es", strerror(-c->refused_error));
+		if (c->paranoid != PERF_PARANOID_UNKNOWN)
+			sbuf_printf(b, " (perf_event_paranoid=%d)", c->paranoid);
+		sbuf_addc(b, '\n');
+	}
 }
 
 static void breakpoints_section(struct sbuf *b, const struct frame *f)

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -237,6 +238,8 @@ struct perf_counters {
 	unsigned char *plan;	    /* perf_counters_update's decision per wanted pid */
 	struct perf_proc **old;	    /* and the attached process it keeps, per wanted pid */
 	unsigned not_attached;
+	unsigned refused; /* of not_attached, in the last update */
+	int refused_error;
 	int last_error;
 };
 
@@ -483,6 +486,8 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 	next = c->spare;
 
 	c->not_attached = n > want ? (unsigned)(n - want) : 0;
+	c->refused = 0;
+	c->refused_error = 0;
 	/*
 	 * In priority order: a process attached already keeps its groups if
 	 * they fit what is left under the cap, a new one (or one that no longer
@@ -536,6 +541,10 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 					c->last_error = err;
 					c->not_attached++;
 				}
+				if (err == -EACCES || err == -EPERM) {
+					c->refused++;
+					c->refused_error = err;
+				}
 				continue;
 			}
 			pool -= next[kept].nthreads - 1;
@@ -571,4 +580,37 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 	for (size_t i = 0; i < c->nprocs; i++)
 		info->partial += c->procs[i].partial;
 	info->last_error = c->last_error;
+	info->refused = c->refused;
+	info->refused_error = c->refused_error;
+}
+
+int perf_paranoid(const char *root, int *level)
+{
+	char path[512], buf[16];
+	ssize_t n;
+	int fd, v = 0, sign = 1;
+	size_t i = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", root ? root : "/proc");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EINVAL;
+	buf[n] = '\0';
+	if (buf[0] == '-') {
+		sign = -1;
+		i++;
+	}
+	if (buf[i] < '0' || buf[i] > '9')
+		return -EINVAL;
+	for (; buf[i] >= '0' && buf[i] <= '9'; i++) {
+		if (v > 1000)
+			return -ERANGE;
+		v = v * 10 + buf[i] - '0';
+	}
+	*level = sign * v;
+	return 0;
 }

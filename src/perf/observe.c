@@ -160,6 +160,11 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->not_attached = info.not_attached;
 	fc->partial = info.partial;
 	fc->last_error = info.last_error;
+	fc->refused = info.refused;
+	fc->refused_error = info.refused_error;
+	/* read only when it explains something: the file costs three syscalls */
+	if (!info.refused || perf_paranoid(ob->opts.root, &fc->paranoid))
+		fc->paranoid = PERF_PARANOID_UNKNOWN;
 
 	/* ptop itself: during this frame's build, and since the last frame (its row) */
 	fc->self_rdpmc = false;

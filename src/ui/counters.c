@@ -110,8 +110,14 @@ static void counters_draw(struct ui *ui, int y, int h)
 	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
 	if (c->partial)
 		printw(_(", %u with threads not counted (+)"), c->partial);
-	if (c->last_error)
+	if (c->refused) {
+		/* the rows show '-' for these: say why here */
+		printw(_(", %u refused: %s"), c->refused, strerror(-c->refused_error));
+		if (c->paranoid != PERF_PARANOID_UNKNOWN)
+			printw(_(" (perf_event_paranoid=%d)"), c->paranoid);
+	} else if (c->last_error) {
 		printw(_(" (%s)"), strerror(-c->last_error));
+	}
 	y++;
 	move(y, 0);
 	clrtoeol();
