@@ -37,6 +37,107 @@
 
 enum child_kind { CHILD_IDLE, CHILD_BUSY };
 
+/* How long a test waits for what the kernel counts, on a machine as loaded as it gets (ms). */
+#define DEADLINE_MS 30000
+
+/*
+ * What a test holds, so that the teardown can release it when an assertion
+ * ends the test early: a failed test must not leave descriptors or children
+ * behind for the next one to count.
+ */
+static struct {
+	struct perf_counters *sets[4];
+	pid_t kids[16];
+} held;
+
+static void hold_kid(pid_t pid)
+{
+	for (size_t i = 0; i < sizeof(held.kids) / sizeof(held.kids[0]); i++) {
+		if (!held.kids[i]) {
+			held.kids[i] = pid;
+			return;
+		}
+	}
+	fail_msg("more children than the teardown can hold");
+}
+
+/* A counter set the teardown frees if the test does not. */
+static struct perf_counters *new_set(const char *const *events, int n, unsigned budget)
+{
+	struct perf_counters *c = NULL;
+
+	assert_int_equal(perf_counters_new(events, n, budget, &c, NULL), 0);
+	for (size_t i = 0; i < sizeof(held.sets) / sizeof(held.sets[0]); i++) {
+		if (!held.sets[i]) {
+			held.sets[i] = c;
+			return c;
+		}
+	}
+	perf_counters_free(c);
+	fail_msg("more counter sets than the teardown can hold");
+	return NULL;
+}
+
+static void free_set(struct perf_counters *c)
+{
+	for (size_t i = 0; i < sizeof(held.sets) / sizeof(held.sets[0]); i++)
+		if (held.sets[i] == c)
+			held.sets[i] = NULL;
+	perf_counters_free(c);
+}
+
+/*
+ * After each test: free the sets and end the children it left (a failed
+ * assertion skips its own cleanup), then close any perf_event descriptor
+ * still open. One left by a test that released everything it held is a
+ * leak: the teardown fails then.
+ */
+static int teardown(void **state)
+{
+	bool released = true;
+	int leaked;
+
+	for (size_t i = 0; i < sizeof(held.sets) / sizeof(held.sets[0]); i++) {
+		if (held.sets[i]) {
+			perf_counters_free(held.sets[i]);
+			held.sets[i] = NULL;
+			released = false;
+		}
+	}
+	for (size_t i = 0; i < sizeof(held.kids) / sizeof(held.kids[0]); i++) {
+		/* a child not yet reaped is still ours: its pid cannot have been reused */
+		if (held.kids[i] && waitpid(held.kids[i], NULL, WNOHANG) == 0)
+			reap(held.kids[i]);
+		held.kids[i] = 0;
+	}
+	leaked = perf_fd_count(NULL, getpid());
+	if (leaked > 0) {
+		DIR *d = opendir("/proc/self/fd");
+		struct dirent *e;
+		char link[64];
+
+		while (d && (e = readdir(d))) {
+			char path[300];
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n > 0 && e->d_name[0] != '.' && atoi(e->d_name) != dirfd(d)) {
+				link[n] = '\0';
+				if (!strcmp(link, "anon_inode:[perf_event]"))
+					close(atoi(e->d_name));
+			}
+		}
+		if (d)
+			closedir(d);
+		if (released) {
+			print_message("the test left %d perf_event descriptors open\n", leaked);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
@@ -75,8 +176,9 @@ static pid_t fork_child(void)
 	if (pid == 0) {
 		for (int fd = 3; fd < 1024; fd++)
 			close(fd);
-		alarm(20);
+		alarm(DEADLINE_MS / 1000 * 2);
 	}
+	hold_kid(pid);
 	return pid;
 }
 
@@ -129,6 +231,61 @@ static int64_t cpu_ns(pid_t pid)
 		ns = -1;
 	fclose(f);
 	return ns;
+}
+
+/* The time a task (a thread id) has run on a CPU (ns), from /proc/TID/schedstat; -1 without it. */
+static int64_t task_ns(pid_t tid)
+{
+	return cpu_ns(tid);
+}
+
+/* The time all of pid's threads have run (ns), summed over /proc/PID/task/TID/schedstat. */
+static int64_t proc_ns(pid_t pid)
+{
+	char path[64];
+	struct dirent *e;
+	int64_t sum = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char stat[300];
+		long long ns;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(stat, sizeof(stat), "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
+		f = fopen(stat, "r");
+		if (!f)
+			continue; /* a thread that ended meanwhile */
+		if (fscanf(f, "%lld", &ns) == 1)
+			sum += ns;
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
+/*
+ * Wait until run() says the task has run ns more than from, however long
+ * the CPUs are crowded (up to DEADLINE_MS); the test fails past that.
+ * Returns what run() says then.
+ */
+static int64_t wait_run(int64_t (*run)(pid_t), pid_t pid, int64_t from, int64_t ns)
+{
+	int64_t now = run(pid);
+
+	for (int waited = 0; now - from < ns; waited += 10) {
+		if (waited >= DEADLINE_MS)
+			fail_msg("pid %d ran %.0f ms in %d s, %.0f ms wanted", (int)pid,
+				 (double)(now - from) / 1e6, DEADLINE_MS / 1000, (double)ns / 1e6);
+		sleep_ms(10);
+		now = run(pid);
+	}
+	return now;
 }
 
 static int event_index(const struct perf_counters_info *info, const char *name)
@@ -217,7 +374,7 @@ static void test_software_asked_for(void **state)
 	struct perf_counters_info info;
 	struct perf_counters *c;
 
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 4);
 	perf_counters_info(c, &info);
 	assert_int_equal(info.nevents, 4);
 	assert_false(info.hardware);
@@ -225,7 +382,7 @@ static void test_software_asked_for(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_string_equal(info.names[i], perf_software_events[i]);
 	assert_int_equal(info.attached, 0);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 static void test_default_falls_back(void **state)
@@ -237,7 +394,7 @@ static void test_default_falls_back(void **state)
 	if (probe == 0)
 		SKIP(
 		    "hardware events open here (a PMU exists): the software fallback is not taken");
-	assert_int_equal(perf_counters_new(NULL, 0, 4, &c, NULL), 0);
+	c = new_set(NULL, 0, 4);
 	perf_counters_info(c, &info);
 	assert_false(info.hardware);
 	assert_non_null(info.why_software);
@@ -249,7 +406,7 @@ static void test_default_falls_back(void **state)
 	assert_int_equal(info.nevents, 4);
 	for (int i = 0; i < 4; i++)
 		assert_string_equal(info.names[i], perf_software_events[i]);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 static void test_hardware_counts(void **state)
@@ -263,7 +420,7 @@ static void test_hardware_counts(void **state)
 
 	if (probe)
 		SKIP("hardware events do not open here (%s): no PMU to test", strerror(-probe));
-	assert_int_equal(perf_counters_new(NULL, 0, 4, &c, NULL), 0);
+	c = new_set(NULL, 0, 4);
 	perf_counters_info(c, &info);
 	assert_true(info.hardware);
 	assert_null(info.why_software);
@@ -273,7 +430,7 @@ static void test_hardware_counts(void **state)
 
 	busy = spawn(CHILD_BUSY);
 	perf_counters_update(c, &busy, 1);
-	sleep_ms(200);
+	wait_run(task_ns, busy, task_ns(busy), 100000000);
 	perf_counters_update(c, &busy, 1);
 	g = perf_counters_get(c, busy);
 	assert_non_null(g);
@@ -282,7 +439,7 @@ static void test_hardware_counts(void **state)
 	assert_true(g->delta[event_index(&info, "cycles")] > 1e6);
 	assert_true(g->scale > 0 && g->scale <= 1.0);
 	reap(busy);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 static void test_busy_and_idle(void **state)
@@ -297,16 +454,13 @@ static void test_busy_and_idle(void **state)
 
 	pids[0] = spawn(CHILD_BUSY);
 	pids[1] = spawn(CHILD_IDLE);
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 4);
 	before = cpu_ns(pids[0]);
 	perf_counters_update(c, pids, 2);
 	start = cpu_ns(pids[0]);
 	t0 = clock_mono();
-	/* ~300 ms; longer when other tests crowd the CPUs, until the child has run 150 ms */
-	sleep_ms(300);
-	for (int i = 0; i < 100 && start >= 0 && cpu_ns(pids[0]) - start < 150000000; i++)
-		sleep_ms(50);
-	stop = cpu_ns(pids[0]);
+	/* until the child has run 150 ms, however long other work crowds the CPUs */
+	stop = wait_run(task_ns, pids[0], start, 150000000);
 	perf_counters_update(c, pids, 2);
 	after = cpu_ns(pids[0]);
 	elapsed_ns = (clock_mono() - t0) * 1e9;
@@ -322,14 +476,11 @@ static void test_busy_and_idle(void **state)
 	assert_non_null(gi);
 	assert_int_equal(gb->pid, pids[0]);
 	assert_int_equal(gb->n, 4);
-	/* one thread cannot run longer than the wall clock; it should get a good part of it */
-	assert_true(gb->delta[tc] > 100e6);
+	/* one thread cannot run longer than the wall clock */
 	assert_true(gb->delta[tc] < elapsed_ns * 1.05 + 5e6);
 	/* and the scheduler agrees, within its lazy accounting (a tick or two) */
-	if (start >= 0) {
-		assert_true(gb->delta[tc] > (double)(stop - start) - 20e6);
-		assert_true(gb->delta[tc] < (double)(after - before) + 20e6);
-	}
+	assert_true(gb->delta[tc] > (double)(stop - start) - 20e6);
+	assert_true(gb->delta[tc] < (double)(after - before) + 20e6);
 	assert_float_equal(gb->scale, 1.0, 1e-9);
 	assert_true(gi->delta[tc] < 10e6);
 	assert_true(gi->delta[tc] < gb->delta[tc] / 10);
@@ -337,7 +488,7 @@ static void test_busy_and_idle(void **state)
 
 	reap(pids[0]);
 	reap(pids[1]);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 /*
@@ -352,12 +503,16 @@ static void test_threads_before_attach(void **state)
 	struct perf_counters *c;
 	pid_t pid = spawn_threads(2, CHILD_BUSY);
 	int before = count_fds(), tc;
+	int64_t t0, t1, t2;
 
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 4);
+	t0 = proc_ns(pid);
 	perf_counters_update(c, &pid, 1);
+	t1 = proc_ns(pid);
 	assert_int_equal(count_fds() - before, 3 * 4);
-	sleep_ms(300);
+	wait_run(proc_ns, pid, t1, 200000000);
 	perf_counters_update(c, &pid, 1);
+	t2 = proc_ns(pid);
 	perf_counters_info(c, &info);
 	assert_int_equal(info.attached, 1);
 	assert_int_equal(info.partial, 0);
@@ -367,13 +522,13 @@ static void test_threads_before_attach(void **state)
 	assert_int_equal(g->nthreads, 3);
 	assert_false(g->partial);
 	assert_true(g->have_prev);
-	print_message("task-clock of 2 spinning threads over 300 ms: %.0f ms\n",
-		      g->delta[tc] / 1e6);
-	/* The main thread alone would read about 0; the threads ran most of 300 ms. */
-	assert_true(g->delta[tc] > 100e6);
-	assert_true(g->delta[tc] < 2 * 1000e6);
+	print_message("task-clock of 2 spinning threads: %.0f ms, scheduler %.0f..%.0f ms\n",
+		      g->delta[tc] / 1e6, (double)(t2 - t1) / 1e6, (double)(t2 - t0) / 1e6);
+	/* The main thread alone would read about 0; the threads ran 200 ms and more. */
+	assert_true(g->delta[tc] > 150e6);
+	assert_true(g->delta[tc] < (double)(t2 - t0) + 20e6);
 	reap(pid);
-	perf_counters_free(c);
+	free_set(c);
 	assert_int_equal(count_fds(), before);
 }
 
@@ -418,9 +573,9 @@ static void test_main_thread_exited(void **state)
 	for (int i = 0; i < 400 && main_state(pid) != 'Z'; i++)
 		sleep_ms(5);
 	assert_int_equal(main_state(pid), 'Z');
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 4);
 	perf_counters_update(c, &pid, 1);
-	sleep_ms(300);
+	wait_run(proc_ns, pid, proc_ns(pid), 100000000);
 	perf_counters_update(c, &pid, 1);
 	perf_counters_info(c, &info);
 	tc = event_index(&info, "task-clock");
@@ -431,7 +586,7 @@ static void test_main_thread_exited(void **state)
 	print_message("task-clock with the main thread gone: %.0f ms\n", g->delta[tc] / 1e6);
 	assert_true(g->delta[tc] > 50e6);
 	reap(pid);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 /* Threads with a row each (top's H): a group per thread, its own counts only. */
@@ -454,7 +609,7 @@ static void test_per_thread(void **state)
 	closedir(d);
 	assert_true(tids[1] > 0);
 
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 4, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 4);
 	/* per process first: the main thread's pid brings every thread */
 	perf_counters_update(c, &pid, 1);
 	assert_int_equal(perf_counters_get(c, pid)->nthreads, 3);
@@ -463,13 +618,13 @@ static void test_per_thread(void **state)
 	assert_int_equal(count_fds(), before);
 	perf_counters_update(c, tids, 2);
 	assert_int_equal(count_fds() - before, 2 * 4);
-	sleep_ms(300);
+	wait_run(task_ns, tids[1], task_ns(tids[1]), 100000000);
 	perf_counters_update(c, tids, 2);
 	perf_counters_info(c, &info);
 	tc = event_index(&info, "task-clock");
 	assert_int_equal(perf_counters_get(c, tids[0])->nthreads, 1);
 	assert_int_equal(perf_counters_get(c, tids[1])->nthreads, 1);
-	print_message("task-clock over 300 ms: main thread %.1f ms, spinning thread %.1f ms\n",
+	print_message("task-clock: main thread %.1f ms, spinning thread %.1f ms\n",
 		      perf_counters_get(c, tids[0])->delta[tc] / 1e6,
 		      perf_counters_get(c, tids[1])->delta[tc] / 1e6);
 	/* the main thread sleeps; the other spins */
@@ -493,14 +648,20 @@ static void test_per_thread(void **state)
 			pause();
 	}
 	perf_counters_update(c, &pid, 1);
-	sleep_ms(400);
+	{
+		int64_t from = proc_ns(pid);
+
+		for (int i = 0; i < DEADLINE_MS / 10 && count_threads(pid) != 2; i++)
+			sleep_ms(10);
+		assert_int_equal(count_threads(pid), 2);
+		wait_run(proc_ns, pid, from, 100000000);
+	}
 	perf_counters_update(c, &pid, 1);
-	assert_int_equal(count_threads(pid), 2);
 	print_message("main thread's row while its new thread spun: %.1f ms\n",
 		      perf_counters_get(c, pid)->delta[tc] / 1e6);
 	assert_true(perf_counters_get(c, pid)->delta[tc] < 20e6);
 	reap(pid);
-	perf_counters_free(c);
+	free_set(c);
 	assert_int_equal(count_fds(), before);
 }
 
@@ -522,7 +683,7 @@ static void test_thread_limits(void **state)
 	for (int i = 0; i < N; i++)
 		pids[i] = spawn_threads(each - 1, CHILD_IDLE);
 	pids[N] = spawn_threads(PERF_THREADS_MAX + 2, CHILD_IDLE);
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 8, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 8);
 
 	/* One process over PERF_THREADS_MAX: it gets that many groups. */
 	perf_counters_update(c, &pids[N], 1);
@@ -579,7 +740,7 @@ static void test_thread_limits(void **state)
 	assert_int_equal(count_fds(), before);
 	for (int i = 0; i <= N; i++)
 		reap(pids[i]);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 static void test_budget(void **state)
@@ -590,7 +751,7 @@ static void test_budget(void **state)
 
 	for (int i = 0; i < 4; i++)
 		pids[i] = spawn(CHILD_IDLE);
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 2, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 2);
 	perf_counters_update(c, pids, 4);
 	perf_counters_info(c, &info);
 	assert_int_equal(info.attached, 2);
@@ -613,7 +774,7 @@ static void test_budget(void **state)
 
 	for (int i = 0; i < 4; i++)
 		reap(pids[i]);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 static void test_detach_closes(void **state)
@@ -626,7 +787,7 @@ static void test_detach_closes(void **state)
 	pids[0] = spawn(CHILD_IDLE);
 	pids[1] = spawn(CHILD_IDLE);
 	before = count_fds();
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 8, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 8);
 	perf_counters_update(c, pids, 2);
 	attached_fds = count_fds();
 	assert_int_equal(attached_fds - before, 2 * 4);
@@ -645,7 +806,7 @@ static void test_detach_closes(void **state)
 	assert_int_equal(info.attached, 0);
 	assert_int_equal(count_fds(), before);
 
-	perf_counters_free(c);
+	free_set(c);
 	assert_int_equal(count_fds(), before);
 	reap(pids[0]);
 	reap(pids[1]);
@@ -659,7 +820,7 @@ static void test_gone_dropped(void **state)
 
 	pids[0] = gone_pid();
 	pids[1] = spawn(CHILD_IDLE);
-	assert_int_equal(perf_counters_new(perf_software_events, 4, 8, &c, NULL), 0);
+	c = new_set(perf_software_events, 4, 8);
 	perf_counters_update(c, pids, 2);
 	perf_counters_info(c, &info);
 	assert_int_equal(info.attached, 1);
@@ -668,7 +829,7 @@ static void test_gone_dropped(void **state)
 	assert_null(perf_counters_get(c, pids[0]));
 	assert_non_null(perf_counters_get(c, pids[1]));
 	reap(pids[1]);
-	perf_counters_free(c);
+	free_set(c);
 }
 
 static void test_group_one_read(void **state)
@@ -859,7 +1020,7 @@ static int refused_as_user(void)
 		return 14;
 	if (info.refused != 1 || info.refused_error != err)
 		return 15;
-	perf_counters_free(c);
+	free_set(c);
 	return refusal_said(err);
 }
 
@@ -892,13 +1053,12 @@ static void test_perf_fd_count(void **state)
 	int n = perf_fd_count(NULL, getpid());
 	pid_t child = spawn(CHILD_IDLE); /* before our events: it inherits none */
 
-	/* no earlier test left one open, so the child holds none either */
-	assert_int_equal(n, 0);
+	/* counted before and after within this test: what others hold does not matter */
+	assert_true(n >= 0);
 	assert_int_equal(perf_event_resolve("task-clock", &ev), 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(perf_group_open(&g[i], 0, &ev, 1), 0);
 	assert_int_equal(perf_fd_count(NULL, getpid()), n + 3);
-	assert_true(perf_fd_count(NULL, getpid()) >= 3);
 	assert_int_equal(perf_fd_count(NULL, child), 0);
 	for (int i = 0; i < 3; i++)
 		perf_group_close(&g[i]);
@@ -942,25 +1102,25 @@ static void test_own_row_fields_set(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_resolve),
-	    cmocka_unit_test(test_new_unknown_event),
-	    cmocka_unit_test(test_software_asked_for),
-	    cmocka_unit_test(test_default_falls_back),
-	    cmocka_unit_test(test_hardware_counts),
-	    cmocka_unit_test(test_busy_and_idle),
-	    cmocka_unit_test(test_threads_before_attach),
-	    cmocka_unit_test(test_main_thread_exited),
-	    cmocka_unit_test(test_per_thread),
-	    cmocka_unit_test(test_thread_limits),
-	    cmocka_unit_test(test_budget),
-	    cmocka_unit_test(test_detach_closes),
-	    cmocka_unit_test(test_gone_dropped),
-	    cmocka_unit_test(test_group_one_read),
-	    cmocka_unit_test(test_group_open_bad),
-	    cmocka_unit_test(test_scale),
-	    cmocka_unit_test(test_refused),
-	    cmocka_unit_test(test_perf_fd_count),
-	    cmocka_unit_test(test_own_row_fields_set),
+	    cmocka_unit_test_teardown(test_resolve, teardown),
+	    cmocka_unit_test_teardown(test_new_unknown_event, teardown),
+	    cmocka_unit_test_teardown(test_software_asked_for, teardown),
+	    cmocka_unit_test_teardown(test_default_falls_back, teardown),
+	    cmocka_unit_test_teardown(test_hardware_counts, teardown),
+	    cmocka_unit_test_teardown(test_busy_and_idle, teardown),
+	    cmocka_unit_test_teardown(test_threads_before_attach, teardown),
+	    cmocka_unit_test_teardown(test_main_thread_exited, teardown),
+	    cmocka_unit_test_teardown(test_per_thread, teardown),
+	    cmocka_unit_test_teardown(test_thread_limits, teardown),
+	    cmocka_unit_test_teardown(test_budget, teardown),
+	    cmocka_unit_test_teardown(test_detach_closes, teardown),
+	    cmocka_unit_test_teardown(test_gone_dropped, teardown),
+	    cmocka_unit_test_teardown(test_group_one_read, teardown),
+	    cmocka_unit_test_teardown(test_group_open_bad, teardown),
+	    cmocka_unit_test_teardown(test_scale, teardown),
+	    cmocka_unit_test_teardown(test_refused, teardown),
+	    cmocka_unit_test_teardown(test_perf_fd_count, teardown),
+	    cmocka_unit_test_teardown(test_own_row_fields_set, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
