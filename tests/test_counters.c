@@ -27,6 +27,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,6 +95,7 @@ static void free_set(struct perf_counters *c)
  */
 static int teardown(void **state)
 {
+	perf_set_open_fn(NULL); /* a test that injected errors and failed */
 	bool released = true;
 	int leaked;
 
@@ -1099,6 +1101,140 @@ static void test_own_row_fields_set(void **state)
 	free(f.procs);
 }
 
+/*
+ * The child of an attached process after fork() has a row of its own: the
+ * parent's counters must not count it too (inherit without inherit_thread
+ * copies them into every child). The attached process starts, once told
+ * through a pipe, a thread and a forked child that both spin: the thread
+ * counts for it, the child does not.
+ */
+static void fork_and_thread(int go, int report)
+{
+	pthread_t t;
+	pid_t gc;
+	char b;
+
+	if (read(go, &b, 1) != 1)
+		_exit(1);
+	gc = fork();
+	if (gc == 0) {
+		alarm(DEADLINE_MS / 1000 * 2);
+		spin_forever(NULL);
+	}
+	if (gc < 0 || pthread_create(&t, NULL, spin_forever, NULL) ||
+	    write(report, &gc, sizeof(gc)) != sizeof(gc))
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+static void test_fork_not_inherited(void **state)
+{
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	const struct perf_proc *g;
+	int go[2], report[2], tc;
+	pid_t pid, gc = 0;
+	int64_t from_gc, from_pid, to_pid;
+
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(report), 0);
+	/* not fork_child(): the child keeps the pipes (and holds no perf_event descriptor yet) */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(DEADLINE_MS / 1000 * 2);
+		fork_and_thread(go[0], report[1]);
+	}
+	hold_kid(pid);
+	close(go[0]);
+	close(report[1]);
+	c = new_set(perf_software_events, 4, 4);
+	perf_counters_update(c, &pid, 1);
+	from_pid = proc_ns(pid);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(read(report[0], &gc, sizeof(gc)), (ssize_t)sizeof(gc));
+	close(go[1]);
+	close(report[0]);
+	from_gc = 0;
+	/* both ran 200 ms since attaching: the thread in pid, the child in gc */
+	wait_run(task_ns, gc, from_gc, 200000000);
+	wait_run(proc_ns, pid, from_pid, 200000000);
+	perf_counters_update(c, &pid, 1);
+	to_pid = proc_ns(pid);
+	perf_counters_info(c, &info);
+	assert_false(info.children_counted);
+	tc = event_index(&info, "task-clock");
+	g = perf_counters_get(c, pid);
+	assert_non_null(g);
+	print_message("task-clock of a process whose thread and child spun: %.0f ms "
+		      "(its threads ran %.0f ms, the child %.0f ms)\n",
+		      g->delta[tc] / 1e6, (double)(to_pid - from_pid) / 1e6,
+		      (double)task_ns(gc) / 1e6);
+	/* its thread counts (inherited), the forked child does not */
+	assert_true(g->delta[tc] > 150e6);
+	assert_true(g->delta[tc] < (double)(to_pid - from_pid) + 20e6);
+	kill(gc, SIGKILL);
+	reap(pid);
+	free_set(c);
+}
+
+/* A kernel before 5.13: inherit_thread is an unknown bit, EINVAL. */
+static long old_kernel_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			    unsigned long flags)
+{
+	if (attr->inherit_thread) {
+		errno = EINVAL;
+		return -1;
+	}
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/* There the counters open without the bit, and the set and the text output say so. */
+static void test_no_inherit_thread(void **state)
+{
+	struct observer_opts o = {
+	    .counters = true, .events = perf_software_events, .nevents = 4, .budget = 4};
+	const struct frame_proc *rows[1];
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	struct observer *ob;
+	struct sbuf b = {0};
+	struct frame f;
+	pid_t pid = spawn(CHILD_IDLE);
+
+	c = new_set(perf_software_events, 4, 4);
+	perf_counters_update(c, &pid, 1);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 1);
+	assert_false(info.children_counted);
+
+	perf_set_open_fn(old_kernel_open);
+	perf_counters_update(c, NULL, 0);
+	perf_counters_update(c, &pid, 1);
+	perf_counters_info(c, &info);
+	assert_int_equal(info.attached, 1);
+	assert_int_equal(info.last_error, 0);
+	assert_true(info.children_counted);
+	assert_true(perf_children_counted());
+	free_set(c);
+
+	assert_int_equal(observer_new(&o, &ob, NULL), 0);
+	fake_frame(&f, rows, &pid, 1);
+	observer_begin(ob);
+	observer_update(ob, &f, rows, 1);
+	perf_set_open_fn(NULL);
+	assert_true(f.procs[0].has_ctr);
+	assert_true(f.counters.children_counted);
+	output_text_frame(&b, &f, rows, 1, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "kernel without inherit_thread"));
+	assert_false(perf_children_counted());
+	observer_free(ob);
+	sbuf_free(&b);
+	free(f.procs);
+	reap(pid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1121,6 +1257,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_refused, teardown),
 	    cmocka_unit_test_teardown(test_perf_fd_count, teardown),
 	    cmocka_unit_test_teardown(test_own_row_fields_set, teardown),
+	    cmocka_unit_test_teardown(test_fork_not_inherited, teardown),
+	    cmocka_unit_test_teardown(test_no_inherit_thread, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

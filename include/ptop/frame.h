@@ -58,11 +58,12 @@ struct frame_counters {
 	bool hardware;		  /* false: software events */
 	const char *why_software; /* translatable reason, or NULL */
 	unsigned attached, not_attached;
-	unsigned partial;  /* attached, with threads that are not counted (over the limits) */
-	int last_error;	   /* -errno of the last refusal, or 0 */
-	unsigned refused;  /* of not_attached: refused by the kernel in this frame */
-	int refused_error; /* -EACCES or -EPERM when refused */
-	int paranoid;	   /* perf_event_paranoid when refused; PERF_PARANOID_UNKNOWN unread */
+	unsigned partial;      /* attached, with threads that are not counted (over the limits) */
+	int last_error;	       /* -errno of the last refusal, or 0 */
+	unsigned refused;      /* of not_attached: refused by the kernel in this frame */
+	int refused_error;     /* -EACCES or -EPERM when refused */
+	int paranoid;	       /* perf_event_paranoid when refused; PERF_PARANOID_UNKNOWN unread */
+	bool children_counted; /* the kernel lacks inherit_thread: forked children count twice */
 	/* ptop's own thread, read with rdpmc where the kernel allows, else read() */
 	bool self_rdpmc;
 	double self_ctr[FRAME_MAX_EVENTS]; /* during the last frame's build */

@@ -58,13 +58,32 @@ struct perf_group {
 
 /*
  * Open ev[0..n) as one group on the task pid, a thread id (all CPUs;
- * `inherit`, so the threads it creates from now on count too). Returns 0 or
- * -errno of the first event that failed.
+ * `inherit` with inherit_thread, so the threads it creates from now on
+ * count too, the children it forks not). Returns 0 or -errno of the first
+ * event that failed.
  */
 int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n);
 /* The same, inherited by the threads pid creates or not. */
 int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n,
 			 bool inherit);
+/*
+ * Whether a process's counters also count the children it forks after
+ * attaching: inherited groups set inherit_thread so that only new threads
+ * count, and where the kernel rejects that bit (before Linux 5.13) they
+ * are opened without it and this turns true.
+ */
+bool perf_children_counted(void);
+
+/* perf_event_open(2) as src/perf calls it: the fd, or -1 with errno set. */
+typedef long perf_open_fn(struct perf_event_attr *attr, int pid, int cpu, int group,
+			  unsigned long flags);
+/*
+ * Replace the system call (tests inject a kernel's errors this way); NULL
+ * restores it. What was learned about the kernel (perf_children_counted) is
+ * forgotten.
+ */
+void perf_set_open_fn(perf_open_fn *fn);
+
 /* Read the whole group (one read()) and compute delta/scale. 0 or -errno. */
 int perf_group_read(struct perf_group *g);
 void perf_group_close(struct perf_group *g);
@@ -110,6 +129,7 @@ struct perf_counters_info {
 	int last_error;		  /* -errno of the last refusal, 0 if none */
 	unsigned refused;	  /* of not_attached: refused by the kernel (EACCES, EPERM) */
 	int refused_error;	  /* -EACCES or -EPERM when refused, else 0 */
+	bool children_counted;	  /* the kernel lacks inherit_thread: see perf_children_counted */
 };
 
 /*

@@ -93,6 +93,9 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		    c->attached);
 	if (c->partial)
 		sbuf_printf(b, " (%u with threads not counted)", c->partial);
+	if (c->children_counted)
+		sbuf_adds(b, " (kernel without inherit_thread: forked children also count in "
+			     "their parents)");
 	sbuf_printf(b, ", %u not attached; ptop itself read by %s:", c->not_attached,
 		    c->self_rdpmc ? "rdpmc" : "read()");
 	for (int e = 0; e < c->nevents; e++)

@@ -121,15 +121,36 @@ int perf_event_resolve(const char *name, struct perf_event_spec *out)
 	return 0;
 }
 
+static long real_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+		      unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+static perf_open_fn *open_fn = real_open;
+/* The kernel refused inherit_thread (before Linux 5.13): children count in their parents. */
+static bool no_inherit_thread;
+
+void perf_set_open_fn(perf_open_fn *fn)
+{
+	open_fn = fn ? fn : real_open;
+	no_inherit_thread = false;
+}
+
+bool perf_children_counted(void)
+{
+	return no_inherit_thread;
+}
+
 static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
 			       unsigned long flags)
 {
-	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+	long fd = open_fn(attr, pid, cpu, group, flags);
 
 	/* perf_event_paranoid 2 refuses kernel counting to users: count user level, as perf does */
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel) {
 		attr->exclude_kernel = attr->exclude_hv = 1;
-		fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+		fd = open_fn(attr, pid, cpu, group, flags);
 	}
 	return fd < 0 ? -errno : (int)fd;
 }
@@ -150,7 +171,17 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		attr.disabled = 0;
 		attr.inherit = inherit; /* the threads this one creates from now on count too */
+		/* threads only: a child it forks has a row of its own */
+		attr.inherit_thread = inherit && !no_inherit_thread;
 		fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd == -EINVAL && attr.inherit_thread) {
+			/* before Linux 5.13: the bit is unknown; children are counted then */
+			attr.inherit_thread = 0;
+			fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1,
+						 PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0)
+				no_inherit_thread = true;
+		}
 		if (fd < 0) {
 			g->n = i;
 			perf_group_close(g);
@@ -580,6 +611,7 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 	for (size_t i = 0; i < c->nprocs; i++)
 		info->partial += c->procs[i].partial;
 	info->last_error = c->last_error;
+	info->children_counted = no_inherit_thread && !c->per_thread;
 	info->refused = c->refused;
 	info->refused_error = c->refused_error;
 }

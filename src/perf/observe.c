@@ -160,6 +160,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->not_attached = info.not_attached;
 	fc->partial = info.partial;
 	fc->last_error = info.last_error;
+	fc->children_counted = info.children_counted;
 	fc->refused = info.refused;
 	fc->refused_error = info.refused_error;
 	/* read only when it explains something: the file costs three syscalls */

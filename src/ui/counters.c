@@ -110,6 +110,8 @@ static void counters_draw(struct ui *ui, int y, int h)
 	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
 	if (c->partial)
 		printw(_(", %u with threads not counted (+)"), c->partial);
+	if (c->children_counted)
+		printw(_(", forked children also count in their parents (no inherit_thread)"));
 	if (c->refused) {
 		/* the rows show '-' for these: say why here */
 		printw(_(", %u refused: %s"), c->refused, strerror(-c->refused_error));
