@@ -1235,6 +1235,64 @@ static void test_no_inherit_thread(void **state)
 	reap(pid);
 }
 
+/*
+ * Events that are pipes: what the observer reads from ptop's own events is
+ * what the test wrote, records of value, time_enabled, time_running.
+ */
+static int fake_self[PERF_GROUP_MAX], fake_self_n;
+
+static long pipe_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+		      unsigned long flags)
+{
+	if (fake_self_n == PERF_GROUP_MAX) {
+		errno = EMFILE;
+		return -1;
+	}
+	return fake_self[fake_self_n++];
+}
+
+/*
+ * ptop's own row with its events multiplexed: counted a quarter of the
+ * interval, so its counts are four times what was read, and its SCALE is
+ * 0.25, not 1.
+ */
+static void test_own_row_scaled(void **state)
+{
+	const char *const events[] = {"task-clock"};
+	struct observer_opts o = {.counters = true, .events = events, .nevents = 1, .budget = 4};
+	/* two frames, each read at its start and at its update */
+	const uint64_t rec[4][3] = {
+	    {100, 1000, 1000}, {1000, 2000, 2000}, {1200, 2500, 2100}, {1500, 6000, 3000}};
+	const struct frame_proc *rows[1];
+	struct observer *ob;
+	struct frame f;
+	pid_t self = getpid();
+	int fds[2];
+
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], rec, sizeof(rec)), (ssize_t)sizeof(rec));
+	close(fds[1]);
+	fake_self[0] = fds[0];
+	fake_self_n = 0;
+	perf_set_open_fn(pipe_open);
+	assert_int_equal(observer_new(&o, &ob, NULL), 0);
+	perf_set_open_fn(NULL);
+	assert_int_equal(fake_self_n, 1);
+	fake_frame(&f, rows, &self, 1);
+	for (int i = 0; i < 2; i++) {
+		observer_begin(ob);
+		observer_update(ob, &f, rows, 1);
+	}
+	assert_true(f.procs[0].has_ctr);
+	/* 500 counted while running 1000 ns of 4000 enabled */
+	assert_float_equal(f.procs[0].ctr[0], 2000.0, 1e-6);
+	assert_float_equal(f.procs[0].ctr_scale, 0.25, 1e-9);
+	/* the frame's own cost: 300 counted in 900 of 3500 ns */
+	assert_float_equal(f.counters.self_ctr[0], 300.0 * 3500 / 900, 1e-6);
+	observer_free(ob);
+	free(f.procs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1259,6 +1317,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_own_row_fields_set, teardown),
 	    cmocka_unit_test_teardown(test_fork_not_inherited, teardown),
 	    cmocka_unit_test_teardown(test_no_inherit_thread, teardown),
+	    cmocka_unit_test_teardown(test_own_row_scaled, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,6 +84,14 @@ typedef long perf_open_fn(struct perf_event_attr *attr, int pid, int cpu, int gr
  */
 void perf_set_open_fn(perf_open_fn *fn);
 
+/*
+ * perf_event_open through that function, retrying user level only where
+ * kernel counting is refused (perf_event_paranoid 2), which sets
+ * attr->exclude_kernel and exclude_hv. The descriptor, or -errno.
+ */
+int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group,
+		       unsigned long flags);
+
 /* Read the whole group (one read()) and compute delta/scale. 0 or -errno. */
 int perf_group_read(struct perf_group *g);
 void perf_group_close(struct perf_group *g);
@@ -179,11 +187,35 @@ struct perf_self {
 	bool rdpmc; /* cap_user_rdpmc was set at open */
 };
 
-/* Open ev on the calling thread (not inherited), map and pre-fault its page. */
+/* A count and the times its event was enabled and running (ns), as of one read. */
+struct perf_count {
+	uint64_t value;
+	uint64_t enabled, running; /* ns */
+};
+
+/*
+ * Open ev on the calling thread (not inherited; read() gives the count with
+ * its enabled and running times), map and pre-fault its page.
+ */
 int perf_self_open(struct perf_self *s, const struct perf_event_spec *ev);
 /* Read the count: rdpmc through the page when the kernel allows, else read(). */
 int perf_self_read(struct perf_self *s, uint64_t *count);
+/*
+ * The same with the times: from the page (extrapolated by the TSC, see
+ * perf_mmap_read) when rdpmc can be used, else from read(). 0 or -errno
+ * (-EIO on a short read).
+ */
+int perf_self_read_count(struct perf_self *s, struct perf_count *out);
 void perf_self_close(struct perf_self *s);
+
+/*
+ * Scale the interval from prev to now as perf does: *delta is the count's
+ * increase times Δenabled / Δrunning, *scale is Δrunning / Δenabled (1 when
+ * no time passed). Returns false when the event never ran in the interval
+ * (Δrunning 0 while enabled): then nothing was counted, *delta is 0.
+ */
+bool perf_count_scale(const struct perf_count *prev, const struct perf_count *now, double *delta,
+		      double *scale);
 
 /*
  * Decode a count from a perf_event_mmap_page snapshot: the seqlock loop
@@ -193,6 +225,20 @@ void perf_self_close(struct perf_self *s);
  */
 int perf_mmap_decode(const volatile struct perf_event_mmap_page *pg,
 		     uint64_t (*pmc)(unsigned idx, void *arg), void *arg, uint64_t *count);
+
+/*
+ * The count and its times from a page snapshot, as the comment above struct
+ * perf_event_mmap_page in the kernel's uapi header says: under the seqlock,
+ * the count as perf_mmap_decode reads it, and time_enabled / time_running
+ * advanced by the time since the kernel last wrote them, from tsc() (rdtsc
+ * in real use, a stub in tests) through time_offset, time_mult and
+ * time_shift (and time_cycles / time_mask with cap_user_time_short).
+ * Returns 0, or -EAGAIN when the page does not allow it (index 0,
+ * cap_user_rdpmc or cap_user_time clear).
+ */
+int perf_mmap_read(const volatile struct perf_event_mmap_page *pg,
+		   uint64_t (*pmc)(unsigned idx, void *arg), uint64_t (*tsc)(void *arg), void *arg,
+		   struct perf_count *out);
 
 /* ---- breakpoints (src/perf/breakpoints.c) ---- */
 

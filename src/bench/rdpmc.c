@@ -151,6 +151,7 @@ static int time_once(struct rdpmc_state *st, enum rdpmc_row row, uint64_t *ticks
 {
 	const volatile struct perf_event_mmap_page *pg = NULL;
 	uint64_t t0, t1, v = 0;
+	uint64_t buf[3]; /* perf_self_open's read_format: value, enabled, running */
 	ssize_t r = 0;
 	int err = 0;
 
@@ -172,11 +173,13 @@ static int time_once(struct rdpmc_state *st, enum rdpmc_row row, uint64_t *ticks
 		break;
 	case ROW_SYSCALL:
 		t0 = tsc_begin();
-		r = read(st->rd->fd, &v, sizeof(v));
+		r = read(st->rd->fd, buf, sizeof(buf));
 		t1 = tsc_end();
-		if (r != (ssize_t)sizeof(v)) {
+		if (r != (ssize_t)sizeof(buf)) {
 			st->failed_op = "read";
 			err = r < 0 ? -errno : -EIO;
+		} else {
+			v = buf[0];
 		}
 		break;
 	case ROW_RDPMC_COLD:

@@ -142,8 +142,8 @@ bool perf_children_counted(void)
 	return no_inherit_thread;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
-			       unsigned long flags)
+int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group,
+		       unsigned long flags)
 {
 	long fd = open_fn(attr, pid, cpu, group, flags);
 
@@ -173,12 +173,12 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 		attr.inherit = inherit; /* the threads this one creates from now on count too */
 		/* threads only: a child it forks has a row of its own */
 		attr.inherit_thread = inherit && !no_inherit_thread;
-		fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		fd = perf_event_open_fd(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd == -EINVAL && attr.inherit_thread) {
 			/* before Linux 5.13: the bit is unknown; children are counted then */
 			attr.inherit_thread = 0;
-			fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1,
-						 PERF_FLAG_FD_CLOEXEC);
+			fd = perf_event_open_fd(&attr, pid, -1, i ? g->fd[0] : -1,
+						PERF_FLAG_FD_CLOEXEC);
 			if (fd >= 0)
 				no_inherit_thread = true;
 		}
@@ -196,6 +196,16 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n)
 {
 	return perf_group_open_task(g, pid, ev, n, true);
+}
+
+bool perf_count_scale(const struct perf_count *prev, const struct perf_count *now, double *delta,
+		      double *scale)
+{
+	uint64_t de = now->enabled - prev->enabled, dr = now->running - prev->running;
+
+	*delta = perf_scale(now->value - prev->value, de, dr);
+	*scale = de ? (double)dr / (double)de : 1.0;
+	return dr || !de;
 }
 
 double perf_scale(uint64_t count, uint64_t enabled, uint64_t running)

@@ -22,9 +22,11 @@ struct observer {
 	struct perf_counters *ctr;
 	struct perf_self self[PERF_GROUP_MAX];
 	int nself;
-	uint64_t self_begin[PERF_GROUP_MAX];
-	uint64_t self_last[PERF_GROUP_MAX];   /* at the previous update */
-	double self_interval[PERF_GROUP_MAX]; /* since then: ptop's own row */
+	struct perf_count self_begin[PERF_GROUP_MAX];
+	struct perf_count self_last[PERF_GROUP_MAX]; /* at the previous update */
+	bool self_have_last[PERF_GROUP_MAX];
+	double self_interval[PERF_GROUP_MAX]; /* since then, scaled: ptop's own row */
+	double self_scale;		      /* running / enabled over that interval */
 	int self_pid;
 	int *pids;
 	size_t pids_cap;
@@ -127,8 +129,8 @@ void observer_unwatch(struct observer *ob, size_t i)
 void observer_begin(struct observer *ob)
 {
 	for (int i = 0; i < ob->nself; i++)
-		if (ob->self[i].fd < 0 || perf_self_read(&ob->self[i], &ob->self_begin[i]))
-			ob->self_begin[i] = 0;
+		if (ob->self[i].fd < 0 || perf_self_read_count(&ob->self[i], &ob->self_begin[i]))
+			memset(&ob->self_begin[i], 0, sizeof(ob->self_begin[i]));
 }
 
 static void fill_counters(struct observer *ob, struct frame *f,
@@ -169,19 +171,29 @@ static void fill_counters(struct observer *ob, struct frame *f,
 
 	/* ptop itself: during this frame's build, and since the last frame (its row) */
 	fc->self_rdpmc = false;
+	ob->self_scale = 1;
 	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
-		uint64_t now;
+		struct perf_count now;
+		double scale;
 
 		fc->self_rdpmc |= ob->self[i].rdpmc;
-		if (ob->self[i].fd < 0 || perf_self_read(&ob->self[i], &now)) {
+		if (ob->self[i].fd < 0 || perf_self_read_count(&ob->self[i], &now)) {
 			fc->self_ctr[i] = ob->self_interval[i] = 0;
+			ob->self_have_last[i] = false;
 			continue;
 		}
-		fc->self_ctr[i] = now >= ob->self_begin[i] ? (double)(now - ob->self_begin[i]) : 0;
-		ob->self_interval[i] = ob->self_last[i] && now >= ob->self_last[i]
-					   ? (double)(now - ob->self_last[i])
-					   : 0;
+		perf_count_scale(&ob->self_begin[i], &now, &fc->self_ctr[i], &scale);
+		/* its row: scaled by its own times, as the groups of other processes are */
+		if (ob->self_have_last[i]) {
+			perf_count_scale(&ob->self_last[i], &now, &ob->self_interval[i], &scale);
+			/* one SCALE for the row: the event that ran least */
+			if (scale < ob->self_scale)
+				ob->self_scale = scale;
+		} else {
+			ob->self_interval[i] = 0;
+		}
 		ob->self_last[i] = now;
+		ob->self_have_last[i] = true;
 	}
 
 	for (size_t i = 0; i < n; i++) {
@@ -190,7 +202,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 
 		if (p->pid == ob->self_pid && ob->nself) {
 			p->has_ctr = true;
-			p->ctr_scale = 1;
+			p->ctr_scale = ob->self_scale;
 			p->ctr_partial = false; /* one thread, counted whole */
 			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
 				p->ctr[e] = ob->self_interval[e];
