@@ -20,6 +20,7 @@
 #include "child.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1293,6 +1294,149 @@ static void test_own_row_scaled(void **state)
 	free(f.procs);
 }
 
+/*
+ * A group whose leader is a pipe: perf_group_read decodes what the test
+ * wrote there, record by record (nr, time_enabled, time_running, values).
+ */
+static int fake_fds[PERF_GROUP_MAX * 2], fake_n, fake_next;
+
+static long queue_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+		       unsigned long flags)
+{
+	if (fake_next == fake_n) {
+		errno = EMFILE;
+		return -1;
+	}
+	return fake_fds[fake_next++];
+}
+
+/*
+ * A group of n events whose leader reads the records in rec, one per
+ * read() as from the kernel: a pipe in packet mode (O_DIRECT), one write
+ * per record; a record is len[i] words.
+ */
+static int fake_group(struct perf_group *g, int n, const uint64_t *rec, const size_t *len,
+		      size_t nrec)
+{
+	struct perf_event_spec ev[PERF_GROUP_MAX];
+	int fds[2], err;
+
+	for (int i = 0; i < n; i++)
+		assert_int_equal(perf_event_resolve("task-clock", &ev[i]), 0);
+	assert_int_equal(pipe2(fds, O_DIRECT), 0);
+	for (size_t i = 0; i < nrec; rec += len[i++])
+		assert_int_equal(write(fds[1], rec, len[i] * 8), (ssize_t)(len[i] * 8));
+	close(fds[1]);
+	fake_n = fake_next = 0;
+	fake_fds[fake_n++] = fds[0];
+	for (int i = 1; i < n; i++)
+		fake_fds[fake_n++] = dup(fds[0]);
+	perf_set_open_fn(queue_open);
+	err = perf_group_open_task(g, getpid(), ev, n, false);
+	perf_set_open_fn(NULL);
+	return err;
+}
+
+/*
+ * Multiplexed groups: counts scaled by Δenabled/Δrunning, an interval in
+ * which the group never ran is not counted (not a zero), a short read and
+ * a wrong number of values are errors.
+ */
+static void test_group_buffers(void **state)
+{
+	const uint64_t rec[] = {
+	    2, 1000, 1000, 10, 20, /* the first read: since attaching */
+	    2, 3000, 1500, 30, 60, /* ran a quarter of 2000 ns: counts times 4 */
+	    2, 5000, 1500, 30, 60, /* enabled, never ran: nothing counted */
+	    2, 5000, 1500, 30, 60, /* not even enabled (the task slept): a true 0 */
+	    3, 6000, 2500, 40, 70, /* three values for a group of two */
+	    2, 7000};		   /* cut short */
+	const size_t len[] = {5, 5, 5, 5, 5, 2};
+	struct perf_group g;
+
+	assert_int_equal(fake_group(&g, 2, rec, len, 6), 0);
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_false(g.not_counted);
+	assert_float_equal(g.delta[0], 10, 1e-9);
+
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_false(g.not_counted);
+	assert_float_equal(g.scale, 0.25, 1e-9);
+	assert_float_equal(g.delta[0], 80, 1e-9);
+	assert_float_equal(g.delta[1], 160, 1e-9);
+
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_true(g.not_counted);
+	assert_float_equal(g.scale, 0, 1e-9);
+
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_false(g.not_counted);
+	assert_float_equal(g.delta[0], 0, 1e-9);
+
+	assert_int_equal(perf_group_read(&g), -EIO);
+	assert_int_equal(perf_group_read(&g), -EIO);
+	perf_group_close(&g);
+}
+
+/*
+ * Through the observer to the text output: a process and ptop itself whose
+ * events were enabled but never ran in the interval show "not counted", not
+ * a count of 0.
+ */
+static void test_not_counted_shown(void **state)
+{
+	const char *const events[] = {"task-clock"};
+	struct observer_opts o = {.counters = true, .events = events, .nevents = 1, .budget = 4};
+	const uint64_t self_rec[4][3] = {
+	    {10, 100, 100}, {20, 200, 200}, {20, 250, 200}, {20, 900, 200}};
+	const uint64_t grp_rec[2][4] = {{1, 1000, 1000, 5}, {1, 3000, 1000, 5}};
+	const struct frame_proc *rows[2];
+	pid_t pids[2] = {getpid(), spawn(CHILD_IDLE)};
+	struct observer *ob;
+	struct sbuf b = {0};
+	struct frame f;
+	int sp[2], gp[2];
+	const char *out;
+
+	assert_int_equal(pipe(sp), 0);
+	assert_int_equal(write(sp[1], self_rec, sizeof(self_rec)), (ssize_t)sizeof(self_rec));
+	close(sp[1]);
+	assert_int_equal(pipe2(gp, O_DIRECT), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(write(gp[1], grp_rec[i], sizeof(grp_rec[i])),
+				 (ssize_t)sizeof(grp_rec[i]));
+	close(gp[1]);
+	fake_n = fake_next = 0;
+	fake_fds[fake_n++] = sp[0];
+	fake_fds[fake_n++] = gp[0];
+	perf_set_open_fn(queue_open);
+	assert_int_equal(observer_new(&o, &ob, NULL), 0);
+	fake_frame(&f, rows, pids, 2);
+	for (int i = 0; i < 2; i++) {
+		observer_begin(ob);
+		observer_update(ob, &f, rows, 2);
+	}
+	perf_set_open_fn(NULL);
+	assert_int_equal(fake_next, 2);
+	for (int i = 0; i < 2; i++) {
+		assert_true(f.procs[i].has_ctr);
+		assert_true(f.procs[i].ctr_not_counted);
+	}
+	output_text_frame(&b, &f, rows, 2, true);
+	out = sbuf_cstr(&b);
+	print_message("%s", strstr(out, "Counters"));
+	for (int i = 0; i < 2; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "%7d      not counted", (int)pids[i]);
+		assert_non_null(strstr(out, want));
+	}
+	observer_free(ob);
+	sbuf_free(&b);
+	free(f.procs);
+	reap(pids[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1318,6 +1462,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_fork_not_inherited, teardown),
 	    cmocka_unit_test_teardown(test_no_inherit_thread, teardown),
 	    cmocka_unit_test_teardown(test_own_row_scaled, teardown),
+	    cmocka_unit_test_teardown(test_group_buffers, teardown),
+	    cmocka_unit_test_teardown(test_not_counted_shown, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

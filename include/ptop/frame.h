@@ -44,8 +44,9 @@ struct frame_proc {
 	double ctr[FRAME_MAX_EVENTS]; /* per event, over the interval, scaled when multiplexed */
 	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
 	bool ctr_partial;	      /* some of its threads are not counted */
-	int perf_fds;		      /* perf_event descriptors it holds; -1 not looked at */
-	int tgid;		      /* the process a thread belongs to (== pid for processes) */
+	bool ctr_not_counted;	   /* its counters never ran in the interval: ctr[] is no count */
+	int perf_fds;		   /* perf_event descriptors it holds; -1 not looked at */
+	int tgid;		   /* the process a thread belongs to (== pid for processes) */
 	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
 	bool has_cmd;
 };

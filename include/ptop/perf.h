@@ -53,7 +53,8 @@ struct perf_group {
 	uint64_t prev_enabled, prev_running;
 	bool have_prev;
 	double delta[PERF_GROUP_MAX]; /* since the previous read, scaled to enabled time */
-	double scale; /* running / enabled over that interval: 1 = not multiplexed */
+	double scale;	  /* running / enabled over that interval: 1 = not multiplexed */
+	bool not_counted; /* enabled but never running in that interval: delta is no count */
 };
 
 /*
@@ -119,6 +120,7 @@ struct perf_proc {
 	double scale;		      /* running / enabled over all groups: 1 = not multiplexed */
 	bool have_prev;		      /* delta covers an interval between two reads */
 	bool partial;		      /* threads that ran before attaching are not all counted */
+	bool not_counted;	      /* no group ran while enabled in the interval: no counts */
 	int nthreads;		      /* groups in thread; [0] is the main thread's */
 	struct perf_group *thread;
 	bool wanted; /* perf_counters_update's mark while it sorts the wanted from the rest */

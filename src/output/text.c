@@ -110,8 +110,12 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		if (!p->has_ctr)
 			continue;
 		sbuf_printf(b, "%7d", p->pid);
+		/* multiplexed out the whole interval: there is no count to show, 0 would lie */
 		for (int e = 0; e < c->nevents; e++)
-			sbuf_printf(b, " %16.0f", p->ctr[e]);
+			if (p->ctr_not_counted)
+				sbuf_printf(b, " %16s", "not counted");
+			else
+				sbuf_printf(b, " %16.0f", p->ctr[e]);
 		sbuf_printf(b, " %6.2f ", p->ctr_scale);
 		fmt_printable(b, p->comm, p->comm_len);
 		sbuf_addc(b, '\n');

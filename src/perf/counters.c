@@ -241,10 +241,12 @@ int perf_group_read(struct perf_group *g)
 		for (int i = 0; i < g->n; i++)
 			g->delta[i] = perf_scale(g->raw[i] - g->prev_raw[i], de, dr);
 		g->scale = de ? (double)dr / (double)de : 1.0;
+		g->not_counted = de && !dr;
 	} else {
 		for (int i = 0; i < g->n; i++)
 			g->delta[i] = perf_scale(g->raw[i], g->enabled, g->running);
 		g->scale = g->enabled ? (double)g->running / (double)g->enabled : 1.0;
+		g->not_counted = g->enabled && !g->running;
 	}
 	memcpy(g->prev_raw, g->raw, sizeof(g->raw));
 	g->prev_enabled = g->enabled;
@@ -477,6 +479,8 @@ static int proc_read(struct perf_proc *p)
 		dr += (double)(g->running - r0);
 	}
 	p->scale = de > 0 ? dr / de : 1.0;
+	/* multiplexed out for the whole interval: a 0 would be a guess, not a count */
+	p->not_counted = de > 0 && dr == 0;
 	p->have_prev = had;
 	return 0;
 }

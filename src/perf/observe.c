@@ -27,6 +27,7 @@ struct observer {
 	bool self_have_last[PERF_GROUP_MAX];
 	double self_interval[PERF_GROUP_MAX]; /* since then, scaled: ptop's own row */
 	double self_scale;		      /* running / enabled over that interval */
+	bool self_not_counted;		      /* an event of its own never ran in it */
 	int self_pid;
 	int *pids;
 	size_t pids_cap;
@@ -172,6 +173,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	/* ptop itself: during this frame's build, and since the last frame (its row) */
 	fc->self_rdpmc = false;
 	ob->self_scale = 1;
+	ob->self_not_counted = false;
 	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
 		struct perf_count now;
 		double scale;
@@ -185,7 +187,9 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		perf_count_scale(&ob->self_begin[i], &now, &fc->self_ctr[i], &scale);
 		/* its row: scaled by its own times, as the groups of other processes are */
 		if (ob->self_have_last[i]) {
-			perf_count_scale(&ob->self_last[i], &now, &ob->self_interval[i], &scale);
+			if (!perf_count_scale(&ob->self_last[i], &now, &ob->self_interval[i],
+					      &scale))
+				ob->self_not_counted = true;
 			/* one SCALE for the row: the event that ran least */
 			if (scale < ob->self_scale)
 				ob->self_scale = scale;
@@ -204,6 +208,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 			p->has_ctr = true;
 			p->ctr_scale = ob->self_scale;
 			p->ctr_partial = false; /* one thread, counted whole */
+			p->ctr_not_counted = ob->self_not_counted;
 			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
 				p->ctr[e] = ob->self_interval[e];
 			continue;
@@ -216,6 +221,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 			p->ctr[e] = g->delta[e];
 		p->ctr_scale = g->scale;
 		p->ctr_partial = g->partial;
+		p->ctr_not_counted = g->not_counted;
 	}
 }
 

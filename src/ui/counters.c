@@ -55,7 +55,10 @@ static void counters_row(struct ui *ui, int y, const struct frame_proc *p, bool 
 	mvprintw(y, x, "%7d ", p->pid);
 	x += 8;
 	for (int e = 0; e < c->nevents && x + CTR_W < COLS; e++) {
-		if (p->has_ctr)
+		/* multiplexed out the whole interval: no count, and not a zero */
+		if (p->has_ctr && p->ctr_not_counted)
+			mvprintw(y, x, "%*.*s ", CTR_W - 1, CTR_W - 1, _("not counted"));
+		else if (p->has_ctr)
 			mvprintw(y, x, "%*.0f ", CTR_W - 1, p->ctr[e]);
 		else
 			mvprintw(y, x, "%*s ", CTR_W - 1, "-");
@@ -63,7 +66,7 @@ static void counters_row(struct ui *ui, int y, const struct frame_proc *p, bool 
 	}
 	if (x + 30 < COLS) {
 		move(y, x);
-		if (p->has_ctr) {
+		if (p->has_ctr && !p->ctr_not_counted) {
 			ctr_derive(&ui->frame, p, &d);
 			fig(d.ipc, 6, 2);
 			fig(d.cache_mpki, 6, 1);
