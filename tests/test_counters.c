@@ -28,6 +28,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1437,6 +1438,129 @@ static void test_not_counted_shown(void **state)
 	reap(pids[1]);
 }
 
+/* perf_event_paranoid 2 for a user: kernel counting refused, user level allowed. */
+static long paranoid_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			  unsigned long flags)
+{
+	if (!attr->exclude_kernel) {
+		errno = EACCES;
+		return -1;
+	}
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/*
+ * Counted user level only, context switches and migrations (the kernel
+ * counts them in its own context) read 0 whatever happens: the rows say
+ * n/a for them, for ptop's own row too, and the text output says why.
+ */
+static void test_user_only_na(void **state)
+{
+	struct observer_opts o = {
+	    .counters = true, .events = perf_software_events, .nevents = 4, .budget = 4};
+	const struct frame_proc *rows[2];
+	pid_t pids[2] = {getpid(), spawn(CHILD_IDLE)};
+	const uint8_t na = 1u << 1 | 1u << 2; /* context-switches, cpu-migrations */
+	struct observer *ob;
+	struct sbuf b = {0};
+	struct frame f;
+	const char *out;
+
+	perf_set_open_fn(paranoid_open);
+	assert_int_equal(observer_new(&o, &ob, NULL), 0);
+	fake_frame(&f, rows, pids, 2);
+	for (int i = 0; i < 2; i++) {
+		observer_begin(ob);
+		observer_update(ob, &f, rows, 2);
+	}
+	perf_set_open_fn(NULL);
+	assert_string_equal(f.counters.names[1], "context-switches");
+	assert_string_equal(f.counters.names[2], "cpu-migrations");
+	assert_int_equal(f.counters.na, na);
+	for (int i = 0; i < 2; i++) {
+		assert_true(f.procs[i].has_ctr);
+		assert_int_equal(f.procs[i].ctr_na, na);
+	}
+	output_text_frame(&b, &f, rows, 2, true);
+	out = sbuf_cstr(&b);
+	print_message("%s", strstr(out, "Counters"));
+	/* after task-clock's figure, in the rows of both */
+	assert_non_null(strstr(out, "              n/a              n/a"));
+	assert_non_null(strstr(out,
+			       "counters: user only (kernel counting refused): context-switches "
+			       "cpu-migrations n/a\n"));
+	observer_free(ob);
+	sbuf_free(&b);
+	free(f.procs);
+	reap(pids[1]);
+}
+
+/*
+ * The same as the kernel does it: a user (not root) under
+ * perf_event_paranoid 2 counts its own child. After setuid the process is
+ * not dumpable, and the kernel refuses even the same user: PR_SET_DUMPABLE
+ * gives that back. 0, 10 when it cannot become a user, 11 when kernel
+ * counting is allowed here anyway, or the failed check's number.
+ */
+static int user_only_as_user(void)
+{
+	const int cs = 1, mig = 2;
+	const struct perf_proc *g;
+	struct perf_counters *c;
+	int level = 2, status = 0;
+	pid_t kid;
+
+	if (getuid() == 0 && (setgid(65534) || setuid(65534)))
+		return 10;
+	if (perf_paranoid(NULL, &level) == 0 && level < 2)
+		return 11;
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return 12;
+	kid = fork();
+	if (kid < 0)
+		return 13;
+	if (kid == 0) {
+		alarm(DEADLINE_MS / 1000 * 2);
+		for (;;)
+			sleep_ms(1); /* a context switch each */
+	}
+	if (perf_counters_new(perf_software_events, 4, 4, &c, NULL))
+		status = 14;
+	if (!status) {
+		perf_counters_update(c, &kid, 1);
+		sleep_ms(100);
+		perf_counters_update(c, &kid, 1);
+		g = perf_counters_get(c, kid);
+		if (!g)
+			status = 15;
+		else if (!(g->na & (1u << cs)) || !(g->na & (1u << mig)))
+			status = 16;
+		else if (g->na & ~(1u << cs | 1u << mig))
+			status = 17;
+		perf_counters_free(c);
+	}
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	return status;
+}
+
+static void test_user_only_as_user(void **state)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(user_only_as_user());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 10)
+		SKIP("running as root and cannot become another user");
+	if (WEXITSTATUS(status) == 11)
+		SKIP("perf_event_paranoid below 2: users may count in the kernel here");
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1464,6 +1588,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_own_row_scaled, teardown),
 	    cmocka_unit_test_teardown(test_group_buffers, teardown),
 	    cmocka_unit_test_teardown(test_not_counted_shown, teardown),
+	    cmocka_unit_test_teardown(test_user_only_na, teardown),
+	    cmocka_unit_test_teardown(test_user_only_as_user, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

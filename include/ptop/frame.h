@@ -44,9 +44,10 @@ struct frame_proc {
 	double ctr[FRAME_MAX_EVENTS]; /* per event, over the interval, scaled when multiplexed */
 	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
 	bool ctr_partial;	      /* some of its threads are not counted */
-	bool ctr_not_counted;	   /* its counters never ran in the interval: ctr[] is no count */
-	int perf_fds;		   /* perf_event descriptors it holds; -1 not looked at */
-	int tgid;		   /* the process a thread belongs to (== pid for processes) */
+	bool ctr_not_counted; /* its counters never ran in the interval: ctr[] is no count */
+	uint8_t ctr_na; /* bit e: event e counts in the kernel, refused here: ctr[e] is no count */
+	int perf_fds;	/* perf_event descriptors it holds; -1 not looked at */
+	int tgid;	/* the process a thread belongs to (== pid for processes) */
 	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
 	bool has_cmd;
 };
@@ -65,6 +66,7 @@ struct frame_counters {
 	int refused_error;     /* -EACCES or -EPERM when refused */
 	int paranoid;	       /* perf_event_paranoid when refused; PERF_PARANOID_UNKNOWN unread */
 	bool children_counted; /* the kernel lacks inherit_thread: forked children count twice */
+	uint8_t na;	       /* events n/a for some row (frame_proc.ctr_na) */
 	/* ptop's own thread, read with rdpmc where the kernel allows, else read() */
 	bool self_rdpmc;
 	double self_ctr[FRAME_MAX_EVENTS]; /* during the last frame's build */

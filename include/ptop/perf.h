@@ -55,6 +55,7 @@ struct perf_group {
 	double delta[PERF_GROUP_MAX]; /* since the previous read, scaled to enabled time */
 	double scale;	  /* running / enabled over that interval: 1 = not multiplexed */
 	bool not_counted; /* enabled but never running in that interval: delta is no count */
+	uint8_t na;	  /* bit i: event i was opened user level only, where it counts nothing */
 };
 
 /*
@@ -93,6 +94,12 @@ void perf_set_open_fn(perf_open_fn *fn);
 int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group,
 		       unsigned long flags);
 
+/*
+ * Whether the kernel counts attr's event in its own context (context
+ * switches, migrations): opened user level only, it reads 0 whatever happens.
+ */
+bool perf_counts_in_kernel(const struct perf_event_attr *attr);
+
 /* Read the whole group (one read()) and compute delta/scale. 0 or -errno. */
 int perf_group_read(struct perf_group *g);
 void perf_group_close(struct perf_group *g);
@@ -121,7 +128,8 @@ struct perf_proc {
 	bool have_prev;		      /* delta covers an interval between two reads */
 	bool partial;		      /* threads that ran before attaching are not all counted */
 	bool not_counted;	      /* no group ran while enabled in the interval: no counts */
-	int nthreads;		      /* groups in thread; [0] is the main thread's */
+	uint8_t na;   /* bit i: event i counts only in the kernel, which was refused: no count */
+	int nthreads; /* groups in thread; [0] is the main thread's */
 	struct perf_group *thread;
 	bool wanted; /* perf_counters_update's mark while it sorts the wanted from the rest */
 };
@@ -140,6 +148,7 @@ struct perf_counters_info {
 	unsigned refused;	  /* of not_attached: refused by the kernel (EACCES, EPERM) */
 	int refused_error;	  /* -EACCES or -EPERM when refused, else 0 */
 	bool children_counted;	  /* the kernel lacks inherit_thread: see perf_children_counted */
+	uint8_t na;		  /* events that are n/a (perf_proc.na) for some attached process */
 };
 
 /*
@@ -187,6 +196,7 @@ struct perf_self {
 	struct perf_event_mmap_page *page; /* NULL when it could not be mapped */
 	size_t page_size;
 	bool rdpmc; /* cap_user_rdpmc was set at open */
+	bool na;    /* opened user level only, and it counts in the kernel: no count */
 };
 
 /* A count and the times its event was enabled and running (ns), as of one read. */

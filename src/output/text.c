@@ -114,11 +114,21 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		for (int e = 0; e < c->nevents; e++)
 			if (p->ctr_not_counted)
 				sbuf_printf(b, " %16s", "not counted");
+			else if (p->ctr_na & (1u << e))
+				sbuf_printf(b, " %16s", "n/a");
 			else
 				sbuf_printf(b, " %16.0f", p->ctr[e]);
 		sbuf_printf(b, " %6.2f ", p->ctr_scale);
 		fmt_printable(b, p->comm, p->comm_len);
 		sbuf_addc(b, '\n');
+	}
+	/* user level only, these read 0 whatever happened: the rows say n/a, this says why */
+	if (c->na) {
+		sbuf_adds(b, "counters: user only (kernel counting refused):");
+		for (int e = 0; e < c->nevents; e++)
+			if (c->na & (1u << e))
+				sbuf_printf(b, " %s", c->names[e]);
+		sbuf_adds(b, " n/a\n");
 	}
 	/* the rows above leave those out: say why, as the JSON's last_error does */
 	if (c->refused) {

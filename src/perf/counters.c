@@ -155,6 +155,13 @@ int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group
 	return fd < 0 ? -errno : (int)fd;
 }
 
+bool perf_counts_in_kernel(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
+}
+
 int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n,
 			 bool inherit)
 {
@@ -182,6 +189,10 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 			if (fd >= 0)
 				no_inherit_thread = true;
 		}
+		/* the paranoid retry went user level: such an event has nothing to count */
+		if (fd >= 0 && attr.exclude_kernel && !ev[i].attr.exclude_kernel &&
+		    perf_counts_in_kernel(&attr))
+			g->na |= (uint8_t)(1u << i);
 		if (fd < 0) {
 			g->n = i;
 			perf_group_close(g);
@@ -455,6 +466,7 @@ static int proc_read(struct perf_proc *p)
 	bool had = p->thread[0].have_prev;
 
 	memset(p->delta, 0, sizeof(p->delta));
+	p->na = 0;
 	for (int t = 0; t < p->nthreads; t++) {
 		struct perf_group *g = &p->thread[t];
 		uint64_t e0 = g->have_prev ? g->enabled : 0, r0 = g->have_prev ? g->running : 0;
@@ -475,6 +487,7 @@ static int proc_read(struct perf_proc *p)
 		}
 		for (int i = 0; i < g->n && i < p->n; i++)
 			p->delta[i] += g->delta[i];
+		p->na |= g->na;
 		de += (double)(g->enabled - e0);
 		dr += (double)(g->running - r0);
 	}
@@ -622,8 +635,10 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 	info->why_software = c->why_software;
 	info->attached = (unsigned)c->nprocs;
 	info->not_attached = c->not_attached;
-	for (size_t i = 0; i < c->nprocs; i++)
+	for (size_t i = 0; i < c->nprocs; i++) {
 		info->partial += c->procs[i].partial;
+		info->na |= c->procs[i].na;
+	}
 	info->last_error = c->last_error;
 	info->children_counted = no_inherit_thread && !c->per_thread;
 	info->refused = c->refused;

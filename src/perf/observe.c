@@ -28,6 +28,7 @@ struct observer {
 	double self_interval[PERF_GROUP_MAX]; /* since then, scaled: ptop's own row */
 	double self_scale;		      /* running / enabled over that interval */
 	bool self_not_counted;		      /* an event of its own never ran in it */
+	uint8_t self_na; /* its events opened user level only that count nothing */
 	int self_pid;
 	int *pids;
 	size_t pids_cap;
@@ -56,8 +57,9 @@ int observer_counters_start(struct observer *ob, const char **bad)
 		struct perf_event_spec ev;
 
 		ob->self[i].fd = -1;
-		if (perf_event_resolve(info.names[i], &ev) == 0)
-			perf_self_open(&ob->self[i], &ev);
+		if (perf_event_resolve(info.names[i], &ev) == 0 &&
+		    perf_self_open(&ob->self[i], &ev) == 0 && ob->self[i].na)
+			ob->self_na |= (uint8_t)(1u << i);
 		ob->nself++;
 	}
 	return 0;
@@ -164,6 +166,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->partial = info.partial;
 	fc->last_error = info.last_error;
 	fc->children_counted = info.children_counted;
+	fc->na = info.na;
 	fc->refused = info.refused;
 	fc->refused_error = info.refused_error;
 	/* read only when it explains something: the file costs three syscalls */
@@ -209,6 +212,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 			p->ctr_scale = ob->self_scale;
 			p->ctr_partial = false; /* one thread, counted whole */
 			p->ctr_not_counted = ob->self_not_counted;
+			p->ctr_na = ob->self_na;
 			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
 				p->ctr[e] = ob->self_interval[e];
 			continue;
@@ -222,6 +226,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		p->ctr_scale = g->scale;
 		p->ctr_partial = g->partial;
 		p->ctr_not_counted = g->not_counted;
+		p->ctr_na = g->na;
 	}
 }
 

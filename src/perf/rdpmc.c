@@ -148,6 +148,7 @@ int perf_self_open(struct perf_self *s, const struct perf_event_spec *ev)
 	if (fd < 0)
 		return fd;
 	s->fd = fd;
+	s->na = attr.exclude_kernel && !ev->attr.exclude_kernel && perf_counts_in_kernel(&attr);
 	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	s->page = mmap(NULL, s->page_size, PROT_READ, MAP_SHARED | MAP_POPULATE, s->fd, 0);
 	if (s->page == MAP_FAILED) {

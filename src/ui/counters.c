@@ -58,6 +58,8 @@ static void counters_row(struct ui *ui, int y, const struct frame_proc *p, bool 
 		/* multiplexed out the whole interval: no count, and not a zero */
 		if (p->has_ctr && p->ctr_not_counted)
 			mvprintw(y, x, "%*.*s ", CTR_W - 1, CTR_W - 1, _("not counted"));
+		else if (p->has_ctr && (p->ctr_na & (1u << e)))
+			mvprintw(y, x, "%*s ", CTR_W - 1, _("n/a"));
 		else if (p->has_ctr)
 			mvprintw(y, x, "%*.0f ", CTR_W - 1, p->ctr[e]);
 		else
@@ -113,6 +115,8 @@ static void counters_draw(struct ui *ui, int y, int h)
 	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
 	if (c->partial)
 		printw(_(", %u with threads not counted (+)"), c->partial);
+	if (c->na)
+		printw(_(", user only: n/a"));
 	if (c->children_counted)
 		printw(_(", forked children also count in their parents (no inherit_thread)"));
 	if (c->refused) {
