@@ -1561,6 +1561,47 @@ static void test_user_only_as_user(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* What paranoid_open was asked for: no open may exclude every privilege level. */
+static int excluded_all;
+
+static long paranoid_open_watch(struct perf_event_attr *attr, int pid, int cpu, int group,
+				unsigned long flags)
+{
+	excluded_all += attr->exclude_user && attr->exclude_kernel;
+	return paranoid_open(attr, pid, cpu, group, flags);
+}
+
+/*
+ * name:k counts the kernel alone; where kernel counting is refused, the
+ * user-level retry would make it count at no level at all, under a
+ * "hardware" label. It is refused instead, and the set says why.
+ */
+static void test_kernel_only_refused(void **state)
+{
+	const char *const events[] = {"cycles:k", "task-clock"};
+	struct perf_counters_info info;
+	struct perf_event_spec ev;
+	struct perf_counters *c;
+	struct perf_group g;
+
+	assert_int_equal(perf_event_resolve("task-clock:k", &ev), 0);
+	assert_true(ev.attr.exclude_user);
+	excluded_all = 0;
+	perf_set_open_fn(paranoid_open_watch);
+	assert_int_equal(perf_group_open(&g, 0, &ev, 1), -EACCES);
+	assert_int_equal(excluded_all, 0);
+
+	c = new_set(events, 2, 4);
+	perf_set_open_fn(NULL);
+	assert_int_equal(excluded_all, 0);
+	perf_counters_info(c, &info);
+	assert_false(info.hardware);
+	assert_non_null(info.why_software);
+	assert_string_equal(info.why_software,
+			    "kernel-only events (:k) refused (perf_event_paranoid)");
+	free_set(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1590,6 +1631,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_not_counted_shown, teardown),
 	    cmocka_unit_test_teardown(test_user_only_na, teardown),
 	    cmocka_unit_test_teardown(test_user_only_as_user, teardown),
+	    cmocka_unit_test_teardown(test_kernel_only_refused, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

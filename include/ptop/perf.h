@@ -89,7 +89,8 @@ void perf_set_open_fn(perf_open_fn *fn);
 /*
  * perf_event_open through that function, retrying user level only where
  * kernel counting is refused (perf_event_paranoid 2), which sets
- * attr->exclude_kernel and exclude_hv. The descriptor, or -errno.
+ * attr->exclude_kernel and exclude_hv; an event that excludes user level
+ * (name:k) is not retried: it would count nothing. The descriptor, or -errno.
  */
 int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group,
 		       unsigned long flags);

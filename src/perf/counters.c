@@ -147,8 +147,13 @@ int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group
 {
 	long fd = open_fn(attr, pid, cpu, group, flags);
 
-	/* perf_event_paranoid 2 refuses kernel counting to users: count user level, as perf does */
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel) {
+	/*
+	 * perf_event_paranoid 2 refuses kernel counting to users: count user
+	 * level, as perf does; but not an event for the kernel alone (cycles:k),
+	 * which would then count at no level at all.
+	 */
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel &&
+	    !attr->exclude_user) {
 		attr->exclude_kernel = attr->exclude_hv = 1;
 		fd = open_fn(attr, pid, cpu, group, flags);
 	}
@@ -321,6 +326,15 @@ static void use_software(struct perf_counters *c, const char *why)
 	c->why_software = why;
 }
 
+/* Whether the set has an event that excludes user level (name:k). */
+static bool kernel_only(const struct perf_counters *c)
+{
+	for (int i = 0; i < c->nev; i++)
+		if (c->ev[i].attr.exclude_user)
+			return true;
+	return false;
+}
+
 int perf_counters_new(const char *const *events, int n, unsigned budget, struct perf_counters **out,
 		      const char **bad)
 {
@@ -346,6 +360,9 @@ int perf_counters_new(const char *const *events, int n, unsigned budget, struct 
 			perf_group_close(&g);
 		else if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
 			use_software(c, N_("no hardware PMU"));
+		else if ((err == -EACCES || err == -EPERM) && kernel_only(c))
+			use_software(c,
+				     N_("kernel-only events (:k) refused (perf_event_paranoid)"));
 		else if (err == -EACCES || err == -EPERM)
 			use_software(c, N_("hardware events refused (perf_event_paranoid)"));
 		else
