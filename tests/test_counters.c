@@ -98,6 +98,7 @@ static void free_set(struct perf_counters *c)
 static int teardown(void **state)
 {
 	perf_set_open_fn(NULL); /* a test that injected errors and failed */
+	perf_set_sysfs_root(NULL);
 	bool released = true;
 	int leaked;
 
@@ -1602,6 +1603,114 @@ static void test_kernel_only_refused(void **state)
 	free_set(c);
 }
 
+static void test_open_reasons(void **state)
+{
+	/* no PMU: whatever says "no such event" means that */
+	assert_string_equal(perf_open_strerror(-ENOENT, false), "no hardware PMU");
+	assert_string_equal(perf_open_strerror(-EOPNOTSUPP, false), "no hardware PMU");
+	assert_string_equal(perf_open_strerror(-ENODEV, false), "no hardware PMU");
+	/* a PMU that exists: the event, or the way it is asked for, is what fails */
+	assert_string_equal(perf_open_strerror(-ENOENT, true), "not an event this PMU has");
+	assert_string_equal(perf_open_strerror(-EOPNOTSUPP, true),
+			    "not supported by the PMU here (per task or mode exclusion)");
+	/* the paranoid checks say EACCES; EPERM is seccomp or a security module */
+	assert_string_equal(perf_open_strerror(-EACCES, true), "refused (perf_event_paranoid)");
+	assert_string_equal(perf_open_strerror(-EPERM, false),
+			    "not permitted (seccomp or a security policy)");
+	assert_string_equal(perf_open_strerror(-EINVAL, true),
+			    "rejected by the kernel (invalid attributes)");
+	assert_string_equal(perf_open_strerror(-EMFILE, true), "out of descriptors");
+	assert_string_equal(perf_open_strerror(-EIO, true), "unavailable");
+}
+
+static void test_core_pmus(void **state)
+{
+	struct perf_pmu pmus[PERF_PMUS_MAX];
+
+	perf_set_sysfs_root(FIXTURES "/sysfs-hybrid");
+	assert_int_equal(perf_core_pmus(pmus, PERF_PMUS_MAX), 2);
+	assert_string_equal(pmus[0].name, "cpu_atom");
+	assert_int_equal(pmus[0].type, 10);
+	assert_string_equal(pmus[1].name, "cpu_core");
+	assert_int_equal(pmus[1].type, 4);
+	assert_int_equal(perf_core_pmus(pmus, 1), 1);
+	perf_set_sysfs_root(FIXTURES "/sysfs-nopmu");
+	assert_int_equal(perf_core_pmus(pmus, PERF_PMUS_MAX), 0);
+	perf_set_sysfs_root(FIXTURES "/no-such-root");
+	assert_int_equal(perf_core_pmus(pmus, PERF_PMUS_MAX), -ENOENT);
+	perf_set_sysfs_root(NULL);
+}
+
+/* A seccomp filter refuses cycles, the PMU cannot count instructions per task. */
+static long picky_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+		       unsigned long flags)
+{
+	if (attr->type == PERF_TYPE_HARDWARE) {
+		errno = attr->config == PERF_COUNT_HW_CPU_CYCLES ? EPERM : EOPNOTSUPP;
+		return -1;
+	}
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/* A PMU that counts its events as task-clock would: every hardware event opens. */
+static long lenient_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			 unsigned long flags)
+{
+	struct perf_event_attr a = *attr;
+
+	if (a.type == PERF_TYPE_HARDWARE) {
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_TASK_CLOCK;
+	}
+	return syscall(SYS_perf_event_open, &a, pid, cpu, group, flags);
+}
+
+/*
+ * Each event says why it did not open, by what the kernel answered and
+ * whether a PMU exists; and where hardware and software events are mixed,
+ * only the software ones carry the ~ marker.
+ */
+static void test_reasons_per_event(void **state)
+{
+	const char *const events[] = {"cycles", "instructions", "task-clock"};
+	struct perf_counters_info info;
+	struct perf_counters *c;
+
+	perf_set_sysfs_root(FIXTURES "/sysfs-hybrid");
+	perf_set_open_fn(picky_open);
+	c = new_set(events, 3, 4);
+	perf_counters_info(c, &info);
+	assert_false(info.hardware);
+	assert_string_equal(info.why_software, "not permitted (seccomp or a security policy)");
+	assert_int_equal(info.nfailed, 2);
+	assert_string_equal(info.failed[0], "cycles");
+	assert_string_equal(info.failed_why[0], "not permitted (seccomp or a security policy)");
+	assert_string_equal(info.failed[1], "instructions");
+	assert_string_equal(info.failed_why[1],
+			    "not supported by the PMU here (per task or mode exclusion)");
+	assert_int_equal(info.software, 0x0f); /* the software fallback, all four */
+	free_set(c);
+
+	/* without a PMU, the same answer means there is none */
+	perf_set_sysfs_root(FIXTURES "/sysfs-nopmu");
+	c = new_set(events + 1, 2, 4);
+	perf_counters_info(c, &info);
+	assert_string_equal(info.why_software, "no hardware PMU");
+	assert_int_equal(info.nfailed, 1);
+	assert_string_equal(info.failed_why[0], "no hardware PMU");
+	free_set(c);
+
+	perf_set_open_fn(lenient_open);
+	c = new_set(events + 1, 2, 4);
+	perf_set_open_fn(NULL);
+	perf_set_sysfs_root(NULL);
+	perf_counters_info(c, &info);
+	assert_true(info.hardware);
+	assert_int_equal(info.nfailed, 0);
+	assert_int_equal(info.software, 1u << 1); /* task-clock alone */
+	free_set(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1632,6 +1741,9 @@ int main(void)
 	    cmocka_unit_test_teardown(test_user_only_na, teardown),
 	    cmocka_unit_test_teardown(test_user_only_as_user, teardown),
 	    cmocka_unit_test_teardown(test_kernel_only_refused, teardown),
+	    cmocka_unit_test_teardown(test_open_reasons, teardown),
+	    cmocka_unit_test_teardown(test_core_pmus, teardown),
+	    cmocka_unit_test_teardown(test_reasons_per_event, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,11 @@ struct frame_counters {
 	int paranoid;	       /* perf_event_paranoid when refused; PERF_PARANOID_UNKNOWN unread */
 	bool children_counted; /* the kernel lacks inherit_thread: forked children count twice */
 	uint8_t na;	       /* events n/a for some row (frame_proc.ctr_na) */
+	uint8_t software;      /* bit e: names[e] is a software event */
+	/* events asked for that could not be opened, each with its reason (translatable) */
+	int nfailed;
+	char failed[FRAME_MAX_EVENTS][FRAME_EVENT_NAME];
+	const char *failed_why[FRAME_MAX_EVENTS];
 	/* ptop's own thread, read with rdpmc where the kernel allows, else read() */
 	bool self_rdpmc;
 	double self_ctr[FRAME_MAX_EVENTS]; /* during the last frame's build */

@@ -31,6 +31,34 @@ struct perf_event_spec {
 	bool hardware; /* needs a PMU (not PERF_TYPE_SOFTWARE) */
 };
 
+/*
+ * Where sysfs is (NULL: /sys): the PMUs are read from
+ * ROOT/bus/event_source/devices. Tests point it at a fake tree.
+ */
+void perf_set_sysfs_root(const char *root);
+
+#define PERF_PMUS_MAX 8
+
+/* A CPU's PMU as sysfs lists it: "cpu", or one core type of a hybrid CPU. */
+struct perf_pmu {
+	char name[32];
+	uint32_t type; /* perf_event_attr.type, and for generic events config >> 32 */
+};
+
+/*
+ * The CPU PMUs under the sysfs root: "cpu", or the core types of a hybrid
+ * CPU (cpu_core, cpu_atom; Arm's armv*), at most max, sorted by name.
+ * Returns how many (0: no hardware PMU), or -errno when the directory
+ * cannot be read.
+ */
+int perf_core_pmus(struct perf_pmu *out, int max);
+
+/*
+ * Why an event could not be opened, for err (-errno from perf_event_open)
+ * and whether this machine has a CPU PMU: a translatable sentence (N_()).
+ */
+const char *perf_open_strerror(int err, bool pmu);
+
 /* Initialise libpfm4 once. 0, or -ENODEV when it cannot start. */
 int perf_init(void);
 
@@ -150,6 +178,11 @@ struct perf_counters_info {
 	int refused_error;	  /* -EACCES or -EPERM when refused, else 0 */
 	bool children_counted;	  /* the kernel lacks inherit_thread: see perf_children_counted */
 	uint8_t na;		  /* events that are n/a (perf_proc.na) for some attached process */
+	uint8_t software;	  /* bit i: names[i] is a software event (the ~ marker) */
+	/* the events asked for that could not be opened, each with its reason (N_()) */
+	int nfailed;
+	const char *failed[PERF_GROUP_MAX];
+	const char *failed_why[PERF_GROUP_MAX];
 };
 
 /*

@@ -122,6 +122,8 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		fmt_printable(b, p->comm, p->comm_len);
 		sbuf_addc(b, '\n');
 	}
+	for (int e = 0; e < c->nfailed; e++)
+		sbuf_printf(b, "counters: %s: %s\n", c->failed[e], c->failed_why[e]);
 	/* user level only, these read 0 whatever happened: the rows say n/a, this says why */
 	if (c->na) {
 		sbuf_adds(b, "counters: user only (kernel counting refused):");

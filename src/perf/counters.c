@@ -297,6 +297,10 @@ struct perf_counters {
 	unsigned char *plan;	    /* perf_counters_update's decision per wanted pid */
 	struct perf_proc **old;	    /* and the attached process it keeps, per wanted pid */
 	unsigned not_attached;
+	int nfailed; /* events asked for that did not open, and why */
+	const char *failed[PERF_GROUP_MAX];
+	const char *failed_why[PERF_GROUP_MAX];
+	char failed_names[PERF_GROUP_MAX][PERF_NAME_MAX];
 	unsigned refused; /* of not_attached, in the last update */
 	int refused_error;
 	int last_error;
@@ -320,10 +324,121 @@ static int resolve_all(struct perf_counters *c, const char *const *names, int n,
 	return 0;
 }
 
+static const char *sysfs_root = "/sys";
+
+void perf_set_sysfs_root(const char *root)
+{
+	sysfs_root = root ? root : "/sys";
+}
+
+/* A CPU's own PMU by its sysfs name: not software, tracepoint, msr, uncore ... */
+static bool core_pmu_name(const char *n)
+{
+	return !strcmp(n, "cpu") || !strncmp(n, "cpu_", 4) || !strncmp(n, "armv", 4);
+}
+
+static int pmu_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct perf_pmu *)a)->name, ((const struct perf_pmu *)b)->name);
+}
+
+int perf_core_pmus(struct perf_pmu *out, int max)
+{
+	char path[512];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", sysfs_root);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) && n < max) {
+		char buf[24];
+		unsigned long v;
+		char *end;
+		ssize_t len;
+		int fd;
+
+		if (!core_pmu_name(e->d_name) || strlen(e->d_name) >= sizeof(out->name))
+			continue;
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type", sysfs_root,
+			 e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		errno = 0;
+		v = strtoul(buf, &end, 10);
+		if (errno || end == buf || (*end && *end != '\n') || v > UINT32_MAX)
+			continue;
+		strcpy(out[n].name, e->d_name);
+		out[n].type = (uint32_t)v;
+		n++;
+	}
+	closedir(d);
+	qsort(out, (size_t)n, sizeof(*out), pmu_cmp);
+	return n;
+}
+
+const char *perf_open_strerror(int err, bool pmu)
+{
+	switch (-err) {
+	case ENOENT:
+		return pmu ? N_("not an event this PMU has") : N_("no hardware PMU");
+	case ENODEV:
+	case EOPNOTSUPP:
+		/* the PMU exists: it cannot count per task, or cannot exclude a mode */
+		return pmu ? N_("not supported by the PMU here (per task or mode exclusion)")
+			   : N_("no hardware PMU");
+	case EACCES:
+		return N_("refused (perf_event_paranoid)");
+	case EPERM:
+		/* the paranoid checks say EACCES: EPERM is a seccomp filter or a security module */
+		return N_("not permitted (seccomp or a security policy)");
+	case EINVAL:
+		return N_("rejected by the kernel (invalid attributes)");
+	case EMFILE:
+	case ENFILE:
+		return N_("out of descriptors");
+	default:
+		return N_("unavailable");
+	}
+}
+
 static void use_software(struct perf_counters *c, const char *why)
 {
 	resolve_all(c, perf_software_events, 4, NULL);
 	c->why_software = why;
+}
+
+/*
+ * The group did not open: open each hardware event alone to give each its
+ * own reason (one may be refused, another unknown to the PMU).
+ */
+static void probe_each(struct perf_counters *c, bool pmu)
+{
+	c->nfailed = 0;
+	for (int i = 0; i < c->nev; i++) {
+		struct perf_group g;
+		int err;
+
+		if (!c->ev[i].hardware)
+			continue;
+		err = perf_group_open(&g, 0, &c->ev[i], 1);
+		if (!err) {
+			perf_group_close(&g);
+			continue;
+		}
+		strcpy(c->failed_names[c->nfailed], c->ev[i].name);
+		c->failed[c->nfailed] = c->failed_names[c->nfailed];
+		c->failed_why[c->nfailed] = perf_open_strerror(err, pmu);
+		c->nfailed++;
+	}
 }
 
 /* Whether the set has an event that excludes user level (name:k). */
@@ -353,20 +468,26 @@ int perf_counters_new(const char *const *events, int n, unsigned budget, struct 
 	c->budget = budget;
 	if (c->hardware) {
 		/* Try the set on ourselves once: no PMU shows here, not per process. */
+		struct perf_pmu pmus[PERF_PMUS_MAX];
+		bool pmu = perf_core_pmus(pmus, PERF_PMUS_MAX) > 0;
 		struct perf_group g;
 
 		err = perf_group_open(&g, 0, c->ev, c->nev);
-		if (err == 0)
+		if (err == 0) {
 			perf_group_close(&g);
-		else if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
-			use_software(c, N_("no hardware PMU"));
-		else if ((err == -EACCES || err == -EPERM) && kernel_only(c))
-			use_software(c,
-				     N_("kernel-only events (:k) refused (perf_event_paranoid)"));
-		else if (err == -EACCES || err == -EPERM)
-			use_software(c, N_("hardware events refused (perf_event_paranoid)"));
-		else
-			use_software(c, N_("hardware events unavailable"));
+		} else {
+			probe_each(c, pmu);
+			if ((err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP) && !pmu)
+				use_software(c, N_("no hardware PMU"));
+			else if (err == -EACCES && kernel_only(c))
+				use_software(
+				    c, N_("kernel-only events (:k) refused (perf_event_paranoid)"));
+			else if (err == -EACCES)
+				use_software(c,
+					     N_("hardware events refused (perf_event_paranoid)"));
+			else
+				use_software(c, perf_open_strerror(err, pmu));
+		}
 	}
 	*out = c;
 	return 0;
@@ -658,6 +779,14 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 	}
 	info->last_error = c->last_error;
 	info->children_counted = no_inherit_thread && !c->per_thread;
+	for (int i = 0; i < c->nev; i++)
+		if (!c->ev[i].hardware)
+			info->software |= (uint8_t)(1u << i);
+	info->nfailed = c->nfailed;
+	for (int i = 0; i < c->nfailed; i++) {
+		info->failed[i] = c->failed[i];
+		info->failed_why[i] = c->failed_why[i];
+	}
 	info->refused = c->refused;
 	info->refused_error = c->refused_error;
 }

@@ -167,6 +167,12 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->last_error = info.last_error;
 	fc->children_counted = info.children_counted;
 	fc->na = info.na;
+	fc->software = info.software;
+	fc->nfailed = info.nfailed;
+	for (int e = 0; e < info.nfailed && e < FRAME_MAX_EVENTS; e++) {
+		snprintf(fc->failed[e], sizeof(fc->failed[e]), "%s", info.failed[e]);
+		fc->failed_why[e] = info.failed_why[e];
+	}
 	fc->refused = info.refused;
 	fc->refused_error = info.refused_error;
 	/* read only when it explains something: the file costs three syscalls */

@@ -23,7 +23,7 @@ static void counters_heading(struct ui *ui, int y)
 		char t[CTR_W + 1];
 
 		/* a software event is marked: there is no hardware behind it */
-		snprintf(t, sizeof(t), "%s%s", c->hardware ? "" : "~", c->names[e]);
+		snprintf(t, sizeof(t), "%s%s", c->software & (1u << e) ? "~" : "", c->names[e]);
 		mvprintw(y, x, "%*.*s", CTR_W - 1, CTR_W - 1, t);
 		x += CTR_W;
 	}
@@ -127,6 +127,10 @@ static void counters_draw(struct ui *ui, int y, int h)
 	} else if (c->last_error) {
 		printw(_(" (%s)"), strerror(-c->last_error));
 	}
+	/* an event's own reason, where it is not the one the header gave already */
+	for (int e = 0; e < c->nfailed; e++)
+		if (!c->why_software || strcmp(c->failed_why[e], c->why_software))
+			printw(_("; %s: %s"), c->failed[e], _(c->failed_why[e]));
 	y++;
 	move(y, 0);
 	clrtoeol();
