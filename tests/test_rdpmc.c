@@ -65,7 +65,8 @@ static int setup_page(void **state)
 
 static int teardown_page(void **state)
 {
-	munmap(*state, (size_t)sysconf(_SC_PAGESIZE));
+	if (*state)
+		munmap(*state, (size_t)sysconf(_SC_PAGESIZE));
 	return 0;
 }
 
@@ -223,6 +224,62 @@ static void test_times_cap_clear(void **state)
 	assert_int_equal(perf_mmap_read(pg, stub_pmc, stub_tsc, &s, &c), -EAGAIN);
 }
 
+static struct stub label_stub = {.value = 7};
+
+static uint64_t label_pmc(unsigned idx, void *arg)
+{
+	return stub_pmc(idx, &label_stub);
+}
+
+static uint64_t label_tsc(void *arg)
+{
+	return 0;
+}
+
+/*
+ * The path a read takes follows the page's index, which the kernel rewrites
+ * at every schedule-in: set, rdpmc; 0 (the event is off its counter), read().
+ * A software event's descriptor with a synthetic page in place of its own,
+ * and stubs for the instructions.
+ */
+static void test_label_follows_index(void **state)
+{
+	struct perf_event_mmap_page *pg = *state;
+	struct perf_event_spec ev;
+	struct perf_count c;
+	struct perf_self s;
+
+	assert_int_equal(perf_event_resolve("task-clock", &ev), 0);
+	assert_int_equal(perf_self_open(&s, &ev), 0);
+	assert_non_null(s.page);
+	munmap(s.page, s.page_size);
+	s.page = pg;
+	*state = NULL;	/* perf_self_close unmaps it */
+	s.rdpmc = true; /* as a hardware event's page says at open */
+	s.pmc = label_pmc;
+	s.tsc = label_tsc;
+	pg->cap_user_time = 1;
+	pg->time_enabled = pg->time_running = 500;
+
+	pg->index = 1;
+	assert_int_equal(perf_self_read_count(&s, &c), 0);
+	assert_true(s.last_rdpmc);
+	assert_int_equal(c.value, 1007);
+	assert_int_equal(c.running, 500);
+
+	pg->index = 0;
+	assert_int_equal(perf_self_read_count(&s, &c), 0);
+	assert_false(s.last_rdpmc);
+	assert_true(c.value != 1007); /* task-clock's own ns, from read() */
+	assert_true(c.enabled > 0);
+
+	pg->index = 2;
+	assert_int_equal(perf_self_read_count(&s, &c), 0);
+	assert_true(s.last_rdpmc);
+	assert_int_equal(label_stub.last_idx, 1);
+	perf_self_close(&s);
+}
+
 static void spin(void)
 {
 	for (volatile int i = 0; i < 2000000; i++)
@@ -324,6 +381,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_torn_read, setup_page, teardown_page),
 	    cmocka_unit_test_setup_teardown(test_times_extrapolated, setup_page, teardown_page),
 	    cmocka_unit_test_setup_teardown(test_times_cap_clear, setup_page, teardown_page),
+	    cmocka_unit_test_setup_teardown(test_label_follows_index, setup_page, teardown_page),
 	    cmocka_unit_test(test_self_software),
 	    cmocka_unit_test(test_self_hardware),
 	    cmocka_unit_test(test_self_bad),

@@ -229,8 +229,12 @@ struct perf_self {
 	int fd;
 	struct perf_event_mmap_page *page; /* NULL when it could not be mapped */
 	size_t page_size;
-	bool rdpmc; /* cap_user_rdpmc was set at open */
-	bool na;    /* opened user level only, and it counts in the kernel: no count */
+	bool rdpmc;	 /* cap_user_rdpmc was set at open: reads try the page first */
+	bool last_rdpmc; /* the last read took rdpmc (the page's index was set), not read() */
+	bool na;	 /* opened user level only, and it counts in the kernel: no count */
+	/* the rdpmc and rdtsc instructions; tests put stubs here */
+	uint64_t (*pmc)(unsigned idx, void *arg);
+	uint64_t (*tsc)(void *arg);
 };
 
 /* A count and the times its event was enabled and running (ns), as of one read. */

@@ -187,7 +187,6 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		struct perf_count now;
 		double scale;
 
-		fc->self_rdpmc |= ob->self[i].rdpmc;
 		if (ob->self[i].fd < 0 || perf_self_read_count(&ob->self[i], &now)) {
 			fc->self_ctr[i] = ob->self_interval[i] = 0;
 			ob->self_have_last[i] = false;
@@ -207,6 +206,8 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		}
 		ob->self_last[i] = now;
 		ob->self_have_last[i] = true;
+		/* the path this read took, not what the page allowed at open */
+		fc->self_rdpmc |= ob->self[i].last_rdpmc;
 	}
 
 	for (size_t i = 0; i < n; i++) {

@@ -139,6 +139,8 @@ int perf_self_open(struct perf_self *s, const struct perf_event_spec *ev)
 
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
+	s->pmc = hw_rdpmc;
+	s->tsc = hw_tsc;
 	attr.size = sizeof(attr);
 	attr.inherit = 0;
 	attr.disabled = 0;
@@ -158,7 +160,8 @@ int perf_self_open(struct perf_self *s, const struct perf_event_spec *ev)
 	/* Pre-fault: the first rdpmc read must not pay for the page. */
 	(void)*(volatile uint32_t *)&s->page->lock;
 #if defined(__x86_64__) || defined(__i386__)
-	s->rdpmc = s->page->cap_usr_rdpmc && s->page->index;
+	/* the index may be 0 now (not scheduled on a counter yet): each read looks again */
+	s->rdpmc = s->page->cap_usr_rdpmc;
 #endif
 	return 0;
 }
@@ -168,7 +171,10 @@ int perf_self_read_count(struct perf_self *s, struct perf_count *out)
 	uint64_t buf[3]; /* value, time_enabled, time_running */
 	ssize_t n;
 
-	if (s->page && s->rdpmc && perf_mmap_read(s->page, hw_rdpmc, hw_tsc, NULL, out) == 0)
+	/* the kernel rewrites index at every schedule-in: each read finds its own path */
+	s->last_rdpmc =
+	    s->page && s->rdpmc && perf_mmap_read(s->page, s->pmc, s->tsc, NULL, out) == 0;
+	if (s->last_rdpmc)
 		return 0;
 	n = read(s->fd, buf, sizeof(buf));
 	if (n != (ssize_t)sizeof(buf))
