@@ -1312,6 +1312,18 @@ static long queue_open(struct perf_event_attr *attr, int pid, int cpu, int group
 	return fake_fds[fake_next++];
 }
 
+/* queue_open, where an entry of -1 is the kernel refusing that open with EINVAL. */
+static long queue_einval_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			      unsigned long flags)
+{
+	if (fake_next < fake_n && fake_fds[fake_next] == -1) {
+		fake_next++;
+		errno = EINVAL;
+		return -1;
+	}
+	return queue_open(attr, pid, cpu, group, flags);
+}
+
 /*
  * A group of n events whose leader reads the records in rec, one per
  * read() as from the kernel: a pipe in packet mode (O_DIRECT), one write
@@ -1711,6 +1723,130 @@ static void test_reasons_per_event(void **state)
 	free_set(c);
 }
 
+/* A PMU with two counters: the kernel refuses a third event in a group (EINVAL). */
+static int two_leaders[64], two_members[64], two_n;
+
+static long two_counters_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			      unsigned long flags)
+{
+	long fd;
+	int k;
+
+	for (k = 0; k < two_n && two_leaders[k] != group; k++)
+		;
+	if (group >= 0 && k < two_n && two_members[k] >= 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+	if (fd >= 0 && group < 0 && two_n < 64) {
+		two_leaders[two_n] = (int)fd;
+		two_members[two_n++] = 0;
+	} else if (fd >= 0 && k < two_n) {
+		two_members[k]++;
+	}
+	return fd;
+}
+
+/*
+ * Where a group does not fit the PMU, the events are split into groups
+ * that do (each with its leader), not thrown out for software events; each
+ * is read and scaled by its own times, and the output says so.
+ */
+static void test_split_groups(void **state)
+{
+	struct observer_opts o = {
+	    .counters = true, .events = perf_software_events, .nevents = 4, .budget = 4};
+	const struct frame_proc *rows[1];
+	struct perf_event_spec ev[4];
+	struct perf_group g;
+	struct observer *ob;
+	struct sbuf b = {0};
+	struct frame f;
+	pid_t pid = spawn(CHILD_BUSY);
+	int before = count_fds();
+
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(perf_event_resolve(perf_software_events[i], &ev[i]), 0);
+	two_n = 0;
+	perf_set_open_fn(two_counters_open);
+	assert_int_equal(perf_group_open(&g, pid, ev, 4), 0);
+	assert_int_equal(g.n, 4);
+	assert_int_equal(g.nsplit, 2);
+	assert_int_equal(g.start[0], 0);
+	assert_int_equal(g.start[1], 2);
+	assert_int_equal(g.start[2], 4);
+	assert_int_equal(count_fds() - before, 4);
+	wait_run(task_ns, pid, task_ns(pid), 50000000);
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_true(g.raw[0] > 10000000); /* task-clock, in the first group */
+	assert_true(g.raw[3] > 0 || g.raw[0] > 0);
+	perf_group_close(&g);
+	assert_int_equal(count_fds(), before);
+
+	/* the set keeps its events and says they were split */
+	two_n = 0;
+	assert_int_equal(observer_new(&o, &ob, NULL), 0);
+	fake_frame(&f, rows, &pid, 1);
+	for (int i = 0; i < 2; i++) {
+		if (i)
+			wait_run(task_ns, pid, task_ns(pid), 20000000);
+		observer_begin(ob);
+		observer_update(ob, &f, rows, 1);
+	}
+	perf_set_open_fn(NULL);
+	assert_true(f.procs[0].has_ctr);
+	assert_int_equal(f.counters.nsplit, 2);
+	assert_true(f.procs[0].ctr[0] > 0);
+	output_text_frame(&b, &f, rows, 1, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "split into 2 groups"));
+	observer_free(ob);
+	sbuf_free(&b);
+	free(f.procs);
+	reap(pid);
+}
+
+/* Split groups through pipes: each kernel group scaled by its own times. */
+static void test_split_scaling(void **state)
+{
+	const uint64_t a[2][5] = {{2, 1000, 1000, 10, 20}, {2, 3000, 3000, 30, 60}};
+	const uint64_t b[2][4] = {{1, 1000, 500, 5}, {1, 3000, 1000, 15}};
+	struct perf_event_spec ev[3];
+	struct perf_group g;
+	int pa[2], pb[2];
+
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(perf_event_resolve("task-clock", &ev[i]), 0);
+	assert_int_equal(pipe2(pa, O_DIRECT), 0);
+	assert_int_equal(pipe2(pb, O_DIRECT), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(write(pa[1], a[i], sizeof(a[i])), (ssize_t)sizeof(a[i]));
+		assert_int_equal(write(pb[1], b[i], sizeof(b[i])), (ssize_t)sizeof(b[i]));
+	}
+	close(pa[1]);
+	close(pb[1]);
+	/* leader, member, a third refused as a member (no fd taken), the same as a leader */
+	fake_n = fake_next = 0;
+	fake_fds[fake_n++] = pa[0];
+	fake_fds[fake_n++] = dup(pa[0]);
+	fake_fds[fake_n++] = -1;
+	fake_fds[fake_n++] = pb[0];
+	perf_set_open_fn(queue_einval_open);
+	assert_int_equal(perf_group_open_task(&g, getpid(), ev, 3, false), 0);
+	perf_set_open_fn(NULL);
+	assert_int_equal(g.nsplit, 2);
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_float_equal(g.delta[2], 10, 1e-9); /* 5 in half the time */
+	assert_float_equal(g.scale, 0.5, 1e-9);
+	assert_int_equal(perf_group_read(&g), 0);
+	assert_float_equal(g.delta[0], 20, 1e-9);
+	assert_float_equal(g.delta[1], 40, 1e-9);
+	assert_float_equal(g.delta[2], 40, 1e-9); /* 10 in a quarter of the time */
+	assert_float_equal(g.scale, 0.25, 1e-9);
+	assert_false(g.not_counted);
+	perf_group_close(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1744,6 +1880,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_open_reasons, teardown),
 	    cmocka_unit_test_teardown(test_core_pmus, teardown),
 	    cmocka_unit_test_teardown(test_reasons_per_event, teardown),
+	    cmocka_unit_test_teardown(test_split_groups, teardown),
+	    cmocka_unit_test_teardown(test_split_scaling, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,6 +68,7 @@ struct frame_counters {
 	bool children_counted; /* the kernel lacks inherit_thread: forked children count twice */
 	uint8_t na;	       /* events n/a for some row (frame_proc.ctr_na) */
 	uint8_t software;      /* bit e: names[e] is a software event */
+	int nsplit;	       /* most kernel groups a process's events took (1: one) */
 	/* events asked for that could not be opened, each with its reason (translatable) */
 	int nfailed;
 	char failed[FRAME_MAX_EVENTS][FRAME_EVENT_NAME];

@@ -73,10 +73,18 @@ extern const char *const perf_hardware_events[4];
 /* A group of counters on one task, read with one read() per frame. */
 struct perf_group {
 	int pid;
-	int n;			      /* events in the group */
-	int fd[PERF_GROUP_MAX];	      /* fd[0] is the leader */
+	int n;			/* events in the group */
+	int fd[PERF_GROUP_MAX]; /* fd[0] is the leader */
+	/*
+	 * The kernel groups the events were split into, where the PMU has fewer
+	 * counters than events (it refuses such a group): kernel group s is
+	 * events start[s] .. start[s + 1] - 1, led by fd[start[s]]. 1: one group.
+	 */
+	int nsplit;
+	int start[PERF_GROUP_MAX + 1];
+	uint64_t split_enabled[PERF_GROUP_MAX], split_running[PERF_GROUP_MAX]; /* ns, per group */
 	uint64_t raw[PERF_GROUP_MAX]; /* counts as last read */
-	uint64_t enabled, running;    /* ns, as last read */
+	uint64_t enabled, running;    /* ns, as last read (the first kernel group's) */
 	uint64_t prev_raw[PERF_GROUP_MAX];
 	uint64_t prev_enabled, prev_running;
 	bool have_prev;
@@ -89,7 +97,9 @@ struct perf_group {
 /*
  * Open ev[0..n) as one group on the task pid, a thread id (all CPUs;
  * `inherit` with inherit_thread, so the threads it creates from now on
- * count too, the children it forks not). Returns 0 or -errno of the first
+ * count too, the children it forks not). A member the kernel refuses with
+ * EINVAL (the group does not fit the PMU's counters: validate_group) leads
+ * a new kernel group instead (nsplit). Returns 0 or -errno of the first
  * event that failed.
  */
 int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n);
@@ -158,6 +168,7 @@ struct perf_proc {
 	bool partial;		      /* threads that ran before attaching are not all counted */
 	bool not_counted;	      /* no group ran while enabled in the interval: no counts */
 	uint8_t na;   /* bit i: event i counts only in the kernel, which was refused: no count */
+	int nsplit;   /* kernel groups its events were split into: 1 when they fit one */
 	int nthreads; /* groups in thread; [0] is the main thread's */
 	struct perf_group *thread;
 	bool wanted; /* perf_counters_update's mark while it sorts the wanted from the rest */
@@ -179,6 +190,7 @@ struct perf_counters_info {
 	bool children_counted;	  /* the kernel lacks inherit_thread: see perf_children_counted */
 	uint8_t na;		  /* events that are n/a (perf_proc.na) for some attached process */
 	uint8_t software;	  /* bit i: names[i] is a software event (the ~ marker) */
+	int nsplit;		  /* most kernel groups the events took (1: one group, as asked) */
 	/* the events asked for that could not be opened, each with its reason (N_()) */
 	int nfailed;
 	const char *failed[PERF_GROUP_MAX];

@@ -93,6 +93,9 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		    c->attached);
 	if (c->partial)
 		sbuf_printf(b, " (%u with threads not counted)", c->partial);
+	if (c->nsplit > 1)
+		sbuf_printf(b, " (more events than counters: split into %d groups, each scaled)",
+			    c->nsplit);
 	if (c->children_counted)
 		sbuf_adds(b, " (kernel without inherit_thread: forked children also count in "
 			     "their parents)");

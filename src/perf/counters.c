@@ -174,8 +174,10 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 	g->pid = pid;
 	if (n < 1 || n > PERF_GROUP_MAX)
 		return -EINVAL;
+	g->nsplit = 1;
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr attr = ev[i].attr;
+		int leader = g->fd[g->start[g->nsplit - 1]];
 		int fd;
 
 		attr.size = sizeof(attr);
@@ -185,14 +187,21 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 		attr.inherit = inherit; /* the threads this one creates from now on count too */
 		/* threads only: a child it forks has a row of its own */
 		attr.inherit_thread = inherit && !no_inherit_thread;
-		fd = perf_event_open_fd(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (i == g->start[g->nsplit - 1])
+			leader = -1;
+		fd = perf_event_open_fd(&attr, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
 		if (fd == -EINVAL && attr.inherit_thread) {
 			/* before Linux 5.13: the bit is unknown; children are counted then */
 			attr.inherit_thread = 0;
-			fd = perf_event_open_fd(&attr, pid, -1, i ? g->fd[0] : -1,
-						PERF_FLAG_FD_CLOEXEC);
+			fd = perf_event_open_fd(&attr, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
 			if (fd >= 0)
 				no_inherit_thread = true;
+		}
+		if (fd == -EINVAL && leader >= 0) {
+			/* more events than counters: this one leads a group of its own */
+			fd = perf_event_open_fd(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0)
+				g->start[g->nsplit++] = i;
 		}
 		/* the paranoid retry went user level: such an event has nothing to count */
 		if (fd >= 0 && attr.exclude_kernel && !ev[i].attr.exclude_kernel &&
@@ -206,6 +215,7 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 		g->fd[i] = fd;
 	}
 	g->n = n;
+	g->start[g->nsplit] = n;
 	return 0;
 }
 
@@ -236,34 +246,48 @@ double perf_scale(uint64_t count, uint64_t enabled, uint64_t running)
 int perf_group_read(struct perf_group *g)
 {
 	/* nr, time_enabled, time_running, then one value per event */
-	uint64_t buf[3 + PERF_GROUP_MAX];
+	uint64_t buf[3 + PERF_GROUP_MAX], en[PERF_GROUP_MAX], run[PERF_GROUP_MAX];
 	ssize_t n;
 
 	if (g->n < 1)
 		return -EBADF;
-	n = read(g->fd[0], buf, sizeof(buf));
-	if (n < 0)
-		return -errno;
-	if ((size_t)n < sizeof(uint64_t) * 3 || buf[0] != (uint64_t)g->n ||
-	    (size_t)n < sizeof(uint64_t) * (3 + (size_t)g->n))
-		return -EIO;
-	g->enabled = buf[1];
-	g->running = buf[2];
-	for (int i = 0; i < g->n; i++)
-		g->raw[i] = buf[3 + i];
-	if (g->have_prev) {
-		uint64_t de = g->enabled - g->prev_enabled, dr = g->running - g->prev_running;
+	/* every kernel group first: a failed read leaves the previous counts whole */
+	for (int s = 0; s < g->nsplit; s++) {
+		int first = g->start[s], nr = g->start[s + 1] - first;
 
-		for (int i = 0; i < g->n; i++)
-			g->delta[i] = perf_scale(g->raw[i] - g->prev_raw[i], de, dr);
-		g->scale = de ? (double)dr / (double)de : 1.0;
-		g->not_counted = de && !dr;
-	} else {
-		for (int i = 0; i < g->n; i++)
-			g->delta[i] = perf_scale(g->raw[i], g->enabled, g->running);
-		g->scale = g->enabled ? (double)g->running / (double)g->enabled : 1.0;
-		g->not_counted = g->enabled && !g->running;
+		n = read(g->fd[first], buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < sizeof(uint64_t) * 3 || buf[0] != (uint64_t)nr ||
+		    (size_t)n < sizeof(uint64_t) * (3 + (size_t)nr))
+			return -EIO;
+		en[s] = buf[1];
+		run[s] = buf[2];
+		memcpy(&g->raw[first], &buf[3], sizeof(uint64_t) * (size_t)nr);
 	}
+	g->scale = 1.0;
+	g->not_counted = false;
+	/* each kernel group is scaled by its own times: they are multiplexed apart */
+	for (int s = 0; s < g->nsplit; s++) {
+		uint64_t de = en[s], dr = run[s];
+		double scale;
+
+		if (g->have_prev) {
+			de -= g->split_enabled[s];
+			dr -= g->split_running[s];
+		}
+		for (int i = g->start[s]; i < g->start[s + 1]; i++)
+			g->delta[i] =
+			    perf_scale(g->raw[i] - (g->have_prev ? g->prev_raw[i] : 0), de, dr);
+		scale = de ? (double)dr / (double)de : 1.0;
+		if (scale < g->scale)
+			g->scale = scale;
+		g->not_counted |= de && !dr;
+		g->split_enabled[s] = en[s];
+		g->split_running[s] = run[s];
+	}
+	g->enabled = en[0];
+	g->running = run[0];
 	memcpy(g->prev_raw, g->raw, sizeof(g->raw));
 	g->prev_enabled = g->enabled;
 	g->prev_running = g->running;
@@ -601,10 +625,11 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 static int proc_read(struct perf_proc *p)
 {
 	double de = 0, dr = 0;
-	bool had = p->thread[0].have_prev;
+	bool had = p->thread[0].have_prev, split_uncounted = false;
 
 	memset(p->delta, 0, sizeof(p->delta));
 	p->na = 0;
+	p->nsplit = 1;
 	for (int t = 0; t < p->nthreads; t++) {
 		struct perf_group *g = &p->thread[t];
 		uint64_t e0 = g->have_prev ? g->enabled : 0, r0 = g->have_prev ? g->running : 0;
@@ -626,12 +651,19 @@ static int proc_read(struct perf_proc *p)
 		for (int i = 0; i < g->n && i < p->n; i++)
 			p->delta[i] += g->delta[i];
 		p->na |= g->na;
+		if (g->nsplit > p->nsplit)
+			p->nsplit = g->nsplit;
+		split_uncounted |= g->nsplit > 1 && g->not_counted;
 		de += (double)(g->enabled - e0);
 		dr += (double)(g->running - r0);
 	}
 	p->scale = de > 0 ? dr / de : 1.0;
+	/* a split group's later kernel groups run apart from its first: the least of them */
+	for (int t = 0; t < p->nthreads; t++)
+		if (p->thread[t].nsplit > 1 && p->thread[t].scale < p->scale)
+			p->scale = p->thread[t].scale;
 	/* multiplexed out for the whole interval: a 0 would be a guess, not a count */
-	p->not_counted = de > 0 && dr == 0;
+	p->not_counted = (de > 0 && dr == 0) || split_uncounted;
 	p->have_prev = had;
 	return 0;
 }
@@ -776,6 +808,8 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 	for (size_t i = 0; i < c->nprocs; i++) {
 		info->partial += c->procs[i].partial;
 		info->na |= c->procs[i].na;
+		if (c->procs[i].nsplit > info->nsplit)
+			info->nsplit = c->procs[i].nsplit;
 	}
 	info->last_error = c->last_error;
 	info->children_counted = no_inherit_thread && !c->per_thread;

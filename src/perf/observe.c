@@ -168,6 +168,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->children_counted = info.children_counted;
 	fc->na = info.na;
 	fc->software = info.software;
+	fc->nsplit = info.nsplit;
 	fc->nfailed = info.nfailed;
 	for (int e = 0; e < info.nfailed && e < FRAME_MAX_EVENTS; e++) {
 		snprintf(fc->failed[e], sizeof(fc->failed[e]), "%s", info.failed[e]);
