@@ -1658,7 +1658,8 @@ static long picky_open(struct perf_event_attr *attr, int pid, int cpu, int group
 		       unsigned long flags)
 {
 	if (attr->type == PERF_TYPE_HARDWARE) {
-		errno = attr->config == PERF_COUNT_HW_CPU_CYCLES ? EPERM : EOPNOTSUPP;
+		errno =
+		    (attr->config & 0xffffffff) == PERF_COUNT_HW_CPU_CYCLES ? EPERM : EOPNOTSUPP;
 		return -1;
 	}
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
@@ -1847,6 +1848,113 @@ static void test_split_scaling(void **state)
 	perf_group_close(&g);
 }
 
+/* What a hybrid CPU was asked to open, and counting each hardware event as task-clock. */
+static struct {
+	uint32_t type;
+	uint64_t config;
+	int group, fd, pid;
+} opened[32];
+static int nopened;
+
+static long hybrid_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			unsigned long flags)
+{
+	struct perf_event_attr a = *attr;
+	long fd;
+
+	if (a.type == PERF_TYPE_HARDWARE) {
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_TASK_CLOCK;
+	}
+	fd = syscall(SYS_perf_event_open, &a, pid, cpu, group, flags);
+	if (nopened < 32)
+		opened[nopened++] =
+		    (typeof(opened[0])){attr->type, attr->config, group, (int)fd, pid};
+	return fd;
+}
+
+/*
+ * A hybrid CPU (a fake sysfs with cpu_core, type 4, and cpu_atom, type 10):
+ * each generic hardware event is opened once per core PMU with the PMU's
+ * type in config's high bits, each core type's events in a group of their
+ * own, software events in another, and a column is the sum of its copies.
+ */
+static void test_hybrid_pmus(void **state)
+{
+	const char *const events[] = {"cycles", "instructions", "task-clock"};
+	struct perf_counters_info info;
+	struct perf_counters *c;
+	const struct perf_proc *p;
+	pid_t pid = spawn(CHILD_BUSY);
+	int k = 0;
+
+	perf_set_sysfs_root(FIXTURES "/sysfs-hybrid");
+	perf_set_open_fn(hybrid_open);
+	c = new_set(events, 3, 4);
+	nopened = 0;
+	perf_counters_update(c, &pid, 1);
+	wait_run(task_ns, pid, task_ns(pid), 100000000);
+	perf_counters_update(c, &pid, 1);
+	perf_set_open_fn(NULL);
+	perf_set_sysfs_root(NULL);
+	perf_counters_info(c, &info);
+	assert_true(info.hardware);
+	assert_int_equal(info.nevents, 3);
+	assert_int_equal(info.npmus, 2);
+	assert_string_equal(info.pmus[0], "cpu_atom");
+	assert_string_equal(info.pmus[1], "cpu_core");
+	assert_int_equal(info.nsplit, 1); /* by core type, not refused */
+
+	assert_int_equal(nopened, 5);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(opened[i].pid, pid);
+	/* task-clock leads the software group */
+	assert_int_equal(opened[k].type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(opened[k].group, -1);
+	k++;
+	/* then each core type: cycles leads, instructions joins, the type in the high bits */
+	for (uint64_t type = 10; type; type = type == 10 ? 4 : 0) {
+		int leader = opened[k].fd;
+
+		assert_int_equal(opened[k].type, PERF_TYPE_HARDWARE);
+		assert_int_equal(opened[k].config, type << 32 | PERF_COUNT_HW_CPU_CYCLES);
+		assert_int_equal(opened[k++].group, -1);
+		assert_int_equal(opened[k].config, type << 32 | PERF_COUNT_HW_INSTRUCTIONS);
+		assert_int_equal(opened[k++].group, leader);
+	}
+
+	/* each copy counted the task's time here: the columns are their sums */
+	p = perf_counters_get(c, pid);
+	assert_non_null(p);
+	print_message("hybrid: cycles %.0f, instructions %.0f, task-clock %.0f\n", p->delta[0],
+		      p->delta[1], p->delta[2]);
+	assert_true(p->delta[2] > 50e6);
+	assert_float_equal(p->delta[0], 2 * p->delta[2], 0.1 * p->delta[2] + 2e6);
+	assert_float_equal(p->delta[1], 2 * p->delta[2], 0.1 * p->delta[2] + 2e6);
+	assert_false(p->not_counted);
+	free_set(c);
+	reap(pid);
+
+	/* and the text output says what the sums are over */
+	{
+		const struct frame_proc *rows[1];
+		struct sbuf b = {0};
+		struct frame f;
+
+		fake_frame(&f, rows, &pid, 1);
+		f.counters.on = true;
+		f.counters.hardware = true;
+		f.counters.npmus = 2;
+		strcpy(f.counters.pmus[0], "cpu_atom");
+		strcpy(f.counters.pmus[1], "cpu_core");
+		output_text_frame(&b, &f, rows, 0, true);
+		assert_non_null(strstr(
+		    sbuf_cstr(&b), "(hybrid CPU: hardware events summed over cpu_atom, cpu_core)"));
+		sbuf_free(&b);
+		free(f.procs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1882,6 +1990,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_reasons_per_event, teardown),
 	    cmocka_unit_test_teardown(test_split_groups, teardown),
 	    cmocka_unit_test_teardown(test_split_scaling, teardown),
+	    cmocka_unit_test_teardown(test_hybrid_pmus, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,6 +69,8 @@ struct frame_counters {
 	uint8_t na;	       /* events n/a for some row (frame_proc.ctr_na) */
 	uint8_t software;      /* bit e: names[e] is a software event */
 	int nsplit;	       /* most kernel groups a process's events took (1: one) */
+	int npmus;	       /* a hybrid CPU's core PMUs, each hardware event opened on each */
+	char pmus[8][32];
 	/* events asked for that could not be opened, each with its reason (translatable) */
 	int nfailed;
 	char failed[FRAME_MAX_EVENTS][FRAME_EVENT_NAME];

@@ -29,6 +29,10 @@ struct perf_event_spec {
 	char name[PERF_NAME_MAX];
 	struct perf_event_attr attr;
 	bool hardware; /* needs a PMU (not PERF_TYPE_SOFTWARE) */
+	/* set by a counter set that opens a hybrid CPU's events once per core PMU */
+	int column;   /* the event asked for that this one counts for (its sum) */
+	bool leads;   /* starts a kernel group of its own */
+	bool per_pmu; /* one core type's copy: it runs only while the task is on that type */
 };
 
 /*
@@ -82,6 +86,8 @@ struct perf_group {
 	 */
 	int nsplit;
 	int start[PERF_GROUP_MAX + 1];
+	uint8_t per_pmu; /* bit s: kernel group s is one core type's of a hybrid CPU */
+	int nrefused;	 /* of those, started because the PMU refused a larger one */
 	uint64_t split_enabled[PERF_GROUP_MAX], split_running[PERF_GROUP_MAX]; /* ns, per group */
 	uint64_t raw[PERF_GROUP_MAX]; /* counts as last read */
 	uint64_t enabled, running;    /* ns, as last read (the first kernel group's) */
@@ -191,6 +197,8 @@ struct perf_counters_info {
 	uint8_t na;		  /* events that are n/a (perf_proc.na) for some attached process */
 	uint8_t software;	  /* bit i: names[i] is a software event (the ~ marker) */
 	int nsplit;		  /* most kernel groups the events took (1: one group, as asked) */
+	int npmus;		  /* core PMUs each hardware event is opened on (2+: hybrid) */
+	const char *pmus[PERF_PMUS_MAX]; /* their sysfs names */
 	/* the events asked for that could not be opened, each with its reason (N_()) */
 	int nfailed;
 	const char *failed[PERF_GROUP_MAX];

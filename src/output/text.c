@@ -93,6 +93,12 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		    c->attached);
 	if (c->partial)
 		sbuf_printf(b, " (%u with threads not counted)", c->partial);
+	if (c->npmus > 1) {
+		sbuf_adds(b, " (hybrid CPU: hardware events summed over");
+		for (int k = 0; k < c->npmus; k++)
+			sbuf_printf(b, "%s%s", k ? ", " : " ", c->pmus[k]);
+		sbuf_addc(b, ')');
+	}
 	if (c->nsplit > 1)
 		sbuf_printf(b, " (more events than counters: split into %d groups, each scaled)",
 			    c->nsplit);

@@ -29,6 +29,10 @@
 #include "ptop/perf.h"
 #include "ptop/proc.h"
 
+#ifndef PERF_PMU_TYPE_SHIFT /* libpfm4's copy of the uapi header predates it */
+#define PERF_PMU_TYPE_SHIFT 32
+#endif
+
 const char *const perf_software_events[4] = {"task-clock", "context-switches", "cpu-migrations",
 					     "page-faults"};
 const char *const perf_hardware_events[4] = {"cycles", "instructions", "cache-misses",
@@ -187,6 +191,9 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 		attr.inherit = inherit; /* the threads this one creates from now on count too */
 		/* threads only: a child it forks has a row of its own */
 		attr.inherit_thread = inherit && !no_inherit_thread;
+		/* a hybrid CPU's core types count apart: their events cannot share a group */
+		if (i && ev[i].leads && i != g->start[g->nsplit - 1])
+			g->start[g->nsplit++] = i;
 		if (i == g->start[g->nsplit - 1])
 			leader = -1;
 		fd = perf_event_open_fd(&attr, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
@@ -200,8 +207,10 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 		if (fd == -EINVAL && leader >= 0) {
 			/* more events than counters: this one leads a group of its own */
 			fd = perf_event_open_fd(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-			if (fd >= 0)
+			if (fd >= 0) {
 				g->start[g->nsplit++] = i;
+				g->nrefused++;
+			}
 		}
 		/* the paranoid retry went user level: such an event has nothing to count */
 		if (fd >= 0 && attr.exclude_kernel && !ev[i].attr.exclude_kernel &&
@@ -212,6 +221,8 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 			perf_group_close(g);
 			return fd;
 		}
+		if (ev[i].per_pmu)
+			g->per_pmu |= (uint8_t)(1u << (g->nsplit - 1));
 		g->fd[i] = fd;
 	}
 	g->n = n;
@@ -247,6 +258,7 @@ int perf_group_read(struct perf_group *g)
 {
 	/* nr, time_enabled, time_running, then one value per event */
 	uint64_t buf[3 + PERF_GROUP_MAX], en[PERF_GROUP_MAX], run[PERF_GROUP_MAX];
+	bool pmu_enabled = false, pmu_ran = false;
 	ssize_t n;
 
 	if (g->n < 1)
@@ -280,12 +292,25 @@ int perf_group_read(struct perf_group *g)
 			g->delta[i] =
 			    perf_scale(g->raw[i] - (g->have_prev ? g->prev_raw[i] : 0), de, dr);
 		scale = de ? (double)dr / (double)de : 1.0;
+		/*
+		 * A hybrid CPU's core type that the task was not on the whole interval
+		 * counted nothing there, which is no multiplexing: the sum over the
+		 * types is the count, and only none of them running is no count.
+		 */
+		if (g->per_pmu & (1u << s)) {
+			pmu_enabled |= de > 0;
+			pmu_ran |= dr > 0;
+			if (!dr)
+				scale = 1.0;
+		} else {
+			g->not_counted |= de && !dr;
+		}
 		if (scale < g->scale)
 			g->scale = scale;
-		g->not_counted |= de && !dr;
 		g->split_enabled[s] = en[s];
 		g->split_running[s] = run[s];
 	}
+	g->not_counted |= pmu_enabled && !pmu_ran;
 	g->enabled = en[0];
 	g->running = run[0];
 	memcpy(g->prev_raw, g->raw, sizeof(g->raw));
@@ -307,8 +332,12 @@ void perf_group_close(struct perf_group *g)
 }
 
 struct perf_counters {
-	struct perf_event_spec ev[PERF_GROUP_MAX];
+	struct perf_event_spec ev[PERF_GROUP_MAX]; /* as asked for: the columns */
 	int nev;
+	struct perf_event_spec open[PERF_GROUP_MAX]; /* as opened: on a hybrid CPU, per core PMU */
+	int nopen;
+	struct perf_pmu pmus[PERF_PMUS_MAX];
+	int npmus;
 	bool hardware;
 	const char *why_software;
 	unsigned budget;
@@ -434,10 +463,63 @@ const char *perf_open_strerror(int err, bool pmu)
 	}
 }
 
+/* A generic hardware event, which names no PMU: a hybrid CPU opens it once per core type. */
+static bool generic_hardware(const struct perf_event_attr *a)
+{
+	return (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) &&
+	       !(a->config >> PERF_PMU_TYPE_SHIFT);
+}
+
+/*
+ * What to open for the events asked for. One core PMU: those. A hybrid
+ * CPU's (cpu_core and cpu_atom, as sysfs lists them): a generic hardware
+ * event lands on one core type only, so each is opened once per core type
+ * with its PMU type in config's high bits (as perf does), each type's in a
+ * kernel group of its own, the other events in one of theirs; a column is
+ * the sum of its copies.
+ */
+static void plan_opens(struct perf_counters *c)
+{
+	int nhw = 0, n = 0;
+
+	for (int i = 0; i < c->nev; i++) {
+		c->ev[i].column = i;
+		nhw += generic_hardware(&c->ev[i].attr);
+	}
+	if (c->npmus < 2 || !nhw || c->nev - nhw + nhw * c->npmus > PERF_GROUP_MAX) {
+		memcpy(c->open, c->ev, sizeof(c->ev));
+		c->nopen = c->nev;
+		return;
+	}
+	for (int i = 0; i < c->nev; i++) {
+		if (generic_hardware(&c->ev[i].attr))
+			continue;
+		c->open[n] = c->ev[i];
+		c->open[n].leads = n == 0;
+		n++;
+	}
+	for (int k = 0; k < c->npmus; k++) {
+		bool first = true;
+
+		for (int i = 0; i < c->nev; i++) {
+			if (!generic_hardware(&c->ev[i].attr))
+				continue;
+			c->open[n] = c->ev[i];
+			c->open[n].attr.config |= (uint64_t)c->pmus[k].type << PERF_PMU_TYPE_SHIFT;
+			c->open[n].leads = first;
+			c->open[n].per_pmu = true;
+			first = false;
+			n++;
+		}
+	}
+	c->nopen = n;
+}
+
 static void use_software(struct perf_counters *c, const char *why)
 {
 	resolve_all(c, perf_software_events, 4, NULL);
 	c->why_software = why;
+	plan_opens(c);
 }
 
 /*
@@ -490,13 +572,16 @@ int perf_counters_new(const char *const *events, int n, unsigned budget, struct 
 		return err;
 	}
 	c->budget = budget;
+	c->npmus = perf_core_pmus(c->pmus, PERF_PMUS_MAX);
+	if (c->npmus < 0)
+		c->npmus = 0;
+	plan_opens(c);
 	if (c->hardware) {
 		/* Try the set on ourselves once: no PMU shows here, not per process. */
-		struct perf_pmu pmus[PERF_PMUS_MAX];
-		bool pmu = perf_core_pmus(pmus, PERF_PMUS_MAX) > 0;
+		bool pmu = c->npmus > 0;
 		struct perf_group g;
 
-		err = perf_group_open(&g, 0, c->ev, c->nev);
+		err = perf_group_open(&g, 0, c->open, c->nopen);
 		if (err == 0) {
 			perf_group_close(&g);
 		} else {
@@ -590,7 +675,7 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 	ntids = c->per_thread ? 0 : list_threads(pid, c->tids, room - 1, &more);
 	p->thread = xcalloc((size_t)ntids + 1, sizeof(*p->thread));
 	/* a thread row counts itself alone: the threads it creates have rows of their own */
-	err = perf_group_open_task(&p->thread[0], pid, c->ev, c->nev, !c->per_thread);
+	err = perf_group_open_task(&p->thread[0], pid, c->open, c->nopen, !c->per_thread);
 	/*
 	 * A main thread that has exited (pthread_exit) while others run is a
 	 * zombie: ESRCH, and nothing of it is left to count. Its threads still
@@ -606,7 +691,7 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 		p->nthreads = 1;
 	}
 	for (int i = 0; i < ntids; i++) {
-		err = perf_group_open(&p->thread[p->nthreads], c->tids[i], c->ev, c->nev);
+		err = perf_group_open(&p->thread[p->nthreads], c->tids[i], c->open, c->nopen);
 		if (!err)
 			p->nthreads++;
 		else if (err != -ESRCH) /* a thread that ended since is no loss */
@@ -622,7 +707,7 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 }
 
 /* Read every group of p and sum them. 0, or -errno when the main thread's cannot be read. */
-static int proc_read(struct perf_proc *p)
+static int proc_read(const struct perf_counters *c, struct perf_proc *p)
 {
 	double de = 0, dr = 0;
 	bool had = p->thread[0].have_prev, split_uncounted = false;
@@ -648,11 +733,16 @@ static int proc_read(struct perf_proc *p)
 			p->partial = true;
 			continue;
 		}
-		for (int i = 0; i < g->n && i < p->n; i++)
-			p->delta[i] += g->delta[i];
-		p->na |= g->na;
-		if (g->nsplit > p->nsplit)
-			p->nsplit = g->nsplit;
+		/* a column is the sum of its event's copies (one per core type, hybrid) */
+		for (int i = 0; i < g->n && i < c->nopen; i++) {
+			int col = c->open[i].column;
+
+			p->delta[col] += g->delta[i];
+			if (g->na & (1u << i))
+				p->na |= (uint8_t)(1u << col);
+		}
+		if (1 + g->nrefused > p->nsplit)
+			p->nsplit = 1 + g->nrefused;
 		split_uncounted |= g->nsplit > 1 && g->not_counted;
 		de += (double)(g->enabled - e0);
 		dr += (double)(g->running - r0);
@@ -700,7 +790,7 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 {
 	size_t want = n < c->budget ? n : c->budget, kept = 0;
 	/* groups the descriptor cap allows beyond one for each process to be opened */
-	int pool = c->nev ? PERF_FDS_MAX / c->nev : 0;
+	int pool = c->nopen ? PERF_FDS_MAX / c->nopen : 0;
 	struct perf_proc *next;
 
 	if (c->cap < want) {
@@ -778,7 +868,7 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 			pool -= next[kept].nthreads - 1;
 			break;
 		}
-		if (proc_read(&next[kept]) == 0) {
+		if (proc_read(c, &next[kept]) == 0) {
 			kept++;
 		} else {
 			pool += next[kept].nthreads;
@@ -817,6 +907,10 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 		if (!c->ev[i].hardware)
 			info->software |= (uint8_t)(1u << i);
 	info->nfailed = c->nfailed;
+	/* the core PMUs each hardware event is opened on, when there is more than one */
+	if (c->nopen > c->nev)
+		for (int k = 0; k < c->npmus; k++)
+			info->pmus[info->npmus++] = c->pmus[k].name;
 	for (int i = 0; i < c->nfailed; i++) {
 		info->failed[i] = c->failed[i];
 		info->failed_why[i] = c->failed_why[i];

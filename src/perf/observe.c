@@ -169,6 +169,9 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->na = info.na;
 	fc->software = info.software;
 	fc->nsplit = info.nsplit;
+	fc->npmus = 0;
+	for (int m = 0; m < info.npmus && m < 8; m++)
+		snprintf(fc->pmus[fc->npmus++], sizeof(fc->pmus[0]), "%s", info.pmus[m]);
 	fc->nfailed = info.nfailed;
 	for (int e = 0; e < info.nfailed && e < FRAME_MAX_EVENTS; e++) {
 		snprintf(fc->failed[e], sizeof(fc->failed[e]), "%s", info.failed[e]);

@@ -117,6 +117,8 @@ static void counters_draw(struct ui *ui, int y, int h)
 		printw(_(", %u with threads not counted (+)"), c->partial);
 	if (c->na)
 		printw(_(", user only: n/a"));
+	if (c->npmus > 1)
+		printw(_(", hybrid CPU: summed over %d core types"), c->npmus);
 	if (c->nsplit > 1)
 		printw(_(", more events than counters: %d groups"), c->nsplit);
 	if (c->children_counted)
