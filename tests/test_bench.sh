@@ -6,7 +6,7 @@
 # with tiny parameters and --format=json print JSON lines that python3 parses
 # and checks for shape and sanity (type, params, results with value and unit,
 # times > 0, progress lines in [0, 1] before the result, a sweep's series);
-# `rdpmc`'s read() row has cycles > 0 and its rdpmc rows are figures or are
+# `rdpmc`'s read() row has TSC ticks > 0 and its rdpmc rows are figures or are
 # listed under "unavailable" with a reason (this VM has no PMU);
 # the default format has perf bench's lines; bad options exit with status 2.
 # synthesize: JSON and perf's lines, and its --output stream read back by
@@ -102,7 +102,7 @@ assert len(s['threads']['points']) == 2 * $cpus, s
 assert all(p['value'] > 0 for x in s.values() for p in x['points']), s
 "
 
-# rdpmc, JSON: the read() row has cycles > 0 (percentiles around the median);
+# rdpmc, JSON: the read() row has TSC ticks > 0 (percentiles around the median);
 # each rdpmc row is measured the same way or listed as unavailable with a reason.
 "$PTOP" bench rdpmc --runs 8 -r 1 --format=json >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench rdpmc exited $?: $(cat "$tmp/err")"
@@ -119,7 +119,7 @@ assert res["params"] == {"runs": 8, "event": "instructions", "repeat": 1}, res["
 r, gone = res["results"], res.get("unavailable", {})
 def measured(key):
     lo, mid, hi = (r[key + s]["value"] for s in ("_p10", "", "_p90"))
-    assert r[key]["unit"] == "cycles" and 0 < lo <= mid <= hi, (key, lo, mid, hi)
+    assert r[key]["unit"] == "TSC ticks" and 0 < lo <= mid <= hi, (key, lo, mid, hi)
 measured("read_syscall")
 assert r["runs"]["value"] == 8, r["runs"]
 for key in ("rdpmc_cold", "rdpmc_warm"):
@@ -127,12 +127,12 @@ for key in ("rdpmc_cold", "rdpmc_warm"):
     if key in r:
         measured(key)
     else:
-        assert gone[key]["unit"] == "cycles" and gone[key]["reason"], gone[key]
+        assert gone[key]["unit"] == "TSC ticks" and gone[key]["reason"], gone[key]
         print("rdpmc: %s unavailable: %s" % (key, gone[key]["reason"]))
 EOF2
 "$PTOP" bench rdpmc --runs 4 -r 1 >"$tmp/out" 2>"$tmp/err" || fail "bench rdpmc text exited $?"
 if ! grep -q "^Skipping" "$tmp/out"; then
-	grep -Eq '^ +[0-9]+\.[0-9]{6} cycles  read\(\) syscall on the [a-z-]+ fd$' "$tmp/out" ||
+	grep -Eq '^ +[0-9]+\.[0-9]{6} TSC ticks  read\(\) syscall on the [a-z-]+ fd$' "$tmp/out" ||
 		fail "rdpmc text has no read() row: $(cat "$tmp/out")"
 	[ "$(grep -Ec 'rdpmc, page (cold|pre-faulted)' "$tmp/out")" = 2 ] ||
 		fail "rdpmc text lacks an rdpmc row: $(cat "$tmp/out")"

@@ -55,7 +55,7 @@ static void run(void *p, unsigned int repeat, struct bench_result *res)
 		fail_msg("rdpmc: %d %s", err, res->message);
 }
 
-/* A measured row: median, p10 <= median <= p90, all > 0 cycles. */
+/* A measured row: median, p10 <= median <= p90, all > 0 TSC ticks (not core cycles). */
 static void check_measured(const struct bench_result *res, const char *key)
 {
 	char k10[64], k90[64];
@@ -69,7 +69,7 @@ static void check_measured(const struct bench_result *res, const char *key)
 	assert_non_null(lo);
 	assert_non_null(hi);
 	assert_null(m->unavailable);
-	assert_string_equal(m->unit, "cycles");
+	assert_string_equal(m->unit, "TSC ticks");
 	assert_true(m->simple);
 	assert_true(lo->value > 0);
 	assert_true(lo->value <= m->value && m->value <= hi->value);

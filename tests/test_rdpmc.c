@@ -5,7 +5,9 @@
  * struct from libpfm4's copy of perf_event.h) and a stub in place of the
  * rdpmc instruction: index 0 and a clear cap_usr_rdpmc refuse, offset plus
  * counter, sign extension from pmc_width bits, and a torn read (the seqlock
- * moved under the reader) retried. Then perf_self_open() on the running
+ * moved under the reader) retried; perf_mmap_read() extrapolating the
+ * page's enabled and running times with a stub TSC (cap_user_time, and
+ * cap_user_time_short). Then perf_self_open() on the running
  * kernel: a software event maps its page and reads through read(); a
  * hardware event, where a PMU exists, reads through rdpmc.
  */
@@ -28,6 +30,7 @@ struct stub {
 	unsigned last_idx;
 	uint64_t value;
 	struct perf_event_mmap_page *tear; /* bump its lock during the first call */
+	uint64_t tsc;			   /* what the stub TSC reads */
 };
 
 static uint64_t stub_pmc(unsigned idx, void *arg)
@@ -62,7 +65,8 @@ static int setup_page(void **state)
 
 static int teardown_page(void **state)
 {
-	munmap(*state, (size_t)sysconf(_SC_PAGESIZE));
+	if (*state)
+		munmap(*state, (size_t)sysconf(_SC_PAGESIZE));
 	return 0;
 }
 
@@ -156,6 +160,126 @@ static void test_torn_read(void **state)
 	assert_int_equal(count, 1005);
 }
 
+/* A TSC that reads what the stub says. */
+static uint64_t stub_tsc(void *arg)
+{
+	return ((struct stub *)arg)->tsc;
+}
+
+/*
+ * cap_user_time: the page's times are those of the kernel's last update;
+ * the reader adds the time since, from the TSC, as the uapi comment says:
+ * time_offset + (cyc >> shift) * mult + ((cyc & mask) * mult >> shift).
+ */
+static void test_times_extrapolated(void **state)
+{
+	struct perf_event_mmap_page *pg = *state;
+	struct stub s = {.value = 5, .tsc = 3000};
+	struct perf_count c;
+
+	pg->time_enabled = 10000;
+	pg->time_running = 4000;
+	pg->cap_user_time = 1;
+	/* 1 ns per 2 cycles: mult 1 << 9, shift 10 */
+	pg->time_mult = 1u << 9;
+	pg->time_shift = 10;
+	pg->time_offset = (uint64_t)-1000; /* the kernel's "now" minus its TSC time */
+	assert_int_equal(perf_mmap_read(pg, stub_pmc, stub_tsc, &s, &c), 0);
+	assert_int_equal(c.value, 1005);
+	/* 3000 cycles are 1500 ns; less 1000 since the update: 500 ns more of each */
+	assert_int_equal(c.enabled, 10500);
+	assert_int_equal(c.running, 4500);
+
+	/* the remainder: 3001 cycles, shift 10, mult 512 is 1500.5 ns, rounded down */
+	s.tsc = 3001;
+	assert_int_equal(perf_mmap_read(pg, stub_pmc, stub_tsc, &s, &c), 0);
+	assert_int_equal(c.enabled, 10500);
+	s.tsc = 3002;
+	assert_int_equal(perf_mmap_read(pg, stub_pmc, stub_tsc, &s, &c), 0);
+	assert_int_equal(c.enabled, 10501);
+
+	/* a short TSC (cap_user_time_short): only time_mask bits past time_cycles count */
+	pg->cap_user_time_short = 1;
+	pg->time_cycles = 0x10000;
+	pg->time_mask = 0xffff;
+	pg->time_offset = 0;
+	s.tsc = 0xabc00000 | 2000; /* the high bits are not the page's */
+	assert_int_equal(perf_mmap_read(pg, stub_pmc, stub_tsc, &s, &c), 0);
+	/* cyc = 0x10000 + 2000 cycles: 33768 ns */
+	assert_int_equal(c.enabled, 10000 + (0x10000 + 2000) / 2);
+	assert_int_equal(c.running, 4000 + (0x10000 + 2000) / 2);
+}
+
+/* Without cap_user_time the times cannot be had from the page: read() it is. */
+static void test_times_cap_clear(void **state)
+{
+	struct perf_event_mmap_page *pg = *state;
+	struct stub s = {.value = 5};
+	struct perf_count c;
+
+	pg->cap_user_time = 0;
+	assert_int_equal(perf_mmap_read(pg, stub_pmc, stub_tsc, &s, &c), -EAGAIN);
+	pg->cap_user_time = 1;
+	pg->index = 0;
+	assert_int_equal(perf_mmap_read(pg, stub_pmc, stub_tsc, &s, &c), -EAGAIN);
+}
+
+static struct stub label_stub = {.value = 7};
+
+static uint64_t label_pmc(unsigned idx, void *arg)
+{
+	return stub_pmc(idx, &label_stub);
+}
+
+static uint64_t label_tsc(void *arg)
+{
+	return 0;
+}
+
+/*
+ * The path a read takes follows the page's index, which the kernel rewrites
+ * at every schedule-in: set, rdpmc; 0 (the event is off its counter), read().
+ * A software event's descriptor with a synthetic page in place of its own,
+ * and stubs for the instructions.
+ */
+static void test_label_follows_index(void **state)
+{
+	struct perf_event_mmap_page *pg = *state;
+	struct perf_event_spec ev;
+	struct perf_count c;
+	struct perf_self s;
+
+	assert_int_equal(perf_event_resolve("task-clock", &ev), 0);
+	assert_int_equal(perf_self_open(&s, &ev), 0);
+	assert_non_null(s.page);
+	munmap(s.page, s.page_size);
+	s.page = pg;
+	*state = NULL;	/* perf_self_close unmaps it */
+	s.rdpmc = true; /* as a hardware event's page says at open */
+	s.pmc = label_pmc;
+	s.tsc = label_tsc;
+	pg->cap_user_time = 1;
+	pg->time_enabled = pg->time_running = 500;
+
+	pg->index = 1;
+	assert_int_equal(perf_self_read_count(&s, &c), 0);
+	assert_true(s.last_rdpmc);
+	assert_int_equal(c.value, 1007);
+	assert_int_equal(c.running, 500);
+
+	pg->index = 0;
+	assert_int_equal(perf_self_read_count(&s, &c), 0);
+	assert_false(s.last_rdpmc);
+	assert_true(c.value != 1007); /* task-clock's own ns, from read() */
+	assert_true(c.enabled > 0);
+
+	pg->index = 2;
+	assert_int_equal(perf_self_read_count(&s, &c), 0);
+	assert_true(s.last_rdpmc);
+	assert_int_equal(label_stub.last_idx, 1);
+	perf_self_close(&s);
+}
+
 static void spin(void)
 {
 	for (volatile int i = 0; i < 2000000; i++)
@@ -186,6 +310,15 @@ static void test_self_software(void **state)
 	assert_true(a < b);
 	assert_true(b < c);
 	assert_true(c - a > 1000); /* ns of CPU time: two spins are far more */
+	{
+		struct perf_count t;
+
+		/* read() gives the times too: a software event runs whenever it is enabled */
+		assert_int_equal(perf_self_read_count(&s, &t), 0);
+		assert_true(t.value >= c);
+		assert_true(t.enabled > 0);
+		assert_int_equal(t.running, t.enabled);
+	}
 
 	perf_self_close(&s);
 	assert_int_equal(s.fd, -1);
@@ -246,6 +379,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_offset_plus_counter, setup_page, teardown_page),
 	    cmocka_unit_test_setup_teardown(test_sign_extension, setup_page, teardown_page),
 	    cmocka_unit_test_setup_teardown(test_torn_read, setup_page, teardown_page),
+	    cmocka_unit_test_setup_teardown(test_times_extrapolated, setup_page, teardown_page),
+	    cmocka_unit_test_setup_teardown(test_times_cap_clear, setup_page, teardown_page),
+	    cmocka_unit_test_setup_teardown(test_label_follows_index, setup_page, teardown_page),
 	    cmocka_unit_test(test_self_software),
 	    cmocka_unit_test(test_self_hardware),
 	    cmocka_unit_test(test_self_bad),

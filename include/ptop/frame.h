@@ -17,6 +17,8 @@
 
 #define FRAME_MAX_EVENTS 8
 #define FRAME_EVENT_NAME 64
+/* frame_counters.paranoid when the level could not be read */
+#define PERF_PARANOID_UNKNOWN (-100)
 
 struct frame_proc {
 	int pid, ppid;
@@ -43,8 +45,10 @@ struct frame_proc {
 	double ctr[FRAME_MAX_EVENTS]; /* per event, over the interval, scaled when multiplexed */
 	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
 	bool ctr_partial;	      /* some of its threads are not counted */
-	int perf_fds;		      /* perf_event descriptors it holds; -1 not looked at */
-	int tgid;		      /* the process a thread belongs to (== pid for processes) */
+	bool ctr_not_counted; /* its counters never ran in the interval: ctr[] is no count */
+	uint8_t ctr_na; /* bit e: event e counts in the kernel, refused here: ctr[e] is no count */
+	int perf_fds;	/* perf_event descriptors it holds; -1 not looked at */
+	int tgid;	/* the process a thread belongs to (== pid for processes) */
 	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
 	bool has_cmd;
 };
@@ -57,8 +61,21 @@ struct frame_counters {
 	bool hardware;		  /* false: software events */
 	const char *why_software; /* translatable reason, or NULL */
 	unsigned attached, not_attached;
-	unsigned partial; /* attached, with threads that are not counted (over the limits) */
-	int last_error;	  /* -errno of the last refusal, or 0 */
+	unsigned partial;      /* attached, with threads that are not counted (over the limits) */
+	int last_error;	       /* -errno of the last refusal, or 0 */
+	unsigned refused;      /* of not_attached: refused by the kernel in this frame */
+	int refused_error;     /* -EACCES or -EPERM when refused */
+	int paranoid;	       /* perf_event_paranoid when refused; PERF_PARANOID_UNKNOWN unread */
+	bool children_counted; /* the kernel lacks inherit_thread: forked children count twice */
+	uint8_t na;	       /* events n/a for some row (frame_proc.ctr_na) */
+	uint8_t software;      /* bit e: names[e] is a software event */
+	int nsplit;	       /* most kernel groups a process's events took (1: one) */
+	int npmus;	       /* a hybrid CPU's core PMUs, each hardware event opened on each */
+	char pmus[8][32];
+	/* events asked for that could not be opened, each with its reason (translatable) */
+	int nfailed;
+	char failed[FRAME_MAX_EVENTS][FRAME_EVENT_NAME];
+	const char *failed_why[FRAME_MAX_EVENTS];
 	/* ptop's own thread, read with rdpmc where the kernel allows, else read() */
 	bool self_rdpmc;
 	double self_ctr[FRAME_MAX_EVENTS]; /* during the last frame's build */

@@ -29,7 +29,39 @@ struct perf_event_spec {
 	char name[PERF_NAME_MAX];
 	struct perf_event_attr attr;
 	bool hardware; /* needs a PMU (not PERF_TYPE_SOFTWARE) */
+	/* set by a counter set that opens a hybrid CPU's events once per core PMU */
+	int column;   /* the event asked for that this one counts for (its sum) */
+	bool leads;   /* starts a kernel group of its own */
+	bool per_pmu; /* one core type's copy: it runs only while the task is on that type */
 };
+
+/*
+ * Where sysfs is (NULL: /sys): the PMUs are read from
+ * ROOT/bus/event_source/devices. Tests point it at a fake tree.
+ */
+void perf_set_sysfs_root(const char *root);
+
+#define PERF_PMUS_MAX 8
+
+/* A CPU's PMU as sysfs lists it: "cpu", or one core type of a hybrid CPU. */
+struct perf_pmu {
+	char name[32];
+	uint32_t type; /* perf_event_attr.type, and for generic events config >> 32 */
+};
+
+/*
+ * The CPU PMUs under the sysfs root: "cpu", or the core types of a hybrid
+ * CPU (cpu_core, cpu_atom; Arm's armv*), at most max, sorted by name.
+ * Returns how many (0: no hardware PMU), or -errno when the directory
+ * cannot be read.
+ */
+int perf_core_pmus(struct perf_pmu *out, int max);
+
+/*
+ * Why an event could not be opened, for err (-errno from perf_event_open)
+ * and whether this machine has a CPU PMU: a translatable sentence (N_()).
+ */
+const char *perf_open_strerror(int err, bool pmu);
 
 /* Initialise libpfm4 once. 0, or -ENODEV when it cannot start. */
 int perf_init(void);
@@ -45,26 +77,74 @@ extern const char *const perf_hardware_events[4];
 /* A group of counters on one task, read with one read() per frame. */
 struct perf_group {
 	int pid;
-	int n;			      /* events in the group */
-	int fd[PERF_GROUP_MAX];	      /* fd[0] is the leader */
+	int n;			/* events in the group */
+	int fd[PERF_GROUP_MAX]; /* fd[0] is the leader */
+	/*
+	 * The kernel groups the events were split into, where the PMU has fewer
+	 * counters than events (it refuses such a group): kernel group s is
+	 * events start[s] .. start[s + 1] - 1, led by fd[start[s]]. 1: one group.
+	 */
+	int nsplit;
+	int start[PERF_GROUP_MAX + 1];
+	uint8_t per_pmu; /* bit s: kernel group s is one core type's of a hybrid CPU */
+	int nrefused;	 /* of those, started because the PMU refused a larger one */
+	uint64_t split_enabled[PERF_GROUP_MAX], split_running[PERF_GROUP_MAX]; /* ns, per group */
 	uint64_t raw[PERF_GROUP_MAX]; /* counts as last read */
-	uint64_t enabled, running;    /* ns, as last read */
+	uint64_t enabled, running;    /* ns, as last read (the first kernel group's) */
 	uint64_t prev_raw[PERF_GROUP_MAX];
 	uint64_t prev_enabled, prev_running;
 	bool have_prev;
 	double delta[PERF_GROUP_MAX]; /* since the previous read, scaled to enabled time */
-	double scale; /* running / enabled over that interval: 1 = not multiplexed */
+	double scale;	  /* running / enabled over that interval: 1 = not multiplexed */
+	bool not_counted; /* enabled but never running in that interval: delta is no count */
+	uint8_t na;	  /* bit i: event i was opened user level only, where it counts nothing */
 };
 
 /*
  * Open ev[0..n) as one group on the task pid, a thread id (all CPUs;
- * `inherit`, so the threads it creates from now on count too). Returns 0 or
- * -errno of the first event that failed.
+ * `inherit` with inherit_thread, so the threads it creates from now on
+ * count too, the children it forks not). A member the kernel refuses with
+ * EINVAL (the group does not fit the PMU's counters: validate_group) leads
+ * a new kernel group instead (nsplit). Returns 0 or -errno of the first
+ * event that failed.
  */
 int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n);
 /* The same, inherited by the threads pid creates or not. */
 int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n,
 			 bool inherit);
+/*
+ * Whether a process's counters also count the children it forks after
+ * attaching: inherited groups set inherit_thread so that only new threads
+ * count, and where the kernel rejects that bit (before Linux 5.13) they
+ * are opened without it and this turns true.
+ */
+bool perf_children_counted(void);
+
+/* perf_event_open(2) as src/perf calls it: the fd, or -1 with errno set. */
+typedef long perf_open_fn(struct perf_event_attr *attr, int pid, int cpu, int group,
+			  unsigned long flags);
+/*
+ * Replace the system call (tests inject a kernel's errors this way); NULL
+ * restores it. What was learned about the kernel (perf_children_counted) is
+ * forgotten.
+ */
+void perf_set_open_fn(perf_open_fn *fn);
+
+/*
+ * perf_event_open through that function, retrying user level only where
+ * kernel counting is refused (perf_event_paranoid 2), which sets
+ * attr->exclude_kernel and exclude_hv; an event that excludes user level
+ * (name:k) is not retried: it would count nothing. The descriptor, or -errno.
+ */
+int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group,
+		       unsigned long flags);
+
+/*
+ * Whether the kernel counts attr's event in its own context (context
+ * switches, migrations): opened user level only, it reads 0 whatever happens.
+ */
+bool perf_counts_in_kernel(const struct perf_event_attr *attr);
+
 /* Read the whole group (one read()) and compute delta/scale. 0 or -errno. */
 int perf_group_read(struct perf_group *g);
 void perf_group_close(struct perf_group *g);
@@ -92,7 +172,10 @@ struct perf_proc {
 	double scale;		      /* running / enabled over all groups: 1 = not multiplexed */
 	bool have_prev;		      /* delta covers an interval between two reads */
 	bool partial;		      /* threads that ran before attaching are not all counted */
-	int nthreads;		      /* groups in thread; [0] is the main thread's */
+	bool not_counted;	      /* no group ran while enabled in the interval: no counts */
+	uint8_t na;   /* bit i: event i counts only in the kernel, which was refused: no count */
+	int nsplit;   /* kernel groups its events were split into: 1 when they fit one */
+	int nthreads; /* groups in thread; [0] is the main thread's */
 	struct perf_group *thread;
 	bool wanted; /* perf_counters_update's mark while it sorts the wanted from the rest */
 };
@@ -108,6 +191,18 @@ struct perf_counters_info {
 	unsigned not_attached;	  /* wanted but over the budget or refused */
 	unsigned partial;	  /* attached, but with threads not counted (over the limits) */
 	int last_error;		  /* -errno of the last refusal, 0 if none */
+	unsigned refused;	  /* of not_attached: refused by the kernel (EACCES, EPERM) */
+	int refused_error;	  /* -EACCES or -EPERM when refused, else 0 */
+	bool children_counted;	  /* the kernel lacks inherit_thread: see perf_children_counted */
+	uint8_t na;		  /* events that are n/a (perf_proc.na) for some attached process */
+	uint8_t software;	  /* bit i: names[i] is a software event (the ~ marker) */
+	int nsplit;		  /* most kernel groups the events took (1: one group, as asked) */
+	int npmus;		  /* core PMUs each hardware event is opened on (2+: hybrid) */
+	const char *pmus[PERF_PMUS_MAX]; /* their sysfs names */
+	/* the events asked for that could not be opened, each with its reason (N_()) */
+	int nfailed;
+	const char *failed[PERF_GROUP_MAX];
+	const char *failed_why[PERF_GROUP_MAX];
 };
 
 /*
@@ -140,20 +235,57 @@ void perf_counters_per_thread(struct perf_counters *c, bool on);
 const struct perf_proc *perf_counters_get(const struct perf_counters *c, int pid);
 void perf_counters_info(const struct perf_counters *c, struct perf_counters_info *info);
 
+/*
+ * The kernel's perf_event_paranoid level (what refuses counters on other
+ * users' processes), read from root/sys/kernel/perf_event_paranoid (root
+ * NULL: /proc) into *level (-1 to 4 on today's kernels). Returns 0, or
+ * -errno: -ENOENT without the file, -EINVAL when it holds no number, -ERANGE.
+ */
+int perf_paranoid(const char *root, int *level);
+
 /* ---- rdpmc: ptop's own counters (src/perf/rdpmc.c) ---- */
 
 struct perf_self {
 	int fd;
 	struct perf_event_mmap_page *page; /* NULL when it could not be mapped */
 	size_t page_size;
-	bool rdpmc; /* cap_user_rdpmc was set at open */
+	bool rdpmc;	 /* cap_user_rdpmc was set at open: reads try the page first */
+	bool last_rdpmc; /* the last read took rdpmc (the page's index was set), not read() */
+	bool na;	 /* opened user level only, and it counts in the kernel: no count */
+	/* the rdpmc and rdtsc instructions; tests put stubs here */
+	uint64_t (*pmc)(unsigned idx, void *arg);
+	uint64_t (*tsc)(void *arg);
 };
 
-/* Open ev on the calling thread (not inherited), map and pre-fault its page. */
+/* A count and the times its event was enabled and running (ns), as of one read. */
+struct perf_count {
+	uint64_t value;
+	uint64_t enabled, running; /* ns */
+};
+
+/*
+ * Open ev on the calling thread (not inherited; read() gives the count with
+ * its enabled and running times), map and pre-fault its page.
+ */
 int perf_self_open(struct perf_self *s, const struct perf_event_spec *ev);
 /* Read the count: rdpmc through the page when the kernel allows, else read(). */
 int perf_self_read(struct perf_self *s, uint64_t *count);
+/*
+ * The same with the times: from the page (extrapolated by the TSC, see
+ * perf_mmap_read) when rdpmc can be used, else from read(). 0 or -errno
+ * (-EIO on a short read).
+ */
+int perf_self_read_count(struct perf_self *s, struct perf_count *out);
 void perf_self_close(struct perf_self *s);
+
+/*
+ * Scale the interval from prev to now as perf does: *delta is the count's
+ * increase times Δenabled / Δrunning, *scale is Δrunning / Δenabled (1 when
+ * no time passed). Returns false when the event never ran in the interval
+ * (Δrunning 0 while enabled): then nothing was counted, *delta is 0.
+ */
+bool perf_count_scale(const struct perf_count *prev, const struct perf_count *now, double *delta,
+		      double *scale);
 
 /*
  * Decode a count from a perf_event_mmap_page snapshot: the seqlock loop
@@ -163,6 +295,20 @@ void perf_self_close(struct perf_self *s);
  */
 int perf_mmap_decode(const volatile struct perf_event_mmap_page *pg,
 		     uint64_t (*pmc)(unsigned idx, void *arg), void *arg, uint64_t *count);
+
+/*
+ * The count and its times from a page snapshot, as the comment above struct
+ * perf_event_mmap_page in the kernel's uapi header says: under the seqlock,
+ * the count as perf_mmap_decode reads it, and time_enabled / time_running
+ * advanced by the time since the kernel last wrote them, from tsc() (rdtsc
+ * in real use, a stub in tests) through time_offset, time_mult and
+ * time_shift (and time_cycles / time_mask with cap_user_time_short).
+ * Returns 0, or -EAGAIN when the page does not allow it (index 0,
+ * cap_user_rdpmc or cap_user_time clear).
+ */
+int perf_mmap_read(const volatile struct perf_event_mmap_page *pg,
+		   uint64_t (*pmc)(unsigned idx, void *arg), uint64_t (*tsc)(void *arg), void *arg,
+		   struct perf_count *out);
 
 /* ---- breakpoints (src/perf/breakpoints.c) ---- */
 

@@ -93,6 +93,18 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		    c->attached);
 	if (c->partial)
 		sbuf_printf(b, " (%u with threads not counted)", c->partial);
+	if (c->npmus > 1) {
+		sbuf_adds(b, " (hybrid CPU: hardware events summed over");
+		for (int k = 0; k < c->npmus; k++)
+			sbuf_printf(b, "%s%s", k ? ", " : " ", c->pmus[k]);
+		sbuf_addc(b, ')');
+	}
+	if (c->nsplit > 1)
+		sbuf_printf(b, " (more events than counters: split into %d groups, each scaled)",
+			    c->nsplit);
+	if (c->children_counted)
+		sbuf_adds(b, " (kernel without inherit_thread: forked children also count in "
+			     "their parents)");
 	sbuf_printf(b, ", %u not attached; ptop itself read by %s:", c->not_attached,
 		    c->self_rdpmc ? "rdpmc" : "read()");
 	for (int e = 0; e < c->nevents; e++)
@@ -107,10 +119,34 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		if (!p->has_ctr)
 			continue;
 		sbuf_printf(b, "%7d", p->pid);
+		/* multiplexed out the whole interval: there is no count to show, 0 would lie */
 		for (int e = 0; e < c->nevents; e++)
-			sbuf_printf(b, " %16.0f", p->ctr[e]);
+			if (p->ctr_not_counted)
+				sbuf_printf(b, " %16s", "not counted");
+			else if (p->ctr_na & (1u << e))
+				sbuf_printf(b, " %16s", "n/a");
+			else
+				sbuf_printf(b, " %16.0f", p->ctr[e]);
 		sbuf_printf(b, " %6.2f ", p->ctr_scale);
 		fmt_printable(b, p->comm, p->comm_len);
+		sbuf_addc(b, '\n');
+	}
+	for (int e = 0; e < c->nfailed; e++)
+		sbuf_printf(b, "counters: %s: %s\n", c->failed[e], c->failed_why[e]);
+	/* user level only, these read 0 whatever happened: the rows say n/a, this says why */
+	if (c->na) {
+		sbuf_adds(b, "counters: user only (kernel counting refused):");
+		for (int e = 0; e < c->nevents; e++)
+			if (c->na & (1u << e))
+				sbuf_printf(b, " %s", c->names[e]);
+		sbuf_adds(b, " n/a\n");
+	}
+	/* the rows above leave those out: say why, as the JSON's last_error does */
+	if (c->refused) {
+		sbuf_printf(b, "counters: not attached to %u process%s: %s", c->refused,
+			    c->refused == 1 ? "" : "es", strerror(-c->refused_error));
+		if (c->paranoid != PERF_PARANOID_UNKNOWN)
+			sbuf_printf(b, " (perf_event_paranoid=%d)", c->paranoid);
 		sbuf_addc(b, '\n');
 	}
 }

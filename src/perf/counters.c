@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -27,6 +28,10 @@
 
 #include "ptop/perf.h"
 #include "ptop/proc.h"
+
+#ifndef PERF_PMU_TYPE_SHIFT /* libpfm4's copy of the uapi header predates it */
+#define PERF_PMU_TYPE_SHIFT 32
+#endif
 
 const char *const perf_software_events[4] = {"task-clock", "context-switches", "cpu-migrations",
 					     "page-faults"};
@@ -120,17 +125,50 @@ int perf_event_resolve(const char *name, struct perf_event_spec *out)
 	return 0;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
-			       unsigned long flags)
+static long real_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+		      unsigned long flags)
 {
-	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
 
-	/* perf_event_paranoid 2 refuses kernel counting to users: count user level, as perf does */
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel) {
+static perf_open_fn *open_fn = real_open;
+/* The kernel refused inherit_thread (before Linux 5.13): children count in their parents. */
+static bool no_inherit_thread;
+
+void perf_set_open_fn(perf_open_fn *fn)
+{
+	open_fn = fn ? fn : real_open;
+	no_inherit_thread = false;
+}
+
+bool perf_children_counted(void)
+{
+	return no_inherit_thread;
+}
+
+int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group,
+		       unsigned long flags)
+{
+	long fd = open_fn(attr, pid, cpu, group, flags);
+
+	/*
+	 * perf_event_paranoid 2 refuses kernel counting to users: count user
+	 * level, as perf does; but not an event for the kernel alone (cycles:k),
+	 * which would then count at no level at all.
+	 */
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel &&
+	    !attr->exclude_user) {
 		attr->exclude_kernel = attr->exclude_hv = 1;
-		fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+		fd = open_fn(attr, pid, cpu, group, flags);
 	}
 	return fd < 0 ? -errno : (int)fd;
+}
+
+bool perf_counts_in_kernel(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
 }
 
 int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n,
@@ -140,8 +178,10 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 	g->pid = pid;
 	if (n < 1 || n > PERF_GROUP_MAX)
 		return -EINVAL;
+	g->nsplit = 1;
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr attr = ev[i].attr;
+		int leader = g->fd[g->start[g->nsplit - 1]];
 		int fd;
 
 		attr.size = sizeof(attr);
@@ -149,21 +189,60 @@ int perf_group_open_task(struct perf_group *g, int pid, const struct perf_event_
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		attr.disabled = 0;
 		attr.inherit = inherit; /* the threads this one creates from now on count too */
-		fd = sys_perf_event_open(&attr, pid, -1, i ? g->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		/* threads only: a child it forks has a row of its own */
+		attr.inherit_thread = inherit && !no_inherit_thread;
+		/* a hybrid CPU's core types count apart: their events cannot share a group */
+		if (i && ev[i].leads && i != g->start[g->nsplit - 1])
+			g->start[g->nsplit++] = i;
+		if (i == g->start[g->nsplit - 1])
+			leader = -1;
+		fd = perf_event_open_fd(&attr, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+		if (fd == -EINVAL && attr.inherit_thread) {
+			/* before Linux 5.13: the bit is unknown; children are counted then */
+			attr.inherit_thread = 0;
+			fd = perf_event_open_fd(&attr, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0)
+				no_inherit_thread = true;
+		}
+		if (fd == -EINVAL && leader >= 0) {
+			/* more events than counters: this one leads a group of its own */
+			fd = perf_event_open_fd(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0) {
+				g->start[g->nsplit++] = i;
+				g->nrefused++;
+			}
+		}
+		/* the paranoid retry went user level: such an event has nothing to count */
+		if (fd >= 0 && attr.exclude_kernel && !ev[i].attr.exclude_kernel &&
+		    perf_counts_in_kernel(&attr))
+			g->na |= (uint8_t)(1u << i);
 		if (fd < 0) {
 			g->n = i;
 			perf_group_close(g);
 			return fd;
 		}
+		if (ev[i].per_pmu)
+			g->per_pmu |= (uint8_t)(1u << (g->nsplit - 1));
 		g->fd[i] = fd;
 	}
 	g->n = n;
+	g->start[g->nsplit] = n;
 	return 0;
 }
 
 int perf_group_open(struct perf_group *g, int pid, const struct perf_event_spec *ev, int n)
 {
 	return perf_group_open_task(g, pid, ev, n, true);
+}
+
+bool perf_count_scale(const struct perf_count *prev, const struct perf_count *now, double *delta,
+		      double *scale)
+{
+	uint64_t de = now->enabled - prev->enabled, dr = now->running - prev->running;
+
+	*delta = perf_scale(now->value - prev->value, de, dr);
+	*scale = de ? (double)dr / (double)de : 1.0;
+	return dr || !de;
 }
 
 double perf_scale(uint64_t count, uint64_t enabled, uint64_t running)
@@ -178,32 +257,62 @@ double perf_scale(uint64_t count, uint64_t enabled, uint64_t running)
 int perf_group_read(struct perf_group *g)
 {
 	/* nr, time_enabled, time_running, then one value per event */
-	uint64_t buf[3 + PERF_GROUP_MAX];
+	uint64_t buf[3 + PERF_GROUP_MAX], en[PERF_GROUP_MAX], run[PERF_GROUP_MAX];
+	bool pmu_enabled = false, pmu_ran = false;
 	ssize_t n;
 
 	if (g->n < 1)
 		return -EBADF;
-	n = read(g->fd[0], buf, sizeof(buf));
-	if (n < 0)
-		return -errno;
-	if ((size_t)n < sizeof(uint64_t) * 3 || buf[0] != (uint64_t)g->n ||
-	    (size_t)n < sizeof(uint64_t) * (3 + (size_t)g->n))
-		return -EIO;
-	g->enabled = buf[1];
-	g->running = buf[2];
-	for (int i = 0; i < g->n; i++)
-		g->raw[i] = buf[3 + i];
-	if (g->have_prev) {
-		uint64_t de = g->enabled - g->prev_enabled, dr = g->running - g->prev_running;
+	/* every kernel group first: a failed read leaves the previous counts whole */
+	for (int s = 0; s < g->nsplit; s++) {
+		int first = g->start[s], nr = g->start[s + 1] - first;
 
-		for (int i = 0; i < g->n; i++)
-			g->delta[i] = perf_scale(g->raw[i] - g->prev_raw[i], de, dr);
-		g->scale = de ? (double)dr / (double)de : 1.0;
-	} else {
-		for (int i = 0; i < g->n; i++)
-			g->delta[i] = perf_scale(g->raw[i], g->enabled, g->running);
-		g->scale = g->enabled ? (double)g->running / (double)g->enabled : 1.0;
+		n = read(g->fd[first], buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < sizeof(uint64_t) * 3 || buf[0] != (uint64_t)nr ||
+		    (size_t)n < sizeof(uint64_t) * (3 + (size_t)nr))
+			return -EIO;
+		en[s] = buf[1];
+		run[s] = buf[2];
+		memcpy(&g->raw[first], &buf[3], sizeof(uint64_t) * (size_t)nr);
 	}
+	g->scale = 1.0;
+	g->not_counted = false;
+	/* each kernel group is scaled by its own times: they are multiplexed apart */
+	for (int s = 0; s < g->nsplit; s++) {
+		uint64_t de = en[s], dr = run[s];
+		double scale;
+
+		if (g->have_prev) {
+			de -= g->split_enabled[s];
+			dr -= g->split_running[s];
+		}
+		for (int i = g->start[s]; i < g->start[s + 1]; i++)
+			g->delta[i] =
+			    perf_scale(g->raw[i] - (g->have_prev ? g->prev_raw[i] : 0), de, dr);
+		scale = de ? (double)dr / (double)de : 1.0;
+		/*
+		 * A hybrid CPU's core type that the task was not on the whole interval
+		 * counted nothing there, which is no multiplexing: the sum over the
+		 * types is the count, and only none of them running is no count.
+		 */
+		if (g->per_pmu & (1u << s)) {
+			pmu_enabled |= de > 0;
+			pmu_ran |= dr > 0;
+			if (!dr)
+				scale = 1.0;
+		} else {
+			g->not_counted |= de && !dr;
+		}
+		if (scale < g->scale)
+			g->scale = scale;
+		g->split_enabled[s] = en[s];
+		g->split_running[s] = run[s];
+	}
+	g->not_counted |= pmu_enabled && !pmu_ran;
+	g->enabled = en[0];
+	g->running = run[0];
 	memcpy(g->prev_raw, g->raw, sizeof(g->raw));
 	g->prev_enabled = g->enabled;
 	g->prev_running = g->running;
@@ -223,8 +332,12 @@ void perf_group_close(struct perf_group *g)
 }
 
 struct perf_counters {
-	struct perf_event_spec ev[PERF_GROUP_MAX];
+	struct perf_event_spec ev[PERF_GROUP_MAX]; /* as asked for: the columns */
 	int nev;
+	struct perf_event_spec open[PERF_GROUP_MAX]; /* as opened: on a hybrid CPU, per core PMU */
+	int nopen;
+	struct perf_pmu pmus[PERF_PMUS_MAX];
+	int npmus;
 	bool hardware;
 	const char *why_software;
 	unsigned budget;
@@ -237,6 +350,12 @@ struct perf_counters {
 	unsigned char *plan;	    /* perf_counters_update's decision per wanted pid */
 	struct perf_proc **old;	    /* and the attached process it keeps, per wanted pid */
 	unsigned not_attached;
+	int nfailed; /* events asked for that did not open, and why */
+	const char *failed[PERF_GROUP_MAX];
+	const char *failed_why[PERF_GROUP_MAX];
+	char failed_names[PERF_GROUP_MAX][PERF_NAME_MAX];
+	unsigned refused; /* of not_attached, in the last update */
+	int refused_error;
 	int last_error;
 };
 
@@ -258,10 +377,183 @@ static int resolve_all(struct perf_counters *c, const char *const *names, int n,
 	return 0;
 }
 
+static const char *sysfs_root = "/sys";
+
+void perf_set_sysfs_root(const char *root)
+{
+	sysfs_root = root ? root : "/sys";
+}
+
+/* A CPU's own PMU by its sysfs name: not software, tracepoint, msr, uncore ... */
+static bool core_pmu_name(const char *n)
+{
+	return !strcmp(n, "cpu") || !strncmp(n, "cpu_", 4) || !strncmp(n, "armv", 4);
+}
+
+static int pmu_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct perf_pmu *)a)->name, ((const struct perf_pmu *)b)->name);
+}
+
+int perf_core_pmus(struct perf_pmu *out, int max)
+{
+	char path[512];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", sysfs_root);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) && n < max) {
+		char buf[24];
+		unsigned long v;
+		char *end;
+		ssize_t len;
+		int fd;
+
+		if (!core_pmu_name(e->d_name) || strlen(e->d_name) >= sizeof(out->name))
+			continue;
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type", sysfs_root,
+			 e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		errno = 0;
+		v = strtoul(buf, &end, 10);
+		if (errno || end == buf || (*end && *end != '\n') || v > UINT32_MAX)
+			continue;
+		strcpy(out[n].name, e->d_name);
+		out[n].type = (uint32_t)v;
+		n++;
+	}
+	closedir(d);
+	qsort(out, (size_t)n, sizeof(*out), pmu_cmp);
+	return n;
+}
+
+const char *perf_open_strerror(int err, bool pmu)
+{
+	switch (-err) {
+	case ENOENT:
+		return pmu ? N_("not an event this PMU has") : N_("no hardware PMU");
+	case ENODEV:
+	case EOPNOTSUPP:
+		/* the PMU exists: it cannot count per task, or cannot exclude a mode */
+		return pmu ? N_("not supported by the PMU here (per task or mode exclusion)")
+			   : N_("no hardware PMU");
+	case EACCES:
+		return N_("refused (perf_event_paranoid)");
+	case EPERM:
+		/* the paranoid checks say EACCES: EPERM is a seccomp filter or a security module */
+		return N_("not permitted (seccomp or a security policy)");
+	case EINVAL:
+		return N_("rejected by the kernel (invalid attributes)");
+	case EMFILE:
+	case ENFILE:
+		return N_("out of descriptors");
+	default:
+		return N_("unavailable");
+	}
+}
+
+/* A generic hardware event, which names no PMU: a hybrid CPU opens it once per core type. */
+static bool generic_hardware(const struct perf_event_attr *a)
+{
+	return (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) &&
+	       !(a->config >> PERF_PMU_TYPE_SHIFT);
+}
+
+/*
+ * What to open for the events asked for. One core PMU: those. A hybrid
+ * CPU's (cpu_core and cpu_atom, as sysfs lists them): a generic hardware
+ * event lands on one core type only, so each is opened once per core type
+ * with its PMU type in config's high bits (as perf does), each type's in a
+ * kernel group of its own, the other events in one of theirs; a column is
+ * the sum of its copies.
+ */
+static void plan_opens(struct perf_counters *c)
+{
+	int nhw = 0, n = 0;
+
+	for (int i = 0; i < c->nev; i++) {
+		c->ev[i].column = i;
+		nhw += generic_hardware(&c->ev[i].attr);
+	}
+	if (c->npmus < 2 || !nhw || c->nev - nhw + nhw * c->npmus > PERF_GROUP_MAX) {
+		memcpy(c->open, c->ev, sizeof(c->ev));
+		c->nopen = c->nev;
+		return;
+	}
+	for (int i = 0; i < c->nev; i++) {
+		if (generic_hardware(&c->ev[i].attr))
+			continue;
+		c->open[n] = c->ev[i];
+		c->open[n].leads = n == 0;
+		n++;
+	}
+	for (int k = 0; k < c->npmus; k++) {
+		bool first = true;
+
+		for (int i = 0; i < c->nev; i++) {
+			if (!generic_hardware(&c->ev[i].attr))
+				continue;
+			c->open[n] = c->ev[i];
+			c->open[n].attr.config |= (uint64_t)c->pmus[k].type << PERF_PMU_TYPE_SHIFT;
+			c->open[n].leads = first;
+			c->open[n].per_pmu = true;
+			first = false;
+			n++;
+		}
+	}
+	c->nopen = n;
+}
+
 static void use_software(struct perf_counters *c, const char *why)
 {
 	resolve_all(c, perf_software_events, 4, NULL);
 	c->why_software = why;
+	plan_opens(c);
+}
+
+/*
+ * The group did not open: open each hardware event alone to give each its
+ * own reason (one may be refused, another unknown to the PMU).
+ */
+static void probe_each(struct perf_counters *c, bool pmu)
+{
+	c->nfailed = 0;
+	for (int i = 0; i < c->nev; i++) {
+		struct perf_group g;
+		int err;
+
+		if (!c->ev[i].hardware)
+			continue;
+		err = perf_group_open(&g, 0, &c->ev[i], 1);
+		if (!err) {
+			perf_group_close(&g);
+			continue;
+		}
+		strcpy(c->failed_names[c->nfailed], c->ev[i].name);
+		c->failed[c->nfailed] = c->failed_names[c->nfailed];
+		c->failed_why[c->nfailed] = perf_open_strerror(err, pmu);
+		c->nfailed++;
+	}
+}
+
+/* Whether the set has an event that excludes user level (name:k). */
+static bool kernel_only(const struct perf_counters *c)
+{
+	for (int i = 0; i < c->nev; i++)
+		if (c->ev[i].attr.exclude_user)
+			return true;
+	return false;
 }
 
 int perf_counters_new(const char *const *events, int n, unsigned budget, struct perf_counters **out,
@@ -280,19 +572,31 @@ int perf_counters_new(const char *const *events, int n, unsigned budget, struct 
 		return err;
 	}
 	c->budget = budget;
+	c->npmus = perf_core_pmus(c->pmus, PERF_PMUS_MAX);
+	if (c->npmus < 0)
+		c->npmus = 0;
+	plan_opens(c);
 	if (c->hardware) {
 		/* Try the set on ourselves once: no PMU shows here, not per process. */
+		bool pmu = c->npmus > 0;
 		struct perf_group g;
 
-		err = perf_group_open(&g, 0, c->ev, c->nev);
-		if (err == 0)
+		err = perf_group_open(&g, 0, c->open, c->nopen);
+		if (err == 0) {
 			perf_group_close(&g);
-		else if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
-			use_software(c, N_("no hardware PMU"));
-		else if (err == -EACCES || err == -EPERM)
-			use_software(c, N_("hardware events refused (perf_event_paranoid)"));
-		else
-			use_software(c, N_("hardware events unavailable"));
+		} else {
+			probe_each(c, pmu);
+			if ((err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP) && !pmu)
+				use_software(c, N_("no hardware PMU"));
+			else if (err == -EACCES && kernel_only(c))
+				use_software(
+				    c, N_("kernel-only events (:k) refused (perf_event_paranoid)"));
+			else if (err == -EACCES)
+				use_software(c,
+					     N_("hardware events refused (perf_event_paranoid)"));
+			else
+				use_software(c, perf_open_strerror(err, pmu));
+		}
 	}
 	*out = c;
 	return 0;
@@ -371,7 +675,7 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 	ntids = c->per_thread ? 0 : list_threads(pid, c->tids, room - 1, &more);
 	p->thread = xcalloc((size_t)ntids + 1, sizeof(*p->thread));
 	/* a thread row counts itself alone: the threads it creates have rows of their own */
-	err = perf_group_open_task(&p->thread[0], pid, c->ev, c->nev, !c->per_thread);
+	err = perf_group_open_task(&p->thread[0], pid, c->open, c->nopen, !c->per_thread);
 	/*
 	 * A main thread that has exited (pthread_exit) while others run is a
 	 * zombie: ESRCH, and nothing of it is left to count. Its threads still
@@ -387,7 +691,7 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 		p->nthreads = 1;
 	}
 	for (int i = 0; i < ntids; i++) {
-		err = perf_group_open(&p->thread[p->nthreads], c->tids[i], c->ev, c->nev);
+		err = perf_group_open(&p->thread[p->nthreads], c->tids[i], c->open, c->nopen);
 		if (!err)
 			p->nthreads++;
 		else if (err != -ESRCH) /* a thread that ended since is no loss */
@@ -403,12 +707,14 @@ static int proc_open(struct perf_counters *c, struct perf_proc *p, int pid, int 
 }
 
 /* Read every group of p and sum them. 0, or -errno when the main thread's cannot be read. */
-static int proc_read(struct perf_proc *p)
+static int proc_read(const struct perf_counters *c, struct perf_proc *p)
 {
 	double de = 0, dr = 0;
-	bool had = p->thread[0].have_prev;
+	bool had = p->thread[0].have_prev, split_uncounted = false;
 
 	memset(p->delta, 0, sizeof(p->delta));
+	p->na = 0;
+	p->nsplit = 1;
 	for (int t = 0; t < p->nthreads; t++) {
 		struct perf_group *g = &p->thread[t];
 		uint64_t e0 = g->have_prev ? g->enabled : 0, r0 = g->have_prev ? g->running : 0;
@@ -427,12 +733,27 @@ static int proc_read(struct perf_proc *p)
 			p->partial = true;
 			continue;
 		}
-		for (int i = 0; i < g->n && i < p->n; i++)
-			p->delta[i] += g->delta[i];
+		/* a column is the sum of its event's copies (one per core type, hybrid) */
+		for (int i = 0; i < g->n && i < c->nopen; i++) {
+			int col = c->open[i].column;
+
+			p->delta[col] += g->delta[i];
+			if (g->na & (1u << i))
+				p->na |= (uint8_t)(1u << col);
+		}
+		if (1 + g->nrefused > p->nsplit)
+			p->nsplit = 1 + g->nrefused;
+		split_uncounted |= g->nsplit > 1 && g->not_counted;
 		de += (double)(g->enabled - e0);
 		dr += (double)(g->running - r0);
 	}
 	p->scale = de > 0 ? dr / de : 1.0;
+	/* a split group's later kernel groups run apart from its first: the least of them */
+	for (int t = 0; t < p->nthreads; t++)
+		if (p->thread[t].nsplit > 1 && p->thread[t].scale < p->scale)
+			p->scale = p->thread[t].scale;
+	/* multiplexed out for the whole interval: a 0 would be a guess, not a count */
+	p->not_counted = (de > 0 && dr == 0) || split_uncounted;
 	p->have_prev = had;
 	return 0;
 }
@@ -469,7 +790,7 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 {
 	size_t want = n < c->budget ? n : c->budget, kept = 0;
 	/* groups the descriptor cap allows beyond one for each process to be opened */
-	int pool = c->nev ? PERF_FDS_MAX / c->nev : 0;
+	int pool = c->nopen ? PERF_FDS_MAX / c->nopen : 0;
 	struct perf_proc *next;
 
 	if (c->cap < want) {
@@ -483,6 +804,8 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 	next = c->spare;
 
 	c->not_attached = n > want ? (unsigned)(n - want) : 0;
+	c->refused = 0;
+	c->refused_error = 0;
 	/*
 	 * In priority order: a process attached already keeps its groups if
 	 * they fit what is left under the cap, a new one (or one that no longer
@@ -536,12 +859,16 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 					c->last_error = err;
 					c->not_attached++;
 				}
+				if (err == -EACCES || err == -EPERM) {
+					c->refused++;
+					c->refused_error = err;
+				}
 				continue;
 			}
 			pool -= next[kept].nthreads - 1;
 			break;
 		}
-		if (proc_read(&next[kept]) == 0) {
+		if (proc_read(c, &next[kept]) == 0) {
 			kept++;
 		} else {
 			pool += next[kept].nthreads;
@@ -568,7 +895,57 @@ void perf_counters_info(const struct perf_counters *c, struct perf_counters_info
 	info->why_software = c->why_software;
 	info->attached = (unsigned)c->nprocs;
 	info->not_attached = c->not_attached;
-	for (size_t i = 0; i < c->nprocs; i++)
+	for (size_t i = 0; i < c->nprocs; i++) {
 		info->partial += c->procs[i].partial;
+		info->na |= c->procs[i].na;
+		if (c->procs[i].nsplit > info->nsplit)
+			info->nsplit = c->procs[i].nsplit;
+	}
 	info->last_error = c->last_error;
+	info->children_counted = no_inherit_thread && !c->per_thread;
+	for (int i = 0; i < c->nev; i++)
+		if (!c->ev[i].hardware)
+			info->software |= (uint8_t)(1u << i);
+	info->nfailed = c->nfailed;
+	/* the core PMUs each hardware event is opened on, when there is more than one */
+	if (c->nopen > c->nev)
+		for (int k = 0; k < c->npmus; k++)
+			info->pmus[info->npmus++] = c->pmus[k].name;
+	for (int i = 0; i < c->nfailed; i++) {
+		info->failed[i] = c->failed[i];
+		info->failed_why[i] = c->failed_why[i];
+	}
+	info->refused = c->refused;
+	info->refused_error = c->refused_error;
+}
+
+int perf_paranoid(const char *root, int *level)
+{
+	char path[512], buf[16];
+	ssize_t n;
+	int fd, v = 0, sign = 1;
+	size_t i = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", root ? root : "/proc");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EINVAL;
+	buf[n] = '\0';
+	if (buf[0] == '-') {
+		sign = -1;
+		i++;
+	}
+	if (buf[i] < '0' || buf[i] > '9')
+		return -EINVAL;
+	for (; buf[i] >= '0' && buf[i] <= '9'; i++) {
+		if (v > 1000)
+			return -ERANGE;
+		v = v * 10 + buf[i] - '0';
+	}
+	*level = sign * v;
+	return 0;
 }

@@ -22,9 +22,13 @@ struct observer {
 	struct perf_counters *ctr;
 	struct perf_self self[PERF_GROUP_MAX];
 	int nself;
-	uint64_t self_begin[PERF_GROUP_MAX];
-	uint64_t self_last[PERF_GROUP_MAX];   /* at the previous update */
-	double self_interval[PERF_GROUP_MAX]; /* since then: ptop's own row */
+	struct perf_count self_begin[PERF_GROUP_MAX];
+	struct perf_count self_last[PERF_GROUP_MAX]; /* at the previous update */
+	bool self_have_last[PERF_GROUP_MAX];
+	double self_interval[PERF_GROUP_MAX]; /* since then, scaled: ptop's own row */
+	double self_scale;		      /* running / enabled over that interval */
+	bool self_not_counted;		      /* an event of its own never ran in it */
+	uint8_t self_na; /* its events opened user level only that count nothing */
 	int self_pid;
 	int *pids;
 	size_t pids_cap;
@@ -53,8 +57,9 @@ int observer_counters_start(struct observer *ob, const char **bad)
 		struct perf_event_spec ev;
 
 		ob->self[i].fd = -1;
-		if (perf_event_resolve(info.names[i], &ev) == 0)
-			perf_self_open(&ob->self[i], &ev);
+		if (perf_event_resolve(info.names[i], &ev) == 0 &&
+		    perf_self_open(&ob->self[i], &ev) == 0 && ob->self[i].na)
+			ob->self_na |= (uint8_t)(1u << i);
 		ob->nself++;
 	}
 	return 0;
@@ -127,8 +132,8 @@ void observer_unwatch(struct observer *ob, size_t i)
 void observer_begin(struct observer *ob)
 {
 	for (int i = 0; i < ob->nself; i++)
-		if (ob->self[i].fd < 0 || perf_self_read(&ob->self[i], &ob->self_begin[i]))
-			ob->self_begin[i] = 0;
+		if (ob->self[i].fd < 0 || perf_self_read_count(&ob->self[i], &ob->self_begin[i]))
+			memset(&ob->self_begin[i], 0, sizeof(ob->self_begin[i]));
 }
 
 static void fill_counters(struct observer *ob, struct frame *f,
@@ -160,22 +165,53 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->not_attached = info.not_attached;
 	fc->partial = info.partial;
 	fc->last_error = info.last_error;
+	fc->children_counted = info.children_counted;
+	fc->na = info.na;
+	fc->software = info.software;
+	fc->nsplit = info.nsplit;
+	fc->npmus = 0;
+	for (int m = 0; m < info.npmus && m < 8; m++)
+		snprintf(fc->pmus[fc->npmus++], sizeof(fc->pmus[0]), "%s", info.pmus[m]);
+	fc->nfailed = info.nfailed;
+	for (int e = 0; e < info.nfailed && e < FRAME_MAX_EVENTS; e++) {
+		snprintf(fc->failed[e], sizeof(fc->failed[e]), "%s", info.failed[e]);
+		fc->failed_why[e] = info.failed_why[e];
+	}
+	fc->refused = info.refused;
+	fc->refused_error = info.refused_error;
+	/* read only when it explains something: the file costs three syscalls */
+	if (!info.refused || perf_paranoid(ob->opts.root, &fc->paranoid))
+		fc->paranoid = PERF_PARANOID_UNKNOWN;
 
 	/* ptop itself: during this frame's build, and since the last frame (its row) */
 	fc->self_rdpmc = false;
+	ob->self_scale = 1;
+	ob->self_not_counted = false;
 	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
-		uint64_t now;
+		struct perf_count now;
+		double scale;
 
-		fc->self_rdpmc |= ob->self[i].rdpmc;
-		if (ob->self[i].fd < 0 || perf_self_read(&ob->self[i], &now)) {
+		if (ob->self[i].fd < 0 || perf_self_read_count(&ob->self[i], &now)) {
 			fc->self_ctr[i] = ob->self_interval[i] = 0;
+			ob->self_have_last[i] = false;
 			continue;
 		}
-		fc->self_ctr[i] = now >= ob->self_begin[i] ? (double)(now - ob->self_begin[i]) : 0;
-		ob->self_interval[i] = ob->self_last[i] && now >= ob->self_last[i]
-					   ? (double)(now - ob->self_last[i])
-					   : 0;
+		perf_count_scale(&ob->self_begin[i], &now, &fc->self_ctr[i], &scale);
+		/* its row: scaled by its own times, as the groups of other processes are */
+		if (ob->self_have_last[i]) {
+			if (!perf_count_scale(&ob->self_last[i], &now, &ob->self_interval[i],
+					      &scale))
+				ob->self_not_counted = true;
+			/* one SCALE for the row: the event that ran least */
+			if (scale < ob->self_scale)
+				ob->self_scale = scale;
+		} else {
+			ob->self_interval[i] = 0;
+		}
 		ob->self_last[i] = now;
+		ob->self_have_last[i] = true;
+		/* the path this read took, not what the page allowed at open */
+		fc->self_rdpmc |= ob->self[i].last_rdpmc;
 	}
 
 	for (size_t i = 0; i < n; i++) {
@@ -184,7 +220,10 @@ static void fill_counters(struct observer *ob, struct frame *f,
 
 		if (p->pid == ob->self_pid && ob->nself) {
 			p->has_ctr = true;
-			p->ctr_scale = 1;
+			p->ctr_scale = ob->self_scale;
+			p->ctr_partial = false; /* one thread, counted whole */
+			p->ctr_not_counted = ob->self_not_counted;
+			p->ctr_na = ob->self_na;
 			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
 				p->ctr[e] = ob->self_interval[e];
 			continue;
@@ -197,6 +236,8 @@ static void fill_counters(struct observer *ob, struct frame *f,
 			p->ctr[e] = g->delta[e];
 		p->ctr_scale = g->scale;
 		p->ctr_partial = g->partial;
+		p->ctr_not_counted = g->not_counted;
+		p->ctr_na = g->na;
 	}
 }
 

@@ -23,7 +23,7 @@ static void counters_heading(struct ui *ui, int y)
 		char t[CTR_W + 1];
 
 		/* a software event is marked: there is no hardware behind it */
-		snprintf(t, sizeof(t), "%s%s", c->hardware ? "" : "~", c->names[e]);
+		snprintf(t, sizeof(t), "%s%s", c->software & (1u << e) ? "~" : "", c->names[e]);
 		mvprintw(y, x, "%*.*s", CTR_W - 1, CTR_W - 1, t);
 		x += CTR_W;
 	}
@@ -55,7 +55,12 @@ static void counters_row(struct ui *ui, int y, const struct frame_proc *p, bool 
 	mvprintw(y, x, "%7d ", p->pid);
 	x += 8;
 	for (int e = 0; e < c->nevents && x + CTR_W < COLS; e++) {
-		if (p->has_ctr)
+		/* multiplexed out the whole interval: no count, and not a zero */
+		if (p->has_ctr && p->ctr_not_counted)
+			mvprintw(y, x, "%*.*s ", CTR_W - 1, CTR_W - 1, _("not counted"));
+		else if (p->has_ctr && (p->ctr_na & (1u << e)))
+			mvprintw(y, x, "%*s ", CTR_W - 1, _("n/a"));
+		else if (p->has_ctr)
 			mvprintw(y, x, "%*.0f ", CTR_W - 1, p->ctr[e]);
 		else
 			mvprintw(y, x, "%*s ", CTR_W - 1, "-");
@@ -63,7 +68,7 @@ static void counters_row(struct ui *ui, int y, const struct frame_proc *p, bool 
 	}
 	if (x + 30 < COLS) {
 		move(y, x);
-		if (p->has_ctr) {
+		if (p->has_ctr && !p->ctr_not_counted) {
 			ctr_derive(&ui->frame, p, &d);
 			fig(d.ipc, 6, 2);
 			fig(d.cache_mpki, 6, 1);
@@ -110,8 +115,26 @@ static void counters_draw(struct ui *ui, int y, int h)
 	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
 	if (c->partial)
 		printw(_(", %u with threads not counted (+)"), c->partial);
-	if (c->last_error)
+	if (c->na)
+		printw(_(", user only: n/a"));
+	if (c->npmus > 1)
+		printw(_(", hybrid CPU: summed over %d core types"), c->npmus);
+	if (c->nsplit > 1)
+		printw(_(", more events than counters: %d groups"), c->nsplit);
+	if (c->children_counted)
+		printw(_(", forked children also count in their parents (no inherit_thread)"));
+	if (c->refused) {
+		/* the rows show '-' for these: say why here */
+		printw(_(", %u refused: %s"), c->refused, strerror(-c->refused_error));
+		if (c->paranoid != PERF_PARANOID_UNKNOWN)
+			printw(_(" (perf_event_paranoid=%d)"), c->paranoid);
+	} else if (c->last_error) {
 		printw(_(" (%s)"), strerror(-c->last_error));
+	}
+	/* an event's own reason, where it is not the one the header gave already */
+	for (int e = 0; e < c->nfailed; e++)
+		if (!c->why_software || strcmp(c->failed_why[e], c->why_software))
+			printw(_("; %s: %s"), c->failed[e], _(c->failed_why[e]));
 	y++;
 	move(y, 0);
 	clrtoeol();
