@@ -176,7 +176,7 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
  * status is read anyway, and otherwise every SAMPLER_UID_RECHECK frames: a
  * setresuid() that left no trace in stat shows within that many frames.
  */
-#define SAMPLER_UID_RECHECK 8
+#define SAMPLER_UID_RECHECK 32
 
 /*
  * Fill f with a new sample, reusing f->procs. Processes that vanish while
