@@ -17,6 +17,10 @@ if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
 	echo "$NAME: SKIP: tmux is not installed"
 	exit 77
 fi
+if ! command -v pgrep >/dev/null 2>&1; then
+	echo "$NAME: SKIP: pgrep is not installed: cannot find the benchmark's child"
+	exit 77
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-bench.XXXXXX") || exit 1
 sock=ptopbench$$
