@@ -293,11 +293,14 @@ assert len(r) == 1 and r[0]["tgid"] == r[0]["pid"] and "cmdline" not in r[0], r
 # --- SIGTERM between frames: prompt exit by SIGTERM (143), whole frames only --------------
 # The next frame is an hour away: ptop ending within DEADLINE seconds of
 # SIGTERM is prompt, and one frame is all it can have written, on any machine.
+# The shell reports its child killed ("Terminated") on its own stderr: only
+# ptop's goes to term.err.
 (
-	sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$tmp/term.pid" \
-		"$PTOP" -b -d 3600 -o json >"$tmp/term.json" 2>"$tmp/term.err"
-	echo $? >"$tmp/term.status"
-) &
+	status=0
+	sh -c 'echo $$ >"$1"; exec "$2" -b -d 3600 -o json 2>"$3"' sh "$tmp/term.pid" "$PTOP" \
+		"$tmp/term.err" >"$tmp/term.json" || status=$?
+	echo "$status" >"$tmp/term.status"
+) 2>/dev/null &
 term_sub=$!
 first_frame() { [ -s "$tmp/term.json" ]; }
 wait_until first_frame || fail "-d 3600: no first frame within $DEADLINE s"
