@@ -5,13 +5,20 @@
 # benchmarks; a slow breakpoint-thread run shows its progress bar and its
 # child `ptop bench`; Esc cancels it, and no child (nor any of its threads)
 # is left; a quick status run finishes and its table shows; q exits with 0.
+# Every wait is for something that must come: each may take 30 s on a loaded
+# machine.
 
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_bench_pane
+WAIT_SECONDS=${WAIT_SECONDS:-30}
 
 if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
 	echo "$NAME: SKIP: tmux is not installed"
+	exit 77
+fi
+if ! command -v pgrep >/dev/null 2>&1; then
+	echo "$NAME: SKIP: pgrep is not installed: cannot find the benchmark's child"
 	exit 77
 fi
 

@@ -21,10 +21,12 @@ fail() {
 	exit 1
 }
 
-# wait_for CMD...: run CMD every 0.1 s until it succeeds, for up to 5 s.
+# wait_for CMD...: run CMD every 0.1 s until it succeeds, for up to
+# WAIT_SECONDS (default 5) s. A test whose waits all expect success sets
+# WAIT_SECONDS=30, so that a loaded machine slows it down rather than fails it.
 wait_for() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt $((${WAIT_SECONDS:-5} * 10)) ]; do
 		"$@" && return 0
 		sleep 0.1
 		i=$((i + 1))
