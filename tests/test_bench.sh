@@ -156,8 +156,10 @@ fi
 "$PTOP" bench status --loops 10 -r 1 --format=simple >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench status --format=simple exited $?"
 # where perf has no such benchmark, simple prints labelled values, nothing bare
-[ "$(grep -Ec '^[a-z_]+ [0-9]+\.[0-9]+ usecs/op$' "$tmp/out")" = 6 ] &&
-	! grep -Eq '^[0-9.]+$' "$tmp/out" || fail "simple format: $(cat "$tmp/out")"
+if [ "$(grep -Ec '^[a-z_]+ [0-9]+\.[0-9]+ usecs/op$' "$tmp/out")" != 6 ] ||
+	grep -Eq '^[0-9.]+$' "$tmp/out"; then
+	fail "simple format: $(cat "$tmp/out")"
+fi
 
 # Every figure that repeats has its spread: min, median, max over its samples.
 "$PTOP" bench status --loops 20 -r 5 --format=json >"$tmp/out" 2>"$tmp/err" ||
@@ -207,6 +209,7 @@ bpid=$!
 allowed=
 for _ in $(seq 300); do
 	allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$bpid/status" 2>/dev/null)
+	# shellcheck disable=SC2012 # task/ holds numbers only
 	[ -n "$allowed" ] && [ "$(ls "/proc/$bpid/task" 2>/dev/null | wc -l)" -gt 1 ] && break
 	sleep 0.1
 done
