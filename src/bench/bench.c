@@ -2,9 +2,12 @@
 /*
  * bench.c: the table of benchmarks and `ptop bench`: options parsed from each
  * benchmark's option table (plus the common --format, --repeat, --progress),
- * the run, and the result printed as perf bench prints it, as bare figures,
- * or as the JSON lines that bench.h documents and the TUI reads from a child.
- * It touches no kernel interface itself; the benchmarks do.
+ * the run, and the result printed as perf bench prints it (what perf does not
+ * print following as "# " notes), in perf's simple format or as labelled
+ * figures, or as the JSON lines that bench.h documents and the TUI reads from
+ * a child. It also holds what the benchmarks share: the spread of samples,
+ * the causes counted during a timed part (/proc/interrupts, software
+ * counters through perf_event_open(2)) and --cpu's sched_setaffinity(2).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -920,7 +923,8 @@ static void help(struct cli *c, const struct bench_desc *d)
 	sbuf_printf(
 	    b,
 	    _("Common options:\n"
-	      "  -f, --format=FORMAT      default (as perf bench), simple (the figures only)\n"
+	      "  -f, --format=FORMAT      default (as perf bench), simple (as perf bench, or\n"
+	      "                           labelled figures where perf has no such benchmark)\n"
 	      "                           or json (JSON lines, as ptop's Bench pane reads them)\n"
 	      "  -r, --repeat=N           repeat the run N times (default %d)\n"
 	      "      --cpu=LIST           pin the benchmark's threads to these CPUs, as\n"

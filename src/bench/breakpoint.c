@@ -9,7 +9,10 @@
  * inherits every breakpoint; `enable` starts passive (futex-blocked) and
  * active (spinning) threads and times --repeat PERF_EVENT_IOC_DISABLE/ENABLE
  * pairs, which reach every thread. --sweep adds series over breakpoints 0..4
- * and threads up to twice the online CPUs.
+ * and threads up to twice the online CPUs. Besides perf's figures, each
+ * batch (thread) or block of flips (enable) is timed for the spread, and the
+ * function-call IPIs, context switches and migrations during the timed part
+ * are counted (bench_causes) to name the mode a run was in.
  */
 #include <errno.h>
 #include <linux/futex.h>

@@ -14,12 +14,16 @@
  * capacity between runs. -s holds its comm and maps open from the first run
  * on and re-reads them with pread from offset 0, as ptop's sampler holds the
  * files of the processes it shows (the kernel prints the same text for it);
- * --reopen opens and closes them every run, as perf does.
+ * --reopen opens and closes them every run; --like-perf does perf's file
+ * work (status, not comm, and /proc/self/status once more, every file
+ * opened and closed each run), the mode to compare with perf run for run.
+ * Notes in the result say which was done and what -t opened and listed.
  * --output writes the records of the last run as a perf.data stream in pipe
  * mode (perf record -o -), one write(2) per buffer; bench_synth_decode()
  * reads such a stream back. Figures are perf's: mean and standard error of
- * the wall time per run, of the records per run, and their ratio; -i and -I
- * set the runs, as in perf, and the common --repeat does not apply.
+ * the wall time per run, of the records per run, and their ratio, with the
+ * min, median and max of the run times beside them; -i and -I set the runs,
+ * as in perf, and the common --repeat does not apply.
  */
 #include <errno.h>
 #include <fcntl.h>
