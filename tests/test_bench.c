@@ -178,6 +178,9 @@ static void test_pin(void **state)
 	assert_int_equal(CPU_COUNT(&after), 1);
 	assert_true(CPU_ISSET(0, &after));
 	assert_int_equal(bench_pin("0,0-0"), 0);
+	/* a CPU that cannot be online: the list is valid, the machine lacks it */
+	if (sysconf(_SC_NPROCESSORS_CONF) < 1000)
+		assert_int_equal(bench_pin("1000"), -ENODEV);
 	assert_int_equal(sched_setaffinity(0, sizeof(before), &before), 0);
 }
 

@@ -126,7 +126,7 @@ struct bench_series {
 struct bench_result {
 	char header[256];  /* perf-like "# ..." line without "# ", or empty */
 	char message[256]; /* why it failed or was skipped, or empty */
-	char text[8192];   /* storage for labels built at run time */
+	char text[16384];  /* storage for labels and notes built at run time */
 	size_t text_len;
 	struct bench_value values[BENCH_MAX_VALUES];
 	size_t nvalues;
@@ -258,7 +258,8 @@ void bench_add_causes(struct bench_result *res, const struct bench_causes *c, do
 /*
  * Pin this process (and the threads it creates after) to the CPUs in list,
  * as taskset -c LIST: "0", "0-2,5". Returns 0, -EINVAL for a malformed list
- * or one naming no CPU, or -errno of sched_setaffinity(2).
+ * or one naming no CPU (or one of CPU_SETSIZE or more), -ENODEV when none of
+ * its CPUs is online, or another -errno of sched_setaffinity(2).
  */
 int bench_pin(const char *list);
 

@@ -475,7 +475,9 @@ int bench_pin(const char *list)
 	}
 	if (!any)
 		return -EINVAL;
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return errno == EINVAL ? -ENODEV : -errno; /* the kernel's EINVAL: none online */
+	return 0;
 }
 
 /* ---- the command line ---- */
@@ -1019,7 +1021,8 @@ static int parse_options(int argc, char **argv, struct cli *c, const struct benc
 				return usage_error(c, _("cannot pin to CPUs '%s': %s"), optarg,
 						   err == -EINVAL
 						       ? _("not a CPU list such as 0 or 0-1,3")
-						       : strerror(-err));
+						   : err == -ENODEV ? _("none of them is online")
+								    : strerror(-err));
 			c->cpu = optarg;
 			continue;
 		case 'h':
