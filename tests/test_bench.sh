@@ -190,6 +190,14 @@ if "ipis" in r:
     assert any(n.startswith(("cross-CPU mode", "same-CPU mode")) for n in notes), notes
 assert ("bimodal" in v and v["bimodal"]) == any("BIMODAL" in n for n in notes), (v, notes)
 '
+for r in "200 blocks of 2 flips" "250 blocks of 2-3 flips"; do
+	"$PTOP" bench breakpoint-enable -r "${r%% *}" --format=json >"$tmp/out" 2>"$tmp/err" ||
+		fail "bench breakpoint-enable -r ${r%% *} exited $?"
+	check "breakpoint-enable blocks json" "
+v = res['results']['usecs_per_op']
+assert v['samples'] == 100 and v['of'] == '${r#* }', v
+"
+done
 "$PTOP" bench breakpoint-thread --threads=2 -r 30 --format=json >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench breakpoint-thread exited $?"
 check "breakpoint-thread spread json" '

@@ -513,6 +513,7 @@ static int bp_enable_run(const void *params, const struct bench_ctx *ctx, struct
 	double sec, blocks[BP_MAX_BLOCKS];
 	struct bench_causes causes;
 	struct bench_value *v;
+	const char *of;
 	int err;
 
 	err = bp_enable_once(p->passive, p->active, repeat, &sec, res, &causes, blocks, nblocks);
@@ -525,11 +526,14 @@ static int bp_enable_run(const void *params, const struct bench_ctx *ctx, struct
 	bench_add_value(res, "total_time", N_("Total time"), "sec", sec, BENCH_STYLE_TOTAL, true);
 	v = bench_add_value(res, "usecs_per_op", NULL, "usecs/op", sec * 1e6 / repeat,
 			    BENCH_STYLE_FIGURE, false);
-	bench_set_spread(v, blocks, nblocks,
-			 repeat == nblocks
-			     ? _("flips")
-			     : bench_text(res, _("blocks of %u-%u flips"), repeat / nblocks,
-					  (repeat + nblocks - 1) / nblocks));
+	if (repeat == nblocks)
+		of = _("flips");
+	else if (repeat % nblocks == 0)
+		of = bench_text(res, _("blocks of %u flips"), repeat / nblocks);
+	else
+		of = bench_text(res, _("blocks of %u-%u flips"), repeat / nblocks,
+				repeat / nblocks + 1);
+	bench_set_spread(v, blocks, nblocks, of);
 	bench_add_causes(res, &causes, repeat);
 	bp_mode_note(res, v, &causes, repeat);
 	if (!p->sweep)
