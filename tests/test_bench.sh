@@ -279,6 +279,13 @@ assert not [k for k in r if k.startswith("st_")], r
 assert r["mt_1_opens"]["value"] >= r["mt_processes"]["value"], r
 assert r["mt_1_dirreads"]["value"] >= 1, r
 assert any(" opens and " in n and " directory reads " in n for n in res["notes"]), res
+import re
+ours = [n for n in res["notes"] if n.startswith("every process (")][0]
+perfs = [n for n in res["notes"] if n.startswith("perf\x27s method, for the same processes")][0]
+o = [float(x) for x in re.findall(r"([0-9]+) opens and ([0-9]+) directory reads", ours)[0]]
+p = [float(x) for x in re.findall(r"least ([0-9]+) opens and ([0-9]+) directory", perfs)[0]]
+# the same records from fewer directory reads: task/ only where there are threads
+assert p[1] > o[1] and p[0] >= r["mt_processes"]["value"], (ours, perfs)
 '
 
 # ... and in perf's own lines.
