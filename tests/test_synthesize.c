@@ -353,6 +353,10 @@ static void test_unreadable_maps(void **state)
 		fd = open(maps, O_RDONLY);
 		if (fd >= 0 || errno != EACCES)
 			_exit(78);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			_exit(79);
+		close(fd);
 		p = params("mt", "min-threads=1", "max-threads=1", "multi-iterations=1", NULL);
 		if (bench_params_set(&bench_synthesize, p, "output", path))
 			_exit(1);
@@ -364,6 +368,8 @@ static void test_unreadable_maps(void **state)
 		unlink(path);
 		if (WEXITSTATUS(status) == 77)
 			SKIP("cannot become user nobody to run the benchmark");
+		if (WEXITSTATUS(status) == 79)
+			SKIP("user nobody cannot write the stream to %s", path);
 		SKIP("the maps of a non-dumpable process are readable to this user");
 	}
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
