@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +127,63 @@ static void test_median(void **state)
 	assert_true(bench_median(NULL, 0) == 0);
 }
 
+/* Spread and bimodality: one group, two groups far apart, a lone outlier. */
+static void test_spread(void **state)
+{
+	double one[] = {5, 4, 6, 5, 5, 4.5, 5.5, 5, 5, 5};
+	double two[] = {3, 300, 2.5, 3.5, 280, 3, 310, 2.8, 290, 3.1};
+	double outlier[] = {3, 3, 3.1, 2.9, 3, 3, 3, 3, 3, 900};
+	struct bench_value v = {0};
+
+	bench_set_spread(&v, one, 10, "runs");
+	assert_true(v.samples == 10 && v.min == 4 && v.max == 6 && v.median == 5);
+	assert_string_equal(v.of, "runs");
+	assert_false(v.bimodal);
+	bench_set_spread(&v, two, 10, "runs");
+	assert_true(v.bimodal);
+	assert_int_equal(v.nlow, 6);
+	assert_true(v.low == 3 && v.high == 295);
+	/* one slow sample of ten is an outlier, not a second mode */
+	bench_set_spread(&v, outlier, 10, "runs");
+	assert_false(v.bimodal);
+	assert_true(v.max == 900);
+	bench_set_spread(NULL, one, 10, "runs");
+}
+
+/* The CAL row of /proc/interrupts, summed over CPUs; its absence is an error. */
+static void test_call_ipis(void **state)
+{
+	uint64_t n = 0;
+
+	assert_int_equal(bench_read_call_ipis(FIXTURES "/interrupts/proc", &n), 0);
+	assert_true(n == 42365 + 33851);
+	assert_int_equal(bench_read_call_ipis(FIXTURES "/interrupts-nocal/proc", &n), -ENOENT);
+	assert_int_equal(bench_read_call_ipis(FIXTURES "/no-such/proc", &n), -ENOENT);
+}
+
+/* --cpu's list, as taskset -c takes it; the process ends up on those CPUs. */
+static void test_pin(void **state)
+{
+	static const char *const bad[] = {"", "x", "0,", ",0", "1-0", "0-", "-1", "0 1", "99999"};
+	cpu_set_t before, after;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(bench_pin(bad[i]), -EINVAL);
+	assert_int_equal(bench_pin(NULL), -EINVAL);
+	if (!CPU_ISSET(0, &before))
+		SKIP("CPU 0 is not allowed to this test");
+	assert_int_equal(bench_pin("0"), 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+	assert_int_equal(CPU_COUNT(&after), 1);
+	assert_true(CPU_ISSET(0, &after));
+	assert_int_equal(bench_pin("0,0-0"), 0);
+	/* a CPU that cannot be online: the list is valid, the machine lacks it */
+	if (sysconf(_SC_NPROCESSORS_CONF) < 1000)
+		assert_int_equal(bench_pin("1000"), -ENODEV);
+	assert_int_equal(sched_setaffinity(0, sizeof(before), &before), 0);
+}
+
 static void check_status_file(const struct bench_result *res, const char *prefix)
 {
 	char key[64];
@@ -224,10 +283,25 @@ static void test_breakpoint_enable(void **state)
 	struct bench_result res;
 	void *p = params(&bench_breakpoint_enable, "passive=1", "active=1", NULL);
 
+	const struct bench_value *v;
+	bool said = false;
+
 	run(&bench_breakpoint_enable, p, 5, &res);
 	assert_true(bench_value_of(&res, "total_time")->value > 0);
-	assert_true(bench_value_of(&res, "usecs_per_op")->value > 0);
+	v = bench_value_of(&res, "usecs_per_op");
+	assert_true(v->value > 0);
+	/* five flips, each its own block: the mean lies within their spread */
+	assert_int_equal(v->samples, 5);
+	assert_true(v->min <= v->median && v->median <= v->max);
+	assert_true(v->min <= v->value * 1.001 && v->value <= v->max * 1.001);
 	assert_non_null(strstr(res.header, "1 passive and 1 active"));
+	/* the causes are counted, or listed as unavailable */
+	assert_true(bench_value_of(&res, "context_switches")->value >= 0);
+	assert_true(bench_value_of(&res, "migrations")->value >= 0);
+	assert_true(bench_value_of(&res, "ipis")->value >= 0);
+	for (size_t i = 0; i < res.nnotes; i++)
+		said |= !strncmp(res.notes[i], "during the timed part: ", 23);
+	assert_true(said);
 	bench_result_free(&res);
 	free(p);
 }
@@ -306,6 +380,9 @@ int main(void)
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_params_set),
 	    cmocka_unit_test(test_median),
+	    cmocka_unit_test(test_spread),
+	    cmocka_unit_test(test_call_ipis),
+	    cmocka_unit_test(test_pin),
 	    cmocka_unit_test(test_status),
 	    cmocka_unit_test(test_status_threads_path),
 	    cmocka_unit_test(test_status_missing_path),

@@ -59,9 +59,14 @@ if res["type"] == "skipped":
     sys.exit(0)
 assert res["type"] == "result", res
 assert isinstance(res["params"], dict) and res["params"]["repeat"] >= 1, res
+counts = ("IPIs", "switches", "migrations", "IPIs/op")
 for k, v in res["results"].items():
     assert set(v) >= {"value", "unit"}, (k, v)
-    assert isinstance(v["value"], (int, float)) and v["value"] > 0, (k, v)
+    assert isinstance(v["value"], (int, float)), (k, v)
+    assert v["value"] >= 0 if v["unit"] in counts else v["value"] > 0, (k, v)
+    if "samples" in v:
+        assert v["min"] <= v["median"] <= v["max"] and v["samples"] >= 1, (k, v)
+        assert isinstance(v["bimodal"], bool) and v["of"], (k, v)
 exec(sys.argv[2])
 EOF
 }
@@ -163,7 +168,85 @@ else
 fi
 "$PTOP" bench status --loops 10 -r 1 --format=simple >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench status --format=simple exited $?"
-[ "$(grep -Ec '^[0-9]+\.[0-9]+$' "$tmp/out")" = 6 ] || fail "simple format: $(cat "$tmp/out")"
+# where perf has no such benchmark, simple prints labelled values, nothing bare
+if [ "$(grep -Ec '^[a-z_]+ [0-9]+\.[0-9]+ usecs/op$' "$tmp/out")" != 6 ] ||
+	grep -Eq '^[0-9.]+$' "$tmp/out"; then
+	fail "simple format: $(cat "$tmp/out")"
+fi
+
+# Every figure that repeats has its spread: min, median, max over its samples.
+"$PTOP" bench status --loops 20 -r 5 --format=json >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench status -r 5 exited $?"
+check "status spread json" '
+for k in ("status_open_read_close", "statm_pread"):
+    v = res["results"][k]
+    assert v["samples"] == 5 and v["of"] == "runs" and v["median"] == v["value"], v
+assert any("not pinned" in n for n in res["notes"]), res["notes"]
+'
+"$PTOP" bench status --loops 20 -r 5 >"$tmp/out" 2>"$tmp/err" || fail "bench status exited $?"
+grep -Eq '^# /proc/self/status: open\+read\+close: min [0-9.]+, median [0-9.]+, max [0-9.]+ usecs/op over 5 runs$' \
+	"$tmp/out" || fail "status text has no spread line: $(cat "$tmp/out")"
+
+# The breakpoint benchmarks: spread over blocks, and the causes counted while timed.
+"$PTOP" bench breakpoint-enable --active=1 -r 40 --format=json >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench breakpoint-enable exited $?"
+check "breakpoint-enable causes json" '
+r, notes = res["results"], res["notes"]
+v = r["usecs_per_op"]
+assert v["samples"] == 40 and v["of"] == "flips", v
+assert v["min"] <= v["value"] * 40, v
+gone = res.get("unavailable", {})
+for k in ("ipis", "context_switches", "migrations"):
+    assert (k in r) != (k in gone), k
+assert any(n.startswith("during the timed part: ") for n in notes), notes
+if "ipis" in r:
+    assert any(n.startswith(("cross-CPU mode", "same-CPU mode")) for n in notes), notes
+assert ("bimodal" in v and v["bimodal"]) == any("BIMODAL" in n for n in notes), (v, notes)
+'
+for r in "200 blocks of 2 flips" "250 blocks of 2-3 flips"; do
+	"$PTOP" bench breakpoint-enable -r "${r%% *}" --format=json >"$tmp/out" 2>"$tmp/err" ||
+		fail "bench breakpoint-enable -r ${r%% *} exited $?"
+	check "breakpoint-enable blocks json" "
+v = res['results']['usecs_per_op']
+assert v['samples'] == 100 and v['of'] == '${r#* }', v
+"
+done
+"$PTOP" bench breakpoint-thread --threads=2 -r 30 --format=json >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench breakpoint-thread exited $?"
+check "breakpoint-thread spread json" '
+v = res["results"]["usecs_per_op"]
+assert v["samples"] == 30 and v["of"].startswith("batches"), v
+'
+
+# --cpu pins the benchmark (all its threads) as taskset would, and says so.
+"$PTOP" bench status --loops 10 -r 1 --cpu 0 --format=json >"$tmp/out" 2>"$tmp/err" ||
+	fail "bench status --cpu 0 exited $?: $(cat "$tmp/err")"
+check "status --cpu json" '
+assert res["params"]["cpu"] == "0", res["params"]
+assert "pinned to CPUs 0 (--cpu)" in res["notes"], res["notes"]
+'
+"$PTOP" bench breakpoint-thread --cpu 0 --threads=2 -r 1000000 >/dev/null 2>&1 &
+bpid=$!
+allowed=
+for _ in $(seq 300); do
+	allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$bpid/status" 2>/dev/null)
+	# shellcheck disable=SC2012 # task/ holds numbers only
+	[ -n "$allowed" ] && [ "$(ls "/proc/$bpid/task" 2>/dev/null | wc -l)" -gt 1 ] && break
+	sleep 0.1
+done
+for t in /proc/"$bpid"/task/*; do
+	a=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$t/status" 2>/dev/null)
+	[ -z "$a" ] || [ "$a" = 0 ] || fail "thread $t of a --cpu 0 run may run on CPUs $a"
+done
+kill "$bpid" 2>/dev/null
+wait "$bpid" 2>/dev/null
+[ "$allowed" = 0 ] || fail "a --cpu 0 run may run on CPUs '$allowed'"
+for bad in "" "x" "1-0" "0," "99999"; do
+	"$PTOP" bench status --loops 1 -r 1 --cpu="$bad" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 2 ] || fail "'ptop bench status --cpu=$bad' exited $rc, not 2"
+	grep -q "cannot pin" "$tmp/err" || fail "--cpu=$bad: $(cat "$tmp/err")"
+done
 
 # Bad usage: status 2, a message on stderr, nothing on stdout.
 for args in "status --loops=0" "status --loops" "status --bogus" "status --format=xml" \
@@ -191,7 +274,9 @@ assert r["st_data_events"]["value"] > r["st_events"]["value"], r
 assert not [k for k in r if k.startswith("mt_")], r
 assert res["params"]["iterations"] == 3 and res["params"]["st"] is True, res["params"]
 assert res["params"]["reopen"] is False, res["params"]
-assert "held open" in r["st_pid"]["label"], r["st_pid"]
+assert res["params"]["like-perf"] is False, res["params"]
+assert any("held open" in n and "--like-perf" in n for n in res["notes"]), res["notes"]
+assert r["st_usec"]["samples"] == 3 and r["st_data_usec"]["samples"] == 3, r
 '
 "$PTOP" bench synthesize -t -m 1 -M 2 -I 1 --format=json --progress >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench synthesize -t exited $?: $(cat "$tmp/err")"
@@ -204,6 +289,16 @@ for t in (1, 2):
     assert r["mt_%d_usec_per_event" % t]["unit"] == "usec/event", r
     assert r["mt_%d_events" % t]["value"] >= 2 * r["mt_processes"]["value"] * 0.9, r
 assert not [k for k in r if k.startswith("st_")], r
+assert r["mt_1_opens"]["value"] >= r["mt_processes"]["value"], r
+assert r["mt_1_dirreads"]["value"] >= 1, r
+assert any(" opens and " in n and " directory reads " in n for n in res["notes"]), res
+import re
+ours = [n for n in res["notes"] if n.startswith("every process (")][0]
+perfs = [n for n in res["notes"] if n.startswith("perf\x27s method, for the same processes")][0]
+o = [float(x) for x in re.findall(r"([0-9]+) opens and ([0-9]+) directory reads", ours)[0]]
+p = [float(x) for x in re.findall(r"least ([0-9]+) opens and ([0-9]+) directory", perfs)[0]]
+# the same records from fewer directory reads: task/ only where there are threads
+assert p[1] > o[1] and p[0] >= r["mt_processes"]["value"], (ours, perfs)
 '
 
 # ... and in perf's own lines.
@@ -212,13 +307,13 @@ for pattern in "^# Running 'internals/synthesize' benchmark:\$" \
 	'^  Average synthesis took: [0-9]+\.[0-9]{3} usec \(\+- [0-9]+\.[0-9]{3} usec\)$' \
 	'^  Average num\. events: [0-9]+\.[0-9]{3} \(\+- [0-9]+\.[0-9]{3}\)$' \
 	'^  Average time per event [0-9]+\.[0-9]{3} usec$' \
-	'^  \(comm and maps held open and re-read with pread; --reopen: opened every run, as perf does\)$' \
+	'^# comm and maps held open and re-read with pread .*--like-perf does perf.s file work$' \
 	'^  Average data synthesis took: [0-9]+\.[0-9]{3} usec'; do
 	grep -Eq "$pattern" "$tmp/out" || fail "no '$pattern' in: $(cat "$tmp/out")"
 done
 "$PTOP" bench synthesize -s -i 2 --reopen >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench synthesize --reopen exited $?: $(cat "$tmp/err")"
-grep -q '^  (comm and maps opened and closed every run, as perf does)$' "$tmp/out" ||
+grep -q '^# --reopen: comm and maps opened and closed every run, as perf does' "$tmp/out" ||
 	fail "synthesize --reopen does not say so: $(cat "$tmp/out")"
 grep -Eq '^  Average data synthesis took: [0-9]+\.[0-9]{3} usec' "$tmp/out" ||
 	fail "synthesize --reopen: no data figure in: $(cat "$tmp/out")"
@@ -253,6 +348,45 @@ if command -v perf >/dev/null 2>&1; then
 	grep -q "Average synthesis took" "$tmp/err" || fail "no report on stderr with -o -"
 else
 	partial_skip "perf script on synthesize --output" "perf is not installed"
+fi
+
+# The default and simple formats are perf bench's own lines, for every
+# benchmark perf has: the same lines in the same order once the numbers (and
+# the padding %14lf gives them) and the program's name are masked. ptop's
+# additions are "# " lines after perf's, which a parser of perf's output skips
+# as it skips perf's own comments; they are dropped here, past the header.
+mask() {
+	awk 'NR == 1 || !/^# / || (NR == 2 && /^# /)' |
+		sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/\<(perf|ptop)\>/P/g; s/ +/ /g'
+}
+if command -v perf >/dev/null 2>&1; then
+	while IFS='|' read -r pargs fargs; do
+		# shellcheck disable=SC2086 # split on purpose
+		perf bench $fargs >"$tmp/perf" 2>&1 || {
+			echo "test_bench: perf bench $fargs exited $?: not compared"
+			continue
+		}
+		if grep -q '^Skipping' "$tmp/perf"; then
+			echo "test_bench: perf bench $fargs skipped here: not compared"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		"$PTOP" bench $pargs >"$tmp/out" 2>&1 || fail "ptop bench $pargs exited $?"
+		mask <"$tmp/perf" >"$tmp/perf.masked"
+		mask <"$tmp/out" >"$tmp/out.masked"
+		diff "$tmp/perf.masked" "$tmp/out.masked" >"$tmp/diff" ||
+			fail "ptop bench $pargs does not print perf bench $fargs's lines: $(cat "$tmp/diff")"
+	done <<EOF3
+breakpoint-thread --threads=2 -r 5|-r 5 breakpoint thread --threads=2
+breakpoint-enable --passive=1 --active=1 -r 5|-r 5 breakpoint enable --passive=1 --active=1
+synthesize -s -i 3|internals synthesize -s -i 3
+synthesize -t -m 1 -M 2 -I 1|internals synthesize -t -m 1 -M 2 -I 1
+--format=simple breakpoint-thread -r 5|--format=simple -r 5 breakpoint thread
+--format=simple breakpoint-enable -r 5|--format=simple -r 5 breakpoint enable
+--format=simple synthesize -s -i 3|--format=simple internals synthesize -s -i 3
+EOF3
+else
+	echo "test_bench: perf is not installed: formats not compared with perf bench's"
 fi
 
 [ "$failed" = 0 ] && echo "test_bench: PASS"

@@ -4,7 +4,9 @@
 # test_bench_pane.sh: the Bench pane driven in tmux: pane 4 lists the
 # benchmarks; a slow breakpoint-thread run shows its progress bar and its
 # child `ptop bench`; Esc cancels it, and no child (nor any of its threads)
-# is left; a quick status run finishes and its table shows; q exits with 0.
+# is left; a quick status run finishes and its table shows, with the spread
+# of its figures and its notes; c pins it to CPU 0 (and the next run says
+# so) and c again unpins it; q exits with 0.
 # Every wait is for something that must come: each may take 30 s on a loaded
 # machine.
 
@@ -80,6 +82,18 @@ keys Enter Enter
 expect 'Run 2: status --loops 500 --repeat 2 \(done\)'
 expect 'usecs/op'
 expect 'Earlier runs'
+# a figure that repeats shows its spread; the notes say the run was not pinned
+expect 'usecs/op +min [0-9.]+  median [0-9.]+  max [0-9.]+  \(2 runs\)'
+expect '# not pinned'
+
+# c pins the selected benchmark to CPU 0, and the run says so
+keys c
+expect '^ status +--loops 500 --repeat 2 --cpu=0 '
+keys Enter
+expect 'Run 3: status --loops 500 --repeat 2 --cpu=0 \(done\)'
+expect '# pinned to CPUs 0 \(--cpu\)'
+keys c
+expect '^ status +--loops 500 --repeat 2 +open\+read\+close'
 
 keys q
 ended() { [ -s "$tmp/status" ]; }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,38 @@ static void test_result(void **state)
 	assert_true(m.result.series[0].points[1].x == 4);
 	assert_true(m.result.series[0].points[1].value > 51.89);
 	bench_result_free(&m.result);
+}
+
+/* A repeated figure's spread and the notes come back as bench.c wrote them. */
+static void test_spread_and_notes(void **state)
+{
+	static const char line[] =
+	    "{\"type\":\"result\",\"name\":\"breakpoint-enable\",\"params\":{\"cpu\":\"0\"},"
+	    "\"results\":{\"usecs_per_op\":{\"value\":50.5,\"unit\":\"usecs/op\",\"min\":2.5,"
+	    "\"median\":3,\"max\":410,\"samples\":10,\"of\":\"flips\",\"bimodal\": true},"
+	    "\"ipis\":{\"value\":0,\"unit\":\"IPIs\"}},"
+	    "\"notes\":[\"during the timed part: 0 IPIs\",\"pinned to CPUs 0 (--cpu)\"]}";
+	struct bench_msg m;
+	const struct bench_value *v;
+
+	(void)state;
+	assert_int_equal(parse(line, &m), 0);
+	assert_int_equal(m.result.nvalues, 2);
+	v = &m.result.values[0];
+	assert_true(v->value == 50.5 && v->min == 2.5 && v->median == 3 && v->max == 410);
+	assert_int_equal(v->samples, 10);
+	assert_string_equal(v->of, "flips");
+	assert_true(v->bimodal);
+	assert_int_equal(m.result.values[1].samples, 0);
+	assert_false(m.result.values[1].bimodal);
+	assert_int_equal(m.result.nnotes, 2);
+	assert_string_equal(m.result.notes[1], "pinned to CPUs 0 (--cpu)");
+	bench_result_free(&m.result);
+	assert_int_equal(parse("{\"type\":\"result\",\"results\":{\"a\":{\"value\":1,"
+			       "\"bimodal\":maybe}}}",
+			       &m),
+			 -EINVAL);
+	assert_int_equal(parse("{\"type\":\"result\",\"notes\":[1]}", &m), -EINVAL);
 }
 
 static void test_skipped_and_error(void **state)
@@ -148,7 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_progress),	      cmocka_unit_test(test_result),
 	    cmocka_unit_test(test_skipped_and_error), cmocka_unit_test(test_malformed),
-	    cmocka_unit_test(test_every_prefix),
+	    cmocka_unit_test(test_every_prefix),      cmocka_unit_test(test_spread_and_notes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -97,7 +100,10 @@ static unsigned exec_maps(void)
 	return n;
 }
 
-/* Threads of every process in /proc now. */
+/*
+ * Threads of every process in /proc now, as perf synthesizes them: a process
+ * whose maps cannot be opened counts its main thread only.
+ */
 static unsigned count_tasks(void)
 {
 	DIR *proc = opendir("/proc");
@@ -109,9 +115,18 @@ static unsigned count_tasks(void)
 		char path[300];
 		DIR *task;
 		struct dirent *t;
+		int fd;
 
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
+		snprintf(path, sizeof(path), "/proc/%s/maps", d->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0 && errno == EACCES) {
+			n++;
+			continue;
+		}
+		if (fd >= 0)
+			close(fd);
 		snprintf(path, sizeof(path), "/proc/%s/task", d->d_name);
 		task = opendir(path);
 		if (!task)
@@ -185,20 +200,40 @@ static void test_self(void **state)
 	free(p);
 }
 
+/* The note of res that contains what, or NULL. */
+static const char *note_with(const struct bench_result *res, const char *what)
+{
+	for (size_t i = 0; i < res->nnotes; i++)
+		if (strstr(res->notes[i], what))
+			return res->notes[i];
+	return NULL;
+}
+
+/*
+ * The three ways of -s give the same records; each says how it read them:
+ * held open (and what that skips of perf's work), reopened, or perf's file
+ * work (status, the namespace check's /proc/self/status, maps: 3 opens).
+ */
 static void test_self_reopen(void **state)
 {
+	static const char *const says[] = {
+	    "held open and re-read with pread",
+	    "--reopen: comm and maps opened and closed every run",
+	    "--like-perf: perf's file work, 3.0 opens per run",
+	};
 	unsigned execs = exec_maps();
 	int fds = count_fds();
 
-	for (int reopen = 0; reopen < 2; reopen++) {
+	for (int mode = 0; mode < 3; mode++) {
 		struct bench_result res;
 		struct bench_ctx ctx = {.repeat = 1};
-		void *p = reopen ? params("st", "iterations=3", "reopen", NULL)
-				 : params("st", "iterations=3", NULL);
+		void *p = mode == 1   ? params("st", "iterations=3", "reopen", NULL)
+			  : mode == 2 ? params("st", "iterations=3", "like-perf", NULL)
+				      : params("st", "iterations=3", NULL);
 
 		assert_int_equal(bench_run(&bench_synthesize, p, &ctx, &res), 0);
-		assert_non_null(strstr(bench_value_of(&res, "st_pid")->label,
-				       reopen ? "opened and closed every run" : "held open"));
+		assert_non_null(note_with(&res, says[mode]));
+		assert_true(bench_value_of(&res, "st_usec")->samples == 3);
 		assert_true(bench_value_of(&res, "st_events")->value == 1 + execs);
 		assert_true(bench_value_of(&res, "st_data_events")->value > 1 + execs);
 		assert_true(bench_value_of(&res, "st_data_usec_per_event")->value > 0);
@@ -264,6 +299,87 @@ static void test_machine(void **state)
 	unlink(path);
 	bench_result_free(&res);
 	free(p);
+}
+
+/*
+ * A process whose maps the synthesizing user may not read: perf writes the
+ * FORK and COMM of its main thread and nothing of its other threads (its
+ * loop over task/ stops at the failed maps read). The process is a child
+ * made non-dumpable, with three more threads; the benchmark runs in another
+ * child, as nobody when the test runs as root (root may read any maps).
+ */
+static void test_unreadable_maps(void **state)
+{
+	struct bench_synth_counts c;
+	char path[256], byte;
+	unsigned char *buf;
+	int sync[2], status;
+	pid_t target, runner;
+	size_t len;
+
+	assert_int_equal(pipe(sync), 0);
+	target = fork();
+	assert_true(target >= 0);
+	if (target == 0) {
+		pthread_t t;
+
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		for (int i = 0; i < 3; i++)
+			if (pthread_create(&t, NULL, sleep_forever, NULL))
+				_exit(1);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(sync[1]);
+	assert_int_equal(read(sync[0], &byte, 1), 1);
+	close(sync[0]);
+	tmp_name(path, sizeof(path));
+	assert_int_equal(chmod(path, 0666), 0);
+
+	runner = fork();
+	assert_true(runner >= 0);
+	if (runner == 0) {
+		struct bench_result res;
+		struct bench_ctx ctx = {.repeat = 1};
+		char maps[64];
+		void *p;
+		int fd;
+
+		if (geteuid() == 0 && (setgroups(0, NULL) || setgid(65534) || setuid(65534)))
+			_exit(77);
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+		fd = open(maps, O_RDONLY);
+		if (fd >= 0 || errno != EACCES)
+			_exit(78);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			_exit(79);
+		close(fd);
+		p = params("mt", "min-threads=1", "max-threads=1", "multi-iterations=1", NULL);
+		if (bench_params_set(&bench_synthesize, p, "output", path))
+			_exit(1);
+		_exit(bench_run(&bench_synthesize, p, &ctx, &res) ? 1 : 0);
+	}
+	assert_int_equal(waitpid(runner, &status, 0), runner);
+	reap(target);
+	if (WIFEXITED(status) && WEXITSTATUS(status) >= 77) {
+		unlink(path);
+		if (WEXITSTATUS(status) == 77)
+			SKIP("cannot become user nobody to run the benchmark");
+		if (WEXITSTATUS(status) == 79)
+			SKIP("user nobody cannot write the stream to %s", path);
+		SKIP("the maps of a non-dumpable process are readable to this user");
+	}
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	buf = slurp(path, &len);
+	assert_int_equal(bench_synth_decode(buf, len, target, &c), 0);
+	assert_int_equal(c.pid_fork, 1);
+	assert_int_equal(c.pid_comm, 1);
+	assert_int_equal(c.pid_mmap2, 0);
+	free(buf);
+	unlink(path);
 }
 
 static void put_rec(unsigned char *b, uint32_t type, uint16_t size)
@@ -363,9 +479,13 @@ static void test_output_unwritable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_self),	cmocka_unit_test(test_self_reopen),
-	    cmocka_unit_test(test_machine),	cmocka_unit_test(test_decode_malformed),
-	    cmocka_unit_test(test_bad_threads), cmocka_unit_test(test_output_unwritable),
+	    cmocka_unit_test(test_self),
+	    cmocka_unit_test(test_self_reopen),
+	    cmocka_unit_test(test_machine),
+	    cmocka_unit_test(test_decode_malformed),
+	    cmocka_unit_test(test_bad_threads),
+	    cmocka_unit_test(test_output_unwritable),
+	    cmocka_unit_test(test_unreadable_maps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,10 +16,19 @@
  *	only with --progress; progress is in [0, 1], non-decreasing, written
  *	between timed regions (never inside one) and flushed at once.
  *   {"type":"result","name":"status","params":{"loops":20000,...,"repeat":10},
- *    "results":{"KEY":{"value":3.37,"unit":"usecs/op","label":"..."},...},
+ *    "results":{"KEY":{"value":3.37,"unit":"usecs/op","label":"...",
+ *		      "min":3.1,"median":3.37,"max":9.8,"samples":10,"of":"runs",
+ *		      "bimodal":false},...},
+ *    "notes":["...",...],
  *    "series":[{"name":"breakpoints","x":"breakpoints","unit":"usecs/op",
  *		 "points":[{"x":0,"value":43.0},...]},...]}
  *	the last line of a successful run; "series" only when the run swept.
+ *	"min", "median", "max" and "samples" only for a figure that repeats:
+ *	the spread of its samples ("of" says what one sample is: "runs",
+ *	"blocks of 10 ops"); "bimodal" is true when they fall into two groups
+ *	far apart, and the notes say which. "notes" are what the default
+ *	format prints as "# " lines after perf's: the spread, the causes
+ *	counted during the timed part, how the work differs from perf's.
  *	Figures the machine could not give are not in "results" but in
  *	"unavailable":{"KEY":{"unit":"cycles","label":"...","reason":"..."}}.
  *   {"type":"skipped","name":"...","error":"ENODEV","message":"..."}
@@ -53,6 +62,7 @@ enum bench_id {
 #define BENCH_MAX_OPTIONS 12 /* per benchmark, not counting the common ones */
 #define BENCH_MAX_VALUES 128 /* synthesize: 4 per thread count of its sweep */
 #define BENCH_MAX_SERIES 4
+#define BENCH_MAX_NOTES 16
 
 enum bench_opt_type {
 	BENCH_OPT_UINT,	  /* unsigned int in [min, max] */
@@ -78,6 +88,7 @@ enum bench_value_style {
 	BENCH_STYLE_TOTAL,  /* " %14s: S.mmm [sec]" and a blank line, as perf's Total time */
 	BENCH_STYLE_COUNT,  /* "  LABEL: N", an integer */
 	BENCH_STYLE_LINE,   /* "LABEL" as is: the benchmark wrote the figure into it */
+	BENCH_STYLE_HIDDEN, /* JSON and the pane only: a note says it in text */
 };
 
 struct bench_value {
@@ -89,6 +100,13 @@ struct bench_value {
 	bool simple; /* printed by --format=simple */
 	/* Why the figure could not be measured, or NULL; value is then meaningless. */
 	const char *unavailable;
+	/* The spread of a repeated figure: samples 0 when it does not repeat. */
+	unsigned int samples;
+	const char *of;		 /* what one sample is: "runs", "blocks of 10 ops" */
+	double min, median, max; /* in unit */
+	bool bimodal;		 /* two groups of samples far apart: see bench_set_spread() */
+	double low, high;	 /* bimodal: the medians of the two groups */
+	unsigned int nlow;	 /* bimodal: samples in the lower group */
 };
 
 struct bench_point {
@@ -108,12 +126,14 @@ struct bench_series {
 struct bench_result {
 	char header[256];  /* perf-like "# ..." line without "# ", or empty */
 	char message[256]; /* why it failed or was skipped, or empty */
-	char text[8192];   /* storage for labels built at run time */
+	char text[16384];  /* storage for labels and notes built at run time */
 	size_t text_len;
 	struct bench_value values[BENCH_MAX_VALUES];
 	size_t nvalues;
 	struct bench_series series[BENCH_MAX_SERIES];
 	size_t nseries;
+	const char *notes[BENCH_MAX_NOTES]; /* in text; "# " lines after perf's */
+	size_t nnotes;
 };
 
 /* What a running benchmark may use of its caller. */
@@ -167,9 +187,13 @@ const struct bench_desc *bench_find(const char *name);
 int bench_run(const struct bench_desc *d, const void *params, const struct bench_ctx *ctx,
 	      struct bench_result *res);
 
-/* Append a value; label and unit must outlive res (literals, or bench_text()). */
-void bench_add_value(struct bench_result *res, const char *key, const char *label, const char *unit,
-		     double value, enum bench_value_style style, bool simple);
+/*
+ * Append a value; label and unit must outlive res (literals, or bench_text()).
+ * Returns it, or NULL when res has BENCH_MAX_VALUES already.
+ */
+struct bench_value *bench_add_value(struct bench_result *res, const char *key, const char *label,
+				    const char *unit, double value, enum bench_value_style style,
+				    bool simple);
 /* Append a figure that could not be measured; reason must outlive res too. */
 void bench_add_unavailable(struct bench_result *res, const char *key, const char *label,
 			   const char *unit, const char *reason);
@@ -189,6 +213,55 @@ void bench_progress(const struct bench_ctx *ctx, double done);
 
 /* Median of n doubles (sorts v in place); 0 when n is 0. */
 double bench_median(double *v, size_t n);
+
+/*
+ * Give v (may be NULL: then nothing) the spread of n samples (sorted in
+ * place): min, median, max, and whether they are bimodal: the largest step
+ * between neighbours in sorted order, with at least a tenth of the samples
+ * (and two) on each side, is a factor of BENCH_BIMODAL_RATIO or more; low and
+ * high are then the medians of the two groups. of must outlive the result.
+ */
+#define BENCH_BIMODAL_RATIO 3.0
+void bench_set_spread(struct bench_value *v, double *samples, size_t n, const char *of);
+
+/* Append a note (a "# " line in the default format), formatted into res->text. */
+__attribute__((format(printf, 2, 3))) void bench_note(struct bench_result *res, const char *fmt,
+						      ...);
+
+/*
+ * What the kernel counts while a benchmark's timed part runs, as causes of
+ * its figure: function-call IPIs (the CAL row of /proc/interrupts, all CPUs,
+ * so other processes' count too), and this process's context switches and
+ * CPU migrations (software counters, inherited by threads created after
+ * bench_causes_open()). A figure the machine cannot give is left at -1.
+ */
+struct bench_causes {
+	int fd_cs, fd_mig;	      /* -1: not counted */
+	int64_t ipis, cs, migrations; /* deltas after bench_causes_stop(), or -1 */
+	int64_t ipis0, cs0, mig0;
+};
+
+/* Open the counters (before the threads they should cover are created). */
+void bench_causes_open(struct bench_causes *c);
+/* Mark the start and the end of the timed part. */
+void bench_causes_start(struct bench_causes *c);
+void bench_causes_stop(struct bench_causes *c);
+void bench_causes_close(struct bench_causes *c);
+/* The sum of the CAL row of /proc/interrupts under root; 0 or -errno. */
+int bench_read_call_ipis(const char *proc_root, uint64_t *out);
+/*
+ * Add the causes to res: values "ipis", "context_switches", "migrations"
+ * (per op when ops > 0 too) and a note naming them.
+ */
+void bench_add_causes(struct bench_result *res, const struct bench_causes *c, double ops);
+
+/*
+ * Pin this process (and the threads it creates after) to the CPUs in list,
+ * as taskset -c LIST: "0", "0-2,5". Returns 0, -EINVAL for a malformed list
+ * or one naming no CPU (or one of CPU_SETSIZE or more), -ENODEV when none of
+ * its CPUs is online, or another -errno of sched_setaffinity(2).
+ */
+int bench_pin(const char *list);
 
 /* One line of the JSON protocol, read back (src/bench/protocol.c). */
 enum bench_msg_type {

@@ -2,18 +2,24 @@
 /*
  * bench.c: the table of benchmarks and `ptop bench`: options parsed from each
  * benchmark's option table (plus the common --format, --repeat, --progress),
- * the run, and the result printed as perf bench prints it, as bare figures,
- * or as the JSON lines that bench.h documents and the TUI reads from a child.
- * It touches no kernel interface itself; the benchmarks do.
+ * the run, and the result printed as perf bench prints it (what perf does not
+ * print following as "# " notes), in perf's simple format or as labelled
+ * figures, or as the JSON lines that bench.h documents and the TUI reads from
+ * a child. It also holds what the benchmarks share: the spread of samples,
+ * the causes counted during a timed part (/proc/interrupts, software
+ * counters through perf_event_open(2)) and --cpu's sched_setaffinity(2).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <linux/perf_event.h>
+#include <sched.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ptop/bench.h"
@@ -131,13 +137,14 @@ int bench_run(const struct bench_desc *d, const void *params, const struct bench
 	return d->run(params ? params : d->defaults, ctx, res);
 }
 
-void bench_add_value(struct bench_result *res, const char *key, const char *label, const char *unit,
-		     double value, enum bench_value_style style, bool simple)
+struct bench_value *bench_add_value(struct bench_result *res, const char *key, const char *label,
+				    const char *unit, double value, enum bench_value_style style,
+				    bool simple)
 {
 	struct bench_value *v;
 
 	if (res->nvalues == BENCH_MAX_VALUES)
-		return;
+		return NULL;
 	v = &res->values[res->nvalues++];
 	*v = (struct bench_value){
 	    .key = key,
@@ -147,6 +154,7 @@ void bench_add_value(struct bench_result *res, const char *key, const char *labe
 	    .style = style,
 	    .simple = simple,
 	};
+	return v;
 }
 
 void bench_add_unavailable(struct bench_result *res, const char *key, const char *label,
@@ -236,6 +244,242 @@ double bench_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+void bench_set_spread(struct bench_value *v, double *samples, size_t n, const char *of)
+{
+	size_t k = n / 10 > 2 ? n / 10 : 2, cut = 0;
+	double best = 0;
+
+	if (!v || !n)
+		return;
+	v->median = bench_median(samples, n);
+	v->min = samples[0];
+	v->max = samples[n - 1];
+	v->samples = (unsigned int)n;
+	v->of = of;
+	v->bimodal = false;
+	/* the cut goes after index i: samples[0..i] low, samples[i+1..n) high */
+	for (size_t i = k - 1; n >= 2 * k && i + k < n; i++) {
+		double lo = samples[i], hi = samples[i + 1];
+		double ratio = lo > 0 ? hi / lo : 0;
+
+		if (ratio > best) {
+			best = ratio;
+			cut = i + 1;
+		}
+	}
+	if (best >= BENCH_BIMODAL_RATIO) {
+		v->bimodal = true;
+		v->nlow = (unsigned int)cut;
+		v->low = bench_median(samples, cut);
+		v->high = bench_median(samples + cut, n - cut);
+	}
+}
+
+void bench_note(struct bench_result *res, const char *fmt, ...)
+{
+	size_t room = sizeof(res->text) - res->text_len;
+	char *p = res->text + res->text_len;
+	va_list ap;
+	int n;
+
+	if (res->nnotes == BENCH_MAX_NOTES || room < 2)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(p, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room) {
+		*p = '\0';
+		return;
+	}
+	res->text_len += (size_t)n + 1;
+	res->notes[res->nnotes++] = p;
+}
+
+int bench_read_call_ipis(const char *proc_root, uint64_t *out)
+{
+	char path[256], line[4096];
+	FILE *f;
+	int err = -ENOENT;
+
+	snprintf(path, sizeof(path), "%s/interrupts", proc_root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+		uint64_t sum = 0;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "CAL:", 4))
+			continue;
+		/* the per-CPU counts, up to the description */
+		for (p += 4;;) {
+			uint64_t v = 0;
+			bool digits = false;
+
+			while (*p == ' ')
+				p++;
+			for (; *p >= '0' && *p <= '9'; p++, digits = true) {
+				if (v > (UINT64_MAX - 9) / 10) {
+					fclose(f);
+					return -ERANGE;
+				}
+				v = v * 10 + (uint64_t)(*p - '0');
+			}
+			if (!digits)
+				break;
+			sum += v;
+		}
+		*out = sum;
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+static int sw_counter(uint64_t config)
+{
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = config;
+	attr.inherit = 1;
+	attr.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -1 : (int)fd;
+}
+
+/* An inherited counter's read sums the threads that inherited it, live or ended. */
+static int64_t sw_read(int fd)
+{
+	uint64_t v;
+
+	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return -1;
+	return (int64_t)v;
+}
+
+static int64_t ipis_now(void)
+{
+	uint64_t v;
+
+	return bench_read_call_ipis("/proc", &v) ? -1 : (int64_t)v;
+}
+
+void bench_causes_open(struct bench_causes *c)
+{
+	*c = (struct bench_causes){.ipis = -1, .cs = -1, .migrations = -1};
+	c->fd_cs = sw_counter(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	c->fd_mig = sw_counter(PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+void bench_causes_start(struct bench_causes *c)
+{
+	c->cs0 = sw_read(c->fd_cs);
+	c->mig0 = sw_read(c->fd_mig);
+	c->ipis0 = ipis_now();
+}
+
+void bench_causes_stop(struct bench_causes *c)
+{
+	int64_t ipis = ipis_now(), cs = sw_read(c->fd_cs), mig = sw_read(c->fd_mig);
+
+	c->ipis = ipis >= 0 && c->ipis0 >= 0 ? ipis - c->ipis0 : -1;
+	c->cs = cs >= 0 && c->cs0 >= 0 ? cs - c->cs0 : -1;
+	c->migrations = mig >= 0 && c->mig0 >= 0 ? mig - c->mig0 : -1;
+}
+
+void bench_causes_close(struct bench_causes *c)
+{
+	if (c->fd_cs >= 0)
+		close(c->fd_cs);
+	if (c->fd_mig >= 0)
+		close(c->fd_mig);
+	c->fd_cs = c->fd_mig = -1;
+}
+
+void bench_add_causes(struct bench_result *res, const struct bench_causes *c, double ops)
+{
+	static const char why[] = N_("not counted here");
+	char ipis[48], cs[48], mig[48];
+
+	if (c->ipis >= 0)
+		bench_add_value(res, "ipis", N_("function-call IPIs, all CPUs"), "IPIs",
+				(double)c->ipis, BENCH_STYLE_HIDDEN, false);
+	else
+		bench_add_unavailable(res, "ipis", N_("function-call IPIs, all CPUs"), "IPIs",
+				      _(why));
+	if (c->cs >= 0)
+		bench_add_value(res, "context_switches", N_("context switches"), "switches",
+				(double)c->cs, BENCH_STYLE_HIDDEN, false);
+	else
+		bench_add_unavailable(res, "context_switches", N_("context switches"), "switches",
+				      _(why));
+	if (c->migrations >= 0)
+		bench_add_value(res, "migrations", N_("CPU migrations"), "migrations",
+				(double)c->migrations, BENCH_STYLE_HIDDEN, false);
+	else
+		bench_add_unavailable(res, "migrations", N_("CPU migrations"), "migrations",
+				      _(why));
+	if (c->ipis >= 0 && ops > 0)
+		bench_add_value(res, "ipis_per_op", N_("function-call IPIs per op"), "IPIs/op",
+				(double)c->ipis / ops, BENCH_STYLE_HIDDEN, false);
+#define CAUSE(buf, v) (v >= 0 ? (snprintf(buf, sizeof(buf), "%lld", (long long)v), buf) : "-")
+	bench_note(res,
+		   _("during the timed part: %s function-call IPIs (CAL, all CPUs), %s context "
+		     "switches, %s CPU migrations"),
+		   CAUSE(ipis, c->ipis), CAUSE(cs, c->cs), CAUSE(mig, c->migrations));
+#undef CAUSE
+}
+
+int bench_pin(const char *list)
+{
+	cpu_set_t set;
+	const char *p = list;
+	bool any = false;
+
+	CPU_ZERO(&set);
+	if (!list || !*list)
+		return -EINVAL;
+	for (;;) {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			hi = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (hi < lo || hi >= CPU_SETSIZE)
+			return -EINVAL;
+		for (unsigned long cpu = lo; cpu <= hi; cpu++) {
+			CPU_SET(cpu, &set);
+			any = true;
+		}
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			return -EINVAL;
+	}
+	if (!any)
+		return -EINVAL;
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return errno == EINVAL ? -ENODEV : -errno; /* the kernel's EINVAL: none online */
+	return 0;
+}
+
 /* ---- the command line ---- */
 
 enum bench_format { FORMAT_DEFAULT, FORMAT_SIMPLE, FORMAT_JSON };
@@ -245,6 +489,7 @@ struct cli {
 	enum bench_format format;
 	unsigned int repeat;
 	bool progress;
+	const char *cpu; /* --cpu LIST, or NULL */
 	struct sbuf out; /* what goes to stdout next, written by emit() */
 	/* 0, or what the first failed write returned: nothing is written after it */
 	int out_err;
@@ -369,7 +614,12 @@ static void print_json(struct sbuf *b, const struct bench_desc *d, const void *p
 		}
 		sep = ",";
 	}
-	sbuf_printf(b, "%s\"repeat\":%u},\"results\":{", sep, c->repeat);
+	sbuf_printf(b, "%s\"repeat\":%u", sep, c->repeat);
+	if (c->cpu) {
+		sbuf_adds(b, ",\"cpu\":");
+		put_json_string(b, c->cpu);
+	}
+	sbuf_adds(b, "},\"results\":{");
 	sep = "";
 	for (size_t i = 0; i < res->nvalues; i++) {
 		const struct bench_value *v = &res->values[i];
@@ -387,9 +637,29 @@ static void print_json(struct sbuf *b, const struct bench_desc *d, const void *p
 			sbuf_adds(b, ",\"label\":");
 			put_json_string(b, _(v->label));
 		}
+		if (v->samples) {
+			sbuf_adds(b, ",\"min\":");
+			json_number(b, v->min);
+			sbuf_adds(b, ",\"median\":");
+			json_number(b, v->median);
+			sbuf_adds(b, ",\"max\":");
+			json_number(b, v->max);
+			sbuf_printf(b, ",\"samples\":%u,\"of\":", v->samples);
+			put_json_string(b, v->of ? v->of : "");
+			sbuf_printf(b, ",\"bimodal\":%s", v->bimodal ? "true" : "false");
+		}
 		sbuf_addc(b, '}');
 	}
 	sbuf_addc(b, '}');
+	if (res->nnotes) {
+		sbuf_adds(b, ",\"notes\":[");
+		for (size_t i = 0; i < res->nnotes; i++) {
+			if (i)
+				sbuf_addc(b, ',');
+			put_json_string(b, res->notes[i]);
+		}
+		sbuf_addc(b, ']');
+	}
 	sep = NULL;
 	for (size_t i = 0; i < res->nvalues; i++) {
 		const struct bench_value *v = &res->values[i];
@@ -446,6 +716,22 @@ static void split_sec(double sec, unsigned long *s, unsigned long *ms)
 	*ms = (unsigned long)(usec % 1000000 / 1000);
 }
 
+/* The name a spread line gives v: its label when that is a short one, else its key. */
+static const char *spread_name(const struct bench_value *v)
+{
+	if (v->style == BENCH_STYLE_LINE || !v->label || !v->label[0])
+		return v->key;
+	return _(v->label);
+}
+
+/*
+ * The default format is perf bench's lines, so that what parses perf's output
+ * parses ours; what perf does not print (the spread, the causes, how the
+ * work differs) follows as "# " lines, perf's own comment lines. The simple
+ * format is what perf prints there: its text lines for synthesize, the total
+ * time for the breakpoint benchmarks; figures perf has no line for are
+ * labelled "KEY VALUE UNIT".
+ */
 static void print_text(struct sbuf *b, const struct bench_desc *d, const struct cli *c,
 		       const struct bench_result *res)
 {
@@ -460,14 +746,11 @@ static void print_text(struct sbuf *b, const struct bench_desc *d, const struct 
 	for (size_t i = 0; i < res->nvalues; i++) {
 		const struct bench_value *v = &res->values[i];
 
-		if (simple && !v->simple)
+		if (v->style == BENCH_STYLE_HIDDEN)
 			continue;
 		if (v->unavailable) {
 			if (simple)
-				sbuf_printf(b, "%s\n", _("unavailable"));
-			else
-				sbuf_printf(b, _(" %14s %s  %s: unavailable: %s\n"), "-", v->unit,
-					    v->label ? _(v->label) : v->key, v->unavailable);
+				sbuf_printf(b, "%s %s\n", v->key, _("unavailable"));
 			continue;
 		}
 		switch (v->style) {
@@ -479,24 +762,25 @@ static void print_text(struct sbuf *b, const struct bench_desc *d, const struct 
 				sbuf_printf(b, " %14s: %lu.%03lu [sec]\n\n", _(v->label), s, ms);
 			break;
 		case BENCH_STYLE_COUNT:
-			if (simple)
-				sbuf_printf(b, "%.0f\n", v->value);
-			else
+			if (simple && v->simple)
+				sbuf_printf(b, "%s %.0f %s\n", v->key, v->value, v->unit);
+			else if (!simple)
 				sbuf_printf(b, "  %s: %.0f\n", _(v->label), v->value);
 			break;
 		case BENCH_STYLE_FIGURE:
-			if (simple)
-				sbuf_printf(b, "%lf\n", v->value);
+			if (simple && v->simple)
+				sbuf_printf(b, "%s %lf %s\n", v->key, v->value, v->unit);
+			else if (simple)
+				;
 			else if (v->label)
 				sbuf_printf(b, " %14lf %s  %s\n", v->value, v->unit, _(v->label));
 			else
 				sbuf_printf(b, " %14lf %s\n", v->value, v->unit);
 			break;
 		case BENCH_STYLE_LINE:
-			if (simple)
-				sbuf_printf(b, "%lf\n", v->value);
-			else
-				sbuf_printf(b, "%s\n", _(v->label));
+			sbuf_printf(b, "%s\n", _(v->label));
+			break;
+		case BENCH_STYLE_HIDDEN:
 			break;
 		}
 	}
@@ -514,6 +798,29 @@ static void print_text(struct sbuf *b, const struct bench_desc *d, const struct 
 					    sr->points[j].value);
 		}
 	}
+	if (simple)
+		return;
+	for (size_t i = 0; i < res->nvalues; i++) {
+		const struct bench_value *v = &res->values[i];
+
+		if (v->unavailable) {
+			sbuf_printf(b, _("# %s: unavailable: %s\n"), spread_name(v),
+				    v->unavailable);
+			continue;
+		}
+		if (!v->samples)
+			continue;
+		sbuf_printf(b, _("# %s: min %.3f, median %.3f, max %.3f %s over %u %s\n"),
+			    spread_name(v), v->min, v->median, v->max, v->unit, v->samples,
+			    v->of ? v->of : "");
+		if (v->bimodal)
+			sbuf_printf(
+			    b, _("# %s is BIMODAL: %u of %u %s near %.3f %s, %u near %.3f %s\n"),
+			    spread_name(v), v->nlow, v->samples, v->of ? v->of : "", v->low,
+			    v->unit, v->samples - v->nlow, v->high, v->unit);
+	}
+	for (size_t i = 0; i < res->nnotes; i++)
+		sbuf_printf(b, "# %s\n", res->notes[i]);
 }
 
 /*
@@ -543,6 +850,11 @@ static int run_and_print(const struct bench_desc *d, const void *params, struct 
 		/* the benchmark's own stream (synthesize -o -) lost its reader: the quiet end */
 		c->out_err = err;
 	} else if (!err) {
+		if (c->cpu)
+			bench_note(res, _("pinned to CPUs %s (--cpu)"), c->cpu);
+		else
+			bench_note(res, _("not pinned: threads run where the scheduler puts them "
+					  "(--cpu LIST pins them)"));
 		if (c->format == FORMAT_JSON)
 			print_json(b, d, params, c, res);
 		else
@@ -613,9 +925,12 @@ static void help(struct cli *c, const struct bench_desc *d)
 	sbuf_printf(
 	    b,
 	    _("Common options:\n"
-	      "  -f, --format=FORMAT      default (as perf bench), simple (the figures only)\n"
+	      "  -f, --format=FORMAT      default (as perf bench), simple (as perf bench, or\n"
+	      "                           labelled figures where perf has no such benchmark)\n"
 	      "                           or json (JSON lines, as ptop's Bench pane reads them)\n"
 	      "  -r, --repeat=N           repeat the run N times (default %d)\n"
+	      "      --cpu=LIST           pin the benchmark's threads to these CPUs, as\n"
+	      "                           taskset -c LIST (0, 0-1, 0,2)\n"
 	      "      --progress           with --format=json, write progress lines\n"
 	      "  -h, --help               show this help and exit\n"),
 	    BENCH_DEFAULT_REPEAT);
@@ -628,7 +943,7 @@ static void help(struct cli *c, const struct bench_desc *d)
 	emit(c);
 }
 
-enum { OPT_PROGRESS = 0x100, OPT_BENCH = 0x200 };
+enum { OPT_PROGRESS = 0x100, OPT_CPU, OPT_BENCH = 0x200 };
 
 /*
  * Parse argv with the common options and, when d is set, d's options into
@@ -638,7 +953,7 @@ enum { OPT_PROGRESS = 0x100, OPT_BENCH = 0x200 };
 static int parse_options(int argc, char **argv, struct cli *c, const struct bench_desc *d,
 			 void *params, bool stop)
 {
-	struct option longopts[BENCH_MAX_OPTIONS + 5];
+	struct option longopts[BENCH_MAX_OPTIONS + 6];
 	char shortopts[2 * BENCH_MAX_OPTIONS + 16];
 	size_t nl = 0, ns = 0;
 	int opt;
@@ -651,6 +966,7 @@ static int parse_options(int argc, char **argv, struct cli *c, const struct benc
 	longopts[nl++] = (struct option){"format", required_argument, NULL, 'f'};
 	longopts[nl++] = (struct option){"repeat", required_argument, NULL, 'r'};
 	longopts[nl++] = (struct option){"progress", no_argument, NULL, OPT_PROGRESS};
+	longopts[nl++] = (struct option){"cpu", required_argument, NULL, OPT_CPU};
 	longopts[nl++] = (struct option){"help", no_argument, NULL, 'h'};
 	for (const struct bench_option *o = d ? d->options : NULL; o && o->name; o++) {
 		int has_arg = o->type == BENCH_OPT_FLAG ? no_argument : required_argument;
@@ -698,6 +1014,16 @@ static int parse_options(int argc, char **argv, struct cli *c, const struct benc
 			continue;
 		case OPT_PROGRESS:
 			c->progress = true;
+			continue;
+		case OPT_CPU:
+			err = bench_pin(optarg);
+			if (err)
+				return usage_error(c, _("cannot pin to CPUs '%s': %s"), optarg,
+						   err == -EINVAL
+						       ? _("not a CPU list such as 0 or 0-1,3")
+						   : err == -ENODEV ? _("none of them is online")
+								    : strerror(-err));
+			c->cpu = optarg;
 			continue;
 		case 'h':
 			help(c, d);

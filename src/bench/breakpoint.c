@@ -9,7 +9,10 @@
  * inherits every breakpoint; `enable` starts passive (futex-blocked) and
  * active (spinning) threads and times --repeat PERF_EVENT_IOC_DISABLE/ENABLE
  * pairs, which reach every thread. --sweep adds series over breakpoints 0..4
- * and threads up to twice the online CPUs.
+ * and threads up to twice the online CPUs. Besides perf's figures, each
+ * batch (thread) or block of flips (enable) is timed for the spread, and the
+ * function-call IPIs, context switches and migrations during the timed part
+ * are counted (bench_causes) to name the mode a run was in.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -29,6 +32,8 @@
 #include "ptop/util.h"
 
 #define BP_SWEEP_MAX_BREAKPOINTS 4 /* x86 has four debug address registers */
+#define BP_MAX_BLOCKS 100	   /* timed blocks of the enable loop, for its spread */
+#define BP_MAX_SAMPLES 100000	   /* batches of the thread benchmark timed one by one */
 
 struct bp_thread_params {
 	unsigned int breakpoints; /* inheritable breakpoints held during the run */
@@ -247,18 +252,25 @@ struct batcher {
 	int *left;	      /* batches still to run, shared by the batchers */
 	unsigned int threads; /* per batch */
 	int err;	      /* 0 or -errno of pthread_create */
+	double *samples;      /* usecs per thread of batch k, k < nsamples; or NULL */
+	unsigned int nsamples;
 };
 
 static void *batcher_main(void *arg)
 {
 	struct batcher *b = arg;
 	pthread_t *t = xcalloc(b->threads, sizeof(*t));
+	int k;
 
-	while (__atomic_fetch_sub(b->left, 1, __ATOMIC_RELAXED) > 0) {
+	while ((k = __atomic_fetch_sub(b->left, 1, __ATOMIC_RELAXED)) > 0) {
 		unsigned int done = 0, n;
+		double t0 = clock_mono();
 
 		n = start_threads(t, b->threads, passive_main, &done, &b->err);
 		stop_threads(t, n, &done);
+		/* k counts down from repeat: each batch has its own slot */
+		if (b->samples && (unsigned int)k <= b->nsamples)
+			b->samples[k - 1] = (clock_mono() - t0) * 1e6 / b->threads;
 		if (b->err) {
 			__atomic_store_n(b->left, 0, __ATOMIC_RELAXED);
 			break;
@@ -268,9 +280,14 @@ static void *batcher_main(void *arg)
 	return NULL;
 }
 
-/* One run of perf bench breakpoint thread; *sec its wall time. */
+/*
+ * One run of perf bench breakpoint thread; *sec its wall time. With causes,
+ * counts them over the run; with samples, the time of each of the first
+ * nsamples batches per thread created.
+ */
 static int bp_thread_once(unsigned int nbp, unsigned int parallelism, unsigned int threads,
-			  unsigned int repeat, double *sec, struct bench_result *res)
+			  unsigned int repeat, double *sec, struct bench_result *res,
+			  struct bench_causes *causes, double *samples, unsigned int nsamples)
 {
 	struct batcher *b = xcalloc(parallelism, sizeof(*b));
 	struct bp_slot *slots = NULL;
@@ -281,9 +298,12 @@ static int bp_thread_once(unsigned int nbp, unsigned int parallelism, unsigned i
 	err = bp_open_all(nbp, &slots, res);
 	if (err)
 		goto out_free;
+	if (causes)
+		bench_causes_start(causes);
 	t0 = clock_mono();
 	for (started = 0; started < parallelism; started++) {
-		b[started] = (struct batcher){.left = &left, .threads = threads};
+		b[started] = (struct batcher){
+		    .left = &left, .threads = threads, .samples = samples, .nsamples = nsamples};
 		err = pthread_create(&b[started].tid, NULL, batcher_main, &b[started]);
 		if (err) {
 			err = -err;
@@ -297,6 +317,8 @@ static int bp_thread_once(unsigned int nbp, unsigned int parallelism, unsigned i
 			err = b[i].err;
 	}
 	t1 = clock_mono();
+	if (causes)
+		bench_causes_stop(causes);
 	bp_close_all(slots, nbp);
 	if (err) {
 		snprintf(res->message, sizeof(res->message), "pthread_create: %s", strerror(-err));
@@ -306,6 +328,33 @@ static int bp_thread_once(unsigned int nbp, unsigned int parallelism, unsigned i
 out_free:
 	free(b);
 	return err;
+}
+
+/*
+ * Name the mode a run was in. A flip or a thread's start reaches the
+ * threads on other CPUs by function-call IPIs: a run whose threads shared
+ * the CPU needs few, one spread over CPUs one or more per op, and takes
+ * many times longer. The count is of all CPUs, so a busy machine adds some.
+ */
+static void bp_mode_note(struct bench_result *res, const struct bench_value *v,
+			 const struct bench_causes *c, double ops)
+{
+	if (v && v->bimodal)
+		bench_note(res,
+			   _("BIMODAL run: some of it fast, some slow; compare runs pinned with "
+			     "--cpu"));
+	if (c->ipis < 0 || ops <= 0)
+		return;
+	if ((double)c->ipis / ops >= 0.5)
+		bench_note(res,
+			   _("cross-CPU mode: %.1f IPIs per op, threads on other CPUs were "
+			     "interrupted; pinned to one CPU (--cpu 0) it is the fast mode"),
+			   (double)c->ipis / ops);
+	else
+		bench_note(res,
+			   _("same-CPU mode: %.2f IPIs per op, few threads on other CPUs "
+			     "needed interrupting"),
+			   (double)c->ipis / ops);
 }
 
 static unsigned int online_cpus(void)
@@ -321,29 +370,44 @@ static int bp_thread_run(const void *params, const struct bench_ctx *ctx, struct
 	unsigned int repeat = ctx && ctx->repeat ? ctx->repeat : 1;
 	unsigned int max_threads = 2 * online_cpus();
 	unsigned int points = p->sweep ? BP_SWEEP_MAX_BREAKPOINTS + 1 + max_threads : 0;
+	unsigned int nsamples = repeat < BP_MAX_SAMPLES ? repeat : BP_MAX_SAMPLES;
+	double *samples = xcalloc(nsamples, sizeof(*samples));
 	struct bench_series *by_bp, *by_thr;
+	struct bench_causes causes;
+	struct bench_value *v;
 	double sec, usec;
 	int err;
 
-	err = bp_thread_once(p->breakpoints, p->parallelism, p->threads, repeat, &sec, res);
-	if (err)
+	bench_causes_open(&causes);
+	err = bp_thread_once(p->breakpoints, p->parallelism, p->threads, repeat, &sec, res, &causes,
+			     samples, nsamples);
+	bench_causes_close(&causes);
+	if (err) {
+		free(samples);
 		return err;
+	}
 	bench_progress(ctx, 1.0 / (points + 1));
 	usec = sec * 1e6;
 	snprintf(res->header, sizeof(res->header),
 		 _("Created/joined %u threads with %u breakpoints and %u parallelism"), repeat,
 		 p->breakpoints, p->parallelism);
 	bench_add_value(res, "total_time", N_("Total time"), "sec", sec, BENCH_STYLE_TOTAL, true);
-	bench_add_value(res, "usecs_per_op", NULL, "usecs/op", usec / repeat / p->threads,
-			BENCH_STYLE_FIGURE, false);
+	v = bench_add_value(res, "usecs_per_op", NULL, "usecs/op", usec / repeat / p->threads,
+			    BENCH_STYLE_FIGURE, false);
+	/* per batch, so a batch that waited for a CPU shows; with parallelism they overlap */
+	bench_set_spread(v, samples, nsamples, _("batches (usecs per thread of a batch)"));
+	free(samples);
 	bench_add_value(res, "usecs_per_op_per_cpu", NULL, "usecs/op/cpu",
 			usec / repeat / p->threads * p->parallelism, BENCH_STYLE_FIGURE, false);
+	bench_add_causes(res, &causes, (double)repeat * p->threads);
+	bp_mode_note(res, v, &causes, (double)repeat * p->threads);
 	if (!p->sweep)
 		return 0;
 
 	by_bp = bench_add_series(res, "breakpoints", "breakpoints", "usecs/op");
 	for (unsigned int n = 0; n <= BP_SWEEP_MAX_BREAKPOINTS; n++) {
-		err = bp_thread_once(n, p->parallelism, p->threads, repeat, &sec, res);
+		err =
+		    bp_thread_once(n, p->parallelism, p->threads, repeat, &sec, res, NULL, NULL, 0);
 		if (err == -ENOSPC && n) {
 			/* Fewer debug registers than four: the series ends where they do. */
 			res->message[0] = '\0';
@@ -356,7 +420,8 @@ static int bp_thread_run(const void *params, const struct bench_ctx *ctx, struct
 	}
 	by_thr = bench_add_series(res, "threads", "threads", "usecs/op");
 	for (unsigned int n = 1; n <= max_threads; n++) {
-		err = bp_thread_once(p->breakpoints, p->parallelism, n, repeat, &sec, res);
+		err = bp_thread_once(p->breakpoints, p->parallelism, n, repeat, &sec, res, NULL,
+				     NULL, 0);
 		if (err)
 			return err;
 		bench_series_add(by_thr, n, sec * 1e6 / repeat / n);
@@ -365,16 +430,25 @@ static int bp_thread_run(const void *params, const struct bench_ctx *ctx, struct
 	return 0;
 }
 
-/* One run of perf bench breakpoint enable; *sec the time of the repeat flips. */
+/*
+ * One run of perf bench breakpoint enable; *sec the time of the repeat flips.
+ * With causes (opened here, before the threads, so that they inherit it),
+ * counts them over the flips; with blocks, the flips are timed in nblocks
+ * blocks (blocks[i] in usecs per flip), a clock read between blocks only.
+ */
 static int bp_enable_once(unsigned int passive, unsigned int active, unsigned int repeat,
-			  double *sec, struct bench_result *res)
+			  double *sec, struct bench_result *res, struct bench_causes *causes,
+			  double *blocks, unsigned int nblocks)
 {
 	unsigned int n = passive + active, started, done = 0;
 	pthread_t *t = xcalloc(n, sizeof(*t));
+	unsigned int nb = blocks ? nblocks : 1;
 	struct bp_slot *slot = NULL;
-	double t0, t1;
+	double t0, t1, tb;
 	int err = 0;
 
+	if (causes)
+		bench_causes_open(causes);
 	err = bp_open_all(1, &slot, res);
 	if (err)
 		goto out_free;
@@ -387,25 +461,43 @@ static int bp_enable_once(unsigned int passive, unsigned int active, unsigned in
 	}
 	/* Let the passive threads reach their futex, as perf does. */
 	usleep(10000);
+	if (causes)
+		bench_causes_start(causes);
 	t0 = clock_mono();
-	for (unsigned int i = 0; i < repeat; i++) {
-		const char *op = "PERF_EVENT_IOC_DISABLE";
+	tb = t0;
+	for (unsigned int blk = 0, i = 0; blk < nb && !err; blk++) {
+		unsigned int from = i, end = (unsigned int)((uint64_t)repeat * (blk + 1) / nb);
 
-		if (ioctl(slot->fd, PERF_EVENT_IOC_DISABLE, 0) ||
-		    (op = "PERF_EVENT_IOC_ENABLE", ioctl(slot->fd, PERF_EVENT_IOC_ENABLE, 0))) {
-			err = -errno;
-			snprintf(res->message, sizeof(res->message), "ioctl(%s): %s", op,
-				 strerror(errno));
-			break;
+		for (; i < end; i++) {
+			const char *op = "PERF_EVENT_IOC_DISABLE";
+
+			if (ioctl(slot->fd, PERF_EVENT_IOC_DISABLE, 0) ||
+			    (op = "PERF_EVENT_IOC_ENABLE",
+			     ioctl(slot->fd, PERF_EVENT_IOC_ENABLE, 0))) {
+				err = -errno;
+				snprintf(res->message, sizeof(res->message), "ioctl(%s): %s", op,
+					 strerror(errno));
+				break;
+			}
+		}
+		if (blocks && end > from) {
+			double now = clock_mono();
+
+			blocks[blk] = (now - tb) * 1e6 / (end - from);
+			tb = now;
 		}
 	}
 	t1 = clock_mono();
+	if (causes)
+		bench_causes_stop(causes);
 	*sec = t1 - t0;
 out_stop:
 	/* started counts passive ones first: those are the ones blocked in the futex */
 	stop_threads(t, started, &done);
 	bp_close_all(slot, 1);
 out_free:
+	if (causes)
+		bench_causes_close(causes);
 	free(t);
 	return err;
 }
@@ -416,11 +508,15 @@ static int bp_enable_run(const void *params, const struct bench_ctx *ctx, struct
 	unsigned int repeat = ctx && ctx->repeat ? ctx->repeat : 1;
 	unsigned int max_threads = 2 * online_cpus();
 	unsigned int points = p->sweep ? 2 * (max_threads + 1) : 0;
+	unsigned int nblocks = repeat < BP_MAX_BLOCKS ? repeat : BP_MAX_BLOCKS;
 	struct bench_series *by_passive, *by_active;
-	double sec;
+	double sec, blocks[BP_MAX_BLOCKS];
+	struct bench_causes causes;
+	struct bench_value *v;
+	const char *of;
 	int err;
 
-	err = bp_enable_once(p->passive, p->active, repeat, &sec, res);
+	err = bp_enable_once(p->passive, p->active, repeat, &sec, res, &causes, blocks, nblocks);
 	if (err)
 		return err;
 	bench_progress(ctx, 1.0 / (points + 1));
@@ -428,14 +524,24 @@ static int bp_enable_run(const void *params, const struct bench_ctx *ctx, struct
 		 _("Enabled/disabled breakpoint %u time with %u passive and %u active threads"),
 		 repeat, p->passive, p->active);
 	bench_add_value(res, "total_time", N_("Total time"), "sec", sec, BENCH_STYLE_TOTAL, true);
-	bench_add_value(res, "usecs_per_op", NULL, "usecs/op", sec * 1e6 / repeat,
-			BENCH_STYLE_FIGURE, false);
+	v = bench_add_value(res, "usecs_per_op", NULL, "usecs/op", sec * 1e6 / repeat,
+			    BENCH_STYLE_FIGURE, false);
+	if (repeat == nblocks)
+		of = _("flips");
+	else if (repeat % nblocks == 0)
+		of = bench_text(res, _("blocks of %u flips"), repeat / nblocks);
+	else
+		of = bench_text(res, _("blocks of %u-%u flips"), repeat / nblocks,
+				repeat / nblocks + 1);
+	bench_set_spread(v, blocks, nblocks, of);
+	bench_add_causes(res, &causes, repeat);
+	bp_mode_note(res, v, &causes, repeat);
 	if (!p->sweep)
 		return 0;
 
 	by_passive = bench_add_series(res, "passive", "passive", "usecs/op");
 	for (unsigned int n = 0; n <= max_threads; n++) {
-		err = bp_enable_once(n, p->active, repeat, &sec, res);
+		err = bp_enable_once(n, p->active, repeat, &sec, res, NULL, NULL, 0);
 		if (err)
 			return err;
 		bench_series_add(by_passive, n, sec * 1e6 / repeat);
@@ -443,7 +549,7 @@ static int bp_enable_run(const void *params, const struct bench_ctx *ctx, struct
 	}
 	by_active = bench_add_series(res, "active", "active", "usecs/op");
 	for (unsigned int n = 0; n <= max_threads; n++) {
-		err = bp_enable_once(p->passive, n, repeat, &sec, res);
+		err = bp_enable_once(p->passive, n, repeat, &sec, res, NULL, NULL, 0);
 		if (err)
 			return err;
 		bench_series_add(by_active, n, sec * 1e6 / repeat);

@@ -7,6 +7,7 @@
  * a series' points. Strings land in the result's text buffer.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,9 +194,9 @@ static const char *keep(struct bench_result *r, const char *s)
 
 struct value_ctx {
 	struct bench_result *r;
-	char unit[32], label[128], reason[160];
-	double value;
-	bool have;
+	char unit[32], label[128], reason[160], of[64];
+	double value, min, median, max, samples;
+	bool have, bimodal;
 };
 
 static int value_member(struct jr *j, const char *key, void *arg)
@@ -212,6 +213,21 @@ static int value_member(struct jr *j, const char *key, void *arg)
 		return str(j, v->label, sizeof(v->label));
 	if (!strcmp(key, "reason"))
 		return str(j, v->reason, sizeof(v->reason));
+	if (!strcmp(key, "min"))
+		return num(j, &v->min);
+	if (!strcmp(key, "median"))
+		return num(j, &v->median);
+	if (!strcmp(key, "max"))
+		return num(j, &v->max);
+	if (!strcmp(key, "samples"))
+		return num(j, &v->samples);
+	if (!strcmp(key, "of"))
+		return str(j, v->of, sizeof(v->of));
+	if (!strcmp(key, "bimodal")) {
+		ws(j);
+		v->bimodal = word(j, "true");
+		return v->bimodal || word(j, "false") ? 0 : -EINVAL;
+	}
 	return skip(j);
 }
 
@@ -223,10 +239,38 @@ static int result_member(struct jr *j, const char *key, void *arg)
 
 	if (err || !v.have)
 		return -EINVAL;
-	if (r->nvalues < BENCH_MAX_VALUES)
-		bench_add_value(r, keep(r, key), keep(r, v.label), keep(r, v.unit), v.value,
-				BENCH_STYLE_FIGURE, true);
+	if (r->nvalues < BENCH_MAX_VALUES) {
+		struct bench_value *bv =
+		    bench_add_value(r, keep(r, key), keep(r, v.label), keep(r, v.unit), v.value,
+				    BENCH_STYLE_FIGURE, true);
+
+		if (v.samples >= 1 && v.samples <= UINT_MAX) {
+			bv->samples = (unsigned int)v.samples;
+			bv->min = v.min;
+			bv->median = v.median;
+			bv->max = v.max;
+			bv->of = keep(r, v.of);
+			bv->bimodal = v.bimodal;
+		}
+	}
 	return 0;
+}
+
+/* "notes": ["...", ...] */
+static int notes_list(struct jr *j, struct bench_result *r)
+{
+	if (!eat(j, '['))
+		return -EINVAL;
+	if (eat(j, ']'))
+		return 0;
+	do {
+		char note[512];
+
+		if (str(j, note, sizeof(note)))
+			return -EINVAL;
+		bench_note(r, "%s", note);
+	} while (eat(j, ','));
+	return eat(j, ']') ? 0 : -EINVAL;
 }
 
 /* "unavailable": {"KEY": {"unit", "label", "reason"}}: figures that could not be measured */
@@ -347,6 +391,8 @@ static int top_member(struct jr *j, const char *key, void *arg)
 		return series_list(j, &m->result);
 	if (!strcmp(key, "unavailable"))
 		return members(j, unavailable_member, &m->result);
+	if (!strcmp(key, "notes"))
+		return notes_list(j, &m->result);
 	return skip(j);
 }
 

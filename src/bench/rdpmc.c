@@ -309,7 +309,9 @@ static void add_row(struct bench_result *res, const char *key, const char *label
 {
 	double median = bench_median(v, n);
 
-	bench_add_value(res, key, label, "TSC ticks", median, BENCH_STYLE_FIGURE, true);
+	bench_set_spread(
+	    bench_add_value(res, key, label, "TSC ticks", median, BENCH_STYLE_FIGURE, true), v, n,
+	    _("reads"));
 	bench_add_value(res, bench_text(res, "%s_p10", key),
 			bench_text(res, _("%s, 10th percentile"), short_label), "TSC ticks",
 			quantile(v, n, 0.10), BENCH_STYLE_FIGURE, false);

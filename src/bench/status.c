@@ -266,15 +266,18 @@ static int status_run(const void *params, const struct bench_ctx *ctx, struct be
 		 _("%u loops of open+read+close and of pread, %u threads, median of %u runs"),
 		 p->loops, p->threads, repeat);
 	for (size_t f = 0; f < nfiles; f++) {
-		double orc = bench_median(&samples[f * 2 * repeat], repeat);
-		double pr = bench_median(&samples[(f * 2 + 1) * repeat], repeat);
+		double *orc = &samples[f * 2 * repeat], *pr = &samples[(f * 2 + 1) * repeat];
+		struct bench_value *v;
 
-		bench_add_value(res, files[f].key_orc,
-				bench_text(res, _("%s: open+read+close"), files[f].path),
-				"usecs/op", orc, BENCH_STYLE_FIGURE, true);
-		bench_add_value(res, files[f].key_pread,
-				bench_text(res, _("%s: pread on a held descriptor"), files[f].path),
-				"usecs/op", pr, BENCH_STYLE_FIGURE, true);
+		v = bench_add_value(
+		    res, files[f].key_orc, bench_text(res, _("%s: open+read+close"), files[f].path),
+		    "usecs/op", bench_median(orc, repeat), BENCH_STYLE_FIGURE, true);
+		bench_set_spread(v, orc, repeat, _("runs"));
+		v = bench_add_value(
+		    res, files[f].key_pread,
+		    bench_text(res, _("%s: pread on a held descriptor"), files[f].path), "usecs/op",
+		    bench_median(pr, repeat), BENCH_STYLE_FIGURE, true);
+		bench_set_spread(v, pr, repeat, _("runs"));
 		bench_add_value(res, files[f].key_bytes,
 				bench_text(res, _("%s: bytes per read"), files[f].path), "bytes",
 				(double)bytes[f], BENCH_STYLE_COUNT, false);

@@ -14,12 +14,16 @@
  * capacity between runs. -s holds its comm and maps open from the first run
  * on and re-reads them with pread from offset 0, as ptop's sampler holds the
  * files of the processes it shows (the kernel prints the same text for it);
- * --reopen opens and closes them every run, as perf does.
+ * --reopen opens and closes them every run; --like-perf does perf's file
+ * work (status, not comm, and /proc/self/status once more, every file
+ * opened and closed each run), the mode to compare with perf run for run.
+ * Notes in the result say which was done and what -t opened and listed.
  * --output writes the records of the last run as a perf.data stream in pipe
  * mode (perf record -o -), one write(2) per buffer; bench_synth_decode()
  * reads such a stream back. Figures are perf's: mean and standard error of
- * the wall time per run, of the records per run, and their ratio; -i and -I
- * set the runs, as in perf, and the common --repeat does not apply.
+ * the wall time per run, of the records per run, and their ratio, with the
+ * min, median and max of the run times beside them; -i and -I set the runs,
+ * as in perf, and the common --repeat does not apply.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,15 +43,16 @@
 #include "ptop/util.h"
 
 #define SYNTH_MAPS_BUF (64 * 1024) /* bytes per worker for /proc/PID/maps */
-#define SYNTH_SMALL_BUF 2048	   /* stat and comm; a stat line is well under 1 KiB */
+#define SYNTH_SMALL_BUF 8192	   /* stat, comm and status (about 1.4 KiB) */
 #define SYNTH_DENTS_BUF (32 * 1024)
 #define SYNTH_COMM_LEN 16	     /* perf's comm[16]: at most 15 bytes and a NUL */
 #define SYNTH_PATH_MAX 4096	     /* perf's filename[PATH_MAX] */
 #define SYNTH_PF_KTHREAD 0x00200000u /* stat's flags bit of kernel threads */
 #define SYNTH_ATTR_SIZE PERF_ATTR_SIZE_VER7
 #define SYNTH_MAX_THREADS 1024
-#define SYNTH_ST_VALUES 8 /* values the -s part and the -t heading take */
-#define SYNTH_MT_VALUES 4 /* values per thread count */
+#define SYNTH_ST_VALUES 8	  /* values the -s part and the -t heading take */
+#define SYNTH_MT_VALUES 6	  /* values per thread count */
+#define SYNTH_MAX_SAMPLES 1000000 /* runs whose times make the spread */
 
 /* Flags of mmap(2), as perf writes them; <sys/mman.h> would do, spelled out to be exact. */
 #define SYNTH_PROT_READ 0x1
@@ -111,6 +116,7 @@ struct synth_params {
 	unsigned int multi_iterations;	       /* runs of -t per thread count */
 	const char *output;		       /* perf.data stream, "-": stdout; or NULL */
 	bool reopen;			       /* -s: open comm and maps every run */
+	bool like_perf;			       /* -s: perf's file work, see synth_self() */
 };
 
 /* perf bench's defaults: 10000 and 10 runs, 1 to the online CPUs threads. */
@@ -167,6 +173,11 @@ static const struct bench_option synth_options[] = {
      .type = BENCH_OPT_FLAG,
      .offset = offsetof(struct synth_params, reopen),
      .help = N_("with --st, open comm and maps every run as perf does, not hold them open")},
+    {.name = "like-perf",
+     .type = BENCH_OPT_FLAG,
+     .offset = offsetof(struct synth_params, like_perf),
+     .help = N_("with --st, do perf's file work: open+read+close status and maps every run, "
+		"and its namespace check")},
     {.name = "output",
      .short_name = 'o',
      .type = BENCH_OPT_STRING,
@@ -192,8 +203,12 @@ struct synth_worker {
 	int comm_fd, maps_fd; /* -s: held open between runs, or -1 */
 	uint64_t records;     /* in out, this run */
 	unsigned int gone;    /* processes skipped: exited, or not readable */
-	int err;	      /* 0 or -errno; only the -s case stops on one */
-	const char *what;     /* the file err is about */
+	uint64_t opens;	      /* files and directories opened, this run */
+	uint64_t dirreads;    /* getdents64 calls, this run */
+	/* -t, this run: processes and threads described, maps files opened */
+	uint64_t procs, forks, maps_opens;
+	int err;	  /* 0 or -errno; only the -s case stops on one */
+	const char *what; /* the file err is about */
 };
 
 /* What the -t workers share: the PIDs of one scan and the next one to take. */
@@ -202,7 +217,8 @@ struct synth_machine {
 	int *pids;
 	size_t npids, cap;
 	atomic_size_t next;
-	char *dents; /* SYNTH_DENTS_BUF bytes, for /proc */
+	char *dents;	   /* SYNTH_DENTS_BUF bytes, for /proc */
+	uint64_t dirreads; /* getdents64 calls on /proc, this run */
 };
 
 static size_t align8(size_t n)
@@ -222,13 +238,17 @@ static ssize_t pread_small(int fd, char *buf, size_t cap)
 }
 
 /* /proc/PID/NAME, or /proc/PID/task/TID/NAME with a tid, opened: a descriptor or -errno. */
-static int open_pid_file(const struct synth_worker *w, uint32_t pid, uint32_t tid, const char *name,
+static int open_pid_file(struct synth_worker *w, uint32_t pid, uint32_t tid, const char *name,
 			 int flags)
 {
 	char path[PROC_PATH_MAX];
 	int fd;
 
-	proc_path(path, pid, tid, name);
+	if (pid)
+		proc_path(path, pid, tid, name);
+	else
+		snprintf(path, sizeof(path), "self/%s", name);
+	w->opens++;
 	fd = openat(w->m->proc_fd, path, O_RDONLY | O_CLOEXEC | flags);
 	return fd < 0 ? -errno : fd;
 }
@@ -303,6 +323,7 @@ static void emit_fork(struct synth_worker *w, uint32_t pid, uint32_t tid, uint32
 	memcpy(sbuf_reserve(&w->out, sizeof(r)), &r, sizeof(r));
 	w->out.len += sizeof(r);
 	w->records++;
+	w->forks++;
 }
 
 static void emit_mmap2(struct synth_worker *w, uint32_t pid, const struct proc_maps_entry *e,
@@ -444,8 +465,10 @@ static int maps_read(struct synth_worker *w, int fd, uint32_t pid, bool data)
 /* MMAP2 records for /proc/PID/maps, opened and closed here. */
 static int synth_maps(struct synth_worker *w, uint32_t pid, bool data)
 {
-	int fd = open_pid_file(w, pid, 0, "maps", 0), err;
+	int fd, err;
 
+	w->maps_opens++;
+	fd = open_pid_file(w, pid, 0, "maps", 0);
 	if (fd < 0)
 		return fd;
 	err = maps_read(w, fd, pid, data);
@@ -486,16 +509,51 @@ static void held_close(struct synth_worker *w)
 	w->comm_fd = w->maps_fd = -1;
 }
 
-/*
- * perf's -s case: one COMM for the process, then its maps; no FORK. The
- * comm file has the name alone, which is all a COMM without FORK needs.
- * The files stay open for the next run unless reopen is set.
- */
-static int synth_self(struct synth_worker *w, uint32_t pid, bool data, bool reopen)
+/* The value of "Name:" in a status file's text: its view, or -EINVAL. */
+static int status_name(const char *buf, size_t len, const char **name, size_t *n)
 {
+	const char *end = buf + len, *p = buf, *nl;
+
+	if (len < 6 || memcmp(p, "Name:\t", 6))
+		return -EINVAL;
+	p += 6;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	*name = p;
+	*n = (size_t)((nl ? nl : end) - p);
+	return 0;
+}
+
+/*
+ * perf's -s case: one COMM for the process, then its maps; no FORK. By
+ * default the name comes from comm, which has the name alone (16 bytes
+ * where status has 1.4 KiB to print), and comm and maps stay open for the
+ * next run unless reopen is set. like_perf does perf's file work each run:
+ * open+read+close of status for the name, of /proc/self/status once more
+ * (perf's namespace check reads it inside the timed call), and of maps.
+ */
+static int synth_self(struct synth_worker *w, uint32_t pid, bool data, bool reopen, bool like_perf)
+{
+	const char *name = w->small;
+	size_t namelen;
 	ssize_t n;
 	int err;
 
+	if (like_perf) {
+		w->what = "status";
+		n = read_small(w, pid, 0, "status");
+		if (n < 0)
+			return (int)n;
+		err = status_name(w->small, (size_t)n, &name, &namelen);
+		if (err)
+			return err;
+		emit_comm(w, pid, pid, name, namelen);
+		w->what = "self/status";
+		n = read_small(w, 0, 0, "status");
+		if (n < 0)
+			return (int)n;
+		w->what = "maps";
+		return synth_maps(w, pid, data);
+	}
 	w->what = "comm";
 	err = held_open(w, &w->comm_fd, pid, "comm");
 	n = err ? err : pread_small(w->comm_fd, w->small, sizeof(w->small));
@@ -526,6 +584,7 @@ static int synth_tasks(struct synth_worker *w, uint32_t pid)
 	for (;;) {
 		long n = syscall(SYS_getdents64, fd, w->dents, SYNTH_DENTS_BUF);
 
+		w->dirreads++;
 		if (n <= 0) {
 			if (n < 0)
 				err = -errno;
@@ -563,7 +622,7 @@ static int synth_tasks(struct synth_worker *w, uint32_t pid)
 static void synth_process(struct synth_worker *w, uint32_t pid)
 {
 	struct proc_stat st;
-	uint64_t before = w->records;
+	uint64_t before = w->records, forks = w->forks;
 	size_t len = w->out.len;
 	int err;
 
@@ -576,16 +635,23 @@ static void synth_process(struct synth_worker *w, uint32_t pid)
 	if (!(st.flags & SYNTH_PF_KTHREAD)) {
 		err = synth_maps(w, pid, false);
 		/*
-		 * A process that ended since its stat is dropped whole; one
-		 * whose maps are not ours to read keeps its FORK and COMM, as
-		 * perf's do.
+		 * A process that ended since its stat is dropped whole. One
+		 * whose maps are not ours to read keeps the FORK and COMM of
+		 * its main thread and no more: perf stops at the failed maps
+		 * read, before the task/ entries after the main thread's.
 		 */
 		if (err == -ENOENT || err == -ESRCH) {
 			w->out.len = len;
 			w->records = before;
+			w->forks = forks;
 			w->gone++;
 			return;
 		}
+		w->procs++;
+		if (err)
+			return;
+	} else {
+		w->procs++;
 	}
 	/* Only a process with more threads than its main one needs its task directory read. */
 	if (st.num_threads > 1)
@@ -616,6 +682,7 @@ static int synth_scan(struct synth_machine *m)
 	for (;;) {
 		long n = syscall(SYS_getdents64, m->proc_fd, m->dents, SYNTH_DENTS_BUF);
 
+		m->dirreads++;
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -670,14 +737,19 @@ static double now_usec(void)
 
 /* The three lines perf prints for a case, as values keyed PREFIX_usec, _events, _usec_per_event. */
 static void add_case(struct bench_result *res, const char *prefix, const char *indent,
-		     const char *data, const struct synth_stats *t, const struct synth_stats *ev)
+		     const char *data, const struct synth_stats *t, const struct synth_stats *ev,
+		     double *samples, size_t n)
 {
 	double per = ev->mean > 0 ? t->mean / ev->mean : 0;
+	struct bench_value *v;
 
-	bench_add_value(res, bench_text(res, "%s_usec", prefix),
-			bench_text(res, _("%sAverage %ssynthesis took: %.3f usec (+- %.3f usec)"),
-				   indent, data, t->mean, stats_stderr(t)),
-			"usec", t->mean, BENCH_STYLE_LINE, true);
+	v = bench_add_value(res, bench_text(res, "%s_usec", prefix),
+			    bench_text(res,
+				       _("%sAverage %ssynthesis took: %.3f usec (+- %.3f usec)"),
+				       indent, data, t->mean, stats_stderr(t)),
+			    "usec", t->mean, BENCH_STYLE_LINE, true);
+	bench_set_spread(v, samples, n,
+			 n < t->n ? bench_text(res, _("runs (the first %zu)"), n) : _("runs"));
 	bench_add_value(res, bench_text(res, "%s_events", prefix),
 			bench_text(res, _("%sAverage num. events: %.3f (+- %.3f)"), indent,
 				   ev->mean, stats_stderr(ev)),
@@ -699,6 +771,9 @@ struct synth_run {
 	unsigned int used;	/* workers whose buffers hold the last -t run */
 	struct sbuf self;	/* the last -s run without data maps */
 	double done, total;	/* progress, in runs */
+	double *samples; /* usec of each run of the current case, SYNTH_MAX_SAMPLES at most */
+	uint64_t opens, dirreads;	    /* of the last -t run */
+	uint64_t perf_opens, perf_dirreads; /* what perf's method would take for it, at least */
 };
 
 static void run_progress(struct synth_run *r)
@@ -711,20 +786,16 @@ static int run_single(struct synth_run *r)
 {
 	struct synth_worker *w = &r->w[0];
 	uint32_t pid = (uint32_t)getpid();
+	size_t cap = r->p->iterations < SYNTH_MAX_SAMPLES ? r->p->iterations : SYNTH_MAX_SAMPLES;
+	bool like_perf = r->p->like_perf, reopen = r->p->reopen || like_perf;
+	uint64_t opens = 0;
 	struct sbuf keep;
 
-	const char *how = r->p->reopen
-			      ? _("  (comm and maps opened and closed every run, as perf does)")
-			      : _("  (comm and maps held open and re-read with pread; "
-				  "--reopen: opened every run, as perf does)");
-
-	bench_add_value(
-	    r->res, "st_pid",
-	    bench_text(r->res,
-		       _("Computing performance of single threaded perf event synthesis by\n"
-			 "synthesizing events on the ptop process itself (pid %u):\n%s"),
-		       pid, how),
-	    "pid", pid, BENCH_STYLE_LINE, false);
+	/* perf's very lines, with ptop's name where perf has its own */
+	bench_add_value(r->res, "st_pid",
+			_("Computing performance of single threaded perf event synthesis by\n"
+			  "synthesizing events on the ptop process itself:"),
+			"pid", pid, BENCH_STYLE_LINE, false);
 	for (int data = 0; data < 2; data++) {
 		struct synth_stats t = {0}, ev = {0};
 
@@ -734,8 +805,9 @@ static int run_single(struct synth_run *r)
 
 			sbuf_reset(&w->out);
 			w->records = 0;
+			w->opens = 0;
 			t0 = now_usec();
-			err = synth_self(w, pid, data, r->p->reopen);
+			err = synth_self(w, pid, data, reopen, like_perf);
 			t1 = now_usec();
 			if (err) {
 				snprintf(r->res->message, sizeof(r->res->message),
@@ -744,9 +816,13 @@ static int run_single(struct synth_run *r)
 			}
 			stats_add(&t, t1 - t0);
 			stats_add(&ev, (double)w->records);
+			if (i < cap)
+				r->samples[i] = t1 - t0;
+			opens += w->opens;
 			run_progress(r);
 		}
-		add_case(r->res, data ? "st_data" : "st", "  ", data ? "data " : "", &t, &ev);
+		add_case(r->res, data ? "st_data" : "st", "  ", data ? "data " : "", &t, &ev,
+			 r->samples, cap);
 		if (!data) {
 			/* Keep perf record's view (no data maps) for --output. */
 			keep = r->self;
@@ -754,6 +830,27 @@ static int run_single(struct synth_run *r)
 			w->out = keep;
 		}
 	}
+	bench_note(r->res,
+		   _("synthesized: the ptop process, pid %u; perf bench synthesizes its own, "
+		     "larger one: compare the time per event, not per run"),
+		   pid);
+	if (like_perf)
+		bench_note(r->res,
+			   _("--like-perf: perf's file work, %.1f opens per run: status and maps "
+			     "opened, read and closed every run, /proc/self/status read once more "
+			     "for perf's namespace check"),
+			   (double)opens / (2.0 * r->p->iterations));
+	else if (reopen)
+		bench_note(r->res,
+			   _("--reopen: comm and maps opened and closed every run, as perf does, "
+			     "but comm (16 bytes) read where perf reads status (1.4 KiB) and no "
+			     "namespace check: --like-perf does perf's file work"));
+	else
+		bench_note(r->res,
+			   _("comm and maps held open and re-read with pread (as ptop's sampler "
+			     "does); comm (16 bytes) read where perf reads status (1.4 KiB), and "
+			     "no namespace check: less file work than perf's, so cheaper per run. "
+			     "--like-perf does perf's file work"));
 	return 0;
 }
 
@@ -768,7 +865,11 @@ static int run_machine_once(struct synth_run *r, unsigned int nt, double *usec, 
 		sbuf_reset(&r->w[i].out);
 		r->w[i].records = 0;
 		r->w[i].gone = 0;
+		r->w[i].opens = 0;
+		r->w[i].dirreads = 0;
+		r->w[i].procs = r->w[i].forks = r->w[i].maps_opens = 0;
 	}
+	r->m.dirreads = 0;
 	t0 = now_usec();
 	err = synth_scan(&r->m);
 	if (err) {
@@ -797,18 +898,34 @@ static int run_machine_once(struct synth_run *r, unsigned int nt, double *usec, 
 	}
 	*usec = t1 - t0;
 	*records = 0;
-	for (unsigned int i = 0; i < started; i++)
-		*records += (double)r->w[i].records;
+	r->opens = 0;
+	r->dirreads = r->m.dirreads;
+	r->perf_opens = 0;
+	r->perf_dirreads = r->m.dirreads;
+	for (unsigned int i = 0; i < started; i++) {
+		const struct synth_worker *w = &r->w[i];
+
+		*records += (double)w->records;
+		r->opens += w->opens;
+		r->dirreads += w->dirreads;
+		/* perf: task/ listed (two getdents64 at least) and status read per thread */
+		r->perf_opens += w->procs + w->forks + w->maps_opens;
+		r->perf_dirreads += 2 * w->procs;
+	}
 	r->used = started;
 	return 0;
 }
 
 static int run_multi(struct synth_run *r, unsigned int lo, unsigned int hi)
 {
+	size_t cap =
+	    r->p->multi_iterations < SYNTH_MAX_SAMPLES ? r->p->multi_iterations : SYNTH_MAX_SAMPLES;
 	unsigned int procs = 0;
+	double opens = 0, dirreads = 0, events = 0, perf_opens = 0, perf_dirreads = 0;
 
 	for (unsigned int nt = lo; nt <= hi; nt++) {
 		struct synth_stats t = {0}, ev = {0};
+		double op = 0, dr = 0, pop = 0, pdr = 0;
 
 		for (unsigned int i = 0; i < r->p->multi_iterations; i++) {
 			double usec, records;
@@ -818,23 +935,46 @@ static int run_multi(struct synth_run *r, unsigned int lo, unsigned int hi)
 				return err;
 			stats_add(&t, usec);
 			stats_add(&ev, records);
+			if (i < cap)
+				r->samples[i] = usec;
+			op += (double)r->opens;
+			dr += (double)r->dirreads;
+			pop += (double)r->perf_opens;
+			pdr += (double)r->perf_dirreads;
 			procs = (unsigned int)r->m.npids;
 			run_progress(r);
 		}
-		if (nt == lo)
-			bench_add_value(
-			    r->res, "mt_processes",
-			    bench_text(
-				r->res,
-				_("Computing performance of multi threaded perf event "
-				  "synthesis by\nsynthesizing events on every process (%u):"),
-				procs),
-			    "processes", procs, BENCH_STYLE_LINE, false);
+		if (nt == lo) {
+			bench_add_value(r->res, "mt_processes",
+					_("Computing performance of multi threaded perf event "
+					  "synthesis by\nsynthesizing events on CPU 0:"),
+					"processes", procs, BENCH_STYLE_LINE, false);
+			opens = op / r->p->multi_iterations;
+			dirreads = dr / r->p->multi_iterations;
+			perf_opens = pop / r->p->multi_iterations;
+			perf_dirreads = pdr / r->p->multi_iterations;
+			events = ev.mean;
+		}
 		bench_add_value(r->res, bench_text(r->res, "mt_%u_threads", nt),
 				bench_text(r->res, _("  Number of synthesis threads: %u"), nt),
 				"threads", nt, BENCH_STYLE_LINE, false);
-		add_case(r->res, bench_text(r->res, "mt_%u", nt), "    ", "", &t, &ev);
+		add_case(r->res, bench_text(r->res, "mt_%u", nt), "    ", "", &t, &ev, r->samples,
+			 cap);
+		bench_add_value(r->res, bench_text(r->res, "mt_%u_opens", nt), N_("opens per run"),
+				"opens", op / r->p->multi_iterations, BENCH_STYLE_HIDDEN, false);
+		bench_add_value(r->res, bench_text(r->res, "mt_%u_dirreads", nt),
+				N_("directory reads per run"), "getdents64",
+				dr / r->p->multi_iterations, BENCH_STYLE_HIDDEN, false);
 	}
+	bench_note(r->res,
+		   _("every process (%u): per run %.0f opens and %.0f directory reads for %.0f "
+		     "records: stat read once per process, task/ listed only for "
+		     "multi-threaded ones"),
+		   procs, opens, dirreads, events);
+	bench_note(r->res,
+		   _("perf's method, for the same processes: at least %.0f opens and %.0f "
+		     "directory reads: task/ of every process listed, status read per thread"),
+		   perf_opens, perf_dirreads);
 	return 0;
 }
 
@@ -966,6 +1106,11 @@ static int synth_run(const void *params, const struct bench_ctx *ctx, struct ben
 		r.w[i].dents = xmalloc(SYNTH_DENTS_BUF);
 	}
 	r.m.dents = xmalloc(SYNTH_DENTS_BUF);
+	r.samples =
+	    xcalloc(p->iterations > p->multi_iterations
+			? (p->iterations < SYNTH_MAX_SAMPLES ? p->iterations : SYNTH_MAX_SAMPLES)
+			: p->multi_iterations,
+		    sizeof(*r.samples));
 	r.total = (st ? 2.0 * p->iterations : 0) +
 		  (p->mt ? (double)p->multi_iterations * (hi - lo + 1) : 0);
 
@@ -993,6 +1138,7 @@ out:
 	free(r.w);
 	sbuf_free(&r.self);
 	free(r.m.dents);
+	free(r.samples);
 	free(r.m.pids);
 	if (r.m.proc_fd >= 0)
 		close(r.m.proc_fd);

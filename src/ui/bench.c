@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,7 +340,10 @@ static void bench_draw(struct ui *ui, int y, int h)
 		return;
 	attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	mvhline(y, 0, ' ', COLS);
-	mvaddnstr(y, 0, _(" Benchmark           Options (e edits, Enter runs, Esc cancels)"), COLS);
+	mvaddnstr(y, 0,
+		  _(" Benchmark           Options (e edits, c pins to CPU 0 or unpins, Enter runs, "
+		    "Esc cancels)"),
+		  COLS);
 	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	y++;
 	/* The summaries start after the longest options, and get what is left. */
@@ -400,12 +404,23 @@ static void bench_draw(struct ui *ui, int y, int h)
 				? bv->label
 				: bv->key;
 
-			if (bv->unavailable)
+			if (bv->unavailable) {
 				mvprintw(y, 3, "%-40.40s %s: %s", label, _("unavailable"),
 					 bv->unavailable);
-			else
-				mvprintw(y, 3, "%-40.40s %14.3f %s", label, bv->value, bv->unit);
+				continue;
+			}
+			mvprintw(y, 3, "%-40.40s %14.3f %-10s", label, bv->value, bv->unit);
+			if (bv->samples)
+				printw(_(" min %.3f  median %.3f  max %.3f  (%u %s)"), bv->min,
+				       bv->median, bv->max, bv->samples, bv->of);
+			if (bv->bimodal) {
+				attron(A_BOLD);
+				printw(_("  BIMODAL"));
+				attroff(A_BOLD);
+			}
 		}
+		for (size_t k = 0; k < res->nnotes && y < ymax; k++, y++)
+			mvprintw(y, 3, "# %.*s", COLS > 6 ? COLS - 6 : 0, res->notes[k]);
 		for (size_t s = 0; s < res->nseries && y < ymax; s++)
 			draw_chart(ui, &res->series[s], &y, ymax);
 		y++;
@@ -435,6 +450,36 @@ static void bench_draw(struct ui *ui, int y, int h)
 	}
 }
 
+/*
+ * Add "--cpu 0" to a benchmark's options, or take a --cpu option out: pinned
+ * to one CPU, the breakpoint benchmarks' threads need no cross-CPU
+ * interrupts, and runs stop falling into a fast and a slow mode.
+ */
+static void toggle_cpu(char *args, size_t cap)
+{
+	char out[BENCH_ARGS_MAX] = "", copy[BENCH_ARGS_MAX], *save = NULL;
+	bool had = false;
+
+	snprintf(copy, sizeof(copy), "%s", args);
+	for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (!strncmp(t, "--cpu=", 6)) {
+			had = true;
+			continue;
+		}
+		if (!strcmp(t, "--cpu")) {
+			had = true;
+			strtok_r(NULL, " \t", &save); /* its value */
+			continue;
+		}
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s", out[0] ? " " : "",
+			 t);
+	}
+	if (!had)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s--cpu=0",
+			 out[0] ? " " : "");
+	snprintf(args, cap, "%s", out);
+}
+
 static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 {
 	if (key == KEY_ESC) {
@@ -448,6 +493,10 @@ static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
 		start(ui);
+		return UI_HANDLED;
+	}
+	if (key == 'c') {
+		toggle_cpu(bp.args[bp.sel], sizeof(bp.args[bp.sel]));
 		return UI_HANDLED;
 	}
 	if (key == 'e') {
