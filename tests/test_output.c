@@ -635,6 +635,59 @@ static void test_field_by_name(void **state)
 	}
 }
 
+/*
+ * Counters that are no count (a group multiplexed out for the whole interval,
+ * a kernel-counted event this user may not count) are null in JSON and empty in
+ * CSV, never a 0 that is not a zero; JSON says why, as the text output does.
+ */
+static void test_counters_no_count(void **state)
+{
+	struct frame f;
+	struct sbuf j = {0}, c = {0};
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	f.counters.on = true;
+	f.counters.nevents = 2;
+	strcpy(f.counters.names[0], "task-clock");
+	strcpy(f.counters.names[1], "context-switches");
+	f.counters.na = 2;
+	f.counters.refused = 1;
+	f.counters.refused_error = -EACCES;
+	f.counters.paranoid = 2;
+	f.counters.nfailed = 1;
+	strcpy(f.counters.failed[0], "cycles");
+	f.counters.failed_why[0] = "no hardware PMU";
+	for (size_t i = 0; i < f.nprocs; i++) {
+		f.procs[i].has_ctr = true;
+		f.procs[i].ctr[0] = 0;
+		f.procs[i].ctr[1] = 0;
+		f.procs[i].ctr_scale = 1;
+	}
+	f.procs[0].ctr_not_counted = true;
+	f.procs[1].ctr[0] = 5e6;
+	f.procs[1].ctr_na = 2;
+	output_json_frame(&j, &f, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&j);
+	assert_non_null(strstr(s,
+			       "{\"source\":\"software\",\"task-clock\":null,"
+			       "\"context-switches\":null,\"scale\":1.000,\"not_counted\":true}"));
+	assert_non_null(strstr(s, "\"task-clock\":5000000,\"context-switches\":null,"));
+	assert_non_null(strstr(s, "\"user_only_na\":[\"context-switches\"]"));
+	assert_non_null(strstr(s, "\"refused\":1,\"refused_error\":\"Permission denied\","
+				  "\"perf_event_paranoid\":2"));
+	assert_non_null(
+	    strstr(s, "\"failed\":[{\"event\":\"cycles\",\"reason\":\"no hardware PMU\"}]"));
+	output_csv_frame(&c, &f, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&c);
+	/* process 1: neither is a count; process 2: task-clock is, context-switches not */
+	assert_non_null(strstr(s, ",software,,\r\n"));
+	assert_non_null(strstr(s, ",software,5000000,\r\n"));
+	sbuf_free(&j);
+	sbuf_free(&c);
+}
+
 static void test_output_format_by_name(void **state)
 {
 	assert_int_equal(output_format_by_name("text"), OUTPUT_TEXT);
@@ -651,13 +704,14 @@ static void test_output_format_by_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_golden_text),	     cmocka_unit_test(test_text_multibyte_user),
-	    cmocka_unit_test(test_golden_json),	     cmocka_unit_test(test_golden_csv),
-	    cmocka_unit_test(test_empty_frame),	     cmocka_unit_test(test_fmt_mem_kb),
-	    cmocka_unit_test(test_fmt_time_plus),    cmocka_unit_test(test_json_string),
-	    cmocka_unit_test(test_fmt_time_rfc3339), cmocka_unit_test(test_fmt_printable),
-	    cmocka_unit_test(test_rows_filter),	     cmocka_unit_test(test_rows_sort),
-	    cmocka_unit_test(test_field_by_name),    cmocka_unit_test(test_output_format_by_name),
+	    cmocka_unit_test(test_golden_text),	      cmocka_unit_test(test_text_multibyte_user),
+	    cmocka_unit_test(test_golden_json),	      cmocka_unit_test(test_golden_csv),
+	    cmocka_unit_test(test_empty_frame),	      cmocka_unit_test(test_fmt_mem_kb),
+	    cmocka_unit_test(test_fmt_time_plus),     cmocka_unit_test(test_json_string),
+	    cmocka_unit_test(test_fmt_time_rfc3339),  cmocka_unit_test(test_fmt_printable),
+	    cmocka_unit_test(test_rows_filter),	      cmocka_unit_test(test_rows_sort),
+	    cmocka_unit_test(test_field_by_name),     cmocka_unit_test(test_output_format_by_name),
+	    cmocka_unit_test(test_counters_no_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

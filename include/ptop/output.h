@@ -137,6 +137,11 @@ struct ctr_derived {
 	double cpu_share;   /* task-clock over the interval, percent of one CPU */
 };
 void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d);
+/* Whether p's value of event e is a count: its group ran, and this user may count it. */
+static inline bool ctr_counted(const struct frame_proc *p, int e)
+{
+	return !p->ctr_not_counted && !(p->ctr_na >> e & 1);
+}
 
 /* Sort rows in place. */
 void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord);

@@ -78,7 +78,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 						: ",");
 			for (int e = 0; e < f->counters.nevents; e++) {
 				sbuf_addc(b, ',');
-				if (p->has_ctr)
+				/* no count is an empty field, never a 0 */
+				if (p->has_ctr && ctr_counted(p, e))
 					sbuf_addf(b, p->ctr[e], 0);
 			}
 		}

@@ -67,23 +67,90 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_
 			sbuf_addc(b, ',');
 			json_string(b, f->counters.names[e], strlen(f->counters.names[e]));
 			sbuf_addc(b, ':');
-			sbuf_addf(b, p->ctr[e], 0);
+			/* no count is null, never a 0 that is not a zero */
+			if (ctr_counted(p, e))
+				sbuf_addf(b, p->ctr[e], 0);
+			else
+				sbuf_adds(b, "null");
 		}
 		kv_f(b, "scale", p->ctr_scale, 3, true);
 		if (p->ctr_partial)
 			sbuf_adds(b, ",\"partial\":true");
-		ctr_derive(f, p, &d);
-		if (d.ipc >= 0)
-			kv_f(b, "ipc", d.ipc, 3, true);
-		if (d.cache_mpki >= 0)
-			kv_f(b, "cache_mpki", d.cache_mpki, 3, true);
-		if (d.branch_mpki >= 0)
-			kv_f(b, "branch_mpki", d.branch_mpki, 3, true);
-		if (d.cpu_share >= 0)
-			kv_f(b, "cpu_share_pct", d.cpu_share, 2, true);
+		if (p->ctr_not_counted) {
+			/* multiplexed out for the whole interval: nothing to derive */
+			sbuf_adds(b, ",\"not_counted\":true");
+		} else {
+			ctr_derive(f, p, &d);
+			if (d.ipc >= 0)
+				kv_f(b, "ipc", d.ipc, 3, true);
+			if (d.cache_mpki >= 0)
+				kv_f(b, "cache_mpki", d.cache_mpki, 3, true);
+			if (d.branch_mpki >= 0)
+				kv_f(b, "branch_mpki", d.branch_mpki, 3, true);
+			if (d.cpu_share >= 0)
+				kv_f(b, "cpu_share_pct", d.cpu_share, 2, true);
+		}
 		sbuf_addc(b, '}');
 	}
 	sbuf_addc(b, '}');
+}
+
+/* What the text output and the pane say of the counters beyond the counts. */
+static void json_counters_why(struct sbuf *b, const struct frame_counters *c)
+{
+	if (c->refused) {
+		const char *e = strerror(-c->refused_error);
+
+		kv_u(b, "refused", c->refused, true);
+		key(b, "refused_error", true);
+		json_string(b, e, strlen(e));
+		if (c->paranoid != PERF_PARANOID_UNKNOWN)
+			kv_i(b, "perf_event_paranoid", c->paranoid, true);
+	}
+	if (c->children_counted)
+		sbuf_adds(b, ",\"children_counted\":true");
+	if (c->nsplit > 1)
+		kv_i(b, "groups", c->nsplit, true);
+	if (c->npmus) {
+		key(b, "pmus", true);
+		sbuf_addc(b, '[');
+		for (int i = 0; i < c->npmus; i++) {
+			if (i)
+				sbuf_addc(b, ',');
+			json_string(b, c->pmus[i], strlen(c->pmus[i]));
+		}
+		sbuf_addc(b, ']');
+	}
+	if (c->na) {
+		bool first = true;
+
+		/* counted in the kernel, which this user may not count: null in the rows */
+		key(b, "user_only_na", true);
+		sbuf_addc(b, '[');
+		for (int e = 0; e < c->nevents; e++) {
+			if (!(c->na >> e & 1))
+				continue;
+			if (!first)
+				sbuf_addc(b, ',');
+			first = false;
+			json_string(b, c->names[e], strlen(c->names[e]));
+		}
+		sbuf_addc(b, ']');
+	}
+	if (c->nfailed) {
+		key(b, "failed", true);
+		sbuf_addc(b, '[');
+		for (int e = 0; e < c->nfailed; e++) {
+			if (e)
+				sbuf_addc(b, ',');
+			sbuf_adds(b, "{\"event\":");
+			json_string(b, c->failed[e], strlen(c->failed[e]));
+			key(b, "reason", true);
+			json_string(b, c->failed_why[e], strlen(c->failed_why[e]));
+			sbuf_addc(b, '}');
+		}
+		sbuf_addc(b, ']');
+	}
 }
 
 static void json_counters(struct sbuf *b, const struct frame *f)
@@ -105,6 +172,7 @@ static void json_counters(struct sbuf *b, const struct frame *f)
 	kv_u(b, "attached", c->attached, true);
 	kv_u(b, "not_attached", c->not_attached, true);
 	kv_u(b, "partial", c->partial, true);
+	json_counters_why(b, c);
 	if (c->last_error) {
 		const char *e = strerror(-c->last_error);
 
