@@ -49,16 +49,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Benchmarks in table order; synthesize and rdpmc take their rows here. */
-enum bench_id {
-	BENCH_STATUS,
-	BENCH_BREAKPOINT_THREAD,
-	BENCH_BREAKPOINT_ENABLE,
-	BENCH_RDPMC,
-	BENCH_SYNTHESIZE,
-	BENCH_COUNT
-};
-
 #define BENCH_MAX_OPTIONS 12 /* per benchmark, not counting the common ones */
 #define BENCH_MAX_VALUES 128 /* synthesize: 4 per thread count of its sweep */
 #define BENCH_MAX_SERIES 4
@@ -176,7 +166,9 @@ extern const struct bench_desc bench_synthesize;
 void *bench_params_new(const struct bench_desc *d);
 int bench_params_set(const struct bench_desc *d, void *params, const char *name, const char *value);
 
-/* The registered benchmark with index id (< BENCH_COUNT), or by name (NULL: none). */
+/* How many benchmarks bench.c's table registers. */
+unsigned int bench_count(void);
+/* The registered benchmark with index id (< bench_count()), or by name (NULL: none). */
 const struct bench_desc *bench_get(unsigned int id);
 const struct bench_desc *bench_find(const char *name);
 

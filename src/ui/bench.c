@@ -37,8 +37,8 @@ struct bench_run {
 };
 
 static struct {
-	unsigned sel; /* selected benchmark */
-	char args[BENCH_COUNT][BENCH_ARGS_MAX];
+	unsigned sel;			       /* selected benchmark */
+	char (*args)[BENCH_ARGS_MAX];	       /* a benchmark's options, bench_count() of them */
 	struct bench_run runs[BENCH_RUNS_MAX]; /* oldest first */
 	size_t nruns;
 	unsigned next_id;
@@ -286,6 +286,8 @@ static void bench_shutdown(struct ui *ui)
 	for (size_t i = 0; i < bp.nruns; i++)
 		run_free(&bp.runs[i]);
 	bp.nruns = 0;
+	free(bp.args);
+	bp.args = NULL;
 }
 
 static const char *state_name(enum run_state s)
@@ -331,13 +333,18 @@ static void draw_chart(struct ui *ui, const struct bench_series *s, int *y, int 
 	}
 }
 
-static void bench_draw(struct ui *ui, int y, int h)
+/* Each benchmark's options, made on first use (the table's size is known then). */
+static void need_args(void)
 {
-	int ymax = y + h, argw = 10;
-	const struct bench_run *shown = NULL;
+	if (!bp.args)
+		bp.args = xcalloc(bench_count(), sizeof(*bp.args));
+}
 
-	if (h < 6)
-		return;
+/* The benchmarks, their options and summaries, the selected one marked; returns y after. */
+static int draw_list(struct ui *ui, int y, int ymax)
+{
+	int argw = 10;
+
 	attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	mvhline(y, 0, ' ', COLS);
 	mvaddnstr(y, 0,
@@ -347,10 +354,10 @@ static void bench_draw(struct ui *ui, int y, int h)
 	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	y++;
 	/* The summaries start after the longest options, and get what is left. */
-	for (unsigned i = 0; i < BENCH_COUNT; i++)
+	for (unsigned i = 0; i < bench_count(); i++)
 		if ((int)strlen(bp.args[i]) > argw)
 			argw = (int)strlen(bp.args[i]);
-	for (unsigned i = 0; i < BENCH_COUNT && y < ymax; i++, y++) {
+	for (unsigned i = 0; i < bench_count() && y < ymax; i++, y++) {
 		const struct bench_desc *d = bench_get(i);
 		const char *summary = _(d->summary);
 		int x = 21 + argw + 2;
@@ -364,20 +371,104 @@ static void bench_draw(struct ui *ui, int y, int h)
 		if (i == bp.sel)
 			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 	}
-	y++;
-	if (bp.child > 0 && y < ymax) {
-		int w = COLS - 20, fill = (int)(bp.progress * w + 0.5);
+	return y + 1;
+}
 
-		mvprintw(y, 1, "%3.0f%% [", bp.progress * 100);
-		attron(ui_attr(ui, COLOR_BAR_USER, A_REVERSE));
-		for (int k = 0; k < fill; k++)
-			addch(ui->color ? '|' : '#');
-		attroff(ui_attr(ui, COLOR_BAR_USER, A_REVERSE));
-		for (int k = fill; k < w; k++)
-			addch(' ');
-		addch(']');
-		y += 2;
+/* The running child's progress bar, if one runs; returns y after. */
+static int draw_progress(struct ui *ui, int y, int ymax)
+{
+	int w = COLS - 20, fill = (int)(bp.progress * w + 0.5);
+
+	if (bp.child <= 0 || y >= ymax)
+		return y;
+	mvprintw(y, 1, "%3.0f%% [", bp.progress * 100);
+	attron(ui_attr(ui, COLOR_BAR_USER, A_REVERSE));
+	for (int k = 0; k < fill; k++)
+		addch(ui->color ? '|' : '#');
+	attroff(ui_attr(ui, COLOR_BAR_USER, A_REVERSE));
+	for (int k = fill; k < w; k++)
+		addch(' ');
+	addch(']');
+	return y + 2;
+}
+
+/* A run's figures with their spread, notes and charts; returns y after. */
+static int draw_run(struct ui *ui, const struct bench_run *shown, int y, int ymax)
+{
+	static const struct bench_result none;
+	const struct bench_result *res = shown->msg ? &shown->msg->result : &none;
+
+	attron(A_BOLD);
+	mvprintw(y++, 1, _("Run %u: %s %s (%s)"), shown->id, bench_get(shown->bench)->name,
+		 shown->args, state_name(shown->state));
+	attroff(A_BOLD);
+	if (shown->message[0] && y < ymax)
+		mvaddnstr(y++, 3, shown->message, COLS - 4);
+	for (size_t v = 0; v < res->nvalues && y < ymax; v++, y++) {
+		const struct bench_value *bv = &res->values[v];
+		/* A label that is a whole perf-style line (the figure in it, or
+		 * more than one line) gives way to the key beside the figure. */
+		const char *label =
+		    bv->label[0] && strlen(bv->label) <= 40 && !strchr(bv->label, '\n') ? bv->label
+											: bv->key;
+
+		if (bv->unavailable) {
+			mvprintw(y, 3, "%-40.40s %s: %s", label, _("unavailable"), bv->unavailable);
+			continue;
+		}
+		mvprintw(y, 3, "%-40.40s %14.3f %-10s", label, bv->value, bv->unit);
+		if (bv->samples)
+			printw(_(" min %.3f  median %.3f  max %.3f  (%u %s)"), bv->min, bv->median,
+			       bv->max, bv->samples, bv->of);
+		if (bv->bimodal) {
+			attron(A_BOLD);
+			printw(_("  BIMODAL"));
+			attroff(A_BOLD);
+		}
 	}
+	for (size_t k = 0; k < res->nnotes && y < ymax; k++, y++)
+		mvprintw(y, 3, "# %.*s", COLS > 6 ? COLS - 6 : 0, res->notes[k]);
+	for (size_t s = 0; s < res->nseries && y < ymax; s++)
+		draw_chart(ui, &res->series[s], &y, ymax);
+	return y + 1;
+}
+
+/* Earlier runs, one line each, for comparison. */
+static void draw_earlier(const struct bench_run *shown, int y, int ymax)
+{
+	if (bp.nruns < 2 || y >= ymax)
+		return;
+	attron(A_BOLD);
+	mvaddnstr(y++, 1, _("Earlier runs"), COLS - 2);
+	attroff(A_BOLD);
+	for (size_t i = bp.nruns; i-- > 0 && y < ymax;) {
+		const struct bench_run *r = &bp.runs[i];
+
+		if (r == shown)
+			continue;
+		mvprintw(y, 3, "%3u %-18s %-24.24s %-9s", r->id, bench_get(r->bench)->name, r->args,
+			 state_name(r->state));
+		if (r->msg && r->msg->result.nvalues) {
+			/* the first figure after a total time is the one to compare */
+			const struct bench_result *res = &r->msg->result;
+			const struct bench_value *v = &res->values[res->nvalues > 1 ? 1 : 0];
+
+			printw(" %s %.3f %s", v->key, v->value, v->unit);
+		}
+		y++;
+	}
+}
+
+static void bench_draw(struct ui *ui, int y, int h)
+{
+	int ymax = y + h;
+	const struct bench_run *shown = NULL;
+
+	if (h < 6)
+		return;
+	need_args();
+	y = draw_list(ui, y, ymax);
+	y = draw_progress(ui, y, ymax);
 	/* the latest run of the selected benchmark */
 	for (size_t i = bp.nruns; i-- > 0;) {
 		if (bp.runs[i].bench == bp.sel) {
@@ -385,69 +476,9 @@ static void bench_draw(struct ui *ui, int y, int h)
 			break;
 		}
 	}
-	if (shown && y < ymax) {
-		static const struct bench_result none;
-		const struct bench_result *res = shown->msg ? &shown->msg->result : &none;
-
-		attron(A_BOLD);
-		mvprintw(y++, 1, _("Run %u: %s %s (%s)"), shown->id, bench_get(shown->bench)->name,
-			 shown->args, state_name(shown->state));
-		attroff(A_BOLD);
-		if (shown->message[0] && y < ymax)
-			mvaddnstr(y++, 3, shown->message, COLS - 4);
-		for (size_t v = 0; v < res->nvalues && y < ymax; v++, y++) {
-			const struct bench_value *bv = &res->values[v];
-			/* A label that is a whole perf-style line (the figure in it, or
-			 * more than one line) gives way to the key beside the figure. */
-			const char *label =
-			    bv->label[0] && strlen(bv->label) <= 40 && !strchr(bv->label, '\n')
-				? bv->label
-				: bv->key;
-
-			if (bv->unavailable) {
-				mvprintw(y, 3, "%-40.40s %s: %s", label, _("unavailable"),
-					 bv->unavailable);
-				continue;
-			}
-			mvprintw(y, 3, "%-40.40s %14.3f %-10s", label, bv->value, bv->unit);
-			if (bv->samples)
-				printw(_(" min %.3f  median %.3f  max %.3f  (%u %s)"), bv->min,
-				       bv->median, bv->max, bv->samples, bv->of);
-			if (bv->bimodal) {
-				attron(A_BOLD);
-				printw(_("  BIMODAL"));
-				attroff(A_BOLD);
-			}
-		}
-		for (size_t k = 0; k < res->nnotes && y < ymax; k++, y++)
-			mvprintw(y, 3, "# %.*s", COLS > 6 ? COLS - 6 : 0, res->notes[k]);
-		for (size_t s = 0; s < res->nseries && y < ymax; s++)
-			draw_chart(ui, &res->series[s], &y, ymax);
-		y++;
-	}
-	/* earlier runs, for comparison */
-	if (bp.nruns > 1 && y < ymax) {
-		attron(A_BOLD);
-		mvaddnstr(y++, 1, _("Earlier runs"), COLS - 2);
-		attroff(A_BOLD);
-		for (size_t i = bp.nruns; i-- > 0 && y < ymax;) {
-			const struct bench_run *r = &bp.runs[i];
-
-			if (r == shown)
-				continue;
-			mvprintw(y, 3, "%3u %-18s %-24.24s %-9s", r->id, bench_get(r->bench)->name,
-				 r->args, state_name(r->state));
-			if (r->msg && r->msg->result.nvalues) {
-				/* the first figure after a total time is the one to compare */
-				const struct bench_result *res = &r->msg->result;
-				const struct bench_value *v =
-				    &res->values[res->nvalues > 1 ? 1 : 0];
-
-				printw(" %s %.3f %s", v->key, v->value, v->unit);
-			}
-			y++;
-		}
-	}
+	if (shown && y < ymax)
+		y = draw_run(ui, shown, y, ymax);
+	draw_earlier(shown, y, ymax);
 }
 
 /*
@@ -482,6 +513,7 @@ static void toggle_cpu(char *args, size_t cap)
 
 static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 {
+	need_args();
 	if (key == KEY_ESC) {
 		if (bp.child > 0) {
 			stop_child();
@@ -513,14 +545,14 @@ static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 			bp.sel--;
 		return UI_HANDLED;
 	case ACT_DOWN:
-		if (bp.sel + 1 < BENCH_COUNT)
+		if (bp.sel + 1 < bench_count())
 			bp.sel++;
 		return UI_HANDLED;
 	case ACT_HOME:
 		bp.sel = 0;
 		return UI_HANDLED;
 	case ACT_END:
-		bp.sel = BENCH_COUNT - 1;
+		bp.sel = bench_count() - 1;
 		return UI_HANDLED;
 	default:
 		return UI_IGNORED;
@@ -529,6 +561,7 @@ static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 
 static void bench_prompt_done(struct ui *ui, const char *text)
 {
+	need_args();
 	(void)ui;
 	snprintf(bp.args[bp.sel], sizeof(bp.args[bp.sel]), "%s", text);
 }
