@@ -265,37 +265,146 @@ static void parse_watch(const char *arg, struct batch_opts *o, size_t *cap)
 	((struct perf_bp_spec *)o->watches)[o->nwatches++] = spec;
 }
 
+static const struct option longopts[] = {
+    {"batch", no_argument, NULL, 'b'},
+    {"iterations", required_argument, NULL, 'n'},
+    {"delay", required_argument, NULL, 'd'},
+    {"pid", required_argument, NULL, 'p'},
+    {"user", required_argument, NULL, 'u'},
+    {"sort", required_argument, NULL, 's'},
+    {"output", required_argument, NULL, 'o'},
+    {"threads", no_argument, NULL, 'H'},
+    {"cmdline", no_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {"proc-root", required_argument, NULL, OPT_PROC_ROOT},
+    {"counters", optional_argument, NULL, OPT_COUNTERS},
+    {"counter-budget", required_argument, NULL, OPT_COUNTER_BUDGET},
+    {"watch", required_argument, NULL, OPT_WATCH},
+    {"perf-fds", no_argument, NULL, OPT_PERF_FDS},
+    {NULL, 0, NULL, 0},
+};
+
+/* What the command line asked for. */
+struct cli {
+	struct batch_opts o; /* the viewer takes its part of these too */
+	size_t pids_cap, watch_cap;
+	bool batch, delay_given, sort_given;
+};
+
+/* One option c (with optarg) into cli; -1 to go on, or the exit status of
+ * --help and --version. A bad value ends ptop with a usage error. */
+static int take_option(int c, struct cli *cli, char **argv)
+{
+	struct batch_opts *o = &cli->o;
+	int fmt;
+
+	switch (c) {
+	case 'b':
+		cli->batch = true;
+		break;
+	case 'n':
+		o->iterations = (long)parse_num("-n/--iterations", optarg, 1, LONG_MAX);
+		break;
+	case 'd':
+		o->delay_s = parse_delay(optarg);
+		cli->delay_given = true;
+		break;
+	case 'p':
+		parse_pids(optarg, o, &cli->pids_cap);
+		break;
+	case 'u':
+		parse_user(optarg, o);
+		break;
+	case 's':
+		parse_sort(optarg, &o->order);
+		cli->sort_given = true;
+		break;
+	case 'H':
+		o->threads = true;
+		break;
+	case 'c':
+		o->cmdline = true;
+		break;
+	case 'o':
+		fmt = output_format_by_name(optarg);
+		if (fmt < 0)
+			usage_error(_("unknown output format: '%s' (text, json or csv)"), optarg);
+		o->format = (enum output_format)fmt;
+		break;
+	case OPT_PROC_ROOT:
+		o->root = optarg;
+		o->observe.root = optarg;
+		break;
+	case OPT_COUNTERS:
+		o->observe.counters = true;
+		if (optarg)
+			parse_events(optarg, o);
+		break;
+	case OPT_COUNTER_BUDGET:
+		/* 0 would attach counters to nothing, and means the default to the viewer */
+		o->observe.budget =
+		    (unsigned)parse_num("--counter-budget", optarg, 1, MAX_COUNTER_BUDGET);
+		break;
+	case OPT_WATCH:
+		parse_watch(optarg, o, &cli->watch_cap);
+		break;
+	case OPT_PERF_FDS:
+		o->observe.perf_fds = true;
+		break;
+	case 'h':
+		return help();
+	case 'V': {
+		struct sbuf b = {0};
+
+		sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
+		return put_stdout(&b);
+	}
+	case ':':
+		usage_error(_("option '%s' needs a value"), argv[optind - 1]);
+	default:
+		usage_error(_("unknown option '%s'"), argv[optind - 1]);
+	}
+	return -1;
+}
+
+/* The viewer, with what the command line gave it. */
+static int run_viewer(const struct cli *cli)
+{
+	const struct batch_opts *o = &cli->o;
+	struct ui_opts u = {
+	    .root = o->root,
+	    .delay_s = cli->delay_given ? o->delay_s : -1,
+	    .filter = o->filter,
+	    .order = cli->sort_given ? &o->order : NULL,
+	    .iterations = o->iterations,
+	    .events = o->observe.events,
+	    .nevents = o->observe.nevents,
+	    .counter_budget = o->observe.budget,
+	    .watches = o->watches,
+	    .nwatches = o->nwatches,
+	    .threads = o->threads,
+	    .cmdline = o->cmdline,
+	};
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, _("%s: the viewer needs a terminal; use -b for batch mode\n"),
+			progname);
+		return 1;
+	}
+	return ui_run(&u);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"batch", no_argument, NULL, 'b'},
-	    {"iterations", required_argument, NULL, 'n'},
-	    {"delay", required_argument, NULL, 'd'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"user", required_argument, NULL, 'u'},
-	    {"sort", required_argument, NULL, 's'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"threads", no_argument, NULL, 'H'},
-	    {"cmdline", no_argument, NULL, 'c'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {"proc-root", required_argument, NULL, OPT_PROC_ROOT},
-	    {"counters", optional_argument, NULL, OPT_COUNTERS},
-	    {"counter-budget", required_argument, NULL, OPT_COUNTER_BUDGET},
-	    {"watch", required_argument, NULL, OPT_WATCH},
-	    {"perf-fds", no_argument, NULL, OPT_PERF_FDS},
-	    {NULL, 0, NULL, 0},
-	};
-	struct batch_opts o = {
-	    .delay_s = 3.0,
-	    .order = {.field = FIELD_CPU},
-	    .format = OUTPUT_TEXT,
-	    .out_fd = STDOUT_FILENO,
-	    .observe = {.budget = DEFAULT_COUNTER_BUDGET},
-	};
-	size_t pids_cap = 0, watch_cap = 0;
-	bool batch = false, delay_given = false, sort_given = false;
-	int c, fmt, status;
+	struct cli cli = {.o = {
+			      .delay_s = 3.0,
+			      .order = {.field = FIELD_CPU},
+			      .format = OUTPUT_TEXT,
+			      .out_fd = STDOUT_FILENO,
+			      .observe = {.budget = DEFAULT_COUNTER_BUDGET},
+			  }};
+	int c, status;
 
 	setup_locale();
 	if (argv[0] && *argv[0]) {
@@ -307,105 +416,16 @@ int main(int argc, char **argv)
 		ignore_sigpipe();
 		return bench_main(argc - 1, argv + 1, progname);
 	}
-
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:o:HchV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			batch = true;
-			break;
-		case 'n':
-			o.iterations = (long)parse_num("-n/--iterations", optarg, 1, LONG_MAX);
-			break;
-		case 'd':
-			o.delay_s = parse_delay(optarg);
-			delay_given = true;
-			break;
-		case 'p':
-			parse_pids(optarg, &o, &pids_cap);
-			break;
-		case 'u':
-			parse_user(optarg, &o);
-			break;
-		case 's':
-			parse_sort(optarg, &o.order);
-			sort_given = true;
-			break;
-		case 'H':
-			o.threads = true;
-			break;
-		case 'c':
-			o.cmdline = true;
-			break;
-		case 'o':
-			fmt = output_format_by_name(optarg);
-			if (fmt < 0)
-				usage_error(_("unknown output format: '%s' (text, json or csv)"),
-					    optarg);
-			o.format = (enum output_format)fmt;
-			break;
-		case OPT_PROC_ROOT:
-			o.root = optarg;
-			o.observe.root = optarg;
-			break;
-		case OPT_COUNTERS:
-			o.observe.counters = true;
-			if (optarg)
-				parse_events(optarg, &o);
-			break;
-		case OPT_COUNTER_BUDGET:
-			/* 0 would attach counters to nothing, and means the default to the viewer */
-			o.observe.budget =
-			    (unsigned)parse_num("--counter-budget", optarg, 1, MAX_COUNTER_BUDGET);
-			break;
-		case OPT_WATCH:
-			parse_watch(optarg, &o, &watch_cap);
-			break;
-		case OPT_PERF_FDS:
-			o.observe.perf_fds = true;
-			break;
-		case 'h':
-			return help();
-		case 'V': {
-			struct sbuf b = {0};
-
-			sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
-			return put_stdout(&b);
-		}
-		case ':':
-			usage_error(_("option '%s' needs a value"), argv[optind - 1]);
-		default:
-			usage_error(_("unknown option '%s'"), argv[optind - 1]);
-		}
+		status = take_option(c, &cli, argv);
+		if (status >= 0)
+			return status;
 	}
 	if (optind < argc)
 		usage_error(_("unexpected argument '%s'"), argv[optind]);
-
-	if (batch) {
-		status = batch_run(&o);
-	} else {
-		struct ui_opts u = {
-		    .root = o.root,
-		    .delay_s = delay_given ? o.delay_s : -1,
-		    .filter = o.filter,
-		    .order = sort_given ? &o.order : NULL,
-		    .iterations = o.iterations,
-		    .events = o.observe.events,
-		    .nevents = o.observe.nevents,
-		    .counter_budget = o.observe.budget,
-		    .threads = o.threads,
-		    .cmdline = o.cmdline,
-		};
-
-		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-			fprintf(stderr,
-				_("%s: the viewer needs a terminal; use -b for batch mode\n"),
-				progname);
-			return 1;
-		}
-		status = ui_run(&u);
-	}
-	free((int *)o.filter.pids);
-	free((void *)o.watches);
+	status = cli.batch ? batch_run(&cli.o) : run_viewer(&cli);
+	free((int *)cli.o.filter.pids);
+	free((void *)cli.o.watches);
 	return end_status(status);
 }

@@ -8,6 +8,7 @@
 #   non-zero status instead of spinning for ever;
 # - SIGTERM, SIGINT and SIGHUP: the terminal is restored, then ptop dies of
 #   the signal, as a shell expects (status 128 + signal);
+# - --watch given to the viewer is armed: on a gone process it ends it, saying why;
 # - out of memory (tests/failalloc.c, preloaded, fails every allocation once
 #   a file exists): the message comes after the terminal is restored, where
 #   the user can read it, and the status is 1.
@@ -55,7 +56,7 @@ def fail(msg, out=b""):
     sys.exit(1)
 
 
-def start(extra_env=None):
+def start(args=None, extra_env=None):
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 0, 0))
     env = dict(os.environ, TERM="xterm", LANG="C.UTF-8", HOME=os.environ["TMPD"],
@@ -63,7 +64,7 @@ def start(extra_env=None):
     env.pop("NO_COLOR", None)
     env.update(extra_env or {})
     # a session of its own, without a controlling terminal: no SIGHUP ever
-    p = subprocess.Popen([PTOP, "-d", "0.5"], stdin=slave, stdout=slave, stderr=slave,
+    p = subprocess.Popen([PTOP, "-d", "0.5"] + (args or []), stdin=slave, stdout=slave, stderr=slave,
                          env=env, start_new_session=True)
     os.close(slave)
     return p, master
@@ -141,11 +142,28 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         fail(f"after {sig.name} the terminal was not restored", out)
     print(f"{NAME}: {sig.name}: killed by it, terminal restored")
 
-# 3. Out of memory: the message after the restored terminal, status 1.
+# 3. --watch reaches the viewer: a watch that cannot be armed (its process is
+# gone) ends it with status 1 and says why, as in batch mode.
+gone = os.fork()
+if gone == 0:
+    os._exit(0)
+os.waitpid(gone, 0)
+p, master = start(["--watch", f"{gone}:0x1000:4:w"])
+out, st = drain(master, p)
+os.close(master)
+if st is None:
+    p.kill()
+    p.wait()
+    fail("--watch on a gone process: the viewer is still running", out)
+if st != 1 or b"cannot watch" not in out:
+    fail(f"--watch on a gone process: status {st}, not 1 with 'cannot watch'", out)
+print(f"{NAME}: --watch: the viewer arms it (a gone process: status 1, said why)")
+
+# 4. Out of memory: the message after the restored terminal, status 1.
 shim = os.environ.get("SHIM")
 if shim:
     trigger = os.environ["TMPD"] + "/fail-now"
-    p, master = start({"LD_PRELOAD": shim, "FAILALLOC_FILE": trigger})
+    p, master = start(extra_env={"LD_PRELOAD": shim, "FAILALLOC_FILE": trigger})
     read_until(master, p, b"COMMAND")
     open(trigger, "w").close()
     os.write(master, b"W")  # writing the settings allocates their path
