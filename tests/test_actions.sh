@@ -4,7 +4,7 @@
 # test_actions.sh: a signal or a renice reaches the process the user chose,
 # and no other, however the rows move while the menu or prompt is open. Driven
 # in a private tmux server as a user would: processes of a set (A, B, C) are
-# filtered and sorted by PID, B is selected, the menu opens on it, then A is
+# filtered and sorted by name, B is selected, the menu opens on it, then A is
 # killed from outside so that the rows shift and C takes B's place; Enter must
 # still reach B. Also: k and Enter typed before a redraw; a chosen process that
 # is gone by Enter; F8 pressed three times within one refresh adds up to 3.
@@ -68,7 +68,7 @@ nice_of() {
 	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f17
 }
 
-# show SET N: filter for a set and wait for its N rows, sorted by PID
+# show SET N: filter for a set and wait for its N rows
 show() {
 	keys -l '\'
 	expect 'Filter: '
@@ -101,7 +101,7 @@ TERM=${TERM:-xterm}
 export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
 unset TMUX TMUX_PANE NO_COLOR
 
-# the sets, started in order so that PIDs grow A < B < C
+# the sets: A, B and C of each sort in that order by name
 spawn 1 A
 a1=$spawned
 spawn 1 B
@@ -132,8 +132,12 @@ tm new-session -d -s "$session" -x 160 -y 48 \
 	sh "$tmp" || fail "tmux cannot start a session"
 tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
 expect '^ *PID +USER .*COMMAND'
-keys N # sort by PID
-expect 'Sorted by PID'
+# sort by name (F6, the last column: COMMAND), so A, B, C come in that order
+# whatever their PIDs (they wrap, with pid_max at 32768)
+keys F6
+expect 'Sort by:'
+keys End Enter
+wait_for off_screen 'Sort by:' || fail "the sort menu did not close"
 
 # 1. k and Enter in one go, before any redraw: SIGTERM reaches B, nothing crashes.
 show 1 3
