@@ -554,12 +554,67 @@ static void test_live_budget_fallback(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+struct tid_set {
+	int tids[16];
+	int n;
+};
+
+static int collect_tid(void *ctx, int tid)
+{
+	struct tid_set *t = ctx;
+
+	if (t->n < 16)
+		t->tids[t->n++] = tid;
+	return 0;
+}
+
+static bool has_tid(const struct tid_set *t, int tid)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->tids[i] == tid)
+			return true;
+	return false;
+}
+
+/* proc_tasks(), the reader-less walk perf/ uses, under a fake root and the real one. */
+static void test_tasks_fake_and_live(void **state)
+{
+	struct fake_root *fr = *state;
+	struct proc_reader *r;
+	struct tid_set a = {0}, b = {0};
+	char path[512];
+
+	for (const char *const *d = (const char *const[]){"123", "123/task", "123/task/123",
+							  "123/task/130", "123/task/x1", NULL};
+	     *d; d++) {
+		snprintf(path, sizeof(path), "%s/%s", fr->dir, *d);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	assert_int_equal(proc_tasks(fr->dir, 123, collect_tid, &a), 0);
+	assert_int_equal(a.n, 2); /* "x1" is no thread */
+	assert_true(has_tid(&a, 123) && has_tid(&a, 130));
+	/* the reader's walk is the same walk */
+	assert_int_equal(proc_reader_new(fr->dir, &r), 0);
+	assert_int_equal(proc_reader_tasks(r, 123, collect_tid, &b), 0);
+	proc_reader_free(r);
+	assert_int_equal(b.n, 2);
+	assert_int_equal(proc_tasks(fr->dir, 124, collect_tid, &a), -ESRCH);
+	snprintf(path, sizeof(path), "%s/no-such-root", fr->dir);
+	assert_int_equal(proc_tasks(path, 123, collect_tid, &a), -ENOENT);
+	/* the real /proc: this process's one thread is itself */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(proc_tasks(NULL, getpid(), collect_tid, &a), 0);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(a.tids[0], getpid());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_new_missing_root),
 	    cmocka_unit_test_setup_teardown(test_fake_scan_lifecycle, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_fake_many, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_tasks_fake_and_live, fake_setup, fake_teardown),
 	    cmocka_unit_test(test_live_self),
 	    cmocka_unit_test_teardown(test_live_child_gone, kill_child),
 	    cmocka_unit_test(test_live_budget_fallback),

@@ -197,6 +197,8 @@ ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const cha
  * non-zero (which is returned). Returns 0, or -ESRCH when the process is gone.
  */
 int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx);
+/* The same without a reader, for a proc root (NULL: /proc); -errno when root cannot be opened. */
+int proc_tasks(const char *root, int pid, int (*fn)(void *ctx, int tid), void *ctx);
 
 /* Room for any path proc_path() makes. */
 #define PROC_PATH_MAX 48

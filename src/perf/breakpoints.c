@@ -7,7 +7,6 @@
  * found with ptop's maps parser. x86 has four debug registers per task, so a
  * fifth breakpoint fails with ENOSPC, which gets a message of its own.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/hw_breakpoint.h>
@@ -199,45 +198,42 @@ static int bp_open(const struct perf_bp_spec *s, int tid)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+struct bp_arming {
+	struct perf_bp *bp;
+	size_t cap;
+};
+
+/* One breakpoint event on thread tid; 0 or the -errno that ends the arming. */
+static int arm_thread(void *ctx, int tid)
+{
+	struct bp_arming *a = ctx;
+	struct perf_bp *bp = a->bp;
+	int fd = bp_open(&bp->spec, tid);
+
+	if (fd == -ESRCH)
+		return 0; /* that thread ended meanwhile */
+	if (fd < 0)
+		return fd;
+	if ((size_t)bp->nfds == a->cap) {
+		a->cap *= 2;
+		bp->fds = xreallocarray(bp->fds, a->cap, sizeof(int));
+	}
+	bp->fds[bp->nfds++] = fd;
+	return 0;
+}
+
 int perf_bp_arm(struct perf_bp *bp, const struct perf_bp_spec *spec, const char *root)
 {
-	char path[4096];
-	struct dirent *d;
-	size_t cap = 8;
-	DIR *dir;
-	int err = 0;
+	struct bp_arming a = {.bp = bp, .cap = 8};
+	int err;
 
 	memset(bp, 0, sizeof(*bp));
 	bp->spec = *spec;
 	err = perf_bp_resolve(&bp->spec, root);
 	if (err)
 		return err;
-	snprintf(path, sizeof(path), "%s/%d/task", root ? root : "/proc", spec->pid);
-	dir = opendir(path);
-	if (!dir)
-		return errno == ENOENT ? -ESRCH : -errno;
-	bp->fds = xreallocarray(NULL, cap, sizeof(int));
-	while ((d = readdir(dir))) {
-		char *end;
-		long tid = strtol(d->d_name, &end, 10);
-		int fd;
-
-		if (*end || tid <= 0)
-			continue;
-		fd = bp_open(&bp->spec, (int)tid);
-		if (fd == -ESRCH)
-			continue; /* that thread ended meanwhile */
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		if ((size_t)bp->nfds == cap) {
-			cap *= 2;
-			bp->fds = xreallocarray(bp->fds, cap, sizeof(int));
-		}
-		bp->fds[bp->nfds++] = fd;
-	}
-	closedir(dir);
+	bp->fds = xreallocarray(NULL, a.cap, sizeof(int));
+	err = proc_tasks(root, spec->pid, arm_thread, &a);
 	if (!err && bp->nfds == 0)
 		err = -ESRCH;
 	if (err)

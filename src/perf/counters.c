@@ -628,32 +628,35 @@ void perf_counters_free(struct perf_counters *c)
  * The threads of pid but its main one, at most max of them, into tids; the
  * number found. *more is set when there were more than max.
  */
+struct thread_list {
+	int pid, *tids, max, n;
+	bool more;
+};
+
+static int add_thread(void *ctx, int tid)
+{
+	struct thread_list *l = ctx;
+
+	if (tid == l->pid)
+		return 0;
+	if (l->n == l->max) {
+		l->more = true;
+		return 1;
+	}
+	l->tids[l->n++] = tid;
+	return 0;
+}
+
 static int list_threads(int pid, int *tids, int max, bool *more)
 {
-	char path[PROC_PATH_MAX + 8];
-	struct dirent *e;
-	DIR *d;
-	int n = 0;
+	struct thread_list l = {.pid = pid, .tids = tids, .max = max};
 
-	*more = false;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return 0; /* gone: opening the main thread's group says so */
-	while ((e = readdir(d))) {
-		char *end;
-		long tid = strtol(e->d_name, &end, 10);
-
-		if (*end || tid <= 0 || tid == pid || e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		if (n == max) {
-			*more = true;
-			break;
-		}
-		tids[n++] = (int)tid;
-	}
-	closedir(d);
-	return n;
+	/* the kernel's threads, whatever proc root the frames come from: these
+	 * are the tasks perf_event_open attaches to. Gone: opening the main
+	 * thread's group says so. */
+	proc_tasks(NULL, pid, add_thread, &l);
+	*more = l.more;
+	return l.n;
 }
 
 /*

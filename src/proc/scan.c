@@ -292,7 +292,8 @@ void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st
 	st->fallback = r->fallback;
 }
 
-int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx)
+/* fn for each thread id in the task directory of pid under the root dirfd. */
+static int walk_tasks(int dirfd, int pid, int (*fn)(void *ctx, int tid), void *ctx)
 {
 	char path[PROC_PATH_MAX];
 	struct dirent *d;
@@ -300,7 +301,7 @@ int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int t
 	int fd, ret = 0;
 
 	proc_path(path, (unsigned)pid, 0, "task");
-	fd = openat(r->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
 	dir = fdopendir(fd);
@@ -316,5 +317,21 @@ int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int t
 			ret = fn(ctx, tid);
 	}
 	closedir(dir);
+	return ret;
+}
+
+int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx)
+{
+	return walk_tasks(r->root_fd, pid, fn, ctx);
+}
+
+int proc_tasks(const char *root, int pid, int (*fn)(void *ctx, int tid), void *ctx)
+{
+	int dirfd = open(root ? root : "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (dirfd < 0)
+		return -errno;
+	ret = walk_tasks(dirfd, pid, fn, ctx);
+	close(dirfd);
 	return ret;
 }
