@@ -163,6 +163,21 @@ bool action_choose(struct ui *ui, const struct frame_proc *p)
 	return !err;
 }
 
+unsigned action_renice_target(struct ui *ui, bool relative, int value)
+{
+	const struct ui_target *t = &ui->target;
+	int set = 0, err = action_renice(t, ui->opts->root, relative, value, &set);
+
+	if (err == -ESRCH)
+		action_gone(ui, t);
+	else if (err)
+		ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name, strerror(-err));
+	else
+		ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
+	action_target_close(&ui->target);
+	return err ? UI_HANDLED : UI_HANDLED | UI_REFETCH;
+}
+
 void ui_renice_prompt(struct ui *ui, const struct frame_proc *p)
 {
 	if (!p || !action_choose(ui, p))

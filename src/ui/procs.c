@@ -345,22 +345,9 @@ static void set_collapsed(struct ui *ui, int pid, bool collapse)
 /* F7/F8: nice one step from what the kernel has now, so that presses add up. */
 static unsigned renice_step(struct ui *ui, const struct frame_proc *p, int step)
 {
-	struct ui_target t = {.pidfd = -1};
-	int set = 0, err;
-
-	if (!p)
+	if (!p || !action_choose(ui, p))
 		return UI_HANDLED;
-	err = action_target_open(&t, ui->opts->root, p);
-	if (!err)
-		err = action_renice(&t, ui->opts->root, true, step, &set);
-	if (err == -ESRCH)
-		action_gone(ui, &t);
-	else if (err)
-		ui_status(ui, _("Cannot renice %d (%s): %s"), t.pid, t.name, strerror(-err));
-	else
-		ui_status(ui, _("Process %d (%s) reniced to %d"), t.pid, t.name, set);
-	action_target_close(&t);
-	return UI_HANDLED | UI_REFETCH;
+	return action_renice_target(ui, true, step);
 }
 
 /* Up, Down, Page Up/Down, Home, End; UI_IGNORED for any other action. */

@@ -93,28 +93,19 @@ void ui_draw_status(struct ui *ui)
 
 static unsigned renice_done(struct ui *ui)
 {
-	const struct ui_target *t = &ui->target;
-	unsigned r = UI_HANDLED;
 	char *end;
 	long v;
-	int set, err;
 
 	errno = 0;
 	v = strtol(ui->input, &end, 10);
-	if (!ui->input[0]) {
+	if (ui->input[0] && !*end && !errno && v >= -20 && v <= 19)
+		return action_renice_target(ui, false, (int)v);
+	if (!ui->input[0])
 		ui_status(ui, _("Cancelled"));
-	} else if (*end || errno || v < -20 || v > 19) {
+	else
 		ui_status(ui, _("Not a nice value: %s"), ui->input);
-	} else if ((err = action_renice(t, ui->opts->root, false, (int)v, &set)) == -ESRCH) {
-		action_gone(ui, t);
-	} else if (err) {
-		ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name, strerror(-err));
-	} else {
-		ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
-		r |= UI_REFETCH;
-	}
 	action_target_close(&ui->target);
-	return r;
+	return UI_HANDLED;
 }
 
 static unsigned watch_done(struct ui *ui)

@@ -214,6 +214,9 @@ void action_gone(struct ui *ui, const struct ui_target *t);
 /* Fix ui->target on row p; false (and the reason on the status line) when
  * there is nothing to act on. */
 bool action_choose(struct ui *ui, const struct frame_proc *p);
+/* Renice ui->target (see action_renice), say how it went on the status line,
+ * and let the target go. Returns the reaction: a frame now when it was set. */
+unsigned action_renice_target(struct ui *ui, bool relative, int value);
 
 /* meters.c: draws the header from row 0; returns the rows used. */
 int meters_draw(struct ui *ui, int max_rows);
