@@ -21,6 +21,21 @@
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
 
+/* Counter idx (the page's index) read with pmc, sign-extended from the page's
+ * pmc_width bits, as the uapi comment above perf_event_mmap_page says. */
+static uint64_t pmc_value(const volatile struct perf_event_mmap_page *pg, uint32_t idx,
+			  uint64_t (*pmc)(unsigned idx, void *arg), void *arg)
+{
+	uint16_t width = pg->pmc_width;
+	int64_t v = (int64_t)pmc(idx - 1, arg);
+
+	if (width && width < 64) {
+		v = (int64_t)((uint64_t)v << (64 - width));
+		v >>= 64 - width;
+	}
+	return (uint64_t)v;
+}
+
 int perf_mmap_decode(const volatile struct perf_event_mmap_page *pg,
 		     uint64_t (*pmc)(unsigned idx, void *arg), void *arg, uint64_t *count)
 {
@@ -34,17 +49,7 @@ int perf_mmap_decode(const volatile struct perf_event_mmap_page *pg,
 		c = (uint64_t)pg->offset;
 		if (!pg->cap_usr_rdpmc || !idx)
 			return -EAGAIN;
-		{
-			uint16_t width = pg->pmc_width;
-			int64_t v = (int64_t)pmc(idx - 1, arg);
-
-			/* The counter is pmc_width bits wide: sign-extend it. */
-			if (width && width < 64) {
-				v = (int64_t)((uint64_t)v << (64 - width));
-				v >>= 64 - width;
-			}
-			c += (uint64_t)v;
-		}
+		c += pmc_value(pg, idx, pmc, arg);
 		barrier();
 	} while (pg->lock != seq);
 	*count = c;
@@ -68,16 +73,7 @@ int perf_mmap_read(const volatile struct perf_event_mmap_page *pg,
 		c = (uint64_t)pg->offset;
 		if (!pg->cap_usr_rdpmc || !idx || !pg->cap_user_time)
 			return -EAGAIN;
-		{
-			uint16_t width = pg->pmc_width;
-			int64_t v = (int64_t)pmc(idx - 1, arg);
-
-			if (width && width < 64) {
-				v = (int64_t)((uint64_t)v << (64 - width));
-				v >>= 64 - width;
-			}
-			c += (uint64_t)v;
-		}
+		c += pmc_value(pg, idx, pmc, arg);
 		cyc = tsc(arg);
 		shift = pg->time_shift;
 		mult = pg->time_mult;
