@@ -14,23 +14,15 @@ PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_actions
 
-if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
-	echo "$NAME: SKIP: tmux is not installed"
-	exit 77
-fi
-if [ ! -x "$PTOP" ]; then
-	echo "$NAME: FAIL: no ptop binary at $PTOP"
-	exit 1
-fi
+# Every wait here expects success: a loaded machine may slow it, not fail it.
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-actions.XXXXXX") || exit 1
 sock=ptopact$$
 session=ptopact
 pids=
-
-# Every wait here expects success: a loaded machine may slow it, not fail it.
-WAIT_SECONDS=30
-. "${srcdir:-.}/tests/tmux-lib.sh"
 
 cleanup() {
 	tm kill-server >/dev/null 2>&1

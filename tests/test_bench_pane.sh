@@ -15,10 +15,8 @@ TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_bench_pane
 WAIT_SECONDS=${WAIT_SECONDS:-30}
 
-if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
-	echo "$NAME: SKIP: tmux is not installed"
-	exit 77
-fi
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
 if ! command -v pgrep >/dev/null 2>&1; then
 	echo "$NAME: SKIP: pgrep is not installed: cannot find the benchmark's child"
 	exit 77
@@ -27,7 +25,6 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-bench.XXXXXX") || exit 1
 sock=ptopbench$$
 session=ptopbench
-. "${srcdir:-.}/tests/tmux-lib.sh"
 
 cleanup() {
 	tm kill-server >/dev/null 2>&1

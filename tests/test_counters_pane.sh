@@ -11,14 +11,9 @@
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 
-if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
-	echo "test_counters_pane: SKIP: tmux is not installed"
-	exit 77
-fi
-if [ ! -x "$PTOP" ]; then
-	echo "test_counters_pane: FAIL: no ptop binary at $PTOP"
-	exit 1
-fi
+NAME=test_counters_pane
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
 as_user=
 if [ "$(id -u)" -eq 0 ]; then
 	if ! command -v setpriv >/dev/null 2>&1; then
@@ -36,9 +31,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-ctrpane.XXXXXX") || exit 1
 chmod 755 "$tmp"
 sock=ptopctr$$
 session=ptopctr
-
-NAME=test_counters_pane
-. "${srcdir:-.}/tests/tmux-lib.sh"
 
 cleanup() {
 	tm kill-server >/dev/null 2>&1

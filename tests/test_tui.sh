@@ -13,22 +13,14 @@
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 
-if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
-	echo "test_tui: SKIP: tmux is not installed"
-	exit 77
-fi
-if [ ! -x "$PTOP" ]; then
-	echo "test_tui: FAIL: no ptop binary at $PTOP"
-	exit 1
-fi
+NAME=test_tui
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-tui.XXXXXX") || exit 1
 sock=ptoptest$$
 victim_pid=
 session=ptoptest
-
-NAME=test_tui
-. "${srcdir:-.}/tests/tmux-lib.sh"
 
 cleanup() {
 	tm kill-server >/dev/null 2>&1

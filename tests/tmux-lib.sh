@@ -3,7 +3,20 @@
 # tmux-lib.sh: what the tests that drive ptop in tmux share, sourced after
 # setting NAME (for messages), sock and session: the private server (tm), the
 # screen as text, waiting for a pattern, sending keys, failing with the
-# screen shown.
+# screen shown; and the check every such test starts with.
+
+# need_tmux_and_ptop: exit 77 (automake's SKIP) without tmux, 1 without the
+# ptop binary at PTOP.
+need_tmux_and_ptop() {
+	if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
+		echo "$NAME: SKIP: tmux is not installed"
+		exit 77
+	fi
+	if [ ! -x "$PTOP" ]; then
+		echo "$NAME: FAIL: no ptop binary at $PTOP"
+		exit 1
+	fi
+}
 
 tm() {
 	"$TMUX_BIN" -L "$sock" -f /dev/null "$@"
