@@ -166,7 +166,7 @@ static void test_defaults(void **state)
 	assert_false(c.threads);
 	assert_false(c.per_cpu);
 	assert_false(c.cmdline);
-	assert_int_equal(c.pane, PANE_PROCESSES);
+	assert_int_equal(c.pane, ui_pane_by_name("processes"));
 }
 
 static void round_trip(struct tmp *t, const char *rel, const struct ui_config *want,
@@ -212,7 +212,7 @@ static void test_round_trip(void **state)
 	all.threads = true;
 	all.per_cpu = true;
 	all.cmdline = true;
-	all.pane = PANE_BENCH;
+	all.pane = (unsigned)ui_pane_by_name("bench");
 
 	/* the directories do not exist yet: config_write makes them */
 	round_trip(t, "a/b/c/ptop/ptoprc", &all, &def);
@@ -228,9 +228,10 @@ static void test_round_trip_each_value(void **state)
 	static const double delays[] = {0, 0.1, 0.5, 1, 2.5, 3, 60, 86400};
 
 	config_defaults(&c);
-	for (int p = 0; p < PANE_COUNT; p++) {
-		c.pane = (enum ui_pane_id)p;
-		round_trip(t, "x/ptoprc", &c, &(struct ui_config){.pane = PANE_COUNTERS});
+	for (unsigned p = 0; p < ui_pane_count(); p++) {
+		c.pane = p;
+		round_trip(t, "x/ptoprc", &c,
+			   &(struct ui_config){.pane = (unsigned)ui_pane_by_name("counters")});
 	}
 	config_defaults(&c);
 	for (int f = 0; f < FIELD_COUNT; f++) {
@@ -397,7 +398,7 @@ static void test_bad_lines(void **state)
 	assert_true(c.tree);
 	assert_false(c.cmdline);
 	assert_false(c.threads);
-	assert_int_equal(c.pane, PANE_PROCESSES);
+	assert_int_equal(c.pane, ui_pane_by_name("processes"));
 	assert_int_equal(c.ncolumns, def.ncolumns);
 	for (size_t i = 0; i < c.ncolumns; i++)
 		assert_int_equal(c.columns[i], def.columns[i]);
@@ -500,7 +501,7 @@ static void test_good_spellings(void **state)
 	assert_true(c.cmdline);
 	assert_false(c.order.reverse);
 	assert_int_equal(c.order.field, FIELD_PID);
-	assert_int_equal(c.pane, PANE_COUNTERS);
+	assert_int_equal(c.pane, ui_pane_by_name("counters"));
 	assert_int_equal(c.ncolumns, 4);
 	assert_int_equal(c.columns[0], FIELD_PID);
 	assert_int_equal(c.columns[1], FIELD_USER);

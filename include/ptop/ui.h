@@ -18,13 +18,14 @@
 
 #define UI_MAX_COLUMNS FIELD_COUNT
 
-enum ui_pane_id { PANE_PROCESSES, PANE_COUNTERS, PANE_BREAKPOINTS, PANE_BENCH, PANE_COUNT };
-
-/* The pane a ptoprc name ("counters", any case) stands for, or -1 (src/ui/tui.c,
- * from the panes' own table). */
+/* The viewer's panes are a table (src/ui/tui.c); a pane is its index there,
+ * 0 being Processes. The index a ptoprc name ("counters", any case) stands
+ * for, or -1. */
 int ui_pane_by_name(const char *name);
-/* The ptoprc name of pane id. */
-const char *ui_pane_name(enum ui_pane_id id);
+/* The ptoprc name of pane i (of Processes when i is past the table). */
+const char *ui_pane_name(unsigned i);
+/* How many panes the table has. */
+unsigned ui_pane_count(void);
 
 struct ui_config {
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
@@ -34,9 +35,9 @@ struct ui_config {
 	bool color; /* colour when the terminal has it */
 	bool tree;
 	bool threads;
-	bool per_cpu; /* one CPU bar per CPU */
-	bool cmdline; /* full command lines instead of names */
-	enum ui_pane_id pane;
+	bool per_cpu;  /* one CPU bar per CPU */
+	bool cmdline;  /* full command lines instead of names */
+	unsigned pane; /* index in the pane table */
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane. */

@@ -34,7 +34,7 @@ void config_defaults(struct ui_config *c)
 	c->order.field = FIELD_CPU;
 	c->delay_s = 3.0;
 	c->color = true;
-	c->pane = PANE_PROCESSES;
+	c->pane = 0; /* Processes */
 }
 
 char *config_path(void)
@@ -129,7 +129,7 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 
 		if (pane < 0)
 			return N_("unknown pane");
-		c->pane = (enum ui_pane_id)pane;
+		c->pane = (unsigned)pane;
 		return NULL;
 	}
 	{

@@ -123,8 +123,8 @@ void ui_draw_help(struct ui *ui)
 		       strlen(_(action_defs[a].help)));
 		y++;
 	}
-	for (int i = 0; i < PANE_COUNT; i++) {
-		if (!ui_panes[i] || line++ < ui->help_scroll)
+	for (int i = 0; ui_panes[i]; i++) {
+		if (line++ < ui->help_scroll)
 			continue;
 		if (y >= LINES - 1)
 			break;

@@ -177,8 +177,8 @@ static unsigned prompt_done(struct ui *ui)
 	case PROMPT_RENICE:
 		return renice_done(ui);
 	case PROMPT_PANE:
-		if (ui_panes[ui->cfg.pane]->prompt_done)
-			ui_panes[ui->cfg.pane]->prompt_done(ui, ui->input);
+		if (ui_pane(ui)->prompt_done)
+			ui_pane(ui)->prompt_done(ui, ui->input);
 		break;
 	case PROMPT_WATCH:
 		return watch_done(ui);

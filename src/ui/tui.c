@@ -21,25 +21,37 @@
 #define UI_MIN_COLS 40
 #define UI_MIN_LINES 10
 
+/* In the order of the pane bar, Tab and the help; the first is shown by default. */
+const struct pane_def *const ui_panes[] = {
+    &pane_processes, &pane_counters, &pane_breakpoints, &pane_bench, NULL,
+};
+
+unsigned ui_pane_count(void)
+{
+	unsigned n = 0;
+
+	while (ui_panes[n])
+		n++;
+	return n;
+}
+
 int ui_pane_by_name(const char *name)
 {
-	for (int i = 0; i < PANE_COUNT; i++)
-		if (ui_panes[i] && !strcasecmp(name, ui_panes[i]->config_name))
+	for (int i = 0; ui_panes[i]; i++)
+		if (!strcasecmp(name, ui_panes[i]->config_name))
 			return i;
 	return -1;
 }
 
-const char *ui_pane_name(enum ui_pane_id id)
+const char *ui_pane_name(unsigned i)
 {
-	return ui_panes[id] ? ui_panes[id]->config_name : ui_panes[PANE_PROCESSES]->config_name;
+	return ui_panes[i < ui_pane_count() ? i : 0]->config_name;
 }
 
-const struct pane_def *const ui_panes[PANE_COUNT] = {
-    [PANE_PROCESSES] = &pane_processes,
-    [PANE_COUNTERS] = &pane_counters,
-    [PANE_BREAKPOINTS] = &pane_breakpoints,
-    [PANE_BENCH] = &pane_bench,
-};
+const struct pane_def *ui_pane(const struct ui *ui)
+{
+	return ui_panes[ui->cfg.pane];
+}
 
 unsigned ui_needs(const struct ui *ui)
 {
@@ -81,7 +93,7 @@ static void observe(struct ui *ui)
 	} else {
 		vis = ui->rows + first; /* the rows on screen are contiguous */
 	}
-	if (ui->cfg.pane == PANE_COUNTERS && !ui->ob_error) {
+	if (ui_pane(ui) == &pane_counters && !ui->ob_error) {
 		/* counters (and libpfm4) only once someone looks at them */
 		int err = pipeline_counters_start(ui->pipe);
 
@@ -89,8 +101,8 @@ static void observe(struct ui *ui)
 			ui->ob_error = err == -ENOENT ? N_("unknown event")
 						      : N_("perf events are not available");
 	}
-	pipeline_observe(ui->pipe, &ui->frame, vis, n, ui->cfg.pane == PANE_COUNTERS,
-			 ui->cfg.pane == PANE_PROCESSES && column_shown(ui, FIELD_PERF));
+	pipeline_observe(ui->pipe, &ui->frame, vis, n, ui_pane(ui) == &pane_counters,
+			 ui_pane(ui) == &pane_processes && column_shown(ui, FIELD_PERF));
 }
 
 static void take_frame(struct ui *ui)
@@ -129,12 +141,10 @@ static void draw_pane_bar(struct ui *ui, int y)
 	ui->pane_bar_y = y;
 	move(y, 0);
 	clrtoeol();
-	for (int i = 0; i < PANE_COUNT; i++) {
+	for (int i = 0; ui_panes[i]; i++) {
 		char label[64];
-		bool on = ui->cfg.pane == (enum ui_pane_id)i;
+		bool on = ui->cfg.pane == (unsigned)i;
 
-		if (!ui_panes[i])
-			continue;
 		pane_label(label, sizeof(label), i);
 		if (on)
 			attron(ui_attr(ui, COLOR_PANE_ACTIVE, A_REVERSE) | A_BOLD);
@@ -149,26 +159,15 @@ static void draw_pane_bar(struct ui *ui, int y)
 
 static void switch_pane(struct ui *ui, int to)
 {
-	if (to < 0 || to >= PANE_COUNT)
-		return;
-	if (!ui_panes[to]) {
-		ui_status(ui, _("That pane is not part of this build yet"));
-		return;
-	}
-	ui->cfg.pane = (enum ui_pane_id)to;
+	if (to >= 0 && (unsigned)to < ui_pane_count())
+		ui->cfg.pane = (unsigned)to;
 }
 
 static void cycle_pane(struct ui *ui, int dir)
 {
-	int p = (int)ui->cfg.pane;
+	unsigned n = ui_pane_count();
 
-	for (int k = 0; k < PANE_COUNT; k++) {
-		p = (p + dir + PANE_COUNT) % PANE_COUNT;
-		if (ui_panes[p]) {
-			ui->cfg.pane = (enum ui_pane_id)p;
-			return;
-		}
-	}
+	ui->cfg.pane = (ui->cfg.pane + n + (unsigned)(dir > 0 ? 1 : n - 1)) % n;
 }
 
 static void write_config(struct ui *ui)
@@ -197,12 +196,10 @@ static unsigned mouse_event(struct ui *ui)
 	if (ev.y == ui->pane_bar_y) {
 		int x = 0;
 
-		for (int i = 0; i < PANE_COUNT; i++) {
+		for (int i = 0; ui_panes[i]; i++) {
 			char label[64];
 			int w;
 
-			if (!ui_panes[i])
-				continue;
 			w = pane_label(label, sizeof(label), i) + 1;
 			if (ev.x >= x && ev.x < x + w) {
 				switch_pane(ui, i);
@@ -212,8 +209,8 @@ static unsigned mouse_event(struct ui *ui)
 		}
 		return UI_HANDLED;
 	}
-	if (ui_panes[ui->cfg.pane]->click)
-		return ui_panes[ui->cfg.pane]->click(ui, ev.y, ev.x);
+	if (ui_pane(ui)->click)
+		return ui_pane(ui)->click(ui, ev.y, ev.x);
 	return UI_HANDLED;
 }
 
@@ -316,10 +313,10 @@ static unsigned handle_key(struct ui *ui, int key)
 	r = mode_key(ui, key);
 	if (r)
 		return r;
-	for (int i = 0; i < PANE_COUNT; i++) {
-		if (!ui_panes[i] || ui_panes[i]->hotkey != key)
+	for (int i = 0; ui_panes[i]; i++) {
+		if (ui_panes[i]->hotkey != key)
 			continue;
-		if (i == PANE_PROCESSES && ui->cfg.pane == PANE_PROCESSES) {
+		if (ui_panes[i] == &pane_processes && ui_pane(ui) == &pane_processes) {
 			ui->cfg.per_cpu = !ui->cfg.per_cpu; /* top's `1` where it means something */
 			return UI_HANDLED | UI_REFETCH;
 		}
@@ -327,7 +324,7 @@ static unsigned handle_key(struct ui *ui, int key)
 		return UI_HANDLED;
 	}
 	act = keymap_lookup(key);
-	r = ui_panes[ui->cfg.pane]->key(ui, act, key);
+	r = ui_pane(ui)->key(ui, act, key);
 	return r ? r : shared_key(ui, act);
 }
 
@@ -394,8 +391,8 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	if (o->cmdline)
 		ui->cfg.cmdline = true;
 	ui->filter = o->filter;
-	if (!ui_panes[ui->cfg.pane])
-		ui->cfg.pane = PANE_PROCESSES;
+	if (ui->cfg.pane >= ui_pane_count())
+		ui->cfg.pane = 0;
 }
 
 /* The frame pipeline with the observer and the watches asked for; 0, or the
@@ -446,8 +443,8 @@ static int ui_loop(struct ui *ui)
 			wait_ms = 0;
 		if (wait_ms > 1000)
 			wait_ms = 1000; /* wake for the status line to expire */
-		for (int i = 0; i < PANE_COUNT; i++) {
-			int w = ui_panes[i] && ui_panes[i]->poll ? ui_panes[i]->poll(ui) : -1;
+		for (int i = 0; ui_panes[i]; i++) {
+			int w = ui_panes[i]->poll ? ui_panes[i]->poll(ui) : -1;
 
 			if (w >= 0 && w < wait_ms)
 				wait_ms = w;
@@ -486,8 +483,8 @@ int ui_run(const struct ui_opts *o)
 	}
 	sbuf_free(&errors);
 	tty_gone = ui_loop(&ui);
-	for (int i = 0; i < PANE_COUNT; i++)
-		if (ui_panes[i] && ui_panes[i]->shutdown)
+	for (int i = 0; ui_panes[i]; i++)
+		if (ui_panes[i]->shutdown)
 			ui_panes[i]->shutdown(&ui);
 	crt_restore();
 	action_target_close(&ui.target);

@@ -150,8 +150,10 @@ extern const struct pane_def pane_processes;
 extern const struct pane_def pane_counters;
 extern const struct pane_def pane_breakpoints;
 extern const struct pane_def pane_bench;
-/* The panes by id (tui.c); a NULL row is a pane this build lacks. */
-extern const struct pane_def *const ui_panes[PANE_COUNT];
+/* The panes (tui.c), NULL-terminated; ui->cfg.pane indexes it. */
+extern const struct pane_def *const ui_panes[];
+/* The pane shown. */
+const struct pane_def *ui_pane(const struct ui *ui);
 
 /* crt.c: the terminal */
 /* Catch the quit and crash signals, start curses; the terminal is given back
