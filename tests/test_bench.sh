@@ -10,7 +10,8 @@
 # listed under "unavailable" with a reason (this VM has no PMU);
 # the default format has perf bench's lines; bad options exit with status 2.
 # synthesize: JSON and perf's lines, and its --output stream read back by
-# `perf script` where perf is installed (that part skipped, saying so, if not).
+# `perf script` where perf is installed (that part skipped, saying so, if not),
+# also from a fixture tree given as --proc-root.
 # Skips (77) without python3. Where the machine lacks what one benchmark
 # needs (hardware breakpoints, a PMU), that benchmark's checks are skipped
 # and the test says so on a line starting "test_bench: partial skip:", while
@@ -318,7 +319,7 @@ grep -q '^# --reopen: comm and maps opened and closed every run, as perf does' "
 	fail "synthesize --reopen does not say so: $(cat "$tmp/out")"
 grep -Eq '^  Average data synthesis took: [0-9]+\.[0-9]{3} usec' "$tmp/out" ||
 	fail "synthesize --reopen: no data figure in: $(cat "$tmp/out")"
-for args in "--min-threads=0" "-i x" "-t -m 3 -M 2" "--output"; do
+for args in "--min-threads=0" "-i x" "-t -m 3 -M 2" "--output" "-t --proc-root=/nonexistent"; do
 	# shellcheck disable=SC2086 # split on purpose
 	"$PTOP" bench synthesize $args >"$tmp/out" 2>"$tmp/err"
 	rc=$?
@@ -347,6 +348,20 @@ if command -v perf >/dev/null 2>&1; then
 	grep -q "PERF_RECORD_FORK" "$tmp/script" || fail "perf script -i - shows no FORK"
 	grep -q "PERF_RECORD_MMAP2" "$tmp/script" || fail "perf script -i - shows no MMAP2"
 	grep -q "Average synthesis took" "$tmp/err" || fail "no report on stderr with -o -"
+	# --proc-root: a fixture tree's process and its second thread, nothing of /proc.
+	cp -r "${srcdir:-.}/tests/fixtures/threaded/proc" "$tmp/root"
+	mkdir -p "$tmp/root/9789/task/9789" "$tmp/root/9789/task/9790"
+	echo ptop-mt >"$tmp/root/9789/task/9789/comm"
+	echo worker-b >"$tmp/root/9789/task/9790/comm"
+	"$PTOP" bench synthesize -t -m 1 -M 1 -I 1 --proc-root="$tmp/root" -o - 2>"$tmp/err" |
+		perf script -i - --show-task-events --show-mmap-events >"$tmp/script" 2>"$tmp/err2" ||
+		fail "synthesize --proc-root | perf script failed: $(cat "$tmp/err" "$tmp/err2")"
+	grep -q "PERF_RECORD_COMM: worker-b:9789/9790" "$tmp/script" ||
+		fail "synthesize --proc-root: no COMM of the fixture's thread: $(cat "$tmp/script")"
+	grep -q "PERF_RECORD_MMAP2 9789/9789: .* r-xp .*/libc.so.6" "$tmp/script" ||
+		fail "synthesize --proc-root: no MMAP2 of the fixture's libc: $(cat "$tmp/script")"
+	[ "$(grep -c PERF_RECORD_FORK "$tmp/script")" = 2 ] ||
+		fail "synthesize --proc-root: not 2 FORKs (one process, two threads): $(cat "$tmp/script")"
 else
 	partial_skip "perf script on synthesize --output" "perf is not installed"
 fi

@@ -608,6 +608,46 @@ static void test_tasks_fake_and_live(void **state)
 	assert_int_equal(a.tids[0], getpid());
 }
 
+static int stop_at_5(void *ctx, int id)
+{
+	collect_tid(ctx, id);
+	return id == 5 ? 42 : 0;
+}
+
+/*
+ * proc_dir_ids(), the getdents64 walk bench/ uses: every all-digits name and
+ * only those, across many small reads of a buffer too small for the whole
+ * directory, stopped by the callback's non-zero, and errors as -errno.
+ */
+static void test_dir_ids(void **state)
+{
+	struct fake_root *fr = *state;
+	struct tid_set a = {0};
+	char path[512], buf[128];
+	uint64_t calls = 0;
+	int fd;
+
+	for (const char *const *d = (const char *const[]){"1", "5", "12", "300", "4194304", "self",
+							  "1x", "x1", "007", NULL};
+	     *d; d++) {
+		snprintf(path, sizeof(path), "%s/%s", fr->dir, *d);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	fd = open(fr->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(proc_dir_ids(fd, buf, sizeof(buf), collect_tid, &a, &calls), 0);
+	assert_int_equal(a.n, 6); /* 1 5 12 300 4194304 007 */
+	assert_true(has_tid(&a, 1) && has_tid(&a, 5) && has_tid(&a, 12) && has_tid(&a, 300) &&
+		    has_tid(&a, 4194304) && has_tid(&a, 7));
+	assert_true(calls > 2); /* the small buffer took several reads, and one gave 0 */
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(proc_dir_ids(fd, buf, sizeof(buf), stop_at_5, &a, NULL), 42);
+	assert_true(has_tid(&a, 5));
+	close(fd);
+	assert_int_equal(proc_dir_ids(-1, buf, sizeof(buf), collect_tid, &a, NULL), -EBADF);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -615,6 +655,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_fake_scan_lifecycle, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_fake_many, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_tasks_fake_and_live, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_dir_ids, fake_setup, fake_teardown),
 	    cmocka_unit_test(test_live_self),
 	    cmocka_unit_test_teardown(test_live_child_gone, kill_child),
 	    cmocka_unit_test(test_live_budget_fallback),

@@ -200,6 +200,16 @@ int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int t
 /* The same without a reader, for a proc root (NULL: /proc); -errno when root cannot be opened. */
 int proc_tasks(const char *root, int pid, int (*fn)(void *ctx, int tid), void *ctx);
 
+/*
+ * Call fn for every all-digits entry (a PID or TID) of the directory dirfd (a
+ * proc root or a task directory) from where its offset is, reading it with
+ * getdents64 into buf (cap bytes, the caller's so threads can share none),
+ * until fn returns non-zero (which is returned). *calls (may be NULL) counts
+ * the getdents64 calls. Returns 0 at the end, or -errno.
+ */
+int proc_dir_ids(int dirfd, char *buf, size_t cap, int (*fn)(void *ctx, int id), void *ctx,
+		 uint64_t *calls);
+
 /* Room for any path proc_path() makes. */
 #define PROC_PATH_MAX 48
 

@@ -7,7 +7,8 @@
  * with every readable map, perf's "data" case); -t for every process on the
  * machine (a PERF_RECORD_FORK and a PERF_RECORD_COMM per thread, MMAP2 for the
  * executable maps of user processes), the PIDs shared out to 1..M threads.
- * It reads /proc (getdents64 on the root), /proc/PID/stat (/proc/PID/comm
+ * It reads /proc, or --proc-root's tree (its PIDs and a process's threads
+ * listed by src/proc's proc_dir_ids()), /proc/PID/stat (/proc/PID/comm
  * for -s), /proc/PID/task/, /proc/PID/task/TID/comm and /proc/PID/maps, the
  * last in large reads into a buffer each worker keeps and parsed in place by
  * proc_parse_maps_line(); records go into a per-worker buffer that keeps its
@@ -35,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ptop/bench.h"
@@ -117,6 +117,7 @@ struct synth_params {
 	const char *output;		       /* perf.data stream, "-": stdout; or NULL */
 	bool reopen;			       /* -s: open comm and maps every run */
 	bool like_perf;			       /* -s: perf's file work, see synth_self() */
+	const char *proc_root;		       /* where the processes are read */
 };
 
 /* perf bench's defaults: 10000 and 10 runs, 1 to the online CPUs threads. */
@@ -124,6 +125,7 @@ static const struct synth_params synth_defaults = {
     .min_threads = 1,
     .iterations = 10000,
     .multi_iterations = 10,
+    .proc_root = "/proc",
 };
 
 static const struct bench_option synth_options[] = {
@@ -184,6 +186,11 @@ static const struct bench_option synth_options[] = {
      .offset = offsetof(struct synth_params, output),
      .arg = "FILE",
      .help = N_("write the last run's records as a perf.data pipe stream ('-': stdout)")},
+    {.name = "proc-root",
+     .type = BENCH_OPT_STRING,
+     .offset = offsetof(struct synth_params, proc_root),
+     .arg = "DIR",
+     .help = N_("read processes from DIR instead of /proc")},
     {.name = NULL},
 };
 _Static_assert(sizeof(synth_options) / sizeof(synth_options[0]) <= BENCH_MAX_OPTIONS + 1,
@@ -574,46 +581,39 @@ out:
 	return err;
 }
 
+struct synth_task_ctx {
+	struct synth_worker *w;
+	uint32_t pid;
+};
+
+/* FORK and COMM for one thread but the main one. */
+static int synth_task(void *arg, int id)
+{
+	struct synth_task_ctx *c = arg;
+	uint32_t tid = (uint32_t)id;
+	ssize_t len;
+
+	if (tid == c->pid)
+		return 0;
+	len = read_small(c->w, c->pid, tid, "comm");
+	if (len <= 0)
+		return 0; /* the thread ended since getdents */
+	if (c->w->small[len - 1] == '\n')
+		len--;
+	emit_fork(c->w, c->pid, tid, c->pid);
+	emit_comm(c->w, c->pid, tid, c->w->small, (size_t)len);
+	return 0;
+}
+
 /* FORK and COMM for the threads of pid but its main one. */
 static int synth_tasks(struct synth_worker *w, uint32_t pid)
 {
-	int fd = open_pid_file(w, pid, 0, "task", O_DIRECTORY), err = 0;
+	struct synth_task_ctx c = {.w = w, .pid = pid};
+	int fd = open_pid_file(w, pid, 0, "task", O_DIRECTORY), err;
 
 	if (fd < 0)
 		return fd;
-	for (;;) {
-		long n = syscall(SYS_getdents64, fd, w->dents, SYNTH_DENTS_BUF);
-
-		w->dirreads++;
-		if (n <= 0) {
-			if (n < 0)
-				err = -errno;
-			break;
-		}
-		for (long off = 0; off < n;) {
-			/* struct linux_dirent64: ino, off, reclen, type, name */
-			unsigned short reclen;
-			const char *name = w->dents + off + 19;
-			unsigned int tid = 0;
-			ssize_t len;
-
-			memcpy(&reclen, w->dents + off + 16, sizeof(reclen));
-			off += reclen;
-			if (*name < '0' || *name > '9')
-				continue;
-			for (; *name >= '0' && *name <= '9' && tid < 429496729u; name++)
-				tid = tid * 10 + (unsigned int)(*name - '0');
-			if (*name || tid == pid)
-				continue;
-			len = read_small(w, pid, tid, "comm");
-			if (len <= 0)
-				continue; /* the thread ended since getdents */
-			if (w->small[len - 1] == '\n')
-				len--;
-			emit_fork(w, pid, tid, pid);
-			emit_comm(w, pid, tid, w->small, (size_t)len);
-		}
-	}
+	err = proc_dir_ids(fd, w->dents, SYNTH_DENTS_BUF, synth_task, &c, &w->dirreads);
 	close(fd);
 	return err;
 }
@@ -673,40 +673,25 @@ static void *synth_worker_main(void *arg)
 	return NULL;
 }
 
-/* The PIDs in /proc now, in m->pids. */
+static int synth_add_pid(void *arg, int pid)
+{
+	struct synth_machine *m = arg;
+
+	if (m->npids == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 1024;
+		m->pids = xreallocarray(m->pids, m->cap, sizeof(*m->pids));
+	}
+	m->pids[m->npids++] = pid;
+	return 0;
+}
+
+/* The PIDs under the proc root now, in m->pids. */
 static int synth_scan(struct synth_machine *m)
 {
 	m->npids = 0;
 	if (lseek(m->proc_fd, 0, SEEK_SET) < 0)
 		return -errno;
-	for (;;) {
-		long n = syscall(SYS_getdents64, m->proc_fd, m->dents, SYNTH_DENTS_BUF);
-
-		m->dirreads++;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		for (long off = 0; off < n;) {
-			unsigned short reclen;
-			const char *name = m->dents + off + 19;
-			unsigned int pid = 0;
-
-			memcpy(&reclen, m->dents + off + 16, sizeof(reclen));
-			off += reclen;
-			if (*name < '0' || *name > '9')
-				continue;
-			for (; *name >= '0' && *name <= '9' && pid < 429496729u; name++)
-				pid = pid * 10 + (unsigned int)(*name - '0');
-			if (*name || pid > INT32_MAX)
-				continue;
-			if (m->npids == m->cap) {
-				m->cap = m->cap ? m->cap * 2 : 1024;
-				m->pids = xreallocarray(m->pids, m->cap, sizeof(*m->pids));
-			}
-			m->pids[m->npids++] = (int)pid;
-		}
-	}
+	return proc_dir_ids(m->proc_fd, m->dents, SYNTH_DENTS_BUF, synth_add_pid, m, &m->dirreads);
 }
 
 /* ---- statistics, as perf's util/stat.c: mean and standard error of the mean ---- */
@@ -873,8 +858,8 @@ static int run_machine_once(struct synth_run *r, unsigned int nt, double *usec, 
 	t0 = now_usec();
 	err = synth_scan(&r->m);
 	if (err) {
-		snprintf(r->res->message, sizeof(r->res->message), "getdents64 /proc: %s",
-			 strerror(-err));
+		snprintf(r->res->message, sizeof(r->res->message), "getdents64 %s: %s",
+			 r->p->proc_root, strerror(-err));
 		return err;
 	}
 	atomic_store_explicit(&r->m.next, 0, memory_order_relaxed);
@@ -1091,10 +1076,11 @@ static int synth_run(const void *params, const struct bench_ctx *ctx, struct ben
 		if (out_fd < 0)
 			return out_fd;
 	}
-	r.m.proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r.m.proc_fd = open(p->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r.m.proc_fd < 0) {
 		err = -errno;
-		snprintf(res->message, sizeof(res->message), "/proc: %s", strerror(-err));
+		snprintf(res->message, sizeof(res->message), "%s: %s", p->proc_root,
+			 strerror(-err));
 		goto out;
 	}
 	r.nw = p->mt ? hi : 1;

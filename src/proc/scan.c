@@ -292,6 +292,30 @@ void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st
 	st->fallback = r->fallback;
 }
 
+int proc_dir_ids(int dirfd, char *buf, size_t cap, int (*fn)(void *ctx, int id), void *ctx,
+		 uint64_t *calls)
+{
+	for (;;) {
+		long n = syscall(SYS_getdents64, dirfd, buf, cap);
+
+		if (calls)
+			(*calls)++;
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 d;
+			int id, ret;
+
+			/* buf is the caller's: copy the fixed part rather than assume alignment */
+			memcpy(&d, buf + off, sizeof(d));
+			id = name_pid(buf + off + offsetof(struct linux_dirent64, d_name));
+			off += d.d_reclen;
+			if (id && (ret = fn(ctx, id)))
+				return ret;
+		}
+	}
+}
+
 /* fn for each thread id in the task directory of pid under the root dirfd. */
 static int walk_tasks(int dirfd, int pid, int (*fn)(void *ctx, int tid), void *ctx)
 {
