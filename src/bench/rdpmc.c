@@ -136,6 +136,10 @@ struct rdpmc_state {
 	long touch_faults;     /* minor faults in the cold touch rounds */
 	uint64_t last_count;   /* of the last read, kept so no read is optimised out */
 	const char *failed_op; /* the call that failed in a round */
+	bool run_row[ROW_COUNT];
+	unsigned int repeat; /* rounds */
+	size_t per_row;	     /* samples of a row: runs x rounds */
+	double *samples;     /* per_row for each row, row after row */
 };
 
 static long minor_faults(void)
@@ -320,102 +324,84 @@ static void add_row(struct bench_result *res, const char *key, const char *label
 			quantile(v, n, 0.90), BENCH_STYLE_FIGURE, false);
 }
 
-static int rdpmc_run(const void *params, const struct bench_ctx *ctx, struct bench_result *res)
+#if RDPMC_X86
+/* The timed rounds into st->samples; 0 or -errno, with res->message said. */
+static int rdpmc_rounds(struct rdpmc_state *st, const struct rdpmc_params *p,
+			const struct bench_ctx *ctx, struct bench_result *res)
 {
-	const struct rdpmc_params *p = params;
-	unsigned int repeat = ctx && ctx->repeat ? ctx->repeat : 1;
-	size_t per_row = (size_t)p->runs * repeat;
-	struct rdpmc_state st = {.ev.fd = -1, .sw.fd = -1};
-	struct perf_event_spec spec;
-	bool run_row[ROW_COUNT];
-	double *samples = NULL;
-	int err;
-
-#if !RDPMC_X86
-	(void)per_row;
-	(void)run_row;
-	(void)samples;
-	(void)repeat;
-	(void)spec;
-	(void)p;
-	(void)st;
-	(void)err;
-	snprintf(res->message, sizeof(res->message), _("rdtsc and rdpmc are x86 only"));
-	return -ENODEV;
-#else
-	tsc_init();
-	st.page_size = (size_t)sysconf(_SC_PAGESIZE);
-	err = rdpmc_open(&st, p, &spec, res);
-	if (err)
-		goto out;
-	for (int r = 0; r < ROW_COUNT; r++)
-		run_row[r] = true;
-	run_row[ROW_RDPMC_COLD] = run_row[ROW_RDPMC_WARM] = !st.why_not;
-	run_row[ROW_TOUCH_COLD] = st.rd->page != NULL;
-	samples = xcalloc(per_row * ROW_COUNT, sizeof(*samples));
-
 	/* Rounds interleave the rows, so drift in the machine hits them all alike. */
-	for (unsigned int round = 0; round < repeat; round++) {
+	for (unsigned int round = 0; round < st->repeat; round++) {
 		for (int r = 0; r < ROW_COUNT; r++) {
-			double *s = &samples[(size_t)r * per_row + (size_t)round * p->runs];
+			double *s = &st->samples[(size_t)r * st->per_row + (size_t)round * p->runs];
 			long f0 = minor_faults();
 
-			for (unsigned int i = 0; i < p->runs && run_row[r]; i++) {
+			for (unsigned int i = 0; i < p->runs && st->run_row[r]; i++) {
 				uint64_t ticks = 0;
+				int err = time_once(st, (enum rdpmc_row)r, &ticks);
 
-				err = time_once(&st, (enum rdpmc_row)r, &ticks);
 				if (err == -EAGAIN) {
 					/* The kernel took the counter away mid-run. */
-					st.why_not = _("the page's index went to 0 during the run");
-					run_row[ROW_RDPMC_COLD] = run_row[ROW_RDPMC_WARM] = false;
-					err = 0;
+					st->why_not =
+					    _("the page's index went to 0 during the run");
+					st->run_row[ROW_RDPMC_COLD] = st->run_row[ROW_RDPMC_WARM] =
+					    false;
 					break;
 				}
 				if (err) {
 					snprintf(res->message, sizeof(res->message), "%s: %s",
-						 st.failed_op, strerror(-err));
-					goto out;
+						 st->failed_op, strerror(-err));
+					return err;
 				}
 				s[i] = (double)ticks;
 			}
 			if (r == ROW_RDPMC_COLD)
-				st.faults += minor_faults() - f0;
+				st->faults += minor_faults() - f0;
 			else if (r == ROW_TOUCH_COLD)
-				st.touch_faults += minor_faults() - f0;
+				st->touch_faults += minor_faults() - f0;
 			bench_progress(ctx, (double)(round * ROW_COUNT + (unsigned)r + 1) /
-						(double)(repeat * ROW_COUNT));
+						(double)(st->repeat * ROW_COUNT));
 		}
 	}
+	return 0;
+}
+
+/* The rows of a finished run into res. */
+static void rdpmc_report(struct rdpmc_state *st, const struct rdpmc_params *p,
+			 const struct perf_event_spec *spec, struct bench_result *res)
+{
+	size_t per_row = st->per_row;
+	double *samples = st->samples;
 
 	snprintf(res->header, sizeof(res->header),
 		 _("Self-monitoring reads of %s, median of %u x %u runs, TSC ticks "
 		   "(lfence;rdtsc;lfence .. %s)"),
-		 spec.name, repeat, p->runs, have_rdtscp ? "rdtscp;lfence" : "lfence;rdtsc;lfence");
-	add_row(res, "read_syscall", bench_text(res, _("read() syscall on the %s fd"), st.rd_name),
+		 spec->name, st->repeat, p->runs,
+		 have_rdtscp ? "rdtscp;lfence" : "lfence;rdtsc;lfence");
+	add_row(res, "read_syscall", bench_text(res, _("read() syscall on the %s fd"), st->rd_name),
 		_("read()"), &samples[ROW_SYSCALL * per_row], per_row);
-	if (run_row[ROW_RDPMC_COLD]) {
+	if (st->run_row[ROW_RDPMC_COLD]) {
 		add_row(res, "rdpmc_cold",
 			N_("rdpmc, page cold (a fresh mmap, its first touch timed)"),
 			_("rdpmc cold"), &samples[ROW_RDPMC_COLD * per_row], per_row);
 		add_row(res, "rdpmc_warm", N_("rdpmc, page pre-faulted"), _("rdpmc warm"),
 			&samples[ROW_RDPMC_WARM * per_row], per_row);
 		bench_add_value(res, "rdpmc_cold_faults", N_("page faults per cold rdpmc read"),
-				"faults/read", (double)st.faults / (double)per_row,
+				"faults/read", (double)st->faults / (double)per_row,
 				BENCH_STYLE_FIGURE, false);
 	} else {
 		bench_add_unavailable(res, "rdpmc_cold",
 				      N_("rdpmc, page cold (a fresh mmap, its first touch timed)"),
-				      "TSC ticks", st.why_not);
+				      "TSC ticks", st->why_not);
 		bench_add_unavailable(res, "rdpmc_warm", N_("rdpmc, page pre-faulted"), "TSC ticks",
-				      st.why_not);
+				      st->why_not);
 	}
-	if (run_row[ROW_TOUCH_COLD]) {
+	if (st->run_row[ROW_TOUCH_COLD]) {
 		add_row(res, "page_touch_cold",
 			bench_text(res, _("first load from a fresh mmap of the %s page, no rdpmc"),
-				   st.rd_name),
+				   st->rd_name),
 			_("first load"), &samples[ROW_TOUCH_COLD * per_row], per_row);
 		bench_add_value(res, "page_touch_cold_faults", N_("page faults per first load"),
-				"faults/read", (double)st.touch_faults / (double)per_row,
+				"faults/read", (double)st->touch_faults / (double)per_row,
 				BENCH_STYLE_FIGURE, false);
 	}
 	bench_add_value(res, "timer", N_("the timer alone (an empty timed region)"), "TSC ticks",
@@ -423,8 +409,42 @@ static int rdpmc_run(const void *params, const struct bench_ctx *ctx, struct ben
 			false);
 	bench_add_value(res, "runs", N_("timed reads per row"), "reads", (double)per_row,
 			BENCH_STYLE_COUNT, false);
+}
+#endif
+
+static int rdpmc_run(const void *params, const struct bench_ctx *ctx, struct bench_result *res)
+{
+	const struct rdpmc_params *p = params;
+	struct rdpmc_state st = {.ev.fd = -1, .sw.fd = -1};
+	struct perf_event_spec spec;
+	int err;
+
+#if !RDPMC_X86
+	(void)p;
+	(void)ctx;
+	(void)st;
+	(void)spec;
+	(void)err;
+	snprintf(res->message, sizeof(res->message), _("rdtsc and rdpmc are x86 only"));
+	return -ENODEV;
+#else
+	tsc_init();
+	st.page_size = (size_t)sysconf(_SC_PAGESIZE);
+	st.repeat = ctx && ctx->repeat ? ctx->repeat : 1;
+	st.per_row = (size_t)p->runs * st.repeat;
+	err = rdpmc_open(&st, p, &spec, res);
+	if (err)
+		goto out;
+	for (int r = 0; r < ROW_COUNT; r++)
+		st.run_row[r] = true;
+	st.run_row[ROW_RDPMC_COLD] = st.run_row[ROW_RDPMC_WARM] = !st.why_not;
+	st.run_row[ROW_TOUCH_COLD] = st.rd->page != NULL;
+	st.samples = xcalloc(st.per_row * ROW_COUNT, sizeof(*st.samples));
+	err = rdpmc_rounds(&st, p, ctx, res);
+	if (!err)
+		rdpmc_report(&st, p, &spec, res);
 out:
-	free(samples);
+	free(st.samples);
 	perf_self_close(&st.ev);
 	perf_self_close(&st.sw);
 	return err;

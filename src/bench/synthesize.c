@@ -1042,35 +1042,87 @@ static int open_output(const char *path, struct bench_result *res)
 	return fd;
 }
 
+/* -t's thread range: lo..hi, hi 0 standing for the online CPUs. 0 or -errno. */
+static int synth_threads(const struct synth_params *p, struct bench_result *res, unsigned int *lo,
+			 unsigned int *hi)
+{
+	const unsigned int most = (BENCH_MAX_VALUES - SYNTH_ST_VALUES) / SYNTH_MT_VALUES;
+
+	*lo = p->min_threads;
+	*hi = p->max_threads;
+	if (!*hi) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		*hi = cpus > 0 ? (unsigned int)cpus : 1;
+		if (*hi > SYNTH_MAX_THREADS)
+			*hi = SYNTH_MAX_THREADS;
+		if (*hi < *lo)
+			*hi = *lo;
+	}
+	if (p->mt && *hi < *lo) {
+		snprintf(res->message, sizeof(res->message),
+			 _("--max-threads (%u) is below --min-threads (%u)"), *hi, *lo);
+		return -EINVAL;
+	}
+	if (p->mt && (*hi - *lo + 1) > most) {
+		snprintf(res->message, sizeof(res->message),
+			 _("--min-threads..--max-threads spans %u thread counts; a run reports "
+			   "at most %u"),
+			 *hi - *lo + 1, most);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* Workers, buffers and sample room for hi threads (-s uses the first). */
+static void synth_alloc(struct synth_run *r, unsigned int hi)
+{
+	const struct synth_params *p = r->p;
+
+	r->nw = p->mt ? hi : 1;
+	r->w = xcalloc(r->nw, sizeof(*r->w));
+	for (unsigned int i = 0; i < r->nw; i++) {
+		r->w[i].m = &r->m;
+		r->w[i].comm_fd = r->w[i].maps_fd = -1;
+		r->w[i].maps = xmalloc(SYNTH_MAPS_BUF);
+		r->w[i].dents = xmalloc(SYNTH_DENTS_BUF);
+	}
+	r->m.dents = xmalloc(SYNTH_DENTS_BUF);
+	r->samples =
+	    xcalloc(p->iterations > p->multi_iterations
+			? (p->iterations < SYNTH_MAX_SAMPLES ? p->iterations : SYNTH_MAX_SAMPLES)
+			: p->multi_iterations,
+		    sizeof(*r->samples));
+}
+
+static void synth_free(struct synth_run *r)
+{
+	for (unsigned int i = 0; i < r->nw; i++) {
+		held_close(&r->w[i]);
+		sbuf_free(&r->w[i].out);
+		free(r->w[i].maps);
+		free(r->w[i].dents);
+	}
+	free(r->w);
+	sbuf_free(&r->self);
+	free(r->m.dents);
+	free(r->samples);
+	free(r->m.pids);
+	if (r->m.proc_fd >= 0)
+		close(r->m.proc_fd);
+}
+
 static int synth_run(const void *params, const struct bench_ctx *ctx, struct bench_result *res)
 {
 	const struct synth_params *p = params;
 	struct synth_run r = {.p = p, .ctx = ctx, .res = res, .m = {.proc_fd = -1}};
 	bool st = p->st || !p->mt; /* perf: neither means -s */
-	unsigned int lo = p->min_threads, hi = p->max_threads;
-	int err = 0, out_fd = -1;
+	unsigned int lo, hi;
+	int err, out_fd = -1;
 
-	if (!hi) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		hi = cpus > 0 ? (unsigned int)cpus : 1;
-		if (hi > SYNTH_MAX_THREADS)
-			hi = SYNTH_MAX_THREADS;
-		if (hi < lo)
-			hi = lo;
-	}
-	if (p->mt && hi < lo) {
-		snprintf(res->message, sizeof(res->message),
-			 _("--max-threads (%u) is below --min-threads (%u)"), hi, lo);
-		return -EINVAL;
-	}
-	if (p->mt && (hi - lo + 1) > (BENCH_MAX_VALUES - SYNTH_ST_VALUES) / SYNTH_MT_VALUES) {
-		snprintf(res->message, sizeof(res->message),
-			 _("--min-threads..--max-threads spans %u thread counts; a run reports "
-			   "at most %u"),
-			 hi - lo + 1, (BENCH_MAX_VALUES - SYNTH_ST_VALUES) / SYNTH_MT_VALUES);
-		return -E2BIG;
-	}
+	err = synth_threads(p, res, &lo, &hi);
+	if (err)
+		return err;
 	if (p->output) {
 		out_fd = open_output(p->output, res);
 		if (out_fd < 0)
@@ -1083,20 +1135,7 @@ static int synth_run(const void *params, const struct bench_ctx *ctx, struct ben
 			 strerror(-err));
 		goto out;
 	}
-	r.nw = p->mt ? hi : 1;
-	r.w = xcalloc(r.nw, sizeof(*r.w));
-	for (unsigned int i = 0; i < r.nw; i++) {
-		r.w[i].m = &r.m;
-		r.w[i].comm_fd = r.w[i].maps_fd = -1;
-		r.w[i].maps = xmalloc(SYNTH_MAPS_BUF);
-		r.w[i].dents = xmalloc(SYNTH_DENTS_BUF);
-	}
-	r.m.dents = xmalloc(SYNTH_DENTS_BUF);
-	r.samples =
-	    xcalloc(p->iterations > p->multi_iterations
-			? (p->iterations < SYNTH_MAX_SAMPLES ? p->iterations : SYNTH_MAX_SAMPLES)
-			: p->multi_iterations,
-		    sizeof(*r.samples));
+	synth_alloc(&r, hi);
 	r.total = (st ? 2.0 * p->iterations : 0) +
 		  (p->mt ? (double)p->multi_iterations * (hi - lo + 1) : 0);
 
@@ -1115,19 +1154,7 @@ out:
 		err = -errno;
 		snprintf(res->message, sizeof(res->message), "%s: %s", p->output, strerror(-err));
 	}
-	for (unsigned int i = 0; i < r.nw; i++) {
-		held_close(&r.w[i]);
-		sbuf_free(&r.w[i].out);
-		free(r.w[i].maps);
-		free(r.w[i].dents);
-	}
-	free(r.w);
-	sbuf_free(&r.self);
-	free(r.m.dents);
-	free(r.samples);
-	free(r.m.pids);
-	if (r.m.proc_fd >= 0)
-		close(r.m.proc_fd);
+	synth_free(&r);
 	return err;
 }
 

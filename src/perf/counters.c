@@ -789,32 +789,26 @@ void perf_counters_per_thread(struct perf_counters *c, bool on)
 /* What perf_counters_update does with each wanted pid, decided in priority order. */
 enum plan { PLAN_REFUSE, PLAN_KEEP, PLAN_OPEN, PLAN_SKIP };
 
-void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
+/* Room for want processes in every per-update array. */
+static void counters_grow(struct perf_counters *c, size_t want)
 {
-	size_t want = n < c->budget ? n : c->budget, kept = 0;
-	/* groups the descriptor cap allows beyond one for each process to be opened */
-	int pool = c->nopen ? PERF_FDS_MAX / c->nopen : 0;
-	struct perf_proc *next;
+	if (c->cap >= want)
+		return;
+	c->cap = want;
+	c->spare = xreallocarray(c->spare, c->cap, sizeof(*c->spare));
+	/* procs may have fewer slots than want: grow it too before the swap */
+	c->procs = xreallocarray(c->procs, c->cap, sizeof(*c->procs));
+	c->plan = xreallocarray(c->plan, c->cap, sizeof(*c->plan));
+	c->old = xreallocarray(c->old, c->cap, sizeof(*c->old));
+}
 
-	if (c->cap < want) {
-		c->cap = want;
-		c->spare = xreallocarray(c->spare, c->cap, sizeof(*c->spare));
-		/* procs may have fewer slots than want: grow it too before the swap */
-		c->procs = xreallocarray(c->procs, c->cap, sizeof(*c->procs));
-		c->plan = xreallocarray(c->plan, c->cap, sizeof(*c->plan));
-		c->old = xreallocarray(c->old, c->cap, sizeof(*c->old));
-	}
-	next = c->spare;
-
-	c->not_attached = n > want ? (unsigned)(n - want) : 0;
-	c->refused = 0;
-	c->refused_error = 0;
-	/*
-	 * In priority order: a process attached already keeps its groups if
-	 * they fit what is left under the cap, a new one (or one that no longer
-	 * fits) is promised its main thread's group. Those not kept are closed
-	 * first, so the descriptors held never pass the cap.
-	 */
+/*
+ * In priority order: a process attached already keeps its groups if they fit
+ * what is left under the cap, a new one (or one that no longer fits) is
+ * promised its main thread's group. Returns the groups left in the pool.
+ */
+static int counters_plan(struct perf_counters *c, const int *pids, size_t want, int pool)
+{
 	for (size_t i = 0; i < want; i++) {
 		struct perf_proc *old = (struct perf_proc *)perf_counters_get(c, pids[i]);
 
@@ -833,12 +827,18 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 			c->plan[i] = PLAN_REFUSE;
 		}
 	}
-	for (size_t i = 0; i < c->nprocs; i++) {
-		if (!c->procs[i].wanted)
-			proc_close(&c->procs[i]);
-		c->procs[i].wanted = false;
-	}
-	/* Keep, open or refuse; a new process may take what the pool has left. */
+	return pool;
+}
+
+/*
+ * Keep, open or refuse each planned process into next; a new process may take
+ * what the pool has left. Returns how many next holds.
+ */
+static size_t counters_carry_out(struct perf_counters *c, const int *pids, size_t want, int pool,
+				 struct perf_proc *next)
+{
+	size_t kept = 0;
+
 	for (size_t i = 0; i < want; i++) {
 		int err;
 
@@ -878,6 +878,29 @@ void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
 			proc_close(&next[kept]); /* gone since */
 		}
 	}
+	return kept;
+}
+
+void perf_counters_update(struct perf_counters *c, const int *pids, size_t n)
+{
+	size_t want = n < c->budget ? n : c->budget, kept;
+	/* groups the descriptor cap allows beyond one for each process to be opened */
+	int pool = c->nopen ? PERF_FDS_MAX / c->nopen : 0;
+	struct perf_proc *next;
+
+	counters_grow(c, want);
+	next = c->spare;
+	c->not_attached = n > want ? (unsigned)(n - want) : 0;
+	c->refused = 0;
+	c->refused_error = 0;
+	pool = counters_plan(c, pids, want, pool);
+	/* Those not kept are closed first, so the descriptors held never pass the cap. */
+	for (size_t i = 0; i < c->nprocs; i++) {
+		if (!c->procs[i].wanted)
+			proc_close(&c->procs[i]);
+		c->procs[i].wanted = false;
+	}
+	kept = counters_carry_out(c, pids, want, pool, next);
 	for (size_t i = 0; i < c->nprocs; i++)
 		proc_close(&c->procs[i]); /* each was moved or closed: this frees only slots */
 	/* next is NULL when nothing was ever wanted */
