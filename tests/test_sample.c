@@ -850,6 +850,96 @@ static void test_threads_churn(void **state)
 	sampler_free(s);
 }
 
+#define TABLE_FIRST 1024 /* the first size of the sampler's thread tables */
+
+/* A stat line of a thread tid of process 100 (of nthreads threads) at path. */
+static void fake_stat(const char *path, int tid, int nthreads)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fprintf(fp,
+		"%d (t%d) S 1 100 100 0 -1 4194304 0 0 0 0 %d 1 0 0 20 0 %d 0 5000 27713536 280 "
+		"18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		tid, tid, tid % 7, nthreads);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* In dir, thread tid of process 100 (its task/TID/stat), of nthreads threads. */
+static void fake_thread(const char *dir, int tid, int nthreads)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/100/task/%d", dir, tid);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/100/task/%d/stat", dir, tid);
+	fake_stat(path, tid, nthreads);
+}
+
+/*
+ * The thread tables grow mid-frame while the previous frame's entry of the
+ * thread being read is in hand (a use after free the sanitizer run caught
+ * once the machine had more than 1024 threads): a fake process with as many
+ * threads as the tables' first size, then one more, sampled with -H. The
+ * second frame grows the tables at its last thread, which (in all but one
+ * order of the directory) is one with a baseline; the sanitizer run fails
+ * on the old code, and every run checks the rows and their ticks.
+ */
+static void test_threads_tables_grow(void **state)
+{
+	char dir[256], path[512];
+	const char *tmp = getenv("TMPDIR");
+	struct sampler_opts o = {.threads = true, .root = dir};
+	struct frame f = {0};
+	struct sampler *s;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/ptop-grow-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/100", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/100/task", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	for (int i = 0; i < TABLE_FIRST; i++)
+		fake_thread(dir, 100 + i, TABLE_FIRST);
+	snprintf(path, sizeof(path), "%s/100/stat", dir);
+	fake_stat(path, 100, TABLE_FIRST);
+	snprintf(path, sizeof(path), "%s/100/status", dir); /* where the uid is looked up */
+	{
+		FILE *fp = fopen(path, "w");
+
+		assert_non_null(fp);
+		fprintf(fp,
+			"Name:\tt100\nTgid:\t100\nPid:\t100\nPPid:\t1\n"
+			"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t%d\n",
+			TABLE_FIRST);
+		assert_int_equal(fclose(fp), 0);
+	}
+	assert_int_equal(sampler_new(&o, &s), 0);
+	for (int i = 0; i < 2; i++) {
+		size_t rows = 0;
+
+		assert_int_equal(sampler_frame(s, &f), 0);
+		for (size_t k = 0; k < f.nprocs; k++) {
+			const struct frame_proc *p = &f.procs[k];
+
+			assert_int_equal(p->tgid, 100);
+			assert_int_equal(p->utime, (uint64_t)(p->pid % 7));
+			/* no tick since the first frame: no CPU in the second */
+			if (i == 1 && p->pid < 100 + TABLE_FIRST)
+				assert_true(p->cpu_pct == 0);
+			rows++;
+		}
+		assert_int_equal(rows, TABLE_FIRST + i);
+		if (i == 0)
+			fake_thread(dir, 100 + TABLE_FIRST, TABLE_FIRST + 1);
+	}
+	frame_free(&f);
+	sampler_free(s);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 static void test_pid_reuse(void **state)
 {
 	struct sampler_opts o = {0};
@@ -1246,6 +1336,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_res_statm, reap_children),
 	    cmocka_unit_test_teardown(test_threads_single_own, reap_children),
 	    cmocka_unit_test_teardown(test_threads_churn, reap_children),
+	    cmocka_unit_test_teardown(test_threads_tables_grow, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setresuid, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setuid_exec, reap_children),
 	};

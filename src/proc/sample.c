@@ -496,6 +496,7 @@ static int add_thread(void *ctx, int tid)
 	struct thread_walk *w = ctx;
 	struct sampler *s = w->s;
 	struct thread_tick key = {.tid = tid}, *prev;
+	uint64_t prev_ticks = 0;
 	struct frame_proc *t;
 	struct proc_stat st;
 	ssize_t n;
@@ -508,6 +509,8 @@ static int add_thread(void *ctx, int tid)
 	prev = s->ntprev ? bsearch(&key, s->tprev, s->ntprev, sizeof(key), tick_cmp) : NULL;
 	if (prev && prev->start != st.starttime)
 		prev = NULL;
+	if (prev)
+		prev_ticks = prev->ticks; /* prev points into tprev, which may move below */
 	if (s->ntcur == s->tcap) {
 		s->tcap = s->tcap ? s->tcap * 2 : 1024;
 		s->tcur = xreallocarray(s->tcur, s->tcap, sizeof(*s->tcur));
@@ -528,7 +531,7 @@ static int add_thread(void *ctx, int tid)
 	t->stime = st.stime;
 	t->start_ticks = st.starttime;
 	t->processor = (int)st.processor;
-	t->cpu_pct = cpu_share(s, st.utime + st.stime, prev ? &prev->ticks : NULL, w->interval,
+	t->cpu_pct = cpu_share(s, st.utime + st.stime, prev ? &prev_ticks : NULL, w->interval,
 			       w->f->uptime_s, st.starttime);
 	/* the leader has no mm once its thread exited: a live thread shows the process's */
 	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
@@ -555,7 +558,8 @@ static void threads_done(struct sampler *s)
 {
 	struct thread_tick *t = s->tprev;
 
-	qsort(s->tcur, s->ntcur, sizeof(*s->tcur), tick_cmp);
+	if (s->ntcur) /* tcur is NULL until a thread was seen */
+		qsort(s->tcur, s->ntcur, sizeof(*s->tcur), tick_cmp);
 	s->tprev = s->tcur;
 	s->ntprev = s->ntcur;
 	s->tcur = t;
