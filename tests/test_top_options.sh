@@ -52,27 +52,29 @@ HOME=$tmp/home
 export HOME
 unset COLUMNS LINES || :
 
-# wait_file FILE: up to 30 s on a loaded machine.
+# wait_file FILE: up to 60 s on a loaded machine.
 wait_file() {
 	tries=0
 	until [ -e "$1" ]; do
 		tries=$((tries + 1))
-		[ $tries -lt 300 ] || die "$1 never appeared"
+		[ $tries -lt 600 ] || die "$1 never appeared"
 		sleep 0.1
 	done
 }
 
 # Sleepers holding 24, 48 and 72 MiB that they wrote, so it is resident and
-# stays so; nice 5, 10 and 15.
+# stays so; nice 5, 10 and 15, taken once the memory is written (a process at
+# nice 15 on a loaded machine would take minutes to write it).
 n=0
 for mib in 24 48 72; do
 	n=$((n + 1))
-	nice -n $((n * 5)) python3 -c '
-import sys, time
+	python3 -c '
+import os, sys, time
 b = b"x" * (int(sys.argv[1]) << 20)
+os.nice(int(sys.argv[3]))
 open(sys.argv[2], "w").close()
 time.sleep(600)
-' "$mib" "$tmp/mem$n.ready" &
+' "$mib" "$tmp/mem$n.ready" $((n * 5)) &
 	kids="$kids $!"
 	eval "mem$n=$!"
 done
@@ -81,7 +83,7 @@ nice -n 2 sh -c 'while :; do :; done' &
 busy=$!
 kids="$kids $busy"
 # One whose child burned CPU and was waited for: its cutime counts it (-S).
-sh -c 'sh -c "i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done"; : >"$1"; exec sleep 600' \
+sh -c 'sh -c "i=0; while [ \$i -lt 100000 ]; do i=\$((i + 1)); done"; : >"$1"; exec sleep 600' \
 	sh "$tmp/cum.ready" &
 cum=$!
 kids="$kids $cum"
