@@ -332,7 +332,7 @@ static double parse_delay(const char *arg)
 	double v;
 
 	errno = 0;
-	v = strtod(arg, &end);
+	v = strtod_user(arg, &end);
 	if (end == arg || *end || isnan(v))
 		usage_error(_("-d/--delay needs a number of seconds, not '%s'"), arg);
 	/* a year: far beyond any use, and the nanoseconds of a deadline stay in range */

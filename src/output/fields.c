@@ -334,7 +334,7 @@ void fmt_mem_unit(struct sbuf *b, uint64_t kb, int width, enum mem_unit unit)
 		b->len = start;
 		unit = UNIT_MIB;
 	}
-	/* Rare (large values, or -e), so snprintf is fine here. */
+	/* Rare (large values, or -e), so snprintf is fine here: it writes the locale's mark. */
 	double x = (double)kb;
 	for (int u = 1; units[u]; u++) {
 		x /= 1024.0;
@@ -463,10 +463,10 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		fmt_mem_unit(b, p->swap_kb, field_defs[id].width, unit);
 		break;
 	case FIELD_CPU:
-		sbuf_addf(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
+		sbuf_addf_local(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
 		break;
 	case FIELD_MEM:
-		sbuf_addf(b, p->mem_pct, 1);
+		sbuf_addf_local(b, p->mem_pct, 1);
 		break;
 	case FIELD_TIME:
 		fmt_time_plus(b, p->utime + p->stime, hz, field_defs[id].width);
@@ -591,7 +591,7 @@ void fmt_size_kb(struct sbuf *b, uint64_t kb)
 		v /= 1024.0;
 		u++;
 	}
-	sbuf_addf(b, v, u && v < 100 ? 1 : 0);
+	sbuf_addf_local(b, v, u && v < 100 ? 1 : 0);
 	sbuf_addc(b, units[u]);
 }
 
