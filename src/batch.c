@@ -57,6 +57,54 @@ static void add_seconds(struct timespec *t, double s)
 	}
 }
 
+/*
+ * What each frame reads: statm for SHR, which every format shows; status only
+ * for what sorting, the chosen columns or -U (real, saved, fs uids) need.
+ */
+static struct pipeline_request batch_request(const struct batch_opts *o)
+{
+	struct pipeline_request req = {.needs = PROC_NEED(PROC_FILE_STATM) |
+						field_defs[o->order.field].needs,
+				       .threads = o->threads,
+				       .per_cpu = o->per_cpu};
+
+	for (size_t i = 0; i < o->view.ncolumns; i++)
+		req.needs |= field_defs[o->view.columns[i]].needs;
+	if (o->filter.by_uid && o->filter.uid_any)
+		req.needs |= PROC_NEED(PROC_FILE_STATUS);
+	return req;
+}
+
+/* top's first interval: long enough for a tick or so of what is busy, short to wait for. */
+#define BATCH_FIRST_INTERVAL_S 0.15
+
+/*
+ * A frame that is not written, then a short sleep: the first written frame's
+ * %CPU and CPU split then cover that interval (what is busy now), as top's
+ * do, not each process's average since it started.
+ */
+static int batch_prime(struct pipeline *pipe, const struct pipeline_request *req, struct frame *f)
+{
+	struct timespec at;
+	int err = pipeline_frame(pipe, req, f);
+
+	if (err)
+		return err;
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	add_seconds(&at, BATCH_FIRST_INTERVAL_S);
+	sleep_until(&at);
+	return 0;
+}
+
+/* -S: each row's time with its dead children's, as top's cumulative mode. */
+static void add_children_time(struct frame *f)
+{
+	for (size_t i = 0; i < f->nprocs; i++) {
+		f->procs[i].utime += f->procs[i].cutime;
+		f->procs[i].stime += f->procs[i].cstime;
+	}
+}
+
 int batch_run(const struct batch_opts *o)
 {
 	const struct output_format_def *fmt = &output_formats[o->format];
@@ -65,10 +113,7 @@ int batch_run(const struct batch_opts *o)
 				   .watches = o->watches,
 				   .nwatches = o->nwatches,
 				   .counters_optional = true};
-	/* statm for SHR, which every format shows; status only to sort by what it holds */
-	struct pipeline_request req = {.needs = PROC_NEED(PROC_FILE_STATM) |
-						field_defs[o->order.field].needs,
-				       .threads = o->threads};
+	struct pipeline_request req = batch_request(o);
 	const struct frame_proc **rows = NULL;
 	struct frame f = {0};
 	struct sbuf out = {0};
@@ -87,16 +132,21 @@ int batch_run(const struct batch_opts *o)
 		fprintf(stderr, "%s\n", why.msg);
 	if (err)
 		return why.status;
+	err = batch_prime(pipe, &req, &f);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long n = 0; !batch_stop && (o->iterations == 0 || n < o->iterations); n++) {
 		size_t nrows;
 
-		err = pipeline_frame(pipe, &req, &f);
+		if (!err)
+			err = pipeline_frame(pipe, &req, &f);
 		if (err) {
 			fprintf(stderr, _("ptop: cannot list processes: %s\n"), strerror(-err));
 			status = 1;
 			break;
 		}
+		f.view = &o->view;
+		if (o->cumulative)
+			add_children_time(&f);
 		if (rows_cap < f.nprocs) {
 			rows_cap = f.cap;
 			rows = xreallocarray(rows, rows_cap, sizeof(*rows));

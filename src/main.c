@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "ptop/batch.h"
@@ -89,23 +90,40 @@ static int help(void)
 	sbuf_printf(
 	    &b,
 	    _("Usage: %s [options]\n"
-	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u USER] [-s FIELD] [-H] [-c]\n"
-	      "             [-o FORMAT]\n"
+	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u|-U [!]USER] [-o [+|-]FIELD]\n"
+	      "             [-o FORMAT] [--fields LIST] [-w [N]] [-E UNIT] [-e UNIT] [-iS1sHc]\n"
 	      "       %s bench list | all | NAME [options]   (see '%s bench --help')\n"
 	      "\n"
 	      "A process viewer that shows what observing costs.\n"
 	      "\n"
-	      "Options:\n"
+	      "Options (top's, with top's meanings):\n"
 	      "  -b, --batch              write frames to standard output instead of the viewer\n"
 	      "  -n, --iterations=N       stop after N frames (default: until interrupted)\n"
 	      "  -d, --delay=SECONDS      time between frames, may be fractional (default 3)\n"
 	      "  -p, --pid=PID[,PID...]   show only these processes (repeatable)\n"
-	      "  -u, --user=USER          show only processes of USER (name or uid)\n"
-	      "  -s, --sort=[+|-]FIELD    sort by FIELD; + ascending, - descending\n"
+	      "  -u, --user=[!]USER       show only processes of USER (effective; name or uid),\n"
+	      "                           with ! all but USER's\n"
+	      "  -U, --filter-any-user=[!]USER  as -u, matching real, effective, saved or\n"
+	      "                           file system user\n"
+	      "  -o, --sort-override=[+|-]FIELD  sort by FIELD as -O lists it; + high to low,\n"
+	      "                           - low to high\n"
+	      "  -O, --list-fields        list the fields, one a line, and exit\n"
+	      "  -w, --width[=N]          batch text lines of N columns (default: COLUMNS, the\n"
+	      "                           terminal's, else 80; -w alone: COLUMNS, else 512)\n"
+	      "  -E, --scale-summary-mem=k|m|g|t|p|e  summary memory unit (default m)\n"
+	      "  -e, --scale-task-mem=k|m|g|t|p  smallest unit of memory columns (default k)\n"
+	      "  -i, --idle-toggle        hide processes that used no CPU in the interval\n"
+	      "  -S, --accum-time-toggle  TIME+ with the time of dead children\n"
+	      "  -1, --single-cpu-toggle  a summary line per CPU\n"
+	      "  -s, --secure-mode        secure mode\n"
 	      "  -H, --threads            a row per thread instead of per process\n"
 	      "  -c, --cmdline            command lines instead of program names\n"
-	      "  -o, --output=FORMAT      batch format: text (as top -b), json (one object\n"
+	      "\n"
+	      "ptop's own:\n"
+	      "  -o, --format=FORMAT      batch format: text (as top -b), json (one object\n"
 	      "                           per line and frame) or csv (default: text)\n"
+	      "      --fields=LIST        batch columns, by -O's names, separated by commas\n"
+	      "      --sort=[+|-]FIELD    sort by FIELD; + ascending, - descending\n"
 	      "      --counters[=EVENT,...]  per-process counters (default: cycles,\n"
 	      "                           instructions, cache-misses, branch-misses; software\n"
 	      "                           events where the machine has no PMU)\n"
@@ -171,14 +189,32 @@ static void parse_pids(const char *arg, struct batch_opts *o, size_t *cap)
 		usage_error(_("-p/--pid needs PIDs separated by commas, not '%s'"), arg);
 }
 
-static void parse_user(const char *arg, struct batch_opts *o)
+/* -u USER, -U USER (any of its uids), either with '!' for all but USER, as top's. */
+static void parse_user(const char *arg, struct batch_opts *o, bool any)
 {
-	if (users_parse(arg, &o->filter.uid))
+	bool not = *arg == '!';
+
+	if (users_parse(arg + not, &o->filter.uid))
 		usage_error(_("unknown user: '%s'"), arg);
 	o->filter.by_uid = true;
+	o->filter.uid_any = any;
+	o->filter.uid_not = not ;
 }
 
-static void parse_sort(const char *arg, struct row_order *ord)
+/* A field by top's name for it ("%CPU", "TIME+") or ptop's ("cpu"), or -1. */
+static int field_named(const char *name)
+{
+	int id = field_by_title(name);
+
+	return id >= 0 ? id : field_by_name(name);
+}
+
+/*
+ * [+|-]FIELD into ord, or false when FIELD is no field. top's -o reads '+'
+ * as high to low and '-' as low to high; ptop's --sort (top_signs false)
+ * has always read '+' as ascending and '-' as descending.
+ */
+static bool sort_by(const char *arg, struct row_order *ord, bool top_signs)
 {
 	const char *name = arg;
 	int id;
@@ -186,11 +222,106 @@ static void parse_sort(const char *arg, struct row_order *ord)
 
 	if (*name == '+' || *name == '-')
 		dir = *name++;
-	id = field_by_name(name);
+	id = field_named(name);
 	if (id < 0)
-		usage_error(_("unknown sort field: '%s'"), arg);
+		return false;
 	ord->field = (enum field_id)id;
+	if (top_signs && dir)
+		dir = dir == '+' ? '-' : '+';
 	ord->reverse = dir && (dir == '+') != field_defs[id].ascending;
+	return true;
+}
+
+static void parse_sort(const char *arg, struct row_order *ord)
+{
+	if (!sort_by(arg, ord, false))
+		usage_error(_("unknown sort field: '%s'"), arg);
+}
+
+/* --fields pid,user,%CPU: the columns batch output shows, in that order. */
+static void parse_fields(const char *arg, struct batch_opts *o)
+{
+	static enum field_id ids[FIELD_COUNT * 2];
+	char *copy = xstrdup(arg), *save = NULL;
+	size_t n = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int id = field_named(t);
+
+		if (id < 0)
+			usage_error(_("unknown field in --fields: '%s' (see -O)"), t);
+		if (n == sizeof(ids) / sizeof(ids[0]))
+			usage_error(_("too many fields in --fields: '%s'"), arg);
+		ids[n++] = (enum field_id)id;
+	}
+	free(copy);
+	if (!n)
+		usage_error(_("--fields needs a list of fields, not '%s'"), arg);
+	o->view.columns = ids;
+	o->view.ncolumns = n;
+}
+
+/* -E and -e: one letter of k, m, g, t, p (and e for -E), as top's. */
+static enum mem_unit parse_unit(const char *opt, const char *arg, enum mem_unit max)
+{
+	int u = arg[0] && !arg[1] ? mem_unit_by_letter(arg[0]) : -1;
+
+	if (u < 0 || u > (int)max)
+		usage_error(_("%s needs one of k, m, g, t, p%s, not '%s'"), opt,
+			    max == UNIT_EIB ? ", e" : "", arg);
+	return (enum mem_unit)u;
+}
+
+#define MAX_WIDTH 512 /* top's */
+#define MIN_WIDTH 3
+
+/* COLUMNS from the environment, when it holds a usable width; else 0. */
+static int env_columns(void)
+{
+	const char *e = getenv("COLUMNS");
+	const char *p = e, *end = e ? e + strlen(e) : NULL;
+	uint64_t v;
+
+	if (!e || num_u64(&p, end, &v) || p != end || v < MIN_WIDTH)
+		return 0;
+	return v > MAX_WIDTH ? MAX_WIDTH : (int)v;
+}
+
+/* Batch text's width as top's: COLUMNS, else the terminal's, else 80 columns. */
+static int default_width(void)
+{
+	struct winsize ws;
+	int w = env_columns();
+
+	if (w)
+		return w;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col > MAX_WIDTH ? MAX_WIDTH : ws.ws_col;
+	return 80;
+}
+
+/* -w [N]: N columns; alone, COLUMNS or top's 512. The value may be the next word. */
+static int parse_width(const char *arg, char **argv, int argc)
+{
+	int w;
+
+	if (!arg && optind < argc && argv[optind][0] >= '0' && argv[optind][0] <= '9')
+		arg = argv[optind++];
+	if (!arg) {
+		w = env_columns();
+		return w ? w : MAX_WIDTH;
+	}
+	return (int)parse_num("-w/--width", arg, MIN_WIDTH, MAX_WIDTH);
+}
+
+/* -O: the names -o and --fields take, one a line, as top -O lists its own. */
+static int list_fields(void)
+{
+	struct sbuf b = {0};
+
+	for (int i = 0; i < FIELD_COUNT; i++)
+		sbuf_printf(&b, "%s\n", field_defs[i].title);
+	return put_stdout(&b);
 }
 
 #define MAX_DELAY_S (86400 * 365)
@@ -201,7 +332,7 @@ static double parse_delay(const char *arg)
 	double v;
 
 	errno = 0;
-	v = strtod(arg, &end);
+	v = strtod_user(arg, &end);
 	if (end == arg || *end || isnan(v))
 		usage_error(_("-d/--delay needs a number of seconds, not '%s'"), arg);
 	/* a year: far beyond any use, and the nanoseconds of a deadline stay in range */
@@ -226,7 +357,16 @@ static void setup_locale(void)
 	textdomain(PACKAGE);
 }
 
-enum { OPT_PROC_ROOT = 0x100, OPT_COUNTERS, OPT_COUNTER_BUDGET, OPT_WATCH, OPT_PERF_FDS };
+enum {
+	OPT_PROC_ROOT = 0x100,
+	OPT_COUNTERS,
+	OPT_COUNTER_BUDGET,
+	OPT_WATCH,
+	OPT_PERF_FDS,
+	OPT_FORMAT,
+	OPT_SORT,
+	OPT_FIELDS,
+};
 
 #define DEFAULT_COUNTER_BUDGET 32
 /* Each process with counters holds descriptors; more than the kernel's PID_MAX_LIMIT is a typo. */
@@ -271,10 +411,26 @@ static const struct option longopts[] = {
     {"delay", required_argument, NULL, 'd'},
     {"pid", required_argument, NULL, 'p'},
     {"user", required_argument, NULL, 'u'},
-    {"sort", required_argument, NULL, 's'},
-    {"output", required_argument, NULL, 'o'},
+    {"sort", required_argument, NULL, OPT_SORT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, OPT_FORMAT},
+    {"fields", required_argument, NULL, OPT_FIELDS},
     {"threads", no_argument, NULL, 'H'},
     {"cmdline", no_argument, NULL, 'c'},
+    /* top's long names */
+    {"sort-override", required_argument, NULL, 'o'},
+    {"list-fields", no_argument, NULL, 'O'},
+    {"width", optional_argument, NULL, 'w'},
+    {"filter-any-user", required_argument, NULL, 'U'},
+    {"filter-only-euser", required_argument, NULL, 'u'},
+    {"scale-summary-mem", required_argument, NULL, 'E'},
+    {"scale-task-mem", required_argument, NULL, 'e'},
+    {"idle-toggle", no_argument, NULL, 'i'},
+    {"accum-time-toggle", no_argument, NULL, 'S'},
+    {"single-cpu-toggle", no_argument, NULL, '1'},
+    {"secure-mode", no_argument, NULL, 's'},
+    {"threads-show", no_argument, NULL, 'H'},
+    {"cmdline-toggle", no_argument, NULL, 'c'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {"proc-root", required_argument, NULL, OPT_PROC_ROOT},
@@ -289,12 +445,92 @@ static const struct option longopts[] = {
 struct cli {
 	struct batch_opts o; /* the viewer takes its part of these too */
 	size_t pids_cap, watch_cap;
-	bool batch, delay_given, sort_given;
+	bool batch, delay_given, sort_given, width_given;
+	bool secure; /* -s: top's secure mode */
 };
 
+/* -o: ptop's output format (no field has those names), else top's sort field. */
+static void parse_o(const char *arg, struct cli *cli)
+{
+	int fmt = output_format_by_name(arg);
+
+	if (fmt >= 0) {
+		cli->o.format = (enum output_format)fmt;
+		return;
+	}
+	if (!sort_by(arg, &cli->o.order, true))
+		usage_error(_("-o needs a field to sort by (see -O) or an output format "
+			      "(text, json, csv), not '%s'"),
+			    arg);
+	cli->sort_given = true;
+}
+
+/*
+ * -s is top's secure mode and takes no value. ptop's -s took a sort field:
+ * a field name right after it is still taken so (ptop takes no other words).
+ */
+static void parse_s(struct cli *cli, char **argv, int argc)
+{
+	struct row_order ord;
+
+	cli->secure = true;
+	if (optind < argc && argv[optind][0] != '-' && sort_by(argv[optind], &ord, false)) {
+		cli->o.order = ord;
+		cli->sort_given = true;
+		optind++;
+	}
+}
+
+/* Options that shape batch output and top's filters; false when c is none. */
+static bool take_top_option(int c, struct cli *cli, char **argv, int argc)
+{
+	struct batch_opts *o = &cli->o;
+
+	switch (c) {
+	case 'o':
+		parse_o(optarg, cli);
+		break;
+	case 's':
+		parse_s(cli, argv, argc);
+		break;
+	case 'U':
+		parse_user(optarg, o, true);
+		break;
+	case 'E':
+		o->view.summary_unit = parse_unit("-E", optarg, UNIT_EIB);
+		break;
+	case 'e':
+		o->view.task_unit = parse_unit("-e", optarg, UNIT_PIB);
+		break;
+	case 'w':
+		o->view.width = parse_width(optarg, argv, argc);
+		cli->width_given = true;
+		break;
+	case 'i':
+		o->filter.hide_idle = true;
+		break;
+	case 'S':
+		o->cumulative = true;
+		break;
+	case '1':
+		o->per_cpu = true;
+		break;
+	case OPT_SORT:
+		parse_sort(optarg, &o->order);
+		cli->sort_given = true;
+		break;
+	case OPT_FIELDS:
+		parse_fields(optarg, o);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 /* One option c (with optarg) into cli; -1 to go on, or the exit status of
- * --help and --version. A bad value ends ptop with a usage error. */
-static int take_option(int c, struct cli *cli, char **argv)
+ * --help, --version and -O. A bad value ends ptop with a usage error. */
+static int take_option(int c, struct cli *cli, char **argv, int argc)
 {
 	struct batch_opts *o = &cli->o;
 	int fmt;
@@ -314,11 +550,7 @@ static int take_option(int c, struct cli *cli, char **argv)
 		parse_pids(optarg, o, &cli->pids_cap);
 		break;
 	case 'u':
-		parse_user(optarg, o);
-		break;
-	case 's':
-		parse_sort(optarg, &o->order);
-		cli->sort_given = true;
+		parse_user(optarg, o, false);
 		break;
 	case 'H':
 		o->threads = true;
@@ -326,7 +558,7 @@ static int take_option(int c, struct cli *cli, char **argv)
 	case 'c':
 		o->cmdline = true;
 		break;
-	case 'o':
+	case OPT_FORMAT:
 		fmt = output_format_by_name(optarg);
 		if (fmt < 0)
 			usage_error(_("unknown output format: '%s' (text, json or csv)"), optarg);
@@ -352,6 +584,8 @@ static int take_option(int c, struct cli *cli, char **argv)
 	case OPT_PERF_FDS:
 		o->observe.perf_fds = true;
 		break;
+	case 'O':
+		return list_fields();
 	case 'h':
 		return help();
 	case 'V': {
@@ -363,7 +597,8 @@ static int take_option(int c, struct cli *cli, char **argv)
 	case ':':
 		usage_error(_("option '%s' needs a value"), argv[optind - 1]);
 	default:
-		usage_error(_("unknown option '%s'"), argv[optind - 1]);
+		if (!take_top_option(c, cli, argv, argc))
+			usage_error(_("unknown option '%s'"), argv[optind - 1]);
 	}
 	return -1;
 }
@@ -401,6 +636,7 @@ int main(int argc, char **argv)
 			      .delay_s = 3.0,
 			      .order = {.field = FIELD_CPU},
 			      .format = OUTPUT_TEXT,
+			      .view = {.summary_unit = UNIT_MIB},
 			      .out_fd = STDOUT_FILENO,
 			      .observe = {.budget = DEFAULT_COUNTER_BUDGET},
 			  }};
@@ -417,13 +653,16 @@ int main(int argc, char **argv)
 		return bench_main(argc - 1, argv + 1, progname);
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:o:HchV", longopts, NULL)) != -1) {
-		status = take_option(c, &cli, argv);
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:U:so:Ow::E:e:iS1HchV", longopts, NULL)) !=
+	       -1) {
+		status = take_option(c, &cli, argv, argc);
 		if (status >= 0)
 			return status;
 	}
 	if (optind < argc)
 		usage_error(_("unexpected argument '%s'"), argv[optind]);
+	if (!cli.width_given)
+		cli.o.view.width = default_width();
 	status = cli.batch ? batch_run(&cli.o) : run_viewer(&cli);
 	free((int *)cli.o.filter.pids);
 	free((void *)cli.o.watches);

@@ -5,6 +5,8 @@
  * the command-line outputs, and clocks.
  */
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +133,7 @@ void sbuf_addi(struct sbuf *b, int64_t v)
 	}
 }
 
-void sbuf_addf(struct sbuf *b, double v, int decimals)
+static void addf(struct sbuf *b, double v, int decimals, const char *mark)
 {
 	static const double scale[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 	uint64_t whole, frac, m;
@@ -148,8 +150,9 @@ void sbuf_addf(struct sbuf *b, double v, int decimals)
 		sbuf_addc(b, '-');
 		v = -v;
 	}
+	/* past 1e18 a double has no fraction left to show, and %.0f writes no mark */
 	if (v > 1e18) {
-		sbuf_printf(b, "%.*f", decimals, v);
+		sbuf_printf(b, "%.0f", v);
 		return;
 	}
 	m = (uint64_t)(v * scale[decimals] + 0.5);
@@ -159,13 +162,43 @@ void sbuf_addf(struct sbuf *b, double v, int decimals)
 	if (decimals) {
 		char tmp[8];
 
-		sbuf_addc(b, '.');
+		sbuf_adds(b, mark);
 		for (int i = decimals - 1; i >= 0; i--) {
 			tmp[i] = (char)('0' + frac % 10);
 			frac /= 10;
 		}
 		sbuf_add(b, tmp, (size_t)decimals);
 	}
+}
+
+void sbuf_addf(struct sbuf *b, double v, int decimals)
+{
+	addf(b, v, decimals, ".");
+}
+
+void sbuf_addf_local(struct sbuf *b, double v, int decimals)
+{
+	/* nl_langinfo is a lookup, cheap enough for every row */
+	addf(b, v, decimals, nl_langinfo(RADIXCHAR));
+}
+
+double strtod_point(const char *s, char **end)
+{
+	static locale_t c_locale;
+
+	/* newlocale("C") needs no locale files; failing, strtod is all there is */
+	if (!c_locale)
+		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	return c_locale ? strtod_l(s, end, c_locale) : strtod(s, end);
+}
+
+double strtod_user(const char *s, char **end)
+{
+	double v = strtod_point(s, end);
+
+	if (**end && *end != s)
+		v = strtod(s, end);
+	return v;
 }
 
 void sbuf_pad(struct sbuf *b, const char *s, size_t n, int width, int right)

@@ -154,7 +154,7 @@ for spec in "pid:pid:up" "-pid:pid:down" "+pid:pid:up" "cpu:cpu_pct:down" "+cpu:
 	"res:rss_kb:down" "command:comm:up" "ppid:ppid:up"; do
 	arg=${spec%%:*}
 	rest=${spec#*:}
-	"$PTOP" -b -n 1 -o json -s "$arg" >"$tmp/s.json" || fail "-s $arg exited non-zero"
+	"$PTOP" -b -n 1 -o json --sort="$arg" >"$tmp/s.json" || fail "--sort=$arg exited non-zero"
 	py '
 import json, sys
 f = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape"))
@@ -203,11 +203,11 @@ py '
 import re, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8", "replace").split("\n")
 assert lines[-1] == ""
-starts = [i for i, l in enumerate(lines) if l.startswith("ptop - ")]
+starts = [i for i, l in enumerate(lines) if l.startswith("top - ")]
 assert len(starts) == 2, "%d frames" % len(starts)
 assert starts[1] > 0 and lines[starts[1] - 1] == "", "no blank line between frames"
 for s in starts:
-	assert re.match(r"ptop - \d\d:\d\d:\d\d up .*load average: [\d.]+, [\d.]+, [\d.]+$", lines[s]), lines[s]
+	assert re.match(r"top - \d\d:\d\d:\d\d up .*load average: [\d.]+, [\d.]+, [\d.]+$", lines[s]), lines[s]
 	assert lines[s + 1].startswith("Tasks:"), lines[s + 1]
 	assert lines[s + 2].startswith("%Cpu(s):"), lines[s + 2]
 	assert lines[s + 3].startswith("MiB Mem :"), lines[s + 3]
@@ -241,7 +241,7 @@ three_tasks() {
 wait_until three_tasks || fail "the threaded process did not start its threads"
 "$PTOP" -b -n 1 -H -c -o json >"$tmp/thr.json" || fail "-H -c -o json exited non-zero"
 "$PTOP" -b -n 1 -H -c -o csv -p "$thr_pid" >"$tmp/thr.csv" || fail "-H -c -o csv exited non-zero"
-"$PTOP" -b -n 1 -H -c >"$tmp/thr.txt" || fail "-H -c exited non-zero"
+"$PTOP" -b -n 1 -H -c -w 512 >"$tmp/thr.txt" || fail "-H -c exited non-zero"
 py '
 import csv, json, sys
 pid = int(sys.argv[4])

@@ -20,8 +20,11 @@ struct batch_opts {
 	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
 	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */
 	size_t nwatches;
-	bool threads; /* -H: a row per thread, as top -H */
-	bool cmdline; /* -c: command lines instead of names, as top -c */
+	bool threads;		 /* -H: a row per thread, as top -H */
+	bool cmdline;		 /* -c: command lines instead of names, as top -c */
+	bool cumulative;	 /* -S: TIME+ with the dead children's time, as top -S */
+	bool per_cpu;		 /* -1: a summary line per CPU, as top -1 */
+	struct output_view view; /* --fields, -w, -E, -e */
 };
 
 /*

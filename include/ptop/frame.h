@@ -26,17 +26,19 @@ struct frame_proc {
 	uint8_t comm_len;	  /* bytes in comm */
 	char comm[PROC_COMM_MAX]; /* the kernel's bytes, unescaped, not NUL-terminated */
 	uid_t uid;		  /* effective uid; see SAMPLER_UID_RECHECK */
+	uid_t ruid, suid, fsuid;  /* real, saved, filesystem uids when status was read, else uid */
 	const char *user;	  /* name for uid; owned by the sampler, lives as long */
 	int64_t priority, nice;
 	int64_t threads;
-	uint64_t vsize_kb;     /* KiB */
-	uint64_t rss_kb;       /* KiB; statm's exact figure when statm was read, else stat's */
-	uint64_t shared_kb;    /* KiB; 0 unless statm was read */
-	double cpu_pct;	       /* percent of one CPU over the last interval (top's Irix mode) */
-	double mem_pct;	       /* rss of total memory, percent */
-	uint64_t utime, stime; /* clock ticks */
-	uint64_t start_ticks;  /* clock ticks after boot */
-	int processor;	       /* CPU last run on */
+	uint64_t vsize_kb;	 /* KiB */
+	uint64_t rss_kb;	 /* KiB; statm's exact figure when statm was read, else stat's */
+	uint64_t shared_kb;	 /* KiB; 0 unless statm was read */
+	double cpu_pct;		 /* percent of one CPU over the last interval (top's Irix mode) */
+	double mem_pct;		 /* rss of total memory, percent */
+	uint64_t utime, stime;	 /* clock ticks */
+	uint64_t cutime, cstime; /* clock ticks of its dead children it waited for */
+	uint64_t start_ticks;	 /* clock ticks after boot */
+	int processor;		 /* CPU last run on */
 	/* from status, read only when PROC_NEED(PROC_FILE_STATUS) was asked for */
 	uint64_t swap_kb, rss_anon_kb, rss_file_kb; /* KiB */
 	uint64_t vctxsw, nvctxsw;		    /* voluntary, involuntary context switches */
@@ -142,8 +144,11 @@ struct frame {
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads;  /* rows are threads (top -H): pid is a thread id, tasks count threads */
 	bool cmdlines; /* the presenter read every row's command line (top -c) */
+	/* how the presenter shows it (output.h), set after each sample; NULL: the defaults */
+	const struct output_view *view;
 };
 
+struct output_view;
 struct sampler;
 
 struct sampler_opts {

@@ -45,6 +45,9 @@ enum field_id {
 	FIELD_COUNT
 };
 
+/* Memory units as top's -E and -e name them: KiB << 10 * unit. */
+enum mem_unit { UNIT_KIB, UNIT_MIB, UNIT_GIB, UNIT_TIB, UNIT_PIB, UNIT_EIB, UNIT_COUNT };
+
 /* How a column's value is kept in struct frame_proc (at .off): for sorting and
  * for the machine formats, which write it as it is kept. */
 enum field_type {
@@ -80,6 +83,8 @@ extern const struct field_def field_defs[FIELD_COUNT];
 
 /* The field called name (case-insensitive), or -1. */
 int field_by_name(const char *name);
+/* The field whose title is name, exactly as top prints it ("%CPU", "TIME+"), or -1. */
+int field_by_title(const char *name);
 /* <0, 0, >0 as a before b in the field's ascending order; ties broken by PID. */
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b);
 /*
@@ -98,6 +103,8 @@ bool field_absent(enum field_id id, const struct frame_proc *p);
 
 /* Memory in KiB into width columns: plain KiB if it fits, else m/g/t/p with one decimal. */
 void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width);
+/* As fmt_mem_kb, in unit or the first larger one it fits, as top -e shows memory. */
+void fmt_mem_unit(struct sbuf *b, uint64_t kb, int width, enum mem_unit unit);
 /* TIME+ of ticks: "M:SS.hh"; past 999 minutes "H:MM" hours, as top does. */
 void fmt_time_plus(struct sbuf *b, uint64_t ticks, long hz, int width);
 /* Uptime as top prints it: "3 days,  4:10", "28 min". */
@@ -116,6 +123,8 @@ struct row_filter {
 	size_t npids;
 	bool by_uid; /* show only processes of uid */
 	uid_t uid;
+	bool uid_any;	    /* ... matching any of real, effective, saved, fs uid (top -U) */
+	bool uid_not;	    /* ... or only those that do not (top's -u !USER) */
 	const char *substr; /* show only names containing this, when non-NULL */
 	bool hide_idle;	    /* leave out processes with no CPU in the interval */
 };
@@ -145,6 +154,29 @@ static inline bool ctr_counted(const struct frame_proc *p, int e)
 
 /* Sort rows in place. */
 void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord);
+
+/* How a presenter shows frames (frame.view), beyond what the frame holds. */
+struct output_view {
+	const enum field_id *columns; /* --fields, in their order; NULL: the format's own */
+	size_t ncolumns;
+	int width;		    /* text: lines cut to this many columns; 0: no limit */
+	enum mem_unit summary_unit; /* text: the summary's memory lines (top -E) */
+	enum mem_unit task_unit;    /* text: memory columns shown from this unit up (top -e) */
+};
+
+/* No column choice, no width limit, MiB in the summary and KiB columns: as top's. */
+extern const struct output_view output_view_default;
+
+/* The unit named by its letter (k, m, g, t, p, e, any case), or -1. */
+int mem_unit_by_letter(char c);
+
+/*
+ * The columns a format shows of f: the presenter's choice (f->view), else
+ * the n of fallback; *out is set and the count returned. A NULL *out means
+ * every field in the table's order (fallback NULL, n FIELD_COUNT).
+ */
+size_t output_columns(const struct frame *f, const enum field_id *fallback, size_t n,
+		      const enum field_id **out);
 
 enum output_format { OUTPUT_TEXT, OUTPUT_JSON, OUTPUT_CSV, OUTPUT_NFORMATS };
 

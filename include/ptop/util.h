@@ -42,6 +42,22 @@ void sbuf_addu(struct sbuf *b, uint64_t v);
 void sbuf_addi(struct sbuf *b, int64_t v);
 /* Fixed-point decimal with `decimals` digits after the point (0..6), rounded. */
 void sbuf_addf(struct sbuf *b, double v, int decimals);
+/*
+ * As sbuf_addf, with the decimal mark of the locale (LC_NUMERIC), as printf's
+ * %f writes it: for text that people read, never for JSON or CSV.
+ */
+void sbuf_addf_local(struct sbuf *b, double v, int decimals);
+
+/*
+ * strtod with a point for the decimal mark whatever LC_NUMERIC says: for
+ * files and protocols. errno as strtod's.
+ */
+double strtod_point(const char *s, char **end);
+/*
+ * A number a person typed: with a point, or with the locale's decimal mark
+ * ("0,5" under German), as top's -d takes both. errno as strtod's.
+ */
+double strtod_user(const char *s, char **end);
 /* Right- or left-justify s (n bytes, counted as n columns) in width columns. */
 void sbuf_pad(struct sbuf *b, const char *s, size_t n, int width, int right);
 __attribute__((format(printf, 2, 3))) void sbuf_printf(struct sbuf *b, const char *fmt, ...);

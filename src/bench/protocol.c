@@ -115,7 +115,7 @@ static int num(struct jr *j, double *out)
 		return -EINVAL;
 	memcpy(buf, j->p, n);
 	buf[n] = '\0';
-	*out = strtod(buf, &end);
+	*out = strtod_point(buf, &end);
 	if (end != buf + n)
 		return -EINVAL;
 	j->p += n;

@@ -31,11 +31,15 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 {
 	char when[RFC3339_LEN + 1];
 	size_t wlen = fmt_time_rfc3339(when, &f->time);
+	const enum field_id *cols;
+	size_t ncols = output_columns(f, NULL, FIELD_COUNT, &cols);
 
 	if (first) {
-		/* the column table's keys, in its order */
+		/* the column table's keys, in its order (or --fields') */
 		sbuf_adds(b, "time");
-		for (int id = 0; id < FIELD_COUNT; id++) {
+		for (size_t c = 0; c < ncols; c++) {
+			int id = cols ? (int)cols[c] : (int)c;
+
 			if (!field_defs[id].key || field_defs[id].json_only)
 				continue;
 			sbuf_addc(b, ',');
@@ -56,7 +60,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 		const struct frame_proc *p = rows[i];
 
 		sbuf_add(b, when, wlen);
-		for (int id = 0; id < FIELD_COUNT; id++) {
+		for (size_t c = 0; c < ncols; c++) {
+			int id = cols ? (int)cols[c] : (int)c;
 			const char *s;
 			size_t n;
 

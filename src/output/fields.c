@@ -211,6 +211,14 @@ int field_by_name(const char *name)
 	return -1;
 }
 
+int field_by_title(const char *name)
+{
+	for (int i = 0; i < FIELD_COUNT; i++)
+		if (!strcmp(name, field_defs[i].title))
+			return i;
+	return -1;
+}
+
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
 
 #define VAL(type, p, d) (*(const type *)((const char *)(p) + (d)->off))
@@ -311,35 +319,41 @@ int field_compare(enum field_id id, const struct frame_proc *a, const struct fra
 	return c ? c : CMP(a->pid, b->pid);
 }
 
-void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width)
+void fmt_mem_unit(struct sbuf *b, uint64_t kb, int width, enum mem_unit unit)
 {
-	static const char units[] = "mgtpe";
+	static const char units[] = "kmgtpe";
 	char tmp[32];
-	int n = 0;
-	uint64_t v = kb;
+	int n;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (n <= width || width <= 0) {
-		for (int i = 0; i < n; i++)
-			sbuf_addc(b, tmp[n - 1 - i]);
-		return;
+	if (unit == UNIT_KIB) {
+		size_t start = b->len;
+
+		sbuf_addu(b, kb);
+		if (width <= 0 || b->len - start <= (size_t)width)
+			return;
+		b->len = start;
+		unit = UNIT_MIB;
 	}
-	/* Rare (large values only), so snprintf is fine here. */
+	/* Rare (large values, or -e), so snprintf is fine here: it writes the locale's mark. */
 	double x = (double)kb;
-	for (int u = 0; units[u]; u++) {
+	for (int u = 1; units[u]; u++) {
 		x /= 1024.0;
+		if (u < (int)unit)
+			continue;
 		for (int dec = 1; dec >= 0; dec--) {
 			n = snprintf(tmp, sizeof(tmp), "%.*f%c", dec, x, units[u]);
 			/* The last unit takes what it gets, but the shorter form first. */
-			if (n <= width || (!units[u + 1] && dec == 0)) {
+			if (n <= width || width <= 0 || (!units[u + 1] && dec == 0)) {
 				sbuf_add(b, tmp, (size_t)n);
 				return;
 			}
 		}
 	}
+}
+
+void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width)
+{
+	fmt_mem_unit(b, kb, width, UNIT_KIB);
 }
 
 static void add2(struct sbuf *b, unsigned v)
@@ -422,6 +436,7 @@ static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct f
 void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		  const struct frame *f)
 {
+	enum mem_unit unit = f->view ? f->view->task_unit : UNIT_KIB;
 	long hz = f->hz;
 
 	switch (id) {
@@ -436,22 +451,22 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 			sbuf_addi(b, p->priority);
 		break;
 	case FIELD_VIRT:
-		fmt_mem_kb(b, p->vsize_kb, field_defs[id].width);
+		fmt_mem_unit(b, p->vsize_kb, field_defs[id].width, unit);
 		break;
 	case FIELD_RES:
-		fmt_mem_kb(b, p->rss_kb, field_defs[id].width);
+		fmt_mem_unit(b, p->rss_kb, field_defs[id].width, unit);
 		break;
 	case FIELD_SHR:
-		fmt_mem_kb(b, p->shared_kb, field_defs[id].width);
+		fmt_mem_unit(b, p->shared_kb, field_defs[id].width, unit);
 		break;
 	case FIELD_SWAP:
-		fmt_mem_kb(b, p->swap_kb, field_defs[id].width);
+		fmt_mem_unit(b, p->swap_kb, field_defs[id].width, unit);
 		break;
 	case FIELD_CPU:
-		sbuf_addf(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
+		sbuf_addf_local(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
 		break;
 	case FIELD_MEM:
-		sbuf_addf(b, p->mem_pct, 1);
+		sbuf_addf_local(b, p->mem_pct, 1);
 		break;
 	case FIELD_TIME:
 		fmt_time_plus(b, p->utime + p->stime, hz, field_defs[id].width);
@@ -518,8 +533,15 @@ static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
 		if (i == flt->npids)
 			return false;
 	}
-	if (flt->by_uid && p->uid != flt->uid)
-		return false;
+	if (flt->by_uid) {
+		bool match = p->uid == flt->uid;
+
+		if (flt->uid_any)
+			match = match || p->ruid == flt->uid || p->suid == flt->uid ||
+				p->fsuid == flt->uid;
+		if (match == flt->uid_not)
+			return false;
+	}
 	if (flt->hide_idle && p->cpu_pct <= 0 && p->state != 'R')
 		return false;
 	if (flt->substr && *flt->substr &&
@@ -569,7 +591,7 @@ void fmt_size_kb(struct sbuf *b, uint64_t kb)
 		v /= 1024.0;
 		u++;
 	}
-	sbuf_addf(b, v, u && v < 100 ? 1 : 0);
+	sbuf_addf_local(b, v, u && v < 100 ? 1 : 0);
 	sbuf_addc(b, units[u]);
 }
 

@@ -36,11 +36,14 @@ static void kv_f(struct sbuf *b, const char *k, double v, int dec, bool comma)
 
 static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
 {
+	const enum field_id *cols;
+	size_t ncols = output_columns(f, NULL, FIELD_COUNT, &cols);
 	bool comma = false;
 
 	sbuf_addc(b, '{');
-	/* every column with a key, as the column table keeps it */
-	for (int id = 0; id < FIELD_COUNT; id++) {
+	/* every column with a key, as the column table keeps it (or --fields chose) */
+	for (size_t c = 0; c < ncols; c++) {
+		int id = cols ? (int)cols[c] : (int)c;
 		const char *s;
 		size_t n;
 

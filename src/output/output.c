@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * output.c: the table of batch output formats, and encodings they share:
- * JSON strings that keep every byte of a process name, and RFC 3339 times.
+ * output.c: the table of batch output formats, what a presenter may choose
+ * of them (columns, units), and encodings they share: JSON strings that keep every byte of a process name, and RFC 3339 times.
  */
 #include <string.h>
 #include <strings.h>
@@ -14,6 +14,27 @@ const struct output_format_def output_formats[OUTPUT_NFORMATS] = {
     [OUTPUT_JSON] = {.name = "json", .frame = output_json_frame},
     [OUTPUT_CSV] = {.name = "csv", .frame = output_csv_frame},
 };
+
+const struct output_view output_view_default = {.summary_unit = UNIT_MIB};
+
+int mem_unit_by_letter(char c)
+{
+	static const char letters[] = "kmgtpe";
+	const char *at = c ? strchr(letters, c | 0x20) : NULL;
+
+	return at ? (int)(at - letters) : -1;
+}
+
+size_t output_columns(const struct frame *f, const enum field_id *fallback, size_t n,
+		      const enum field_id **out)
+{
+	if (f->view && f->view->columns) {
+		*out = f->view->columns;
+		return f->view->ncolumns;
+	}
+	*out = fallback;
+	return n;
+}
 
 int output_format_by_name(const char *name)
 {

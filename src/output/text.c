@@ -4,6 +4,7 @@
  * line, the column headings and one line per process, so that people and
  * scripts used to `top -b` read it without surprise.
  */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -24,39 +25,100 @@ static int pid_width(const struct frame *f)
 	return w < 5 ? 5 : w;
 }
 
-static void summary(struct sbuf *b, const struct frame *f)
+/*
+ * Cut every line appended since start to width characters (0: no limit),
+ * as top -w cuts its lines: plainly, at a character, never inside one.
+ */
+static void cut_lines(struct sbuf *b, size_t start, int width)
 {
-	struct tm tm;
-	const double mib = 1024.0;
+	size_t r = start, w = start, cols = 0;
 
-	localtime_r(&f->time.tv_sec, &tm);
-	sbuf_printf(b, "ptop - %02d:%02d:%02d up ", tm.tm_hour, tm.tm_min, tm.tm_sec);
-	fmt_uptime(b, f->uptime_s);
-	sbuf_printf(b, ", %2u user%s,  load average: %.2f, %.2f, %.2f\n", f->nusers,
-		    f->nusers == 1 ? "" : "s", f->load[0], f->load[1], f->load[2]);
-	sbuf_printf(b, "%s: %3u total, %3u running, %3u sleeping, %3u stopped, %3u zombie\n",
-		    f->threads ? "Threads" : "Tasks", f->tasks.total, f->tasks.running,
-		    f->tasks.sleeping, f->tasks.stopped, f->tasks.zombie);
-	sbuf_printf(b,
-		    "%%Cpu(s): %4.1f us, %4.1f sy, %4.1f ni, %4.1f id, %4.1f wa, %4.1f hi, "
-		    "%4.1f si, %4.1f st\n",
-		    f->cpu.user, f->cpu.system, f->cpu.nice, f->cpu.idle, f->cpu.iowait, f->cpu.irq,
-		    f->cpu.softirq, f->cpu.steal);
-	sbuf_printf(b, "MiB Mem : %8.1f total, %8.1f free, %8.1f used, %8.1f buff/cache\n",
-		    (double)f->mem.total / mib, (double)f->mem.free / mib,
-		    (double)f->mem.used / mib, (double)f->mem.buff_cache / mib);
-	sbuf_printf(b, "MiB Swap: %8.1f total, %8.1f free, %8.1f used. %8.1f avail Mem\n\n",
-		    (double)f->swap.total / mib, (double)f->swap.free / mib,
-		    (double)f->swap.used / mib, (double)f->mem.avail / mib);
+	if (width <= 0)
+		return;
+	while (r < b->len) {
+		size_t l = b->p[r] == '\n' ? 1 : utf8_len(b->p + r, b->len - r);
+
+		l = l ? l : 1;
+		if (b->p[r] == '\n')
+			cols = 0;
+		else if (cols++ >= (size_t)width) {
+			r += l;
+			continue;
+		}
+		memmove(b->p + w, b->p + r, l);
+		w += l;
+		r += l;
+	}
+	b->len = w;
+}
+
+static void cpu_line(struct sbuf *b, const char *label, const struct frame_cpu *c)
+{
+	sbuf_printf(
+	    b, "%s%5.1f us,%5.1f sy,%5.1f ni,%5.1f id,%5.1f wa,%5.1f hi,%5.1f si,%5.1f st\n", label,
+	    c->user, c->system, c->nice, c->idle, c->iowait, c->irq, c->softirq, c->steal);
+}
+
+/* The memory lines in view's unit: KiB as whole numbers, the others with a decimal. */
+static void memory_lines(struct sbuf *b, const struct frame *f, const struct output_view *v)
+{
+	static const char *const names[UNIT_COUNT] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	double div = 1.0;
+	int dec = v->summary_unit == UNIT_KIB ? 0 : 1;
+
+	for (int u = 0; u < (int)v->summary_unit; u++)
+		div *= 1024.0;
+	sbuf_printf(b, "%s Mem : %8.*f total, %8.*f free, %8.*f used, %8.*f buff/cache\n",
+		    names[v->summary_unit], dec, (double)f->mem.total / div, dec,
+		    (double)f->mem.free / div, dec, (double)f->mem.used / div, dec,
+		    (double)f->mem.buff_cache / div);
+	sbuf_printf(b, "%s Swap: %8.*f total, %8.*f free, %8.*f used. %8.*f avail Mem\n",
+		    names[v->summary_unit], dec, (double)f->swap.total / div, dec,
+		    (double)f->swap.free / div, dec, (double)f->swap.used / div, dec,
+		    (double)f->mem.avail / div);
 }
 
 /*
- * Justify what was appended since start into width columns; '+' marks a cut,
- * as top's. A column is a character: what field_format() writes is UTF-8
+ * top -b's summary, line for line, so that what parses top's (jc --top, a
+ * script's awk) parses this: the first line starts "top - " as top's does.
+ * Numbers take the locale's decimal mark, as top's.
+ */
+static void summary(struct sbuf *b, const struct frame *f, const struct output_view *v)
+{
+	size_t start = b->len;
+	struct tm tm;
+
+	localtime_r(&f->time.tv_sec, &tm);
+	sbuf_printf(b, "top - %02d:%02d:%02d up ", tm.tm_hour, tm.tm_min, tm.tm_sec);
+	fmt_uptime(b, f->uptime_s);
+	sbuf_printf(b, ", %2u user%s,  load average: %.2f, %.2f, %.2f\n", f->nusers,
+		    f->nusers < 2 ? "" : "s", f->load[0], f->load[1], f->load[2]);
+	sbuf_printf(b, "%s: %3u total, %3u running, %3u sleeping, %3u stopped, %3u zombie\n",
+		    f->threads ? "Threads" : "Tasks", f->tasks.total, f->tasks.running,
+		    f->tasks.sleeping, f->tasks.stopped, f->tasks.zombie);
+	if (f->cpus) {
+		/* -1: a line per CPU, labelled as top's "%Cpu0  :" */
+		for (unsigned i = 0; i < f->ncpus; i++) {
+			char label[24];
+
+			snprintf(label, sizeof(label), "%%Cpu%-3u:", i);
+			cpu_line(b, label, &f->cpus[i]);
+		}
+	} else {
+		cpu_line(b, "%Cpu(s):", &f->cpu);
+	}
+	memory_lines(b, f, v);
+	sbuf_addc(b, '\n');
+	cut_lines(b, start, v->width);
+}
+
+/*
+ * Justify what was appended since start into width columns (only cut it
+ * when !pad); '+' marks a cut, as top's. A column is a character: what field_format() writes is UTF-8
  * (fmt_printable replaced the rest), so a multibyte user name pads as many
  * columns as it has characters and is cut between them, never inside one.
  */
-static void justify(struct sbuf *b, size_t start, int width, bool left)
+static void justify(struct sbuf *b, size_t start, int width, bool left, bool pad)
 {
 	size_t n = b->len - start, cols = 0, keep = 0, w = width > 0 ? (size_t)width : 0;
 
@@ -72,14 +134,14 @@ static void justify(struct sbuf *b, size_t start, int width, bool left)
 	if (cols > w) {
 		b->len = start + keep;
 		sbuf_addc(b, '+');
-	} else if (cols < w) {
-		size_t pad = w - cols;
+	} else if (cols < w && pad) {
+		size_t more = w - cols;
 
-		sbuf_reserve(b, pad);
+		sbuf_reserve(b, more);
 		if (!left)
-			memmove(b->p + start + pad, b->p + start, n);
-		memset(left ? b->p + start + n : b->p + start, ' ', pad);
-		b->len += pad;
+			memmove(b->p + start + more, b->p + start, n);
+		memset(left ? b->p + start + n : b->p + start, ' ', more);
+		b->len += more;
 	}
 }
 
@@ -167,39 +229,83 @@ static void breakpoints_section(struct sbuf *b, const struct frame *f)
 	}
 }
 
-void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		       size_t nrows, bool first)
+static int column_width(const struct frame *f, enum field_id id)
 {
-	int pidw = pid_width(f);
+	return id == FIELD_PID ? pid_width(f) : field_defs[id].width;
+}
 
-	if (!first)
-		sbuf_addc(b, '\n');
-	summary(b, f);
-	for (size_t c = 0; c < NCOLUMNS; c++) {
-		const struct field_def *d = &field_defs[text_columns[c]];
-		size_t start;
+/*
+ * How many of the columns fit in limit (0: all), as top fits its task area:
+ * whole columns only, the one of no width (COMMAND) when its heading fits.
+ */
+static size_t columns_fitting(const struct frame *f, const enum field_id *cols, size_t ncols,
+			      int limit)
+{
+	int pos = 0;
 
-		if (c)
-			sbuf_addc(b, ' ');
-		start = b->len;
-		sbuf_adds(b, d->title);
-		justify(b, start, text_columns[c] == FIELD_PID ? pidw : d->width, d->left);
+	for (size_t c = 0; c < ncols; c++) {
+		int w = column_width(f, cols[c]);
+
+		pos += (c ? 1 : 0) + (w ? w : (int)strlen(field_defs[cols[c]].title));
+		if (limit > 0 && pos > limit)
+			return c;
 	}
-	sbuf_addc(b, '\n');
-	for (size_t i = 0; i < nrows; i++) {
-		for (size_t c = 0; c < NCOLUMNS; c++) {
-			enum field_id id = text_columns[c];
-			size_t start;
+	return ncols;
+}
 
-			if (c)
+/*
+ * The column headings and a line per row, in view's columns. Lines stop a
+ * column short of the width, as top's task area does: COMMAND is cut to the
+ * same length as top's.
+ */
+static void table(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		  size_t nrows, const struct output_view *v)
+{
+	const enum field_id *cols;
+	size_t ncols = output_columns(f, text_columns, NCOLUMNS, &cols);
+	int limit = v->width > 1 ? v->width - 1 : 0;
+	size_t start = b->len;
+
+	ncols = columns_fitting(f, cols, ncols, limit);
+	for (size_t i = 0; i <= nrows; i++) {
+		int pos = 0; /* columns of the line so far */
+
+		for (size_t c = 0; c < ncols; c++) {
+			enum field_id id = cols[c];
+			const struct field_def *d = &field_defs[id];
+			int w = column_width(f, id);
+			bool rest = !w;
+			size_t at;
+
+			if (c) {
 				sbuf_addc(b, ' ');
-			start = b->len;
-			field_format(b, id, rows[i], f);
-			justify(b, start, id == FIELD_PID ? pidw : field_defs[id].width,
-				field_defs[id].left);
+				pos++;
+			}
+			at = b->len;
+			/* a column of no width takes the rest of the line, as top's COMMAND */
+			if (rest && limit)
+				w = limit - pos;
+			if (i == 0)
+				sbuf_adds(b, d->title);
+			else
+				field_format(b, id, rows[i - 1], f);
+			justify(b, at, w, d->left, !rest);
+			pos += w;
 		}
 		sbuf_addc(b, '\n');
 	}
+	cut_lines(b, start, limit);
+}
+
+void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		       size_t nrows, bool first)
+{
+	const struct output_view *v = f->view ? f->view : &output_view_default;
+
+	if (!first)
+		sbuf_addc(b, '\n');
+	summary(b, f, v);
+	table(b, f, rows, nrows, v);
 	if (f->counters.on)
 		counters_section(b, f, rows, nrows);
 	if (f->nbps)

@@ -393,6 +393,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->rss_kb = st.rss > 0 ? (uint64_t)st.rss * s->page_kb : 0;
 	p->utime = st.utime;
 	p->stime = st.stime;
+	p->cutime = st.cutime > 0 ? (uint64_t)st.cutime : 0;
+	p->cstime = st.cstime > 0 ? (uint64_t)st.cstime : 0;
 	p->start_ticks = st.starttime;
 	p->processor = (int)st.processor;
 	p->shared_kb = 0;
@@ -421,6 +423,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		}
 	}
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
+	p->ruid = p->suid = p->fsuid = slot->uid;
 	if (s->needs & PROC_NEED(PROC_FILE_STATUS)) {
 		struct proc_status ss;
 
@@ -430,6 +433,9 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 			return (int)n;
 		if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
 			slot->uid = ss.uid[1];
+			p->ruid = ss.uid[0];
+			p->suid = ss.uid[2];
+			p->fsuid = ss.uid[3];
 			p->swap_kb = ss.vm_swap;
 			p->rss_anon_kb = ss.rss_anon;
 			p->rss_file_kb = ss.rss_file;
@@ -529,6 +535,8 @@ static int add_thread(void *ctx, int tid)
 	t->nice = st.nice;
 	t->utime = st.utime;
 	t->stime = st.stime;
+	t->cutime = st.cutime > 0 ? (uint64_t)st.cutime : 0;
+	t->cstime = st.cstime > 0 ? (uint64_t)st.cstime : 0;
 	t->start_ticks = st.starttime;
 	t->processor = (int)st.processor;
 	t->cpu_pct = cpu_share(s, st.utime + st.stime, prev ? &prev_ticks : NULL, w->interval,

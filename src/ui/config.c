@@ -117,7 +117,7 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 	}
 	if (!strcmp(key, "delay")) {
 		char *end;
-		double d = strtod(val, &end);
+		double d = strtod_point(val, &end);
 
 		if (end == val || *end || !isfinite(d) || d < 0 || d > 86400)
 			return N_("delay must be a number of seconds");

@@ -137,7 +137,7 @@ static unsigned delay_done(struct ui *ui)
 	if (!ui->input[0])
 		return UI_HANDLED;
 	errno = 0;
-	d = strtod(ui->input, &end);
+	d = strtod_user(ui->input, &end);
 	if (*end || errno || !isfinite(d) || d < 0 || d > 86400) {
 		ui_status(ui, _("Not a delay: %s"), ui->input);
 		return UI_HANDLED;
