@@ -51,6 +51,15 @@ struct frame_proc {
 	int tgid;	/* the process a thread belongs to (== pid for processes) */
 	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
 	bool has_cmd;
+	/* from io, read only when PROC_NEED(PROC_FILE_IO) was asked for; with -H, the process's */
+	bool has_io; /* false: not read, or refused (another user's, without privilege) */
+	uint64_t io_rchar, io_wchar;		/* bytes through read()/write(), since start */
+	uint64_t io_read_bytes, io_write_bytes; /* bytes from and to storage, since start */
+	uint64_t io_read_rate, io_write_rate;	/* bytes per second since the last look */
+	/* from cgroup, read only when PROC_NEED(PROC_FILE_CGROUP) was asked for; owned by
+	 * the sampler, valid until its next frame; NULL: not read or unreadable */
+	const char *cgroup;    /* the v2 path (see proc_cgroup_path) */
+	const char *container; /* its container or unit (proc_cgroup_unit), "" for none */
 };
 
 /* What the counters are and how they are doing (filled by the observer). */
@@ -193,6 +202,20 @@ struct users;
 struct users *users_new(void);
 void users_free(struct users *u);
 const char *users_name(struct users *u, uid_t uid);
+/* Cgroup paths and the container or unit of each, kept once per distinct path (cgroups.c). */
+struct cgroup_names;
+struct cgroup_names *cgroup_names_new(void);
+void cgroup_names_free(struct cgroup_names *c);
+/* Forget every path: strings handed out before are freed. */
+void cgroup_names_clear(struct cgroup_names *c);
+size_t cgroup_names_count(const struct cgroup_names *c);
+/*
+ * The kept copy of path (n bytes), NUL-terminated, added on first sight;
+ * *unit is its container or unit (proc_cgroup_unit), "" for none. Never NULL;
+ * both live until cgroup_names_clear() or _free().
+ */
+const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n, const char **unit);
+
 /* A user given by name or number (as -u and the viewer's u take it): 0, or -ENOENT. */
 int users_parse(const char *s, uid_t *uid);
 
