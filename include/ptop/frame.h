@@ -121,6 +121,17 @@ struct frame_cost {
 	unsigned fallback;   /* reads that had to open/read/close (over budget) */
 };
 
+/* The machine's storage and network throughput (sysio.c), when asked for (sampler_opts.sysio). */
+struct frame_sysio {
+	bool asked;		    /* read in this frame */
+	int disk_error, net_error;  /* 0, or -errno: -ENODEV no /proc/diskstats or net/dev */
+	bool disk_rates, net_rates; /* the rates cover an interval (not the first read) */
+	uint64_t disk_read_bytes, disk_write_bytes; /* since boot, whole disks (no dm, md, loop) */
+	uint64_t net_rx_bytes, net_tx_bytes;	    /* since boot, every interface but lo */
+	double disk_read_bps, disk_write_bps;	    /* bytes per second over the interval */
+	double net_rx_bps, net_tx_bps;		    /* bytes per second over the interval */
+};
+
 struct frame {
 	struct timespec time; /* wall clock (CLOCK_REALTIME) at the sample */
 	double interval_s;    /* since the previous frame; 0 for the first */
@@ -141,6 +152,7 @@ struct frame {
 	unsigned ncpus;		/* entries in cpus */
 	long hz;		/* clock ticks per second */
 	struct frame_cost cost;
+	struct frame_sysio sysio;
 	size_t nprocs;
 	size_t cap; /* procs allocated; kept across frames */
 	struct frame_proc *procs;
@@ -160,6 +172,7 @@ struct sampler_opts {
 	unsigned needs;	  /* PROC_NEED() bits beyond stat, which is always read */
 	bool threads;	  /* one row per thread (top's H) instead of per process */
 	bool per_cpu;	  /* fill frame.cpus */
+	bool sysio;	  /* fill frame.sysio */
 };
 
 /*
@@ -202,6 +215,17 @@ struct users;
 struct users *users_new(void);
 void users_free(struct users *u);
 const char *users_name(struct users *u, uid_t uid);
+/*
+ * Disk and network throughput (sysio.c), over the proc root (NULL: /proc;
+ * disks always from /proc/diskstats, through libproc2). Never NULL: what
+ * cannot be opened is reported in each sample's *_error.
+ */
+struct sysio;
+struct sysio *sysio_new(const char *root);
+void sysio_free(struct sysio *s);
+/* Read both now (now: CLOCK_MONOTONIC seconds); rates against the previous call. */
+void sysio_sample(struct sysio *s, double now, struct frame_sysio *out);
+
 /* Cgroup paths and the container or unit of each, kept once per distinct path (cgroups.c). */
 struct cgroup_names;
 struct cgroup_names *cgroup_names_new(void);

@@ -37,13 +37,15 @@ struct sampler {
 	struct proc_reader *reader;
 	struct users *users;
 	struct cgroup_names *cgroups;
+	struct sysio *sysio; /* made when first asked for */
+	const char *root;
 	struct stat_info *stat;
 	struct meminfo_info *meminfo;
 	unsigned needs;
 	long hz;
 	uint64_t page_kb;
 	unsigned pid_max;
-	bool threads, per_cpu;
+	bool threads, per_cpu, want_sysio;
 	double last_mono;
 	double now_mono; /* CLOCK_MONOTONIC of the frame being built */
 	/* threads mode: each thread's ticks at the previous frame, sorted by tid */
@@ -128,6 +130,7 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	}
 	s->users = users_new();
 	s->cgroups = cgroup_names_new();
+	s->root = o->root;
 	sampler_configure(s, o);
 	s->hz = sysconf(_SC_CLK_TCK);
 	if (s->hz <= 0)
@@ -147,6 +150,7 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o)
 {
 	s->needs = o->needs;
 	s->per_cpu = o->per_cpu;
+	s->want_sysio = o->sysio;
 	if (s->threads != o->threads)
 		s->ntprev = 0;
 	s->threads = o->threads;
@@ -164,6 +168,7 @@ void sampler_free(struct sampler *s)
 		procps_meminfo_unref(&s->meminfo);
 	users_free(s->users);
 	cgroup_names_free(s->cgroups);
+	sysio_free(s->sysio);
 	proc_reader_free(s->reader);
 	free(s);
 }
@@ -690,6 +695,13 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
 	sample_system(s, f, interval == 0);
+	memset(&f->sysio, 0, sizeof(f->sysio));
+	if (s->want_sysio) {
+		if (!s->sysio)
+			s->sysio = sysio_new(s->root);
+		sysio_sample(s->sysio, mono, &f->sysio);
+		f->sysio.asked = true;
+	}
 
 	ret = proc_reader_begin(s->reader);
 	if (ret)
