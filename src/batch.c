@@ -124,6 +124,10 @@ int batch_run(const struct batch_opts *o)
 	int status = 0, err;
 
 	catch_signals();
+	/* JSON and CSV write every column with a key: what those need is read as well */
+	for (int id = 0; o->format != OUTPUT_TEXT && id < FIELD_COUNT; id++)
+		if (field_defs[id].key && !field_defs[id].json_only)
+			req.needs |= field_defs[id].needs;
 	/* sorting by PERF means counting it, for every process shown */
 	if (o->order.field == FIELD_PERF)
 		po.observe.perf_fds = true;

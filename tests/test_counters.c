@@ -950,6 +950,9 @@ static void fake_frame(struct frame *f, const struct frame_proc **rows, const pi
 		p->has_ctr = false;
 		p->perf_fds = -1;
 		p->user = "me";
+		/* the sampler's, as it leaves them without io and cgroup asked for */
+		p->cgroup = p->container = NULL;
+		p->has_io = false;
 		p->has_cmd = false;
 		p->comm_len = 4;
 		memcpy(p->comm, "proc", 4);

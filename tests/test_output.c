@@ -55,6 +55,15 @@ static struct frame_proc *proc_at(int i, int pid, const char *comm, char state)
 	p->stime = 3;
 	p->start_ticks = 5000 + (uint64_t)i;
 	p->processor = i % 2;
+	p->has_io = true;
+	p->io_rchar = 40960 + (uint64_t)i;
+	p->io_wchar = 512;
+	p->io_read_bytes = 8192;
+	p->io_write_bytes = 3ull << 30;
+	p->io_read_rate = 1536;
+	p->io_write_rate = 10240;
+	p->cgroup = "/system.slice/ssh.service";
+	p->container = "ssh.service";
 	return p;
 }
 
@@ -122,6 +131,10 @@ static void build_frame(struct frame *f)
 	p->mem_pct = 15.43;
 	p->utime = 6000000;
 	p->stime = 100000;
+	/* another user's io, refused: unknown, not 0 */
+	p->has_io = false;
+	p->cgroup = "/user.slice/user-1000.slice/user@1000.service/app.slice/a,b \"q\".scope";
+	p->container = "a,b \"q\".scope";
 
 	p = proc_at(2, 300, "say \"hi\"", 'S');
 	p->user = "bob";
@@ -131,6 +144,8 @@ static void build_frame(struct frame *f)
 	p->cpu_pct = 0.3;
 
 	p = proc_at(3, 301, "a,b", 'T');
+	/* a cgroup that could not be read */
+	p->cgroup = p->container = NULL;
 	p->nice = -5;
 	p->priority = 15;
 
@@ -688,6 +703,58 @@ static void test_counters_no_count(void **state)
 	sbuf_free(&c);
 }
 
+/* io and cgroup columns: units in the text formats, "-" for unknown, unknown sorts last. */
+static void test_io_cgroup_columns(void **state)
+{
+	static const struct {
+		enum field_id id;
+		int row;
+		const char *want;
+	} cases[] = {
+	    {FIELD_IO_READ_RATE, 0, "1536"},
+	    {FIELD_IO_WRITE_RATE, 0, "10K"},
+	    {FIELD_IO_WRITE, 0, "3.0G"},
+	    {FIELD_IO_RCHAR, 0, "40K"},
+	    {FIELD_IO_WCHAR, 0, "512"},
+	    {FIELD_IO_READ_RATE, 1, "-"},
+	    {FIELD_IO_WRITE, 1, "-"},
+	    {FIELD_CGROUP, 0, "/system.slice/ssh.service"},
+	    {FIELD_CONTAINER, 0, "ssh.service"},
+	    {FIELD_CGROUP, 3, "-"},
+	    {FIELD_CONTAINER, 3, "-"},
+	};
+	const struct frame_proc *rows[NPROCS];
+	struct row_order by = {.field = FIELD_IO_WRITE_RATE};
+	struct frame f;
+	size_t n;
+
+	(void)state;
+	build_frame(&f);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf b = {0};
+
+		field_format(&b, cases[i].id, &procs[cases[i].row], &f);
+		if (strcmp(sbuf_cstr(&b), cases[i].want))
+			fail_msg("case %zu: \"%s\", want \"%s\"", i, sbuf_cstr(&b), cases[i].want);
+		sbuf_free(&b);
+	}
+	assert_true(field_absent(FIELD_IO_READ, &procs[1]));
+	assert_false(field_absent(FIELD_IO_READ, &procs[0]));
+	assert_true(field_absent(FIELD_CONTAINER, &procs[3]));
+	/* unknown below any figure: last in the natural (descending) order */
+	procs[2].io_write_rate = 99999;
+	n = rows_select(&f, NULL, &by, rows);
+	assert_int_equal(n, NPROCS);
+	assert_int_equal(rows[0]->pid, 300);
+	assert_int_equal(rows[NPROCS - 1]->pid, 4194303);
+	by.field = FIELD_CONTAINER;
+	n = rows_select(&f, NULL, &by, rows);
+	assert_int_equal(rows[0]->pid, 301); /* unknown first when names go up */
+	assert_string_equal(rows[1]->container, "a,b \"q\".scope");
+	assert_int_equal(field_by_name("CONTAINER"), FIELD_CONTAINER);
+	assert_int_equal(field_by_name("write_rate"), FIELD_IO_WRITE_RATE);
+}
+
 static void test_output_format_by_name(void **state)
 {
 	assert_int_equal(output_format_by_name("text"), OUTPUT_TEXT);
@@ -711,7 +778,7 @@ int main(void)
 	    cmocka_unit_test(test_fmt_time_rfc3339),  cmocka_unit_test(test_fmt_printable),
 	    cmocka_unit_test(test_rows_filter),	      cmocka_unit_test(test_rows_sort),
 	    cmocka_unit_test(test_field_by_name),     cmocka_unit_test(test_output_format_by_name),
-	    cmocka_unit_test(test_counters_no_count),
+	    cmocka_unit_test(test_counters_no_count), cmocka_unit_test(test_io_cgroup_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,6 +53,15 @@ struct frame_proc {
 	int tgid;	/* the process a thread belongs to (== pid for processes) */
 	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
 	bool has_cmd;
+	/* from io, read only when PROC_NEED(PROC_FILE_IO) was asked for; with -H, the process's */
+	bool has_io; /* false: not read, or refused (another user's, without privilege) */
+	uint64_t io_rchar, io_wchar;		/* bytes through read()/write(), since start */
+	uint64_t io_read_bytes, io_write_bytes; /* bytes from and to storage, since start */
+	uint64_t io_read_rate, io_write_rate;	/* bytes per second since the last look */
+	/* from cgroup, read only when PROC_NEED(PROC_FILE_CGROUP) was asked for; owned by
+	 * the sampler, valid until its next frame; NULL: not read or unreadable */
+	const char *cgroup;    /* the v2 path (see proc_cgroup_path) */
+	const char *container; /* its container or unit (proc_cgroup_unit), "" for none */
 };
 
 /* What the counters are and how they are doing (filled by the observer). */
@@ -114,6 +123,17 @@ struct frame_cost {
 	unsigned fallback;   /* reads that had to open/read/close (over budget) */
 };
 
+/* The machine's storage and network throughput (sysio.c), when asked for (sampler_opts.sysio). */
+struct frame_sysio {
+	bool asked;		    /* read in this frame */
+	int disk_error, net_error;  /* 0, or -errno: -ENODEV no /proc/diskstats or net/dev */
+	bool disk_rates, net_rates; /* the rates cover an interval (not the first read) */
+	uint64_t disk_read_bytes, disk_write_bytes; /* since boot, whole disks (no dm, md, loop) */
+	uint64_t net_rx_bytes, net_tx_bytes;	    /* since boot, every interface but lo */
+	double disk_read_bps, disk_write_bps;	    /* bytes per second over the interval */
+	double net_rx_bps, net_tx_bps;		    /* bytes per second over the interval */
+};
+
 struct frame {
 	struct timespec time; /* wall clock (CLOCK_REALTIME) at the sample */
 	double interval_s;    /* since the previous frame; 0 for the first */
@@ -134,6 +154,7 @@ struct frame {
 	unsigned ncpus;		/* entries in cpus */
 	long hz;		/* clock ticks per second */
 	struct frame_cost cost;
+	struct frame_sysio sysio;
 	size_t nprocs;
 	size_t cap; /* procs allocated; kept across frames */
 	struct frame_proc *procs;
@@ -156,6 +177,7 @@ struct sampler_opts {
 	unsigned needs;	  /* PROC_NEED() bits beyond stat, which is always read */
 	bool threads;	  /* one row per thread (top's H) instead of per process */
 	bool per_cpu;	  /* fill frame.cpus */
+	bool sysio;	  /* fill frame.sysio */
 };
 
 /*
@@ -198,6 +220,31 @@ struct users;
 struct users *users_new(void);
 void users_free(struct users *u);
 const char *users_name(struct users *u, uid_t uid);
+/*
+ * Disk and network throughput (sysio.c), over the proc root (NULL: /proc;
+ * disks always from /proc/diskstats, through libproc2). Never NULL: what
+ * cannot be opened is reported in each sample's *_error.
+ */
+struct sysio;
+struct sysio *sysio_new(const char *root);
+void sysio_free(struct sysio *s);
+/* Read both now (now: CLOCK_MONOTONIC seconds); rates against the previous call. */
+void sysio_sample(struct sysio *s, double now, struct frame_sysio *out);
+
+/* Cgroup paths and the container or unit of each, kept once per distinct path (cgroups.c). */
+struct cgroup_names;
+struct cgroup_names *cgroup_names_new(void);
+void cgroup_names_free(struct cgroup_names *c);
+/* Forget every path: strings handed out before are freed. */
+void cgroup_names_clear(struct cgroup_names *c);
+size_t cgroup_names_count(const struct cgroup_names *c);
+/*
+ * The kept copy of path (n bytes), NUL-terminated, added on first sight;
+ * *unit is its container or unit (proc_cgroup_unit), "" for none. Never NULL;
+ * both live until cgroup_names_clear() or _free().
+ */
+const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n, const char **unit);
+
 /* A user given by name or number (as -u and the viewer's u take it): 0, or -ENOENT. */
 int users_parse(const char *s, uid_t *uid);
 

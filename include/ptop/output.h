@@ -39,6 +39,14 @@ enum field_id {
 	FIELD_SWAP,
 	FIELD_TIME,
 	FIELD_PERF,
+	FIELD_IO_READ_RATE,
+	FIELD_IO_WRITE_RATE,
+	FIELD_IO_READ,
+	FIELD_IO_WRITE,
+	FIELD_IO_RCHAR,
+	FIELD_IO_WCHAR,
+	FIELD_CGROUP,
+	FIELD_CONTAINER,
 #ifdef PTOP_TEST_COLUMN
 	FIELD_TEST, /* tests/test_column.c's column, in its own build only */
 #endif
@@ -57,7 +65,7 @@ enum field_type {
 	FT_UID,	 /* uid_t */
 	FT_PCT,	 /* double, written with two decimals */
 	FT_CHAR, /* one char, written as a string */
-	FT_NAME, /* const char *, NUL-terminated */
+	FT_NAME, /* const char *, NUL-terminated; NULL: not known (see field_absent) */
 	FT_COMM, /* comm[comm_len] */
 	FT_TICKS /* utime + stime; .off is not used */
 };
@@ -98,7 +106,11 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 bool field_string(enum field_id id, const struct frame_proc *p, const char **s, size_t *n);
 /* Field id of p as a number, as the machine formats write it (not a string type). */
 void field_number(struct sbuf *b, enum field_id id, const struct frame_proc *p);
-/* Whether the machine formats leave field id of p out (a value not looked at). */
+/*
+ * Whether field id of p holds no value: not looked at (-1 of an if_looked
+ * column, left out of JSON), or unknown (io refused, a cgroup not read: null
+ * in JSON, empty in CSV, "-" in the text formats). Unknown sorts below any value.
+ */
 bool field_absent(enum field_id id, const struct frame_proc *p);
 
 /* Memory in KiB into width columns: plain KiB if it fits, else m/g/t/p with one decimal. */

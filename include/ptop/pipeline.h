@@ -51,6 +51,7 @@ struct pipeline_request {
 	unsigned needs; /* PROC_NEED() bits beyond stat: the shown and sorted columns' */
 	bool threads;	/* a row per thread */
 	bool per_cpu;	/* per-CPU totals */
+	bool sysio;	/* disk and network throughput (frame.sysio) */
 };
 
 /* Build the next frame into f (reusing its memory). 0 or -errno (no processes listed). */

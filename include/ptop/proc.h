@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * proc.h: the /proc hot path. Pure parsers for /proc/PID/{stat,statm,status,maps}
- * and the reader that enumerates PIDs and keeps their descriptors open.
+ * proc.h: the /proc hot path. Pure parsers for /proc/PID/{stat,statm,status,maps,
+ * io,cgroup} and /proc/net/dev, and the reader that enumerates PIDs and keeps
+ * their descriptors open.
  *
  * The parsers allocate nothing and copy nothing: text fields are views into
  * the caller's buffer, valid as long as that buffer is. Numbers are read by
@@ -125,24 +126,90 @@ struct proc_maps_entry {
  */
 int proc_parse_maps_line(const char *buf, size_t len, struct proc_maps_entry *out, size_t *used);
 
+/* /proc/PID/io (proc(5)): I/O accounting, all in bytes but the syscall counts. */
+struct proc_io {
+	uint64_t rchar, wchar;		  /* bytes passed to read()/write() and the like */
+	uint64_t syscr, syscw;		  /* read and write system calls */
+	uint64_t read_bytes, write_bytes; /* bytes fetched from and sent to storage */
+	uint64_t cancelled_write_bytes;	  /* written to page cache, then truncated away */
+};
+
+/* All seven lines are required once each; a line of an unknown name is skipped. */
+int proc_parse_io(const char *buf, size_t len, struct proc_io *out);
+
+enum proc_cgroup_have {
+	PROC_CGROUP_V2 = 1u << 0,      /* the "0::path" line of the unified hierarchy */
+	PROC_CGROUP_SYSTEMD = 1u << 1, /* a v1 "N:name=systemd:path" line */
+};
+
+/* /proc/PID/cgroup: the paths ptop shows, views into the caller's buffer. */
+struct proc_cgroup {
+	struct ptop_view v2, systemd;
+	unsigned have; /* enum proc_cgroup_have bits */
+};
+
+/*
+ * Every line must be "ID:controllers:/path\n"; -EINVAL for anything else
+ * (an empty file included), -ERANGE for an ID that does not fit.
+ */
+int proc_parse_cgroup(const char *buf, size_t len, struct proc_cgroup *out);
+/*
+ * The path a process's cgroup is known by: the unified hierarchy's, or on a
+ * hybrid system where that is "/", the systemd line's. NULL when it has neither.
+ */
+const struct ptop_view *proc_cgroup_path(const struct proc_cgroup *cg);
+/*
+ * The container or systemd unit a cgroup path (n bytes) belongs to, written
+ * NUL-terminated into out (cap bytes, cut to fit): "docker:<12 hex>",
+ * "podman:...", "containerd:...", "cri-o:...", "container:..." (a 64-hex id
+ * under another parent), an "lxc.payload.NAME", else the innermost "*.service"
+ * or "*.scope", else a Kubernetes pod's slice. Returns the length; 0 and ""
+ * when the path names none (the root cgroup, a bare slice).
+ */
+size_t proc_cgroup_unit(const char *path, size_t n, char *out, size_t cap);
+
+/* One interface of /proc/net/dev. */
+#define PROC_NETDEV_NAME 15 /* IFNAMSIZ - 1 */
+struct proc_netdev_entry {
+	char name[PROC_NETDEV_NAME + 1];
+	uint64_t rx_bytes, rx_packets, tx_bytes, tx_packets;
+};
+
+/*
+ * /proc/net/dev: two heading lines, then the interfaces, into out (room for
+ * cap); *n is how many. 0, -EINVAL malformed or cut, -ERANGE a number that
+ * does not fit, -ENOSPC more than cap interfaces (*n of them are in out).
+ */
+int proc_parse_netdev(const char *buf, size_t len, struct proc_netdev_entry *out, size_t cap,
+		      size_t *n);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
-enum proc_file { PROC_FILE_STAT, PROC_FILE_STATM, PROC_FILE_STATUS, PROC_NFILES };
+enum proc_file {
+	PROC_FILE_STAT,
+	PROC_FILE_STATM,
+	PROC_FILE_STATUS,
+	PROC_FILE_IO,	  /* mode 0400: another user's is refused without privilege */
+	PROC_FILE_CGROUP, /* read for the CGROUP and CONTAINER columns */
+	PROC_NFILES
+};
 
 /* What a frame needs read, as bits of (1 << enum proc_file). */
 #define PROC_NEED(f) (1u << (f))
 
 /* A live PID's persistent state; owned by the reader's slot table. */
 struct proc_slot {
-	int pid;		     /* 0: free */
-	int fd[PROC_NFILES];	     /* held descriptor, or -1 */
-	uint64_t start_ticks;	     /* identifies this process among users of the pid */
-	uint64_t prev_ticks;	     /* utime + stime at the previous frame */
-	uid_t uid;		     /* effective uid: owner of /proc/PID when first seen,
+	int pid;	      /* 0: free */
+	int fd[PROC_NFILES];  /* held descriptor, or -1 */
+	uint64_t start_ticks; /* identifies this process among users of the pid */
+	uint64_t prev_ticks;  /* utime + stime at the previous frame */
+	uid_t uid;	      /* effective uid: owner of /proc/PID when first seen,
 				      * then from status (see sampler_frame) */
-	uint64_t stat_sig;	     /* hash of the stat fields that move when it runs */
-	unsigned gen;		     /* the scan that last saw it */
-	bool have_prev;		     /* prev_ticks is from an earlier frame of this process */
+	uint64_t stat_sig;    /* hash of the stat fields that move when it runs */
+	unsigned gen;	      /* the scan that last saw it */
+	bool have_prev;	      /* prev_ticks is from an earlier frame of this process */
+	uint64_t io_prev_read, io_prev_write; /* io's read_bytes, write_bytes at io_at */
+	double io_at; /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */
 	struct proc_slot *next_free; /* the reader's free list; not for callers */
 };
 

@@ -106,8 +106,11 @@ void pipeline_free(struct pipeline *p)
 
 int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct frame *f)
 {
-	struct sampler_opts so = {
-	    .root = p->root, .needs = r->needs, .threads = r->threads, .per_cpu = r->per_cpu};
+	struct sampler_opts so = {.root = p->root,
+				  .needs = r->needs,
+				  .threads = r->threads,
+				  .per_cpu = r->per_cpu,
+				  .sysio = r->sysio};
 
 	sampler_configure(p->sampler, &so);
 	if (p->ob)

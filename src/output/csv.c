@@ -68,6 +68,9 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 			if (!field_defs[id].key || field_defs[id].json_only)
 				continue;
 			sbuf_addc(b, ',');
+			/* unknown is an empty field, never a 0 */
+			if (field_absent((enum field_id)id, p))
+				continue;
 			if (field_string((enum field_id)id, p, &s, &n))
 				csv_field(b, s, n);
 			else

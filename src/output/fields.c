@@ -19,6 +19,8 @@
 
 #define NEED_STATM PROC_NEED(PROC_FILE_STATM)
 #define NEED_STATUS PROC_NEED(PROC_FILE_STATUS)
+#define NEED_IO PROC_NEED(PROC_FILE_IO)
+#define NEED_CGROUP PROC_NEED(PROC_FILE_CGROUP)
 
 #define AT(member) .off = offsetof(struct frame_proc, member)
 
@@ -191,6 +193,75 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		    .key = "perf_fds",
 		    .json_only = true,
 		    .if_looked = true},
+    /* /proc/PID/io: unknown (not 0) for another user's process without privilege */
+    [FIELD_IO_READ_RATE] = {.name = "read_rate",
+			    .title = "READ/s",
+			    .width = 7,
+			    .needs = NEED_IO,
+			    .desc = N_("Bytes read from storage per second"),
+			    .type = FT_U64,
+			    AT(io_read_rate),
+			    .key = "io_read_bytes_per_s"},
+    [FIELD_IO_WRITE_RATE] = {.name = "write_rate",
+			     .title = "WRITE/s",
+			     .width = 7,
+			     .needs = NEED_IO,
+			     .desc = N_("Bytes written to storage per second"),
+			     .type = FT_U64,
+			     AT(io_write_rate),
+			     .key = "io_write_bytes_per_s"},
+    [FIELD_IO_READ] = {.name = "read_bytes",
+		       .title = "RBYTES",
+		       .width = 6,
+		       .needs = NEED_IO,
+		       .desc = N_("Bytes read from storage since it started"),
+		       .type = FT_U64,
+		       AT(io_read_bytes),
+		       .key = "io_read_bytes"},
+    [FIELD_IO_WRITE] = {.name = "write_bytes",
+			.title = "WBYTES",
+			.width = 6,
+			.needs = NEED_IO,
+			.desc = N_("Bytes written to storage since it started"),
+			.type = FT_U64,
+			AT(io_write_bytes),
+			.key = "io_write_bytes"},
+    [FIELD_IO_RCHAR] = {.name = "rchar",
+			.title = "RCHAR",
+			.width = 6,
+			.needs = NEED_IO,
+			.desc = N_("Bytes read by system calls, from cache or storage"),
+			.type = FT_U64,
+			AT(io_rchar),
+			.key = "io_rchar"},
+    [FIELD_IO_WCHAR] = {.name = "wchar",
+			.title = "WCHAR",
+			.width = 6,
+			.needs = NEED_IO,
+			.desc = N_("Bytes written by system calls, to cache or storage"),
+			.type = FT_U64,
+			AT(io_wchar),
+			.key = "io_wchar"},
+    [FIELD_CGROUP] = {.name = "cgroup",
+		      .title = "CGROUP",
+		      .width = 32,
+		      .left = true,
+		      .ascending = true,
+		      .needs = NEED_CGROUP,
+		      .desc = N_("Control group (the unified hierarchy's path)"),
+		      .type = FT_NAME,
+		      AT(cgroup),
+		      .key = "cgroup"},
+    [FIELD_CONTAINER] = {.name = "container",
+			 .title = "CONTAINER",
+			 .width = 20,
+			 .left = true,
+			 .ascending = true,
+			 .needs = NEED_CGROUP,
+			 .desc = N_("Container or systemd unit, from the control group"),
+			 .type = FT_NAME,
+			 AT(container),
+			 .key = "container"},
 #ifdef PTOP_TEST_COLUMN
     /* tests/test_column.c: a column added in one row shows everywhere */
     [FIELD_TEST] = {.name = "testcol",
@@ -227,7 +298,10 @@ int field_by_title(const char *name)
 static int value_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
 {
 	const struct field_def *d = &field_defs[id];
+	bool na = field_absent(id, a), nb = field_absent(id, b);
 
+	if (na || nb)
+		return CMP(!na, !nb);
 	switch (d->type) {
 	case FT_INT:
 		return CMP(VAL(int, a, d), VAL(int, b, d));
@@ -266,6 +340,8 @@ bool field_string(enum field_id id, const struct frame_proc *p, const char **s, 
 		return true;
 	case FT_NAME:
 		*s = VAL(const char *, p, d);
+		if (!*s)
+			*s = "";
 		*n = strlen(*s);
 		return true;
 	case FT_COMM:
@@ -309,6 +385,10 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 {
 	const struct field_def *d = &field_defs[id];
 
+	if (d->needs & NEED_IO)
+		return !p->has_io;
+	if (d->type == FT_NAME)
+		return !VAL(const char *, p, d);
 	return d->if_looked && d->type == FT_INT && VAL(int, p, d) < 0;
 }
 
@@ -420,6 +500,25 @@ size_t fmt_printable(struct sbuf *b, const char *s, size_t n)
 	return cols;
 }
 
+/* A byte count in four or five columns: plain below 10000, else K/M/G/T (1024s). */
+static void fmt_bytes(struct sbuf *b, uint64_t v)
+{
+	static const char units[] = "KMGTPE";
+	double x = (double)v;
+	int u = -1;
+
+	if (v < 10000) {
+		sbuf_addu(b, v);
+		return;
+	}
+	do {
+		x /= 1024.0;
+		u++;
+	} while (x >= 999.5 && units[u + 1]);
+	sbuf_addf(b, x, x < 9.95 ? 1 : 0);
+	sbuf_addc(b, units[u]);
+}
+
 /* Start time as ps shows it: today's "HH:MM", else "MonDD". */
 static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct frame *f)
 {
@@ -439,6 +538,10 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	enum mem_unit unit = f->view ? f->view->task_unit : UNIT_KIB;
 	long hz = f->hz;
 
+	if (field_absent(id, p)) {
+		sbuf_addc(b, '-');
+		return;
+	}
 	switch (id) {
 	case FIELD_USER:
 		fmt_printable(b, p->user, strlen(p->user));
@@ -472,10 +575,15 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		fmt_time_plus(b, p->utime + p->stime, hz, field_defs[id].width);
 		break;
 	case FIELD_PERF:
-		if (p->perf_fds < 0)
-			sbuf_addc(b, '-');
-		else
-			sbuf_addi(b, p->perf_fds);
+		sbuf_addi(b, p->perf_fds);
+		break;
+	case FIELD_IO_READ_RATE:
+	case FIELD_IO_WRITE_RATE:
+	case FIELD_IO_READ:
+	case FIELD_IO_WRITE:
+	case FIELD_IO_RCHAR:
+	case FIELD_IO_WCHAR:
+		fmt_bytes(b, *(const uint64_t *)((const char *)p + field_defs[id].off));
 		break;
 	case FIELD_UTIME:
 		fmt_time_plus(b, p->utime, hz, field_defs[id].width);

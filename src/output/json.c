@@ -47,11 +47,16 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_
 		const char *s;
 		size_t n;
 
-		if (!field_defs[id].key || field_absent((enum field_id)id, p))
+		if (!field_defs[id].key)
+			continue;
+		if (field_absent((enum field_id)id, p) && field_defs[id].if_looked)
 			continue;
 		key(b, field_defs[id].key, comma);
 		comma = true;
-		if (field_string((enum field_id)id, p, &s, &n))
+		/* unknown (io refused) is null, never a 0 that is not a zero */
+		if (field_absent((enum field_id)id, p))
+			sbuf_adds(b, "null");
+		else if (field_string((enum field_id)id, p, &s, &n))
 			json_string(b, s, n);
 		else
 			field_number(b, (enum field_id)id, p);

@@ -23,6 +23,10 @@
 #define STAT_BUF 2048
 #define STATM_BUF 512
 #define STATUS_BUF 16384
+#define IO_BUF 512
+#define CGROUP_BUF 8192
+/* distinct cgroup paths kept before the table starts afresh (transient scopes come and go) */
+#define CGROUP_NAMES_MAX 4096
 
 struct thread_tick {
 	int tid;
@@ -32,18 +36,23 @@ struct thread_tick {
 struct sampler {
 	struct proc_reader *reader;
 	struct users *users;
+	struct cgroup_names *cgroups;
+	struct sysio *sysio; /* made when first asked for */
+	const char *root;
 	struct stat_info *stat;
 	struct meminfo_info *meminfo;
 	unsigned needs;
 	long hz;
 	uint64_t page_kb;
 	unsigned pid_max;
-	bool threads, per_cpu;
+	bool threads, per_cpu, want_sysio;
 	double last_mono;
+	double now_mono; /* CLOCK_MONOTONIC of the frame being built */
 	/* threads mode: each thread's ticks at the previous frame, sorted by tid */
 	struct thread_tick *tprev, *tcur;
 	size_t ntprev, ntcur, tcap; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
+	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
 };
 
 static enum stat_item cpu_items[] = {
@@ -120,6 +129,8 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 		goto out_free;
 	}
 	s->users = users_new();
+	s->cgroups = cgroup_names_new();
+	s->root = o->root;
 	sampler_configure(s, o);
 	s->hz = sysconf(_SC_CLK_TCK);
 	if (s->hz <= 0)
@@ -139,6 +150,7 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o)
 {
 	s->needs = o->needs;
 	s->per_cpu = o->per_cpu;
+	s->want_sysio = o->sysio;
 	if (s->threads != o->threads)
 		s->ntprev = 0;
 	s->threads = o->threads;
@@ -155,6 +167,8 @@ void sampler_free(struct sampler *s)
 	if (s->meminfo)
 		procps_meminfo_unref(&s->meminfo);
 	users_free(s->users);
+	cgroup_names_free(s->cgroups);
+	sysio_free(s->sysio);
 	proc_reader_free(s->reader);
 	free(s);
 }
@@ -332,6 +346,65 @@ static int uid_from_status(struct sampler *s, struct proc_slot *slot)
 	return 0;
 }
 
+/* Bytes per second: since the last look, or over its life at the first (as %CPU's first frame). */
+static uint64_t io_rate(uint64_t now, uint64_t prev, double secs)
+{
+	return secs > 0 && now >= prev ? (uint64_t)((double)(now - prev) / secs + 0.5) : 0;
+}
+
+/*
+ * I/O accounting, when asked for. A process whose io cannot be read (another
+ * user's, without privilege) keeps its row with the figures unknown.
+ */
+static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+		      double uptime)
+{
+	struct proc_io io;
+	double secs;
+	bool first;
+	ssize_t n;
+
+	p->has_io = false;
+	p->io_rchar = p->io_wchar = p->io_read_bytes = p->io_write_bytes = 0;
+	p->io_read_rate = p->io_write_rate = 0;
+	if (!(s->needs & PROC_NEED(PROC_FILE_IO)))
+		return;
+	n = proc_reader_read(s->reader, slot, PROC_FILE_IO, s->io_buf, sizeof(s->io_buf));
+	if (n < 0 || proc_parse_io(s->io_buf, (size_t)n, &io))
+		return;
+	p->has_io = true;
+	p->io_rchar = io.rchar;
+	p->io_wchar = io.wchar;
+	p->io_read_bytes = io.read_bytes;
+	p->io_write_bytes = io.write_bytes;
+	first = slot->io_at <= 0;
+	secs = first ? uptime - (double)p->start_ticks / (double)s->hz : s->now_mono - slot->io_at;
+	p->io_read_rate = io_rate(io.read_bytes, first ? 0 : slot->io_prev_read, secs);
+	p->io_write_rate = io_rate(io.write_bytes, first ? 0 : slot->io_prev_write, secs);
+	slot->io_prev_read = io.read_bytes;
+	slot->io_prev_write = io.write_bytes;
+	slot->io_at = s->now_mono;
+}
+
+/* The cgroup path and its container or unit, when asked for; NULL when unreadable. */
+static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
+{
+	const struct ptop_view *path;
+	struct proc_cgroup cg;
+	ssize_t n;
+
+	p->cgroup = p->container = NULL;
+	if (!(s->needs & PROC_NEED(PROC_FILE_CGROUP)))
+		return;
+	n = proc_reader_read(s->reader, slot, PROC_FILE_CGROUP, s->cgroup_buf,
+			     sizeof(s->cgroup_buf));
+	if (n < 0 || proc_parse_cgroup(s->cgroup_buf, (size_t)n, &cg))
+		return;
+	path = proc_cgroup_path(&cg);
+	if (path)
+		p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+}
+
 /*
  * Read one process into p. Returns 0, -ESRCH when it vanished, or another
  * -errno (unreadable or malformed: skipped like a vanished one).
@@ -360,6 +433,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		/* Same PID, another process: nothing of the old one carries over. */
 		slot->start_ticks = st.starttime;
 		slot->have_prev = false;
+		slot->io_at = 0;
 		proc_reader_restat(s->reader, slot);
 		uid_check = true;
 	} else {
@@ -445,6 +519,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	}
 	p->uid = slot->uid;
 	p->user = users_name(s->users, slot->uid);
+	sample_io(s, slot, p, uptime);
+	sample_cgroup(s, slot, p);
 	return 0;
 }
 
@@ -620,6 +696,10 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &f->time);
+	s->now_mono = mono;
+	/* the frame before, whose rows pointed at these names, is being overwritten */
+	if (cgroup_names_count(s->cgroups) > CGROUP_NAMES_MAX)
+		cgroup_names_clear(s->cgroups);
 	f->interval_s = interval;
 	f->nprocs = 0;
 	f->threads = s->threads;
@@ -627,6 +707,13 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
 	sample_system(s, f, interval == 0);
+	memset(&f->sysio, 0, sizeof(f->sysio));
+	if (s->want_sysio) {
+		if (!s->sysio)
+			s->sysio = sysio_new(s->root);
+		sysio_sample(s->sysio, mono, &f->sysio);
+		f->sysio.asked = true;
+	}
 
 	ret = proc_reader_begin(s->reader);
 	if (ret)

@@ -23,6 +23,8 @@ extern const struct meter_def meter_cpu;
 extern const struct meter_def meter_mem;
 extern const struct meter_def meter_swap;
 extern const struct meter_def meter_cost;
+extern const struct meter_def meter_disk;
+extern const struct meter_def meter_net;
 
 /* One bar's share of a coloured part, in percent of the whole. */
 struct bar_part {
@@ -34,7 +36,14 @@ struct bar_part {
 void meter_bar(struct ui *ui, int y, int x, int width, const char *label,
 	       const struct bar_part *parts, int nparts, const char *text);
 
+/* "what 1.2M/s" (bytes per second in K/M/G), or "what -/s" when not known yet. */
+void meter_rate(struct sbuf *b, const char *what, double bps, bool known);
+/* A text meter's row: the label in the label colour, then text, cut to the screen. */
+void meter_line(struct ui *ui, int y, const char *label, const struct sbuf *text);
+
 /* A meter of one row, whatever the screen. */
 int meter_one_row(const struct ui *ui, bool compact);
+/* A meter of one row that a short screen leaves out (compact: none). */
+int meter_spare_row(const struct ui *ui, bool compact);
 
 #endif

@@ -10,7 +10,8 @@
 #include "meter.h"
 
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime, &meter_tasks, &meter_cpu, &meter_mem, &meter_swap, &meter_cost,
+    &meter_uptime, &meter_tasks, &meter_cpu, &meter_mem,
+    &meter_swap,   &meter_disk,	 &meter_net, &meter_cost,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
 
@@ -50,6 +51,12 @@ int meter_one_row(const struct ui *ui, bool compact)
 	(void)ui;
 	(void)compact;
 	return 1;
+}
+
+int meter_spare_row(const struct ui *ui, bool compact)
+{
+	(void)ui;
+	return compact ? 0 : 1;
 }
 
 /* The meters' rows: as they like, or compact when that leaves the table no room. */

@@ -59,7 +59,8 @@ unsigned ui_needs(const struct ui *ui)
 
 	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
 		needs |= field_defs[ui->cfg.columns[c]].needs;
-	return needs;
+	/* sorting by a column not shown reads what it needs too */
+	return needs | field_defs[ui->cfg.order.field].needs;
 }
 
 /* ---- frames ---- */
@@ -107,8 +108,10 @@ static void observe(struct ui *ui)
 
 static void take_frame(struct ui *ui)
 {
-	struct pipeline_request req = {
-	    .needs = ui_needs(ui), .threads = ui->cfg.threads, .per_cpu = ui->cfg.per_cpu};
+	struct pipeline_request req = {.needs = ui_needs(ui),
+				       .threads = ui->cfg.threads,
+				       .per_cpu = ui->cfg.per_cpu,
+				       .sysio = true};
 	double cpu = clock_cpu(), wall = clock_mono();
 	int err = pipeline_frame(ui->pipe, &req, &ui->frame);
 

@@ -197,7 +197,7 @@ void ui_draw_signal_menu(struct ui *ui);
 /* Open the signal menu, or the renice prompt, on row p's process (fixed now). */
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
 void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
-/* Which /proc files the shown columns need. */
+/* Which /proc files the shown columns and the sort column need. */
 unsigned ui_needs(const struct ui *ui);
 
 /* action.c: acting on the process the user chose, and no other. */

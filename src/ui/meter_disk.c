@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * meter_disk.c: storage throughput, read and written per second over the
+ * whole disks (frame.sysio, which the pipeline reads for the viewer).
+ */
+#include <string.h>
+
+#include "meter.h"
+
+void meter_rate(struct sbuf *b, const char *what, double bps, bool known)
+{
+	sbuf_adds(b, what);
+	sbuf_addc(b, ' ');
+	if (known)
+		fmt_size_kb(b, (uint64_t)(bps / 1024.0 + 0.5));
+	else
+		sbuf_addc(b, '-');
+	sbuf_adds(b, "/s");
+}
+
+void meter_line(struct ui *ui, int y, const char *label, const struct sbuf *text)
+{
+	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	mvaddstr(y, 0, label);
+	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	ui_put(ui, y, (int)strlen(label), COLS - (int)strlen(label), text->p, text->len);
+}
+
+static void disk_draw(struct ui *ui, int y, int h)
+{
+	const struct frame_sysio *io = &ui->frame.sysio;
+	struct sbuf b = {0};
+
+	if (h < 1)
+		return;
+	if (io->disk_error) {
+		sbuf_adds(&b, _("unavailable"));
+	} else {
+		meter_rate(&b, _("read"), io->disk_read_bps, io->disk_rates);
+		sbuf_adds(&b, ", ");
+		meter_rate(&b, _("written"), io->disk_write_bps, io->disk_rates);
+	}
+	meter_line(ui, y, _("Disk: "), &b);
+	sbuf_free(&b);
+}
+
+const struct meter_def meter_disk = {
+    .name = "disk",
+    .height = meter_spare_row,
+    .draw = disk_draw,
+};

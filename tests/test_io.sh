@@ -1,0 +1,188 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_io.sh: the I/O and cgroup columns in batch JSON and CSV, for children
+# whose figures are known: one that wrote N bytes with fsync and read them
+# back shows wchar, write_bytes and rchar of at least N; its cgroup is the
+# one /proc/PID/cgroup names; a writer's rate is its bytes over the interval;
+# and another user's io, unreadable without privilege, is null in JSON and
+# empty in CSV, never 0 (as root: ptop and a child run as nobody with
+# setpriv, beside a child of root's). Waits end on what the kernel counts,
+# DEADLINE seconds at most.
+set -eu
+
+: "${PTOP:?PTOP must name the ptop binary}"
+DEADLINE=${DEADLINE:-30}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: python3 is needed to parse ptop's output"
+	exit 77
+fi
+PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
+if [ ! -r /proc/self/io ]; then
+	echo "SKIP: this kernel has no /proc/PID/io (CONFIG_TASK_IO_ACCOUNTING)"
+	exit 77
+fi
+
+# In the build tree rather than TMPDIR: a tmpfs counts no write_bytes.
+tmp=$(mktemp -d "${builddir:-.}/ptop-io.XXXXXX")
+pids=
+cleanup() {
+	for p in $pids; do
+		kill "$p" 2>/dev/null || :
+		wait "$p" 2>/dev/null || :
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+wait_until() {
+	i=0
+	while ! "$@"; do
+		[ "$i" -ge $((DEADLINE * 10)) ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+N=2097152
+# The shell reaps dd and cat, so their I/O counts in its own; exec keeps the PID.
+sh -c 'dd if=/dev/zero of="$1/data" bs=65536 count=32 conv=fsync 2>/dev/null &&
+	cat "$1/data" >/dev/null && : >"$1/ready" && exec sleep 600' sh "$tmp" &
+io_pid=$!
+pids="$pids $io_pid"
+wait_until test -e "$tmp/ready" || { echo "FAIL: the writer never finished" >&2; exit 1; }
+fstype=$(stat -f -c %T "$tmp")
+
+"$PTOP" -b -n 1 -o json -p "$io_pid" >"$tmp/out.json" || fail "json: exit $?"
+"$PTOP" -b -n 1 -o csv -p "$io_pid" >"$tmp/out.csv" || fail "csv: exit $?"
+"$PYTHON" - "$tmp" "$io_pid" "$N" "$fstype" <<'PY' || fail "JSON/CSV figures of the writer"
+import csv, json, sys
+tmp, pid, n, fstype = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+
+def cgroup_of(pid):
+    # the unified line, or on a hybrid system where it is "/" the systemd line
+    v2 = sd = None
+    for line in open("/proc/%d/cgroup" % pid):
+        hid, ctl, path = line.rstrip("\n").split(":", 2)
+        if hid == "0" and ctl == "":
+            v2 = path
+        elif ctl == "name=systemd":
+            sd = path
+    return sd if (v2 is None or (v2 == "/" and sd is not None)) else v2
+
+with open(tmp + "/out.json") as f:
+    rows = [r for r in json.loads(f.readline())["processes"] if r["pid"] == pid]
+assert len(rows) == 1, rows
+r = rows[0]
+assert r["io_wchar"] >= n, r
+assert r["io_rchar"] >= n, r
+if fstype != "tmpfs":
+    assert r["io_write_bytes"] >= n, r
+for k in ("io_read_bytes", "io_read_bytes_per_s", "io_write_bytes_per_s"):
+    assert isinstance(r[k], int) and r[k] >= 0, (k, r)
+want = cgroup_of(pid)
+assert r["cgroup"] == want, (r["cgroup"], want)
+assert isinstance(r["container"], str), r
+
+with open(tmp + "/out.csv", newline="") as f:
+    table = list(csv.reader(f))
+head = table[0]
+# appended after the columns that were there before: the CSV contract holds
+assert head[1:21] == ["pid", "ppid", "state", "user", "uid", "priority", "nice", "threads",
+                      "vsize_kb", "rss_kb", "shared_kb", "cpu_pct", "mem_pct", "utime_ticks",
+                      "stime_ticks", "start_ticks", "processor", "comm", "tgid",
+                      "io_read_bytes_per_s"], head
+body = [dict(zip(head, row)) for row in table[1:] if row[1] == str(pid)]
+assert len(body) == 1, table
+c = body[0]
+assert int(c["io_wchar"]) >= n and int(c["io_rchar"]) >= n, c
+if fstype != "tmpfs":
+    assert int(c["io_write_bytes"]) >= n, c
+assert c["cgroup"] == want, (c, want)
+PY
+
+# A writer that keeps writing: each frame's rate is its bytes over its interval.
+sh -c 'while :; do dd if=/dev/zero of="$1/w" bs=65536 count=8 conv=fsync 2>/dev/null; done' \
+	sh "$tmp" &
+w_pid=$!
+pids="$pids $w_pid"
+"$PYTHON" - "$PTOP" "$w_pid" "$DEADLINE" <<'PY' || fail "rates over the interval"
+import json, subprocess, sys, time
+ptop, pid, deadline = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+p = subprocess.Popen([ptop, "-b", "-d", "0.5", "-o", "json", "-p", str(pid)],
+                     stdout=subprocess.PIPE, text=True)
+end = time.monotonic() + deadline
+prev = None
+try:
+    for line in p.stdout:
+        fr = json.loads(line)
+        r = [x for x in fr["processes"] if x["pid"] == pid][0]
+        if prev is not None and r["io_wchar"] > prev["io_wchar"]:
+            iv = fr["interval_s"]
+            d = r["io_write_bytes"] - prev["io_write_bytes"]
+            want = d / iv
+            got = r["io_write_bytes_per_s"]
+            # the process is read at its own moment in each frame: a few percent apart
+            assert abs(got - want) <= 0.15 * want + 1, (got, want, d, iv)
+            if d > 0 or time.monotonic() > end:
+                break
+        prev = r
+        if time.monotonic() > end:
+            sys.exit("the writer's wchar never grew between two frames")
+finally:
+    p.kill()
+    p.wait()
+PY
+
+# Another user's io without privilege: null and empty, not 0.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	nobody=$(id -u nobody)
+	setpriv --reuid="$nobody" --regid="$(id -g nobody)" --clear-groups sleep 600 &
+	n_pid=$!
+	sleep 600 &
+	r_pid=$!
+	pids="$pids $n_pid $r_pid"
+	chmod 755 "$tmp"
+	wait_until sh -c "[ \"\$(stat -c %u /proc/$n_pid)\" = $nobody ] &&
+		grep -q 'Name:.*sleep' /proc/$n_pid/status" || fail "the nobody child never ran"
+	setpriv --reuid="$nobody" --regid="$(id -g nobody)" --clear-groups \
+		"$PTOP" -b -n 1 -o json -p "$n_pid,$r_pid" >"$tmp/nb.json" || fail "nobody json"
+	setpriv --reuid="$nobody" --regid="$(id -g nobody)" --clear-groups \
+		"$PTOP" -b -n 1 -o csv -p "$n_pid,$r_pid" >"$tmp/nb.csv" || fail "nobody csv"
+	"$PYTHON" - "$tmp" "$n_pid" "$r_pid" <<'PY' || fail "unreadable io as nobody"
+import csv, json, sys
+tmp, mine, roots = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+keys = ["io_read_bytes_per_s", "io_write_bytes_per_s", "io_read_bytes", "io_write_bytes",
+        "io_rchar", "io_wchar"]
+rows = {r["pid"]: r for r in json.loads(open(tmp + "/nb.json").readline())["processes"]}
+assert set(rows) == {mine, roots}, rows
+# its own process: figures (sleep read its libraries)
+assert all(isinstance(rows[mine][k], int) for k in keys), rows[mine]
+assert rows[mine]["io_rchar"] > 0, rows[mine]
+# root's: unknown, null rather than 0, and the row is still there
+assert all(rows[roots][k] is None for k in keys), rows[roots]
+assert rows[roots]["cgroup"] is not None, rows[roots]
+table = list(csv.reader(open(tmp + "/nb.csv", newline="")))
+body = {int(r[1]): dict(zip(table[0], r)) for r in table[1:]}
+assert all(body[roots][k] == "" for k in keys), body[roots]
+assert all(body[mine][k].isdigit() for k in keys), body[mine]
+PY
+else
+	echo "note: not root (or no setpriv, no nobody): unreadable io checked on PID 1 only"
+	if [ "$(id -u)" != 0 ] && [ ! -r /proc/1/io ]; then
+		"$PTOP" -b -n 1 -o json -p 1 >"$tmp/one.json" || fail "json -p 1"
+		"$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1]))["processes"][0]; assert r["io_rchar"] is None, r' \
+			"$tmp/one.json" || fail "PID 1's io shown though unreadable"
+	fi
+fi
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
+echo "PASS: io and cgroup columns"

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_tui_io.sh: the viewer's Disk and Network meters and its I/O, CGROUP
+# and CONTAINER columns, as a user sees them in tmux. As root, ptop runs as
+# nobody (setpriv) beside two children: nobody's own shows its I/O figures,
+# root's shows "-" (unreadable without privilege, not 0); both show their
+# cgroup. Without root the columns are checked on the user's own child.
+NAME=test_tui_io
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN:-tmux}
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
+WAIT_SECONDS=30
+
+sock=ptop-tio-$$
+session=tio
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-tio.XXXXXX") || exit 1
+kids=
+cleanup() {
+	tm kill-server 2>/dev/null
+	for p in $kids; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+chmod 755 "$tmp"
+
+# Names nothing else has; a filter for "ptio" leaves exactly these rows.
+mine=$(printf 'ptiomine%06d' $$)
+other=$(printf 'ptioroot%06d' $$)
+cp "$(command -v sleep)" "$tmp/$mine" && cp "$(command -v sleep)" "$tmp/$other" || exit 1
+chmod 755 "$tmp/$mine" "$tmp/$other"
+
+as=
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	as="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups"
+	$as "$tmp/$mine" 600 &
+	mine_pid=$!
+	"$tmp/$other" 600 &
+	other_pid=$!
+	kids="$mine_pid $other_pid"
+else
+	echo "$NAME: not root: only the user's own process is checked"
+	"$tmp/$mine" 600 &
+	mine_pid=$!
+	kids=$mine_pid
+fi
+
+mkdir -p "$tmp/config/ptop" "$tmp/home"
+printf 'columns = pid,user,read_rate,write_rate,write_bytes,rchar,container,cgroup,command\n' \
+	>"$tmp/config/ptop/ptoprc"
+chmod -R a+rX "$tmp/config"
+HOME=$tmp/home
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+
+tm new-session -d -s "$session" -x 160 -y 48 "$as \"\$PTOP\" -d 0.5" ||
+	fail "tmux cannot start a session"
+
+expect '^Disk: read [0-9.]+[KMGTPE]/s, written [0-9.]+[KMGTPE]/s'
+expect '^Network: received [0-9.]+[KMGTPE]/s, sent [0-9.]+[KMGTPE]/s'
+expect '^ *PID +USER +READ/s +WRITE/s +WBYTES +RCHAR +CONTAINER +CGROUP +COMMAND'
+
+keys -l '\'
+expect 'Filter: _'
+keys -l ptio
+keys Enter
+cg=$(awk -F: '$1 == "0" && $2 == "" { print $3 }' "/proc/$mine_pid/cgroup")
+[ -n "$cg" ] || cg=$(awk -F: '$2 == "name=systemd" { print $3 }' "/proc/$mine_pid/cgroup")
+# its own process: figures (sleep read its libraries: RCHAR above 0), and its cgroup
+expect "^ *$mine_pid +[^ ]+ +[0-9.]+[KMGTPE]? +[0-9.]+[KMGTPE]? +[0-9.]+[KMGTPE]? +[1-9][0-9.]*[KMGTPE]? .*$cg.* $mine\$"
+if [ -n "$as" ]; then
+	# root's, read by nobody: unknown, never 0
+	expect "^ *$other_pid +root +- +- +- +- .* $other\$"
+fi
+keys q
+wait_for sh -c "! tm has-session -t $session 2>/dev/null" || :
+echo "$NAME: PASS"
