@@ -213,6 +213,28 @@ static void test_status(void **state)
 	free(p);
 }
 
+/* Every way of reading has a figure per process, for the processes there are. */
+static void test_scan(void **state)
+{
+	static const char *const keys[] = {"open_read_close", "held", "read_less", "ptop_full",
+					   "ptop_read_less"};
+	struct bench_result res;
+	void *p = params(&bench_scan, "frames=2", NULL);
+
+	run(&bench_scan, p, 2, &res);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct bench_value *v = bench_value_of(&res, keys[i]);
+
+		assert_true(v->value > 0);
+		assert_int_equal(v->samples, 2);
+	}
+	/* at least this test and its parent */
+	assert_true(bench_value_of(&res, "processes")->value >= 2);
+	assert_true(res.header[0]);
+	bench_result_free(&res);
+	free(p);
+}
+
 static void test_status_threads_path(void **state)
 {
 	struct bench_result res;
@@ -385,6 +407,7 @@ int main(void)
 	    cmocka_unit_test(test_pin),
 	    cmocka_unit_test(test_status),
 	    cmocka_unit_test(test_status_threads_path),
+	    cmocka_unit_test(test_scan),
 	    cmocka_unit_test(test_status_missing_path),
 	    cmocka_unit_test(test_breakpoint_thread),
 	    cmocka_unit_test(test_breakpoint_thread_sweep),

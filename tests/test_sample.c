@@ -10,7 +10,9 @@
  * come and go, and the user against a child that drops root or execs a
  * set-user-ID program. Whatever waits on a child waits on what the kernel
  * counts (its ticks, a byte on a pipe), with a deadline long enough for a
- * loaded machine.
+ * loaded machine. Read-less frames are checked against full reads: rows in
+ * view agree field by field, a kept row that lags (reniced) is made exact by
+ * sampler_complete, one that starts running or is reparented is read again.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -388,10 +392,17 @@ static void test_race_vanishing(void **state)
 	/* Each child can vanish mid-read at most once; others on the system rarely do. */
 	assert_true(vanished <= RACE_CHILDREN + 16);
 
-	/* Afterwards no child of the race is left in a frame. */
+	/*
+	 * Afterwards no child of the race is left in a frame. Its PID may be
+	 * another process's by now (pid_max wraps fast on a busy machine): such
+	 * a row is not our child.
+	 */
 	assert_int_equal(sampler_frame(s, &f), 0);
-	for (unsigned k = 0; k < forked; k++)
-		assert_null(frame_find(&f, kids[k]));
+	for (unsigned k = 0; k < forked; k++) {
+		const struct frame_proc *p = frame_find(&f, kids[k]);
+
+		assert_true(p == NULL || p->ppid != getpid());
+	}
 	free(pids);
 	frame_free(&f);
 	sampler_free(s);
@@ -1322,6 +1333,215 @@ static void test_uid_setuid_exec(void **state)
 	sampler_free(s);
 }
 
+/* ---- read-less frames (sampler_opts.read_less) ---- */
+
+#define RL_NEEDS (PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS))
+
+/* Frames until pid's row is kept from an earlier one; the row. */
+static const struct frame_proc *frame_until_kept(struct sampler *s, struct frame *f, pid_t pid)
+{
+	/* a full read every SAMPLER_FULL_EVERY frames: within twice that, one is kept */
+	for (int i = 0; i < 2 * SAMPLER_FULL_EVERY + 2; i++) {
+		const struct frame_proc *p;
+
+		assert_int_equal(sampler_frame(s, f), 0);
+		p = frame_find(f, pid);
+		assert_non_null(p);
+		if (p->kept)
+			return p;
+	}
+	fail_msg("%d was never kept", pid);
+	return NULL;
+}
+
+/*
+ * What stat (and with memory, statm and status) gave a and b agree on, field
+ * by field. Out of view, memory may lag (the man page says how far).
+ */
+static void assert_rows_agree(const struct frame_proc *a, const struct frame_proc *b, bool memory)
+{
+	assert_int_equal(a->pid, b->pid);
+	assert_int_equal(a->ppid, b->ppid);
+	assert_int_equal(a->state, b->state);
+	assert_int_equal(a->comm_len, b->comm_len);
+	assert_memory_equal(a->comm, b->comm, a->comm_len);
+	assert_int_equal(a->uid, b->uid);
+	assert_int_equal(a->priority, b->priority);
+	assert_int_equal(a->nice, b->nice);
+	assert_int_equal(a->threads, b->threads);
+	assert_int_equal(a->vsize_kb, b->vsize_kb);
+	assert_int_equal(a->utime, b->utime);
+	assert_int_equal(a->stime, b->stime);
+	assert_int_equal(a->start_ticks, b->start_ticks);
+	assert_int_equal(a->processor, b->processor);
+	assert_true(a->cpu_pct == 0 && b->cpu_pct == 0);
+	if (!memory)
+		return;
+	assert_int_equal(a->rss_kb, b->rss_kb);
+	assert_int_equal(a->shared_kb, b->shared_kb);
+	assert_int_equal(a->swap_kb, b->swap_kb);
+	assert_int_equal(a->rss_anon_kb, b->rss_anon_kb);
+	assert_int_equal(a->rss_file_kb, b->rss_file_kb);
+	assert_int_equal(a->vctxsw, b->vctxsw);
+	assert_int_equal(a->nvctxsw, b->nvctxsw);
+}
+
+/*
+ * Idle children, one in view: its row is read in full every frame and agrees
+ * with a full-read sampler's; the one out of view is kept, and still agrees,
+ * until another process renices it (which it does not run for): then the
+ * kept row lags, and sampler_complete() (what a presenter calls for rows that
+ * come into view) makes it exact. Counts of kept and full rows add up.
+ */
+static void test_read_less_view(void **state)
+{
+	pid_t shown = fork_idle(), hidden = fork_idle();
+	struct sampler_opts full_o = {.needs = RL_NEEDS};
+	struct sampler_opts rl_o = {
+	    .needs = RL_NEEDS, .read_less = true, .view = &shown, .nview = 1};
+	struct frame fa = {0}, fb = {0};
+	struct sampler *a, *b;
+	struct frame_proc *p;
+	const struct frame_proc *q;
+
+	assert_true(wait_state(shown, 'S') && wait_state(hidden, 'S'));
+	assert_int_equal(sampler_new(&rl_o, &a), 0);
+	assert_int_equal(sampler_new(&full_o, &b), 0);
+	q = frame_until_kept(a, &fa, hidden);
+	assert_int_equal(fa.cost.read_full + fa.cost.read_kept, fa.nprocs);
+	assert_true(fa.cost.read_kept > 0);
+	assert_string_equal(fa.cost.source, "procfs");
+	assert_int_equal(sampler_frame(b, &fb), 0);
+	assert_rows_agree(q, frame_find(&fb, hidden), false);
+	q = frame_find(&fa, shown);
+	assert_false(q->kept);
+	assert_rows_agree(q, frame_find(&fb, shown), true);
+
+	/* renice it once a frame until a frame keeps its row (not a periodic full read) */
+	for (int i = 0, was = 0;; i++) {
+		int v = 1 + i % 19;
+
+		assert_true(i < 2 * SAMPLER_FULL_EVERY + 2);
+		assert_int_equal(setpriority(PRIO_PROCESS, (id_t)hidden, v), 0);
+		assert_int_equal(sampler_frame(a, &fa), 0);
+		p = (struct frame_proc *)frame_find(&fa, hidden);
+		assert_non_null(p);
+		if (!p->kept) {
+			assert_int_equal(p->nice, v);
+			was = v;
+			continue;
+		}
+		assert_int_equal(p->nice, was); /* the lag the man page owns up to */
+		assert_int_equal(sampler_complete(a, &fa, p), 0);
+		assert_false(p->kept);
+		assert_int_equal(p->nice, v);
+		break;
+	}
+	assert_int_equal(sampler_frame(b, &fb), 0);
+	assert_rows_agree(p, frame_find(&fb, hidden), true);
+
+	kill_reap(shown);
+	kill_reap(hidden);
+	frame_free(&fa);
+	frame_free(&fb);
+	sampler_free(a);
+	sampler_free(b);
+}
+
+/* A kept process that starts running is read again: its ticks and %CPU move. */
+static void test_read_less_wakes(void **state)
+{
+	struct sampler_opts o = {.read_less = true};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	int go[2];
+	uint64_t ticks0;
+	pid_t pid;
+
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		volatile unsigned long x = 0;
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			x++;
+	}
+	track(pid);
+	close(go[0]);
+	assert_true(wait_state(pid, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	p = frame_until_kept(s, &f, pid);
+	ticks0 = p->utime + p->stime;
+	assert_int_equal(write(go[1], "x", 1), 1);
+	wait_ticks(pid, 0, (int64_t)ticks0 + 5);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_false(p->kept);
+	assert_true(p->utime + p->stime >= ticks0 + 5);
+	assert_true(p->cpu_pct > 0);
+	close(go[1]);
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
+}
+
+/*
+ * A kept process whose parent exits is reparented without running: its
+ * PPID must not lag (the tree would hang it under a process that is gone).
+ */
+static void test_read_less_reparent(void **state)
+{
+	struct sampler_opts o = {.read_less = true};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	pid_t mid, leaf;
+	int fds[2];
+
+	/* orphans come to this process, where the test can reap them */
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	assert_int_equal(pipe(fds), 0);
+	mid = fork();
+	assert_true(mid >= 0);
+	if (mid == 0) {
+		pid_t g = fork();
+
+		if (g == 0) {
+			for (;;)
+				pause();
+		}
+		if (write(fds[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	track(mid);
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &leaf, sizeof(leaf)), sizeof(leaf));
+	close(fds[0]);
+	track(leaf);
+	assert_true(wait_state(leaf, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	p = frame_until_kept(s, &f, leaf);
+	assert_int_equal(p->ppid, mid);
+	kill_reap(mid);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, leaf);
+	assert_non_null(p);
+	assert_int_equal(p->ppid, getpid());
+	kill_reap(leaf);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	frame_free(&f);
+	sampler_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1339,6 +1559,9 @@ int main(void)
 	    cmocka_unit_test_teardown(test_threads_tables_grow, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setresuid, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setuid_exec, reap_children),
+	    cmocka_unit_test_teardown(test_read_less_view, reap_children),
+	    cmocka_unit_test_teardown(test_read_less_wakes, reap_children),
+	    cmocka_unit_test_teardown(test_read_less_reparent, reap_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

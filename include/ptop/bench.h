@@ -155,6 +155,7 @@ extern const struct bench_desc bench_breakpoint_thread;
 extern const struct bench_desc bench_breakpoint_enable;
 extern const struct bench_desc bench_rdpmc;
 extern const struct bench_desc bench_synthesize;
+extern const struct bench_desc bench_scan;
 
 /*
  * A params struct for d holding its defaults, from xmalloc (free() it). Set

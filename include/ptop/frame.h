@@ -62,6 +62,9 @@ struct frame_proc {
 	 * the sampler, valid until its next frame; NULL: not read or unreadable */
 	const char *cgroup;    /* the v2 path (see proc_cgroup_path) */
 	const char *container; /* its container or unit (proc_cgroup_unit), "" for none */
+	/* read-less (sampler_opts.read_less): stat, statm and status were not read
+	 * this frame; the values are from its last full read (see sampler_complete) */
+	bool kept;
 };
 
 /* What the counters are and how they are doing (filled by the observer). */
@@ -121,6 +124,10 @@ struct frame_cost {
 	unsigned vanished;   /* processes that went away mid-read */
 	unsigned unreadable; /* processes left out: a file refused or malformed */
 	unsigned fallback;   /* reads that had to open/read/close (over budget) */
+	const char *source;  /* where the rows came from: "procfs" */
+	unsigned read_full;  /* rows read in full */
+	unsigned read_kept;  /* rows kept from an earlier frame: did not run since (read-less) */
+	unsigned read_bpf;   /* rows from a BPF task iterator */
 };
 
 /* The machine's storage and network throughput (sysio.c), when asked for (sampler_opts.sysio). */
@@ -178,7 +185,25 @@ struct sampler_opts {
 	bool threads;	  /* one row per thread (top's H) instead of per process */
 	bool per_cpu;	  /* fill frame.cpus */
 	bool sysio;	  /* fill frame.sysio */
+	/*
+	 * Read less: only the rows in view get `needs`; the others get
+	 * `needs_all` (what sorting and filtering use), and a single-threaded
+	 * process out of view whose schedstat did not move keeps its row from
+	 * the last frame (frame_proc.kept), re-read in full at least every
+	 * SAMPLER_FULL_EVERY frames. Ignored with threads.
+	 */
+	bool read_less;
+	unsigned needs_all;
+	const int *view; /* PIDs of the rows in view, ascending; not kept past sampler_frame() */
+	size_t nview;
 };
+
+/*
+ * With read_less, every process is read in full at least once in this many
+ * frames (spread over the PIDs): what changes without the process running
+ * (nice set by another, RSS reclaimed, swap) lags by no more than that.
+ */
+#define SAMPLER_FULL_EVERY 16
 
 /*
  * Create a sampler. Returns 0, or -errno: -ENOENT/-EACCES when the proc root
@@ -196,6 +221,13 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o);
  * another -errno when it cannot be read): its name is then stored instead.
  */
 int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
+
+/*
+ * Read p in full now if it was kept from an earlier frame (read-less): a
+ * presenter calls this for each row it shows, so rows in view are exact.
+ * Returns 0, or -ESRCH when the process is gone (p unchanged), or -errno.
+ */
+int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
 
 /*
  * A process's uid is looked at again (in /proc/PID/status) when what stat

@@ -52,6 +52,17 @@ struct pipeline_request {
 	bool threads;	/* a row per thread */
 	bool per_cpu;	/* per-CPU totals */
 	bool sysio;	/* disk and network throughput (frame.sysio) */
+	/*
+	 * Read what the screen needs (the viewer): the rows in view get `needs`,
+	 * every other process what `needs_all` says (the sort column's, the
+	 * filter's) and, when it did not run since, keeps its row from the last
+	 * frame (frame_proc.kept; see sampler_opts). Rows that come into view
+	 * later are made exact by pipeline_complete(). Not with threads.
+	 */
+	bool read_less;
+	unsigned needs_all;
+	const int *view; /* PIDs of the rows in view, any order; copied */
+	size_t nview;
 };
 
 /* Build the next frame into f (reusing its memory). 0 or -errno (no processes listed). */
@@ -73,6 +84,14 @@ void pipeline_observe(struct pipeline *p, struct frame *f, const struct frame_pr
 size_t pipeline_select(struct pipeline *p, struct frame *f, const struct row_filter *flt,
 		       const struct row_order *ord, const struct frame_proc **rows, bool counters,
 		       bool perf_fds);
+
+/*
+ * Read in full the rows (in f->procs) that were kept from an earlier frame,
+ * so that what is shown is exact. Rows of processes gone meanwhile stay as
+ * they were.
+ */
+void pipeline_complete(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
+		       size_t n);
 
 /* Read the command lines of n rows (in f->procs) that do not have one yet. */
 void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,

@@ -80,6 +80,17 @@ struct proc_statm {
 
 int proc_parse_statm(const char *buf, size_t len, struct proc_statm *out);
 
+/*
+ * /proc/PID/schedstat: the thread-group leader's time on a CPU (ns), time
+ * waiting on a run queue (ns) and timeslices run. The run time moves
+ * whenever the leader ran, so an unchanged one says its stat did not change.
+ */
+struct proc_schedstat {
+	uint64_t run_ns, wait_ns, slices;
+};
+
+int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out);
+
 /* Which optional /proc/PID/status lines were present (kernel threads have no Vm*). */
 enum proc_status_have {
 	PROC_STATUS_VMSIZE = 1u << 0,
@@ -191,6 +202,7 @@ enum proc_file {
 	PROC_FILE_STATUS,
 	PROC_FILE_IO,	  /* mode 0400: another user's is refused without privilege */
 	PROC_FILE_CGROUP, /* read for the CGROUP and CONTAINER columns */
+	PROC_FILE_SCHEDSTAT,
 	PROC_NFILES
 };
 
@@ -199,15 +211,19 @@ enum proc_file {
 
 /* A live PID's persistent state; owned by the reader's slot table. */
 struct proc_slot {
-	int pid;	      /* 0: free */
-	int fd[PROC_NFILES];  /* held descriptor, or -1 */
-	uint64_t start_ticks; /* identifies this process among users of the pid */
-	uint64_t prev_ticks;  /* utime + stime at the previous frame */
-	uid_t uid;	      /* effective uid: owner of /proc/PID when first seen,
+	int pid;		     /* 0: free; a TID for a thread's slot */
+	int tgid;		     /* a thread's process; 0 for a process's slot */
+	int fd[PROC_NFILES];	     /* held descriptor, or -1 */
+	uint64_t start_ticks;	     /* identifies this process among users of the pid */
+	uint64_t prev_ticks;	     /* utime + stime at the previous frame */
+	uid_t uid;		     /* effective uid: owner of /proc/PID when first seen,
 				      * then from status (see sampler_frame) */
-	uint64_t stat_sig;    /* hash of the stat fields that move when it runs */
-	unsigned gen;	      /* the scan that last saw it */
-	bool have_prev;	      /* prev_ticks is from an earlier frame of this process */
+	uint64_t stat_sig;	     /* hash of the stat fields that move when it runs */
+	unsigned gen;		     /* the scan that last saw it */
+	unsigned id;		     /* dense, below proc_reader_stats().ids; kept while recycled */
+	bool have_prev;		     /* prev_ticks is from an earlier frame of this process */
+	bool reopened;		     /* a held descriptor outlived its process and was opened
+				      * again (the PID may be reused); the caller clears it */
 	uint64_t io_prev_read, io_prev_write; /* io's read_bytes, write_bytes at io_at */
 	double io_at; /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */
 	struct proc_slot *next_free; /* the reader's free list; not for callers */
@@ -237,7 +253,7 @@ void proc_reader_free(struct proc_reader *r);
  */
 int proc_reader_begin(struct proc_reader *r);
 int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new);
-/* Drop every slot the current scan did not see; returns how many. */
+/* Drop every slot (process or thread) the current scan did not see; returns processes dropped. */
 unsigned proc_reader_end(struct proc_reader *r);
 
 /*
@@ -288,6 +304,18 @@ void proc_path(char out[PROC_PATH_MAX], unsigned pid, unsigned tid, const char *
 
 /* Refresh slot->uid from /proc/PID (after the PID was found reused). 0 or -errno. */
 int proc_reader_restat(struct proc_reader *r, struct proc_slot *slot);
+/*
+ * The slot of thread tid of process tgid, for reading its task/TID files with
+ * held descriptors (tgid's slot is not touched). Created when new (then
+ * *is_new); kept while scans see it, like a process's. Returns 0.
+ */
+int proc_reader_task(struct proc_reader *r, int tgid, int tid, struct proc_slot **slot,
+		     bool *is_new);
+/*
+ * The slot of pid seen by the current (or last) scan, or NULL when that scan
+ * did not list it.
+ */
+struct proc_slot *proc_reader_find(struct proc_reader *r, int pid);
 /* Forget slot (its process is gone): close its descriptors, free it. */
 void proc_reader_drop(struct proc_reader *r, struct proc_slot *slot);
 
@@ -296,6 +324,7 @@ struct proc_reader_stats {
 	unsigned fds_held;  /* descriptors held open */
 	unsigned fd_budget; /* descriptors the reader may hold */
 	unsigned fallback;  /* reads done with open/read/close in the last scan */
+	unsigned ids;	    /* every slot's id is below this */
 };
 void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st);
 

@@ -36,7 +36,8 @@
  * builtin-bench.c collections[]). NULL-terminated. */
 static const struct bench_desc *const bench_table[] = {
     &bench_status, &bench_breakpoint_thread, &bench_breakpoint_enable,
-    &bench_rdpmc,  &bench_synthesize,	     NULL,
+    &bench_rdpmc,  &bench_synthesize,	     &bench_scan,
+    NULL,
 };
 
 unsigned int bench_count(void)

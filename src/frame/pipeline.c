@@ -20,6 +20,8 @@ struct pipeline {
 	struct observer *ob; /* NULL: perf events could not be set up */
 	struct observer_opts oo;
 	const char *root;
+	int *view; /* the request's rows in view, sorted for the sampler */
+	size_t view_cap;
 };
 
 static int fail(struct pipeline_error *e, int status, int err, const char *fmt, ...)
@@ -101,7 +103,15 @@ void pipeline_free(struct pipeline *p)
 		return;
 	observer_free(p->ob);
 	sampler_free(p->sampler);
+	free(p->view);
 	free(p);
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
 }
 
 int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct frame *f)
@@ -110,8 +120,20 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .needs = r->needs,
 				  .threads = r->threads,
 				  .per_cpu = r->per_cpu,
-				  .sysio = r->sysio};
+				  .sysio = r->sysio,
+				  .read_less = r->read_less,
+				  .needs_all = r->needs_all};
 
+	if (r->read_less && r->nview) {
+		if (p->view_cap < r->nview) {
+			p->view_cap = r->nview;
+			p->view = xreallocarray(p->view, p->view_cap, sizeof(*p->view));
+		}
+		memcpy(p->view, r->view, r->nview * sizeof(*p->view));
+		qsort(p->view, r->nview, sizeof(*p->view), pid_cmp);
+		so.view = p->view;
+		so.nview = r->nview;
+	}
 	sampler_configure(p->sampler, &so);
 	if (p->ob)
 		observer_begin(p->ob);
@@ -143,6 +165,18 @@ size_t pipeline_select(struct pipeline *p, struct frame *f, const struct row_fil
 	pipeline_observe(p, f, rows, n, counters, perf_fds);
 	rows_sort(rows, n, ord);
 	return n;
+}
+
+void pipeline_complete(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		/* rows point into f->procs, which the caller owns and lets us fill */
+		struct frame_proc *q = &f->procs[rows[i] - f->procs];
+
+		if (q->kept)
+			sampler_complete(p->sampler, f, q);
+	}
 }
 
 void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,

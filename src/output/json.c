@@ -297,6 +297,15 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "fds_held", f->cost.fds_held, true);
 	kv_u(b, "vanished", f->cost.vanished, true);
 	kv_u(b, "unreadable", f->cost.unreadable, true);
+	{
+		const char *src = f->cost.source ? f->cost.source : "procfs";
+
+		key(b, "source", true);
+		json_string(b, src, strlen(src));
+	}
+	kv_u(b, "read_full", f->cost.read_full, true);
+	kv_u(b, "read_kept", f->cost.read_kept, true);
+	kv_u(b, "read_bpf", f->cost.read_bpf, true);
 	sbuf_addc(b, '}');
 
 	if (f->counters.on)

@@ -17,8 +17,12 @@
 #include "reader.h"
 
 static const char *const file_names[PROC_NFILES] = {
-    [PROC_FILE_STAT] = "stat", [PROC_FILE_STATM] = "statm",   [PROC_FILE_STATUS] = "status",
-    [PROC_FILE_IO] = "io",     [PROC_FILE_CGROUP] = "cgroup",
+    [PROC_FILE_STAT] = "stat",
+    [PROC_FILE_STATM] = "statm",
+    [PROC_FILE_STATUS] = "status",
+    [PROC_FILE_SCHEDSTAT] = "schedstat",
+    [PROC_FILE_IO] = "io",
+    [PROC_FILE_CGROUP] = "cgroup",
 };
 
 void fdcache_init(struct proc_reader *r)
@@ -98,8 +102,12 @@ ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_f
 			return read_result(n, err, cap);
 		/* The process behind the descriptors is gone; the PID may not be. */
 		fdcache_close_slot(r, s);
+		s->reopened = true;
 	}
-	proc_path(path, (unsigned)s->pid, 0, file_names[f]);
+	if (s->tgid)
+		proc_path(path, (unsigned)s->tgid, (unsigned)s->pid, file_names[f]);
+	else
+		proc_path(path, (unsigned)s->pid, 0, file_names[f]);
 	fd = openat(r->root_fd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return gone_or(errno);

@@ -10,6 +10,13 @@
 
 #define READER_DENTS_BUF 32768
 
+/* Open addressing over pointers, linear probing, no tombstones. */
+struct slot_tab {
+	struct proc_slot **tab;
+	size_t cap; /* power of two */
+	size_t n;
+};
+
 struct proc_reader {
 	int root_fd; /* the proc root directory */
 	/* PID enumeration: getdents64 into dents, walked with dents_pos */
@@ -17,11 +24,10 @@ struct proc_reader {
 	size_t dents_len, dents_pos;
 	bool dents_eof;
 	unsigned gen; /* scan counter, stamped on every slot seen */
-	/* slot table: open addressing over pointers, linear probing, no tombstones */
-	struct proc_slot **tab;
-	size_t tab_cap; /* power of two */
-	size_t nslots;
+	/* slot tables of processes and of threads (keyed by TID) */
+	struct slot_tab procs, tasks;
 	struct proc_slot *free_slots; /* recycled slots, through next_free */
+	unsigned nids;		      /* slots ever allocated: the next id */
 	/* descriptors */
 	unsigned fd_budget, fds_held, fallback;
 };

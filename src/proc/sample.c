@@ -28,9 +28,13 @@
 /* distinct cgroup paths kept before the table starts afresh (transient scopes come and go) */
 #define CGROUP_NAMES_MAX 4096
 
-struct thread_tick {
-	int tid;
-	uint64_t start, ticks;
+/* A process's row as last read in full, for read-less frames; indexed by slot id. */
+struct kept_row {
+	struct frame_proc p;
+	uint64_t run_ns; /* schedstat's run time, read just before p's stat */
+	bool valid;	 /* p is a full read of the slot's current process */
+	bool sched;	 /* run_ns is valid */
+	bool statm;	 /* p's rss_kb and shared_kb are statm's */
 };
 
 struct sampler {
@@ -41,16 +45,19 @@ struct sampler {
 	const char *root;
 	struct stat_info *stat;
 	struct meminfo_info *meminfo;
-	unsigned needs;
+	unsigned needs, needs_all;
+	bool read_less;
+	const int *view;
+	size_t nview;
+	struct kept_row *kept;
+	size_t nkept;
 	long hz;
 	uint64_t page_kb;
 	unsigned pid_max;
 	bool threads, per_cpu, want_sysio;
-	double last_mono;
-	double now_mono; /* CLOCK_MONOTONIC of the frame being built */
-	/* threads mode: each thread's ticks at the previous frame, sorted by tid */
-	struct thread_tick *tprev, *tcur;
-	size_t ntprev, ntcur, tcap; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
+	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
+	double now_mono;  /* CLOCK_MONOTONIC of the frame being built */
+	char sched_buf[64];
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
 };
@@ -149,10 +156,12 @@ out_free:
 void sampler_configure(struct sampler *s, const struct sampler_opts *o)
 {
 	s->needs = o->needs;
+	s->needs_all = o->needs_all;
+	s->read_less = o->read_less && !o->threads;
+	s->view = o->view;
+	s->nview = o->view ? o->nview : 0;
 	s->per_cpu = o->per_cpu;
 	s->want_sysio = o->sysio;
-	if (s->threads != o->threads)
-		s->ntprev = 0;
 	s->threads = o->threads;
 }
 
@@ -160,8 +169,7 @@ void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
-	free(s->tprev);
-	free(s->tcur);
+	free(s->kept);
 	if (s->stat)
 		procps_stat_unref(&s->stat);
 	if (s->meminfo)
@@ -357,7 +365,7 @@ static uint64_t io_rate(uint64_t now, uint64_t prev, double secs)
  * user's, without privilege) keeps its row with the figures unknown.
  */
 static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
-		      double uptime)
+		      unsigned needs, double uptime)
 {
 	struct proc_io io;
 	double secs;
@@ -367,7 +375,7 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	p->has_io = false;
 	p->io_rchar = p->io_wchar = p->io_read_bytes = p->io_write_bytes = 0;
 	p->io_read_rate = p->io_write_rate = 0;
-	if (!(s->needs & PROC_NEED(PROC_FILE_IO)))
+	if (!(needs & PROC_NEED(PROC_FILE_IO)))
 		return;
 	n = proc_reader_read(s->reader, slot, PROC_FILE_IO, s->io_buf, sizeof(s->io_buf));
 	if (n < 0 || proc_parse_io(s->io_buf, (size_t)n, &io))
@@ -387,14 +395,15 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 }
 
 /* The cgroup path and its container or unit, when asked for; NULL when unreadable. */
-static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
+static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			  unsigned needs)
 {
 	const struct ptop_view *path;
 	struct proc_cgroup cg;
 	ssize_t n;
 
 	p->cgroup = p->container = NULL;
-	if (!(s->needs & PROC_NEED(PROC_FILE_CGROUP)))
+	if (!(needs & PROC_NEED(PROC_FILE_CGROUP)))
 		return;
 	n = proc_reader_read(s->reader, slot, PROC_FILE_CGROUP, s->cgroup_buf,
 			     sizeof(s->cgroup_buf));
@@ -406,15 +415,111 @@ static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct fram
 }
 
 /*
- * Read one process into p. Returns 0, -ESRCH when it vanished, or another
- * -errno (unreadable or malformed: skipped like a vanished one).
+ * Whether slot's uid must be looked at again after stat st was read, and the
+ * bookkeeping of its identity (start time, signature) that decides it.
+ */
+static bool uid_due(struct sampler *s, struct proc_slot *slot, bool is_new,
+		    const struct proc_stat *st)
+{
+	uint64_t sig = stat_sig(st);
+	bool check;
+
+	if (is_new) {
+		slot->start_ticks = st->starttime;
+		/* a root owner may be a non-dumpable process of another user */
+		check = slot->uid == 0;
+	} else if (st->starttime != slot->start_ticks) {
+		/* Same PID, another process: nothing of the old one carries over. */
+		slot->start_ticks = st->starttime;
+		slot->have_prev = false;
+		slot->io_at = 0;
+		proc_reader_restat(s->reader, slot);
+		check = true;
+	} else {
+		/*
+		 * Credentials change without a trace in stat when the process ran
+		 * less than a tick (setresuid): look again every
+		 * SAMPLER_UID_RECHECK frames, spread over the PIDs.
+		 */
+		check = sig != slot->stat_sig ||
+			(slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0;
+	}
+	slot->stat_sig = sig;
+	return check && !(st->flags & PF_KTHREAD);
+}
+
+/* The fields of p that stat gives. */
+static void fill_stat(const struct sampler *s, const struct proc_stat *st, struct frame_proc *p)
+{
+	p->ppid = (int)st->ppid;
+	p->state = st->state;
+	p->comm_len = (uint8_t)(st->comm.n < PROC_COMM_MAX ? st->comm.n : PROC_COMM_MAX);
+	memcpy(p->comm, st->comm.p, p->comm_len);
+	p->priority = st->priority;
+	p->nice = st->nice;
+	p->threads = st->num_threads;
+	p->vsize_kb = st->vsize / 1024;
+	p->rss_kb = st->rss > 0 ? (uint64_t)st->rss * s->page_kb : 0;
+	p->utime = st->utime;
+	p->stime = st->stime;
+	p->cutime = st->cutime > 0 ? (uint64_t)st->cutime : 0;
+	p->cstime = st->cstime > 0 ? (uint64_t)st->cstime : 0;
+	p->start_ticks = st->starttime;
+	p->processor = (int)st->processor;
+}
+
+/* RES and SHR from statm. 0, or -errno when it cannot be read. */
+static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
+{
+	struct proc_statm sm;
+	ssize_t n =
+	    proc_reader_read(s->reader, slot, PROC_FILE_STATM, s->statm_buf, sizeof(s->statm_buf));
+
+	if (n < 0)
+		return (int)n;
+	/*
+	 * statm sums the per-CPU RSS counters; stat's rss reads them
+	 * unsummed (an estimate, pages behind), so SHR could exceed it.
+	 */
+	if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
+		p->rss_kb = sm.resident * s->page_kb;
+		p->shared_kb = sm.shared * s->page_kb;
+	}
+	return 0;
+}
+
+/* The uid and the status columns. 0, or -errno when it cannot be read. */
+static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
+{
+	struct proc_status ss;
+	ssize_t n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
+				     sizeof(s->status_buf));
+
+	if (n < 0)
+		return (int)n;
+	if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
+		slot->uid = ss.uid[1];
+		p->ruid = ss.uid[0];
+		p->suid = ss.uid[2];
+		p->fsuid = ss.uid[3];
+		p->swap_kb = ss.vm_swap;
+		p->rss_anon_kb = ss.rss_anon;
+		p->rss_file_kb = ss.rss_file;
+		p->vctxsw = ss.voluntary_ctxt;
+		p->nvctxsw = ss.nonvoluntary_ctxt;
+	}
+	return 0;
+}
+
+/*
+ * Read one process into p: stat, then the files in needs. Returns 0, -ESRCH
+ * when it vanished, or another -errno (unreadable or malformed: skipped like
+ * a vanished one).
  */
 static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, struct frame_proc *p,
-		       double interval, double uptime)
+		       unsigned needs, double interval, double uptime)
 {
 	struct proc_stat st;
-	bool uid_check;
-	uint64_t sig;
 	ssize_t n;
 	int err;
 
@@ -424,104 +529,224 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	err = proc_parse_stat(s->stat_buf, (size_t)n, &st);
 	if (err)
 		return err;
-	sig = stat_sig(&st);
-	if (is_new) {
-		slot->start_ticks = st.starttime;
-		/* a root owner may be a non-dumpable process of another user */
-		uid_check = slot->uid == 0;
-	} else if (st.starttime != slot->start_ticks) {
-		/* Same PID, another process: nothing of the old one carries over. */
-		slot->start_ticks = st.starttime;
-		slot->have_prev = false;
-		slot->io_at = 0;
-		proc_reader_restat(s->reader, slot);
-		uid_check = true;
-	} else {
-		/*
-		 * Credentials change without a trace in stat when the process ran
-		 * less than a tick (setresuid): look again every
-		 * SAMPLER_UID_RECHECK frames, spread over the PIDs.
-		 */
-		uid_check = sig != slot->stat_sig ||
-			    (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0;
-	}
-	slot->stat_sig = sig;
-	if (st.flags & PF_KTHREAD)
-		uid_check = false;
 	/* status gives the uid anyway when it is read for its other fields */
-	if (uid_check && !(s->needs & PROC_NEED(PROC_FILE_STATUS))) {
+	if (uid_due(s, slot, is_new, &st) && !(needs & PROC_NEED(PROC_FILE_STATUS))) {
 		err = uid_from_status(s, slot);
 		if (err == -ESRCH)
 			return err;
 	}
 
 	p->pid = slot->pid;
-	p->ppid = (int)st.ppid;
-	p->state = st.state;
-	p->comm_len = (uint8_t)(st.comm.n < PROC_COMM_MAX ? st.comm.n : PROC_COMM_MAX);
-	memcpy(p->comm, st.comm.p, p->comm_len);
-	p->priority = st.priority;
-	p->nice = st.nice;
-	p->threads = st.num_threads;
-	p->vsize_kb = st.vsize / 1024;
-	p->rss_kb = st.rss > 0 ? (uint64_t)st.rss * s->page_kb : 0;
-	p->utime = st.utime;
-	p->stime = st.stime;
-	p->cutime = st.cutime > 0 ? (uint64_t)st.cutime : 0;
-	p->cstime = st.cstime > 0 ? (uint64_t)st.cstime : 0;
-	p->start_ticks = st.starttime;
-	p->processor = (int)st.processor;
+	fill_stat(s, &st, p);
 	p->shared_kb = 0;
 	p->has_ctr = false;
 	p->perf_fds = -1;
+	p->kept = false;
 
 	p->cpu_pct = cpu_share(s, st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
 			       interval, uptime, st.starttime);
 	slot->prev_ticks = st.utime + st.stime;
 	slot->have_prev = true;
 
-	if (s->needs & PROC_NEED(PROC_FILE_STATM)) {
-		struct proc_statm sm;
-
-		n = proc_reader_read(s->reader, slot, PROC_FILE_STATM, s->statm_buf,
-				     sizeof(s->statm_buf));
-		if (n < 0)
-			return (int)n;
-		/*
-		 * statm sums the per-CPU RSS counters; stat's rss reads them
-		 * unsummed (an estimate, pages behind), so SHR could exceed it.
-		 */
-		if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
-			p->rss_kb = sm.resident * s->page_kb;
-			p->shared_kb = sm.shared * s->page_kb;
-		}
+	if (needs & PROC_NEED(PROC_FILE_STATM)) {
+		err = read_statm(s, slot, p);
+		if (err)
+			return err;
 	}
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
 	p->ruid = p->suid = p->fsuid = slot->uid;
-	if (s->needs & PROC_NEED(PROC_FILE_STATUS)) {
-		struct proc_status ss;
-
-		n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
-				     sizeof(s->status_buf));
-		if (n < 0)
-			return (int)n;
-		if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
-			slot->uid = ss.uid[1];
-			p->ruid = ss.uid[0];
-			p->suid = ss.uid[2];
-			p->fsuid = ss.uid[3];
-			p->swap_kb = ss.vm_swap;
-			p->rss_anon_kb = ss.rss_anon;
-			p->rss_file_kb = ss.rss_file;
-			p->vctxsw = ss.voluntary_ctxt;
-			p->nvctxsw = ss.nonvoluntary_ctxt;
-		}
+	if (needs & PROC_NEED(PROC_FILE_STATUS)) {
+		err = read_status(s, slot, p);
+		if (err)
+			return err;
 	}
 	p->uid = slot->uid;
 	p->user = users_name(s->users, slot->uid);
-	sample_io(s, slot, p, uptime);
-	sample_cgroup(s, slot, p);
+	sample_io(s, slot, p, needs, uptime);
+	sample_cgroup(s, slot, p, needs);
 	return 0;
+}
+
+/* The kept row of slot, made room for. */
+static struct kept_row *kept_of(struct sampler *s, struct proc_slot *slot)
+{
+	if (slot->id >= s->nkept) {
+		size_t n = s->nkept ? s->nkept : 1024;
+
+		while (n <= slot->id)
+			n *= 2;
+		s->kept = xreallocarray(s->kept, n, sizeof(*s->kept));
+		memset(s->kept + s->nkept, 0, (n - s->nkept) * sizeof(*s->kept));
+		s->nkept = n;
+	}
+	return &s->kept[slot->id];
+}
+
+static bool in_view(const struct sampler *s, int pid)
+{
+	size_t lo = 0, hi = s->nview;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->view[mid] == pid)
+			return true;
+		if (s->view[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * Whether k's process ran since its row was read: its schedstat run time
+ * moved, or cannot be told. Reads schedstat (before stat, so that a run in
+ * between shows next time) and keeps it as the new reference. -ESRCH: gone.
+ */
+static int ran_since(struct sampler *s, struct proc_slot *slot, struct kept_row *k, bool *ran)
+{
+	struct proc_schedstat ss;
+	ssize_t n = proc_reader_read(s->reader, slot, PROC_FILE_SCHEDSTAT, s->sched_buf,
+				     sizeof(s->sched_buf));
+
+	*ran = true;
+	if (n == -ESRCH)
+		return -ESRCH;
+	if (slot->reopened) {
+		/* the descriptors were the old process's: the PID may be reused */
+		slot->reopened = false;
+		k->valid = false;
+	}
+	if (n < 0 || proc_parse_schedstat(s->sched_buf, (size_t)n, &ss)) {
+		k->sched = false; /* no schedstat (a kernel without it): read in full */
+		return 0;
+	}
+	*ran = !k->sched || ss.run_ns != k->run_ns;
+	k->run_ns = ss.run_ns;
+	k->sched = true;
+	return 0;
+}
+
+/* p from its kept row k: it did not run, so what stat shows did not change. */
+static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept_row *k,
+		    struct frame_proc *p, double uptime)
+{
+	int err = 0;
+
+	*p = k->p;
+	p->cpu_pct = 0;
+	p->has_ctr = false;
+	p->perf_fds = -1;
+	p->kept = true;
+	/* what the order or the filter reads is read for every row */
+	if (s->needs_all & PROC_NEED(PROC_FILE_STATM))
+		err = read_statm(s, slot, p);
+	if (!err && s->needs_all & PROC_NEED(PROC_FILE_STATUS))
+		err = read_status(s, slot, p);
+	/* io's rates are since its last look, and the cgroup names of the frame it
+	 * came from may be gone: read them again, or leave them unread */
+	sample_io(s, slot, p, s->needs_all, uptime);
+	sample_cgroup(s, slot, p, s->needs_all);
+	return err;
+}
+
+/*
+ * One process of a frame, read as the sampler is configured: in full, or
+ * read-less (see sampler_opts). Returns 0, -ESRCH when it vanished, or
+ * another -errno.
+ */
+static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slot, bool is_new,
+		       struct frame_proc *p, double interval)
+{
+	struct kept_row *k;
+	bool full, ran = true;
+	int err;
+
+	if (!s->read_less) {
+		err = sample_proc(s, slot, is_new, p, s->needs, interval, f->uptime_s);
+		f->cost.read_full += !err;
+		return err;
+	}
+	k = kept_of(s, slot);
+	if (is_new)
+		k->valid = k->sched = false;
+	full = in_view(s, slot->pid) || (slot->gen + (unsigned)slot->pid) % SAMPLER_FULL_EVERY == 0;
+	/* other threads' runs do not show in the leader's schedstat */
+	if (!k->valid || k->p.threads == 1) {
+		err = ran_since(s, slot, k, &ran);
+		if (err)
+			return err;
+	} else {
+		k->sched = false;
+	}
+	if (!ran && k->valid && !full) {
+		err = keep_row(s, slot, k, p, f->uptime_s);
+		f->cost.read_kept += !err;
+		return err;
+	}
+	err =
+	    sample_proc(s, slot, is_new, p, full ? s->needs : s->needs_all, interval, f->uptime_s);
+	if (err)
+		return err;
+	f->cost.read_full++;
+	/* out of view, memory not read: statm's last figures rather than stat's estimate */
+	if (!full && !(s->needs_all & PROC_NEED(PROC_FILE_STATM)) && k->valid && k->statm) {
+		p->rss_kb = k->p.rss_kb;
+		p->shared_kb = k->p.shared_kb;
+	} else {
+		k->statm = (full ? s->needs : s->needs_all) & PROC_NEED(PROC_FILE_STATM);
+	}
+	k->p = *p;
+	k->valid = true;
+	return 0;
+}
+
+int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p)
+{
+	struct proc_slot *slot;
+	struct frame_proc q;
+	struct kept_row *k;
+	int err;
+
+	if (!p->kept)
+		return 0;
+	slot = proc_reader_find(s->reader, p->pid);
+	if (!slot)
+		return -ESRCH;
+	q = *p;
+	err = sample_proc(s, slot, false, &q, s->needs, f->interval_s, f->uptime_s);
+	if (err)
+		return err;
+	q.mem_pct = f->mem.total ? (double)q.rss_kb * 100.0 / (double)f->mem.total : 0;
+	/* what the presenter put in the row stays: its command line, counters */
+	q.tgid = p->tgid;
+	q.has_cmd = p->has_cmd;
+	q.cmd_off = p->cmd_off;
+	q.cmd_len = p->cmd_len;
+	q.has_ctr = p->has_ctr;
+	q.perf_fds = p->perf_fds;
+	*p = q;
+	k = kept_of(s, slot);
+	k->p = q;
+	k->statm = s->needs & PROC_NEED(PROC_FILE_STATM);
+	f->cost.read_full++;
+	f->cost.read_kept--;
+	return 0;
+}
+
+/*
+ * A kept row's parent may have gone while it slept, and it reparented
+ * without running: read such rows again, so PPID (and the tree) are exact.
+ */
+static void reparented(struct sampler *s, struct frame *f)
+{
+	for (size_t i = 0; i < f->nprocs; i++) {
+		struct frame_proc *p = &f->procs[i];
+
+		if (p->kept && p->ppid > 0 && !proc_reader_find(s->reader, p->ppid))
+			sampler_complete(s, f, p);
+	}
 }
 
 static struct frame_proc *frame_grow(struct frame *f)
@@ -531,13 +756,6 @@ static struct frame_proc *frame_grow(struct frame *f)
 		f->procs = xreallocarray(f->procs, f->cap, sizeof(*f->procs));
 	}
 	return &f->procs[f->nprocs];
-}
-
-static int tick_cmp(const void *a, const void *b)
-{
-	int x = ((const struct thread_tick *)a)->tid, y = ((const struct thread_tick *)b)->tid;
-
-	return (x > y) - (x < y);
 }
 
 struct thread_walk {
@@ -573,50 +791,40 @@ static int thread_mem(struct sampler *s, struct thread_walk *w, int tid, const s
 	return 0;
 }
 
+/* A thread's row from its own task/TID/stat, read through a held descriptor. */
 static int add_thread(void *ctx, int tid)
 {
 	struct thread_walk *w = ctx;
 	struct sampler *s = w->s;
-	struct thread_tick key = {.tid = tid}, *prev;
-	uint64_t prev_ticks = 0;
+	struct proc_slot *slot;
 	struct frame_proc *t;
 	struct proc_stat st;
+	bool is_new;
 	ssize_t n;
 
-	n = proc_reader_read_file(s->reader, w->proc.pid, tid, "stat", s->stat_buf,
-				  sizeof(s->stat_buf));
-	if (n < 0 || proc_parse_stat(s->stat_buf, (size_t)n, &st))
+	proc_reader_task(s->reader, w->proc.pid, tid, &slot, &is_new);
+	n = proc_reader_read(s->reader, slot, PROC_FILE_STAT, s->stat_buf, sizeof(s->stat_buf));
+	if (n < 0 || proc_parse_stat(s->stat_buf, (size_t)n, &st)) {
+		proc_reader_drop(s->reader, slot);
 		return 0; /* that thread ended: not an error */
-	/* no table before the first frame with threads: bsearch must not see NULL */
-	prev = s->ntprev ? bsearch(&key, s->tprev, s->ntprev, sizeof(key), tick_cmp) : NULL;
-	if (prev && prev->start != st.starttime)
-		prev = NULL;
-	if (prev)
-		prev_ticks = prev->ticks; /* prev points into tprev, which may move below */
-	if (s->ntcur == s->tcap) {
-		s->tcap = s->tcap ? s->tcap * 2 : 1024;
-		s->tcur = xreallocarray(s->tcur, s->tcap, sizeof(*s->tcur));
-		s->tprev = xreallocarray(s->tprev, s->tcap, sizeof(*s->tprev));
 	}
-	s->tcur[s->ntcur++] =
-	    (struct thread_tick){.tid = tid, .start = st.starttime, .ticks = st.utime + st.stime};
+	/* a TID reused by a new thread of the same process starts afresh */
+	if (is_new || st.starttime != slot->start_ticks)
+		slot->have_prev = false;
+	slot->start_ticks = st.starttime;
 
 	t = frame_grow(w->f);
 	*t = w->proc;
 	t->pid = tid;
-	t->state = st.state;
-	t->comm_len = (uint8_t)(st.comm.n < PROC_COMM_MAX ? st.comm.n : PROC_COMM_MAX);
-	memcpy(t->comm, st.comm.p, t->comm_len);
-	t->priority = st.priority;
-	t->nice = st.nice;
-	t->utime = st.utime;
-	t->stime = st.stime;
-	t->cutime = st.cutime > 0 ? (uint64_t)st.cutime : 0;
-	t->cstime = st.cstime > 0 ? (uint64_t)st.cstime : 0;
-	t->start_ticks = st.starttime;
-	t->processor = (int)st.processor;
-	t->cpu_pct = cpu_share(s, st.utime + st.stime, prev ? &prev_ticks : NULL, w->interval,
-			       w->f->uptime_s, st.starttime);
+	fill_stat(s, &st, t);
+	/* a thread row shows its process's memory and thread count */
+	t->threads = w->proc.threads;
+	t->vsize_kb = w->proc.vsize_kb;
+	t->rss_kb = w->proc.rss_kb;
+	t->cpu_pct = cpu_share(s, st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
+			       w->interval, w->f->uptime_s, st.starttime);
+	slot->prev_ticks = st.utime + st.stime;
+	slot->have_prev = true;
 	/* the leader has no mm once its thread exited: a live thread shows the process's */
 	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
 		return 0;
@@ -635,19 +843,6 @@ static void sample_threads(struct sampler *s, struct frame *f, double interval)
 	f->nprocs = at;
 	if (proc_reader_tasks(s->reader, w.proc.pid, add_thread, &w) < 0 || f->nprocs == at)
 		f->procs[f->nprocs++] = w.proc; /* gone meanwhile: keep what was read */
-}
-
-/* The threads seen this frame become the reference for the next one. */
-static void threads_done(struct sampler *s)
-{
-	struct thread_tick *t = s->tprev;
-
-	if (s->ntcur) /* tcur is NULL until a thread was seen */
-		qsort(s->tcur, s->ntcur, sizeof(*s->tcur), tick_cmp);
-	s->tprev = s->tcur;
-	s->ntprev = s->ntcur;
-	s->tcur = t;
-	s->ntcur = 0;
 }
 
 int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p)
@@ -706,6 +901,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	sbuf_reset(&f->strings);
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
+	f->cost.source = "procfs";
 	sample_system(s, f, interval == 0);
 	memset(&f->sysio, 0, sizeof(f->sysio));
 	if (s->want_sysio) {
@@ -722,7 +918,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		struct frame_proc *p = frame_grow(f);
 		int err;
 
-		err = sample_proc(s, slot, is_new, p, interval, f->uptime_s);
+		err = sample_slot(s, f, slot, is_new, p, interval);
 		if (err == -ESRCH) {
 			proc_reader_drop(s->reader, slot);
 			f->cost.vanished++;
@@ -746,11 +942,11 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		for (size_t i = first; i < f->nprocs; i++)
 			count_task(&f->tasks, f->procs[i].state);
 	}
-	if (s->threads)
-		threads_done(s);
 	if (ret < 0)
 		return ret;
 	proc_reader_end(s->reader);
+	if (s->read_less)
+		reparented(s, f);
 
 	proc_reader_stats(s->reader, &rs);
 	f->cost.fds_held = rs.fds_held;

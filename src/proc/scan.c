@@ -43,49 +43,49 @@ static void tab_put(struct proc_slot **tab, size_t cap, struct proc_slot *s)
 	tab[i] = s;
 }
 
-static void tab_grow(struct proc_reader *r)
+static void tab_grow(struct slot_tab *t)
 {
-	size_t cap = r->tab_cap ? r->tab_cap * 2 : 1024;
+	size_t cap = t->cap ? t->cap * 2 : 1024;
 	struct proc_slot **tab = xcalloc(cap, sizeof(*tab));
 
-	for (size_t i = 0; i < r->tab_cap; i++)
-		if (r->tab[i])
-			tab_put(tab, cap, r->tab[i]);
-	free(r->tab);
-	r->tab = tab;
-	r->tab_cap = cap;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->tab[i])
+			tab_put(tab, cap, t->tab[i]);
+	free(t->tab);
+	t->tab = tab;
+	t->cap = cap;
 }
 
-static size_t tab_find(const struct proc_reader *r, int pid)
+static size_t tab_find(const struct slot_tab *t, int pid)
 {
-	size_t i = pid_hash(pid, r->tab_cap);
+	size_t i = pid_hash(pid, t->cap);
 
-	while (r->tab[i] && r->tab[i]->pid != pid)
-		i = (i + 1) & (r->tab_cap - 1);
+	while (t->tab[i] && t->tab[i]->pid != pid)
+		i = (i + 1) & (t->cap - 1);
 	return i;
 }
 
 /* Backward-shift deletion keeps every probe chain unbroken without tombstones. */
-static void tab_remove_at(struct proc_reader *r, size_t hole)
+static void tab_remove_at(struct slot_tab *t, size_t hole)
 {
-	size_t mask = r->tab_cap - 1, j = hole;
+	size_t mask = t->cap - 1, j = hole;
 
-	r->tab[hole] = NULL;
+	t->tab[hole] = NULL;
 	for (;;) {
 		size_t home;
 
 		j = (j + 1) & mask;
-		if (!r->tab[j])
+		if (!t->tab[j])
 			break;
-		home = pid_hash(r->tab[j]->pid, r->tab_cap);
+		home = pid_hash(t->tab[j]->pid, t->cap);
 		/* Move j into the hole unless its home lies cyclically in (hole, j]. */
 		if (((j - home) & mask) >= ((j - hole) & mask)) {
-			r->tab[hole] = r->tab[j];
-			r->tab[j] = NULL;
+			t->tab[hole] = t->tab[j];
+			t->tab[j] = NULL;
 			hole = j;
 		}
 	}
-	r->nslots--;
+	t->n--;
 }
 
 static void slot_release(struct proc_reader *r, struct proc_slot *s)
@@ -99,15 +99,36 @@ static void slot_release(struct proc_reader *r, struct proc_slot *s)
 static struct proc_slot *slot_new(struct proc_reader *r, int pid)
 {
 	struct proc_slot *s = r->free_slots;
+	unsigned id;
 
-	if (s)
+	if (s) {
 		r->free_slots = s->next_free;
-	else
+		id = s->id;
+	} else {
 		s = xmalloc(sizeof(*s));
+		id = r->nids++;
+	}
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
+	s->id = id;
 	for (int f = 0; f < PROC_NFILES; f++)
 		s->fd[f] = -1;
+	return s;
+}
+
+/* Add a slot for pid at t's free index i (from tab_find), growing t when due. */
+static struct proc_slot *tab_add(struct proc_reader *r, struct slot_tab *t, size_t i, int pid)
+{
+	struct proc_slot *s;
+
+	if ((t->n + 1) * 2 > t->cap) {
+		tab_grow(t);
+		i = tab_find(t, pid);
+	}
+	s = slot_new(r, pid);
+	s->gen = r->gen;
+	t->tab[i] = s;
+	t->n++;
 	return s;
 }
 
@@ -133,7 +154,8 @@ int proc_reader_new(const char *root, struct proc_reader **out)
 	r = xcalloc(1, sizeof(*r));
 	r->root_fd = fd;
 	r->dents = xmalloc(READER_DENTS_BUF);
-	tab_grow(r);
+	tab_grow(&r->procs);
+	tab_grow(&r->tasks);
 	fdcache_init(r);
 	*out = r;
 	return 0;
@@ -145,14 +167,18 @@ void proc_reader_free(struct proc_reader *r)
 
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->tab_cap; i++)
-		if (r->tab[i])
-			slot_release(r, r->tab[i]);
+	for (size_t i = 0; i < r->procs.cap; i++)
+		if (r->procs.tab[i])
+			slot_release(r, r->procs.tab[i]);
+	for (size_t i = 0; i < r->tasks.cap; i++)
+		if (r->tasks.tab[i])
+			slot_release(r, r->tasks.tab[i]);
 	for (s = r->free_slots; s; s = next) {
 		next = s->next_free;
 		free(s);
 	}
-	free(r->tab);
+	free(r->procs.tab);
+	free(r->tasks.tab);
 	free(r->dents);
 	close(r->root_fd);
 	free(r);
@@ -216,9 +242,9 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 		if (!pid)
 			continue;
 
-		i = tab_find(r, pid);
-		if (r->tab[i]) {
-			s = r->tab[i];
+		i = tab_find(&r->procs, pid);
+		if (r->procs.tab[i]) {
+			s = r->procs.tab[i];
 			if (s->gen == r->gen)
 				continue; /* a directory listed twice while /proc changed */
 			s->gen = r->gen;
@@ -229,15 +255,8 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 		/* The owner of /proc/PID is the process's effective uid. */
 		if (fstatat(r->root_fd, d->d_name, &st, 0) < 0)
 			continue; /* gone already */
-		if ((r->nslots + 1) * 2 > r->tab_cap) {
-			tab_grow(r);
-			i = tab_find(r, pid);
-		}
-		s = slot_new(r, pid);
+		s = tab_add(r, &r->procs, i, pid);
 		s->uid = st.st_uid;
-		s->gen = r->gen;
-		r->tab[i] = s;
-		r->nslots++;
 		*slot = s;
 		*is_new = true;
 		return 1;
@@ -256,25 +275,56 @@ int proc_reader_restat(struct proc_reader *r, struct proc_slot *s)
 	return 0;
 }
 
+int proc_reader_task(struct proc_reader *r, int tgid, int tid, struct proc_slot **slot,
+		     bool *is_new)
+{
+	size_t i = tab_find(&r->tasks, tid);
+	struct proc_slot *s = r->tasks.tab[i];
+
+	if (s && s->tgid != tgid) {
+		/* the TID now belongs to another process's thread */
+		tab_remove_at(&r->tasks, i);
+		slot_release(r, s);
+		i = tab_find(&r->tasks, tid);
+		s = NULL;
+	}
+	*is_new = !s;
+	if (!s) {
+		s = tab_add(r, &r->tasks, i, tid);
+		s->tgid = tgid;
+	}
+	s->gen = r->gen;
+	*slot = s;
+	return 0;
+}
+
+struct proc_slot *proc_reader_find(struct proc_reader *r, int pid)
+{
+	struct proc_slot *s = r->procs.tab[tab_find(&r->procs, pid)];
+
+	return s && s->gen == r->gen ? s : NULL;
+}
+
 void proc_reader_drop(struct proc_reader *r, struct proc_slot *s)
 {
-	size_t i = tab_find(r, s->pid);
+	struct slot_tab *t = s->tgid ? &r->tasks : &r->procs;
+	size_t i = tab_find(t, s->pid);
 
-	if (r->tab[i] == s)
-		tab_remove_at(r, i);
+	if (t->tab[i] == s)
+		tab_remove_at(t, i);
 	slot_release(r, s);
 }
 
-unsigned proc_reader_end(struct proc_reader *r)
+static unsigned sweep(struct proc_reader *r, struct slot_tab *t)
 {
 	unsigned dropped = 0;
 	size_t i = 0;
 
-	while (i < r->tab_cap) {
-		struct proc_slot *s = r->tab[i];
+	while (i < t->cap) {
+		struct proc_slot *s = t->tab[i];
 
 		if (s && s->gen != r->gen) {
-			tab_remove_at(r, i);
+			tab_remove_at(t, i);
 			slot_release(r, s);
 			dropped++;
 			continue; /* the shift may have moved another slot into i */
@@ -284,9 +334,16 @@ unsigned proc_reader_end(struct proc_reader *r)
 	return dropped;
 }
 
+unsigned proc_reader_end(struct proc_reader *r)
+{
+	sweep(r, &r->tasks);
+	return sweep(r, &r->procs);
+}
+
 void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st)
 {
-	st->slots = (unsigned)r->nslots;
+	st->slots = (unsigned)r->procs.n;
+	st->ids = r->nids;
 	st->fds_held = r->fds_held;
 	st->fd_budget = r->fd_budget;
 	st->fallback = r->fallback;

@@ -246,12 +246,28 @@ static void scroll_to_selection(struct ui *ui, size_t h)
 		ui->scroll = row_count(ui) > h ? row_count(ui) - h : 0;
 }
 
+size_t procs_view_pids(struct ui *ui)
+{
+	size_t first, n;
+
+	if (!ui->have_frame)
+		return 0;
+	procs_visible(ui, &first, &n);
+	if (ui->view_cap < n) {
+		ui->view_cap = n;
+		ui->view_pids = xreallocarray(ui->view_pids, n, sizeof(*ui->view_pids));
+	}
+	for (size_t i = 0; i < n; i++)
+		ui->view_pids[i] = row_at(ui, first + i)->pid;
+	return n;
+}
+
 void procs_prepare(struct ui *ui)
 {
 	size_t first, n;
 
 	ui->frame.cmdlines = ui->cfg.cmdline; /* what COMMAND shows */
-	if (!ui->cfg.cmdline || !ui->have_frame)
+	if (!ui->have_frame)
 		return;
 	/* before the first draw the table's height is not known: the screen's bounds it */
 	scroll_to_selection(ui, ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES);
@@ -259,7 +275,10 @@ void procs_prepare(struct ui *ui)
 	for (size_t i = first; i < first + n; i++) {
 		const struct frame_proc *p = row_at(ui, i);
 
-		pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
+		/* rows that scrolled or sorted into view since the frame was read */
+		pipeline_complete(ui->pipe, &ui->frame, &p, 1);
+		if (ui->cfg.cmdline)
+			pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
 	}
 }
 

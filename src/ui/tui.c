@@ -108,10 +108,16 @@ static void observe(struct ui *ui)
 
 static void take_frame(struct ui *ui)
 {
+	/* what is on screen is read in full; the rest as sorting and the counts need */
+	size_t nview = procs_view_pids(ui);
 	struct pipeline_request req = {.needs = ui_needs(ui),
 				       .threads = ui->cfg.threads,
 				       .per_cpu = ui->cfg.per_cpu,
-				       .sysio = true};
+				       .sysio = true,
+				       .read_less = true,
+				       .needs_all = field_defs[ui->cfg.order.field].needs,
+				       .view = ui->view_pids,
+				       .nview = nview};
 	double cpu = clock_cpu(), wall = clock_mono();
 	int err = pipeline_frame(ui->pipe, &req, &ui->frame);
 
@@ -494,6 +500,7 @@ int ui_run(const struct ui_opts *o)
 	free(ui.rows);
 	free(ui.tree);
 	free(ui.vis);
+	free(ui.view_pids);
 	sbuf_free(&ui.cell);
 	frame_free(&ui.frame);
 	pipeline_free(ui.pipe);

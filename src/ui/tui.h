@@ -81,6 +81,8 @@ struct ui {
 	struct tree_row *tree;
 	size_t tree_cap;
 	const struct frame_proc **vis; /* tree rows on screen, for the observer */
+	int *view_pids;		       /* PIDs on screen, asked to be read in full */
+	size_t view_cap;
 	size_t vis_cap;
 	size_t sel, scroll;
 	int sel_pid;
@@ -231,6 +233,8 @@ void procs_draw_rows(struct ui *ui, int y, int h,
 /* Which rows are on screen now (for the observer): first index and count. */
 void procs_visible(const struct ui *ui, size_t *first, size_t *n);
 void procs_rebuild(struct ui *ui);
+/* The PIDs of the rows on screen into ui->view_pids (before the next frame); how many. */
+size_t procs_view_pids(struct ui *ui);
 /* Read what the rows in view show beyond the frame (command lines), before
  * drawing: drawing never touches /proc. */
 void procs_prepare(struct ui *ui);
