@@ -620,6 +620,7 @@ static int run_viewer(const struct cli *cli)
 	    .nwatches = o->nwatches,
 	    .threads = o->threads,
 	    .cmdline = o->cmdline,
+	    .secure = cli->secure,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

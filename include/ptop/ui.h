@@ -190,6 +190,7 @@ struct ui_opts {
 	size_t nwatches;
 	bool threads; /* -H: start with a row per thread (else the settings say) */
 	bool cmdline; /* -c: start with command lines (else the settings say) */
+	bool secure;  /* -s: top's secure mode: no signal, renice or delay change */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

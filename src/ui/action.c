@@ -153,7 +153,13 @@ void action_gone(struct ui *ui, const struct ui_target *t)
  * the reason on the status line) when there is nothing to act on. */
 bool action_choose(struct ui *ui, const struct frame_proc *p)
 {
-	int err = action_target_open(&ui->target, ui->opts->root, p);
+	int err;
+
+	if (ui->opts->secure) {
+		ui_status(ui, _("Secure mode (-s): no signals, no renice"));
+		return false;
+	}
+	err = action_target_open(&ui->target, ui->opts->root, p);
 
 	if (err == -ESRCH)
 		action_gone(ui, &ui->target);

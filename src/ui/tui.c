@@ -266,6 +266,10 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 	case ACT_DELAY: {
 		char now[32];
 
+		if (ui->opts->secure) {
+			ui_status(ui, _("Secure mode (-s): the delay stays"));
+			break;
+		}
 		snprintf(now, sizeof(now), "%g", ui->cfg.delay_s);
 		ui_prompt(ui, PROMPT_DELAY, now);
 		break;
