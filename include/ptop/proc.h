@@ -209,7 +209,8 @@ struct proc_slot {
 	unsigned gen;	      /* the scan that last saw it */
 	bool have_prev;	      /* prev_ticks is from an earlier frame of this process */
 	uint64_t io_prev_read, io_prev_write; /* io's read_bytes, write_bytes at io_at */
-	double io_at; /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */
+	double io_at;	 /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */
+	bool io_refused; /* io was refused (another user's): tried again only now and then */
 	struct proc_slot *next_free; /* the reader's free list; not for callers */
 };
 
