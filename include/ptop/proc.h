@@ -225,7 +225,8 @@ struct proc_slot {
 	bool reopened;		     /* a held descriptor outlived its process and was opened
 				      * again (the PID may be reused); the caller clears it */
 	uint64_t io_prev_read, io_prev_write; /* io's read_bytes, write_bytes at io_at */
-	double io_at; /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */
+	double io_at;	 /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */
+	bool io_refused; /* io was refused (another user's): tried again only now and then */
 	struct proc_slot *next_free; /* the reader's free list; not for callers */
 };
 

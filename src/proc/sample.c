@@ -377,7 +377,15 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	p->io_read_rate = p->io_write_rate = 0;
 	if (!(needs & PROC_NEED(PROC_FILE_IO)))
 		return;
+	/*
+	 * An unprivileged ptop is refused most processes' io: not a failed
+	 * open per process and frame, but a new try as often as the uid is
+	 * looked at again (its owner may change, or the process exec).
+	 */
+	if (slot->io_refused && (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK)
+		return;
 	n = proc_reader_read(s->reader, slot, PROC_FILE_IO, s->io_buf, sizeof(s->io_buf));
+	slot->io_refused = n == -EACCES || n == -EPERM;
 	if (n < 0 || proc_parse_io(s->io_buf, (size_t)n, &io))
 		return;
 	p->has_io = true;
@@ -433,6 +441,7 @@ static bool uid_due(struct sampler *s, struct proc_slot *slot, bool is_new,
 		slot->start_ticks = st->starttime;
 		slot->have_prev = false;
 		slot->io_at = 0;
+		slot->io_refused = false;
 		proc_reader_restat(s->reader, slot);
 		check = true;
 	} else {
