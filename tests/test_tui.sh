@@ -97,10 +97,10 @@ only_victim() {
 }
 wait_for only_victim || fail "the filter should leave only $victim ($victim_pid)"
 
-# c: command lines instead of names, read for the rows in view; c again: names
-keys c
+# p: command lines instead of names, read for the rows in view; p again: names
+keys p
 expect "^ *$victim_pid .*/$victim 600\$"
-keys c
+keys p
 expect "^ *$victim_pid .* $victim\$"
 
 # k: the signal menu, SIGTERM chosen; Enter sends it

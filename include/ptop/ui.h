@@ -27,6 +27,18 @@ const char *ui_pane_name(unsigned i);
 /* How many panes the table has. */
 unsigned ui_pane_count(void);
 
+/* Where htop and top give a key different meanings, whose ptop follows. */
+enum key_profile {
+	KEYS_HTOP, /* the default */
+	KEYS_TOP,
+	KEYS_PROFILE_COUNT
+};
+
+/* The ptoprc name of profile p ("htop", "top"). */
+const char *keymap_profile_name(enum key_profile p);
+/* The profile a ptoprc name stands for (any case), or -1. */
+int keymap_profile_by_name(const char *name);
+
 struct ui_config {
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
@@ -35,9 +47,10 @@ struct ui_config {
 	bool color; /* colour when the terminal has it */
 	bool tree;
 	bool threads;
-	bool per_cpu;  /* one CPU bar per CPU */
-	bool cmdline;  /* full command lines instead of names */
-	unsigned pane; /* index in the pane table */
+	bool per_cpu;	       /* one CPU bar per CPU */
+	bool cmdline;	       /* full command lines instead of names */
+	unsigned pane;	       /* index in the pane table */
+	enum key_profile keys; /* whose meaning a key has where htop and top differ */
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
@@ -142,6 +155,10 @@ enum ui_action {
 	ACT_NICE_DOWN, /* F7: raise priority (nice - 1) */
 	ACT_NICE_UP,   /* F8: lower priority (nice + 1) */
 	ACT_PAUSE,
+	ACT_REFRESH, /* take a frame now (top's Space and Enter) */
+	ACT_TAG,     /* tag the selected process and move down */
+	ACT_TAG_CHILDREN,
+	ACT_UNTAG_ALL,
 	ACT_DELAY,
 	ACT_WRITE_CONFIG,
 	ACT_COLUMNS,
@@ -158,10 +175,16 @@ enum ui_action {
 	ACT_COUNT
 };
 
+/* Which profiles a binding is in: a key htop and top agree on is in both. */
+#define KEYMAP_HTOP (1u << KEYS_HTOP)
+#define KEYMAP_TOP (1u << KEYS_TOP)
+#define KEYMAP_BOTH (KEYMAP_HTOP | KEYMAP_TOP)
+
 struct key_binding {
 	int key; /* a character or a curses KEY_* code */
 	enum ui_action action;
 	const char *label; /* how help shows the key: "P", "F6", "Up" */
+	unsigned profiles; /* KEYMAP_HTOP, KEYMAP_TOP or KEYMAP_BOTH */
 };
 
 struct action_def {
@@ -172,8 +195,8 @@ extern const struct key_binding keymap[];
 extern const size_t keymap_len;
 extern const struct action_def action_defs[ACT_COUNT];
 
-/* The action bound to key, or ACT_NONE. */
-enum ui_action keymap_lookup(int key);
+/* The action bound to key in profile prof, or ACT_NONE. */
+enum ui_action keymap_lookup(int key, enum key_profile prof);
 
 /* ---- the viewer (src/ui/tui.c) ---- */
 

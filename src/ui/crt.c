@@ -90,6 +90,7 @@ static void start_curses(struct ui *ui)
 		init_pair(COLOR_STATUS, COLOR_YELLOW, -1);
 		init_pair(COLOR_PANE_ACTIVE, COLOR_BLACK, COLOR_CYAN);
 		init_pair(COLOR_TREE, COLOR_CYAN, -1);
+		init_pair(COLOR_TAGGED, COLOR_YELLOW, -1);
 	}
 }
 

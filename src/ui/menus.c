@@ -94,8 +94,10 @@ void ui_draw_help(struct ui *ui)
 
 	erase();
 	attron(A_BOLD);
-	mvprintw(y++, 0, _("ptop %s - keys (Up and Down scroll, any other key closes)"),
-		 PACKAGE_VERSION);
+	mvprintw(y++, 0,
+		 _("ptop %s - keys (Up and Down scroll, any other key closes); %s keys "
+		   "(ptoprc: keys = htop or top)"),
+		 PACKAGE_VERSION, keymap_profile_name(ui->cfg.keys));
 	attroff(A_BOLD);
 	y++;
 	for (int a = 1; a < ACT_COUNT; a++) {
@@ -103,7 +105,8 @@ void ui_draw_help(struct ui *ui)
 		size_t kl = 0;
 
 		for (size_t k = 0; k < keymap_len; k++) {
-			if (keymap[k].action != (enum ui_action)a)
+			if (keymap[k].action != (enum ui_action)a ||
+			    !(keymap[k].profiles & (1u << ui->cfg.keys)))
 				continue;
 			kl += (size_t)snprintf(keys + kl, sizeof(keys) - kl, "%s%s", kl ? " " : "",
 					       keymap[k].label);

@@ -164,6 +164,8 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		mvhline(y, 0, ' ', COLS);
 	}
+	if (ui->ntags && tags_has(ui, p))
+		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
 		enum field_id id = cols[c];
 		int w = col_width(ui, id);
@@ -192,6 +194,8 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 			ui_put(ui, y, x + w - (int)cell->len, w, cell->p, cell->len);
 		x += w + 1;
 	}
+	if (ui->ntags && tags_has(ui, p))
+		attroff(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	if (selected)
 		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 }
@@ -345,7 +349,7 @@ static void set_collapsed(struct ui *ui, int pid, bool collapse)
 /* F7/F8: nice one step from what the kernel has now, so that presses add up. */
 static unsigned renice_step(struct ui *ui, const struct frame_proc *p, int step)
 {
-	if (!p || !action_choose(ui, p))
+	if (!action_choose(ui, p))
 		return UI_HANDLED;
 	return action_renice_target(ui, true, step);
 }
@@ -414,7 +418,7 @@ static unsigned procs_sort(struct ui *ui, enum ui_action act)
 static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 {
 	const struct frame_proc *p = procs_selected(ui);
-	unsigned r = procs_move(ui, act) | procs_sort(ui, act);
+	unsigned r = procs_move(ui, act) | procs_sort(ui, act) | tags_key(ui, act);
 
 	(void)key;
 	if (r)

@@ -42,6 +42,26 @@ void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial)
 	ui->prompt_label[0] = '\0';
 }
 
+/* What narrows or marks the rows now, after the function keys: it stays in view. */
+static void draw_kept(struct ui *ui, int y, int x)
+{
+	char buf[UI_TEXT_MAX * 2];
+	int n = 0;
+
+	if (ui->ntags)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, _(" [%zu tagged]"), ui->ntags);
+	if (ui->filter_text[0] && n < (int)sizeof(buf))
+		n +=
+		    snprintf(buf + n, sizeof(buf) - (size_t)n, _(" [filter: %s]"), ui->filter_text);
+	if (ui->paused && n < (int)sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s", _(" [paused]"));
+	if (n <= 0 || x >= COLS)
+		return;
+	attron(A_BOLD);
+	ui_put(ui, y, x, COLS - x, buf, strlen(buf));
+	attroff(A_BOLD);
+}
+
 void ui_draw_status(struct ui *ui)
 {
 	int y = LINES - 1;
@@ -88,7 +108,18 @@ void ui_draw_status(struct ui *ui)
 			if (x <= 0)
 				break;
 		}
+		draw_kept(ui, y, x);
 	}
+}
+
+void ui_no_such_key(struct ui *ui, int key)
+{
+	const char *name = key > ' ' && key < 0x7f ? NULL : keyname(key);
+
+	if (name)
+		ui_status(ui, _("%s: no such key; h lists the keys"), name);
+	else
+		ui_status(ui, _("%c: no such key; h lists the keys"), key);
 }
 
 static unsigned renice_done(struct ui *ui)
@@ -104,7 +135,7 @@ static unsigned renice_done(struct ui *ui)
 		ui_status(ui, _("Cancelled"));
 	else
 		ui_status(ui, _("Not a nice value: %s"), ui->input);
-	action_target_close(&ui->target);
+	action_release(ui);
 	return UI_HANDLED;
 }
 
@@ -192,7 +223,7 @@ unsigned ui_prompt_key(struct ui *ui, int key)
 {
 	if (key == KEY_ESC) { /* Esc: cancel; for the filter it also clears it */
 		ui->mode = MODE_NORMAL;
-		action_target_close(&ui->target);
+		action_release(ui);
 		if (ui->prompt != PROMPT_FILTER)
 			return UI_HANDLED;
 		ui->filter_text[0] = '\0';

@@ -32,7 +32,7 @@ static int signal_index(int sig)
 
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p)
 {
-	if (!p || !action_choose(ui, p))
+	if (!action_choose(ui, p))
 		return;
 	ui->mode = MODE_SIGNAL_MENU;
 	ui->menu_sel = signal_index(SIGTERM);
@@ -40,32 +40,19 @@ void ui_signal_menu(struct ui *ui, const struct frame_proc *p)
 
 unsigned ui_signal_menu_key(struct ui *ui, int key)
 {
-	const struct ui_target *t = &ui->target;
-
 	if (ui_menu_move(ui, key, NSIGNALS))
 		return UI_HANDLED;
 	switch (key) {
 	case '\r':
 	case '\n':
-	case KEY_ENTER: {
-		const char *name = signals[ui->menu_sel].name;
-		int err = action_signal(t, ui->opts->root, signals[ui->menu_sel].sig);
-
+	case KEY_ENTER:
 		ui->mode = MODE_NORMAL;
-		if (err == -ESRCH)
-			action_gone(ui, t);
-		else if (err)
-			ui_status(ui, _("Cannot send SIG%s to %d (%s): %s"), name, t->pid, t->name,
-				  strerror(-err));
-		else
-			ui_status(ui, _("Sent SIG%s to %d (%s)"), name, t->pid, t->name);
-		action_target_close(&ui->target);
+		action_signal_targets(ui, signals[ui->menu_sel].sig, signals[ui->menu_sel].name);
 		return UI_HANDLED | UI_REFETCH;
-	}
 	case KEY_ESC:
 	case 'q':
 		ui->mode = MODE_NORMAL;
-		action_target_close(&ui->target);
+		action_release(ui);
 		ui_status(ui, _("Cancelled"));
 		break;
 	}
@@ -76,13 +63,13 @@ void ui_draw_signal_menu(struct ui *ui)
 {
 	static char labels[NSIGNALS][16];
 	const char *items[NSIGNALS];
-	char title[UI_TEXT_MAX];
+	char title[UI_TEXT_MAX], who[UI_TEXT_MAX / 2];
 
 	for (int i = 0; i < NSIGNALS; i++) {
 		snprintf(labels[i], sizeof(labels[i]), "%d %s", signals[i].sig, signals[i].name);
 		items[i] = labels[i];
 	}
-	snprintf(title, sizeof(title), _("Send signal to %d (%s):"), ui->target.pid,
-		 ui->target.name);
+	action_targets_label(ui, who, sizeof(who));
+	snprintf(title, sizeof(title), _("Send signal to %s:"), who);
 	ui_draw_menu(ui, title, items, NSIGNALS);
 }

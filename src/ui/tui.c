@@ -253,7 +253,10 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 		break;
 	case ACT_PAUSE:
 		ui->paused = !ui->paused;
+		ui_status(ui, ui->paused ? _("Paused (Z resumes)") : _("Resumed"));
 		return ui->paused ? UI_HANDLED : UI_HANDLED | UI_REFETCH;
+	case ACT_REFRESH:
+		return UI_HANDLED | UI_REFETCH;
 	case ACT_DELAY: {
 		char now[32];
 
@@ -323,9 +326,13 @@ static unsigned handle_key(struct ui *ui, int key)
 		switch_pane(ui, i);
 		return UI_HANDLED;
 	}
-	act = keymap_lookup(key);
+	act = keymap_lookup(key, ui->cfg.keys);
 	r = ui_pane(ui)->key(ui, act, key);
-	return r ? r : shared_key(ui, act);
+	if (!r)
+		r = shared_key(ui, act);
+	if (!r && key != KEY_ESC)
+		ui_no_such_key(ui, key);
+	return r ? r : UI_HANDLED;
 }
 
 /* Do what a handled key asked for. */
@@ -463,10 +470,11 @@ static int ui_loop(struct ui *ui)
 
 int ui_run(const struct ui_opts *o)
 {
-	struct ui ui = {.opts = o, .target = {.pidfd = -1}};
+	static struct ui ui; /* large (the targets of tagged processes): not on the stack */
 	struct sbuf errors = {0};
 	int status, tty_gone;
 
+	ui.opts = o;
 	ui_settings(&ui, o, &errors);
 	status = ui_readers(&ui, o);
 	if (status) {
@@ -487,7 +495,7 @@ int ui_run(const struct ui_opts *o)
 		if (ui_panes[i]->shutdown)
 			ui_panes[i]->shutdown(&ui);
 	crt_restore();
-	action_target_close(&ui.target);
+	action_release(&ui);
 	free(ui.rows);
 	free(ui.tree);
 	free(ui.vis);

@@ -1,0 +1,234 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_keys.sh: the viewer's keys in both profiles, driven in a private tmux
+# server as a user would. Default (htop's meanings): an unbound key says so;
+# Space tags and moves down, c tags a process with its children, U untags;
+# k and r act on every tagged process, and a tagged process that ended is
+# reported, not replaced; Z pauses; the kept filter shows in the footer. With
+# "keys = top" in ptoprc: Space refreshes, c shows command lines, s asks for
+# the delay, U for a user; help lists the profile's keys. Keys are also sent
+# several at once, typed before a redraw. make check sets PTOP, srcdir and
+# TMUX_BIN.
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+NAME=test_keys
+
+# Every wait here expects success: a loaded machine may slow it, not fail it.
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-keys.XXXXXX") || exit 1
+sock=ptopkeys$$
+session=ptopkeys
+pids=
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	for p in $pids; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	for f in "$tmp"/ptop*.pid; do
+		[ -s "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+prefix=$(printf 'pk%07d' $$)
+
+# spawn LETTER [PROGRAM ARGS]: a process named for this run and letter (a copy
+# of sleep 600 unless told); its PID is left in $spawned and in $pids.
+spawn() {
+	name=$prefix$1
+	shift
+	prog=${1:-sleep}
+	[ $# -gt 0 ] && shift
+	cp "$(command -v "$prog")" "$tmp/$name" || exit 1
+	if [ $# -gt 0 ]; then
+		"$tmp/$name" "$@" &
+	else
+		"$tmp/$name" 600 &
+	fi
+	spawned=$!
+	pids="$pids $spawned"
+}
+
+alive() {
+	kill -0 "$1" 2>/dev/null && [ "$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+gone() {
+	! alive "$1"
+}
+
+nice_of() {
+	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f17
+}
+
+table_rows() {
+	screen | awk '/^ *PID +USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
+		grep -v '^ *$'
+}
+
+rows_are() {
+	[ "$(table_rows | grep -c "$prefix")" -eq "$1" ]
+}
+
+# start PROFILE: ptop with ptoprc keys = PROFILE, in a new session
+start() {
+	mkdir -p "$tmp/config/ptop"
+	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
+	tm kill-server >/dev/null 2>&1
+	tm new-session -d -s "$session" -x 160 -y 48 \
+		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 -s pid"' \
+		sh "$tmp" "$1" || fail "tmux cannot start a session"
+	expect '^ *PID +USER +PR +NI'
+}
+
+# filter TEXT: filter the rows for TEXT, replacing any filter kept
+filter() {
+	keys -l '\'
+	expect 'Filter: '
+	keys C-u
+	keys -l "$1"
+	keys Enter
+}
+
+# tagged_row PID: the row of PID is drawn tagged (bold or yellow)
+tagged_row() {
+	tm capture-pane -p -e -t "$session" | grep -E "^(.\[[0-9;]*m| )*$1.\[" |
+		grep -Eq '.\[(1|33)m'
+}
+
+mkdir "$tmp/home" || exit 1
+HOME=$tmp/home
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+
+spawn a
+a=$spawned
+spawn b
+b=$spawned
+spawn c
+c=$spawned
+
+# ---- htop profile (the default) ----
+start htop
+
+# an unbound key says so
+keys X
+expect 'X: no such key; h lists the keys'
+keys F12
+expect 'F\(12\): no such key; h lists the keys'
+
+# the kept filter shows in the footer
+filter "$prefix"
+wait_for rows_are 3 || fail "the filter should leave 3 rows"
+expect "F10Quit .*\[filter: $prefix\]"
+
+# Space Space, typed before a redraw: a and b tagged (sorted by PID), the
+# selection moved down twice
+keys Home
+keys Space Space
+expect '\[2 tagged\]'
+wait_for tagged_row "$a" || fail "$a should be drawn tagged"
+wait_for tagged_row "$b" || fail "$b should be drawn tagged"
+
+# b ends before k: the signal reaches a, and b is reported, not replaced
+kill -KILL "$b"
+wait_for gone "$b" || fail "$b did not die"
+keys k
+expect 'Send signal to 2 tagged processes:'
+keys Enter
+expect "Sent SIGTERM to 1 of 2 tagged processes; gone, nothing done: $b \(${prefix}b\)"
+wait_for gone "$a" || fail "a ($a) should have had SIGTERM"
+alive "$c" || fail "c ($c) was not tagged and must be alive"
+expect '\[1 tagged\]'
+
+# U untags all
+keys U
+wait_for off_screen 'tagged\]' || fail "U should untag all"
+
+# c tags a process with its descendants; r renices all of them
+cp "$(command -v sleep)" "$tmp/${prefix}q" || exit 1
+spawn p sh -c "\"$tmp/${prefix}q\" 600 & wait"
+parent=$spawned
+child_of() {
+	child=$(tr -d " " <"/proc/$parent/task/$parent/children" 2>/dev/null)
+	[ -n "$child" ]
+}
+wait_for child_of || fail "no child under $parent"
+pids="$pids $child"
+filter "$prefix"
+wait_for rows_are 3 || fail "c, p and q should show"
+keys /
+keys -l "${prefix}p"
+keys Enter
+keys c
+expect '\[2 tagged\]'
+keys r
+expect 'Renice 2 tagged processes to \(-20\.\.19\): '
+keys -l 5
+keys Enter
+expect 'Reniced 2 of 2 tagged processes to 5'
+[ "$(nice_of "$parent")" = 5 ] || fail "parent nice $(nice_of "$parent"), not 5"
+[ "$(nice_of "$child")" = 5 ] || fail "child nice $(nice_of "$child"), not 5"
+[ "$(nice_of "$c")" = 0 ] || fail "c was reniced"
+# F8 twice, typed together: both tagged ones move by 2
+keys F8 F8
+both_at_7() {
+	[ "$(nice_of "$parent")" = 7 ] && [ "$(nice_of "$child")" = 7 ]
+}
+wait_for both_at_7 || fail "F8 F8 should give 7, not $(nice_of "$parent")/$(nice_of "$child")"
+
+# Z pauses and resumes
+keys Z
+expect '\[paused\]'
+keys Z
+wait_for off_screen '\[paused\]' || fail "Z should resume"
+
+# help lists the htop profile's keys
+keys h
+expect 'htop keys'
+expect '^ +Space +Tag or untag'
+expect '^ +c +Tag the selected process and its descendants'
+keys Escape
+keys q
+
+# ---- top profile ----
+start top
+filter "${prefix}c"
+wait_for rows_are 1 || fail "only c should show"
+# Space is a refresh, not a tag: the next key's message comes, no tag
+keys Space X
+expect 'X: no such key'
+off_screen 'tagged\]' || fail "Space should not tag in the top profile"
+# c: command lines
+keys c
+expect "^ *$c .*/${prefix}c 600\$"
+keys c
+expect "^ *$c .* ${prefix}c\$"
+# s: the delay; U: a user
+keys s
+expect 'Delay in seconds: '
+keys Escape
+keys U
+expect 'Show user'
+keys Escape
+keys h
+expect 'top keys'
+expect '^ +p c +Show full command lines'
+expect '^ +d s +Set the update delay'
+keys Escape
+keys q
+echo "$NAME: PASS"
+exit 0
