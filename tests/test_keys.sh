@@ -26,7 +26,9 @@ session=ptopkeys
 pids=
 
 cleanup() {
-	tm kill-server >/dev/null 2>&1
+	for sock in ptopkeys$$htop ptopkeys$$top; do
+		tm kill-server >/dev/null 2>&1
+	done
 	for p in $pids; do
 		kill -KILL "$p" 2>/dev/null
 	done
@@ -84,6 +86,7 @@ start() {
 	mkdir -p "$tmp/config/ptop"
 	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
 	tm kill-server >/dev/null 2>&1
+	sock=ptopkeys$$$1 # a server of its own: the last one may still be going away
 	tm new-session -d -s "$session" -x 160 -y 48 \
 		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 -s pid"' \
 		sh "$tmp" "$1" || fail "tmux cannot start a session"
@@ -130,7 +133,8 @@ expect 'X: no such key; h lists the keys'
 keys F12
 expect 'F\(12\): no such key; h lists the keys'
 
-# the kept filter shows in the footer
+# the kept filter shows in the footer; prompts show the current value,
+# which typing replaces (d 0.5, then 2: a delay of 2 s, not 0.52)
 filter "$prefix"
 wait_for rows_are 3 || fail "the filter should leave 3 rows"
 expect "F10Quit .*\[filter: $prefix\]"
@@ -189,6 +193,28 @@ both_at_7() {
 	[ "$(nice_of "$parent")" = 7 ] && [ "$(nice_of "$child")" = 7 ]
 }
 wait_for both_at_7 || fail "F8 F8 should give 7, not $(nice_of "$parent")/$(nice_of "$child")"
+
+# a prompt shows the current value; typing replaces it, Backspace edits it
+keys d
+expect 'Delay in seconds: 0\.5_'
+keys -l 2
+keys Enter
+expect 'Delay: 2 s'
+keys d
+expect 'Delay in seconds: 2_'
+keys BSpace
+keys -l 1
+keys Enter
+expect 'Delay: 1 s'
+keys -l '\'
+expect "Filter: ${prefix}_"
+keys -l "${prefix}c"
+expect "Filter: ${prefix}c_"
+wait_for rows_are 1 || fail "typing should replace the filter shown, leaving c"
+keys Enter
+expect "\[filter: ${prefix}c\]"
+filter "$prefix"
+wait_for rows_are 3 || fail "c, p and q should show again"
 
 # Z pauses and resumes
 keys Z

@@ -39,6 +39,7 @@ void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial)
 	ui->prompt = kind;
 	snprintf(ui->input, sizeof(ui->input), "%s", initial);
 	ui->input_len = strlen(ui->input);
+	ui->input_fresh = ui->input_len > 0;
 	ui->prompt_label[0] = '\0';
 }
 
@@ -75,8 +76,13 @@ void ui_draw_status(struct ui *ui)
 			 : ui->prompt_label[0]	   ? ui->prompt_label
 						   : _(prompt_labels[ui->prompt]));
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		/* a value typing replaces looks selected, as in a dialog box */
+		if (ui->input_fresh)
+			attron(A_REVERSE);
 		ui_put(ui, y, getcurx(stdscr), COLS - getcurx(stdscr) - 1, ui->input,
 		       ui->input_len);
+		if (ui->input_fresh)
+			attroff(A_REVERSE);
 		addch('_');
 		return;
 	}
@@ -231,6 +237,11 @@ unsigned ui_prompt_key(struct ui *ui, int key)
 	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER)
 		return prompt_done(ui);
+	if (key >= 0x20 && key < 0x100 && key != KEY_DEL && ui->input_fresh) {
+		ui->input_len = 0; /* the first character typed replaces the value shown */
+		ui->input[0] = '\0';
+	}
+	ui->input_fresh = false; /* any other editing key edits the value shown */
 	if (key == KEY_BACKSPACE || key == KEY_DEL || key == KEY_CTRL('h')) {
 		/* drop a whole UTF-8 sequence */
 		while (ui->input_len > 0 &&

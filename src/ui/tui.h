@@ -113,6 +113,7 @@ struct ui {
 	enum prompt_kind prompt;
 	char input[UI_TEXT_MAX];
 	size_t input_len;
+	bool input_fresh;		/* input is the current value, shown: typing replaces it */
 	char prompt_label[UI_TEXT_MAX]; /* a prompt's label naming its target */
 	/* of the signal menu or the renice prompt: the tagged processes, or the selected one */
 	struct ui_target targets[UI_TAGS_MAX];
