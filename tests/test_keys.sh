@@ -216,6 +216,68 @@ expect "\[filter: ${prefix}c\]"
 filter "$prefix"
 wait_for rows_are 3 || fail "c, p and q should show again"
 
+# the filter and the search take any case
+upper=$(printf '%s' "$prefix" | tr 'a-z' 'A-Z')
+filter "${upper}C"
+wait_for rows_are 1 || fail "the filter ${upper}C should find ${prefix}c in any case"
+# with command lines shown, the filter matches them: the arguments, the path
+tmpname=$(basename "$tmp")
+keys p
+filter "$tmpname"
+wait_for rows_are 3 || fail "with command lines shown, $tmpname should match c, p and q"
+keys p
+wait_for rows_are 0 || fail "with names shown, $tmpname should match nothing"
+filter "$prefix"
+wait_for rows_are 3 || fail "c, p and q should show again"
+keys U
+wait_for off_screen 'tagged\]' || fail "U should untag p and q"
+keys / C-u
+keys -l "${upper}P"
+keys Enter Space
+wait_for tagged_row "$parent" || fail "the search ${upper}P should have selected p ($parent)"
+keys U
+
+# o: top's field filters, shown in the footer; ! negates; empty clears
+keys o
+expect 'Field filter, any case'
+keys -l "COMMAND=${upper}C"
+keys Enter
+wait_for rows_are 1 || fail "COMMAND=${upper}C should leave c"
+expect "\\[COMMAND=${upper}C\\]"
+keys o Enter
+wait_for rows_are 3 || fail "o and an empty answer should clear the field filters"
+keys o
+keys -l "!COMMAND=${prefix}c"
+keys Enter
+wait_for rows_are 2 || fail "!COMMAND=${prefix}c should leave p and q"
+keys o Enter
+above=0
+for pid in "$c" "$parent" "$child"; do
+	[ "$pid" -gt "$c" ] && above=$((above + 1))
+done
+keys o
+keys -l "PID>$c"
+keys Enter
+wait_for rows_are "$above" || fail "PID>$c should leave $above rows"
+keys o Enter
+keys O
+keys -l "COMMAND=${upper}"
+keys Enter
+wait_for rows_are 0 || fail "O is exact case: COMMAND=${upper} should match nothing"
+keys o Enter
+wait_for rows_are 3 || fail "the field filters should be cleared"
+keys o
+keys -l "NOSUCH=1"
+keys Enter
+expect 'No such field: NOSUCH=1'
+
+# u: a menu of the users with processes
+keys u
+expect 'Show the processes of:'
+expect 'All users'
+expect "$(id -un)"
+keys Escape
+
 # Z pauses and resumes
 keys Z
 expect '\[paused\]'
@@ -248,8 +310,14 @@ keys s
 expect 'Delay in seconds: '
 keys Escape
 keys U
-expect 'Show user'
+expect 'Show the processes of:'
 keys Escape
+# o and O in the top profile too
+keys o
+keys -l "COMMAND=${prefix}C"
+keys Enter
+wait_for rows_are 1 || fail "o in the top profile should keep c"
+keys o Enter
 keys h
 expect 'top keys'
 expect '^ +p c +Show full command lines'

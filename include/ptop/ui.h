@@ -120,6 +120,33 @@ struct tree_row {
 size_t tree_build(const struct frame_proc *const *rows, size_t n, const struct row_order *ord,
 		  const int *collapsed, size_t ncollapsed, struct tree_row *out);
 
+/* ---- row filters (src/ui/fieldfilter.c) ---- */
+
+/* top's other filters (o, O): [!]FIELD=VALUE, [!]FIELD<VALUE, [!]FIELD>VALUE. */
+struct field_filter {
+	enum field_id field;
+	char op;       /* '=' (the value shown contains text), '<' or '>' */
+	bool negate;   /* '!': keep the rows that do not match */
+	bool icase;    /* o: any case; O: exact case */
+	double num;    /* what '<' and '>' compare a number field with */
+	char text[64]; /* the value as typed */
+};
+
+#define UI_FIELD_FILTERS_MAX 8
+
+/* Whether needle occurs in hay[0..n), in any case when icase. */
+bool text_contains(const char *hay, size_t n, const char *needle, bool icase);
+/*
+ * Parse s (NUL-terminated) into *ff; FIELD is a column heading or a field
+ * name, in any case. Returns 0; -EINVAL without an operator or a field, or
+ * when '<' or '>' on a number field has no number; -ENOENT for an unknown
+ * field; -ERANGE when the value does not fit ff->text.
+ */
+int field_filter_parse(const char *s, bool icase, struct field_filter *ff);
+/* Whether row p of frame f passes ff; scratch is any buffer, reused. */
+bool field_filter_match(const struct field_filter *ff, const struct frame_proc *p,
+			const struct frame *f, struct sbuf *scratch);
+
 /* ---- key map (src/ui/keymap.c) ---- */
 
 /* Keys curses passes through as bytes. */
@@ -149,6 +176,8 @@ enum ui_action {
 	ACT_SEARCH_NEXT,
 	ACT_FILTER,
 	ACT_USER,
+	ACT_FIELD_FILTER,      /* top's o: FIELD=VALUE, any case */
+	ACT_FIELD_FILTER_CASE, /* top's O: exact case */
 	ACT_FOLLOW,
 	ACT_KILL,
 	ACT_RENICE,

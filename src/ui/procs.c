@@ -43,8 +43,9 @@ void procs_rebuild(struct ui *ui)
 		ui->rows_cap = f->cap;
 		ui->rows = xreallocarray(ui->rows, ui->rows_cap, sizeof(*ui->rows));
 	}
-	ui->filter.substr = ui->filter_text[0] ? ui->filter_text : NULL;
+	ui->filter.substr = NULL; /* filter.c's: in any case, on command lines too */
 	ui->nrows = rows_select(f, &ui->filter, ui->cfg.tree ? NULL : &ui->cfg.order, ui->rows);
+	ui->nrows = filter_rows(ui, ui->rows, ui->nrows);
 	if (ui->cfg.tree) {
 		if (ui->tree_cap < ui->rows_cap) {
 			ui->tree_cap = ui->rows_cap;
@@ -69,11 +70,6 @@ void procs_rebuild(struct ui *ui)
 	ui->sel_pid = procs_selected(ui) ? procs_selected(ui)->pid : 0;
 }
 
-static bool matches(const struct frame_proc *p, const char *s)
-{
-	return memmem(p->comm, p->comm_len, s, strlen(s)) != NULL;
-}
-
 void procs_search_next(struct ui *ui, bool from_current)
 {
 	size_t n = row_count(ui);
@@ -83,7 +79,7 @@ void procs_search_next(struct ui *ui, bool from_current)
 	for (size_t k = from_current ? 0 : 1; k <= n; k++) {
 		size_t i = (ui->sel + k) % n;
 
-		if (matches(row_at(ui, i), ui->search_text)) {
+		if (filter_text_match(ui, row_at(ui, i), ui->search_text)) {
 			ui->sel = i;
 			ui->sel_pid = row_at(ui, i)->pid;
 			return;
@@ -437,7 +433,13 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		ui_prompt(ui, PROMPT_FILTER, ui->filter_text);
 		break;
 	case ACT_USER:
-		ui_prompt(ui, PROMPT_USER, "");
+		filter_user_menu(ui);
+		break;
+	case ACT_FIELD_FILTER:
+		ui_prompt(ui, PROMPT_FIELD_FILTER, "");
+		break;
+	case ACT_FIELD_FILTER_CASE:
+		ui_prompt(ui, PROMPT_FIELD_FILTER_CASE, "");
 		break;
 	case ACT_FOLLOW:
 		if (!p)

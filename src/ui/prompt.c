@@ -16,7 +16,8 @@
 static const char *const prompt_labels[] = {
     [PROMPT_SEARCH] = N_("Search: "),
     [PROMPT_FILTER] = N_("Filter: "),
-    [PROMPT_USER] = N_("Show user (empty: all): "),
+    [PROMPT_FIELD_FILTER] = N_("Field filter, any case (%CPU>5.0, !COMMAND=foo; empty clears): "),
+    [PROMPT_FIELD_FILTER_CASE] = N_("Field filter, exact case (COMMAND=Foo; empty clears): "),
     [PROMPT_RENICE] = "", /* names its target: ui->prompt_label */
     [PROMPT_DELAY] = N_("Delay in seconds: "),
     [PROMPT_WATCH] = N_("Watch ADDR[:LEN[:TYPE]] (hex or [heap]+0x40; 1/2/4/8; r w rw x): "),
@@ -46,8 +47,11 @@ void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial)
 /* What narrows or marks the rows now, after the function keys: it stays in view. */
 static void draw_kept(struct ui *ui, int y, int x)
 {
+	static struct sbuf kept; /* kept across frames */
 	char buf[UI_TEXT_MAX * 2];
 	int n = 0;
+
+	sbuf_reset(&kept);
 
 	if (ui->ntags)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, _(" [%zu tagged]"), ui->ntags);
@@ -56,10 +60,13 @@ static void draw_kept(struct ui *ui, int y, int x)
 		    snprintf(buf + n, sizeof(buf) - (size_t)n, _(" [filter: %s]"), ui->filter_text);
 	if (ui->paused && n < (int)sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s", _(" [paused]"));
-	if (n <= 0 || x >= COLS)
+	if (n > 0 && n < (int)sizeof(buf))
+		sbuf_add(&kept, buf, (size_t)n);
+	filter_draw_kept(ui, &kept);
+	if (!kept.len || x >= COLS)
 		return;
 	attron(A_BOLD);
-	ui_put(ui, y, x, COLS - x, buf, strlen(buf));
+	ui_put(ui, y, x, COLS - x, kept.p, kept.len);
 	attroff(A_BOLD);
 }
 
@@ -185,19 +192,6 @@ static unsigned delay_done(struct ui *ui)
 	return UI_HANDLED;
 }
 
-static unsigned user_done(struct ui *ui)
-{
-	if (!ui->input[0]) {
-		ui->filter.by_uid = false;
-	} else if (users_parse(ui->input, &ui->filter.uid)) {
-		ui_status(ui, _("Unknown user: %s"), ui->input);
-		return UI_HANDLED;
-	} else {
-		ui->filter.by_uid = true;
-	}
-	return UI_HANDLED | UI_REBUILD;
-}
-
 static unsigned prompt_done(struct ui *ui)
 {
 	ui->mode = MODE_NORMAL;
@@ -209,8 +203,9 @@ static unsigned prompt_done(struct ui *ui)
 	case PROMPT_FILTER:
 		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", ui->input);
 		return UI_HANDLED | UI_REBUILD;
-	case PROMPT_USER:
-		return user_done(ui);
+	case PROMPT_FIELD_FILTER:
+	case PROMPT_FIELD_FILTER_CASE:
+		return filter_field_done(ui);
 	case PROMPT_RENICE:
 		return renice_done(ui);
 	case PROMPT_PANE:

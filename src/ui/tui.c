@@ -224,6 +224,8 @@ static unsigned mode_key(struct ui *ui, int key)
 		return ui_columns_key(ui, key);
 	case MODE_SIGNAL_MENU:
 		return ui_signal_menu_key(ui, key);
+	case MODE_USER_MENU:
+		return filter_user_menu_key(ui, key);
 	case MODE_SORT_MENU:
 		return ui_sort_menu_key(ui, key);
 	case MODE_HELP:
@@ -373,6 +375,8 @@ static void draw(struct ui *ui)
 		ui_draw_signal_menu(ui);
 	} else if (ui->mode == MODE_SORT_MENU) {
 		ui_draw_sort_menu(ui);
+	} else if (ui->mode == MODE_USER_MENU) {
+		filter_draw_user_menu(ui);
 	}
 	ui_draw_status(ui);
 	refresh();

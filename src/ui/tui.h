@@ -39,13 +39,15 @@ enum ui_mode {
 	MODE_COLUMNS,
 	MODE_SORT_MENU,
 	MODE_SIGNAL_MENU,
+	MODE_USER_MENU,
 	MODE_PROMPT,
 };
 
 enum prompt_kind {
 	PROMPT_SEARCH,
 	PROMPT_FILTER,
-	PROMPT_USER,
+	PROMPT_FIELD_FILTER,	  /* o */
+	PROMPT_FIELD_FILTER_CASE, /* O */
 	PROMPT_RENICE,
 	PROMPT_DELAY,
 	PROMPT_WATCH,
@@ -75,6 +77,14 @@ struct ui_tag {
 
 #define UI_TAGS_MAX 512
 
+/* A user in the u menu. */
+struct ui_user {
+	uid_t uid;
+	char name[33];
+};
+
+#define UI_USERS_MAX 64
+
 struct ui {
 	const struct ui_opts *opts;
 	struct ui_config cfg;
@@ -101,6 +111,10 @@ struct ui {
 	struct row_filter filter;
 	char filter_text[UI_TEXT_MAX];
 	char search_text[UI_TEXT_MAX];
+	struct field_filter field_filters[UI_FIELD_FILTERS_MAX]; /* o, O */
+	size_t nfield_filters;
+	struct ui_user users[UI_USERS_MAX]; /* of the u menu */
+	size_t nusers;
 
 	/* screen */
 	bool color;
@@ -217,6 +231,22 @@ void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
 void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 /* Which /proc files the shown columns need. */
 unsigned ui_needs(const struct ui *ui);
+
+/* filter.c */
+/* Whether the command of p as shown (its command line when those are shown,
+ * read now if need be) contains text, in any case. */
+bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *text);
+/* Keep the rows the name filter and the field filters let through, in order;
+ * returns how many. */
+size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n);
+/* The field filters, for the status line, appended to b. */
+void filter_draw_kept(struct ui *ui, struct sbuf *b);
+/* The o or O prompt was answered (empty: clear the field filters). */
+unsigned filter_field_done(struct ui *ui);
+/* Open the u menu: All users, then the users that have processes now. */
+void filter_user_menu(struct ui *ui);
+unsigned filter_user_menu_key(struct ui *ui, int key);
+void filter_draw_user_menu(struct ui *ui);
 
 /* tags.c */
 /* Whether p is tagged (by PID and start time). */
