@@ -84,6 +84,8 @@ static const struct {
     {'t', ACT_TREE, ACT_TREE},
     {'V', ACT_TREE, ACT_TREE},
     {KEY_F(5), ACT_TREE, ACT_TREE},
+    {'*', ACT_TREE_ALL, ACT_TREE_ALL},
+    {'K', ACT_HIDE_KTHREADS, ACT_HIDE_KTHREADS},
     {'-', ACT_COLLAPSE, ACT_COLLAPSE},
     {'+', ACT_EXPAND, ACT_EXPAND},
     {'\t', ACT_PANE_NEXT, ACT_PANE_NEXT},

@@ -88,7 +88,7 @@ start() {
 	tm kill-server >/dev/null 2>&1
 	sock=ptopkeys$$$1 # a server of its own: the last one may still be going away
 	tm new-session -d -s "$session" -x 160 -y 48 \
-		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 -s pid"' \
+		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 -s command"' \
 		sh "$tmp" "$1" || fail "tmux cannot start a session"
 	expect '^ *PID +USER +PR +NI'
 }
@@ -139,7 +139,14 @@ filter "$prefix"
 wait_for rows_are 3 || fail "the filter should leave 3 rows"
 expect "F10Quit .*\[filter: $prefix\]"
 
-# Space Space, typed before a redraw: a and b tagged (sorted by PID), the
+# the sort direction is marked; I inverts it
+expect 'COMMAND▲'
+keys I
+expect 'COMMAND▼'
+keys I
+expect 'COMMAND▲'
+
+# Space Space, typed before a redraw: a and b tagged (sorted by name), the
 # selection moved down twice
 keys Home
 keys Space Space
@@ -270,6 +277,54 @@ keys o
 keys -l "NOSUCH=1"
 keys Enter
 expect 'No such field: NOSUCH=1'
+
+# K hides kernel threads (where this kernel shows kthreadd), and shows them
+if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
+	filter kthreadd
+	expect '^ +2 .* kthreadd$'
+	keys K
+	expect 'Kernel threads hidden'
+	wait_for off_screen ' kthreadd$' || fail "K should hide kthreadd"
+	keys K
+	expect '^ +2 .* kthreadd$'
+	filter "$prefix"
+	wait_for rows_are 3 || fail "c, p and q should show again"
+fi
+
+# *: in the tree, every branch collapsed (q under p goes), then all expanded
+keys t
+wait_for rows_are 3 || fail "the tree should show c, p and q"
+keys '*'
+wait_for rows_are 2 || fail "* should collapse p's branch"
+keys '*'
+wait_for rows_are 3 || fail "* again should expand it"
+keys t
+
+# the mouse wheel moves the selection (an xterm wheel-down report, button 65)
+keys Home
+expect '^ *[0-9]+ .*'"${prefix}c"
+tm send-keys -t "$session" -l "$(printf '\033[Ma!*')"
+keys Space
+wait_for tagged_row "$child" || fail "the wheel should move the selection down to q"
+keys U
+
+# the signal menu has every signal, by the C library's names; digits pick one
+keys k
+expect '15 TERM'
+keys 6 4
+expect '64 RTMAX'
+expect '6[0-3] RTMIN\+[0-9]+'
+keys Escape
+spawn d
+d=$spawned
+filter "${prefix}d"
+wait_for rows_are 1 || fail "only d should show"
+keys k 9 Enter
+expect "Sent SIGKILL to $d \\(${prefix}d\\)"
+wait_for gone "$d" || fail "d ($d) should have had SIGKILL"
+wait "$d"
+[ $? -eq 137 ] || fail "d should have died of SIGKILL"
+filter "$prefix"
 
 # u: a menu of the users with processes
 keys u

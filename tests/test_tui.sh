@@ -76,7 +76,7 @@ expect '^CPU'
 expect '^Mem'
 expect '^Swp'
 expect '^Cost'
-expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
+expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 
 # filter for the victim: its row is the only one
 keys -l '\'
@@ -132,7 +132,7 @@ expect '^terminal too small'
 resize 160 48
 expect '^ptop - '
 expect '^Tasks:'
-expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
+expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
 
 # 1 on the Processes pane: one bar per CPU; 1 again: the summary bar

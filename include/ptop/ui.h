@@ -194,6 +194,8 @@ enum ui_action {
 	ACT_CMDLINE,
 	ACT_THREADS,
 	ACT_TREE,
+	ACT_TREE_ALL,	   /* htop's *: expand or collapse every branch */
+	ACT_HIDE_KTHREADS, /* htop's K */
 	ACT_COLLAPSE,
 	ACT_EXPAND,
 	ACT_PANE_NEXT,

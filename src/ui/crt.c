@@ -72,7 +72,7 @@ static void start_curses(struct ui *ui)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	set_escdelay(25);
 	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");

@@ -25,8 +25,16 @@ bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *te
 	return text_contains(scratch.p ? scratch.p : "", scratch.len, text, true);
 }
 
+/* Children of kthreadd, as htop tells them without the task flags. */
+static bool kernel_thread(const struct frame_proc *p)
+{
+	return p->pid == 2 || p->ppid == 2;
+}
+
 static bool keep(struct ui *ui, const struct frame_proc *p)
 {
+	if (ui->hide_kthreads && kernel_thread(p))
+		return false;
 	if (ui->filter_text[0] && !filter_text_match(ui, p, ui->filter_text))
 		return false;
 	for (size_t i = 0; i < ui->nfield_filters; i++)
@@ -39,7 +47,7 @@ size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n)
 {
 	size_t kept = 0;
 
-	if (!ui->filter_text[0] && !ui->nfield_filters)
+	if (!ui->filter_text[0] && !ui->nfield_filters && !ui->hide_kthreads)
 		return n;
 	for (size_t i = 0; i < n; i++)
 		if (keep(ui, rows[i]))
@@ -81,6 +89,52 @@ unsigned filter_field_done(struct ui *ui)
 		return UI_HANDLED | UI_REBUILD;
 	}
 	return UI_HANDLED;
+}
+
+/* htop's *: collapse every branch (as many as fit), or expand them all. */
+static void tree_all(struct ui *ui)
+{
+	const struct frame *f = &ui->frame;
+
+	if (ui->ncollapsed) {
+		ui->ncollapsed = 0;
+		return;
+	}
+	for (size_t i = 0; i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++) {
+		bool parent = false;
+
+		for (size_t j = 0; j < f->nprocs && !parent; j++)
+			parent = f->procs[j].ppid == f->procs[i].pid && j != i;
+		if (parent)
+			ui->collapsed[ui->ncollapsed++] = f->procs[i].pid;
+	}
+}
+
+unsigned filter_key(struct ui *ui, enum ui_action act)
+{
+	switch (act) {
+	case ACT_USER:
+		filter_user_menu(ui);
+		return UI_HANDLED;
+	case ACT_FIELD_FILTER:
+		ui_prompt(ui, PROMPT_FIELD_FILTER, "");
+		return UI_HANDLED;
+	case ACT_FIELD_FILTER_CASE:
+		ui_prompt(ui, PROMPT_FIELD_FILTER_CASE, "");
+		return UI_HANDLED;
+	case ACT_HIDE_KTHREADS:
+		ui->hide_kthreads = !ui->hide_kthreads;
+		ui_status(ui, ui->hide_kthreads ? _("Kernel threads hidden")
+						: _("Kernel threads shown"));
+		return UI_HANDLED | UI_REBUILD;
+	case ACT_TREE_ALL:
+		if (!ui->cfg.tree)
+			return UI_HANDLED;
+		tree_all(ui);
+		return UI_HANDLED | UI_REBUILD;
+	default:
+		return UI_IGNORED;
+	}
 }
 
 /* ---- the users menu ---- */

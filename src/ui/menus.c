@@ -30,6 +30,9 @@ bool ui_menu_move(struct ui *ui, int key, int n)
 	return false;
 }
 
+/* The most entries a menu shows at once. */
+#define UI_MENU_ROWS 15
+
 void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n)
 {
 	int w = (int)strlen(title) + 3, h = n + 2, y0, x0;
@@ -41,6 +44,8 @@ void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, in
 
 	if (h > LINES - 2)
 		h = LINES - 2;
+	if (h > UI_MENU_ROWS + 2)
+		h = UI_MENU_ROWS + 2; /* it scrolls: the rows it acts on stay in view around it */
 	y0 = (LINES - h) / 2;
 	x0 = (COLS - w) / 2 > 0 ? (COLS - w) / 2 : 0;
 	for (int r = 0; r < h; r++)

@@ -196,6 +196,20 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 }
 
+/* Which way the sort goes, right after the sort column's heading, as htop
+ * draws it: largest first points down. */
+static void sort_mark(struct ui *ui, int y, int x, enum field_id id)
+{
+	bool down = !field_defs[id].ascending != ui->cfg.order.reverse;
+
+	if (x < 0 || x >= COLS)
+		return;
+	if (ui->utf8)
+		mvaddstr(y, x, down ? "\u25bc" : "\u25b2");
+	else
+		mvaddch(y, x, down ? 'v' : '^');
+}
+
 static void procs_heading(struct ui *ui, int y)
 {
 	enum field_id cols[UI_MAX_COLUMNS];
@@ -216,6 +230,8 @@ static void procs_heading(struct ui *ui, int y)
 		mvaddstr(y, field_defs[id].left || tl >= w ? x : x + w - tl, t);
 		if (sorted)
 			attroff(A_BOLD | A_UNDERLINE);
+		if (sorted)
+			sort_mark(ui, y, field_defs[id].left || tl >= w ? x + tl : x + w, id);
 		x += w + 1;
 	}
 }
@@ -414,7 +430,8 @@ static unsigned procs_sort(struct ui *ui, enum ui_action act)
 static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 {
 	const struct frame_proc *p = procs_selected(ui);
-	unsigned r = procs_move(ui, act) | procs_sort(ui, act) | tags_key(ui, act);
+	unsigned r =
+	    procs_move(ui, act) | procs_sort(ui, act) | tags_key(ui, act) | filter_key(ui, act);
 
 	(void)key;
 	if (r)
@@ -431,15 +448,6 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		break;
 	case ACT_FILTER:
 		ui_prompt(ui, PROMPT_FILTER, ui->filter_text);
-		break;
-	case ACT_USER:
-		filter_user_menu(ui);
-		break;
-	case ACT_FIELD_FILTER:
-		ui_prompt(ui, PROMPT_FIELD_FILTER, "");
-		break;
-	case ACT_FIELD_FILTER_CASE:
-		ui_prompt(ui, PROMPT_FIELD_FILTER_CASE, "");
 		break;
 	case ACT_FOLLOW:
 		if (!p)

@@ -193,6 +193,14 @@ static unsigned mouse_event(struct ui *ui)
 
 	if (getmouse(&ev) != OK || ui->mode != MODE_NORMAL)
 		return UI_HANDLED;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		/* the wheel moves the selection three rows, as htop's */
+		enum ui_action act = ev.bstate & BUTTON4_PRESSED ? ACT_UP : ACT_DOWN;
+
+		for (int i = 0; i < 3; i++)
+			ui_pane(ui)->key(ui, act, 0);
+		return UI_HANDLED;
+	}
 	if (ev.y == ui->pane_bar_y) {
 		int x = 0;
 

@@ -115,6 +115,8 @@ struct ui {
 	size_t nfield_filters;
 	struct ui_user users[UI_USERS_MAX]; /* of the u menu */
 	size_t nusers;
+	bool hide_kthreads; /* K */
+	int menu_number;    /* digits typed in the signal menu */
 
 	/* screen */
 	bool color;
@@ -241,6 +243,8 @@ bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *te
 size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n);
 /* The field filters, for the status line, appended to b. */
 void filter_draw_kept(struct ui *ui, struct sbuf *b);
+/* u, o, O, K and *; UI_IGNORED for any other action. */
+unsigned filter_key(struct ui *ui, enum ui_action act);
 /* The o or O prompt was answered (empty: clear the field filters). */
 unsigned filter_field_done(struct ui *ui);
 /* Open the u menu: All users, then the users that have processes now. */
