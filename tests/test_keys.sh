@@ -358,6 +358,14 @@ off_screen 'tagged\]' || fail "Space should not tag in the top profile"
 # c: command lines
 keys c
 expect "^ *$c .*/${prefix}c 600\$"
+# Right and Left scroll long command lines by 8 columns
+full="$tmp/${prefix}c 600"
+cut8=$(printf '%s' "$full" | cut -c9-)
+keys Right
+expect "^ *$c .* $(printf '%s' "$cut8" | sed 's/[.]/\\./g')\$"
+off_screen "$(printf '%s' "$full" | sed 's/[.]/\\./g')\$" || fail "Right should scroll the command line"
+keys Left
+expect "^ *$c .*/${prefix}c 600\$"
 keys c
 expect "^ *$c .* ${prefix}c\$"
 # s: the delay; U: a user
@@ -373,6 +381,20 @@ keys -l "COMMAND=${prefix}C"
 keys Enter
 wait_for rows_are 1 || fail "o in the top profile should keep c"
 keys o Enter
+# a narrow terminal cuts COMMAND first and keeps the sort column and TIME+
+resize() {
+	tm resize-window -t "$session" -x "$1" -y "$2" 2>/dev/null ||
+		tm resize-pane -t "$session" -x "$1" -y "$2"
+}
+keys P
+resize 80 30
+expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
+resize 60 30
+expect '^ *PID +USER.* %CPU▼ *%MEM +TIME\+ COMMAND'
+resize 40 20
+expect '^ *PID +%CPU▼ *%MEM +TIME\+ COMMAND'
+resize 160 48
+expect '^ *PID +USER +PR +NI +VIRT'
 keys h
 expect 'top keys'
 expect '^ +p c +Show full command lines'

@@ -5,7 +5,8 @@
 # private tmux server: ptop starts and draws its header and column headings;
 # a filter narrows the table to one process started for the test; k and
 # Enter send it SIGTERM, which it dies of; shrinking the terminal keeps a
-# sensible screen, then says "terminal too small", and growing it back
+# sensible screen (COMMAND cut first, the sort column and TIME+ kept), then
+# says "terminal too small", and growing it back
 # redraws everything; h shows help; W writes ptoprc under $XDG_CONFIG_HOME;
 # q quits with status 0 and leaves no process behind. make check sets PTOP,
 # srcdir and TMUX_BIN (empty when configure found no tmux: the test skips).
@@ -124,7 +125,7 @@ kill -0 "$vp" 2>/dev/null && fail "$victim ($vp) is still there"
 # a small terminal still gets the whole layout; a tiny one is told so
 resize 40 10
 small_layout() {
-	on_screen '^ptop' && on_screen '^ *PID +USER' && on_screen '1 Processes'
+	on_screen '^ptop' && on_screen '^ *PID +%CPU▼ *%MEM +TIME\+ COMMAND' && on_screen '1 Processes'
 }
 wait_for small_layout || fail "40x10 should still show the header and the table"
 resize 30 8

@@ -164,6 +164,8 @@ enum ui_action {
 	ACT_PAGE_DOWN,
 	ACT_HOME,
 	ACT_END,
+	ACT_SCROLL_LEFT, /* long command lines */
+	ACT_SCROLL_RIGHT,
 	ACT_SORT_CPU,
 	ACT_SORT_MEM,
 	ACT_SORT_TIME,

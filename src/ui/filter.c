@@ -127,6 +127,13 @@ unsigned filter_key(struct ui *ui, enum ui_action act)
 		ui_status(ui, ui->hide_kthreads ? _("Kernel threads hidden")
 						: _("Kernel threads shown"));
 		return UI_HANDLED | UI_REBUILD;
+	case ACT_SCROLL_LEFT:
+		ui->cmd_scroll = ui->cmd_scroll > 8 ? ui->cmd_scroll - 8 : 0;
+		return UI_HANDLED;
+	case ACT_SCROLL_RIGHT:
+		if (ui->cmd_scroll < 4096)
+			ui->cmd_scroll += 8;
+		return UI_HANDLED;
 	case ACT_TREE_ALL:
 		if (!ui->cfg.tree)
 			return UI_HANDLED;

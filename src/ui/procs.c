@@ -101,12 +101,25 @@ static int col_width(const struct ui *ui, enum field_id id)
 	return field_defs[id].width;
 }
 
-/* Room the name keeps on a narrow screen before other columns give way. */
-#define COMMAND_MIN 12
+/* Room the name keeps on a narrow screen before other columns give way:
+ * COMMAND is cut first, down to this. */
+#define COMMAND_MIN 7
+
+/* How soon column c (shown at index i) gives way on a narrow screen: 0 never
+ * (the first column, the sort column, TIME+ and COMMAND), 1 late (%CPU,
+ * %MEM), 2 first. */
+static int give_way(const struct ui *ui, enum field_id id, size_t i)
+{
+	if (i == 0 || id == FIELD_COMMAND || id == FIELD_TIME ||
+	    (!ui->cfg.tree && id == ui->cfg.order.field))
+		return 0;
+	return id == FIELD_CPU || id == FIELD_MEM ? 1 : 2;
+}
 
 /*
- * The shown columns that fit COLS: from the right, columns give way until
- * COMMAND has COMMAND_MIN columns; the first column always stays.
+ * The shown columns that fit COLS: COMMAND is cut down to COMMAND_MIN
+ * columns first; then columns give way, from the right, the least telling
+ * first (see give_way()), never the sort column or TIME+.
  */
 static size_t fit_columns(const struct ui *ui, enum field_id *out)
 {
@@ -118,13 +131,31 @@ static size_t fit_columns(const struct ui *ui, enum field_id *out)
 		if (ui->cfg.columns[c] != FIELD_COMMAND)
 			used += col_width(ui, ui->cfg.columns[c]) + 1;
 	}
-	while (n > 2 && used + COMMAND_MIN > COLS) {
-		/* drop the last column before COMMAND (COMMAND is always last) */
-		used -= col_width(ui, out[n - 2]) + 1;
-		out[n - 2] = out[n - 1];
-		n--;
+	for (int rank = 2; rank > 0; rank--) {
+		for (size_t i = n; i-- > 0 && used + COMMAND_MIN > COLS;) {
+			if (give_way(ui, out[i], i) != rank)
+				continue;
+			used -= col_width(ui, out[i]) + 1;
+			memmove(out + i, out + i + 1, (n - i - 1) * sizeof(*out));
+			n--;
+		}
 	}
 	return n;
+}
+
+/* Skip the first cols columns of s (Left and Right scroll long command lines),
+ * counting a UTF-8 sequence as one. */
+static size_t skip_columns(const char *s, size_t n, unsigned cols)
+{
+	size_t i = 0;
+
+	while (cols && i < n) {
+		i++;
+		while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		cols--;
+	}
+	return i;
 }
 
 /* The tree's branches, ASCII so that every terminal lines them up. */
@@ -171,9 +202,12 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 
 			if (ui->cfg.tree)
 				x += draw_branches(ui, y, x, avail, &ui->tree[i]);
+			size_t skip;
+
 			sbuf_reset(cell);
 			field_format(cell, id, p, &ui->frame);
-			ui_put(ui, y, x, COLS - x, cell->p, cell->len);
+			skip = skip_columns(cell->p, cell->len, ui->cmd_scroll);
+			ui_put(ui, y, x, COLS - x, cell->p + skip, cell->len - skip);
 			break;
 		}
 		sbuf_reset(cell);
