@@ -93,6 +93,7 @@ static const struct {
     {'\t', ACT_PANE_NEXT, ACT_PANE_NEXT},
     {KEY_BTAB, ACT_PANE_PREV, ACT_PANE_PREV},
     {CTRL('l'), ACT_REDRAW, ACT_REDRAW},
+    {'z', ACT_COLOR, ACT_COLOR},
     {'D', ACT_WATCH, ACT_WATCH},
     {KEY_DC, ACT_DISARM, ACT_DISARM},
 };

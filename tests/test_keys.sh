@@ -26,7 +26,7 @@ session=ptopkeys
 pids=
 
 cleanup() {
-	for sock in ptopkeys$$htop ptopkeys$$top; do
+	for sock in ptopkeys$$htop ptopkeys$$top ptopkeys$$htopmono; do
 		tm kill-server >/dev/null 2>&1
 	done
 	for p in $pids; do
@@ -81,12 +81,12 @@ rows_are() {
 	[ "$(table_rows | grep -c "$prefix")" -eq "$1" ]
 }
 
-# start PROFILE: ptop with ptoprc keys = PROFILE, in a new session
+# start PROFILE [NAME]: ptop with ptoprc keys = PROFILE, in a new session
 start() {
 	mkdir -p "$tmp/config/ptop"
 	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
 	tm kill-server >/dev/null 2>&1
-	sock=ptopkeys$$$1 # a server of its own: the last one may still be going away
+	sock=ptopkeys$$$1$2 # a server of its own: the last one may still be going away
 	tm new-session -d -s "$session" -x 160 -y 48 \
 		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 -s command"' \
 		sh "$tmp" "$1" || fail "tmux cannot start a session"
@@ -401,5 +401,29 @@ expect '^ +p c +Show full command lines'
 expect '^ +d s +Set the update delay'
 keys Escape
 keys q
+# ---- monochrome (NO_COLOR): the headings and the selection differ; z colours ----
+NO_COLOR=1
+export NO_COLOR
+start htop mono
+heading_sgr() {
+	tm capture-pane -p -e -t "$session" | grep -E 'PID.*USER' | head -n 1
+}
+selected_sgr() {
+	tm capture-pane -p -e -t "$session" | grep -E '.\[([0-9]+;)*7m *[0-9]+ ' | head -n 1
+}
+mono_apart() {
+	heading_sgr | grep -Eq '.\[([0-9]+;)*4m' && ! heading_sgr | grep -Eq '.\[([0-9]+;)*7m' &&
+		[ -n "$(selected_sgr)" ]
+}
+wait_for mono_apart || fail "without colours the headings should be underlined, the selection reversed"
+keys z
+coloured() {
+	heading_sgr | grep -q '42m'
+}
+wait_for coloured || fail "z should give colours"
+keys z
+wait_for mono_apart || fail "z again should give monochrome"
+keys q
+unset NO_COLOR
 echo "$NAME: PASS"
 exit 0

@@ -203,6 +203,7 @@ enum ui_action {
 	ACT_PANE_NEXT,
 	ACT_PANE_PREV,
 	ACT_REDRAW,
+	ACT_COLOR,  /* top's z */
 	ACT_WATCH,  /* arm a breakpoint on the selected process */
 	ACT_DISARM, /* disarm the selected breakpoint */
 	ACT_COUNT

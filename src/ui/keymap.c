@@ -60,6 +60,7 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_PANE_NEXT] = {N_("Next pane")},
     [ACT_PANE_PREV] = {N_("Previous pane")},
     [ACT_REDRAW] = {N_("Redraw the screen")},
+    [ACT_COLOR] = {N_("Colour or monochrome")},
     [ACT_WATCH] = {N_("Watch an address of the selected process (breakpoint)")},
     [ACT_DISARM] = {N_("Disarm the selected breakpoint")},
 };
@@ -141,6 +142,7 @@ const struct key_binding keymap[] = {
     {'\t', ACT_PANE_NEXT, "Tab", B},
     {KEY_BTAB, ACT_PANE_PREV, "S-Tab", B},
     {KEY_CTRL('l'), ACT_REDRAW, "^L", B},
+    {'z', ACT_COLOR, "z", B},
     {'D', ACT_WATCH, "D", B},
     {KEY_DC, ACT_DISARM, "Del", B},
 };

@@ -262,8 +262,11 @@ static void procs_heading(struct ui *ui, int y)
 		if (sorted)
 			attron(A_BOLD | A_UNDERLINE);
 		mvaddstr(y, field_defs[id].left || tl >= w ? x : x + w - tl, t);
-		if (sorted)
+		if (sorted) {
 			attroff(A_BOLD | A_UNDERLINE);
+			/* what the heading is drawn in, which this attroff may have taken */
+			attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+		}
 		if (sorted)
 			sort_mark(ui, y, field_defs[id].left || tl >= w ? x + tl : x + w, id);
 		x += w + 1;

@@ -297,6 +297,12 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
+	case ACT_COLOR:
+		ui->cfg.color = !ui->color;
+		crt_set_color(ui, ui->cfg.color);
+		if (ui->cfg.color && !ui->color)
+			ui_status(ui, _("This terminal has no colours"));
+		break;
 	case ACT_WATCH: {
 		const struct frame_proc *p = procs_selected(ui);
 

@@ -192,6 +192,8 @@ const struct pane_def *ui_pane(const struct ui *ui);
 /* Catch the quit and crash signals, start curses; the terminal is given back
  * by crt_restore(), at exit() and before a fatal message. */
 void crt_start(struct ui *ui);
+/* Draw in colour (when the terminal has it) or in monochrome from now on. */
+void crt_set_color(struct ui *ui, bool on);
 /* End curses if it is up; safe to call more than once. */
 void crt_restore(void);
 /* The quit signal (SIGINT, SIGTERM, SIGHUP) received, or 0. */
