@@ -101,6 +101,7 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->per_cpu, b->per_cpu);
 	assert_int_equal(a->cmdline, b->cmdline);
 	assert_int_equal(a->pane, b->pane);
+	assert_int_equal(a->keys, b->keys);
 }
 
 /*
@@ -213,6 +214,7 @@ static void test_round_trip(void **state)
 	all.per_cpu = true;
 	all.cmdline = true;
 	all.pane = (unsigned)ui_pane_by_name("bench");
+	all.keys = KEYS_TOP;
 
 	/* the directories do not exist yet: config_write makes them */
 	round_trip(t, "a/b/c/ptop/ptoprc", &all, &def);
@@ -233,6 +235,14 @@ static void test_round_trip_each_value(void **state)
 		round_trip(t, "x/ptoprc", &c,
 			   &(struct ui_config){.pane = (unsigned)ui_pane_by_name("counters")});
 	}
+	config_defaults(&c);
+	for (int k = 0; k < KEYS_PROFILE_COUNT; k++) {
+		c.keys = (enum key_profile)k;
+		round_trip(t, "x/ptoprc", &c, &(struct ui_config){.keys = (enum key_profile) !k});
+	}
+	assert_int_equal(keymap_profile_by_name("TOP"), KEYS_TOP);
+	assert_int_equal(keymap_profile_by_name("htop"), KEYS_HTOP);
+	assert_int_equal(keymap_profile_by_name("emacs"), -1);
 	config_defaults(&c);
 	for (int f = 0; f < FIELD_COUNT; f++) {
 		c.order = (struct row_order){.field = (enum field_id)f, .reverse = f & 1};
@@ -281,6 +291,9 @@ static void test_written_text(void **state)
 	assert_non_null(strstr(buf, "\nsort = cpu\n"));
 	assert_non_null(strstr(buf, "\ndelay = 3\n"));
 	assert_non_null(strstr(buf, "\npane = processes\n"));
+	/* htop's meanings unless ptoprc asks for top's */
+	assert_int_equal(c.keys, KEYS_HTOP);
+	assert_non_null(strstr(buf, "\nkeys = htop\n"));
 }
 
 static void test_write_fails_under_a_file(void **state)
@@ -415,6 +428,7 @@ static void test_bad_line_messages(void **state)
 	} cases[] = {
 	    {"tree=maybe", "ptoprc:2: tree: expected yes or no"},
 	    {"pane=nosuch", "ptoprc:2: pane: unknown pane"},
+	    {"keys = vi", "ptoprc:2: keys: keys must be htop or top"},
 	    {"no equals sign here", "ptoprc:2: expected key = value"},
 	    {"frobnicate = 1", "ptoprc:2: frobnicate: unknown setting"},
 	    {"threads = 1 2", "ptoprc:2: threads: expected yes or no"},

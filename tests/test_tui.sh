@@ -5,7 +5,8 @@
 # private tmux server: ptop starts and draws its header and column headings;
 # a filter narrows the table to one process started for the test; k and
 # Enter send it SIGTERM, which it dies of; shrinking the terminal keeps a
-# sensible screen, then says "terminal too small", and growing it back
+# sensible screen (COMMAND cut first, the sort column and TIME+ kept), then
+# says "terminal too small", and growing it back
 # redraws everything; h shows help; W writes ptoprc under $XDG_CONFIG_HOME;
 # q quits with status 0 and leaves no process behind. make check sets PTOP,
 # srcdir and TMUX_BIN (empty when configure found no tmux: the test skips).
@@ -76,7 +77,7 @@ expect '^CPU'
 expect '^Mem'
 expect '^Swp'
 expect '^Cost'
-expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
+expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 
 # filter for the victim: its row is the only one
 keys -l '\'
@@ -97,10 +98,10 @@ only_victim() {
 }
 wait_for only_victim || fail "the filter should leave only $victim ($victim_pid)"
 
-# c: command lines instead of names, read for the rows in view; c again: names
-keys c
+# p: command lines instead of names, read for the rows in view; p again: names
+keys p
 expect "^ *$victim_pid .*/$victim 600\$"
-keys c
+keys p
 expect "^ *$victim_pid .* $victim\$"
 
 # k: the signal menu, SIGTERM chosen; Enter sends it
@@ -124,7 +125,7 @@ kill -0 "$vp" 2>/dev/null && fail "$victim ($vp) is still there"
 # a small terminal still gets the whole layout; a tiny one is told so
 resize 40 10
 small_layout() {
-	on_screen '^ptop' && on_screen '^ *PID +USER' && on_screen '1 Processes'
+	on_screen '^ptop' && on_screen '^ *PID +%CPU▼ *%MEM +TIME\+ COMMAND' && on_screen '1 Processes'
 }
 wait_for small_layout || fail "40x10 should still show the header and the table"
 resize 30 8
@@ -132,7 +133,7 @@ expect '^terminal too small'
 resize 160 48
 expect '^ptop - '
 expect '^Tasks:'
-expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU +%MEM +TIME\+ +COMMAND'
+expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
 
 # 1 on the Processes pane: one bar per CPU; 1 again: the summary bar

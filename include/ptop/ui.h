@@ -27,6 +27,18 @@ const char *ui_pane_name(unsigned i);
 /* How many panes the table has. */
 unsigned ui_pane_count(void);
 
+/* Where htop and top give a key different meanings, whose ptop follows. */
+enum key_profile {
+	KEYS_HTOP, /* the default */
+	KEYS_TOP,
+	KEYS_PROFILE_COUNT
+};
+
+/* The ptoprc name of profile p ("htop", "top"). */
+const char *keymap_profile_name(enum key_profile p);
+/* The profile a ptoprc name stands for (any case), or -1. */
+int keymap_profile_by_name(const char *name);
+
 struct ui_config {
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
@@ -35,9 +47,10 @@ struct ui_config {
 	bool color; /* colour when the terminal has it */
 	bool tree;
 	bool threads;
-	bool per_cpu;  /* one CPU bar per CPU */
-	bool cmdline;  /* full command lines instead of names */
-	unsigned pane; /* index in the pane table */
+	bool per_cpu;	       /* one CPU bar per CPU */
+	bool cmdline;	       /* full command lines instead of names */
+	unsigned pane;	       /* index in the pane table */
+	enum key_profile keys; /* whose meaning a key has where htop and top differ */
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
@@ -107,6 +120,33 @@ struct tree_row {
 size_t tree_build(const struct frame_proc *const *rows, size_t n, const struct row_order *ord,
 		  const int *collapsed, size_t ncollapsed, struct tree_row *out);
 
+/* ---- row filters (src/ui/fieldfilter.c) ---- */
+
+/* top's other filters (o, O): [!]FIELD=VALUE, [!]FIELD<VALUE, [!]FIELD>VALUE. */
+struct field_filter {
+	enum field_id field;
+	char op;       /* '=' (the value shown contains text), '<' or '>' */
+	bool negate;   /* '!': keep the rows that do not match */
+	bool icase;    /* o: any case; O: exact case */
+	double num;    /* what '<' and '>' compare a number field with */
+	char text[64]; /* the value as typed */
+};
+
+#define UI_FIELD_FILTERS_MAX 8
+
+/* Whether needle occurs in hay[0..n), in any case when icase. */
+bool text_contains(const char *hay, size_t n, const char *needle, bool icase);
+/*
+ * Parse s (NUL-terminated) into *ff; FIELD is a column heading or a field
+ * name, in any case. Returns 0; -EINVAL without an operator or a field, or
+ * when '<' or '>' on a number field has no number; -ENOENT for an unknown
+ * field; -ERANGE when the value does not fit ff->text.
+ */
+int field_filter_parse(const char *s, bool icase, struct field_filter *ff);
+/* Whether row p of frame f passes ff; scratch is any buffer, reused. */
+bool field_filter_match(const struct field_filter *ff, const struct frame_proc *p,
+			const struct frame *f, struct sbuf *scratch);
+
 /* ---- key map (src/ui/keymap.c) ---- */
 
 /* Keys curses passes through as bytes. */
@@ -124,6 +164,8 @@ enum ui_action {
 	ACT_PAGE_DOWN,
 	ACT_HOME,
 	ACT_END,
+	ACT_SCROLL_LEFT, /* long command lines */
+	ACT_SCROLL_RIGHT,
 	ACT_SORT_CPU,
 	ACT_SORT_MEM,
 	ACT_SORT_TIME,
@@ -136,32 +178,47 @@ enum ui_action {
 	ACT_SEARCH_NEXT,
 	ACT_FILTER,
 	ACT_USER,
+	ACT_FIELD_FILTER,      /* top's o: FIELD=VALUE, any case */
+	ACT_FIELD_FILTER_CASE, /* top's O: exact case */
 	ACT_FOLLOW,
 	ACT_KILL,
 	ACT_RENICE,
 	ACT_NICE_DOWN, /* F7: raise priority (nice - 1) */
 	ACT_NICE_UP,   /* F8: lower priority (nice + 1) */
 	ACT_PAUSE,
+	ACT_REFRESH, /* take a frame now (top's Space and Enter) */
+	ACT_TAG,     /* tag the selected process and move down */
+	ACT_TAG_CHILDREN,
+	ACT_UNTAG_ALL,
 	ACT_DELAY,
 	ACT_WRITE_CONFIG,
 	ACT_COLUMNS,
 	ACT_CMDLINE,
 	ACT_THREADS,
 	ACT_TREE,
+	ACT_TREE_ALL,	   /* htop's *: expand or collapse every branch */
+	ACT_HIDE_KTHREADS, /* htop's K */
 	ACT_COLLAPSE,
 	ACT_EXPAND,
 	ACT_PANE_NEXT,
 	ACT_PANE_PREV,
 	ACT_REDRAW,
+	ACT_COLOR,  /* top's z */
 	ACT_WATCH,  /* arm a breakpoint on the selected process */
 	ACT_DISARM, /* disarm the selected breakpoint */
 	ACT_COUNT
 };
 
+/* Which profiles a binding is in: a key htop and top agree on is in both. */
+#define KEYMAP_HTOP (1u << KEYS_HTOP)
+#define KEYMAP_TOP (1u << KEYS_TOP)
+#define KEYMAP_BOTH (KEYMAP_HTOP | KEYMAP_TOP)
+
 struct key_binding {
 	int key; /* a character or a curses KEY_* code */
 	enum ui_action action;
 	const char *label; /* how help shows the key: "P", "F6", "Up" */
+	unsigned profiles; /* KEYMAP_HTOP, KEYMAP_TOP or KEYMAP_BOTH */
 };
 
 struct action_def {
@@ -172,8 +229,8 @@ extern const struct key_binding keymap[];
 extern const size_t keymap_len;
 extern const struct action_def action_defs[ACT_COUNT];
 
-/* The action bound to key, or ACT_NONE. */
-enum ui_action keymap_lookup(int key);
+/* The action bound to key in profile prof, or ACT_NONE. */
+enum ui_action keymap_lookup(int key, enum key_profile prof);
 
 /* ---- the viewer (src/ui/tui.c) ---- */
 

@@ -61,6 +61,7 @@ int action_target_open(struct ui_target *t, const char *root, const struct frame
 	int err;
 
 	action_target_close(t);
+	t->err = 0;
 	t->pid = p->pid;
 	t->tgid = p->tgid ? p->tgid : p->pid;
 	t->start_ticks = p->start_ticks;
@@ -144,51 +145,190 @@ int action_renice(const struct ui_target *t, const char *root, bool relative, in
 	return 0;
 }
 
-void action_gone(struct ui *ui, const struct ui_target *t)
+static void action_gone(struct ui *ui, const struct ui_target *t)
 {
 	ui_status(ui, _("Process %d (%s) is gone: nothing was done"), t->pid, t->name);
 }
 
-/* Fix the target on row p for the signal menu or the renice prompt; false (and
- * the reason on the status line) when there is nothing to act on. */
+void action_release(struct ui *ui)
+{
+	for (size_t i = 0; i < ui->ntargets; i++)
+		action_target_close(&ui->targets[i]);
+	ui->ntargets = 0;
+}
+
+/* The row of the tagged process in this frame, or NULL when it is gone. */
+static const struct frame_proc *tag_row(const struct ui *ui, const struct ui_tag *tag)
+{
+	for (size_t i = 0; i < ui->frame.nprocs; i++) {
+		const struct frame_proc *p = &ui->frame.procs[i];
+
+		if (p->pid == tag->pid && p->start_ticks == tag->start_ticks)
+			return p;
+	}
+	return NULL;
+}
+
+/* Fix one target per tag; one that cannot be fixed keeps its reason in err. */
+static void choose_tagged(struct ui *ui)
+{
+	for (size_t i = 0; i < ui->ntags; i++) {
+		struct ui_target *t = &ui->targets[ui->ntargets++];
+		const struct frame_proc *p = tag_row(ui, &ui->tags[i]);
+
+		t->pidfd = -1; /* never opened: nothing to close */
+		if (p) {
+			t->err = action_target_open(t, ui->opts->root, p);
+			continue;
+		}
+		*t = (struct ui_target){.pid = ui->tags[i].pid,
+					.start_ticks = ui->tags[i].start_ticks,
+					.pidfd = -1,
+					.err = -ESRCH};
+		snprintf(t->name, sizeof(t->name), "%s", ui->tags[i].name);
+	}
+}
+
 bool action_choose(struct ui *ui, const struct frame_proc *p)
 {
+	struct ui_target *t = &ui->targets[0];
 	int err;
 
 	if (ui->opts->secure) {
 		ui_status(ui, _("Secure mode (-s): no signals, no renice"));
 		return false;
 	}
-	err = action_target_open(&ui->target, ui->opts->root, p);
-
+	action_release(ui);
+	if (ui->ntags) {
+		choose_tagged(ui);
+		return true; /* the gone ones are reported when the action is done */
+	}
+	if (!p)
+		return false;
+	ui->ntargets = 1;
+	t->pidfd = -1;
+	err = action_target_open(t, ui->opts->root, p);
 	if (err == -ESRCH)
-		action_gone(ui, &ui->target);
+		action_gone(ui, t);
 	else if (err)
-		ui_status(ui, _("Cannot act on %d (%s): %s"), ui->target.pid, ui->target.name,
-			  strerror(-err));
+		ui_status(ui, _("Cannot act on %d (%s): %s"), t->pid, t->name, strerror(-err));
+	if (err)
+		action_release(ui);
 	return !err;
+}
+
+void action_targets_label(const struct ui *ui, char *buf, size_t n)
+{
+	if (ui->ntargets == 1 && !ui->ntags)
+		snprintf(buf, n, "%d (%s)", ui->targets[0].pid, ui->targets[0].name);
+	else
+		snprintf(buf, n, _("%zu tagged processes"), ui->ntargets);
+}
+
+/*
+ * After acting on several targets (err[i] each): "DONE; gone, nothing done:
+ * PID (name) ...; failed: PID (name): why ...", on the status line. The gone
+ * ones are untagged: they are reported once.
+ */
+static void report_all(struct ui *ui, const char *done, const int *err)
+{
+	struct sbuf b = {0};
+	size_t ngone = 0, nfail = 0;
+
+	sbuf_adds(&b, done);
+	for (size_t i = 0; i < ui->ntargets; i++) {
+		const struct ui_target *t = &ui->targets[i];
+
+		if (err[i] != -ESRCH)
+			continue;
+		sbuf_printf(&b, "%s %d (%s)", ngone++ ? "," : _("; gone, nothing done:"), t->pid,
+			    t->name);
+		tags_drop(ui, t->pid, t->start_ticks);
+	}
+	for (size_t i = 0; i < ui->ntargets; i++) {
+		const struct ui_target *t = &ui->targets[i];
+
+		if (err[i] && err[i] != -ESRCH)
+			sbuf_printf(&b, "%s %d (%s): %s", nfail++ ? "," : _("; failed:"), t->pid,
+				    t->name, strerror(-err[i]));
+	}
+	ui_status(ui, "%s", sbuf_cstr(&b));
+	sbuf_free(&b);
+}
+
+void action_signal_targets(struct ui *ui, int sig, const char *name)
+{
+	int err[UI_TAGS_MAX];
+	size_t ok = 0;
+	char done[128];
+
+	for (size_t i = 0; i < ui->ntargets; i++) {
+		const struct ui_target *t = &ui->targets[i];
+
+		err[i] = t->err ? t->err : action_signal(t, ui->opts->root, sig);
+		ok += !err[i];
+	}
+	if (ui->ntargets == 1 && !ui->ntags) {
+		const struct ui_target *t = &ui->targets[0];
+
+		if (err[0] == -ESRCH)
+			action_gone(ui, t);
+		else if (err[0])
+			ui_status(ui, _("Cannot send SIG%s to %d (%s): %s"), name, t->pid, t->name,
+				  strerror(-err[0]));
+		else
+			ui_status(ui, _("Sent SIG%s to %d (%s)"), name, t->pid, t->name);
+	} else {
+		snprintf(done, sizeof(done), _("Sent SIG%s to %zu of %zu tagged processes"), name,
+			 ok, ui->ntargets);
+		report_all(ui, done, err);
+	}
+	action_release(ui);
 }
 
 unsigned action_renice_target(struct ui *ui, bool relative, int value)
 {
-	const struct ui_target *t = &ui->target;
-	int set = 0, err = action_renice(t, ui->opts->root, relative, value, &set);
+	int err[UI_TAGS_MAX], set = 0;
+	size_t ok = 0;
+	char done[128];
 
-	if (err == -ESRCH)
-		action_gone(ui, t);
-	else if (err)
-		ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name, strerror(-err));
-	else
-		ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
-	action_target_close(&ui->target);
-	return err ? UI_HANDLED : UI_HANDLED | UI_REFETCH;
+	for (size_t i = 0; i < ui->ntargets; i++) {
+		const struct ui_target *t = &ui->targets[i];
+
+		err[i] = t->err ? t->err : action_renice(t, ui->opts->root, relative, value, &set);
+		ok += !err[i];
+	}
+	if (ui->ntargets == 1 && !ui->ntags) {
+		const struct ui_target *t = &ui->targets[0];
+
+		if (err[0] == -ESRCH)
+			action_gone(ui, t);
+		else if (err[0])
+			ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name,
+				  strerror(-err[0]));
+		else
+			ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
+	} else {
+		if (relative)
+			snprintf(done, sizeof(done),
+				 _("Reniced %zu of %zu tagged processes by %+d"), ok, ui->ntargets,
+				 value);
+		else
+			snprintf(done, sizeof(done), _("Reniced %zu of %zu tagged processes to %d"),
+				 ok, ui->ntargets, value);
+		report_all(ui, done, err);
+	}
+	action_release(ui);
+	return ok ? UI_HANDLED | UI_REFETCH : UI_HANDLED;
 }
 
 void ui_renice_prompt(struct ui *ui, const struct frame_proc *p)
 {
-	if (!p || !action_choose(ui, p))
+	char who[UI_TEXT_MAX / 2];
+
+	if (!action_choose(ui, p))
 		return;
+	action_targets_label(ui, who, sizeof(who));
 	ui_prompt(ui, PROMPT_RENICE, "");
-	snprintf(ui->prompt_label, sizeof(ui->prompt_label), _("Renice %d (%s) to (-20..19): "),
-		 ui->target.pid, ui->target.name);
+	snprintf(ui->prompt_label, sizeof(ui->prompt_label), _("Renice %s to (-20..19): "), who);
 }

@@ -2,7 +2,7 @@
 /*
  * breakpoints.c: the Breakpoints pane: every armed breakpoint with its
  * process, address, length, type, hits, hits per second and threads covered.
- * `w` arms one on the selected process (from any pane), Del disarms the
+ * `D` arms one on the selected process (from any pane), Del disarms the
  * selected one here.
  */
 #include <string.h>
@@ -34,7 +34,7 @@ static void bp_draw(struct ui *ui, int y, int h)
 	h--;
 	if (!f->nbps) {
 		mvaddnstr(y, 1,
-			  _("No breakpoints. Select a process and press w to watch an address."),
+			  _("No breakpoints. Select a process and press D to watch an address."),
 			  COLS - 1);
 		return;
 	}

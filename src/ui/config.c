@@ -124,6 +124,14 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		c->delay_s = d;
 		return NULL;
 	}
+	if (!strcmp(key, "keys")) {
+		int prof = keymap_profile_by_name(val);
+
+		if (prof < 0)
+			return N_("keys must be htop or top");
+		c->keys = (enum key_profile)prof;
+		return NULL;
+	}
 	if (!strcmp(key, "pane")) {
 		int pane = ui_pane_by_name(val);
 
@@ -436,6 +444,7 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 		    c->color ? "yes" : "no", c->tree ? "yes" : "no", c->threads ? "yes" : "no");
 	sbuf_printf(b, "per_cpu = %s\ncmdline = %s\npane = %s\n", c->per_cpu ? "yes" : "no",
 		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
+	sbuf_printf(b, "keys = %s\n", keymap_profile_name(c->keys));
 }
 
 int config_write_why(const char *path, const struct ui_config *c, struct sbuf *why)

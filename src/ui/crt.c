@@ -72,12 +72,20 @@ static void start_curses(struct ui *ui)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	set_escdelay(25);
 	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	ui->color = ui->cfg.color && has_colors() && !(nc && *nc);
-	if (ui->color) {
+	crt_set_color(ui, ui->cfg.color && !(nc && *nc));
+}
+
+void crt_set_color(struct ui *ui, bool on)
+{
+	static bool started;
+
+	ui->color = on && has_colors();
+	if (ui->color && !started) {
+		started = true;
 		start_color();
 		use_default_colors();
 		init_pair(COLOR_LABEL, COLOR_CYAN, -1);
@@ -90,6 +98,7 @@ static void start_curses(struct ui *ui)
 		init_pair(COLOR_STATUS, COLOR_YELLOW, -1);
 		init_pair(COLOR_PANE_ACTIVE, COLOR_BLACK, COLOR_CYAN);
 		init_pair(COLOR_TREE, COLOR_CYAN, -1);
+		init_pair(COLOR_TAGGED, COLOR_YELLOW, -1);
 	}
 }
 
@@ -104,9 +113,17 @@ int crt_signalled(void)
 	return crt_sig;
 }
 
+/* Without colours, what tells the parts apart where the callers' reverse video
+ * would make them alike: the headings are not the selection. */
+static const attr_t mono_attrs[COLOR_COUNT] = {
+    [COLOR_TABLE_HEADER] = A_BOLD | A_UNDERLINE,
+};
+
 attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono)
 {
-	return ui->color ? COLOR_PAIR(c) : mono;
+	if (ui->color)
+		return COLOR_PAIR(c);
+	return mono_attrs[c] ? mono_attrs[c] : mono;
 }
 
 int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)

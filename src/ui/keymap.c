@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * keymap.c: which key does what. htop's keys where the two differ, top's
- * letters too. The help screen is drawn from these tables, so a binding
- * added here is documented there without further work.
+ * keymap.c: which key does what, in two profiles. A key htop binds does what
+ * htop does with it, a key only top binds what top does; where they differ,
+ * the top profile (ptoprc keys = top) gives top's meaning instead. A key whose
+ * meaning ptop lacks in one program takes the other's. The help screen is
+ * drawn from these tables, so a binding added here is documented there.
  */
 #include <curses.h>
+#include <strings.h>
 
 #include "ptop/ui.h"
 
@@ -18,6 +21,8 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_PAGE_DOWN] = {N_("Page down")},
     [ACT_HOME] = {N_("Select the first process")},
     [ACT_END] = {N_("Select the last process")},
+    [ACT_SCROLL_LEFT] = {N_("Scroll command lines left")},
+    [ACT_SCROLL_RIGHT] = {N_("Scroll command lines right")},
     [ACT_SORT_CPU] = {N_("Sort by %CPU")},
     [ACT_SORT_MEM] = {N_("Sort by %MEM")},
     [ACT_SORT_TIME] = {N_("Sort by TIME+")},
@@ -26,88 +31,149 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_SORT_NEXT] = {N_("Sort by the column to the right")},
     [ACT_SORT_MENU] = {N_("Choose the sort column")},
     [ACT_SORT_REVERSE] = {N_("Reverse the sort order")},
-    [ACT_SEARCH] = {N_("Search for a name")},
+    [ACT_SEARCH] = {N_("Search for a command, in any case")},
     [ACT_SEARCH_NEXT] = {N_("Next search match")},
-    [ACT_FILTER] = {N_("Filter by name (Enter keeps, Esc clears)")},
-    [ACT_USER] = {N_("Show one user's processes")},
+    [ACT_FILTER] = {N_("Filter by command, in any case (Enter keeps, Esc clears)")},
+    [ACT_USER] = {N_("Show one user's processes (a menu of users)")},
+    [ACT_FIELD_FILTER] = {N_("Filter by a field: %CPU>5.0, COMMAND=foo, ! negates (any case)")},
+    [ACT_FIELD_FILTER_CASE] = {N_("Filter by a field, exact case")},
     [ACT_FOLLOW] = {N_("Follow the selected process")},
-    [ACT_KILL] = {N_("Send a signal to the selected process")},
-    [ACT_RENICE] = {N_("Renice the selected process")},
+    [ACT_KILL] = {N_("Send a signal to the tagged processes, or the selected one")},
+    [ACT_RENICE] = {N_("Renice the tagged processes, or the selected one")},
     [ACT_NICE_DOWN] = {N_("Nice - 1 (higher priority)")},
     [ACT_NICE_UP] = {N_("Nice + 1 (lower priority)")},
     [ACT_PAUSE] = {N_("Pause or resume updates")},
+    [ACT_REFRESH] = {N_("Update now")},
+    [ACT_TAG] = {N_("Tag or untag the selected process, then select the next")},
+    [ACT_TAG_CHILDREN] = {N_("Tag the selected process and its descendants")},
+    [ACT_UNTAG_ALL] = {N_("Untag all processes")},
     [ACT_DELAY] = {N_("Set the update delay")},
     [ACT_WRITE_CONFIG] = {N_("Write the settings to ptoprc")},
     [ACT_COLUMNS] = {N_("Choose and order columns")},
     [ACT_CMDLINE] = {N_("Show full command lines")},
     [ACT_THREADS] = {N_("Show threads")},
     [ACT_TREE] = {N_("Tree view")},
+    [ACT_TREE_ALL] = {N_("Collapse every branch, or expand them all")},
+    [ACT_HIDE_KTHREADS] = {N_("Hide or show kernel threads")},
     [ACT_COLLAPSE] = {N_("Collapse the selected branch")},
     [ACT_EXPAND] = {N_("Expand the selected branch")},
     [ACT_PANE_NEXT] = {N_("Next pane")},
     [ACT_PANE_PREV] = {N_("Previous pane")},
     [ACT_REDRAW] = {N_("Redraw the screen")},
+    [ACT_COLOR] = {N_("Colour or monochrome")},
     [ACT_WATCH] = {N_("Watch an address of the selected process (breakpoint)")},
     [ACT_DISARM] = {N_("Disarm the selected breakpoint")},
 };
 
+#define B KEYMAP_BOTH
+#define H KEYMAP_HTOP
+#define T KEYMAP_TOP
+
 const struct key_binding keymap[] = {
-    {'h', ACT_HELP, "h"},
-    {'?', ACT_HELP, "?"},
-    {KEY_F(1), ACT_HELP, "F1"},
-    {'q', ACT_QUIT, "q"},
-    {KEY_F(10), ACT_QUIT, "F10"},
-    {KEY_CTRL('c'), ACT_QUIT, "^C"},
-    {KEY_UP, ACT_UP, "Up"},
-    {KEY_DOWN, ACT_DOWN, "Down"},
-    {KEY_PPAGE, ACT_PAGE_UP, "PgUp"},
-    {KEY_NPAGE, ACT_PAGE_DOWN, "PgDn"},
-    {KEY_HOME, ACT_HOME, "Home"},
-    {KEY_END, ACT_END, "End"},
-    {'P', ACT_SORT_CPU, "P"},
-    {'M', ACT_SORT_MEM, "M"},
-    {'T', ACT_SORT_TIME, "T"},
-    {'N', ACT_SORT_PID, "N"},
-    {'<', ACT_SORT_PREV, "<"},
-    {'>', ACT_SORT_NEXT, ">"},
-    {KEY_F(6), ACT_SORT_MENU, "F6"},
-    {'R', ACT_SORT_REVERSE, "R"},
-    {'/', ACT_SEARCH, "/"},
-    {KEY_F(3), ACT_SEARCH_NEXT, "F3"},
-    {'n', ACT_SEARCH_NEXT, "n"},
-    {'\\', ACT_FILTER, "\\"},
-    {KEY_F(4), ACT_FILTER, "F4"},
-    {'u', ACT_USER, "u"},
-    {'F', ACT_FOLLOW, "F"},
-    {'k', ACT_KILL, "k"},
-    {KEY_F(9), ACT_KILL, "F9"},
-    {'r', ACT_RENICE, "r"},
-    {KEY_F(7), ACT_NICE_DOWN, "F7"},
-    {KEY_F(8), ACT_NICE_UP, "F8"},
-    {' ', ACT_PAUSE, "Space"},
-    {'d', ACT_DELAY, "d"},
-    {'s', ACT_DELAY, "s"},
-    {'W', ACT_WRITE_CONFIG, "W"},
-    {'f', ACT_COLUMNS, "f"},
-    {KEY_F(2), ACT_COLUMNS, "F2"},
-    {'c', ACT_CMDLINE, "c"},
-    {'H', ACT_THREADS, "H"},
-    {'t', ACT_TREE, "t"},
-    {KEY_F(5), ACT_TREE, "F5"},
-    {'-', ACT_COLLAPSE, "-"},
-    {'+', ACT_EXPAND, "+"},
-    {'\t', ACT_PANE_NEXT, "Tab"},
-    {KEY_BTAB, ACT_PANE_PREV, "S-Tab"},
-    {KEY_CTRL('l'), ACT_REDRAW, "^L"},
-    {'w', ACT_WATCH, "w"},
-    {KEY_DC, ACT_DISARM, "Del"},
+    {'h', ACT_HELP, "h", B},
+    {'?', ACT_HELP, "?", B},
+    {KEY_F(1), ACT_HELP, "F1", B},
+    {'q', ACT_QUIT, "q", B},
+    {KEY_F(10), ACT_QUIT, "F10", B},
+    {KEY_CTRL('c'), ACT_QUIT, "^C", B},
+    {KEY_UP, ACT_UP, "Up", B},
+    {KEY_DOWN, ACT_DOWN, "Down", B},
+    {KEY_PPAGE, ACT_PAGE_UP, "PgUp", B},
+    {KEY_NPAGE, ACT_PAGE_DOWN, "PgDn", B},
+    {KEY_HOME, ACT_HOME, "Home", B},
+    {KEY_END, ACT_END, "End", B},
+    {KEY_LEFT, ACT_SCROLL_LEFT, "Left", B},
+    {KEY_RIGHT, ACT_SCROLL_RIGHT, "Right", B},
+    {'P', ACT_SORT_CPU, "P", B},
+    {'M', ACT_SORT_MEM, "M", B},
+    {'T', ACT_SORT_TIME, "T", B},
+    {'N', ACT_SORT_PID, "N", B},
+    {'<', ACT_SORT_PREV, "<", T},
+    {'>', ACT_SORT_NEXT, ">", T},
+    {KEY_F(6), ACT_SORT_MENU, "F6", B},
+    {'<', ACT_SORT_MENU, "<", H},
+    {'>', ACT_SORT_MENU, ">", H},
+    {',', ACT_SORT_MENU, ",", B},
+    {'.', ACT_SORT_MENU, ".", B},
+    {'I', ACT_SORT_REVERSE, "I", B},
+    {'R', ACT_SORT_REVERSE, "R", B},
+    {'/', ACT_SEARCH, "/", B},
+    {'L', ACT_SEARCH, "L", B},
+    {KEY_F(3), ACT_SEARCH_NEXT, "F3", B},
+    {'&', ACT_SEARCH_NEXT, "&", B},
+    {'\\', ACT_FILTER, "\\", B},
+    {KEY_F(4), ACT_FILTER, "F4", B},
+    {'u', ACT_USER, "u", B},
+    {'o', ACT_FIELD_FILTER, "o", B},
+    {'O', ACT_FIELD_FILTER_CASE, "O", B},
+    {'U', ACT_USER, "U", T},
+    {'F', ACT_FOLLOW, "F", H},
+    {'k', ACT_KILL, "k", B},
+    {KEY_F(9), ACT_KILL, "F9", B},
+    {'r', ACT_RENICE, "r", B},
+    {KEY_F(7), ACT_NICE_DOWN, "F7", B},
+    {']', ACT_NICE_DOWN, "]", B},
+    {KEY_F(8), ACT_NICE_UP, "F8", B},
+    {'[', ACT_NICE_UP, "[", B},
+    {' ', ACT_TAG, "Space", H},
+    {'c', ACT_TAG_CHILDREN, "c", H},
+    {'U', ACT_UNTAG_ALL, "U", H},
+    {'Z', ACT_PAUSE, "Z", B},
+    {' ', ACT_REFRESH, "Space", T},
+    {'\r', ACT_REFRESH, "Enter", B},
+    {'d', ACT_DELAY, "d", B},
+    {'s', ACT_DELAY, "s", T},
+    {'W', ACT_WRITE_CONFIG, "W", B},
+    {'f', ACT_COLUMNS, "f", B},
+    {'F', ACT_COLUMNS, "F", T},
+    {KEY_F(2), ACT_COLUMNS, "F2", B},
+    {'C', ACT_COLUMNS, "C", B},
+    {'S', ACT_COLUMNS, "S", B},
+    {'p', ACT_CMDLINE, "p", B},
+    {'c', ACT_CMDLINE, "c", T},
+    {'H', ACT_THREADS, "H", B},
+    {'t', ACT_TREE, "t", B},
+    {'V', ACT_TREE, "V", B},
+    {KEY_F(5), ACT_TREE, "F5", B},
+    {'*', ACT_TREE_ALL, "*", B},
+    {'K', ACT_HIDE_KTHREADS, "K", B},
+    {'-', ACT_COLLAPSE, "-", B},
+    {'+', ACT_EXPAND, "+", B},
+    {'\t', ACT_PANE_NEXT, "Tab", B},
+    {KEY_BTAB, ACT_PANE_PREV, "S-Tab", B},
+    {KEY_CTRL('l'), ACT_REDRAW, "^L", B},
+    {'z', ACT_COLOR, "z", B},
+    {'D', ACT_WATCH, "D", B},
+    {KEY_DC, ACT_DISARM, "Del", B},
 };
 const size_t keymap_len = sizeof(keymap) / sizeof(keymap[0]);
 
-enum ui_action keymap_lookup(int key)
+#undef B
+#undef H
+#undef T
+
+static const char *const profile_names[KEYS_PROFILE_COUNT] = {
+    [KEYS_HTOP] = "htop",
+    [KEYS_TOP] = "top",
+};
+
+const char *keymap_profile_name(enum key_profile p)
+{
+	return profile_names[p < KEYS_PROFILE_COUNT ? p : KEYS_HTOP];
+}
+
+int keymap_profile_by_name(const char *name)
+{
+	for (int p = 0; p < KEYS_PROFILE_COUNT; p++)
+		if (!strcasecmp(name, profile_names[p]))
+			return p;
+	return -1;
+}
+
+enum ui_action keymap_lookup(int key, enum key_profile prof)
 {
 	for (size_t i = 0; i < keymap_len; i++)
-		if (keymap[i].key == key)
+		if (keymap[i].key == key && keymap[i].profiles & (1u << prof))
 			return keymap[i].action;
 	return ACT_NONE;
 }

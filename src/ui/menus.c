@@ -30,6 +30,9 @@ bool ui_menu_move(struct ui *ui, int key, int n)
 	return false;
 }
 
+/* The most entries a menu shows at once. */
+#define UI_MENU_ROWS 15
+
 void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n)
 {
 	int w = (int)strlen(title) + 3, h = n + 2, y0, x0;
@@ -41,6 +44,8 @@ void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, in
 
 	if (h > LINES - 2)
 		h = LINES - 2;
+	if (h > UI_MENU_ROWS + 2)
+		h = UI_MENU_ROWS + 2; /* it scrolls: the rows it acts on stay in view around it */
 	y0 = (LINES - h) / 2;
 	x0 = (COLS - w) / 2 > 0 ? (COLS - w) / 2 : 0;
 	for (int r = 0; r < h; r++)
@@ -94,8 +99,10 @@ void ui_draw_help(struct ui *ui)
 
 	erase();
 	attron(A_BOLD);
-	mvprintw(y++, 0, _("ptop %s - keys (Up and Down scroll, any other key closes)"),
-		 PACKAGE_VERSION);
+	mvprintw(y++, 0,
+		 _("ptop %s - keys (Up and Down scroll, any other key closes); %s keys "
+		   "(ptoprc: keys = htop or top)"),
+		 PACKAGE_VERSION, keymap_profile_name(ui->cfg.keys));
 	attroff(A_BOLD);
 	y++;
 	for (int a = 1; a < ACT_COUNT; a++) {
@@ -103,7 +110,8 @@ void ui_draw_help(struct ui *ui)
 		size_t kl = 0;
 
 		for (size_t k = 0; k < keymap_len; k++) {
-			if (keymap[k].action != (enum ui_action)a)
+			if (keymap[k].action != (enum ui_action)a ||
+			    !(keymap[k].profiles & (1u << ui->cfg.keys)))
 				continue;
 			kl += (size_t)snprintf(keys + kl, sizeof(keys) - kl, "%s%s", kl ? " " : "",
 					       keymap[k].label);

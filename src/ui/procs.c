@@ -43,8 +43,9 @@ void procs_rebuild(struct ui *ui)
 		ui->rows_cap = f->cap;
 		ui->rows = xreallocarray(ui->rows, ui->rows_cap, sizeof(*ui->rows));
 	}
-	ui->filter.substr = ui->filter_text[0] ? ui->filter_text : NULL;
+	ui->filter.substr = NULL; /* filter.c's: in any case, on command lines too */
 	ui->nrows = rows_select(f, &ui->filter, ui->cfg.tree ? NULL : &ui->cfg.order, ui->rows);
+	ui->nrows = filter_rows(ui, ui->rows, ui->nrows);
 	if (ui->cfg.tree) {
 		if (ui->tree_cap < ui->rows_cap) {
 			ui->tree_cap = ui->rows_cap;
@@ -69,11 +70,6 @@ void procs_rebuild(struct ui *ui)
 	ui->sel_pid = procs_selected(ui) ? procs_selected(ui)->pid : 0;
 }
 
-static bool matches(const struct frame_proc *p, const char *s)
-{
-	return memmem(p->comm, p->comm_len, s, strlen(s)) != NULL;
-}
-
 void procs_search_next(struct ui *ui, bool from_current)
 {
 	size_t n = row_count(ui);
@@ -83,7 +79,7 @@ void procs_search_next(struct ui *ui, bool from_current)
 	for (size_t k = from_current ? 0 : 1; k <= n; k++) {
 		size_t i = (ui->sel + k) % n;
 
-		if (matches(row_at(ui, i), ui->search_text)) {
+		if (filter_text_match(ui, row_at(ui, i), ui->search_text)) {
 			ui->sel = i;
 			ui->sel_pid = row_at(ui, i)->pid;
 			return;
@@ -105,12 +101,25 @@ static int col_width(const struct ui *ui, enum field_id id)
 	return field_defs[id].width;
 }
 
-/* Room the name keeps on a narrow screen before other columns give way. */
-#define COMMAND_MIN 12
+/* Room the name keeps on a narrow screen before other columns give way:
+ * COMMAND is cut first, down to this. */
+#define COMMAND_MIN 7
+
+/* How soon column c (shown at index i) gives way on a narrow screen: 0 never
+ * (the first column, the sort column, TIME+ and COMMAND), 1 late (%CPU,
+ * %MEM), 2 first. */
+static int give_way(const struct ui *ui, enum field_id id, size_t i)
+{
+	if (i == 0 || id == FIELD_COMMAND || id == FIELD_TIME ||
+	    (!ui->cfg.tree && id == ui->cfg.order.field))
+		return 0;
+	return id == FIELD_CPU || id == FIELD_MEM ? 1 : 2;
+}
 
 /*
- * The shown columns that fit COLS: from the right, columns give way until
- * COMMAND has COMMAND_MIN columns; the first column always stays.
+ * The shown columns that fit COLS: COMMAND is cut down to COMMAND_MIN
+ * columns first; then columns give way, from the right, the least telling
+ * first (see give_way()), never the sort column or TIME+.
  */
 static size_t fit_columns(const struct ui *ui, enum field_id *out)
 {
@@ -122,13 +131,31 @@ static size_t fit_columns(const struct ui *ui, enum field_id *out)
 		if (ui->cfg.columns[c] != FIELD_COMMAND)
 			used += col_width(ui, ui->cfg.columns[c]) + 1;
 	}
-	while (n > 2 && used + COMMAND_MIN > COLS) {
-		/* drop the last column before COMMAND (COMMAND is always last) */
-		used -= col_width(ui, out[n - 2]) + 1;
-		out[n - 2] = out[n - 1];
-		n--;
+	for (int rank = 2; rank > 0; rank--) {
+		for (size_t i = n; i-- > 0 && used + COMMAND_MIN > COLS;) {
+			if (give_way(ui, out[i], i) != rank)
+				continue;
+			used -= col_width(ui, out[i]) + 1;
+			memmove(out + i, out + i + 1, (n - i - 1) * sizeof(*out));
+			n--;
+		}
 	}
 	return n;
+}
+
+/* Skip the first cols columns of s (Left and Right scroll long command lines),
+ * counting a UTF-8 sequence as one. */
+static size_t skip_columns(const char *s, size_t n, unsigned cols)
+{
+	size_t i = 0;
+
+	while (cols && i < n) {
+		i++;
+		while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		cols--;
+	}
+	return i;
 }
 
 /* The tree's branches, ASCII so that every terminal lines them up. */
@@ -164,6 +191,8 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		mvhline(y, 0, ' ', COLS);
 	}
+	if (ui->ntags && tags_has(ui, p))
+		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
 		enum field_id id = cols[c];
 		int w = col_width(ui, id);
@@ -173,9 +202,12 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 
 			if (ui->cfg.tree)
 				x += draw_branches(ui, y, x, avail, &ui->tree[i]);
+			size_t skip;
+
 			sbuf_reset(cell);
 			field_format(cell, id, p, &ui->frame);
-			ui_put(ui, y, x, COLS - x, cell->p, cell->len);
+			skip = skip_columns(cell->p, cell->len, ui->cmd_scroll);
+			ui_put(ui, y, x, COLS - x, cell->p + skip, cell->len - skip);
 			break;
 		}
 		sbuf_reset(cell);
@@ -192,8 +224,24 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 			ui_put(ui, y, x + w - (int)cell->len, w, cell->p, cell->len);
 		x += w + 1;
 	}
+	if (ui->ntags && tags_has(ui, p))
+		attroff(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	if (selected)
 		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+}
+
+/* Which way the sort goes, right after the sort column's heading, as htop
+ * draws it: largest first points down. */
+static void sort_mark(struct ui *ui, int y, int x, enum field_id id)
+{
+	bool down = !field_defs[id].ascending != ui->cfg.order.reverse;
+
+	if (x < 0 || x >= COLS)
+		return;
+	if (ui->utf8)
+		mvaddstr(y, x, down ? "\u25bc" : "\u25b2");
+	else
+		mvaddch(y, x, down ? 'v' : '^');
 }
 
 static void procs_heading(struct ui *ui, int y)
@@ -214,8 +262,13 @@ static void procs_heading(struct ui *ui, int y)
 		if (sorted)
 			attron(A_BOLD | A_UNDERLINE);
 		mvaddstr(y, field_defs[id].left || tl >= w ? x : x + w - tl, t);
-		if (sorted)
+		if (sorted) {
 			attroff(A_BOLD | A_UNDERLINE);
+			/* what the heading is drawn in, which this attroff may have taken */
+			attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+		}
+		if (sorted)
+			sort_mark(ui, y, field_defs[id].left || tl >= w ? x + tl : x + w, id);
 		x += w + 1;
 	}
 }
@@ -364,7 +417,7 @@ static void set_collapsed(struct ui *ui, int pid, bool collapse)
 /* F7/F8: nice one step from what the kernel has now, so that presses add up. */
 static unsigned renice_step(struct ui *ui, const struct frame_proc *p, int step)
 {
-	if (!p || !action_choose(ui, p))
+	if (!action_choose(ui, p))
 		return UI_HANDLED;
 	return action_renice_target(ui, true, step);
 }
@@ -433,7 +486,8 @@ static unsigned procs_sort(struct ui *ui, enum ui_action act)
 static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 {
 	const struct frame_proc *p = procs_selected(ui);
-	unsigned r = procs_move(ui, act) | procs_sort(ui, act);
+	unsigned r =
+	    procs_move(ui, act) | procs_sort(ui, act) | tags_key(ui, act) | filter_key(ui, act);
 
 	(void)key;
 	if (r)
@@ -450,9 +504,6 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		break;
 	case ACT_FILTER:
 		ui_prompt(ui, PROMPT_FILTER, ui->filter_text);
-		break;
-	case ACT_USER:
-		ui_prompt(ui, PROMPT_USER, "");
 		break;
 	case ACT_FOLLOW:
 		if (!p)

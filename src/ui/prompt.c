@@ -16,7 +16,8 @@
 static const char *const prompt_labels[] = {
     [PROMPT_SEARCH] = N_("Search: "),
     [PROMPT_FILTER] = N_("Filter: "),
-    [PROMPT_USER] = N_("Show user (empty: all): "),
+    [PROMPT_FIELD_FILTER] = N_("Field filter, any case (%CPU>5.0, !COMMAND=foo; empty clears): "),
+    [PROMPT_FIELD_FILTER_CASE] = N_("Field filter, exact case (COMMAND=Foo; empty clears): "),
     [PROMPT_RENICE] = "", /* names its target: ui->prompt_label */
     [PROMPT_DELAY] = N_("Delay in seconds: "),
     [PROMPT_WATCH] = N_("Watch ADDR[:LEN[:TYPE]] (hex or [heap]+0x40; 1/2/4/8; r w rw x): "),
@@ -39,7 +40,34 @@ void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial)
 	ui->prompt = kind;
 	snprintf(ui->input, sizeof(ui->input), "%s", initial);
 	ui->input_len = strlen(ui->input);
+	ui->input_fresh = ui->input_len > 0;
 	ui->prompt_label[0] = '\0';
+}
+
+/* What narrows or marks the rows now, after the function keys: it stays in view. */
+static void draw_kept(struct ui *ui, int y, int x)
+{
+	static struct sbuf kept; /* kept across frames */
+	char buf[UI_TEXT_MAX * 2];
+	int n = 0;
+
+	sbuf_reset(&kept);
+
+	if (ui->ntags)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, _(" [%zu tagged]"), ui->ntags);
+	if (ui->filter_text[0] && n < (int)sizeof(buf))
+		n +=
+		    snprintf(buf + n, sizeof(buf) - (size_t)n, _(" [filter: %s]"), ui->filter_text);
+	if (ui->paused && n < (int)sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s", _(" [paused]"));
+	if (n > 0 && n < (int)sizeof(buf))
+		sbuf_add(&kept, buf, (size_t)n);
+	filter_draw_kept(ui, &kept);
+	if (!kept.len || x >= COLS)
+		return;
+	attron(A_BOLD);
+	ui_put(ui, y, x, COLS - x, kept.p, kept.len);
+	attroff(A_BOLD);
 }
 
 void ui_draw_status(struct ui *ui)
@@ -55,8 +83,13 @@ void ui_draw_status(struct ui *ui)
 			 : ui->prompt_label[0]	   ? ui->prompt_label
 						   : _(prompt_labels[ui->prompt]));
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		/* a value typing replaces looks selected, as in a dialog box */
+		if (ui->input_fresh)
+			attron(A_REVERSE);
 		ui_put(ui, y, getcurx(stdscr), COLS - getcurx(stdscr) - 1, ui->input,
 		       ui->input_len);
+		if (ui->input_fresh)
+			attroff(A_REVERSE);
 		addch('_');
 		return;
 	}
@@ -88,7 +121,18 @@ void ui_draw_status(struct ui *ui)
 			if (x <= 0)
 				break;
 		}
+		draw_kept(ui, y, x);
 	}
+}
+
+void ui_no_such_key(struct ui *ui, int key)
+{
+	const char *name = key > ' ' && key < 0x7f ? NULL : keyname(key);
+
+	if (name)
+		ui_status(ui, _("%s: no such key; h lists the keys"), name);
+	else
+		ui_status(ui, _("%c: no such key; h lists the keys"), key);
 }
 
 static unsigned renice_done(struct ui *ui)
@@ -104,7 +148,7 @@ static unsigned renice_done(struct ui *ui)
 		ui_status(ui, _("Cancelled"));
 	else
 		ui_status(ui, _("Not a nice value: %s"), ui->input);
-	action_target_close(&ui->target);
+	action_release(ui);
 	return UI_HANDLED;
 }
 
@@ -148,19 +192,6 @@ static unsigned delay_done(struct ui *ui)
 	return UI_HANDLED;
 }
 
-static unsigned user_done(struct ui *ui)
-{
-	if (!ui->input[0]) {
-		ui->filter.by_uid = false;
-	} else if (users_parse(ui->input, &ui->filter.uid)) {
-		ui_status(ui, _("Unknown user: %s"), ui->input);
-		return UI_HANDLED;
-	} else {
-		ui->filter.by_uid = true;
-	}
-	return UI_HANDLED | UI_REBUILD;
-}
-
 static unsigned prompt_done(struct ui *ui)
 {
 	ui->mode = MODE_NORMAL;
@@ -172,8 +203,9 @@ static unsigned prompt_done(struct ui *ui)
 	case PROMPT_FILTER:
 		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", ui->input);
 		return UI_HANDLED | UI_REBUILD;
-	case PROMPT_USER:
-		return user_done(ui);
+	case PROMPT_FIELD_FILTER:
+	case PROMPT_FIELD_FILTER_CASE:
+		return filter_field_done(ui);
 	case PROMPT_RENICE:
 		return renice_done(ui);
 	case PROMPT_PANE:
@@ -192,7 +224,7 @@ unsigned ui_prompt_key(struct ui *ui, int key)
 {
 	if (key == KEY_ESC) { /* Esc: cancel; for the filter it also clears it */
 		ui->mode = MODE_NORMAL;
-		action_target_close(&ui->target);
+		action_release(ui);
 		if (ui->prompt != PROMPT_FILTER)
 			return UI_HANDLED;
 		ui->filter_text[0] = '\0';
@@ -200,6 +232,11 @@ unsigned ui_prompt_key(struct ui *ui, int key)
 	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER)
 		return prompt_done(ui);
+	if (key >= 0x20 && key < 0x100 && key != KEY_DEL && ui->input_fresh) {
+		ui->input_len = 0; /* the first character typed replaces the value shown */
+		ui->input[0] = '\0';
+	}
+	ui->input_fresh = false; /* any other editing key edits the value shown */
 	if (key == KEY_BACKSPACE || key == KEY_DEL || key == KEY_CTRL('h')) {
 		/* drop a whole UTF-8 sequence */
 		while (ui->input_len > 0 &&

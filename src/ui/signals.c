@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * signals.c: the signal menu (htop's SignalsPanel): the signals a user sends
- * most, by name and this machine's number, TERM chosen; Enter sends the chosen
- * one to the process fixed when the menu opened (action.c).
+ * signals.c: the signal menu (htop's SignalsPanel): every signal this
+ * platform has, 1 to SIGRTMAX, numbered as here and named by the C library
+ * (sigabbrev_np; SIGRTMIN+n for the real-time ones), TERM chosen; digits
+ * typed pick a signal by number; Enter sends the chosen one to the processes
+ * fixed when the menu opened (action.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -11,61 +13,99 @@
 
 #include "tui.h"
 
-static const struct {
-	const char *name;
-	int sig;
-} signals[] = {
-    {"HUP", SIGHUP},   {"INT", SIGINT},	  {"QUIT", SIGQUIT},   {"KILL", SIGKILL},
-    {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"TERM", SIGTERM},   {"CONT", SIGCONT},
-    {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"WINCH", SIGWINCH},
-};
-#define NSIGNALS ((int)(sizeof(signals) / sizeof(signals[0])))
+/* Enough for 1..SIGRTMAX on every Linux platform (64, or 128 on MIPS). */
+#define SIGNALS_MAX 128
 
-/* The signal menu's entry for sig (SIGTERM when it has none). */
+static int nsignals;
+static int numbers[SIGNALS_MAX];
+static char names[SIGNALS_MAX][24];
+
+/* The signal's name without SIG, as the C library has it. */
+static void signal_name(int sig, char *buf, size_t n)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, n, "%s", abbrev);
+	else if (sig == SIGRTMIN)
+		snprintf(buf, n, "RTMIN");
+	else if (sig == SIGRTMAX)
+		snprintf(buf, n, "RTMAX");
+	else if (sig > SIGRTMIN && sig < SIGRTMAX)
+		snprintf(buf, n, "RTMIN+%d", sig - SIGRTMIN);
+	else
+		buf[0] = '\0';
+}
+
+/* The signals, once: those with a name (32 and 33 are glibc's own, unnamed). */
+static void list_signals(void)
+{
+	if (nsignals)
+		return;
+	for (int sig = 1; sig <= SIGRTMAX && nsignals < SIGNALS_MAX; sig++) {
+		char name[24];
+
+		signal_name(sig, name, sizeof(name));
+		if (!name[0])
+			continue;
+		numbers[nsignals] = sig;
+		snprintf(names[nsignals], sizeof(names[0]), "%s", name);
+		nsignals++;
+	}
+}
+
+/* The signal menu's entry for sig, or -1. */
 static int signal_index(int sig)
 {
-	for (int i = 0; i < NSIGNALS; i++)
-		if (signals[i].sig == sig)
+	for (int i = 0; i < nsignals; i++)
+		if (numbers[i] == sig)
 			return i;
-	return signal_index(SIGTERM);
+	return -1;
 }
 
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p)
 {
-	if (!p || !action_choose(ui, p))
+	list_signals();
+	if (!action_choose(ui, p))
 		return;
 	ui->mode = MODE_SIGNAL_MENU;
 	ui->menu_sel = signal_index(SIGTERM);
+	ui->menu_number = 0;
+}
+
+/* A digit typed: the number so far picks the signal, as in htop. */
+static void pick_by_number(struct ui *ui, int digit)
+{
+	int n = ui->menu_number * 10 + digit;
+
+	if (signal_index(n) < 0)
+		n = digit; /* a new number starts */
+	ui->menu_number = n;
+	if (signal_index(n) >= 0)
+		ui->menu_sel = signal_index(n);
 }
 
 unsigned ui_signal_menu_key(struct ui *ui, int key)
 {
-	const struct ui_target *t = &ui->target;
-
-	if (ui_menu_move(ui, key, NSIGNALS))
+	if (ui_menu_move(ui, key, nsignals)) {
+		ui->menu_number = 0;
 		return UI_HANDLED;
+	}
+	if (key >= '0' && key <= '9') {
+		pick_by_number(ui, key - '0');
+		return UI_HANDLED;
+	}
 	switch (key) {
 	case '\r':
 	case '\n':
-	case KEY_ENTER: {
-		const char *name = signals[ui->menu_sel].name;
-		int err = action_signal(t, ui->opts->root, signals[ui->menu_sel].sig);
-
+	case KEY_ENTER:
 		ui->mode = MODE_NORMAL;
-		if (err == -ESRCH)
-			action_gone(ui, t);
-		else if (err)
-			ui_status(ui, _("Cannot send SIG%s to %d (%s): %s"), name, t->pid, t->name,
-				  strerror(-err));
-		else
-			ui_status(ui, _("Sent SIG%s to %d (%s)"), name, t->pid, t->name);
-		action_target_close(&ui->target);
+		action_signal_targets(ui, numbers[ui->menu_sel], names[ui->menu_sel]);
 		return UI_HANDLED | UI_REFETCH;
-	}
 	case KEY_ESC:
 	case 'q':
 		ui->mode = MODE_NORMAL;
-		action_target_close(&ui->target);
+		action_release(ui);
 		ui_status(ui, _("Cancelled"));
 		break;
 	}
@@ -74,15 +114,15 @@ unsigned ui_signal_menu_key(struct ui *ui, int key)
 
 void ui_draw_signal_menu(struct ui *ui)
 {
-	static char labels[NSIGNALS][16];
-	const char *items[NSIGNALS];
-	char title[UI_TEXT_MAX];
+	static char labels[SIGNALS_MAX][40];
+	const char *items[SIGNALS_MAX];
+	char title[UI_TEXT_MAX], who[UI_TEXT_MAX / 2];
 
-	for (int i = 0; i < NSIGNALS; i++) {
-		snprintf(labels[i], sizeof(labels[i]), "%d %s", signals[i].sig, signals[i].name);
+	for (int i = 0; i < nsignals; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "%d %s", numbers[i], names[i]);
 		items[i] = labels[i];
 	}
-	snprintf(title, sizeof(title), _("Send signal to %d (%s):"), ui->target.pid,
-		 ui->target.name);
-	ui_draw_menu(ui, title, items, NSIGNALS);
+	action_targets_label(ui, who, sizeof(who));
+	snprintf(title, sizeof(title), _("Send signal to %s:"), who);
+	ui_draw_menu(ui, title, items, nsignals);
 }

@@ -202,6 +202,14 @@ static unsigned mouse_event(struct ui *ui)
 
 	if (getmouse(&ev) != OK || ui->mode != MODE_NORMAL)
 		return UI_HANDLED;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		/* the wheel moves the selection three rows, as htop's */
+		enum ui_action act = ev.bstate & BUTTON4_PRESSED ? ACT_UP : ACT_DOWN;
+
+		for (int i = 0; i < 3; i++)
+			ui_pane(ui)->key(ui, act, 0);
+		return UI_HANDLED;
+	}
 	if (ev.y == ui->pane_bar_y) {
 		int x = 0;
 
@@ -233,6 +241,8 @@ static unsigned mode_key(struct ui *ui, int key)
 		return ui_columns_key(ui, key);
 	case MODE_SIGNAL_MENU:
 		return ui_signal_menu_key(ui, key);
+	case MODE_USER_MENU:
+		return filter_user_menu_key(ui, key);
 	case MODE_SORT_MENU:
 		return ui_sort_menu_key(ui, key);
 	case MODE_HELP:
@@ -262,7 +272,10 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 		break;
 	case ACT_PAUSE:
 		ui->paused = !ui->paused;
+		ui_status(ui, ui->paused ? _("Paused (Z resumes)") : _("Resumed"));
 		return ui->paused ? UI_HANDLED : UI_HANDLED | UI_REFETCH;
+	case ACT_REFRESH:
+		return UI_HANDLED | UI_REFETCH;
 	case ACT_DELAY: {
 		char now[32];
 
@@ -296,6 +309,12 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
+		break;
+	case ACT_COLOR:
+		ui->cfg.color = !ui->color;
+		crt_set_color(ui, ui->cfg.color);
+		if (ui->cfg.color && !ui->color)
+			ui_status(ui, _("This terminal has no colours"));
 		break;
 	case ACT_WATCH: {
 		const struct frame_proc *p = procs_selected(ui);
@@ -336,9 +355,13 @@ static unsigned handle_key(struct ui *ui, int key)
 		switch_pane(ui, i);
 		return UI_HANDLED;
 	}
-	act = keymap_lookup(key);
+	act = keymap_lookup(key, ui->cfg.keys);
 	r = ui_pane(ui)->key(ui, act, key);
-	return r ? r : shared_key(ui, act);
+	if (!r)
+		r = shared_key(ui, act);
+	if (!r && key != KEY_ESC)
+		ui_no_such_key(ui, key);
+	return r ? r : UI_HANDLED;
 }
 
 /* Do what a handled key asked for. */
@@ -379,6 +402,8 @@ static void draw(struct ui *ui)
 		ui_draw_signal_menu(ui);
 	} else if (ui->mode == MODE_SORT_MENU) {
 		ui_draw_sort_menu(ui);
+	} else if (ui->mode == MODE_USER_MENU) {
+		filter_draw_user_menu(ui);
 	}
 	ui_draw_status(ui);
 	refresh();
@@ -476,10 +501,11 @@ static int ui_loop(struct ui *ui)
 
 int ui_run(const struct ui_opts *o)
 {
-	struct ui ui = {.opts = o, .target = {.pidfd = -1}};
+	static struct ui ui; /* large (the targets of tagged processes): not on the stack */
 	struct sbuf errors = {0};
 	int status, tty_gone;
 
+	ui.opts = o;
 	ui_settings(&ui, o, &errors);
 	status = ui_readers(&ui, o);
 	if (status) {
@@ -500,7 +526,7 @@ int ui_run(const struct ui_opts *o)
 		if (ui_panes[i]->shutdown)
 			ui_panes[i]->shutdown(&ui);
 	crt_restore();
-	action_target_close(&ui.target);
+	action_release(&ui);
 	free(ui.rows);
 	free(ui.tree);
 	free(ui.vis);

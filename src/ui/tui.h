@@ -29,6 +29,7 @@ enum ui_color {
 	COLOR_STATUS,
 	COLOR_PANE_ACTIVE,
 	COLOR_TREE,
+	COLOR_TAGGED,
 	COLOR_COUNT
 };
 
@@ -38,13 +39,15 @@ enum ui_mode {
 	MODE_COLUMNS,
 	MODE_SORT_MENU,
 	MODE_SIGNAL_MENU,
+	MODE_USER_MENU,
 	MODE_PROMPT,
 };
 
 enum prompt_kind {
 	PROMPT_SEARCH,
 	PROMPT_FILTER,
-	PROMPT_USER,
+	PROMPT_FIELD_FILTER,	  /* o */
+	PROMPT_FIELD_FILTER_CASE, /* O */
 	PROMPT_RENICE,
 	PROMPT_DELAY,
 	PROMPT_WATCH,
@@ -62,7 +65,25 @@ struct ui_target {
 	int pidfd;	      /* of tgid; -1 when closed or the kernel has no pidfd_open */
 	char name[PROC_COMM_MAX + 1]; /* comm, printable, for messages */
 	bool set;
+	int err; /* a tagged target: why it could not be fixed (-ESRCH gone), else 0 */
 };
+
+/* A tagged process: its PID and start time, so a reused PID is not tagged. */
+struct ui_tag {
+	int pid;
+	uint64_t start_ticks;	      /* clock ticks after boot */
+	char name[PROC_COMM_MAX + 1]; /* comm when tagged, for messages */
+};
+
+#define UI_TAGS_MAX 512
+
+/* A user in the u menu. */
+struct ui_user {
+	uid_t uid;
+	char name[33];
+};
+
+#define UI_USERS_MAX 64
 
 struct ui {
 	const struct ui_opts *opts;
@@ -92,6 +113,13 @@ struct ui {
 	struct row_filter filter;
 	char filter_text[UI_TEXT_MAX];
 	char search_text[UI_TEXT_MAX];
+	struct field_filter field_filters[UI_FIELD_FILTERS_MAX]; /* o, O */
+	size_t nfield_filters;
+	struct ui_user users[UI_USERS_MAX]; /* of the u menu */
+	size_t nusers;
+	bool hide_kthreads;  /* K */
+	unsigned cmd_scroll; /* columns of COMMAND scrolled off to the left */
+	int menu_number;     /* digits typed in the signal menu */
 
 	/* screen */
 	bool color;
@@ -104,8 +132,13 @@ struct ui {
 	enum prompt_kind prompt;
 	char input[UI_TEXT_MAX];
 	size_t input_len;
+	bool input_fresh;		/* input is the current value, shown: typing replaces it */
 	char prompt_label[UI_TEXT_MAX]; /* a prompt's label naming its target */
-	struct ui_target target;	/* of the signal menu or the renice prompt */
+	/* of the signal menu or the renice prompt: the tagged processes, or the selected one */
+	struct ui_target targets[UI_TAGS_MAX];
+	size_t ntargets;
+	struct ui_tag tags[UI_TAGS_MAX];
+	size_t ntags;
 	char status[256];
 	double status_until;
 	int table_y, table_h; /* where the pane's rows are, for mouse clicks */
@@ -161,6 +194,8 @@ const struct pane_def *ui_pane(const struct ui *ui);
 /* Catch the quit and crash signals, start curses; the terminal is given back
  * by crt_restore(), at exit() and before a fatal message. */
 void crt_start(struct ui *ui);
+/* Draw in colour (when the terminal has it) or in monochrome from now on. */
+void crt_set_color(struct ui *ui, bool on);
 /* End curses if it is up; safe to call more than once. */
 void crt_restore(void);
 /* The quit signal (SIGINT, SIGTERM, SIGHUP) received, or 0. */
@@ -177,6 +212,8 @@ int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)
 /* prompt.c: the status line */
 void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial);
+/* A key nothing took: say so, rather than ignore it (top and htop users try theirs). */
+void ui_no_such_key(struct ui *ui, int key);
 unsigned ui_prompt_key(struct ui *ui, int key);
 /* The prompt, a message, or the function-key bar, on the last line. */
 void ui_draw_status(struct ui *ui);
@@ -202,7 +239,33 @@ void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 /* Which /proc files the shown columns and the sort column need. */
 unsigned ui_needs(const struct ui *ui);
 
-/* action.c: acting on the process the user chose, and no other. */
+/* filter.c */
+/* Whether the command of p as shown (its command line when those are shown,
+ * read now if need be) contains text, in any case. */
+bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *text);
+/* Keep the rows the name filter and the field filters let through, in order;
+ * returns how many. */
+size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n);
+/* The field filters, for the status line, appended to b. */
+void filter_draw_kept(struct ui *ui, struct sbuf *b);
+/* u, o, O, K and *; UI_IGNORED for any other action. */
+unsigned filter_key(struct ui *ui, enum ui_action act);
+/* The o or O prompt was answered (empty: clear the field filters). */
+unsigned filter_field_done(struct ui *ui);
+/* Open the u menu: All users, then the users that have processes now. */
+void filter_user_menu(struct ui *ui);
+unsigned filter_user_menu_key(struct ui *ui, int key);
+void filter_draw_user_menu(struct ui *ui);
+
+/* tags.c */
+/* Whether p is tagged (by PID and start time). */
+bool tags_has(const struct ui *ui, const struct frame_proc *p);
+/* Untag the process of that PID and start time, if tagged. */
+void tags_drop(struct ui *ui, int pid, uint64_t start_ticks);
+/* Space, c and U on the process rows; UI_IGNORED for any other action. */
+unsigned tags_key(struct ui *ui, enum ui_action act);
+
+/* action.c: acting on the processes the user chose, and no other. */
 /* Fix t on row p: pidfd of its process, then its start time checked against the
  * row's. 0, or -ESRCH (gone, or its PID already reused), -EACCES, ... (-errno). */
 int action_target_open(struct ui_target *t, const char *root, const struct frame_proc *p);
@@ -213,13 +276,19 @@ int action_signal(const struct ui_target *t, const char *root, int sig);
  * clamped to -20..19; *set_to is what was set. 0, -ESRCH when gone, or -errno. */
 int action_renice(const struct ui_target *t, const char *root, bool relative, int value,
 		  int *set_to);
-/* The status line for a target that is gone. */
-void action_gone(struct ui *ui, const struct ui_target *t);
-/* Fix ui->target on row p; false (and the reason on the status line) when
- * there is nothing to act on. */
+/* Fix ui->targets: every tagged process when there are tags (one that is gone
+ * already is reported and untagged, never replaced), else row p. False (and
+ * the reason on the status line) when there is nothing to act on. */
 bool action_choose(struct ui *ui, const struct frame_proc *p);
-/* Renice ui->target (see action_renice), say how it went on the status line,
- * and let the target go. Returns the reaction: a frame now when it was set. */
+/* Close ui->targets. */
+void action_release(struct ui *ui);
+/* "1234 (name)" for one target, "3 tagged processes" for more, into buf. */
+void action_targets_label(const struct ui *ui, char *buf, size_t n);
+/* Send sig (named name, without SIG) to ui->targets, say how it went on the
+ * status line, and let the targets go. */
+void action_signal_targets(struct ui *ui, int sig, const char *name);
+/* Renice ui->targets (see action_renice), say how it went on the status line,
+ * and let the targets go. Returns the reaction: a frame now when one was set. */
 unsigned action_renice_target(struct ui *ui, bool relative, int value);
 
 /* meters.c: draws the header from row 0; returns the rows used. */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * filter.c: which rows the Processes pane keeps, and the keys that say so:
+ * the name filter (\ and F4) and the search (/ and F3) match the command as
+ * shown, in any case (the command line when it is shown, read for every row
+ * the filter looks at, as htop does); top's field filters (o, O) are parsed
+ * by fieldfilter.c; u offers a menu of the users that have processes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+static struct sbuf scratch; /* a row's command as shown, kept across frames */
+
+bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *text)
+{
+	ui->frame.cmdlines = ui->cfg.cmdline;
+	if (ui->cfg.cmdline && !p->has_cmd)
+		pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
+	sbuf_reset(&scratch);
+	field_format(&scratch, FIELD_COMMAND, p, &ui->frame);
+	return text_contains(scratch.p ? scratch.p : "", scratch.len, text, true);
+}
+
+/* Children of kthreadd, as htop tells them without the task flags. */
+static bool kernel_thread(const struct frame_proc *p)
+{
+	return p->pid == 2 || p->ppid == 2;
+}
+
+static bool keep(struct ui *ui, const struct frame_proc *p)
+{
+	if (ui->hide_kthreads && kernel_thread(p))
+		return false;
+	if (ui->filter_text[0] && !filter_text_match(ui, p, ui->filter_text))
+		return false;
+	for (size_t i = 0; i < ui->nfield_filters; i++)
+		if (!field_filter_match(&ui->field_filters[i], p, &ui->frame, &scratch))
+			return false;
+	return true;
+}
+
+size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n)
+{
+	size_t kept = 0;
+
+	if (!ui->filter_text[0] && !ui->nfield_filters && !ui->hide_kthreads)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (keep(ui, rows[i]))
+			rows[kept++] = rows[i];
+	return kept;
+}
+
+void filter_draw_kept(struct ui *ui, struct sbuf *b)
+{
+	for (size_t i = 0; i < ui->nfield_filters; i++) {
+		const struct field_filter *ff = &ui->field_filters[i];
+
+		sbuf_printf(b, " [%s%s%c%s]", ff->negate ? "!" : "", field_defs[ff->field].title,
+			    ff->op, ff->text);
+	}
+}
+
+unsigned filter_field_done(struct ui *ui)
+{
+	struct field_filter ff;
+	int err;
+
+	if (!ui->input[0]) {
+		ui->nfield_filters = 0;
+		ui_status(ui, _("Field filters cleared"));
+		return UI_HANDLED | UI_REBUILD;
+	}
+	err = field_filter_parse(ui->input, ui->prompt == PROMPT_FIELD_FILTER, &ff);
+	if (err == -ENOENT) {
+		ui_status(ui, _("No such field: %s"), ui->input);
+	} else if (err) {
+		ui_status(ui, _("Not a filter: %s (FIELD=TEXT, FIELD<N or FIELD>N, ! negates)"),
+			  ui->input);
+	} else if (ui->nfield_filters >= UI_FIELD_FILTERS_MAX) {
+		ui_status(ui, _("At most %d field filters (o, then Enter, clears them)"),
+			  UI_FIELD_FILTERS_MAX);
+	} else {
+		ui->field_filters[ui->nfield_filters++] = ff;
+		return UI_HANDLED | UI_REBUILD;
+	}
+	return UI_HANDLED;
+}
+
+/* htop's *: collapse every branch (as many as fit), or expand them all. */
+static void tree_all(struct ui *ui)
+{
+	const struct frame *f = &ui->frame;
+
+	if (ui->ncollapsed) {
+		ui->ncollapsed = 0;
+		return;
+	}
+	for (size_t i = 0; i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++) {
+		bool parent = false;
+
+		for (size_t j = 0; j < f->nprocs && !parent; j++)
+			parent = f->procs[j].ppid == f->procs[i].pid && j != i;
+		if (parent)
+			ui->collapsed[ui->ncollapsed++] = f->procs[i].pid;
+	}
+}
+
+unsigned filter_key(struct ui *ui, enum ui_action act)
+{
+	switch (act) {
+	case ACT_USER:
+		filter_user_menu(ui);
+		return UI_HANDLED;
+	case ACT_FIELD_FILTER:
+		ui_prompt(ui, PROMPT_FIELD_FILTER, "");
+		return UI_HANDLED;
+	case ACT_FIELD_FILTER_CASE:
+		ui_prompt(ui, PROMPT_FIELD_FILTER_CASE, "");
+		return UI_HANDLED;
+	case ACT_HIDE_KTHREADS:
+		ui->hide_kthreads = !ui->hide_kthreads;
+		ui_status(ui, ui->hide_kthreads ? _("Kernel threads hidden")
+						: _("Kernel threads shown"));
+		return UI_HANDLED | UI_REBUILD;
+	case ACT_SCROLL_LEFT:
+		ui->cmd_scroll = ui->cmd_scroll > 8 ? ui->cmd_scroll - 8 : 0;
+		return UI_HANDLED;
+	case ACT_SCROLL_RIGHT:
+		if (ui->cmd_scroll < 4096)
+			ui->cmd_scroll += 8;
+		return UI_HANDLED;
+	case ACT_TREE_ALL:
+		if (!ui->cfg.tree)
+			return UI_HANDLED;
+		tree_all(ui);
+		return UI_HANDLED | UI_REBUILD;
+	default:
+		return UI_IGNORED;
+	}
+}
+
+/* ---- the users menu ---- */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct ui_user *)a)->name, ((const struct ui_user *)b)->name);
+}
+
+void filter_user_menu(struct ui *ui)
+{
+	ui->nusers = 0;
+	for (size_t i = 0; i < ui->frame.nprocs && ui->nusers < UI_USERS_MAX; i++) {
+		const struct frame_proc *p = &ui->frame.procs[i];
+		bool seen = false;
+
+		for (size_t u = 0; u < ui->nusers && !seen; u++)
+			seen = ui->users[u].uid == p->uid;
+		if (seen)
+			continue;
+		ui->users[ui->nusers].uid = p->uid;
+		if (p->user)
+			snprintf(ui->users[ui->nusers].name, sizeof(ui->users[0].name), "%s",
+				 p->user);
+		else
+			snprintf(ui->users[ui->nusers].name, sizeof(ui->users[0].name), "%u",
+				 (unsigned)p->uid);
+		ui->nusers++;
+	}
+	qsort(ui->users, ui->nusers, sizeof(ui->users[0]), by_name);
+	ui->mode = MODE_USER_MENU;
+	ui->menu_sel = 0;
+	for (size_t u = 0; u < ui->nusers; u++)
+		if (ui->filter.by_uid && ui->users[u].uid == ui->filter.uid)
+			ui->menu_sel = (int)u + 1;
+}
+
+unsigned filter_user_menu_key(struct ui *ui, int key)
+{
+	if (ui_menu_move(ui, key, (int)ui->nusers + 1))
+		return UI_HANDLED;
+	switch (key) {
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		ui->mode = MODE_NORMAL;
+		ui->filter.by_uid = ui->menu_sel > 0;
+		if (ui->filter.by_uid)
+			ui->filter.uid = ui->users[ui->menu_sel - 1].uid;
+		return UI_HANDLED | UI_REBUILD;
+	case KEY_ESC:
+	case 'q':
+		ui->mode = MODE_NORMAL;
+		break;
+	}
+	return UI_HANDLED;
+}
+
+void filter_draw_user_menu(struct ui *ui)
+{
+	const char *items[UI_USERS_MAX + 1];
+
+	items[0] = _("All users");
+	for (size_t u = 0; u < ui->nusers; u++)
+		items[u + 1] = ui->users[u].name;
+	ui_draw_menu(ui, _("Show the processes of:"), items, (int)ui->nusers + 1);
+}
