@@ -77,6 +77,8 @@ expect '^CPU'
 expect '^Mem'
 expect '^Swp'
 expect '^Cost'
+# where the rows came from: out of view, idle processes keep their rows
+expect '^Cost: .*; procfs: [0-9]+ read, [1-9][0-9]* unchanged, 0 bpf'
 expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 
 # filter for the victim: its row is the only one

@@ -66,6 +66,7 @@ struct scan_state {
 	size_t n;
 	char buf[SCAN_BUF];
 	unsigned long changed; /* read-less: processes that ran, over the run */
+	size_t listed;	       /* PIDs the last listing gave */
 };
 
 enum scan_way { WAY_TOP, WAY_HELD, WAY_READLESS, WAY_SAMPLER, WAY_SAMPLER_RL, WAY_N };
@@ -87,6 +88,7 @@ static int scan_pids(struct scan_state *st, void (*fn)(struct scan_state *, int,
 {
 	if (lseek(st->dirfd, 0, SEEK_SET) < 0)
 		return -errno;
+	st->listed = 0;
 	for (;;) {
 		long n = syscall(SYS_getdents64, st->dirfd, st->dents, SCAN_DENTS);
 
@@ -103,8 +105,10 @@ static int scan_pids(struct scan_state *st, void (*fn)(struct scan_state *, int,
 			off += reclen;
 			for (const char *c = name; *c >= '0' && *c <= '9'; c++)
 				pid = pid * 10 + (*c - '0');
-			if (pid > 0)
+			if (pid > 0) {
+				st->listed++;
 				fn(st, pid, name);
+			}
 		}
 	}
 }
@@ -196,24 +200,57 @@ static void close_held(struct scan_state *st)
 	st->n = 0;
 }
 
-/* One way's frames; *cpu_s the CPU time they took. 0 or -errno. */
-static int run_way(struct scan_state *st, struct sampler *full, struct sampler *rl, struct frame *f,
-		   enum scan_way w, unsigned frames, double *cpu_s)
+/* Hold every process's descriptors, and take the read-less reference. 0 or -errno. */
+static int held_setup(struct scan_state *st)
+{
+	int err = scan_pids(st, open_held);
+
+	if (err)
+		return err;
+	qsort(st->procs, st->n, sizeof(*st->procs), proc_cmp);
+	/* read-less needs a reference: every process "moved" in its first frame */
+	err = scan_pids(st, read_less);
+	st->changed = 0;
+	return err;
+}
+
+/*
+ * One way's frames; *cpu_s the CPU time they took, *nprocs the processes
+ * read. Each way holds its descriptors only while it runs (set up untimed):
+ * all at once would need more than RLIMIT_NOFILE on a big machine. 0 or -errno.
+ */
+static int run_way(struct scan_state *st, enum scan_way w, unsigned frames, double *cpu_s,
+		   size_t *nprocs)
 {
 	static void (*const fn[])(struct scan_state *, int, const char *) = {
 	    [WAY_TOP] = read_top, [WAY_HELD] = read_held, [WAY_READLESS] = read_less};
-	double t0 = clock_cpu();
+	struct sampler_opts so = {.needs = PROC_NEED(PROC_FILE_STATM),
+				  .read_less = w == WAY_SAMPLER_RL};
+	struct sampler *s = NULL;
+	struct frame f = {0};
+	unsigned long changed = st->changed;
+	double t0;
 	int err = 0;
 
-	for (unsigned i = 0; i < frames && !err; i++) {
-		if (w == WAY_SAMPLER)
-			err = sampler_frame(full, f);
-		else if (w == WAY_SAMPLER_RL)
-			err = sampler_frame(rl, f);
-		else
-			err = scan_pids(st, fn[w]);
+	if (w == WAY_HELD || w == WAY_READLESS)
+		err = held_setup(st);
+	if (w >= WAY_SAMPLER) {
+		err = sampler_new(&so, &s);
+		/* the first frame opens the descriptors and sets the references */
+		if (!err)
+			err = sampler_frame(s, &f);
 	}
+	t0 = clock_cpu();
+	for (unsigned i = 0; i < frames && !err; i++)
+		err = s ? sampler_frame(s, &f) : scan_pids(st, fn[w]);
 	*cpu_s = clock_cpu() - t0;
+	*nprocs = s ? f.nprocs : st->listed;
+	if (w == WAY_READLESS)
+		changed += st->changed;
+	close_held(st);
+	st->changed = changed;
+	frame_free(&f);
+	sampler_free(s);
 	return err;
 }
 
@@ -227,11 +264,8 @@ static void raise_nofile(void)
 	}
 }
 
-static int scan_setup(struct scan_state *st, struct sampler **full, struct sampler **rl,
-		      struct frame *f, struct bench_result *res)
+static int scan_setup(struct scan_state *st, struct bench_result *res)
 {
-	struct sampler_opts fo = {.needs = PROC_NEED(PROC_FILE_STATM)};
-	struct sampler_opts ro = {.needs = PROC_NEED(PROC_FILE_STATM), .read_less = true};
 	int err;
 
 	raise_nofile();
@@ -242,26 +276,7 @@ static int scan_setup(struct scan_state *st, struct sampler **full, struct sampl
 		return err;
 	}
 	st->dents = xmalloc(SCAN_DENTS);
-	err = scan_pids(st, open_held);
-	if (!err)
-		qsort(st->procs, st->n, sizeof(*st->procs), proc_cmp);
-	/* read-less needs a reference: every process "moved" in its first frame */
-	if (!err)
-		err = scan_pids(st, read_less);
-	st->changed = 0;
-	if (!err)
-		err = sampler_new(&fo, full);
-	if (!err)
-		err = sampler_new(&ro, rl);
-	/* the samplers' first frames open their descriptors and set the references */
-	if (!err)
-		err = sampler_frame(*full, f);
-	if (!err)
-		err = sampler_frame(*rl, f);
-	if (err)
-		snprintf(res->message, sizeof(res->message), _("cannot list processes: %s"),
-			 strerror(-err));
-	return err;
+	return 0;
 }
 
 static int scan_run(const void *params, const struct bench_ctx *ctx, struct bench_result *res)
@@ -270,18 +285,18 @@ static int scan_run(const void *params, const struct bench_ctx *ctx, struct benc
 	unsigned repeat = ctx && ctx->repeat ? ctx->repeat : 1;
 	double *samples = xcalloc((size_t)WAY_N * repeat, sizeof(*samples));
 	struct scan_state st = {.dirfd = -1};
-	struct sampler *full = NULL, *rl = NULL;
-	struct frame f = {0};
 	size_t nprocs = 0;
 	int err;
 
-	err = scan_setup(&st, &full, &rl, &f, res);
+	err = scan_setup(&st, res);
 	for (unsigned r = 0; r < repeat && !err; r++) {
 		for (int w = 0; w < WAY_N && !err; w++) {
 			double cpu;
 
-			err = run_way(&st, full, rl, &f, (enum scan_way)w, p->frames, &cpu);
-			nprocs = w >= WAY_SAMPLER ? f.nprocs : st.n;
+			err = run_way(&st, (enum scan_way)w, p->frames, &cpu, &nprocs);
+			if (err)
+				snprintf(res->message, sizeof(res->message),
+					 _("cannot list processes: %s"), strerror(-err));
 			samples[(size_t)w * repeat + r] =
 			    cpu * 1e6 / (double)p->frames / (double)(nprocs ? nprocs : 1);
 		}
@@ -312,13 +327,9 @@ static int scan_run(const void *params, const struct bench_ctx *ctx, struct benc
 		   _("CPU time of this process per process and frame; the raw ways parse "
 		     "nothing, ptop's sampler parses and keeps its slots"));
 out:
-	close_held(&st);
 	free(st.dents);
 	if (st.dirfd >= 0)
 		close(st.dirfd);
-	frame_free(&f);
-	sampler_free(full);
-	sampler_free(rl);
 	free(samples);
 	return err;
 }
