@@ -372,7 +372,7 @@ for f in frames:
 [ -n "$no_breakpoints" ] || check_watch
 
 # Bad --watch arguments are usage errors.
-expect_status 2 "--watch 1:zz" -b -n 1 --watch 1:zz
+expect_status 2 "--watch 1:0xzz" -b -n 1 --watch 1:0xzz
 expect_status 2 "--watch 1:0x10:3" -b -n 1 --watch 1:0x10:3
 expect_status 2 "--watch 1:0x10:4:q" -b -n 1 --watch 1:0x10:4:q
 expect_status 2 "--watch 0:0x10" -b -n 1 --watch 0:0x10
@@ -398,7 +398,8 @@ grep -q "task-clock" "$tmp/out" || grep -q "cycles" "$tmp/out" || fail "text: no
 grep -Eq "^ *$busy +[0-9]+" "$tmp/out" || fail "text: no counter row for the busy child"
 if [ -z "$no_breakpoints" ]; then
 	grep -q "^Breakpoints" "$tmp/out" || fail "text: no Breakpoints section"
-	grep -Eq "^ *$idle 0x[0-9a-f]+ +4 w " "$tmp/out" || fail "text: no breakpoint row"
+	grep -Eq "^ *$idle +\[stack\]\+0x40 +0x[0-9a-f]+ +4 w " "$tmp/out" ||
+		fail "text: no breakpoint row"
 fi
 
 exit $failed

@@ -89,8 +89,11 @@ struct frame_bp {
 	char type[3]; /* "r", "w", "rw", "x" */
 	uint64_t hits;
 	double hits_per_s;
-	int threads; /* threads it was armed on */
-	bool gone;   /* the process ended; hits are final */
+	int threads;	/* threads it was armed on */
+	bool gone;	/* the process ended; hits are final */
+	char label[96]; /* what was asked for ("counter", "[heap]+0x40"), "" for a plain address */
+	char comm[16];	/* the process's name at arming */
+	double cpu_pct; /* its estimated cost to the process: % of one CPU; < 0 unknown */
 };
 
 struct frame_cpu {
@@ -138,7 +141,9 @@ struct frame {
 	struct frame_counters counters;
 	struct frame_bp *bps; /* owned by the observer; valid until its next update */
 	size_t nbps;
-	bool bp_no_hits;     /* this machine counts no breakpoint hits (perf_bp_selftest) */
+	bool bp_no_hits; /* this machine counts no breakpoint hits (perf_bp_selftest) */
+	double
+	    bp_hit_ns; /* what one hit costs the process taking it (perf_bp_hit_cost); 0 unknown */
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads;  /* rows are threads (top -H): pid is a thread id, tasks count threads */
 	bool cmdlines; /* the presenter read every row's command line (top -c) */

@@ -4,6 +4,7 @@
  * line, the column headings and one line per process, so that people and
  * scripts used to `top -b` read it without surprise.
  */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -156,14 +157,27 @@ static void breakpoints_section(struct sbuf *b, const struct frame *f)
 	if (f->bp_no_hits)
 		sbuf_adds(b, "\nNote: this machine counts no breakpoint hits (its hypervisor drops "
 			     "debug exceptions)");
-	sbuf_adds(b, "\nBreakpoints\n    PID ADDRESS            LEN TYPE            HITS     "
-		     "HITS/s THREADS\n");
+	for (size_t i = 0; i < f->nbps; i++)
+		if (!f->bps[i].gone && f->bps[i].cpu_pct > 5.0)
+			sbuf_printf(
+			    b, "\nWarning: the watch on %d (%s) costs it about %.0f%% of a CPU",
+			    f->bps[i].pid, f->bps[i].label[0] ? f->bps[i].label : f->bps[i].comm,
+			    f->bps[i].cpu_pct);
+	sbuf_adds(
+	    b, "\nBreakpoints\n    PID WATCH              ADDRESS            LEN TYPE            "
+	       "HITS     HITS/s   ~%CPU THREADS COMMAND\n");
 	for (size_t i = 0; i < f->nbps; i++) {
 		const struct frame_bp *bp = &f->bps[i];
+		char cost[16];
 
-		sbuf_printf(b, "%7d 0x%-16llx %3d %-4s %15llu %10.1f %7d\n", bp->pid,
-			    (unsigned long long)bp->addr, bp->len, bp->type,
-			    (unsigned long long)bp->hits, bp->hits_per_s, bp->threads);
+		if (bp->cpu_pct < 0)
+			snprintf(cost, sizeof(cost), "n/a");
+		else
+			snprintf(cost, sizeof(cost), "%.1f", bp->cpu_pct);
+		sbuf_printf(b, "%7d %-18.18s 0x%-16llx %3d %-4s %15llu %10.1f %7s %7d %s%s\n",
+			    bp->pid, bp->label[0] ? bp->label : "-", (unsigned long long)bp->addr,
+			    bp->len, bp->type, (unsigned long long)bp->hits, bp->hits_per_s, cost,
+			    bp->threads, bp->comm, bp->gone ? " (exited)" : "");
 	}
 }
 

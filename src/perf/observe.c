@@ -35,8 +35,9 @@ struct observer {
 	struct perf_bp bps[OBSERVER_MAX_BPS];
 	struct frame_bp fbps[OBSERVER_MAX_BPS];
 	size_t nbps;
-	bool counting;	 /* attach counters on update */
-	int bp_selftest; /* 1 not run yet, else perf_bp_selftest()'s answer */
+	bool counting;	  /* attach counters on update */
+	int bp_selftest;  /* 1 not run yet, else perf_bp_selftest()'s answer */
+	double bp_hit_ns; /* perf_bp_hit_cost() once hits are known delivered; 0 unknown */
 	double last_mono;
 };
 
@@ -104,17 +105,34 @@ void observer_set(struct observer *ob, bool counters, bool perf_fds)
 	ob->opts.perf_fds = perf_fds;
 }
 
-int observer_watch(struct observer *ob, const struct perf_bp_spec *spec)
+int observer_watch(struct observer *ob, struct perf_bp_spec *spec)
 {
+	struct perf_bp_spec s = *spec;
 	int err;
 
 	if (ob->nbps == OBSERVER_MAX_BPS)
 		return -ENOSPC;
-	err = perf_bp_arm(&ob->bps[ob->nbps], spec, ob->opts.root);
+	err = perf_bp_resolve(&s, ob->opts.root);
+	*spec = s;
 	if (err)
 		return err;
-	if (ob->bp_selftest == 1)
+	for (size_t i = 0; i < ob->nbps; i++) {
+		const struct perf_bp_spec *o = &ob->bps[i].spec;
+
+		/* the kernel would take it, and every hit would be counted twice */
+		if (!ob->bps[i].exited && o->pid == s.pid && o->addr == s.addr && o->len == s.len &&
+		    o->type == s.type)
+			return -EEXIST;
+	}
+	s.region[0] = s.symbol[0] = '\0'; /* resolved: arm the address */
+	err = perf_bp_arm(&ob->bps[ob->nbps], &s, ob->opts.root);
+	if (err)
+		return err;
+	if (ob->bp_selftest == 1) {
 		ob->bp_selftest = perf_bp_selftest();
+		if (ob->bp_selftest == 0 && perf_bp_hit_cost(&ob->bp_hit_ns))
+			ob->bp_hit_ns = 0;
+	}
 	ob->nbps++;
 	return 0;
 }
@@ -271,8 +289,13 @@ void observer_update(struct observer *ob, struct frame *f, const struct frame_pr
 		fb->hits = bp->hits;
 		fb->hits_per_s = bp->hits_per_s;
 		fb->threads = bp->nfds;
+		fb->gone = bp->exited;
+		snprintf(fb->label, sizeof(fb->label), "%s", bp->spec.label);
+		snprintf(fb->comm, sizeof(fb->comm), "%s", bp->comm);
+		fb->cpu_pct = ob->bp_hit_ns > 0 ? fb->hits_per_s * ob->bp_hit_ns / 1e7 : -1;
 	}
 	f->bps = ob->fbps;
 	f->nbps = ob->nbps;
 	f->bp_no_hits = ob->nbps && ob->bp_selftest == -EOPNOTSUPP;
+	f->bp_hit_ns = ob->bp_hit_ns;
 }
