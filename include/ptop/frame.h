@@ -46,6 +46,7 @@ struct frame_proc {
 	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
 	bool ctr_partial;	      /* some of its threads are not counted */
 	bool ctr_not_counted; /* its counters never ran in the interval: ctr[] is no count */
+	bool ctr_counting;    /* attached during the interval: ctr[] covers part of it only */
 	uint8_t ctr_na; /* bit e: event e counts in the kernel, refused here: ctr[e] is no count */
 	int perf_fds;	/* perf_event descriptors it holds; -1 not looked at */
 	int tgid;	/* the process a thread belongs to (== pid for processes) */
@@ -61,6 +62,7 @@ struct frame_counters {
 	bool hardware;		  /* false: software events */
 	const char *why_software; /* translatable reason, or NULL */
 	unsigned attached, not_attached;
+	unsigned budget;       /* processes with counters at most (--counter-budget) */
 	unsigned partial;      /* attached, with threads that are not counted (over the limits) */
 	int last_error;	       /* -errno of the last refusal, or 0 */
 	unsigned refused;      /* of not_attached: refused by the kernel in this frame */

@@ -79,6 +79,9 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_
 		if (p->ctr_not_counted) {
 			/* multiplexed out for the whole interval: nothing to derive */
 			sbuf_adds(b, ",\"not_counted\":true");
+		} else if (p->ctr_counting) {
+			/* attached during this interval: its counts start with the next */
+			sbuf_adds(b, ",\"counting\":true");
 		} else {
 			ctr_derive(f, p, &d);
 			if (d.ipc >= 0)

@@ -106,8 +106,12 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 	if (c->children_counted)
 		sbuf_adds(b, " (kernel without inherit_thread: forked children also count in "
 			     "their parents)");
-	sbuf_printf(b, ", %u not attached; ptop itself read by %s:", c->not_attached,
-		    c->self_rdpmc ? "rdpmc" : "read()");
+	sbuf_printf(b, ", %u not attached", c->not_attached);
+	/* the rest of not_attached is said below: the kernel's refusals */
+	if (c->not_attached > c->refused)
+		sbuf_printf(b, " (%u over the budget of %u, --counter-budget)",
+			    c->not_attached - c->refused, c->budget);
+	sbuf_printf(b, "; ptop itself read by %s:", c->self_rdpmc ? "rdpmc" : "read()");
 	for (int e = 0; e < c->nevents; e++)
 		sbuf_printf(b, " %s %.0f", c->names[e], c->self_ctr[e]);
 	sbuf_adds(b, "\n    PID");
@@ -124,6 +128,8 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		for (int e = 0; e < c->nevents; e++)
 			if (p->ctr_not_counted)
 				sbuf_printf(b, " %16s", "not counted");
+			else if (p->ctr_counting)
+				sbuf_printf(b, " %16s", "counting");
 			else if (p->ctr_na & (1u << e))
 				sbuf_printf(b, " %16s", "n/a");
 			else

@@ -28,6 +28,7 @@ struct observer {
 	double self_interval[PERF_GROUP_MAX]; /* since then, scaled: ptop's own row */
 	double self_scale;		      /* running / enabled over that interval */
 	bool self_not_counted;		      /* an event of its own never ran in it */
+	bool self_counting;		      /* an event of its own has no previous read */
 	uint8_t self_na; /* its events opened user level only that count nothing */
 	int self_pid;
 	int *pids;
@@ -181,6 +182,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->why_software = info.why_software;
 	fc->attached = info.attached;
 	fc->not_attached = info.not_attached;
+	fc->budget = ob->opts.budget;
 	fc->partial = info.partial;
 	fc->last_error = info.last_error;
 	fc->children_counted = info.children_counted;
@@ -205,6 +207,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->self_rdpmc = false;
 	ob->self_scale = 1;
 	ob->self_not_counted = false;
+	ob->self_counting = false;
 	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
 		struct perf_count now;
 		double scale;
@@ -225,6 +228,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 				ob->self_scale = scale;
 		} else {
 			ob->self_interval[i] = 0;
+			ob->self_counting = true;
 		}
 		ob->self_last[i] = now;
 		ob->self_have_last[i] = true;
@@ -241,6 +245,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 			p->ctr_scale = ob->self_scale;
 			p->ctr_partial = false; /* one thread, counted whole */
 			p->ctr_not_counted = ob->self_not_counted;
+			p->ctr_counting = ob->self_counting;
 			p->ctr_na = ob->self_na;
 			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
 				p->ctr[e] = ob->self_interval[e];
@@ -255,6 +260,8 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		p->ctr_scale = g->scale;
 		p->ctr_partial = g->partial;
 		p->ctr_not_counted = g->not_counted;
+		/* the first read after attaching covers part of the interval: no rate yet */
+		p->ctr_counting = !g->have_prev;
 		p->ctr_na = g->na;
 	}
 }

@@ -144,6 +144,8 @@ struct pane_def {
 	void (*shutdown)(struct ui *ui);
 	/* A prompt this pane opened was answered. May be NULL. */
 	void (*prompt_done)(struct ui *ui, const char *text);
+	/* The columns F6 offers, into out (room for max); NULL: the Processes pane's. */
+	size_t (*sort_columns)(struct ui *ui, enum field_id *out, size_t max);
 };
 
 extern const struct pane_def pane_processes;
