@@ -21,7 +21,7 @@ static int elf_open(const char *path, int *fd, Elf **elf)
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return -errno;
-	*elf = elf_begin(*fd, ELF_C_READ, NULL);
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
 		elf_end(*elf);
 		close(*fd);
