@@ -6,7 +6,10 @@
 # child `ptop bench`; Esc cancels it, and no child (nor any of its threads)
 # is left; a quick status run finishes and its table shows, with the spread
 # of its figures and its notes; c pins it to CPU 0 (and the next run says
-# so) and c again unpins it; q exits with 0.
+# so) and c again unpins it; the figures read back with their labels and
+# units (us/op, counts without decimals); a short breakpoint-thread sweep
+# shows its total time in us or ms and charts titled by both axes; q exits
+# with 0.
 # Every wait is for something that must come: each may take 30 s on a loaded
 # machine.
 
@@ -77,10 +80,15 @@ keys Up e
 keys -l -- '--loops 500 --repeat 2'
 keys Enter Enter
 expect 'Run 2: status --loops 500 --repeat 2 \(done\)'
-expect 'usecs/op'
+# read back as a person reads it: labels whole, not keys; us, not usecs;
+# counts without decimals
+expect '^   /proc/self/status: pread on a held descriptor +[0-9.]+ us/op  '
+expect '^   /proc/self/statm: open\+read\+close +[0-9.]+ us/op  '
+expect '^   reads per run and mode +500 reads *$'
+off_screen 'status_pread|usecs' || fail "raw keys or perf's units in the pane"
 expect 'Earlier runs'
 # a figure that repeats shows its spread; the notes say the run was not pinned
-expect 'usecs/op +min [0-9.]+  median [0-9.]+  max [0-9.]+  \(2 runs\)'
+expect 'us/op  min [0-9.]+  median [0-9.]+  max [0-9.]+  \(2 runs\)'
 expect '# not pinned'
 
 # c pins the selected benchmark to CPU 0, and the run says so
@@ -91,6 +99,19 @@ expect 'Run 3: status --loops 500 --repeat 2 --cpu=0 \(done\)'
 expect '# pinned to CPUs 0 \(--cpu\)'
 keys c
 expect '^ status +--loops 500 --repeat 2 +open\+read\+close'
+
+# a breakpoint-thread sweep, too short for whole milliseconds: its total
+# time is in us or ms, its figures named, its charts titled by both axes
+keys Down e
+keys C-u
+keys -l -- '--repeat 2 --sweep'
+keys Enter Enter
+expect 'Run 4: breakpoint-thread --repeat 2 --sweep \(done\)'
+expect '^   Total time +[0-9.]+ (us|ms) *$'
+expect '^   time per operation +[0-9.]+ us/op'
+expect '^ us/op by number of breakpoints'
+expect '^ us/op by threads per batch'
+off_screen '0\.000 sec' || fail "a run too short to show as 0.000 sec"
 
 keys q
 ended() { [ -s "$tmp/status" ]; }

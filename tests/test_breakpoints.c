@@ -82,6 +82,39 @@ static void test_parse_good(void **state)
 	assert_string_equal(perf_bp_type_name(PERF_BP_X), "x");
 }
 
+/* A variable's name, alone or after its library's, as the user typed it. */
+static void names(const char *arg, const char *region, const char *symbol, const char *label,
+		  int len, bool len_set, enum perf_bp_type type)
+{
+	struct perf_bp_spec s;
+
+	if (perf_bp_parse(arg, &s))
+		fail_msg("'%s' did not parse", arg);
+	assert_int_equal(s.pid, 42);
+	assert_string_equal(s.region, region);
+	assert_string_equal(s.symbol, symbol);
+	assert_string_equal(s.label, label);
+	assert_int_equal(s.len, len);
+	assert_int_equal(s.len_set, len_set);
+	assert_int_equal(s.type, type);
+}
+
+static void test_parse_names(void **state)
+{
+	names("42:zz", "", "zz", "zz", 4, false, PERF_BP_W);
+	names("42:counter:8:rw", "", "counter", "counter", 8, true, PERF_BP_RW);
+	names("42:libc.so.6:stdout", "libc.so.6", "stdout", "libc.so.6:stdout", 4, false,
+	      PERF_BP_W);
+	names("42:libc:stdout:2:r", "libc", "stdout", "libc:stdout", 2, true, PERF_BP_R);
+	/* a library's own '+' is not an offset */
+	names("42:libstdc++.so.6:x", "libstdc++.so.6", "x", "libstdc++.so.6:x", 4, false,
+	      PERF_BP_W);
+	names("42:_ZN3foo3barE", "", "_ZN3foo3barE", "_ZN3foo3barE", 4, false, PERF_BP_W);
+	names("42:prog+0x4010", "prog", "", "prog+0x4010", 4, false, PERF_BP_W);
+	names("42:[heap]+0x40", "[heap]", "", "[heap]+0x40", 4, false, PERF_BP_W);
+	names("42:0x10", "", "", "", 4, false, PERF_BP_W);
+}
+
 static void test_parse_bad(void **state)
 {
 	static const char *const bad[] = {
@@ -92,7 +125,10 @@ static void test_parse_bad(void **state)
 	    "x:0x10",
 	    "42:",
 	    "42:0x",
-	    "42:zz",
+	    "42:lib:",
+	    "42:lib:9zz",
+	    "42:a b",
+	    "42:count-er",
 	    "42:0x10zz",
 	    "42:0x10 ",
 	    "42:0x10:3",
@@ -205,7 +241,7 @@ static void test_resolve_live(void **state)
 	snprintf(arg, sizeof(arg), "%d:[stack]+%llx", (int)child,
 		 (unsigned long long)(end - start));
 	assert_int_equal(perf_bp_parse(arg, &s), 0);
-	assert_int_equal(perf_bp_resolve(&s, NULL), -EINVAL);
+	assert_int_equal(perf_bp_resolve(&s, NULL), -EFAULT);
 
 	snprintf(arg, sizeof(arg), "%d:[nosuch]+0x10", (int)child);
 	assert_int_equal(perf_bp_parse(arg, &s), 0);
@@ -484,11 +520,17 @@ static void test_hits_exec(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_good),	      cmocka_unit_test(test_parse_bad),
-	    cmocka_unit_test(test_resolve_live),      cmocka_unit_test(test_resolve_fixture),
-	    cmocka_unit_test(test_resolve_long_maps), cmocka_unit_test(test_arm_four_then_enospc),
-	    cmocka_unit_test(test_arm_errors),	      cmocka_unit_test(test_selftest_answers),
-	    cmocka_unit_test(test_hits_write),	      cmocka_unit_test(test_hits_read_write),
+	    cmocka_unit_test(test_parse_good),
+	    cmocka_unit_test(test_parse_names),
+	    cmocka_unit_test(test_parse_bad),
+	    cmocka_unit_test(test_resolve_live),
+	    cmocka_unit_test(test_resolve_fixture),
+	    cmocka_unit_test(test_resolve_long_maps),
+	    cmocka_unit_test(test_arm_four_then_enospc),
+	    cmocka_unit_test(test_arm_errors),
+	    cmocka_unit_test(test_selftest_answers),
+	    cmocka_unit_test(test_hits_write),
+	    cmocka_unit_test(test_hits_read_write),
 	    cmocka_unit_test(test_hits_exec),
 	};
 

@@ -88,7 +88,7 @@ start() {
 	tm kill-server >/dev/null 2>&1
 	sock=ptopkeys$$$1$2 # a server of its own: the last one may still be going away
 	tm new-session -d -s "$session" -x 160 -y 48 \
-		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 -s command"' \
+		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 --sort command"' \
 		sh "$tmp" "$1" || fail "tmux cannot start a session"
 	expect '^ *PID +USER +PR +NI'
 }

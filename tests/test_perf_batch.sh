@@ -223,6 +223,12 @@ for f in frames:
     for pid in (busy, idle):
         pc = proc(f, pid)["counters"]
         assert pc["source"] == c["source"], pc
+        # attached in the first frame: no count until a whole interval, never a 0
+        if f is frames[0]:
+            assert pc.get("counting") is True, pc
+            assert all(pc[e] is None for e in c["events"]), pc
+            continue
+        assert "counting" not in pc, pc
         for e in c["events"]:
             assert isinstance(pc[e], (int, float)) and pc[e] >= 0, (e, pc)
         assert 0 < pc["scale"] <= 1, pc
@@ -372,7 +378,7 @@ for f in frames:
 [ -n "$no_breakpoints" ] || check_watch
 
 # Bad --watch arguments are usage errors.
-expect_status 2 "--watch 1:zz" -b -n 1 --watch 1:zz
+expect_status 2 "--watch 1:0xzz" -b -n 1 --watch 1:0xzz
 expect_status 2 "--watch 1:0x10:3" -b -n 1 --watch 1:0x10:3
 expect_status 2 "--watch 1:0x10:4:q" -b -n 1 --watch 1:0x10:4:q
 expect_status 2 "--watch 0:0x10" -b -n 1 --watch 0:0x10
@@ -395,10 +401,12 @@ set --
 grep -q "^Counters (" "$tmp/out" || fail "text: no Counters section"
 grep -q "2 attached, 0 not attached" "$tmp/out" || fail "text: Counters header lacks the counts"
 grep -q "task-clock" "$tmp/out" || grep -q "cycles" "$tmp/out" || fail "text: no event names"
-grep -Eq "^ *$busy +[0-9]+" "$tmp/out" || fail "text: no counter row for the busy child"
+# one frame: attached in it, the counts start with the next interval
+grep -Eq "^ *$busy +counting " "$tmp/out" || fail "text: no counter row for the busy child"
 if [ -z "$no_breakpoints" ]; then
 	grep -q "^Breakpoints" "$tmp/out" || fail "text: no Breakpoints section"
-	grep -Eq "^ *$idle 0x[0-9a-f]+ +4 w " "$tmp/out" || fail "text: no breakpoint row"
+	grep -Eq "^ *$idle +\[stack\]\+0x40 +0x[0-9a-f]+ +4 w " "$tmp/out" ||
+		fail "text: no breakpoint row"
 fi
 
 exit $failed

@@ -48,6 +48,7 @@ struct frame_proc {
 	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
 	bool ctr_partial;	      /* some of its threads are not counted */
 	bool ctr_not_counted; /* its counters never ran in the interval: ctr[] is no count */
+	bool ctr_counting;    /* attached during the interval: ctr[] covers part of it only */
 	uint8_t ctr_na; /* bit e: event e counts in the kernel, refused here: ctr[e] is no count */
 	int perf_fds;	/* perf_event descriptors it holds; -1 not looked at */
 	int tgid;	/* the process a thread belongs to (== pid for processes) */
@@ -75,6 +76,7 @@ struct frame_counters {
 	bool hardware;		  /* false: software events */
 	const char *why_software; /* translatable reason, or NULL */
 	unsigned attached, not_attached;
+	unsigned budget;       /* processes with counters at most (--counter-budget) */
 	unsigned partial;      /* attached, with threads that are not counted (over the limits) */
 	int last_error;	       /* -errno of the last refusal, or 0 */
 	unsigned refused;      /* of not_attached: refused by the kernel in this frame */
@@ -103,8 +105,11 @@ struct frame_bp {
 	char type[3]; /* "r", "w", "rw", "x" */
 	uint64_t hits;
 	double hits_per_s;
-	int threads; /* threads it was armed on */
-	bool gone;   /* the process ended; hits are final */
+	int threads;	/* threads it was armed on */
+	bool gone;	/* the process ended; hits are final */
+	char label[96]; /* what was asked for ("counter", "[heap]+0x40"), "" for a plain address */
+	char comm[16];	/* the process's name at arming */
+	double cpu_pct; /* its estimated cost to the process: % of one CPU; < 0 unknown */
 };
 
 struct frame_cpu {
@@ -168,7 +173,9 @@ struct frame {
 	struct frame_counters counters;
 	struct frame_bp *bps; /* owned by the observer; valid until its next update */
 	size_t nbps;
-	bool bp_no_hits;     /* this machine counts no breakpoint hits (perf_bp_selftest) */
+	bool bp_no_hits; /* this machine counts no breakpoint hits (perf_bp_selftest) */
+	double
+	    bp_hit_ns; /* what one hit costs the process taking it (perf_bp_hit_cost); 0 unknown */
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads;  /* rows are threads (top -H): pid is a thread id, tasks count threads */
 	bool cmdlines; /* the presenter read every row's command line (top -c) */

@@ -47,6 +47,16 @@ enum field_id {
 	FIELD_IO_WCHAR,
 	FIELD_CGROUP,
 	FIELD_CONTAINER,
+	/* the counters' events, in the order counted (frame.counters.names): the
+	 * Counters pane's columns, sorted after the observer has filled them */
+	FIELD_CTR1,
+	FIELD_CTR2,
+	FIELD_CTR3,
+	FIELD_CTR4,
+	FIELD_CTR5,
+	FIELD_CTR6,
+	FIELD_CTR7,
+	FIELD_CTR8,
 #ifdef PTOP_TEST_COLUMN
 	FIELD_TEST, /* tests/test_column.c's column, in its own build only */
 #endif
@@ -59,15 +69,16 @@ enum mem_unit { UNIT_KIB, UNIT_MIB, UNIT_GIB, UNIT_TIB, UNIT_PIB, UNIT_EIB, UNIT
 /* How a column's value is kept in struct frame_proc (at .off): for sorting and
  * for the machine formats, which write it as it is kept. */
 enum field_type {
-	FT_INT,	 /* int */
-	FT_I64,	 /* int64_t */
-	FT_U64,	 /* uint64_t */
-	FT_UID,	 /* uid_t */
-	FT_PCT,	 /* double, written with two decimals */
-	FT_CHAR, /* one char, written as a string */
-	FT_NAME, /* const char *, NUL-terminated; NULL: not known (see field_absent) */
-	FT_COMM, /* comm[comm_len] */
-	FT_TICKS /* utime + stime; .off is not used */
+	FT_INT,	  /* int */
+	FT_I64,	  /* int64_t */
+	FT_U64,	  /* uint64_t */
+	FT_UID,	  /* uid_t */
+	FT_PCT,	  /* double, written with two decimals */
+	FT_CHAR,  /* one char, written as a string */
+	FT_NAME,  /* const char *, NUL-terminated; NULL: not known (see field_absent) */
+	FT_COMM,  /* comm[comm_len] */
+	FT_TICKS, /* utime + stime; .off is not used */
+	FT_CTR	  /* ctr[.off], an event's count; none when not counted */
 };
 
 struct field_def {
@@ -158,10 +169,21 @@ struct ctr_derived {
 	double cpu_share;   /* task-clock over the interval, percent of one CPU */
 };
 void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d);
+/* The field of counter event e (0-based), or -1 past the last. */
+int field_ctr(int e);
+/* p's count of the event field id stands for, or -1 when it has none (not attached, not
+ * counted, counting since attach in this interval, n/a). */
+double field_ctr_value(enum field_id id, const struct frame_proc *p);
+/*
+ * An event's count as the text formats show it, to fit width: task-clock and
+ * cpu-clock (ns) as milliseconds ("12.5ms"), other counts as they are up to
+ * 5 digits, then with K, M, G or T.
+ */
+void fmt_ctr(struct sbuf *b, const char *event, double v, int width);
 /* Whether p's value of event e is a count: its group ran, and this user may count it. */
 static inline bool ctr_counted(const struct frame_proc *p, int e)
 {
-	return !p->ctr_not_counted && !(p->ctr_na >> e & 1);
+	return !p->ctr_not_counted && !p->ctr_counting && !(p->ctr_na >> e & 1);
 }
 
 /* Sort rows in place. */

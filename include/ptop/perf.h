@@ -321,21 +321,36 @@ enum perf_bp_type {
 
 struct perf_bp_spec {
 	int pid;
-	uint64_t addr;	 /* resolved address */
-	char region[64]; /* "[heap]" etc. when given as region+offset, else "" */
-	uint64_t offset;
-	int len; /* 1, 2, 4 or 8 */
+	uint64_t addr;	  /* resolved address */
+	char region[256]; /* a maps path or a file's name ("[heap]", "libc.so.6"), else "" */
+	char symbol[128]; /* a variable's name, else "" */
+	uint64_t offset;  /* after REGION+: bytes into a region, or the binary's address */
+	int len;	  /* 1, 2, 4 or 8 */
+	bool len_set;	  /* LEN was given, not taken from the symbol's size */
 	enum perf_bp_type type;
+	char label[96]; /* the ADDR as written when it was not a plain address */
+	/* set by perf_bp_resolve() */
+	char object[64]; /* the file's name holding the symbol or address */
+	uint64_t size;	 /* the symbol's size in bytes (0: unknown) */
+	char cand[256];	 /* on -ENOTUNIQ / -ENODATA: candidates, "file:name" blank-separated */
 };
 
 /*
- * Parse "PID:ADDR[:LEN[:TYPE]]"; ADDR is hex (0x optional) or REGION+OFFSET
- * where REGION is a maps path such as [heap] or [stack] (resolved later).
- * LEN defaults to 4 (1 for x... the instruction length: 8 on x86 as perf uses
- * sizeof(long)), TYPE to w. Returns 0 or -EINVAL.
+ * Parse "PID:ADDR[:LEN[:TYPE]]". ADDR is hex (0x optional), REGION+OFFSET
+ * where REGION is a maps path such as [heap] or [stack] or a mapped file's
+ * name (its OFFSET is then an address of that binary, as nm shows it, or
+ * failing that a file offset), a variable's NAME, or LIB:NAME (all resolved
+ * later). LEN defaults to the variable's size, else 4 (sizeof(long) for x,
+ * as perf uses); TYPE to w. Returns 0 or -EINVAL.
  */
 int perf_bp_parse(const char *arg, struct perf_bp_spec *out);
-/* Resolve a region+offset against /proc/PID/maps under root. 0, -ESRCH, -ENOENT (no region). */
+/*
+ * Resolve a region+offset or a name against /proc/PID/maps under root and the
+ * ELF files it maps. 0 or -ESRCH (no process), -ENOENT (no such region or
+ * library), -EFAULT (the address is not mapped), -ENODATA (no such variable;
+ * bp->cand lists names containing it), -ENOTUNIQ (several; bp->cand lists
+ * them), -ENOEXEC (the file is not ELF).
+ */
 int perf_bp_resolve(struct perf_bp_spec *bp, const char *root);
 const char *perf_bp_type_name(enum perf_bp_type t);
 
@@ -343,6 +358,9 @@ struct perf_bp {
 	struct perf_bp_spec spec;
 	int nfds;
 	int *fds;      /* one per thread of the process at arming */
+	int pidfd;     /* the process, to see it exit whatever reuses its PID; -1 */
+	bool exited;   /* it did: hits are final */
+	char comm[16]; /* its name at arming, kept past its exit */
 	uint64_t hits; /* total over all threads */
 	uint64_t prev_hits;
 	double hits_per_s;
@@ -354,7 +372,8 @@ struct perf_bp {
  * register.
  */
 int perf_bp_arm(struct perf_bp *bp, const struct perf_bp_spec *spec, const char *root);
-/* Sum the hits of every thread; interval (s) gives hits_per_s. 0 or -errno. */
+/* Sum the hits of every thread; interval (s) gives hits_per_s. 0 or -errno.
+ * Once the process has exited, bp->exited is set and hits stay final. */
 int perf_bp_read(struct perf_bp *bp, double interval);
 void perf_bp_disarm(struct perf_bp *bp);
 /*
@@ -365,8 +384,36 @@ void perf_bp_disarm(struct perf_bp *bp);
  * from perf_event_open.
  */
 int perf_bp_selftest(void);
+/*
+ * What one hit costs the process that takes it, in ns: a write watchpoint on
+ * a variable of ptop's own, timed over rounds of writes against the same
+ * writes unwatched (the median round). 0, -EOPNOTSUPP when no hits are
+ * delivered, or -errno from perf_event_open.
+ */
+int perf_bp_hit_cost(double *ns);
 /* A translatable sentence for an arming error. */
 const char *perf_bp_strerror(int err);
+
+/* ---- ELF symbols of mapped files (src/perf/elfsym.c, libelf) ---- */
+
+struct perf_elf_sym {
+	const char *name; /* valid during the callback only */
+	uint64_t value;	  /* the binary's virtual address */
+	uint64_t size;	  /* bytes; 0 when the table does not say */
+	bool func, object;
+};
+/* Called for each defined symbol; a non-zero return stops the walk. */
+typedef int (*perf_elf_sym_fn)(void *ctx, const struct perf_elf_sym *s);
+/* Walk path's .symtab and .dynsym (thread-local symbols left out). 0, a
+ * callback's negative return, -ENOEXEC (not ELF) or -errno from open. */
+int perf_elf_symbols(const char *path, perf_elf_sym_fn fn, void *ctx);
+
+struct perf_elf_load {
+	uint64_t vaddr, memsz;	 /* the segment in the binary's addresses */
+	uint64_t offset, filesz; /* its part in the file */
+};
+/* path's PT_LOAD segments, at most max into out, *n of them. 0, -ENOEXEC or -errno. */
+int perf_elf_loads(const char *path, struct perf_elf_load *out, size_t max, size_t *n);
 
 /* ---- who observes (src/perf/perffd.c) ---- */
 
@@ -401,8 +448,13 @@ int observer_counters_start(struct observer *ob, const char **bad);
  * Counters need the observer to have been created with counters on. */
 void observer_set(struct observer *ob, bool counters, bool perf_fds);
 
-/* Arm a breakpoint; 0 or -errno (see perf_bp_strerror). */
-int observer_watch(struct observer *ob, const struct perf_bp_spec *spec);
+/*
+ * Arm a breakpoint; 0 or -errno (see perf_bp_strerror), -EEXIST when the
+ * process has one with the same address, length and type. spec is resolved
+ * in place (addr, len, object, size; cand on a name not found or not unique).
+ * The first arming finds whether hits are delivered and what one costs.
+ */
+int observer_watch(struct observer *ob, struct perf_bp_spec *spec);
 /* Disarm breakpoint i (in the order frames list them). */
 void observer_unwatch(struct observer *ob, size_t i);
 

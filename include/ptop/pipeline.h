@@ -104,8 +104,14 @@ void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_p
  */
 int pipeline_counters_start(struct pipeline *p);
 
-/* Arm a breakpoint; 0 or -errno (see perf_bp_strerror); -ENODEV without an observer. */
-int pipeline_watch(struct pipeline *p, const struct perf_bp_spec *spec);
+/* Arm a breakpoint, spec resolved in place (observer_watch); 0 or -errno (see
+ * perf_bp_strerror); -ENODEV without an observer. */
+int pipeline_watch(struct pipeline *p, struct perf_bp_spec *spec);
+/*
+ * Say why arming spec failed with err, in a translated sentence naming the
+ * candidates of a name that is ambiguous or unknown, into buf (cap bytes).
+ */
+void pipeline_watch_error(const struct perf_bp_spec *spec, int err, char *buf, size_t cap);
 /* Disarm breakpoint i (in the order frames list them). */
 void pipeline_unwatch(struct pipeline *p, size_t i);
 /* Whether perf events could be set up at all (breakpoints, counters). */

@@ -84,10 +84,14 @@ int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pi
 	}
 	err = start_observer(p, o, e);
 	for (size_t i = 0; !err && i < o->nwatches; i++) {
-		err = p->ob ? observer_watch(p->ob, &o->watches[i]) : -ENODEV;
-		if (err)
-			fail(e, 1, err, _("ptop: cannot watch %d: %s"), o->watches[i].pid,
-			     _(perf_bp_strerror(err)));
+		struct perf_bp_spec w = o->watches[i];
+		char why[512];
+
+		err = p->ob ? observer_watch(p->ob, &w) : -ENODEV;
+		if (err) {
+			pipeline_watch_error(&w, err, why, sizeof(why));
+			fail(e, 1, err, _("ptop: cannot watch %d: %s"), w.pid, why);
+		}
 	}
 	if (err) {
 		pipeline_free(p);
@@ -198,7 +202,23 @@ int pipeline_counters_start(struct pipeline *p)
 	return observer_counters_start(p->ob, NULL);
 }
 
-int pipeline_watch(struct pipeline *p, const struct perf_bp_spec *spec)
+void pipeline_watch_error(const struct perf_bp_spec *spec, int err, char *buf, size_t cap)
+{
+	const char *what = spec->symbol[0] ? spec->symbol : spec->region;
+
+	if (err == -ENOTUNIQ)
+		snprintf(buf, cap, _("%s is in more than one file: %s (write LIB:NAME)"), what,
+			 spec->cand);
+	else if (err == -ENODATA && spec->cand[0])
+		snprintf(buf, cap, _("no variable %s; names containing it: %s"), what, spec->cand);
+	else if (err == -ENODATA)
+		snprintf(buf, cap, _("no variable %s in the process's executable or libraries"),
+			 what);
+	else
+		snprintf(buf, cap, "%s", _(perf_bp_strerror(err)));
+}
+
+int pipeline_watch(struct pipeline *p, struct perf_bp_spec *spec)
 {
 	return p->ob ? observer_watch(p->ob, spec) : -ENODEV;
 }

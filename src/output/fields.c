@@ -262,6 +262,25 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			 .type = FT_NAME,
 			 AT(container),
 			 .key = "container"},
+/* "ctr1": the title is the event's name where the frame is known (the
+     * Counters pane, batch text); .off is the event's index */
+#define CTR_FIELD(i, n)                                                                            \
+	[n] = {.name = "ctr" #i,                                                                   \
+	       .title = "CTR" #i,                                                                  \
+	       .width = 10,                                                                        \
+	       .observer = true,                                                                   \
+	       .desc = N_("A counter event (the Nth of --counters), over the interval"),           \
+	       .type = FT_CTR,                                                                     \
+	       .off = i - 1}
+    CTR_FIELD(1, FIELD_CTR1),
+    CTR_FIELD(2, FIELD_CTR2),
+    CTR_FIELD(3, FIELD_CTR3),
+    CTR_FIELD(4, FIELD_CTR4),
+    CTR_FIELD(5, FIELD_CTR5),
+    CTR_FIELD(6, FIELD_CTR6),
+    CTR_FIELD(7, FIELD_CTR7),
+    CTR_FIELD(8, FIELD_CTR8),
+#undef CTR_FIELD
 #ifdef PTOP_TEST_COLUMN
     /* tests/test_column.c: a column added in one row shows everywhere */
     [FIELD_TEST] = {.name = "testcol",
@@ -325,8 +344,41 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 	}
 	case FT_TICKS:
 		return CMP(a->utime + a->stime, b->utime + b->stime);
+	case FT_CTR:
+		return CMP(field_ctr_value(id, a), field_ctr_value(id, b));
 	}
 	return 0;
+}
+
+int field_ctr(int e)
+{
+	return e >= 0 && e <= FIELD_CTR8 - FIELD_CTR1 ? FIELD_CTR1 + e : -1;
+}
+
+double field_ctr_value(enum field_id id, const struct frame_proc *p)
+{
+	int e = (int)field_defs[id].off;
+
+	return p->has_ctr && ctr_counted(p, e) ? p->ctr[e] : -1;
+}
+
+void fmt_ctr(struct sbuf *b, const char *event, double v, int width)
+{
+	static const char units[] = "KMGT";
+	char tmp[32];
+	int n;
+
+	if (!strcmp(event, "task-clock") || !strcmp(event, "cpu-clock")) {
+		v /= 1e6;
+		n = snprintf(tmp, sizeof(tmp), "%.*fms", v < 100 ? 1 : 0, v);
+	} else {
+		n = snprintf(tmp, sizeof(tmp), "%.0f", v);
+		for (int u = 0; units[u] && (n > width || n > 5); u++) {
+			v /= 1000;
+			n = snprintf(tmp, sizeof(tmp), "%.*f%c", v < 100 ? 1 : 0, v, units[u]);
+		}
+	}
+	sbuf_add(b, tmp, (size_t)n);
 }
 
 bool field_string(enum field_id id, const struct frame_proc *p, const char **s, size_t *n)
@@ -585,6 +637,26 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_IO_WCHAR:
 		fmt_bytes(b, *(const uint64_t *)((const char *)p + field_defs[id].off));
 		break;
+	case FIELD_CTR1:
+	case FIELD_CTR2:
+	case FIELD_CTR3:
+	case FIELD_CTR4:
+	case FIELD_CTR5:
+	case FIELD_CTR6:
+	case FIELD_CTR7:
+	case FIELD_CTR8: {
+		int e = (int)field_defs[id].off;
+
+		if (!p->has_ctr || e >= f->counters.nevents)
+			sbuf_addc(b, '-');
+		else if (p->ctr_counting)
+			sbuf_adds(b, "counting");
+		else if (field_ctr_value(id, p) < 0)
+			sbuf_adds(b, "n/a");
+		else
+			fmt_ctr(b, f->counters.names[e], p->ctr[e], field_defs[id].width);
+		break;
+	}
 	case FIELD_UTIME:
 		fmt_time_plus(b, p->utime, hz, field_defs[id].width);
 		break;

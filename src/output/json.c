@@ -87,6 +87,9 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_
 		if (p->ctr_not_counted) {
 			/* multiplexed out for the whole interval: nothing to derive */
 			sbuf_adds(b, ",\"not_counted\":true");
+		} else if (p->ctr_counting) {
+			/* attached during this interval: its counts start with the next */
+			sbuf_adds(b, ",\"counting\":true");
 		} else {
 			ctr_derive(f, p, &d);
 			if (d.ipc >= 0)
@@ -216,9 +219,26 @@ static void json_breakpoints(struct sbuf *b, const struct frame *f)
 		kv_u(b, "hits", bp->hits, true);
 		kv_f(b, "hits_per_s", bp->hits_per_s, 1, true);
 		kv_i(b, "threads", bp->threads, true);
+		if (bp->label[0]) {
+			key(b, "watch", true);
+			json_string(b, bp->label, strlen(bp->label));
+		}
+		key(b, "comm", true);
+		json_string(b, bp->comm, strlen(bp->comm));
+		key(b, "exited", true);
+		sbuf_adds(b, bp->gone ? "true" : "false");
+		/* hits/s times the per-hit cost calibrated on this machine; null unknown */
+		if (bp->cpu_pct >= 0) {
+			kv_f(b, "est_cpu_pct", bp->cpu_pct, 2, true);
+		} else {
+			key(b, "est_cpu_pct", true);
+			sbuf_adds(b, "null");
+		}
 		sbuf_addc(b, '}');
 	}
 	sbuf_addc(b, ']');
+	if (f->bp_hit_ns > 0)
+		kv_f(b, "breakpoint_hit_ns", f->bp_hit_ns, 1, true);
 	if (f->bp_no_hits) {
 		key(b, "breakpoints_note", true);
 		sbuf_adds(b, "\"this machine counts no breakpoint hits (its hypervisor drops debug "

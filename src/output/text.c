@@ -167,8 +167,12 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 	if (c->children_counted)
 		sbuf_adds(b, " (kernel without inherit_thread: forked children also count in "
 			     "their parents)");
-	sbuf_printf(b, ", %u not attached; ptop itself read by %s:", c->not_attached,
-		    c->self_rdpmc ? "rdpmc" : "read()");
+	sbuf_printf(b, ", %u not attached", c->not_attached);
+	/* the rest of not_attached is said below: the kernel's refusals */
+	if (c->not_attached > c->refused)
+		sbuf_printf(b, " (%u over the budget of %u, --counter-budget)",
+			    c->not_attached - c->refused, c->budget);
+	sbuf_printf(b, "; ptop itself read by %s:", c->self_rdpmc ? "rdpmc" : "read()");
 	for (int e = 0; e < c->nevents; e++)
 		sbuf_printf(b, " %s %.0f", c->names[e], c->self_ctr[e]);
 	sbuf_adds(b, "\n    PID");
@@ -185,6 +189,8 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		for (int e = 0; e < c->nevents; e++)
 			if (p->ctr_not_counted)
 				sbuf_printf(b, " %16s", "not counted");
+			else if (p->ctr_counting)
+				sbuf_printf(b, " %16s", "counting");
 			else if (p->ctr_na & (1u << e))
 				sbuf_printf(b, " %16s", "n/a");
 			else
@@ -218,14 +224,27 @@ static void breakpoints_section(struct sbuf *b, const struct frame *f)
 	if (f->bp_no_hits)
 		sbuf_adds(b, "\nNote: this machine counts no breakpoint hits (its hypervisor drops "
 			     "debug exceptions)");
-	sbuf_adds(b, "\nBreakpoints\n    PID ADDRESS            LEN TYPE            HITS     "
-		     "HITS/s THREADS\n");
+	for (size_t i = 0; i < f->nbps; i++)
+		if (!f->bps[i].gone && f->bps[i].cpu_pct > 5.0)
+			sbuf_printf(
+			    b, "\nWarning: the watch on %d (%s) costs it about %.0f%% of a CPU",
+			    f->bps[i].pid, f->bps[i].label[0] ? f->bps[i].label : f->bps[i].comm,
+			    f->bps[i].cpu_pct);
+	sbuf_adds(
+	    b, "\nBreakpoints\n    PID WATCH              ADDRESS            LEN TYPE            "
+	       "HITS     HITS/s   ~%CPU THREADS COMMAND\n");
 	for (size_t i = 0; i < f->nbps; i++) {
 		const struct frame_bp *bp = &f->bps[i];
+		char cost[16];
 
-		sbuf_printf(b, "%7d 0x%-16llx %3d %-4s %15llu %10.1f %7d\n", bp->pid,
-			    (unsigned long long)bp->addr, bp->len, bp->type,
-			    (unsigned long long)bp->hits, bp->hits_per_s, bp->threads);
+		if (bp->cpu_pct < 0)
+			snprintf(cost, sizeof(cost), "n/a");
+		else
+			snprintf(cost, sizeof(cost), "%.1f", bp->cpu_pct);
+		sbuf_printf(b, "%7d %-18.18s 0x%-16llx %3d %-4s %15llu %10.1f %7s %7d %s%s\n",
+			    bp->pid, bp->label[0] ? bp->label : "-", (unsigned long long)bp->addr,
+			    bp->len, bp->type, (unsigned long long)bp->hits, bp->hits_per_s, cost,
+			    bp->threads, bp->comm, bp->gone ? " (exited)" : "");
 	}
 }
 

@@ -28,6 +28,7 @@ struct observer {
 	double self_interval[PERF_GROUP_MAX]; /* since then, scaled: ptop's own row */
 	double self_scale;		      /* running / enabled over that interval */
 	bool self_not_counted;		      /* an event of its own never ran in it */
+	bool self_counting;		      /* an event of its own has no previous read */
 	uint8_t self_na; /* its events opened user level only that count nothing */
 	int self_pid;
 	int *pids;
@@ -35,8 +36,9 @@ struct observer {
 	struct perf_bp bps[OBSERVER_MAX_BPS];
 	struct frame_bp fbps[OBSERVER_MAX_BPS];
 	size_t nbps;
-	bool counting;	 /* attach counters on update */
-	int bp_selftest; /* 1 not run yet, else perf_bp_selftest()'s answer */
+	bool counting;	  /* attach counters on update */
+	int bp_selftest;  /* 1 not run yet, else perf_bp_selftest()'s answer */
+	double bp_hit_ns; /* perf_bp_hit_cost() once hits are known delivered; 0 unknown */
 	double last_mono;
 };
 
@@ -104,17 +106,34 @@ void observer_set(struct observer *ob, bool counters, bool perf_fds)
 	ob->opts.perf_fds = perf_fds;
 }
 
-int observer_watch(struct observer *ob, const struct perf_bp_spec *spec)
+int observer_watch(struct observer *ob, struct perf_bp_spec *spec)
 {
+	struct perf_bp_spec s = *spec;
 	int err;
 
 	if (ob->nbps == OBSERVER_MAX_BPS)
 		return -ENOSPC;
-	err = perf_bp_arm(&ob->bps[ob->nbps], spec, ob->opts.root);
+	err = perf_bp_resolve(&s, ob->opts.root);
+	*spec = s;
 	if (err)
 		return err;
-	if (ob->bp_selftest == 1)
+	for (size_t i = 0; i < ob->nbps; i++) {
+		const struct perf_bp_spec *o = &ob->bps[i].spec;
+
+		/* the kernel would take it, and every hit would be counted twice */
+		if (!ob->bps[i].exited && o->pid == s.pid && o->addr == s.addr && o->len == s.len &&
+		    o->type == s.type)
+			return -EEXIST;
+	}
+	s.region[0] = s.symbol[0] = '\0'; /* resolved: arm the address */
+	err = perf_bp_arm(&ob->bps[ob->nbps], &s, ob->opts.root);
+	if (err)
+		return err;
+	if (ob->bp_selftest == 1) {
 		ob->bp_selftest = perf_bp_selftest();
+		if (ob->bp_selftest == 0 && perf_bp_hit_cost(&ob->bp_hit_ns))
+			ob->bp_hit_ns = 0;
+	}
 	ob->nbps++;
 	return 0;
 }
@@ -163,6 +182,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->why_software = info.why_software;
 	fc->attached = info.attached;
 	fc->not_attached = info.not_attached;
+	fc->budget = ob->opts.budget;
 	fc->partial = info.partial;
 	fc->last_error = info.last_error;
 	fc->children_counted = info.children_counted;
@@ -187,6 +207,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 	fc->self_rdpmc = false;
 	ob->self_scale = 1;
 	ob->self_not_counted = false;
+	ob->self_counting = false;
 	for (int i = 0; i < ob->nself && i < FRAME_MAX_EVENTS; i++) {
 		struct perf_count now;
 		double scale;
@@ -207,6 +228,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 				ob->self_scale = scale;
 		} else {
 			ob->self_interval[i] = 0;
+			ob->self_counting = true;
 		}
 		ob->self_last[i] = now;
 		ob->self_have_last[i] = true;
@@ -223,6 +245,7 @@ static void fill_counters(struct observer *ob, struct frame *f,
 			p->ctr_scale = ob->self_scale;
 			p->ctr_partial = false; /* one thread, counted whole */
 			p->ctr_not_counted = ob->self_not_counted;
+			p->ctr_counting = ob->self_counting;
 			p->ctr_na = ob->self_na;
 			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
 				p->ctr[e] = ob->self_interval[e];
@@ -237,6 +260,8 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		p->ctr_scale = g->scale;
 		p->ctr_partial = g->partial;
 		p->ctr_not_counted = g->not_counted;
+		/* the first read after attaching covers part of the interval: no rate yet */
+		p->ctr_counting = !g->have_prev;
 		p->ctr_na = g->na;
 	}
 }
@@ -271,8 +296,13 @@ void observer_update(struct observer *ob, struct frame *f, const struct frame_pr
 		fb->hits = bp->hits;
 		fb->hits_per_s = bp->hits_per_s;
 		fb->threads = bp->nfds;
+		fb->gone = bp->exited;
+		snprintf(fb->label, sizeof(fb->label), "%s", bp->spec.label);
+		snprintf(fb->comm, sizeof(fb->comm), "%s", bp->comm);
+		fb->cpu_pct = ob->bp_hit_ns > 0 ? fb->hits_per_s * ob->bp_hit_ns / 1e7 : -1;
 	}
 	f->bps = ob->fbps;
 	f->nbps = ob->nbps;
 	f->bp_no_hits = ob->nbps && ob->bp_selftest == -EOPNOTSUPP;
+	f->bp_hit_ns = ob->bp_hit_ns;
 }

@@ -307,32 +307,6 @@ static const char *state_name(enum run_state s)
 	return "";
 }
 
-static void draw_chart(struct ui *ui, const struct bench_series *s, int *y, int ymax)
-{
-	double max = 0;
-	int barw = COLS - 30;
-
-	for (size_t i = 0; i < s->n; i++)
-		if (s->points[i].value > max)
-			max = s->points[i].value;
-	if (*y >= ymax || barw < 5)
-		return;
-	attron(A_BOLD);
-	mvprintw((*y)++, 1, _("%s against %s (%s)"), s->name, s->x, s->unit);
-	attroff(A_BOLD);
-	for (size_t i = 0; i < s->n && *y < ymax; i++) {
-		int len = max > 0 ? (int)(s->points[i].value / max * barw + 0.5) : 0;
-
-		mvprintw(*y, 1, "%8g ", s->points[i].x);
-		attron(ui_attr(ui, COLOR_BAR_USER, A_REVERSE));
-		for (int k = 0; k < len; k++)
-			addch(ui->color ? '|' : '#');
-		attroff(ui_attr(ui, COLOR_BAR_USER, A_REVERSE));
-		printw(" %.2f", s->points[i].value);
-		(*y)++;
-	}
-}
-
 /* Each benchmark's options, made on first use (the table's size is known then). */
 static void need_args(void)
 {
@@ -397,6 +371,7 @@ static int draw_run(struct ui *ui, const struct bench_run *shown, int y, int yma
 {
 	static const struct bench_result none;
 	const struct bench_result *res = shown->msg ? &shown->msg->result : &none;
+	int labelw = 20;
 
 	attron(A_BOLD);
 	mvprintw(y++, 1, _("Run %u: %s %s (%s)"), shown->id, bench_get(shown->bench)->name,
@@ -404,21 +379,35 @@ static int draw_run(struct ui *ui, const struct bench_run *shown, int y, int yma
 	attroff(A_BOLD);
 	if (shown->message[0] && y < ymax)
 		mvaddnstr(y++, 3, shown->message, COLS - 4);
+	/* the labels' column is as wide as the longest, as long as the figures fit */
+	for (size_t v = 0; v < res->nvalues; v++) {
+		const char *l = bench_value_label(&res->values[v]);
+
+		if (!strchr(l, '\n') && (int)strlen(l) > labelw)
+			labelw = (int)strlen(l);
+	}
+	if (labelw > COLS - 60)
+		labelw = COLS - 60 > 20 ? COLS - 60 : 20;
 	for (size_t v = 0; v < res->nvalues && y < ymax; v++, y++) {
 		const struct bench_value *bv = &res->values[v];
-		/* A label that is a whole perf-style line (the figure in it, or
-		 * more than one line) gives way to the key beside the figure. */
-		const char *label =
-		    bv->label[0] && strlen(bv->label) <= 40 && !strchr(bv->label, '\n') ? bv->label
-											: bv->key;
+		const char *label = bench_value_label(bv);
+		char fig[48];
+		int n = (int)strcspn(label, "\n");
 
-		if (bv->unavailable) {
-			mvprintw(y, 3, "%-40.40s %s: %s", label, _("unavailable"), bv->unavailable);
+		if (bv->style == BENCH_STYLE_LINE) {
+			/* perf's own line, its figure in it */
+			mvprintw(y, 3, "%.*s", n, label);
 			continue;
 		}
-		mvprintw(y, 3, "%-40.40s %14.3f %-10s", label, bv->value, bv->unit);
+		if (bv->unavailable) {
+			mvprintw(y, 3, "%-*.*s %s: %s", labelw, n, label, _("unavailable"),
+				 bv->unavailable);
+			continue;
+		}
+		bench_format_value(fig, sizeof(fig), bv->value, bv->unit, bv->style);
+		mvprintw(y, 3, "%-*.*s %16s", labelw, n, label, fig);
 		if (bv->samples)
-			printw(_(" min %.3f  median %.3f  max %.3f  (%u %s)"), bv->min, bv->median,
+			printw(_("  min %.4g  median %.4g  max %.4g  (%u %s)"), bv->min, bv->median,
 			       bv->max, bv->samples, bv->of);
 		if (bv->bimodal) {
 			attron(A_BOLD);
@@ -429,7 +418,7 @@ static int draw_run(struct ui *ui, const struct bench_run *shown, int y, int yma
 	for (size_t k = 0; k < res->nnotes && y < ymax; k++, y++)
 		mvprintw(y, 3, "# %.*s", COLS > 6 ? COLS - 6 : 0, res->notes[k]);
 	for (size_t s = 0; s < res->nseries && y < ymax; s++)
-		draw_chart(ui, &res->series[s], &y, ymax);
+		bench_draw_chart(ui, &res->series[s], &y, ymax);
 	return y + 1;
 }
 
@@ -452,8 +441,10 @@ static void draw_earlier(const struct bench_run *shown, int y, int ymax)
 			/* the first figure after a total time is the one to compare */
 			const struct bench_result *res = &r->msg->result;
 			const struct bench_value *v = &res->values[res->nvalues > 1 ? 1 : 0];
+			char fig[48];
 
-			printw(" %s %.3f %s", v->key, v->value, v->unit);
+			bench_format_value(fig, sizeof(fig), v->value, v->unit, v->style);
+			printw(" %s: %s", bench_value_label(v), fig);
 		}
 		y++;
 	}

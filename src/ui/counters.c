@@ -6,32 +6,106 @@
  * them (IPC, misses per thousand instructions, CPU share), and what it costs
  * ptop to observe: its own counters, read with rdpmc where the kernel allows.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "ptop/output.h"
 #include "tui.h"
 
-#define CTR_W 12
+/* Headings for the long kernel names, so that none is cut mid-word. */
+static const struct {
+	const char *event, *heading;
+} short_names[] = {
+    {"context-switches", "ctx-sw"},	 {"cpu-migrations", "migrations"},
+    {"page-faults", "faults"},		 {"major-faults", "maj-faults"},
+    {"minor-faults", "min-faults"},	 {"instructions", "instr"},
+    {"branch-instructions", "branches"}, {"branch-misses", "br-miss"},
+    {"cache-references", "cache-refs"},	 {"cache-misses", "cache-miss"},
+};
+
+#define CTR_MIN_W 8 /* "12345.6M" */
+#define DERIVED_W 6
+
+enum derived { D_IPC, D_CKI, D_BKI, D_CPU, D_COUNT };
+
+/* The pane's columns this frame: which events fit, how wide, which figures can be derived. */
+struct ctr_layout {
+	int nevents;
+	char head[FRAME_MAX_EVENTS][40];
+	int w[FRAME_MAX_EVENTS];
+	bool derived[D_COUNT];
+	int derived_x; /* where the derived figures start */
+	int scale_x;   /* where SCALE starts, or past COLS */
+};
+
+static bool has_event(const struct frame_counters *c, const char *name)
+{
+	for (int e = 0; e < c->nevents; e++)
+		if (!strcmp(c->names[e], name))
+			return true;
+	return false;
+}
+
+static void layout(struct ui *ui, struct ctr_layout *L)
+{
+	const struct frame_counters *c = &ui->frame.counters;
+	int x = 8;
+
+	memset(L, 0, sizeof(*L));
+	for (int e = 0; e < c->nevents; e++) {
+		const char *h = c->names[e];
+		int w;
+
+		for (size_t k = 0; k < sizeof(short_names) / sizeof(short_names[0]); k++)
+			if (!strcmp(h, short_names[k].event))
+				h = short_names[k].heading;
+		/* a software event is marked: there is no hardware behind it */
+		snprintf(L->head[e], sizeof(L->head[e]), "%s%s", c->software & (1u << e) ? "~" : "",
+			 h);
+		w = (int)strlen(L->head[e]);
+		L->w[e] = w < CTR_MIN_W ? CTR_MIN_W : w;
+		if (x + L->w[e] + 1 >= COLS)
+			break;
+		x += L->w[e] + 1;
+		L->nevents = e + 1;
+	}
+	/* a figure whose events are not counted is no column of '-' */
+	L->derived[D_IPC] = has_event(c, "cycles") && has_event(c, "instructions");
+	L->derived[D_CKI] = has_event(c, "cache-misses") && has_event(c, "instructions");
+	L->derived[D_BKI] = has_event(c, "branch-misses") && has_event(c, "instructions");
+	L->derived[D_CPU] = has_event(c, "task-clock");
+	L->derived_x = x;
+	for (int d = 0; d < D_COUNT; d++)
+		x += L->derived[d] ? DERIVED_W + 1 : 0;
+	L->scale_x = x;
+}
 
 static void counters_heading(struct ui *ui, int y)
 {
-	const struct frame_counters *c = &ui->frame.counters;
-	int x = 0;
+	static const char *const titles[D_COUNT] = {"IPC", "C/KI", "B/KI", "CPU%"};
+	struct ctr_layout L;
+	int x = 8;
 
-	mvprintw(y, x, "%7s ", "PID");
-	x += 8;
-	for (int e = 0; e < c->nevents && x + CTR_W < COLS; e++) {
-		char t[CTR_W + 1];
+	layout(ui, &L);
+	mvprintw(y, 0, "%7s ", "PID");
+	for (int e = 0; e < L.nevents; e++) {
+		bool sorted = ui->cfg.order.field == (enum field_id)field_ctr(e);
 
-		/* a software event is marked: there is no hardware behind it */
-		snprintf(t, sizeof(t), "%s%s", c->software & (1u << e) ? "~" : "", c->names[e]);
-		mvprintw(y, x, "%*.*s", CTR_W - 1, CTR_W - 1, t);
-		x += CTR_W;
+		if (sorted)
+			attron(A_BOLD | A_UNDERLINE);
+		mvprintw(y, x, "%*s", L.w[e], L.head[e]);
+		if (sorted)
+			attroff(A_BOLD | A_UNDERLINE);
+		x += L.w[e] + 1;
 	}
-	if (x + 30 < COLS)
-		mvprintw(y, x, "%6s %6s %6s %6s ", "IPC", "C/KI", "B/KI", "CPU%");
-	x += 28;
-	if (x + 6 < COLS)
-		mvprintw(y, x, "%5s %s", "SCALE", "COMMAND");
+	for (int d = 0; d < D_COUNT; d++) {
+		if (!L.derived[d] || x + DERIVED_W >= COLS)
+			continue;
+		mvprintw(y, x, "%*s", DERIVED_W, titles[d]);
+		x += DERIVED_W + 1;
+	}
+	if (L.scale_x + 6 < COLS)
+		mvprintw(y, L.scale_x, "%5s %s", "SCALE", "COMMAND");
 }
 
 static void fig(double v, int w, int dec)
@@ -42,50 +116,80 @@ static void fig(double v, int w, int dec)
 		printw("%*.*f ", w, dec, v);
 }
 
+/* Columns of a UTF-8 string of one-column characters: its non-continuation bytes. */
+static int text_cols(const char *t)
+{
+	int n = 0;
+
+	for (; *t; t++)
+		n += ((unsigned char)*t & 0xc0) != 0x80;
+	return n;
+}
+
+static void counters_cells(struct ui *ui, int y, const struct frame_proc *p,
+			   const struct ctr_layout *L)
+{
+	static struct sbuf b; /* kept across frames: a refresh makes no malloc */
+	const struct frame_counters *c = &ui->frame.counters;
+	int x = 8;
+
+	for (int e = 0; e < L->nevents; e++) {
+		const char *t;
+		int tw;
+
+		/* multiplexed out the whole interval, or attached within it: no count, no 0 */
+		if (!p->has_ctr)
+			t = "-";
+		else if (p->ctr_not_counted)
+			t = _("not counted");
+		else if (p->ctr_counting)
+			t = ui->utf8 ? _("counting…") : _("counting...");
+		else if (p->ctr_na & (1u << e))
+			t = _("n/a");
+		else {
+			sbuf_reset(&b);
+			fmt_ctr(&b, c->names[e], p->ctr[e], L->w[e]);
+			sbuf_addc(&b, '\0');
+			t = b.p;
+		}
+		tw = text_cols(t);
+		ui_put(ui, y, tw < L->w[e] ? x + L->w[e] - tw : x, L->w[e], t, strlen(t));
+		x += L->w[e] + 1;
+	}
+}
+
 static void counters_row(struct ui *ui, int y, const struct frame_proc *p, bool sel)
 {
-	const struct frame_counters *c = &ui->frame.counters;
+	struct ctr_layout L;
 	struct ctr_derived d;
-	int x = 0;
+	double v[D_COUNT];
+	static const int dec[D_COUNT] = {2, 1, 1, 1};
+	bool figures = p->has_ctr && !p->ctr_not_counted && !p->ctr_counting;
 
+	layout(ui, &L);
 	if (sel) {
 		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		mvhline(y, 0, ' ', COLS);
 	}
-	mvprintw(y, x, "%7d ", p->pid);
-	x += 8;
-	for (int e = 0; e < c->nevents && x + CTR_W < COLS; e++) {
-		/* multiplexed out the whole interval: no count, and not a zero */
-		if (p->has_ctr && p->ctr_not_counted)
-			mvprintw(y, x, "%*.*s ", CTR_W - 1, CTR_W - 1, _("not counted"));
-		else if (p->has_ctr && (p->ctr_na & (1u << e)))
-			mvprintw(y, x, "%*s ", CTR_W - 1, _("n/a"));
-		else if (p->has_ctr)
-			mvprintw(y, x, "%*.0f ", CTR_W - 1, p->ctr[e]);
-		else
-			mvprintw(y, x, "%*s ", CTR_W - 1, "-");
-		x += CTR_W;
-	}
-	if (x + 30 < COLS) {
-		move(y, x);
-		if (p->has_ctr && !p->ctr_not_counted) {
-			ctr_derive(&ui->frame, p, &d);
-			fig(d.ipc, 6, 2);
-			fig(d.cache_mpki, 6, 1);
-			fig(d.branch_mpki, 6, 1);
-			fig(d.cpu_share, 6, 1);
-		} else {
-			printw("%6s %6s %6s %6s ", "-", "-", "-", "-");
-		}
-	}
-	x += 28;
-	if (x + 6 < COLS) {
+	mvprintw(y, 0, "%7d ", p->pid);
+	counters_cells(ui, y, p, &L);
+	if (figures)
+		ctr_derive(&ui->frame, p, &d);
+	v[D_IPC] = figures ? d.ipc : -1;
+	v[D_CKI] = figures ? d.cache_mpki : -1;
+	v[D_BKI] = figures ? d.branch_mpki : -1;
+	v[D_CPU] = figures ? d.cpu_share : -1;
+	move(y, L.derived_x);
+	for (int k = 0; k < D_COUNT; k++)
+		if (L.derived[k] && getcurx(stdscr) + DERIVED_W < COLS)
+			fig(v[k], DERIVED_W, dec[k]);
+	if (L.scale_x + 6 < COLS) {
 		/* '+': some of its threads are not counted (over the limits) */
 		if (p->has_ctr)
-			mvprintw(y, x, "%5.2f%c", p->ctr_scale, p->ctr_partial ? '+' : ' ');
+			mvprintw(y, L.scale_x, "%5.2f%c", p->ctr_scale, p->ctr_partial ? '+' : ' ');
 		else
-			mvprintw(y, x, "%5s ", "-");
-		ui_put(ui, y, x + 6, COLS - x - 6, p->comm, p->comm_len);
+			mvprintw(y, L.scale_x, "%5s ", "-");
+		ui_put(ui, y, L.scale_x + 6, COLS - L.scale_x - 6, p->comm, p->comm_len);
 	}
 	if (sel)
 		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
@@ -113,6 +217,9 @@ static void counters_draw(struct ui *ui, int y, int h)
 			 c->why_software ? _(c->why_software) : _("asked for"));
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
+	if (c->not_attached > c->refused)
+		printw(_(" (%u over the budget of %u, --counter-budget)"),
+		       c->not_attached - c->refused, c->budget);
 	if (c->partial)
 		printw(_(", %u with threads not counted (+)"), c->partial);
 	if (c->na)
@@ -131,6 +238,9 @@ static void counters_draw(struct ui *ui, int y, int h)
 	} else if (c->last_error) {
 		printw(_(" (%s)"), strerror(-c->last_error));
 	}
+	/* figures that need a PMU are left out rather than shown as columns of '-' */
+	if (!c->hardware)
+		printw(_("; IPC, misses per kilo-instruction: n/a: no PMU"));
 	/* an event's own reason, where it is not the one the header gave already */
 	for (int e = 0; e < c->nfailed; e++)
 		if (!c->why_software || strcmp(c->failed_why[e], c->why_software))
@@ -145,18 +255,100 @@ static void counters_draw(struct ui *ui, int y, int h)
 	procs_draw_rows(ui, y, h - 2, counters_row, counters_heading);
 }
 
+/* The columns this pane sorts by, in their order on screen. */
+static size_t counters_sort_columns(struct ui *ui, enum field_id *out, size_t max)
+{
+	struct ctr_layout L;
+	size_t n = 0;
+
+	layout(ui, &L);
+	out[n++] = FIELD_PID;
+	for (int e = 0; e < L.nevents && n < max; e++)
+		out[n++] = (enum field_id)field_ctr(e);
+	return n;
+}
+
+/* A counter column's heading for a message: the event's name. */
+static const char *column_name(struct ui *ui, enum field_id id)
+{
+	for (int e = 0; e < ui->frame.counters.nevents; e++)
+		if ((int)id == field_ctr(e))
+			return ui->frame.counters.names[e];
+	return field_defs[id].title;
+}
+
+static void sort_by(struct ui *ui, enum field_id id)
+{
+	if (ui->cfg.order.field == id)
+		ui->cfg.order.reverse = !ui->cfg.order.reverse;
+	else
+		ui->cfg.order = (struct row_order){.field = id};
+	ui_status(ui, _("Sorted by %s%s"), column_name(ui, id),
+		  ui->cfg.order.reverse ? _(", reversed") : "");
+}
+
+/* < and > move along this pane's columns, not the Processes pane's. */
+static void sort_step(struct ui *ui, int dir)
+{
+	enum field_id cols[FRAME_MAX_EVENTS + 1];
+	size_t n = counters_sort_columns(ui, cols, FRAME_MAX_EVENTS + 1), at = 0;
+
+	for (size_t c = 0; c < n; c++)
+		if (cols[c] == ui->cfg.order.field)
+			at = c;
+	if (dir < 0 && at > 0)
+		at--;
+	else if (dir > 0 && at + 1 < n)
+		at++;
+	ui->cfg.order = (struct row_order){.field = cols[at]};
+	ui_status(ui, _("Sorted by %s"), column_name(ui, cols[at]));
+}
+
 static unsigned counters_key(struct ui *ui, enum ui_action act, int key)
 {
-	/* selection, sorting and filtering are the Processes pane's */
-	return pane_processes.key(ui, act, key);
+	switch (act) {
+	case ACT_SORT_PREV:
+		sort_step(ui, -1);
+		return UI_HANDLED | UI_REBUILD;
+	case ACT_SORT_NEXT:
+		sort_step(ui, 1);
+		return UI_HANDLED | UI_REBUILD;
+	default:
+		/* selection, other sorts and filtering are the Processes pane's */
+		return pane_processes.key(ui, act, key);
+	}
+}
+
+static unsigned counters_click(struct ui *ui, int y, int x)
+{
+	struct ctr_layout L;
+	int cx = 8;
+
+	if (y != ui->table_y - 1)
+		return pane_processes.click(ui, y, x);
+	/* a click on a heading sorts by that column, as on the Processes pane */
+	layout(ui, &L);
+	if (x < cx) {
+		sort_by(ui, FIELD_PID);
+		return UI_HANDLED | UI_REBUILD;
+	}
+	for (int e = 0; e < L.nevents; e++) {
+		if (x >= cx && x < cx + L.w[e] + 1) {
+			sort_by(ui, (enum field_id)field_ctr(e));
+			return UI_HANDLED | UI_REBUILD;
+		}
+		cx += L.w[e] + 1;
+	}
+	return UI_HANDLED;
 }
 
 const struct pane_def pane_counters = {
     .name = N_("Counters"),
     .config_name = "counters",
     .hotkey = '2',
-    .key_help = N_("Counters pane"),
+    .key_help = N_("Counters pane (F6, < >, a click on a heading: sort by a counter)"),
     .draw = counters_draw,
     .key = counters_key,
-    .click = NULL,
+    .click = counters_click,
+    .sort_columns = counters_sort_columns,
 };

@@ -65,15 +65,43 @@ void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, in
 	}
 }
 
+/* The columns the shown pane sorts by: its own, or the Processes pane's. */
+static size_t sort_columns(struct ui *ui, enum field_id *out)
+{
+	size_t n;
+
+	if (!ui_pane(ui)->sort_columns) {
+		memcpy(out, ui->cfg.columns, ui->cfg.ncolumns * sizeof(*out));
+		return ui->cfg.ncolumns;
+	}
+	n = ui_pane(ui)->sort_columns(ui, out, UI_MAX_COLUMNS);
+	/* the menu was opened at a place among the Processes pane's columns */
+	if (n && (size_t)ui->menu_sel >= n)
+		ui->menu_sel = (int)n - 1;
+	return n;
+}
+
+/* A column's name in the menu: a counter by its event. */
+static const char *sort_title(const struct ui *ui, enum field_id id)
+{
+	for (int e = 0; e < ui->frame.counters.nevents; e++)
+		if ((int)id == field_ctr(e))
+			return ui->frame.counters.names[e];
+	return field_defs[id].title;
+}
+
 unsigned ui_sort_menu_key(struct ui *ui, int key)
 {
-	if (ui_menu_move(ui, key, (int)ui->cfg.ncolumns))
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t n = sort_columns(ui, cols);
+
+	if (ui_menu_move(ui, key, (int)n))
 		return UI_HANDLED;
 	switch (key) {
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
-		ui->cfg.order = (struct row_order){.field = ui->cfg.columns[ui->menu_sel]};
+		ui->cfg.order = (struct row_order){.field = cols[ui->menu_sel]};
 		ui->mode = MODE_NORMAL;
 		return UI_HANDLED | UI_REBUILD;
 	case KEY_ESC:
@@ -87,10 +115,12 @@ unsigned ui_sort_menu_key(struct ui *ui, int key)
 void ui_draw_sort_menu(struct ui *ui)
 {
 	const char *items[UI_MAX_COLUMNS];
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t n = sort_columns(ui, cols);
 
-	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
-		items[c] = field_defs[ui->cfg.columns[c]].title;
-	ui_draw_menu(ui, _("Sort by:"), items, (int)ui->cfg.ncolumns);
+	for (size_t c = 0; c < n; c++)
+		items[c] = sort_title(ui, cols[c]);
+	ui_draw_menu(ui, _("Sort by:"), items, (int)n);
 }
 
 void ui_draw_help(struct ui *ui)

@@ -20,7 +20,8 @@ static const char *const prompt_labels[] = {
     [PROMPT_FIELD_FILTER_CASE] = N_("Field filter, exact case (COMMAND=Foo; empty clears): "),
     [PROMPT_RENICE] = "", /* names its target: ui->prompt_label */
     [PROMPT_DELAY] = N_("Delay in seconds: "),
-    [PROMPT_WATCH] = N_("Watch ADDR[:LEN[:TYPE]] (hex or [heap]+0x40; 1/2/4/8; r w rw x): "),
+    [PROMPT_WATCH] = N_("Watch NAME, LIB:NAME, 0xADDR or FILE+0xADDR [:LEN[:TYPE]] (1/2/4/8; "
+			"r w rw x): "),
     [PROMPT_PANE] = "",
 };
 
@@ -155,21 +156,28 @@ static unsigned renice_done(struct ui *ui)
 static unsigned watch_done(struct ui *ui)
 {
 	struct perf_bp_spec spec;
-	char arg[UI_TEXT_MAX + 16];
+	char arg[UI_TEXT_MAX + 16], why[512];
 	int err;
 
 	if (!ui->input[0] || !pipeline_observes(ui->pipe))
 		return UI_HANDLED;
 	snprintf(arg, sizeof(arg), "%d:%s", ui->watch_pid, ui->input);
 	if (perf_bp_parse(arg, &spec)) {
-		ui_status(ui, _("Not a watch: %s (ADDR[:LEN[:TYPE]])"), ui->input);
+		ui_status(ui,
+			  _("Not a watch: %s (NAME, LIB:NAME, ADDR or FILE+ADDR, then :LEN:TYPE)"),
+			  ui->input);
 		return UI_HANDLED;
 	}
 	err = pipeline_watch(ui->pipe, &spec);
-	if (err)
-		ui_status(ui, _("Cannot watch %d: %s"), ui->watch_pid, _(perf_bp_strerror(err)));
-	else
+	if (err) {
+		pipeline_watch_error(&spec, err, why, sizeof(why));
+		ui_status(ui, _("Cannot watch %d: %s"), ui->watch_pid, why);
+	} else if (spec.object[0]) {
+		ui_status(ui, _("Watching %s on %d: 0x%llx in %s, %d bytes"), ui->input,
+			  ui->watch_pid, (unsigned long long)spec.addr, spec.object, spec.len);
+	} else {
 		ui_status(ui, _("Watching %s on %d"), ui->input, ui->watch_pid);
+	}
 	return UI_HANDLED | UI_REFETCH;
 }
 

@@ -133,6 +133,9 @@ static void take_frame(struct ui *ui)
 	ui->frames++;
 	procs_rebuild(ui);
 	observe(ui);
+	/* sorted by what the observer just filled (a counter, PERF): sort again */
+	if (!ui->cfg.tree && field_defs[ui->cfg.order.field].observer)
+		procs_rebuild(ui);
 }
 
 /* ---- screens ---- */

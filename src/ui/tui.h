@@ -179,7 +179,21 @@ struct pane_def {
 	void (*shutdown)(struct ui *ui);
 	/* A prompt this pane opened was answered. May be NULL. */
 	void (*prompt_done)(struct ui *ui, const char *text);
+	/* The columns F6 offers, into out (room for max); NULL: the Processes pane's. */
+	size_t (*sort_columns)(struct ui *ui, enum field_id *out, size_t max);
 };
+
+/* bench_figures.c: a benchmark's figures as the Bench pane shows them */
+struct bench_value;
+struct bench_series;
+/* A figure's label: its own, else a name for the figures perf prints bare, else its key. */
+const char *bench_value_label(const struct bench_value *v);
+/* v in unit, to fit a person's eye (about four significant digits; seconds below
+ * one in ms or us; whole counts without decimals; "us" for perf's "usecs"). The
+ * JSON lines carry no style: a whole value of what is no time nor rate is a count. */
+void bench_format_value(char *out, size_t cap, double v, const char *unit, int style);
+/* A sweep's bar chart titled "UNIT by AXIS", from *y; *y is left after it. */
+void bench_draw_chart(struct ui *ui, const struct bench_series *s, int *y, int ymax);
 
 extern const struct pane_def pane_processes;
 extern const struct pane_def pane_counters;

@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_counters_sort.sh: the Counters pane as a first-time user meets it. A
+# busy child (a shell loop) and an idle one (sleep) are shown with ptop -p in
+# a private tmux server; on the Counters pane their rows say "counting…"
+# until a whole interval is counted, then task-clock in ms; `>` sorts by the
+# first counter (task-clock, as the status line says), R reverses it, and
+# the rows follow the counts, not %CPU; F6 lists the counters by name; the
+# figures that need a PMU are not columns of '-' where there is none. In
+# batch, -s ctr1 sorts by the first counter too, and the processes over
+# --counter-budget are named as such. Skips (77) without tmux or where perf
+# events cannot be opened at all.
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+
+NAME=test_counters_sort
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-ctrsort.XXXXXX") || exit 1
+sock=ptopctrsort$$
+session=ptopctrsort
+busy=
+idle=
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	[ -n "$busy" ] && kill -KILL "$busy" 2>/dev/null
+	[ -n "$idle" ] && kill -KILL "$idle" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+HOME=$tmp
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+WAIT_SECONDS=30
+
+sh -c 'while :; do :; done' &
+busy=$!
+sleep 1000 &
+idle=$!
+# the busy child has run when the kernel has counted it a tick
+has_run() { [ "$(awk '{ print $14 + $15 }' "/proc/$1/stat")" -gt 0 ]; }
+wait_for has_run "$busy" || fail "the busy child never ran"
+
+if ! "$PTOP" -b -n 1 --counters=task-clock -p "$busy" >"$tmp/probe" 2>&1; then
+	echo "$NAME: SKIP: no perf events here: $(cat "$tmp/probe")"
+	exit 77
+fi
+
+# ---- batch: -s ctr1 and the budget ----
+"$PTOP" -b -n 2 -d 0.5 --counters=task-clock,context-switches -s ctr1 -o json \
+	-p "$idle,$busy" >"$tmp/json" 2>"$tmp/err" || fail "-s ctr1 exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/json" "$busy" "$idle" <<'PY' || fail "-s ctr1: $(tail -n 1 "$tmp/json")"
+import json, sys
+f = [json.loads(l) for l in open(sys.argv[1])][-1]
+order = [p["pid"] for p in f["processes"]]
+clock = [p["counters"]["task-clock"] for p in f["processes"]]
+assert order == [int(sys.argv[2]), int(sys.argv[3])], (order, clock)
+assert clock == sorted(clock, reverse=True), clock
+PY
+"$PTOP" -b -n 1 --counters=task-clock --counter-budget 1 -p "$idle,$busy" >"$tmp/text" 2>&1 ||
+	fail "--counter-budget 1 exited $?"
+grep -q "1 not attached (1 over the budget of 1, --counter-budget)" "$tmp/text" ||
+	fail "the text does not say why a process is not attached: $(grep Counters "$tmp/text")"
+
+# ---- the pane ----
+# top's keys: < and > move the sort column (htop's open the sort menu, F6 below)
+mkdir -p "$XDG_CONFIG_HOME/ptop" && echo "keys = top" >"$XDG_CONFIG_HOME/ptop/ptoprc"
+tm new-session -d -s "$session" -x 160 -y 30 "$PTOP" -d 0.5 -p "$busy,$idle" ||
+	fail "tmux cannot start a session"
+tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+expect '^ *PID +USER'
+keys 2
+# attached during an interval: no figure that is not one
+expect "^ *$busy +counting… "
+expect "^ *PID +~?task-clock "
+expect "^ *$busy +[0-9.]+ms "
+if off_screen 'counters: hardware'; then
+	expect 'IPC, misses per kilo-instruction: n/a: no PMU'
+	off_screen '^ *PID .* IPC ' || fail "a column of IPC without a PMU"
+fi
+
+row_of() { screen | grep -nE "^ *$1 " | head -n 1 | cut -d: -f1; }
+busy_above() { [ "$(row_of "$busy")" -lt "$(row_of "$idle")" ]; }
+idle_above() { [ "$(row_of "$idle")" -lt "$(row_of "$busy")" ]; }
+
+keys '>'
+expect 'Sorted by task-clock'
+wait_for busy_above || fail "sorted by task-clock, the busy child is not above the idle one"
+keys R
+wait_for idle_above || fail "task-clock reversed, the idle child is not above the busy one"
+keys F6
+expect 'Sort by:'
+expect 'context-switches'
+keys Escape
+keys q
+exit 0

@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_watch_cost.sh: on a machine that delivers breakpoint hits, a watch
+# set by name counts every write exactly, and the cost ptop estimates for
+# the watched program (hits/s times the per-hit cost it calibrated) is
+# within a factor of 2 of the program's measured slowdown.
+#
+# Exact hits: tests/watched writes `counter` 1000 times per SIGUSR1; after
+# three rounds the Breakpoints pane (driven in tmux, the watch set with
+# `w counter`) shows 3000 hits. Cost: the same work (one write to `counter`
+# and some arithmetic per round) is run unwatched, then watched by ptop -b
+# -o json; the CPU time the watched run spent beyond the unwatched one, per
+# second of its wall time, is the share of a CPU its traps cost; ptop's
+# est_cpu_pct over the frames within the run must be within a factor of 2.
+# Skips (77) with the reason where hits are not delivered (VMs whose
+# hypervisor drops debug exceptions) or without tmux.
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+WATCHED=${builddir:-.}/tests/watched
+ROUNDS=${ROUNDS:-1000000}
+
+NAME=test_watch_cost
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
+[ -x "$WATCHED" ] || fail "no test program at $WATCHED"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-wcost.XXXXXX") || exit 1
+sock=ptopwcost$$
+session=ptopwcost
+child=
+batch=
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
+	[ -n "$batch" ] && kill -KILL "$batch" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+HOME=$tmp
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+WAIT_SECONDS=30
+
+"$WATCHED" "$tmp/addr" &
+child=$!
+wait_for test -s "$tmp/addr" || fail "the test program wrote no addresses"
+counter=$(sed -n 's/^counter 0x//p' "$tmp/addr")
+
+# Does this machine deliver hits? ptop says so in JSON after its self-test.
+"$PTOP" -b -n 1 -o json -p "$child" --watch "$child:counter" >"$tmp/probe" 2>"$tmp/err" ||
+	fail "batch --watch exited $?: $(cat "$tmp/err")"
+why=$(python3 -c '
+import json, sys
+f = json.loads(open(sys.argv[1]).readline())
+print(f.get("breakpoints_note", ""))' "$tmp/probe") || fail "no JSON: $(cat "$tmp/probe")"
+if [ -n "$why" ]; then
+	echo "$NAME: SKIP: $why"
+	exit 77
+fi
+
+# ---- exact hits, in the pane ----
+tm new-session -d -s "$session" -x 160 -y 40 "$PTOP" -d 0.5 -p "$child" ||
+	fail "tmux cannot start a session"
+expect "^ *$child "
+keys D
+expect 'Watch NAME'
+keys -l counter
+keys Enter
+expect "Watching counter on $child: 0x$counter"
+for n in 1 2 3; do
+	kill -USR1 "$child"
+	wait_for grep -qx "$n" "$tmp/addr.rounds" || fail "round $n not done"
+done
+keys 3
+expect "^ *$child +counter +0x$counter +8 +w +3000 "
+tm kill-server
+kill -TERM "$child"
+wait "$child" 2>/dev/null
+child=
+
+# ---- the cost estimate against the measured slowdown ----
+"$WATCHED" "$tmp/plain" spin "$ROUNDS" &
+child=$!
+wait_for test -s "$tmp/plain" || fail "the unwatched run did not start"
+touch "$tmp/plain.go"
+WAIT_SECONDS=300 wait_for test -s "$tmp/plain.took" || fail "the unwatched run did not end"
+wait "$child"
+
+"$WATCHED" "$tmp/watched" spin "$ROUNDS" &
+child=$!
+wait_for test -s "$tmp/watched" || fail "the watched run did not start"
+"$PTOP" -b -o json -d 0.5 -n 100000 -p "$child" --watch "$child:counter" >"$tmp/json" \
+	2>"$tmp/err" &
+batch=$!
+wait_for test -s "$tmp/json" || fail "no frame from ptop: $(cat "$tmp/err")"
+touch "$tmp/watched.go"
+WAIT_SECONDS=300 wait_for test -s "$tmp/watched.took" || fail "the watched run did not end"
+sleep 1.2 # a frame after the end, so that the last frames within the run are complete
+kill "$batch"
+wait "$batch" 2>/dev/null
+batch=
+wait "$child"
+child=
+
+python3 - "$tmp/plain.took" "$tmp/watched.took" "$tmp/json" <<'PY' || fail "cost estimate"
+import json, statistics, sys
+wall_u, cpu_u = map(float, open(sys.argv[1]).read().split())
+wall_w, cpu_w = map(float, open(sys.argv[2]).read().split())
+measured = max(cpu_w - cpu_u, 0) / wall_w * 100
+est = []
+for line in open(sys.argv[3]):
+    try:
+        f = json.loads(line)
+    except ValueError:
+        continue  # the line the kill cut
+    bp = f["breakpoints"][0]
+    if bp["hits_per_s"] > 0 and bp["est_cpu_pct"] is not None:
+        est.append(bp["est_cpu_pct"])
+# the first and last frames with hits cover the run only in part
+inner = est[1:-1] if len(est) > 2 else est
+assert inner, "no frame with hits: %s" % est
+e = statistics.median(inner)
+print("test_watch_cost: unwatched %.2f s CPU, watched %.2f s CPU in %.2f s: "
+      "measured %.1f%% of a CPU, estimated %.1f%% (median of %d frames)"
+      % (cpu_u, cpu_w, wall_w, measured, e, len(inner)))
+assert measured > 0 and 0.5 <= e / measured <= 2, (e, measured)
+PY
+exit 0

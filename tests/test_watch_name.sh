@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_watch_name.sh: a first-time user watches a program's variables by
+# name in the viewer. tests/watched writes where its variables are; ptop,
+# in a private tmux server, is told `w counter` (a global), `w daylight`
+# (also one of libc's: refused, naming both), `w libc.so.6:daylight`,
+# `w count` (unknown: names containing it offered), `w watched+ADDR` (an
+# address as nm shows it, in .bss past the file's pages), the same watch
+# twice (refused), and each armed address must be the one the program
+# printed. The Breakpoints pane lists them by name; when the program exits
+# its rows stay, marked "(exited)". `h` says how to find a name. Batch
+# --watch by name gives the same address in JSON. Hit counts are checked by
+# test_watch_cost.sh, on machines that deliver them. Skips (77) without
+# tmux or nm. make check sets PTOP, srcdir, builddir and TMUX_BIN.
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+WATCHED=${builddir:-.}/tests/watched
+
+NAME=test_watch_name
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
+if ! command -v nm >/dev/null 2>&1; then
+	echo "$NAME: SKIP: nm (binutils) is not installed"
+	exit 77
+fi
+[ -x "$WATCHED" ] || fail "no test program at $WATCHED"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-watch.XXXXXX") || exit 1
+sock=ptopwatch$$
+session=ptopwatch
+child=
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+HOME=$tmp
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+WAIT_SECONDS=30
+
+"$WATCHED" "$tmp/addr" &
+child=$!
+wait_for test -s "$tmp/addr" || fail "the test program wrote no addresses"
+addr() { sed -n "s/^$1 0x//p" "$tmp/addr"; }
+counter=$(addr counter)
+deep=$(addr deep)
+libc_daylight=$(addr libc_daylight)
+# big.deep is 1 MiB into big: an address of the binary, as nm shows big's
+big=$(nm "$WATCHED" | sed -n 's/^\([0-9a-f]*\) [bB] big$/\1/p')
+[ -n "$big" ] || fail "nm shows no big in $WATCHED"
+deep_vaddr=$(printf '%x' $((0x$big + 0x100000)))
+# it is in .bss past the pages the file maps: an anonymous mapping
+python3 - "$child" "$deep" <<'PY' || fail "big.deep is not in an anonymous mapping"
+import sys
+a = int(sys.argv[2], 16)
+for line in open("/proc/%s/maps" % sys.argv[1]):
+    f = line.split()
+    lo, hi = (int(x, 16) for x in f[0].split("-"))
+    if lo <= a < hi:
+        sys.exit(0 if len(f) == 5 else 1)
+sys.exit(1)
+PY
+
+tm new-session -d -s "$session" -x 160 -y 40 "$PTOP" -d 0.5 -p "$child" ||
+	fail "tmux cannot start a session"
+tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+expect '^ *PID +USER'
+expect "^ *$child "
+
+# watch: keys typed at the prompt, then the status line expected
+watch() {
+	keys D
+	expect 'Watch NAME'
+	keys -l "$1"
+	keys Enter
+	expect "$2"
+}
+
+watch counter "Watching counter on $child: 0x$counter in watched, 8 bytes"
+watch counter "Cannot watch $child: already watched with that address, length and type"
+watch daylight "daylight is in more than one file: .*watched:daylight.*libc\.so\.6:daylight"
+watch libc.so.6:daylight "Watching libc\.so\.6:daylight on $child: 0x$libc_daylight in libc\.so\.6, 4 bytes"
+watch count "no variable count; names containing it: .*watched:counter"
+watch "watched+0x$deep_vaddr" "Watching watched\+0x$deep_vaddr on $child: 0x$deep in watched"
+
+# the same in batch, by name
+"$PTOP" -b -n 1 -o json -p "$child" --watch "$child:counter" >"$tmp/json" 2>"$tmp/err" ||
+	fail "batch --watch by name exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/json" "$counter" "$child" <<'PY' || fail "batch --watch by name: $(cat "$tmp/json")"
+import json, sys
+f = json.loads(open(sys.argv[1]).readline())
+bp = f["breakpoints"][0]
+assert int(bp["addr"], 16) == int(sys.argv[2], 16), bp
+assert (bp["pid"], bp["len"], bp["watch"], bp["comm"]) == (int(sys.argv[3]), 8, "counter", "watched"), bp
+assert bp["exited"] is False, bp
+assert "est_cpu_pct" in bp, bp
+PY
+"$PTOP" -b -n 1 -p "$child" --watch "$child:daylight" >/dev/null 2>"$tmp/err" &&
+	fail "batch --watch of an ambiguous name succeeded"
+grep -q "watched:daylight libc.so.6:daylight" "$tmp/err" ||
+	fail "batch --watch daylight: $(cat "$tmp/err")"
+
+keys 3
+expect "^ *PID +WATCH +ADDRESS +LEN +TYPE +HITS +HITS/s +~%CPU"
+expect "^ *$child +counter +0x$counter +8 +w .* watched *$"
+expect "^ *$child +libc\.so\.6:daylight +0x$libc_daylight +4 +w "
+expect "^ *$child +watched\+0x$deep_vaddr +0x$deep "
+
+kill -TERM "$child"
+wait "$child" 2>/dev/null
+child=
+
+expect "^ *[0-9]+ +counter +0x$counter +8 +w +[0-9]+ .* watched \(exited\) *$"
+
+keys h
+expect 'This help'
+# the panes' keys are at the end of the help: scroll down to them
+i=0
+while [ $i -lt 40 ] && off_screen 'Breakpoints pane'; do
+	keys Down
+	i=$((i + 1))
+done
+expect 'D NAME watches a variable: find names with nm -C PROGRAM'
+keys q
+exit 0
