@@ -90,7 +90,8 @@ static int help(void)
 	    &b,
 	    _("Usage: %s [options]\n"
 	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u USER] [-s FIELD] [-H] [-c]\n"
-	      "             [-o FORMAT]\n"
+	      "             [-o FORMAT] [--listen [ADDR:]PORT]\n"
+	      "       %s --listen [ADDR:]PORT [--group-by KEY] [--top-pids N]\n"
 	      "       %s bench list | all | NAME [options]   (see '%s bench --help')\n"
 	      "\n"
 	      "A process viewer that shows what observing costs.\n"
@@ -114,11 +115,22 @@ static int help(void)
 	      "      --watch=PID:ADDR[:LEN[:TYPE]]  arm a hardware breakpoint (repeatable);\n"
 	      "                           ADDR in hex or REGION+OFFSET such as [heap]+0x40,\n"
 	      "                           LEN 1, 2, 4 or 8, TYPE r, w, rw or x (default 4, w)\n"
+	      "      --listen=[ADDR:]PORT  serve metrics for Prometheus on "
+	      "http://ADDR:PORT/metrics\n"
+	      "                           (ADDR 127.0.0.1 unless given); without -b, write "
+	      "nothing\n"
+	      "      --group-by=KEY       group the metrics by comm or user (default comm)\n"
+	      "      --max-groups=N       N groups with their own series, the rest in 'other'\n"
+	      "                           (default 64)\n"
+	      "      --top-pids=N         also export the N busiest processes by PID; opt-in, as\n"
+	      "                           each PID makes new series that Prometheus keeps\n"
+	      "      --expose-cmdline     give the top processes' command lines (may hold "
+	      "secrets)\n"
 	      "  -h, --help               show this help and exit\n"
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
 	      "Fields: "),
-	    progname, progname, progname, progname);
+	    progname, progname, progname, progname, progname);
 	for (int i = 0; i < FIELD_COUNT; i++)
 		sbuf_printf(&b, "%s%s", i ? ", " : "", field_defs[i].name);
 	sbuf_adds(&b, _(".\n\nSee ptop(1) for more.\n"));
@@ -226,7 +238,18 @@ static void setup_locale(void)
 	textdomain(PACKAGE);
 }
 
-enum { OPT_PROC_ROOT = 0x100, OPT_COUNTERS, OPT_COUNTER_BUDGET, OPT_WATCH, OPT_PERF_FDS };
+enum {
+	OPT_PROC_ROOT = 0x100,
+	OPT_COUNTERS,
+	OPT_COUNTER_BUDGET,
+	OPT_WATCH,
+	OPT_PERF_FDS,
+	OPT_LISTEN,
+	OPT_GROUP_BY,
+	OPT_MAX_GROUPS,
+	OPT_TOP_PIDS,
+	OPT_EXPOSE_CMDLINE,
+};
 
 #define DEFAULT_COUNTER_BUDGET 32
 /* Each process with counters holds descriptors; more than the kernel's PID_MAX_LIMIT is a typo. */
@@ -282,6 +305,11 @@ static const struct option longopts[] = {
     {"counter-budget", required_argument, NULL, OPT_COUNTER_BUDGET},
     {"watch", required_argument, NULL, OPT_WATCH},
     {"perf-fds", no_argument, NULL, OPT_PERF_FDS},
+    {"listen", required_argument, NULL, OPT_LISTEN},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
+    {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
+    {"top-pids", required_argument, NULL, OPT_TOP_PIDS},
+    {"expose-cmdline", no_argument, NULL, OPT_EXPOSE_CMDLINE},
     {NULL, 0, NULL, 0},
 };
 
@@ -290,7 +318,54 @@ struct cli {
 	struct batch_opts o; /* the viewer takes its part of these too */
 	size_t pids_cap, watch_cap;
 	bool batch, delay_given, sort_given;
+	struct serve_addr listen;
+	const char *metrics_opt; /* a metrics option given, for the error without --listen */
 };
+
+static void parse_group_by(const char *arg, struct metrics_opts *m)
+{
+	if (!strcmp(arg, "comm"))
+		m->group_by = METRICS_BY_COMM;
+	else if (!strcmp(arg, "user"))
+		m->group_by = METRICS_BY_USER;
+	else if (!strcmp(arg, "cgroup"))
+		usage_error(_("--group-by cgroup: ptop has no cgroup column yet (comm or user)"));
+	else
+		usage_error(_("--group-by takes comm or user, not '%s'"), arg);
+}
+
+/* A metrics option (c); -1 when c is not one. */
+static int take_metrics_option(int c, struct cli *cli)
+{
+	struct metrics_opts *m = &cli->o.metrics;
+
+	switch (c) {
+	case OPT_LISTEN:
+		if (serve_parse_addr(optarg, &cli->listen))
+			usage_error(_("--listen needs [ADDR:]PORT with a numeric address and a "
+				      "port up to 65535, not '%s'"),
+				    optarg);
+		cli->o.listen = &cli->listen;
+		return 0;
+	case OPT_GROUP_BY:
+		parse_group_by(optarg, m);
+		cli->metrics_opt = "--group-by";
+		return 0;
+	case OPT_MAX_GROUPS:
+		m->max_groups = (unsigned)parse_num("--max-groups", optarg, 1, METRICS_MAX_GROUPS);
+		cli->metrics_opt = "--max-groups";
+		return 0;
+	case OPT_TOP_PIDS:
+		m->top_pids = (unsigned)parse_num("--top-pids", optarg, 0, METRICS_MAX_TOP_PIDS);
+		cli->metrics_opt = "--top-pids";
+		return 0;
+	case OPT_EXPOSE_CMDLINE:
+		m->expose_cmdline = true;
+		cli->metrics_opt = "--expose-cmdline";
+		return 0;
+	}
+	return -1;
+}
 
 /* One option c (with optarg) into cli; -1 to go on, or the exit status of
  * --help and --version. A bad value ends ptop with a usage error. */
@@ -299,6 +374,8 @@ static int take_option(int c, struct cli *cli, char **argv)
 	struct batch_opts *o = &cli->o;
 	int fmt;
 
+	if (!take_metrics_option(c, cli))
+		return -1;
 	switch (c) {
 	case 'b':
 		cli->batch = true;
@@ -403,6 +480,7 @@ int main(int argc, char **argv)
 			      .format = OUTPUT_TEXT,
 			      .out_fd = STDOUT_FILENO,
 			      .observe = {.budget = DEFAULT_COUNTER_BUDGET},
+			      .metrics = {.max_groups = METRICS_DEFAULT_GROUPS},
 			  }};
 	int c, status;
 
@@ -424,7 +502,11 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error(_("unexpected argument '%s'"), argv[optind]);
-	status = cli.batch ? batch_run(&cli.o) : run_viewer(&cli);
+	if (cli.metrics_opt && !cli.o.listen)
+		usage_error(_("%s needs --listen"), cli.metrics_opt);
+	/* the viewer does not serve metrics: --listen alone runs without output */
+	cli.o.quiet = !cli.batch && cli.o.listen;
+	status = cli.batch || cli.o.listen ? batch_run(&cli.o) : run_viewer(&cli);
 	free((int *)cli.o.filter.pids);
 	free((void *)cli.o.watches);
 	return end_status(status);

@@ -6,8 +6,10 @@
 #ifndef PTOP_BATCH_H
 #define PTOP_BATCH_H
 
+#include "ptop/metrics.h"
 #include "ptop/output.h"
 #include "ptop/perf.h"
+#include "ptop/serve.h"
 
 struct batch_opts {
 	long iterations; /* frames to write; 0: until interrupted */
@@ -20,13 +22,16 @@ struct batch_opts {
 	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
 	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */
 	size_t nwatches;
-	bool threads; /* -H: a row per thread, as top -H */
-	bool cmdline; /* -c: command lines instead of names, as top -c */
+	bool threads;			 /* -H: a row per thread, as top -H */
+	bool cmdline;			 /* -c: command lines instead of names, as top -c */
+	bool quiet;			 /* write no frames: ptop --listen without -b */
+	const struct serve_addr *listen; /* --listen: serve each frame's metrics, or NULL */
+	struct metrics_opts metrics;	 /* --group-by, --max-groups, --top-pids ... */
 };
 
 /*
- * Run batch mode. Returns the process exit status: 0 (also when the reader
- * closed the pipe), 1 after printing why, 2 for an unknown event, or 128+N
+ * Run batch mode, and serve its frames' metrics with listen. Returns the process exit status: 0 (also when the reader
+ * closed the pipe), 1 after printing why, 2 for an unknown event, 1 when --listen's address cannot be had, or 128+N
  * when signal N (SIGINT, SIGTERM, SIGHUP) stopped it between frames, after
  * everything was freed and closed; the caller then ends by signal N.
  */
