@@ -119,15 +119,24 @@ st=0
 [ "$st" = 1 ] && grep -q "^ptop: cannot listen on 127.0.0.1:$port: " "$tmp/err" ||
 	fail "a port in use: status $st, $(cat "$tmp/err")"
 for args in "--listen x" "--listen 127.0.0.1:70000" "--listen 300.1.1.1:9100" \
-	"--listen 9100 --group-by cgroup" "--listen 9100 --group-by pid" "--top-pids 3" \
-	"--expose-cmdline" "--listen 9100 --max-groups 0" "--listen 9100 --top-pids x"; do
+	"--listen 9910 --group-by cgroup" "--listen 9910 --group-by pid" "--top-pids 3" \
+	"--expose-cmdline" "--listen 9910 --max-groups 0" "--listen 9910 --top-pids x"; do
 	st=0
 	# shellcheck disable=SC2086
 	"$PTOP" $args -n 1 >/dev/null 2>"$tmp/err" || st=$?
 	[ "$st" = 2 ] && grep -q '^ptop: ' "$tmp/err" || fail "ptop $args: status $st, $(cat "$tmp/err")"
 done
-"$PTOP" --listen 9100 --group-by cgroup 2>&1 | grep -q 'no cgroup column' ||
+"$PTOP" --listen 9910 --group-by cgroup 2>&1 | grep -q 'no cgroup column' ||
 	fail "--group-by cgroup should say there is no cgroup column"
+
+# The example systemd unit's command line runs (on a free port, for one frame).
+args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$srcdir/doc/ptop-exporter.service" |
+	sed 's/--listen [^ ]*/--listen 127.0.0.1:0/')
+st=0
+# shellcheck disable=SC2086
+"$PTOP" $args -n 1 >"$tmp/unit.out" 2>"$tmp/unit.err" || st=$?
+[ "$st" = 0 ] && [ ! -s "$tmp/unit.out" ] && grep -q 'serving metrics' "$tmp/unit.err" ||
+	fail "the systemd unit's ptop $args: status $st, $(cat "$tmp/unit.err")"
 
 # SIGTERM ends the daemon-style run by that signal.
 kill -TERM "$ptop_pid"

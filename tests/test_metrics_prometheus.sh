@@ -5,7 +5,8 @@
 # second on loopback, and its HTTP API is asked what it stored: up{job="ptop"}
 # is 1, a busy child's group (a name of its own) has a CPU-seconds series
 # that grows across scrapes, and the metadata Prometheus kept carries the
-# unit, which only OpenMetrics sends (so it negotiated OpenMetrics). Waits
+# unit, which only OpenMetrics sends (so it negotiated OpenMetrics); the
+# example configuration doc/prometheus.yml passes promtool. Waits
 # end on what Prometheus answers, 60 seconds at most. Skips (77) without the
 # prometheus binary (Debian package prometheus).
 set -eu
@@ -17,6 +18,9 @@ if ! command -v prometheus >/dev/null 2>&1; then
 	exit 77
 fi
 DEADLINE=60
+
+promtool check config "$srcdir/doc/prometheus.yml" >"$tmp/config" 2>&1 ||
+	fail "doc/prometheus.yml: $(cat "$tmp/config")"
 
 b=ptp$$b
 busy "$b"

@@ -18,7 +18,6 @@
 #define SERVE_MAX_PER_IP 64	      /* from one address */
 #define SERVE_TIMEOUT_S 10	      /* an idle or slow connection is closed after this */
 #define SERVE_CONNECTION_MEMORY 32768 /* bytes per connection: request line and headers */
-#define SERVE_DEFAULT_PORT 9100
 
 struct serve_addr {
 	char host[64]; /* numeric IPv4 or IPv6 address */
@@ -26,7 +25,7 @@ struct serve_addr {
 };
 
 /*
- * Parse "[ADDR:]PORT" ("9100", "0.0.0.0:9100", "[::1]:9100"); ADDR defaults
+ * Parse "[ADDR:]PORT" ("9910", "0.0.0.0:9910", "[::1]:9910"); ADDR defaults
  * to 127.0.0.1. Returns 0, or -EINVAL.
  */
 int serve_parse_addr(const char *s, struct serve_addr *a);
