@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "ptop/batch.h"
+#include "ptop/export.h"
 #include "ptop/pipeline.h"
 
 static volatile sig_atomic_t batch_stop; /* the signal that asked to stop, or 0 */
@@ -70,66 +71,9 @@ static int print_frame(const struct batch_opts *o, struct pipeline *pipe, struct
 	return write_out(o->out_fd, out->p, out->len);
 }
 
-/* The metrics endpoint's side of the loop (--listen). */
-struct exporter {
-	struct serve *srv;
-	struct metrics *m;
-	struct sbuf text, om;
-	const struct frame_proc **rows; /* by CPU, busiest first */
-	size_t cap;
-};
-
-static int export_start(const struct batch_opts *o, struct exporter *x)
-{
-	int err = serve_start(o->listen, &x->srv);
-	bool v6 = strchr(o->listen->host, ':');
-
-	if (err) {
-		fprintf(stderr, _("ptop: cannot listen on %s%s%s:%u: %s\n"), v6 ? "[" : "",
-			o->listen->host, v6 ? "]" : "", o->listen->port, strerror(-err));
-		return 1;
-	}
-	x->m = metrics_new(&o->metrics);
-	fprintf(stderr, _("ptop: serving metrics on http://%s%s%s:%u/metrics\n"), v6 ? "[" : "",
-		o->listen->host, v6 ? "]" : "", serve_port(x->srv));
-	return 0;
-}
-
-static void export_frame(struct exporter *x, const struct batch_opts *o, struct pipeline *pipe,
-			 struct frame *f, const struct frame_proc *const *rows, size_t n)
-{
-	static const struct row_order by_cpu = {.field = FIELD_CPU};
-	size_t ntop = n < o->metrics.top_pids ? n : o->metrics.top_pids;
-
-	if (x->cap < n) {
-		x->cap = f->cap;
-		x->rows = xreallocarray(x->rows, x->cap, sizeof(*x->rows));
-	}
-	memcpy(x->rows, rows, n * sizeof(*rows));
-	if (o->order.field != FIELD_CPU || o->order.reverse)
-		rows_sort(x->rows, n, &by_cpu);
-	if (o->metrics.expose_cmdline && ntop)
-		pipeline_cmdlines(pipe, f, x->rows, ntop);
-	metrics_update(x->m, f, x->rows, n);
-	sbuf_reset(&x->text);
-	sbuf_reset(&x->om);
-	metrics_render(x->m, &x->text, false);
-	metrics_render(x->m, &x->om, true);
-	serve_publish(x->srv, x->text.p, x->text.len, x->om.p, x->om.len);
-}
-
-static void export_stop(struct exporter *x)
-{
-	serve_stop(x->srv);
-	metrics_free(x->m);
-	sbuf_free(&x->text);
-	sbuf_free(&x->om);
-	free(x->rows);
-}
-
 int batch_run(const struct batch_opts *o)
 {
-	struct exporter x = {0};
+	struct exporter *x = NULL;
 	struct pipeline_opts po = {.root = o->root,
 				   .observe = o->observe,
 				   .watches = o->watches,
@@ -152,17 +96,22 @@ int batch_run(const struct batch_opts *o)
 	/* sorting by PERF means counting it, for every process shown */
 	if (o->order.field == FIELD_PERF)
 		po.observe.perf_fds = true;
-	/* exact RSS for the groups' memory, status for their context switches */
 	if (o->listen)
-		req.needs |= PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS);
+		req.needs |= exporter_needs();
 	err = pipeline_new(&po, &pipe, &why);
 	if (why.msg[0])
 		fprintf(stderr, "%s\n", why.msg);
 	if (err)
 		return why.status;
-	if (o->listen && export_start(o, &x)) {
-		pipeline_free(pipe);
-		return 1;
+	if (o->listen) {
+		char msg[256];
+
+		err = exporter_start(o->listen, &o->metrics, &x, msg);
+		fprintf(stderr, "%s\n", msg);
+		if (err) {
+			pipeline_free(pipe);
+			return 1;
+		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long n = 0; !batch_stop && (o->iterations == 0 || n < o->iterations); n++) {
@@ -180,8 +129,8 @@ int batch_run(const struct batch_opts *o)
 		}
 		nrows = pipeline_select(pipe, &f, &o->filter, &o->order, rows, po.observe.counters,
 					po.observe.perf_fds);
-		if (o->listen)
-			export_frame(&x, o, pipe, &f, rows, nrows);
+		if (x)
+			exporter_frame(x, pipe, &f, rows, nrows);
 		err = o->quiet ? 0 : print_frame(o, pipe, &f, rows, nrows, n == 0, &out);
 		if (err) {
 			/* -EPIPE: the reader is done with us, not an error */
@@ -205,8 +154,7 @@ int batch_run(const struct batch_opts *o)
 	/* Stopped by a signal: say so, as a process killed by it would. */
 	if (batch_stop && !status)
 		status = 128 + batch_stop;
-	if (o->listen)
-		export_stop(&x);
+	exporter_stop(x);
 	free(rows);
 	sbuf_free(&out);
 	frame_free(&f);

@@ -126,6 +126,7 @@ static int help(void)
 	      "                           each PID makes new series that Prometheus keeps\n"
 	      "      --expose-cmdline     give the top processes' command lines (may hold "
 	      "secrets)\n"
+	      "      --viewer             with --listen: show the viewer while serving\n"
 	      "  -h, --help               show this help and exit\n"
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
@@ -249,6 +250,7 @@ enum {
 	OPT_MAX_GROUPS,
 	OPT_TOP_PIDS,
 	OPT_EXPOSE_CMDLINE,
+	OPT_VIEWER,
 };
 
 #define DEFAULT_COUNTER_BUDGET 32
@@ -310,6 +312,7 @@ static const struct option longopts[] = {
     {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
     {"top-pids", required_argument, NULL, OPT_TOP_PIDS},
     {"expose-cmdline", no_argument, NULL, OPT_EXPOSE_CMDLINE},
+    {"viewer", no_argument, NULL, OPT_VIEWER},
     {NULL, 0, NULL, 0},
 };
 
@@ -318,6 +321,7 @@ struct cli {
 	struct batch_opts o; /* the viewer takes its part of these too */
 	size_t pids_cap, watch_cap;
 	bool batch, delay_given, sort_given;
+	bool viewer; /* --viewer: the viewer serves --listen */
 	struct serve_addr listen;
 	const char *metrics_opt; /* a metrics option given, for the error without --listen */
 };
@@ -362,6 +366,10 @@ static int take_metrics_option(int c, struct cli *cli)
 	case OPT_EXPOSE_CMDLINE:
 		m->expose_cmdline = true;
 		cli->metrics_opt = "--expose-cmdline";
+		return 0;
+	case OPT_VIEWER:
+		cli->viewer = true;
+		cli->metrics_opt = "--viewer";
 		return 0;
 	}
 	return -1;
@@ -462,6 +470,8 @@ static int run_viewer(const struct cli *cli)
 	    .nwatches = o->nwatches,
 	    .threads = o->threads,
 	    .cmdline = o->cmdline,
+	    .listen = o->listen,
+	    .metrics = &o->metrics,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -504,9 +514,11 @@ int main(int argc, char **argv)
 		usage_error(_("unexpected argument '%s'"), argv[optind]);
 	if (cli.metrics_opt && !cli.o.listen)
 		usage_error(_("%s needs --listen"), cli.metrics_opt);
-	/* the viewer does not serve metrics: --listen alone runs without output */
-	cli.o.quiet = !cli.batch && cli.o.listen;
-	status = cli.batch || cli.o.listen ? batch_run(&cli.o) : run_viewer(&cli);
+	if (cli.viewer && cli.batch)
+		usage_error(_("--viewer and -b exclude each other"));
+	/* --listen alone serves without writing anything, as a service runs */
+	cli.o.quiet = !cli.batch && cli.o.listen && !cli.viewer;
+	status = cli.batch || cli.o.quiet ? batch_run(&cli.o) : run_viewer(&cli);
 	free((int *)cli.o.filter.pids);
 	free((void *)cli.o.watches);
 	return end_status(status);

@@ -120,7 +120,7 @@ st=0
 	fail "a port in use: status $st, $(cat "$tmp/err")"
 for args in "--listen x" "--listen 127.0.0.1:70000" "--listen 300.1.1.1:9100" \
 	"--listen 9910 --group-by cgroup" "--listen 9910 --group-by pid" "--top-pids 3" \
-	"--expose-cmdline" "--listen 9910 --max-groups 0" "--listen 9910 --top-pids x"; do
+	"--expose-cmdline" "--viewer" "--listen 9910 --viewer -b" "--listen 9910 --max-groups 0" "--listen 9910 --top-pids x"; do
 	st=0
 	# shellcheck disable=SC2086
 	"$PTOP" $args -n 1 >/dev/null 2>"$tmp/err" || st=$?

@@ -189,6 +189,8 @@ struct ui_opts {
 	size_t nwatches;
 	bool threads; /* -H: start with a row per thread (else the settings say) */
 	bool cmdline; /* -c: start with command lines (else the settings say) */
+	const struct serve_addr *listen;    /* --listen --viewer: serve metrics too, or NULL */
+	const struct metrics_opts *metrics; /* with listen */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ptop/export.h"
 #include "ptop/perf.h"
 #include "tui.h"
 
@@ -95,8 +96,10 @@ static void observe(struct ui *ui)
 
 static void take_frame(struct ui *ui)
 {
-	struct pipeline_request req = {
-	    .needs = ui_needs(ui), .threads = ui->cfg.threads, .per_cpu = ui->cfg.per_cpu};
+	struct pipeline_request req = {.needs =
+					   ui_needs(ui) | (ui->exporter ? exporter_needs() : 0),
+				       .threads = ui->cfg.threads,
+				       .per_cpu = ui->cfg.per_cpu};
 	double cpu = clock_cpu(), wall = clock_mono();
 	int err = pipeline_frame(ui->pipe, &req, &ui->frame);
 
@@ -110,6 +113,8 @@ static void take_frame(struct ui *ui)
 	ui->wall_mark = wall;
 	ui->have_frame = true;
 	ui->frames++;
+	if (ui->exporter)
+		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
 	procs_rebuild(ui);
 	observe(ui);
 }
@@ -419,6 +424,16 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 	}
 	if (!pipeline_observes(ui->pipe))
 		ui->ob_error = N_("perf events are not available");
+	if (o->listen) {
+		char msg[256];
+
+		if (exporter_start(o->listen, o->metrics, &ui->exporter, msg)) {
+			fprintf(stderr, "%s\n", msg);
+			pipeline_free(ui->pipe);
+			return 1;
+		}
+		ui_status(ui, "%s", msg);
+	}
 	return 0;
 }
 
@@ -495,6 +510,7 @@ int ui_run(const struct ui_opts *o)
 	free(ui.tree);
 	free(ui.vis);
 	sbuf_free(&ui.cell);
+	exporter_stop(ui.exporter);
 	frame_free(&ui.frame);
 	pipeline_free(ui.pipe);
 	if (tty_gone) {
