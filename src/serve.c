@@ -60,10 +60,12 @@ int serve_parse_addr(const char *s, struct serve_addr *a)
 		return 0;
 	}
 	hl = (size_t)(colon - s);
-	/* an IPv6 address comes in brackets, as in a URL */
+	/* an IPv6 address comes in brackets, as in a URL: "::1:9910" would be ambiguous */
 	if (hl >= 2 && s[0] == '[' && s[hl - 1] == ']') {
 		s++;
 		hl -= 2;
+	} else if (memchr(s, ':', hl)) {
+		return -EINVAL;
 	}
 	if (!hl || hl >= sizeof(a->host))
 		return -EINVAL;

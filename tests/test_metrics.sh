@@ -118,7 +118,7 @@ st=0
 "$PTOP" --listen "127.0.0.1:$port" -n 1 2>"$tmp/err" || st=$?
 [ "$st" = 1 ] && grep -q "^ptop: cannot listen on 127.0.0.1:$port: " "$tmp/err" ||
 	fail "a port in use: status $st, $(cat "$tmp/err")"
-for args in "--listen x" "--listen 127.0.0.1:70000" "--listen 300.1.1.1:9100" \
+for args in "--listen x" "--listen 127.0.0.1:70000" "--listen 300.1.1.1:9100" "--listen ::1:9910" "--listen []:9910" \
 	"--listen 9910 --group-by cgroup" "--listen 9910 --group-by pid" "--top-pids 3" \
 	"--expose-cmdline" "--viewer" "--listen 9910 --viewer -b" "--listen 9910 --max-groups 0" "--listen 9910 --top-pids x"; do
 	st=0
