@@ -78,8 +78,6 @@ after=$(cpu)
 # --top-pids 3: three series with pid and comm, the busy child among them; no command lines.
 [ "$(client series "$port" ptop_top_cpu_seconds_total | wc -l)" = 3 ] ||
 	fail "--top-pids 3 should give 3 series"
-in_top() { client series "$port" ptop_top_cpu_seconds_total | grep -q "comm=$b1 pid=$c2"; }
-wait_until in_top || fail "the busy child $c2 is not among the top processes"
 grep -q cmdline "$tmp/text" && fail "command lines exposed without --expose-cmdline"
 wait_until grep -q "# TYPE ptop_scrapes_total counter" "$tmp/text" || fail "no scrape count"
 
@@ -106,8 +104,35 @@ client series "$port" ptop_group_cpu_seconds_total | grep -q '^user=other$' ||
 	fail "no user=other group"
 client series "$port" ptop_group_resident_memory_bytes | grep -qv '^user=' &&
 	fail "--group-by user should label groups by user"
+# (the busy child among the 50 busiest: other programs may be busier than it)
+in_top() { client series "$port" ptop_top_cpu_seconds_total | grep -q "comm=$b1 pid=$c2"; }
+wait_until in_top || fail "the busy child $c2 is not among the top processes"
 has_cmd() { client series "$port" ptop_top_cmdline | grep -q "cmdline=$tmp/$b1 -c while"; }
 wait_until has_cmd || fail "--expose-cmdline: no command line of $c2"
+
+# --counters: the attached process's events per group, raw counts that grow;
+# --watch: a breakpoint's hits. Each where this machine's kernel gives them.
+if "$PTOP" -b -n 1 -p "$c2" --counters=task-clock >/dev/null 2>"$tmp/ctr.err" &&
+	! grep -q 'counters unavailable' "$tmp/ctr.err"; then
+	start_ptop ctr -d 0.3 -p "$c2" --counters=task-clock
+	ev() {
+		v=$(client value "$port" ptop_group_perf_events_total "comm=$b1" event=task-clock) &&
+			"$PYTHON" -c "import sys; sys.exit(not $v > 1e8)"
+	}
+	wait_until ev || fail "--counters: no task-clock of $b1 served: $(client series "$port" ptop_group_perf_events_total)"
+	[ "$(client value "$port" ptop_counters_attached)" = 1.0 ] || fail "--counters: attached is not 1"
+else
+	echo "counters not checked: the kernel refuses them here: $(cat "$tmp/ctr.err")"
+fi
+stack=$(awk '$6 == "[stack]" { split($1, a, "-"); print a[1]; exit }' "/proc/$c2/maps")
+if "$PTOP" -b -n 1 -p "$c2" --watch "$c2:[stack]+0x40" >/dev/null 2>"$tmp/bp.err"; then
+	start_ptop bp -d 0.3 -p "$c2" --watch "$c2:[stack]+0x40"
+	addr=$("$PYTHON" -c "print(hex(0x$stack + 0x40))")
+	client value "$port" ptop_breakpoint_hits_total "pid=$c2" "addr=$addr" len=4 type=w >/dev/null ||
+		fail "--watch: no hits series for $c2 at $addr: $(client series "$port" ptop_breakpoint_hits_total)"
+else
+	echo "breakpoints not checked: the kernel refuses them here: $(cat "$tmp/bp.err")"
+fi
 
 # Batch mode serves too, and still writes its frames.
 start_ptop batch -b -d 0.3 -n 100000
