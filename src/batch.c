@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "ptop/batch.h"
+#include "ptop/export.h"
 #include "ptop/pipeline.h"
 
 static volatile sig_atomic_t batch_stop; /* the signal that asked to stop, or 0 */
@@ -105,9 +106,22 @@ static void add_children_time(struct frame *f)
 	}
 }
 
+/* Format and write one frame; 0 or -errno of the write. */
+static int print_frame(const struct batch_opts *o, struct pipeline *pipe, struct frame *f,
+		       const struct frame_proc **rows, size_t nrows, bool first, struct sbuf *out)
+{
+	/* -c: a process that is gone since has its name for a command line */
+	f->cmdlines = o->cmdline;
+	if (o->cmdline)
+		pipeline_cmdlines(pipe, f, rows, nrows);
+	sbuf_reset(out);
+	output_formats[o->format].frame(out, f, rows, nrows, first);
+	return write_out(o->out_fd, out->p, out->len);
+}
+
 int batch_run(const struct batch_opts *o)
 {
-	const struct output_format_def *fmt = &output_formats[o->format];
+	struct exporter *x = NULL;
 	struct pipeline_opts po = {.root = o->root,
 				   .observe = o->observe,
 				   .watches = o->watches,
@@ -131,11 +145,23 @@ int batch_run(const struct batch_opts *o)
 	/* sorting by PERF means counting it, for every process shown */
 	if (o->order.field == FIELD_PERF)
 		po.observe.perf_fds = true;
+	if (o->listen)
+		req.needs |= exporter_needs();
 	err = pipeline_new(&po, &pipe, &why);
 	if (why.msg[0])
 		fprintf(stderr, "%s\n", why.msg);
 	if (err)
 		return why.status;
+	if (o->listen) {
+		char msg[256];
+
+		err = exporter_start(o->listen, &o->metrics, &x, msg);
+		fprintf(stderr, "%s\n", msg);
+		if (err) {
+			pipeline_free(pipe);
+			return 1;
+		}
+	}
 	err = batch_prime(pipe, &req, &f);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long n = 0; !batch_stop && (o->iterations == 0 || n < o->iterations); n++) {
@@ -157,13 +183,9 @@ int batch_run(const struct batch_opts *o)
 		}
 		nrows = pipeline_select(pipe, &f, &o->filter, &o->order, rows, po.observe.counters,
 					po.observe.perf_fds);
-		/* -c: a process that is gone since has its name for a command line */
-		f.cmdlines = o->cmdline;
-		if (o->cmdline)
-			pipeline_cmdlines(pipe, &f, rows, nrows);
-		sbuf_reset(&out);
-		fmt->frame(&out, &f, rows, nrows, n == 0);
-		err = write_out(o->out_fd, out.p, out.len);
+		if (x)
+			exporter_frame(x, pipe, &f, rows, nrows);
+		err = o->quiet ? 0 : print_frame(o, pipe, &f, rows, nrows, n == 0, &out);
 		if (err) {
 			/* -EPIPE: the reader is done with us, not an error */
 			status = err != -EPIPE;
@@ -186,6 +208,7 @@ int batch_run(const struct batch_opts *o)
 	/* Stopped by a signal: say so, as a process killed by it would. */
 	if (batch_stop && !status)
 		status = 128 + batch_stop;
+	exporter_stop(x);
 	free(rows);
 	sbuf_free(&out);
 	frame_free(&f);

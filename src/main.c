@@ -92,6 +92,8 @@ static int help(void)
 	    _("Usage: %s [options]\n"
 	      "       %s -b [-n N] [-d SECONDS] [-p PID,...] [-u|-U [!]USER] [-o [+|-]FIELD]\n"
 	      "             [-o FORMAT] [--fields LIST] [-w [N]] [-E UNIT] [-e UNIT] [-iS1sHc]\n"
+	      "             [--listen [ADDR:]PORT]\n"
+	      "       %s --listen [ADDR:]PORT [--group-by KEY] [--top-pids N]\n"
 	      "       %s bench list | all | NAME [options]   (see '%s bench --help')\n"
 	      "\n"
 	      "A process viewer that shows what observing costs.\n"
@@ -132,11 +134,23 @@ static int help(void)
 	      "      --watch=PID:ADDR[:LEN[:TYPE]]  arm a hardware breakpoint (repeatable);\n"
 	      "                           ADDR in hex or REGION+OFFSET such as [heap]+0x40,\n"
 	      "                           LEN 1, 2, 4 or 8, TYPE r, w, rw or x (default 4, w)\n"
+	      "      --listen=[ADDR:]PORT  serve metrics for Prometheus on "
+	      "http://ADDR:PORT/metrics\n"
+	      "                           (ADDR 127.0.0.1 unless given); without -b, write "
+	      "nothing\n"
+	      "      --group-by=KEY       group the metrics by comm or user (default comm)\n"
+	      "      --max-groups=N       N groups with their own series, the rest in 'other'\n"
+	      "                           (default 64)\n"
+	      "      --top-pids=N         also export the N busiest processes by PID; opt-in, as\n"
+	      "                           each PID makes new series that Prometheus keeps\n"
+	      "      --expose-cmdline     give the top processes' command lines (may hold "
+	      "secrets)\n"
+	      "      --viewer             with --listen: show the viewer while serving\n"
 	      "  -h, --help               show this help and exit\n"
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
 	      "Fields: "),
-	    progname, progname, progname, progname);
+	    progname, progname, progname, progname, progname);
 	for (int i = 0; i < FIELD_COUNT; i++)
 		sbuf_printf(&b, "%s%s", i ? ", " : "", field_defs[i].name);
 	sbuf_adds(&b, _(".\n\nSee ptop(1) for more.\n"));
@@ -366,6 +380,12 @@ enum {
 	OPT_FORMAT,
 	OPT_SORT,
 	OPT_FIELDS,
+	OPT_LISTEN,
+	OPT_GROUP_BY,
+	OPT_MAX_GROUPS,
+	OPT_TOP_PIDS,
+	OPT_EXPOSE_CMDLINE,
+	OPT_VIEWER,
 };
 
 #define DEFAULT_COUNTER_BUDGET 32
@@ -438,6 +458,12 @@ static const struct option longopts[] = {
     {"counter-budget", required_argument, NULL, OPT_COUNTER_BUDGET},
     {"watch", required_argument, NULL, OPT_WATCH},
     {"perf-fds", no_argument, NULL, OPT_PERF_FDS},
+    {"listen", required_argument, NULL, OPT_LISTEN},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
+    {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
+    {"top-pids", required_argument, NULL, OPT_TOP_PIDS},
+    {"expose-cmdline", no_argument, NULL, OPT_EXPOSE_CMDLINE},
+    {"viewer", no_argument, NULL, OPT_VIEWER},
     {NULL, 0, NULL, 0},
 };
 
@@ -447,6 +473,9 @@ struct cli {
 	size_t pids_cap, watch_cap;
 	bool batch, delay_given, sort_given, width_given;
 	bool secure; /* -s: top's secure mode */
+	bool viewer; /* --viewer: the viewer serves --listen */
+	struct serve_addr listen;
+	const char *metrics_opt; /* a metrics option given, for the error without --listen */
 };
 
 /* -o: ptop's output format (no field has those names), else top's sort field. */
@@ -528,6 +557,55 @@ static bool take_top_option(int c, struct cli *cli, char **argv, int argc)
 	return true;
 }
 
+static void parse_group_by(const char *arg, struct metrics_opts *m)
+{
+	if (!strcmp(arg, "comm"))
+		m->group_by = METRICS_BY_COMM;
+	else if (!strcmp(arg, "user"))
+		m->group_by = METRICS_BY_USER;
+	else if (!strcmp(arg, "cgroup"))
+		usage_error(_("--group-by cgroup: ptop has no cgroup column yet (comm or user)"));
+	else
+		usage_error(_("--group-by takes comm or user, not '%s'"), arg);
+}
+
+/* A metrics option (c); -1 when c is not one. */
+static int take_metrics_option(int c, struct cli *cli)
+{
+	struct metrics_opts *m = &cli->o.metrics;
+
+	switch (c) {
+	case OPT_LISTEN:
+		if (serve_parse_addr(optarg, &cli->listen))
+			usage_error(_("--listen needs [ADDR:]PORT with a numeric address and a "
+				      "port up to 65535, not '%s'"),
+				    optarg);
+		cli->o.listen = &cli->listen;
+		return 0;
+	case OPT_GROUP_BY:
+		parse_group_by(optarg, m);
+		cli->metrics_opt = "--group-by";
+		return 0;
+	case OPT_MAX_GROUPS:
+		m->max_groups = (unsigned)parse_num("--max-groups", optarg, 1, METRICS_MAX_GROUPS);
+		cli->metrics_opt = "--max-groups";
+		return 0;
+	case OPT_TOP_PIDS:
+		m->top_pids = (unsigned)parse_num("--top-pids", optarg, 0, METRICS_MAX_TOP_PIDS);
+		cli->metrics_opt = "--top-pids";
+		return 0;
+	case OPT_EXPOSE_CMDLINE:
+		m->expose_cmdline = true;
+		cli->metrics_opt = "--expose-cmdline";
+		return 0;
+	case OPT_VIEWER:
+		cli->viewer = true;
+		cli->metrics_opt = "--viewer";
+		return 0;
+	}
+	return -1;
+}
+
 /* One option c (with optarg) into cli; -1 to go on, or the exit status of
  * --help, --version and -O. A bad value ends ptop with a usage error. */
 static int take_option(int c, struct cli *cli, char **argv, int argc)
@@ -535,6 +613,8 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 	struct batch_opts *o = &cli->o;
 	int fmt;
 
+	if (!take_metrics_option(c, cli))
+		return -1;
 	switch (c) {
 	case 'b':
 		cli->batch = true;
@@ -621,6 +701,8 @@ static int run_viewer(const struct cli *cli)
 	    .threads = o->threads,
 	    .cmdline = o->cmdline,
 	    .secure = cli->secure,
+	    .listen = o->listen,
+	    .metrics = &o->metrics,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -640,6 +722,7 @@ int main(int argc, char **argv)
 			      .view = {.summary_unit = UNIT_MIB},
 			      .out_fd = STDOUT_FILENO,
 			      .observe = {.budget = DEFAULT_COUNTER_BUDGET},
+			      .metrics = {.max_groups = METRICS_DEFAULT_GROUPS},
 			  }};
 	int c, status;
 
@@ -664,7 +747,13 @@ int main(int argc, char **argv)
 		usage_error(_("unexpected argument '%s'"), argv[optind]);
 	if (!cli.width_given)
 		cli.o.view.width = default_width();
-	status = cli.batch ? batch_run(&cli.o) : run_viewer(&cli);
+	if (cli.metrics_opt && !cli.o.listen)
+		usage_error(_("%s needs --listen"), cli.metrics_opt);
+	if (cli.viewer && cli.batch)
+		usage_error(_("--viewer and -b exclude each other"));
+	/* --listen alone serves without writing anything, as a service runs */
+	cli.o.quiet = !cli.batch && cli.o.listen && !cli.viewer;
+	status = cli.batch || cli.o.quiet ? batch_run(&cli.o) : run_viewer(&cli);
 	free((int *)cli.o.filter.pids);
 	free((void *)cli.o.watches);
 	return end_status(status);

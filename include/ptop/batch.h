@@ -6,8 +6,10 @@
 #ifndef PTOP_BATCH_H
 #define PTOP_BATCH_H
 
+#include "ptop/metrics.h"
 #include "ptop/output.h"
 #include "ptop/perf.h"
+#include "ptop/serve.h"
 
 struct batch_opts {
 	long iterations; /* frames to write; 0: until interrupted */
@@ -25,11 +27,14 @@ struct batch_opts {
 	bool cumulative;	 /* -S: TIME+ with the dead children's time, as top -S */
 	bool per_cpu;		 /* -1: a summary line per CPU, as top -1 */
 	struct output_view view; /* --fields, -w, -E, -e */
+	bool quiet;			 /* write no frames: ptop --listen without -b */
+	const struct serve_addr *listen; /* --listen: serve each frame's metrics, or NULL */
+	struct metrics_opts metrics;	 /* --group-by, --max-groups, --top-pids ... */
 };
 
 /*
- * Run batch mode. Returns the process exit status: 0 (also when the reader
- * closed the pipe), 1 after printing why, 2 for an unknown event, or 128+N
+ * Run batch mode, and serve its frames' metrics with listen. Returns the process exit status: 0 (also when the reader
+ * closed the pipe), 1 after printing why, 2 for an unknown event, 1 when --listen's address cannot be had, or 128+N
  * when signal N (SIGINT, SIGTERM, SIGHUP) stopped it between frames, after
  * everything was freed and closed; the caller then ends by signal N.
  */

@@ -248,6 +248,8 @@ struct ui_opts {
 	bool threads; /* -H: start with a row per thread (else the settings say) */
 	bool cmdline; /* -c: start with command lines (else the settings say) */
 	bool secure;  /* -s: top's secure mode: no signal, renice or delay change */
+	const struct serve_addr *listen;    /* --listen --viewer: serve metrics too, or NULL */
+	const struct metrics_opts *metrics; /* with listen */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ptop/export.h"
 #include "ptop/perf.h"
 #include "tui.h"
 
@@ -110,12 +111,13 @@ static void take_frame(struct ui *ui)
 {
 	/* what is on screen is read in full; the rest as sorting and the counts need */
 	size_t nview = procs_view_pids(ui);
-	struct pipeline_request req = {.needs = ui_needs(ui),
+	struct pipeline_request req = {.needs = ui_needs(ui) | (ui->exporter ? exporter_needs() : 0),
 				       .threads = ui->cfg.threads,
 				       .per_cpu = ui->cfg.per_cpu,
 				       .sysio = true,
 				       .read_less = true,
-				       .needs_all = field_defs[ui->cfg.order.field].needs,
+				       .needs_all = field_defs[ui->cfg.order.field].needs |
+						    (ui->exporter ? exporter_needs() : 0),
 				       .view = ui->view_pids,
 				       .nview = nview};
 	double cpu = clock_cpu(), wall = clock_mono();
@@ -131,6 +133,8 @@ static void take_frame(struct ui *ui)
 	ui->wall_mark = wall;
 	ui->have_frame = true;
 	ui->frames++;
+	if (ui->exporter)
+		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
 	procs_rebuild(ui);
 	observe(ui);
 	/* sorted by what the observer just filled (a counter, PERF): sort again */
@@ -457,6 +461,16 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 	}
 	if (!pipeline_observes(ui->pipe))
 		ui->ob_error = N_("perf events are not available");
+	if (o->listen) {
+		char msg[256];
+
+		if (exporter_start(o->listen, o->metrics, &ui->exporter, msg)) {
+			fprintf(stderr, "%s\n", msg);
+			pipeline_free(ui->pipe);
+			return 1;
+		}
+		ui_status(ui, "%s", msg);
+	}
 	return 0;
 }
 
@@ -535,6 +549,7 @@ int ui_run(const struct ui_opts *o)
 	free(ui.vis);
 	free(ui.view_pids);
 	sbuf_free(&ui.cell);
+	exporter_stop(ui.exporter);
 	frame_free(&ui.frame);
 	pipeline_free(ui.pipe);
 	if (tty_gone) {

@@ -88,7 +88,8 @@ struct ui_user {
 struct ui {
 	const struct ui_opts *opts;
 	struct ui_config cfg;
-	struct pipeline *pipe; /* frames, counters, breakpoints: src/frame */
+	struct pipeline *pipe;	   /* frames, counters, breakpoints: src/frame */
+	struct exporter *exporter; /* --listen: each frame's metrics served, or NULL */
 	struct frame frame;
 	bool have_frame;
 	long frames;

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * metrics.h: frames as Prometheus metrics. An aggregator folds each frame's
+ * rows into a bounded set of groups (by comm or by user, the rest in
+ * "other") and keeps their counters monotonic across frames (CPU time and
+ * context switches are summed as per-process deltas, so a process that ends
+ * does not make its group's counter go down), then renders the groups, the
+ * busiest processes when asked, breakpoint hits and ptop's own cost in the
+ * Prometheus text format or OpenMetrics 1.0. Pure: no I/O, no /proc.
+ */
+#ifndef PTOP_METRICS_H
+#define PTOP_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ptop/frame.h"
+#include "ptop/util.h"
+
+enum metrics_group_by { METRICS_BY_COMM, METRICS_BY_USER };
+
+#define METRICS_DEFAULT_GROUPS 64
+#define METRICS_MAX_GROUPS 10000
+#define METRICS_MAX_TOP_PIDS 1000
+/* A group without processes for this many frames gives its slot to a newcomer. */
+#define METRICS_STALE_FRAMES 10
+
+struct metrics_opts {
+	enum metrics_group_by group_by;
+	unsigned max_groups; /* groups with their own label value; the rest are "other" */
+	unsigned top_pids;   /* the N busiest processes with pid and comm labels; 0: none */
+	bool expose_cmdline; /* a cmdline label on the top processes' info series */
+};
+
+struct metrics;
+
+/* A new aggregator (allocation fails loudly). */
+struct metrics *metrics_new(const struct metrics_opts *o);
+void metrics_free(struct metrics *m);
+
+/*
+ * Fold frame f into m: rows (n of them, pointing into f->procs) sorted by
+ * CPU, busiest first, so that busy newcomers get free group slots first and
+ * the top processes are the first rows. The command lines of the top rows are
+ * taken from f when the presenter read them (expose_cmdline).
+ */
+void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
+		    size_t n);
+
+/*
+ * Append the last frame's metrics to b: the Prometheus text format (0.0.4),
+ * or OpenMetrics 1.0 without its closing "# EOF" (the caller adds what it
+ * counts itself first: see metrics_family()).
+ */
+void metrics_render(const struct metrics *m, struct sbuf *b, bool openmetrics);
+
+/* A metric family's kind, as both formats name them. */
+enum metrics_type { METRICS_GAUGE, METRICS_COUNTER, METRICS_SUMMARY };
+
+/*
+ * Append the metadata lines of a family in the format asked for: name is the
+ * family's name without "_total"; unit ("seconds", "bytes") or NULL; help is
+ * untranslated ASCII. Samples follow with metrics_sample().
+ */
+void metrics_family(struct sbuf *b, bool openmetrics, const char *name, enum metrics_type type,
+		    const char *unit, const char *help);
+/* Append a sample line: name, suffix ("_total", "_sum", "" ...), labels
+ * ("" or "{a=\"b\"}"), and value. */
+void metrics_sample(struct sbuf *b, const char *name, const char *suffix, const char *labels,
+		    double v);
+/* Append s (n bytes) as a label value's inside: \\, \" and \n escaped, bytes
+ * that are not UTF-8 and other control bytes as '?'. */
+void metrics_label_value(struct sbuf *b, const char *s, size_t n);
+
+#endif

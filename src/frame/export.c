@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * export.c: the metrics endpoint's part of a frame loop (see export.h):
+ * each frame's rows sorted by CPU (busy newcomers take free group slots
+ * first, the top processes are the first rows), folded into the aggregator,
+ * rendered in both formats once and published to the server, so that
+ * scrapes only copy. Touches /proc only through the pipeline, for the top
+ * processes' command lines when they were asked for.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptop/export.h"
+
+struct exporter {
+	struct serve *srv;
+	struct metrics *m;
+	struct metrics_opts o;
+	struct sbuf text, om;
+	const struct frame_proc **rows; /* by CPU, busiest first */
+	size_t cap;
+};
+
+unsigned exporter_needs(void)
+{
+	/* exact RSS for the groups' memory, status for their context switches */
+	return PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS);
+}
+
+int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, struct exporter **out,
+		   char msg[256])
+{
+	struct exporter *x;
+	bool v6 = strchr(a->host, ':');
+	int err;
+
+	*out = NULL;
+	x = xcalloc(1, sizeof(*x));
+	err = serve_start(a, &x->srv);
+	if (err) {
+		snprintf(msg, 256, _("ptop: cannot listen on %s%s%s:%u: %s"), v6 ? "[" : "",
+			 a->host, v6 ? "]" : "", a->port, strerror(-err));
+		free(x);
+		return err;
+	}
+	x->o = *mo;
+	x->m = metrics_new(mo);
+	snprintf(msg, 256, _("ptop: serving metrics on http://%s%s%s:%u/metrics"), v6 ? "[" : "",
+		 a->host, v6 ? "]" : "", serve_port(x->srv));
+	*out = x;
+	return 0;
+}
+
+void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
+		    const struct frame_proc *const *rows, size_t n)
+{
+	static const struct row_order by_cpu = {.field = FIELD_CPU};
+	size_t ntop;
+
+	if (!rows)
+		n = f->nprocs;
+	if (x->cap < n) {
+		x->cap = f->cap > n ? f->cap : n;
+		x->rows = xreallocarray(x->rows, x->cap, sizeof(*x->rows));
+	}
+	for (size_t i = 0; i < n; i++)
+		x->rows[i] = rows ? rows[i] : &f->procs[i];
+	rows_sort(x->rows, n, &by_cpu);
+	ntop = n < x->o.top_pids ? n : x->o.top_pids;
+	if (x->o.expose_cmdline && ntop)
+		pipeline_cmdlines(p, f, x->rows, ntop);
+	metrics_update(x->m, f, x->rows, n);
+	sbuf_reset(&x->text);
+	sbuf_reset(&x->om);
+	metrics_render(x->m, &x->text, false);
+	metrics_render(x->m, &x->om, true);
+	serve_publish(x->srv, x->text.p, x->text.len, x->om.p, x->om.len);
+}
+
+void exporter_stop(struct exporter *x)
+{
+	if (!x)
+		return;
+	serve_stop(x->srv);
+	metrics_free(x->m);
+	sbuf_free(&x->text);
+	sbuf_free(&x->om);
+	free(x->rows);
+	free(x);
+}

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""metrics_client.py: what the metrics tests ask of ptop's endpoint, over
+HTTP on loopback (http.client from the standard library).
+
+  get PORT PATH [METHOD [ACCEPT]]   print "STATUS CONTENT-TYPE ALLOW BYTES", body to
+                                    the file in $BODY when set
+  value PORT NAME [LABEL=VALUE...]  print the sample's value (text format); status 1
+                                    when there is no such sample
+  series PORT NAME                  print each sample of NAME: its labels, one a line
+"""
+import http.client
+import os
+import re
+import sys
+
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$')
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+OM = "application/openmetrics-text; version=1.0.0"
+
+
+def request(port, path, method="GET", accept=None, host="127.0.0.1", timeout=30):
+    c = http.client.HTTPConnection(host, port, timeout=timeout)
+    headers = {"Accept": accept} if accept else {}
+    c.request(method, path, headers=headers)
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    return r.status, r.getheader("Content-Type", ""), r.getheader("Allow", ""), body
+
+
+def samples(body):
+    """(name, {label: value}, value) of each sample line."""
+    out = []
+    for line in body.decode("utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = SAMPLE.match(line)
+        if not m:
+            raise ValueError("not a sample line: %r" % line)
+        labels = {k: v for k, v in LABEL.findall(m.group(3) or "")}
+        out.append((m.group(1), labels, float(m.group(4))))
+    return out
+
+
+def main(argv):
+    cmd, port = argv[1], int(argv[2])
+    if cmd == "get":
+        method = argv[4] if len(argv) > 4 else "GET"
+        accept = (OM if argv[5] == "om" else argv[5]) if len(argv) > 5 else None
+        status, ctype, allow, body = request(port, argv[3], method, accept)
+        if os.environ.get("BODY"):
+            with open(os.environ["BODY"], "wb") as f:
+                f.write(body)
+        print(status, ctype.replace(" ", ""), allow.replace(" ", "") or "-", len(body))
+        return 0
+    status, _, _, body = request(port, "/metrics")
+    if status != 200:
+        print("status", status, file=sys.stderr)
+        return 1
+    name = argv[3]
+    want = dict(a.split("=", 1) for a in argv[4:])
+    found = False
+    for n, labels, v in samples(body):
+        if n != name:
+            continue
+        if cmd == "series":
+            print(" ".join("%s=%s" % kv for kv in sorted(labels.items())))
+            found = True
+        elif all(labels.get(k) == val for k, val in want.items()):
+            print(repr(v))
+            return 0
+    return 0 if found else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_metrics.c: frames as metrics (src/output/metrics.c), on frames built
+ * by hand: label values escaped (quote, backslash, newline, bytes that are
+ * not UTF-8), groups bounded by max_groups with the rest in "other", a
+ * group's CPU seconds not going down when a process ends or its PID is
+ * reused, a stale group's slot given to a newcomer, counter events summed
+ * only where counted, and the two formats' metadata.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ptop/metrics.h"
+
+#define MAXP 8
+
+struct fixture {
+	struct frame f;
+	struct frame_proc procs[MAXP];
+	const struct frame_proc *rows[MAXP];
+};
+
+static struct fixture fx;
+
+static void frame_reset(void)
+{
+	memset(&fx, 0, sizeof(fx));
+	fx.f.hz = 100;
+	fx.f.procs = fx.procs;
+	fx.f.cap = MAXP;
+}
+
+static void add(int pid, const char *comm, uint64_t ticks, uint64_t start)
+{
+	struct frame_proc *p = &fx.procs[fx.f.nprocs];
+
+	memset(p, 0, sizeof(*p));
+	p->pid = p->tgid = pid;
+	p->comm_len = (uint8_t)strlen(comm);
+	memcpy(p->comm, comm, p->comm_len);
+	p->utime = ticks;
+	p->start_ticks = start;
+	p->threads = 1;
+	p->rss_kb = 4;
+	p->user = "root";
+	fx.rows[fx.f.nprocs] = p;
+	fx.f.nprocs++;
+}
+
+static void update(struct metrics *m)
+{
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs);
+	fx.f.nprocs = 0;
+}
+
+/* The value of the sample line that starts with `line` ("name{labels}"), or -1. */
+static double sample(const struct metrics *m, const char *line)
+{
+	struct sbuf b = {0};
+	const char *s, *at;
+	double v = -1;
+	size_t n = strlen(line);
+
+	metrics_render(m, &b, false);
+	s = sbuf_cstr(&b);
+	for (at = strstr(s, line); at; at = strstr(at + 1, line))
+		if ((at == s || at[-1] == '\n') && at[n] == ' ') {
+			v = strtod(at + n + 1, NULL);
+			break;
+		}
+	sbuf_free(&b);
+	return v;
+}
+
+static void test_label_value(void **state)
+{
+	struct sbuf b = {0};
+
+	metrics_label_value(&b, "a\"b\\c\nd\xff\x01\xc3\xa9", 11);
+	assert_string_equal(sbuf_cstr(&b), "a\\\"b\\\\c\\nd??\xc3\xa9");
+	sbuf_free(&b);
+}
+
+static void test_groups_bounded(void **state)
+{
+	struct metrics_opts o = {.max_groups = 2};
+	struct metrics *m = metrics_new(&o);
+
+	frame_reset();
+	add(1, "a", 10, 1);
+	add(2, "b", 10, 1);
+	add(3, "c", 10, 1);
+	add(4, "d", 10, 1);
+	add(5, "other", 10, 1);
+	update(m);
+	assert_true(sample(m, "ptop_group_processes{comm=\"a\"}") == 1);
+	assert_true(sample(m, "ptop_group_processes{comm=\"b\"}") == 1);
+	assert_true(sample(m, "ptop_group_processes{comm=\"c\"}") == -1);
+	assert_true(sample(m, "ptop_group_processes{comm=\"other\"}") == 3);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"other\"}") == 0.3);
+	assert_true(sample(m, "ptop_group_resident_memory_bytes{comm=\"other\"}") == 3 * 4096);
+	metrics_free(m);
+}
+
+static void test_counters_monotonic(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+
+	frame_reset();
+	add(10, "w", 100, 5);
+	add(11, "w", 50, 5);
+	update(m);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"w\"}") == 1.5);
+	/* 11 ended, 10 ran 20 ticks: the counter grows, it does not drop to 1.2 */
+	add(10, "w", 120, 5);
+	update(m);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"w\"}") == 1.7);
+	assert_true(sample(m, "ptop_group_processes{comm=\"w\"}") == 1);
+	/* PID 10 reused by a new process (another start time) with 5 ticks */
+	add(10, "w", 5, 900);
+	update(m);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"w\"}") == 1.75);
+	metrics_free(m);
+}
+
+static void test_stale_slot(void **state)
+{
+	struct metrics_opts o = {.max_groups = 1};
+	struct metrics *m = metrics_new(&o);
+
+	frame_reset();
+	add(1, "old", 1, 1);
+	update(m);
+	for (int i = 0; i < METRICS_STALE_FRAMES; i++) {
+		add(2, "new", 1, 1);
+		update(m);
+		/* while "old" may come back, "new" is counted in other */
+		assert_true(sample(m, "ptop_group_processes{comm=\"new\"}") == -1);
+	}
+	add(2, "new", 1, 1);
+	update(m);
+	assert_true(sample(m, "ptop_group_processes{comm=\"new\"}") == 1);
+	assert_true(sample(m, "ptop_group_processes{comm=\"old\"}") == -1);
+	metrics_free(m);
+}
+
+static void test_perf_events(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+
+	frame_reset();
+	fx.f.counters.on = true;
+	fx.f.counters.nevents = 2;
+	strcpy(fx.f.counters.names[0], "cycles");
+	strcpy(fx.f.counters.names[1], "instructions");
+	add(1, "x", 1, 1);
+	add(2, "x", 1, 1);
+	add(3, "x", 1, 1);
+	fx.procs[0].has_ctr = fx.procs[1].has_ctr = true;
+	fx.procs[0].ctr[0] = 1000;
+	fx.procs[0].ctr[1] = 2000;
+	fx.procs[1].ctr[0] = 7;
+	fx.procs[1].ctr_na = 1 << 1; /* refused here: no count */
+	fx.procs[1].ctr[1] = 99;
+	fx.procs[2].ctr[0] = 5; /* not attached */
+	update(m);
+	assert_true(sample(m, "ptop_group_perf_events_total{comm=\"x\",event=\"cycles\"}") == 1007);
+	assert_true(sample(m, "ptop_group_perf_events_total{comm=\"x\",event=\"instructions\"}") ==
+		    2000);
+	metrics_free(m);
+}
+
+static void test_formats(void **state)
+{
+	struct metrics_opts o = {.group_by = METRICS_BY_USER, .top_pids = 1};
+	struct metrics *m = metrics_new(&o);
+	struct sbuf t = {0}, om = {0};
+
+	frame_reset();
+	add(7, "p", 300, 1);
+	update(m);
+	metrics_render(m, &t, false);
+	metrics_render(m, &om, true);
+	assert_non_null(strstr(sbuf_cstr(&t), "# TYPE ptop_group_cpu_seconds_total counter\n"));
+	assert_non_null(strstr(sbuf_cstr(&t), "ptop_group_cpu_seconds_total{user=\"root\"} 3\n"));
+	assert_non_null(
+	    strstr(sbuf_cstr(&t), "ptop_top_cpu_seconds_total{pid=\"7\",comm=\"p\"} 3\n"));
+	assert_null(strstr(sbuf_cstr(&t), "# UNIT"));
+	assert_null(strstr(sbuf_cstr(&t), "cmdline"));
+	assert_non_null(strstr(sbuf_cstr(&om), "# TYPE ptop_group_cpu_seconds counter\n"
+					       "# UNIT ptop_group_cpu_seconds seconds\n"));
+	assert_non_null(strstr(sbuf_cstr(&om), "ptop_group_cpu_seconds_total{user=\"root\"} 3\n"));
+	assert_null(strstr(sbuf_cstr(&om), "# EOF"));
+	sbuf_free(&t);
+	sbuf_free(&om);
+	metrics_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_label_value),	       cmocka_unit_test(test_groups_bounded),
+	    cmocka_unit_test(test_counters_monotonic), cmocka_unit_test(test_stale_slot),
+	    cmocka_unit_test(test_perf_events),	       cmocka_unit_test(test_formats),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_metrics.sh: the metrics endpoint (ptop --listen) as a scraper and its
+# operator meet it, on loopback: both formats pass promtool (the Prometheus
+# text format clean; OpenMetrics also through prometheus_client's strict
+# parser where installed), a busy child's group counts its CPU time and
+# keeps counting after one of its processes ends, --group-by, --max-groups,
+# --top-pids and --expose-cmdline shape the series, HTTP answers other paths
+# and methods with their status codes, -b still writes frames, and bad
+# options end with status 2, a port in use with 1. Skips (77) without
+# promtool, after running everything else.
+set -eu
+
+. "${srcdir:-$(dirname "$0")/..}/tests/metrics-lib.sh"
+
+have_promtool=yes
+command -v promtool >/dev/null 2>&1 || have_promtool=
+
+b1=ptm$$a
+busy "$b1"
+c1=$busy_pid
+busy "$b1"
+c2=$busy_pid
+start_ptop main -d 0.3 --top-pids 3
+
+# Formats: the text format lints clean; OpenMetrics parses (promtool lints by the
+# text format's names, where a counter's family has _total: that is all it may say).
+client get "$port" /metrics GET >"$tmp/h.text"
+BODY="$tmp/om" client get "$port" /metrics GET om >"$tmp/h.om"
+BODY="$tmp/text" client get "$port" /metrics >/dev/null
+grep -q '^200 text/plain;version=0.0.4;charset=utf-8 ' "$tmp/h.text" ||
+	fail "text format headers: $(cat "$tmp/h.text")"
+grep -q '^200 application/openmetrics-text;version=1.0.0;charset=utf-8 ' "$tmp/h.om" ||
+	fail "OpenMetrics headers: $(cat "$tmp/h.om")"
+[ "$(tail -n 1 "$tmp/om")" = "# EOF" ] || fail "OpenMetrics does not end with # EOF"
+grep -q '^# UNIT ptop_group_cpu_seconds seconds$' "$tmp/om" || fail "no # UNIT in OpenMetrics"
+grep -q '^# EOF' "$tmp/text" && fail "the text format has OpenMetrics' # EOF"
+if [ "$have_promtool" ]; then
+	promtool check metrics <"$tmp/text" >"$tmp/lint" 2>&1 ||
+		fail "promtool on the text format: $(cat "$tmp/lint")"
+	promtool check metrics <"$tmp/om" >"$tmp/lint.om" 2>&1 || :
+	grep -v '_total no help text$' "$tmp/lint.om" | grep . &&
+		fail "promtool on OpenMetrics: $(cat "$tmp/lint.om")"
+	for n in $(sed -n 's/^\([a-z_]*\)_total no help text$/\1/p' "$tmp/lint.om"); do
+		grep -q "^# TYPE $n counter$" "$tmp/om" || fail "promtool: $n is no counter family"
+	done
+fi
+for py in "$PYTHON" /usr/bin/python3; do
+	if "$py" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
+		"$py" -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+from prometheus_client.parser import text_string_to_metric_families as text
+n = sum(len(f.samples) for f in om(open(sys.argv[1]).read()))
+m = sum(len(f.samples) for f in text(open(sys.argv[2]).read()))
+assert n == m and n > 10, (n, m)
+' "$tmp/om" "$tmp/text" || fail "prometheus_client cannot parse the output"
+		break
+	fi
+done
+
+# The busy children's group: its CPU time grows, and does not go down when one ends.
+cpu() { client value "$port" ptop_group_cpu_seconds_total "comm=$b1"; }
+grows_past() { v=$(cpu) && "$PYTHON" -c "import sys; sys.exit(not $v > $1)"; }
+wait_until grows_past 0.5 || fail "the group of $b1 has no CPU time: $(cpu || :)"
+[ "$(client value "$port" ptop_group_processes "comm=$b1")" = 2.0 ] ||
+	fail "the group of $b1 should have 2 processes"
+before=$(cpu)
+kill "$c1"
+wait "$c1" 2>/dev/null || :
+one_left() { [ "$(client value "$port" ptop_group_processes "comm=$b1")" = 1.0 ]; }
+wait_until one_left || fail "the group of $b1 should have 1 process after a kill"
+after=$(cpu)
+"$PYTHON" -c "import sys; sys.exit(not $after >= $before)" ||
+	fail "the group's CPU seconds went down from $before to $after when a process ended"
+
+# --top-pids 3: three series with pid and comm, the busy child among them; no command lines.
+[ "$(client series "$port" ptop_top_cpu_seconds_total | wc -l)" = 3 ] ||
+	fail "--top-pids 3 should give 3 series"
+grep -q cmdline "$tmp/text" && fail "command lines exposed without --expose-cmdline"
+wait_until grep -q "# TYPE ptop_scrapes_total counter" "$tmp/text" || fail "no scrape count"
+
+# HTTP: the index page, unknown paths, other methods, HEAD.
+BODY="$tmp/index" client get "$port" / >"$tmp/h"
+grep -q '^200 text/html' "$tmp/h" && grep -q 'href="/metrics"' "$tmp/index" ||
+	fail "/ should link to /metrics: $(cat "$tmp/h")"
+for path in /nope /metrics/x /metricsx; do
+	client get "$port" "$path" >"$tmp/h"
+	grep -q '^404 ' "$tmp/h" || fail "GET $path: $(cat "$tmp/h"), not 404"
+done
+for m in POST PUT DELETE PATCH OPTIONS; do
+	client get "$port" /metrics "$m" >"$tmp/h"
+	grep -q '^405 .* GET,HEAD ' "$tmp/h" || fail "$m /metrics: $(cat "$tmp/h"), not 405 with Allow"
+done
+client get "$port" /metrics HEAD >"$tmp/h"
+grep -q '^200 text/plain.* 0$' "$tmp/h" || fail "HEAD /metrics: $(cat "$tmp/h")"
+
+# --group-by user, --max-groups 1 (one group and "other"), --expose-cmdline.
+start_ptop user -d 0.3 --group-by user --max-groups 1 --top-pids 50 --expose-cmdline
+[ "$(client series "$port" ptop_group_cpu_seconds_total | wc -l)" = 2 ] ||
+	fail "--max-groups 1 should give one group and other: $(client series "$port" ptop_group_cpu_seconds_total)"
+client series "$port" ptop_group_cpu_seconds_total | grep -q '^user=other$' ||
+	fail "no user=other group"
+client series "$port" ptop_group_resident_memory_bytes | grep -qv '^user=' &&
+	fail "--group-by user should label groups by user"
+# (the busy child among the 50 busiest: other programs may be busier than it)
+in_top() { client series "$port" ptop_top_cpu_seconds_total | grep -q "comm=$b1 pid=$c2"; }
+wait_until in_top || fail "the busy child $c2 is not among the top processes"
+has_cmd() { client series "$port" ptop_top_cmdline | grep -q "cmdline=$tmp/$b1 -c while"; }
+wait_until has_cmd || fail "--expose-cmdline: no command line of $c2"
+
+# --counters: the attached process's events per group, raw counts that grow;
+# --watch: a breakpoint's hits. Each where this machine's kernel gives them.
+if "$PTOP" -b -n 1 -p "$c2" --counters=task-clock >/dev/null 2>"$tmp/ctr.err" &&
+	! grep -q 'counters unavailable' "$tmp/ctr.err"; then
+	start_ptop ctr -d 0.3 -p "$c2" --counters=task-clock
+	ev() {
+		v=$(client value "$port" ptop_group_perf_events_total "comm=$b1" event=task-clock) &&
+			"$PYTHON" -c "import sys; sys.exit(not $v > 1e8)"
+	}
+	wait_until ev || fail "--counters: no task-clock of $b1 served: $(client series "$port" ptop_group_perf_events_total)"
+	[ "$(client value "$port" ptop_counters_attached)" = 1.0 ] || fail "--counters: attached is not 1"
+else
+	echo "counters not checked: the kernel refuses them here: $(cat "$tmp/ctr.err")"
+fi
+stack=$(awk '$6 == "[stack]" { split($1, a, "-"); print a[1]; exit }' "/proc/$c2/maps")
+if "$PTOP" -b -n 1 -p "$c2" --watch "$c2:[stack]+0x40" >/dev/null 2>"$tmp/bp.err"; then
+	start_ptop bp -d 0.3 -p "$c2" --watch "$c2:[stack]+0x40"
+	addr=$("$PYTHON" -c "print(hex(0x$stack + 0x40))")
+	client value "$port" ptop_breakpoint_hits_total "pid=$c2" "addr=$addr" len=4 type=w >/dev/null ||
+		fail "--watch: no hits series for $c2 at $addr: $(client series "$port" ptop_breakpoint_hits_total)"
+else
+	echo "breakpoints not checked: the kernel refuses them here: $(cat "$tmp/bp.err")"
+fi
+
+# Batch mode serves too, and still writes its frames.
+start_ptop batch -b -d 0.3 -n 100000
+wait_until grep -q '^ *PID USER' "$tmp/batch.out" || fail "-b --listen writes no frames"
+
+# A port in use is a runtime error (1); bad options are usage errors (2).
+st=0
+"$PTOP" --listen "127.0.0.1:$port" -n 1 2>"$tmp/err" || st=$?
+[ "$st" = 1 ] && grep -q "^ptop: cannot listen on 127.0.0.1:$port: " "$tmp/err" ||
+	fail "a port in use: status $st, $(cat "$tmp/err")"
+for args in "--listen x" "--listen 127.0.0.1:70000" "--listen 300.1.1.1:9100" "--listen ::1:9910" "--listen []:9910" \
+	"--listen 9910 --group-by cgroup" "--listen 9910 --group-by pid" "--top-pids 3" \
+	"--expose-cmdline" "--viewer" "--listen 9910 --viewer -b" "--listen 9910 --max-groups 0" "--listen 9910 --top-pids x"; do
+	st=0
+	# shellcheck disable=SC2086
+	"$PTOP" $args -n 1 >/dev/null 2>"$tmp/err" || st=$?
+	[ "$st" = 2 ] && grep -q '^ptop: ' "$tmp/err" || fail "ptop $args: status $st, $(cat "$tmp/err")"
+done
+"$PTOP" --listen 9910 --group-by cgroup 2>&1 | grep -q 'no cgroup column' ||
+	fail "--group-by cgroup should say there is no cgroup column"
+
+# The example systemd unit's command line runs (on a free port, for one frame).
+args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$srcdir/doc/ptop-exporter.service" |
+	sed 's/--listen [^ ]*/--listen 127.0.0.1:0/')
+st=0
+# shellcheck disable=SC2086
+"$PTOP" $args -n 1 >"$tmp/unit.out" 2>"$tmp/unit.err" || st=$?
+[ "$st" = 0 ] && [ ! -s "$tmp/unit.out" ] && grep -q 'serving metrics' "$tmp/unit.err" ||
+	fail "the systemd unit's ptop $args: status $st, $(cat "$tmp/unit.err")"
+
+# SIGTERM ends the daemon-style run by that signal.
+kill -TERM "$ptop_pid"
+st=0
+wait "$ptop_pid" || st=$?
+[ "$st" = 143 ] || fail "SIGTERM: status $st, not 143"
+
+[ "$failures" = 0 ] || exit 1
+if [ -z "$have_promtool" ]; then
+	echo "SKIP: promtool (Debian package prometheus) is missing: formats not linted"
+	exit 77
+fi
+echo "PASS: test_metrics.sh"
