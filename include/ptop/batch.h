@@ -20,12 +20,19 @@ struct batch_opts {
 	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
 	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */
 	size_t nwatches;
-	bool threads; /* -H: a row per thread, as top -H */
-	bool cmdline; /* -c: command lines instead of names, as top -c */
+	bool threads;	    /* -H: a row per thread, as top -H */
+	bool cmdline;	    /* -c: command lines instead of names, as top -c */
+	bool quiet;	    /* --record without -b: record, print nothing */
+	const char *record; /* --record: a file, or a directory of a file per day */
+	unsigned keep_days; /* --keep: days a directory keeps (0: all) */
+	const char *replay; /* -r: frames from this recording, as fast as they are read */
+	/* --begin, --end: the replayed range, as typed (HH:MM on the recording's first day) */
+	const char *begin, *end;
 };
 
 /*
- * Run batch mode. Returns the process exit status: 0 (also when the reader
+ * Run batch mode (also --record without -b, and -r with -b: a recording's
+ * frames printed as they were live). Returns the process exit status: 0 (also when the reader
  * closed the pipe), 1 after printing why, 2 for an unknown event, or 128+N
  * when signal N (SIGINT, SIGTERM, SIGHUP) stopped it between frames, after
  * everything was freed and closed; the caller then ends by signal N.

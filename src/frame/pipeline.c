@@ -14,12 +14,17 @@
 #include <string.h>
 
 #include "ptop/pipeline.h"
+#include "ptop/record.h"
 
 struct pipeline {
 	struct sampler *sampler;
 	struct observer *ob; /* NULL: perf events could not be set up */
 	struct observer_opts oo;
 	const char *root;
+	/* a replay: frames from a recording, no sampler and no observer */
+	struct record_reader *rec;
+	uint64_t next; /* the frame pipeline_frame() gives next */
+	struct record_error rec_err;
 };
 
 static int fail(struct pipeline_error *e, int status, int err, const char *fmt, ...)
@@ -74,6 +79,17 @@ int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pi
 	e->status = 0;
 	e->msg[0] = '\0';
 	p->root = o->root;
+	if (o->replay) {
+		struct record_error re;
+
+		err = record_reader_open(o->replay, &p->rec, &re);
+		if (err) {
+			free(p);
+			return fail(e, 1, err, "%s", re.msg);
+		}
+		*out = p;
+		return 0;
+	}
 	err = sampler_new(&so, &p->sampler);
 	if (err) {
 		free(p);
@@ -101,6 +117,7 @@ void pipeline_free(struct pipeline *p)
 		return;
 	observer_free(p->ob);
 	sampler_free(p->sampler);
+	record_reader_free(p->rec);
 	free(p);
 }
 
@@ -109,6 +126,15 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 	struct sampler_opts so = {
 	    .root = p->root, .needs = r->needs, .threads = r->threads, .per_cpu = r->per_cpu};
 
+	if (p->rec) {
+		int err = record_read(p->rec, p->next, f, &p->rec_err);
+
+		if (err == -ERANGE)
+			return -ENODATA;
+		if (!err)
+			p->next++;
+		return err;
+	}
 	sampler_configure(p->sampler, &so);
 	if (p->ob)
 		observer_begin(p->ob);
@@ -149,7 +175,7 @@ void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_p
 		/* rows point into f->procs, which the caller owns and lets us fill */
 		struct frame_proc *q = &f->procs[rows[i] - f->procs];
 
-		if (!q->has_cmd)
+		if (!q->has_cmd && p->sampler)
 			sampler_cmdline(p->sampler, f, q);
 	}
 }
@@ -175,4 +201,24 @@ void pipeline_unwatch(struct pipeline *p, size_t i)
 bool pipeline_observes(const struct pipeline *p)
 {
 	return p->ob != NULL;
+}
+
+struct record_reader *pipeline_replay(struct pipeline *p)
+{
+	return p->rec;
+}
+
+void pipeline_seek(struct pipeline *p, uint64_t n)
+{
+	p->next = n;
+}
+
+uint64_t pipeline_position(const struct pipeline *p)
+{
+	return p->next ? p->next - 1 : 0;
+}
+
+const char *pipeline_replay_error(const struct pipeline *p)
+{
+	return p->rec_err.msg;
 }
