@@ -455,6 +455,7 @@ static int run_viewer(const struct cli *cli)
 	    .nwatches = o->nwatches,
 	    .threads = o->threads,
 	    .cmdline = o->cmdline,
+	    .replay = o->replay,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

@@ -187,8 +187,9 @@ struct ui_opts {
 	unsigned counter_budget;
 	const struct perf_bp_spec *watches; /* --watch, armed at start */
 	size_t nwatches;
-	bool threads; /* -H: start with a row per thread (else the settings say) */
-	bool cmdline; /* -c: start with command lines (else the settings say) */
+	bool threads;	    /* -H: start with a row per thread (else the settings say) */
+	bool cmdline;	    /* -c: start with command lines (else the settings say) */
+	const char *replay; /* -r: a recording's frames instead of /proc */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */
