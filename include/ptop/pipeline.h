@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.h: the one frame pipeline below every presenter (the viewer,
- * batch mode, and later the recorder and the metrics endpoint). It owns the
+ * batch mode, the recorder, and later the metrics endpoint). It owns the
  * sampler (src/proc), the observer (src/perf: counters, perf descriptors,
  * breakpoints) and the watches, and reads what the presenter asks of each
  * frame: the /proc files its columns need, threads or processes, counters for
