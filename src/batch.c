@@ -89,6 +89,11 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	f->cmdlines = o->cmdline || (o->replay && f->cmdlines);
 	if (o->cmdline)
 		pipeline_cmdlines(b->pipe, f, b->rows, nrows);
+	/* recorded first: a reader that went away ends the run, not this frame's record */
+	if (b->rec && recorder_frame(b->rec, f, &re)) {
+		fprintf(stderr, "%s\n", re.msg);
+		return 1;
+	}
 	if (!o->quiet) {
 		sbuf_reset(&b->buf);
 		b->fmt->frame(&b->buf, f, b->rows, nrows, b->printed++ == 0);
@@ -96,10 +101,6 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 		/* -EPIPE: the reader is done with us, not an error */
 		if (err)
 			return err != -EPIPE;
-	}
-	if (b->rec && recorder_frame(b->rec, f, &re)) {
-		fprintf(stderr, "%s\n", re.msg);
-		return 1;
 	}
 	return -1;
 }

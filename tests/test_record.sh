@@ -125,6 +125,11 @@ EOF
 "$PTOP" --record "$tmp/q.rec" -d 0.1 -n 2 >/dev/null || fail "second --record exited $?"
 "$PTOP" -r "$tmp/q.rec" -b -o json | wc -l | grep -qx 5 || fail "appended recording is not 5 frames"
 
+# A reader that goes away ends the run quietly, its frame recorded all the same.
+"$PTOP" -b -o json -d 0.1 -n 5 --record "$tmp/p.rec" | head -c 10 >/dev/null
+n=$("$PTOP" -r "$tmp/p.rec" -b -o json | wc -l) || n=0
+[ "$n" -ge 1 ] || fail "a closed pipe lost the frame's record"
+
 # 6. A directory: today's file, an old one removed by --keep, other files left alone.
 mkdir "$tmp/dir"
 cp "$tmp/q.rec" "$tmp/dir/ptop-2000-01-01.rec"

@@ -8,7 +8,7 @@
 # footer; with a filter for that name, Home travels back to where it is, ]
 # and [ step, End returns to where it is gone, { goes back a minute, g goes
 # to a typed time (the frame the JSON dump says); sorting by PID and its
-# reverse order the rows; k is refused with a message; q quits with status 0.
+# reverse order the rows; the Counters pane shows the recorded counters; k is refused with a message; q quits with status 0.
 
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
@@ -48,7 +48,7 @@ victim=$(printf 'ptreplay%07d' $$)
 cp "$(command -v sleep)" "$tmp/$victim" || exit 1
 "$tmp/$victim" 600 &
 victim_pid=$!
-"$PTOP" --record "$tmp/r.rec" -d 0.2 -n 6 || fail "recording exited $?"
+"$PTOP" --record "$tmp/r.rec" -d 0.2 -n 6 --counters 2>/dev/null || fail "recording exited $?"
 kill "$victim_pid"
 wait "$victim_pid" 2>/dev/null
 victim_pid=
@@ -141,6 +141,14 @@ wait_for pids_sorted down || fail "R should reverse the order"
 # actions on live processes are refused
 keys k
 expect 'Replaying a recording: its processes cannot be signalled'
+
+# the Counters pane shows what was recorded (where this machine could count)
+if grep -q '"counters":{"events"' "$tmp/dump.json"; then
+	keys End Home 2
+	expect '^counters: .*[0-9]+ attached'
+	off_screen 'perf events are not available' || fail "the replay's counters are not shown"
+	keys 1
+fi
 
 keys q
 wait_for test -s "$tmp/status" || fail "ptop did not quit"
