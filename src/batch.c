@@ -7,6 +7,7 @@
  * a reader that goes away (EPIPE) ends it quietly.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "ptop/batch.h"
 #include "ptop/export.h"
 #include "ptop/pipeline.h"
+#include "ptop/record.h"
 
 static volatile sig_atomic_t batch_stop; /* the signal that asked to stop, or 0 */
 
@@ -106,36 +108,158 @@ static void add_children_time(struct frame *f)
 	}
 }
 
-/* Format and write one frame; 0 or -errno of the write. */
-static int print_frame(const struct batch_opts *o, struct pipeline *pipe, struct frame *f,
-		       const struct frame_proc **rows, size_t nrows, bool first, struct sbuf *out)
+/* Where the frames of one run go: the output buffer, the recording. */
+struct batch_out {
+	const struct batch_opts *o;
+	const struct output_format_def *fmt;
+	struct pipeline *pipe;
+	struct recorder *rec;
+	struct exporter *x; /* --listen */
+	const struct frame_proc **rows;
+	size_t rows_cap;
+	struct sbuf buf;
+	long printed;
+};
+
+/* One frame f, selected, printed and recorded. -1 to go on, else the exit status. */
+static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool perf_fds)
 {
-	/* -c: a process that is gone since has its name for a command line */
-	f->cmdlines = o->cmdline;
+	const struct batch_opts *o = b->o;
+	struct record_error re;
+	size_t nrows;
+	int err;
+
+	f->view = &o->view;
+	if (o->cumulative)
+		add_children_time(f);
+	if (b->rows_cap < f->nprocs) {
+		b->rows_cap = f->cap;
+		b->rows = xreallocarray(b->rows, b->rows_cap, sizeof(*b->rows));
+	}
+	nrows = pipeline_select(b->pipe, f, &o->filter, &o->order, b->rows, counters, perf_fds);
+	if (b->x)
+		exporter_frame(b->x, b->pipe, f, b->rows, nrows);
+	/* -c: a process that is gone since has its name for a command line; a replay
+	 * shows them as recorded */
+	f->cmdlines = o->cmdline || (o->replay && f->cmdlines);
 	if (o->cmdline)
-		pipeline_cmdlines(pipe, f, rows, nrows);
-	sbuf_reset(out);
-	output_formats[o->format].frame(out, f, rows, nrows, first);
-	return write_out(o->out_fd, out->p, out->len);
+		pipeline_cmdlines(b->pipe, f, b->rows, nrows);
+	/* recorded first: a reader that went away ends the run, not this frame's record */
+	if (b->rec && recorder_frame(b->rec, f, &re)) {
+		fprintf(stderr, "%s\n", re.msg);
+		return 1;
+	}
+	if (!o->quiet) {
+		sbuf_reset(&b->buf);
+		b->fmt->frame(&b->buf, f, b->rows, nrows, b->printed++ == 0);
+		err = write_out(o->out_fd, b->buf.p, b->buf.len);
+		/* -EPIPE: the reader is done with us, not an error */
+		if (err)
+			return err != -EPIPE;
+	}
+	return -1;
+}
+
+/* A replay's --begin and --end: seek to the first frame, *end_ns the last time. */
+static int replay_range(struct pipeline *pipe, const struct batch_opts *o, int64_t *end_ns)
+{
+	struct record_reader *r = pipeline_replay(pipe);
+	struct record_error re;
+	int64_t first, t;
+	uint64_t n;
+
+	*end_ns = INT64_MAX;
+	if (record_frame_time(r, 0, &first, &re)) {
+		fprintf(stderr, "%s\n", re.msg);
+		return 1;
+	}
+	if (o->end && record_parse_time(o->end, first, end_ns)) {
+		fprintf(stderr,
+			_("ptop: --end: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
+			o->end);
+		return 2;
+	}
+	if (!o->begin)
+		return -1;
+	if (record_parse_time(o->begin, first, &t)) {
+		fprintf(stderr,
+			_("ptop: --begin: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
+			o->begin);
+		return 2;
+	}
+	if (record_find_time(r, t, &n, &re)) {
+		fprintf(stderr, "%s\n", re.msg);
+		return 1;
+	}
+	/* the last frame at or before --begin, unless it is before: the one after */
+	if (!record_frame_time(r, n, &first, &re) && first < t)
+		n++;
+	pipeline_seek(pipe, n);
+	return -1;
+}
+
+/* Open the pipeline and the recorder; -1 to go on, else the exit status. */
+static int batch_open(struct batch_out *b, struct pipeline_opts *po, int64_t *end_ns)
+{
+	const struct batch_opts *o = b->o;
+	struct pipeline_error why;
+	struct record_error re;
+	int err;
+
+	err = pipeline_new(po, &b->pipe, &why);
+	if (why.msg[0])
+		fprintf(stderr, "%s\n", why.msg);
+	if (err)
+		return why.status;
+	*end_ns = INT64_MAX;
+	if (o->replay) {
+		err = replay_range(b->pipe, o, end_ns);
+		if (err >= 0)
+			return err;
+	}
+	if (o->listen) {
+		char msg[256];
+
+		err = exporter_start(o->listen, &o->metrics, &b->x, msg);
+		fprintf(stderr, "%s\n", msg);
+		if (err)
+			return 1;
+	}
+	if (o->record && recorder_open(o->record, o->keep_days, &b->rec, &re)) {
+		fprintf(stderr, "%s\n", re.msg);
+		return 1;
+	}
+	return -1;
+}
+
+/* Sleep until the next frame is due, from the last deadline; no burst when behind. */
+static void batch_wait(struct timespec *next, double delay_s)
+{
+	struct timespec now;
+
+	add_seconds(next, delay_s);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > next->tv_sec ||
+	    (now.tv_sec == next->tv_sec && now.tv_nsec > next->tv_nsec))
+		*next = now;
+	sleep_until(next);
 }
 
 int batch_run(const struct batch_opts *o)
 {
-	struct exporter *x = NULL;
 	struct pipeline_opts po = {.root = o->root,
 				   .observe = o->observe,
 				   .watches = o->watches,
 				   .nwatches = o->nwatches,
-				   .counters_optional = true};
+				   .counters_optional = true,
+				   .replay = o->replay};
 	struct pipeline_request req = batch_request(o);
-	const struct frame_proc **rows = NULL;
+	struct batch_out b = {.o = o, .fmt = &output_formats[o->format]};
 	struct frame f = {0};
-	struct sbuf out = {0};
-	struct pipeline *pipe;
-	struct pipeline_error why;
+	struct record_error re;
 	struct timespec next;
-	size_t rows_cap = 0;
-	int status = 0, err;
+	int64_t end_ns;
+	int status = -1, err = 0;
 
 	catch_signals();
 	/* JSON and CSV write every column with a key: what those need is read as well */
@@ -147,71 +271,46 @@ int batch_run(const struct batch_opts *o)
 		po.observe.perf_fds = true;
 	if (o->listen)
 		req.needs |= exporter_needs();
-	err = pipeline_new(&po, &pipe, &why);
-	if (why.msg[0])
-		fprintf(stderr, "%s\n", why.msg);
-	if (err)
-		return why.status;
-	if (o->listen) {
-		char msg[256];
-
-		err = exporter_start(o->listen, &o->metrics, &x, msg);
-		fprintf(stderr, "%s\n", msg);
-		if (err) {
-			pipeline_free(pipe);
-			return 1;
-		}
-	}
-	err = batch_prime(pipe, &req, &f);
+	status = batch_open(&b, &po, &end_ns);
+	if (status < 0 && !o->replay)
+		err = batch_prime(b.pipe, &req, &f);
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (long n = 0; !batch_stop && (o->iterations == 0 || n < o->iterations); n++) {
-		size_t nrows;
-
+	for (long n = 0; status < 0 && !batch_stop && (o->iterations == 0 || n < o->iterations);
+	     n++) {
 		if (!err)
-			err = pipeline_frame(pipe, &req, &f);
+			err = pipeline_frame(b.pipe, &req, &f);
+		if (err == -ENODATA && o->replay)
+			break;
 		if (err) {
-			fprintf(stderr, _("ptop: cannot list processes: %s\n"), strerror(-err));
+			if (o->replay)
+				fprintf(stderr, "%s\n", pipeline_replay_error(b.pipe));
+			else
+				fprintf(stderr, _("ptop: cannot list processes: %s\n"),
+					strerror(-err));
 			status = 1;
 			break;
 		}
-		f.view = &o->view;
-		if (o->cumulative)
-			add_children_time(&f);
-		if (rows_cap < f.nprocs) {
-			rows_cap = f.cap;
-			rows = xreallocarray(rows, rows_cap, sizeof(*rows));
-		}
-		nrows = pipeline_select(pipe, &f, &o->filter, &o->order, rows, po.observe.counters,
-					po.observe.perf_fds);
-		if (x)
-			exporter_frame(x, pipe, &f, rows, nrows);
-		err = o->quiet ? 0 : print_frame(o, pipe, &f, rows, nrows, n == 0, &out);
-		if (err) {
-			/* -EPIPE: the reader is done with us, not an error */
-			status = err != -EPIPE;
+		if (o->replay && (int64_t)f.time.tv_sec * 1000000000 + f.time.tv_nsec > end_ns)
 			break;
-		}
-		if (o->iterations && n + 1 >= o->iterations)
+		status = batch_frame(&b, &f, po.observe.counters, po.observe.perf_fds);
+		if (status >= 0 || (o->iterations && n + 1 >= o->iterations))
 			break;
-		add_seconds(&next, o->delay_s);
-		{
-			struct timespec now;
-
-			/* Behind schedule (a slow frame): start again from now, no burst. */
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec > next.tv_sec ||
-			    (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
-				next = now;
-		}
-		sleep_until(&next);
+		if (!o->replay)
+			batch_wait(&next, o->delay_s);
+	}
+	if (status < 0)
+		status = 0;
+	if (recorder_close(b.rec, &re) && !status) {
+		fprintf(stderr, "%s\n", re.msg);
+		status = 1;
 	}
 	/* Stopped by a signal: say so, as a process killed by it would. */
 	if (batch_stop && !status)
 		status = 128 + batch_stop;
-	exporter_stop(x);
-	free(rows);
-	sbuf_free(&out);
+	exporter_stop(b.x);
+	free(b.rows);
+	sbuf_free(&b.buf);
 	frame_free(&f);
-	pipeline_free(pipe);
+	pipeline_free(b.pipe);
 	return status;
 }

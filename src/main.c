@@ -19,6 +19,7 @@
 
 #include "ptop/batch.h"
 #include "ptop/bench.h"
+#include "ptop/replay.h"
 #include "ptop/ui.h"
 #include "proc/num.h"
 
@@ -153,7 +154,23 @@ static int help(void)
 	    progname, progname, progname, progname, progname);
 	for (int i = 0; i < FIELD_COUNT; i++)
 		sbuf_printf(&b, "%s%s", i ? ", " : "", field_defs[i].name);
-	sbuf_adds(&b, _(".\n\nSee ptop(1) for more.\n"));
+	sbuf_adds(&b, ".\n\n");
+	sbuf_printf(
+	    &b,
+	    _("Recording and replay:\n"
+	      "       %s [-b] --record FILE|DIRECTORY [--keep DAYS] [options]\n"
+	      "       %s -r FILE [-b [-o FORMAT] [--begin TIME] [--end TIME] | --summary]\n"
+	      "      --record=FILE        record frames into FILE (appended to), or into a\n"
+	      "                           directory with one file per day; with -b, also print\n"
+	      "      --keep=DAYS          a recording directory keeps DAYS days besides today\n"
+	      "  -r, --replay=FILE        replay a recording: the viewer, or with -b its frames\n"
+	      "      --begin=TIME, --end=TIME  the frames replayed: HH:MM[:SS] (on the\n"
+	      "                           recording's first day) or YYYY-MM-DD HH:MM[:SS]\n"
+	      "      --summary            what a recording holds: when, processes, top\n"
+	      "                           consumers, what recording cost\n"
+	      "\n"),
+	    progname, progname);
+	sbuf_adds(&b, _("See ptop(1) for more.\n"));
 	return put_stdout(&b);
 }
 
@@ -386,6 +403,11 @@ enum {
 	OPT_TOP_PIDS,
 	OPT_EXPOSE_CMDLINE,
 	OPT_VIEWER,
+	OPT_RECORD,
+	OPT_KEEP,
+	OPT_BEGIN,
+	OPT_END,
+	OPT_SUMMARY
 };
 
 #define DEFAULT_COUNTER_BUDGET 32
@@ -464,6 +486,12 @@ static const struct option longopts[] = {
     {"top-pids", required_argument, NULL, OPT_TOP_PIDS},
     {"expose-cmdline", no_argument, NULL, OPT_EXPOSE_CMDLINE},
     {"viewer", no_argument, NULL, OPT_VIEWER},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {"keep", required_argument, NULL, OPT_KEEP},
+    {"replay", required_argument, NULL, 'r'},
+    {"begin", required_argument, NULL, OPT_BEGIN},
+    {"end", required_argument, NULL, OPT_END},
+    {"summary", no_argument, NULL, OPT_SUMMARY},
     {NULL, 0, NULL, 0},
 };
 
@@ -471,7 +499,7 @@ static const struct option longopts[] = {
 struct cli {
 	struct batch_opts o; /* the viewer takes its part of these too */
 	size_t pids_cap, watch_cap;
-	bool batch, delay_given, sort_given, width_given;
+	bool batch, delay_given, sort_given, width_given, summary, keep_given;
 	bool secure; /* -s: top's secure mode */
 	bool viewer; /* --viewer: the viewer serves --listen */
 	struct serve_addr listen;
@@ -664,6 +692,25 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 	case OPT_PERF_FDS:
 		o->observe.perf_fds = true;
 		break;
+	case OPT_RECORD:
+		o->record = optarg;
+		break;
+	case OPT_KEEP:
+		o->keep_days = (unsigned)parse_num("--keep", optarg, 1, 100000);
+		cli->keep_given = true;
+		break;
+	case 'r':
+		o->replay = optarg;
+		break;
+	case OPT_BEGIN:
+		o->begin = optarg;
+		break;
+	case OPT_END:
+		o->end = optarg;
+		break;
+	case OPT_SUMMARY:
+		cli->summary = true;
+		break;
 	case 'O':
 		return list_fields();
 	case 'h':
@@ -681,6 +728,23 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 			usage_error(_("unknown option '%s'"), argv[optind - 1]);
 	}
 	return -1;
+}
+
+/* Options of recording and replaying that do not go together. */
+static void check_record_options(struct cli *cli)
+{
+	struct batch_opts *o = &cli->o;
+
+	if (o->record && o->replay)
+		usage_error(_("--record and -r/--replay do not go together"));
+	if (cli->keep_given && !o->record)
+		usage_error(_("--keep needs --record DIRECTORY"));
+	if ((o->begin || o->end || cli->summary) && !o->replay)
+		usage_error(_("--begin, --end and --summary need -r/--replay FILE"));
+	if (o->record && o->record[0] == '\0')
+		usage_error(_("--record needs a file or a directory"));
+	/* --record alone records without printing */
+	o->quiet = o->record && !cli->batch;
 }
 
 /* The viewer, with what the command line gave it. */
@@ -703,6 +767,7 @@ static int run_viewer(const struct cli *cli)
 	    .secure = cli->secure,
 	    .listen = o->listen,
 	    .metrics = &o->metrics,
+	    .replay = o->replay,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -737,7 +802,7 @@ int main(int argc, char **argv)
 		return bench_main(argc - 1, argv + 1, progname);
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:U:so:Ow::E:e:iS1HchV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:U:so:Ow::E:e:iS1Hcr:hV", longopts, NULL)) !=
 	       -1) {
 		status = take_option(c, &cli, argv, argc);
 		if (status >= 0)
@@ -751,9 +816,16 @@ int main(int argc, char **argv)
 		usage_error(_("%s needs --listen"), cli.metrics_opt);
 	if (cli.viewer && cli.batch)
 		usage_error(_("--viewer and -b exclude each other"));
+	check_record_options(&cli);
 	/* --listen alone serves without writing anything, as a service runs */
-	cli.o.quiet = !cli.batch && cli.o.listen && !cli.viewer;
-	status = cli.batch || cli.o.quiet ? batch_run(&cli.o) : run_viewer(&cli);
+	if (!cli.batch && cli.o.listen && !cli.viewer)
+		cli.o.quiet = true;
+	if (cli.summary)
+		status = replay_summary(cli.o.replay, STDOUT_FILENO);
+	else if (cli.batch || cli.o.quiet)
+		status = batch_run(&cli.o);
+	else
+		status = run_viewer(&cli);
 	free((int *)cli.o.filter.pids);
 	free((void *)cli.o.watches);
 	return end_status(status);

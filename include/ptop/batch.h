@@ -27,13 +27,20 @@ struct batch_opts {
 	bool cumulative;	 /* -S: TIME+ with the dead children's time, as top -S */
 	bool per_cpu;		 /* -1: a summary line per CPU, as top -1 */
 	struct output_view view; /* --fields, -w, -E, -e */
-	bool quiet;			 /* write no frames: ptop --listen without -b */
+	bool quiet;			 /* write no frames: --listen or --record without -b */
 	const struct serve_addr *listen; /* --listen: serve each frame's metrics, or NULL */
 	struct metrics_opts metrics;	 /* --group-by, --max-groups, --top-pids ... */
+	const char *record; /* --record: a file, or a directory of a file per day */
+	unsigned keep_days; /* --keep: days a directory keeps (0: all) */
+	const char *replay; /* -r: frames from this recording, as fast as they are read */
+	/* --begin, --end: the replayed range, as typed (HH:MM on the recording's first day) */
+	const char *begin, *end;
 };
 
 /*
- * Run batch mode, and serve its frames' metrics with listen. Returns the process exit status: 0 (also when the reader
+ * Run batch mode (also --record or --listen without -b, and -r with -b: a
+ * recording's frames printed as they were live), and serve its frames'
+ * metrics with listen. Returns the process exit status: 0 (also when the reader
  * closed the pipe), 1 after printing why, 2 for an unknown event, 1 when --listen's address cannot be had, or 128+N
  * when signal N (SIGINT, SIGTERM, SIGHUP) stopped it between frames, after
  * everything was freed and closed; the caller then ends by signal N.

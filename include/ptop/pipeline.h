@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.h: the one frame pipeline below every presenter (the viewer,
- * batch mode, and later the recorder and the metrics endpoint). It owns the
+ * batch mode, the recorder, and later the metrics endpoint). It owns the
  * sampler (src/proc), the observer (src/perf: counters, perf descriptors,
  * breakpoints) and the watches, and reads what the presenter asks of each
  * frame: the /proc files its columns need, threads or processes, counters for
@@ -27,6 +27,9 @@ struct pipeline_opts {
 	/* Counters that cannot start are dropped with a warning (batch mode), rather
 	 * than left for pipeline_counters_start() to report (the viewer). */
 	bool counters_optional;
+	/* Frames from this recording (ptop -r) instead of /proc: no observer, no
+	 * watches; the frames come in order from frame 0 (see pipeline_seek). */
+	const char *replay;
 };
 
 /* Why pipeline_new() failed, or what it warns of (status 0). */
@@ -65,8 +68,22 @@ struct pipeline_request {
 	size_t nview;
 };
 
-/* Build the next frame into f (reusing its memory). 0 or -errno (no processes listed). */
+/*
+ * Build the next frame into f (reusing its memory). 0 or -errno (no processes
+ * listed). From a recording: the next recorded frame, -ENODATA after the last,
+ * -EINVAL for a corrupt one (pipeline_replay_error() says where).
+ */
 int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct frame *f);
+
+struct record_reader;
+/* The recording frames come from, or NULL for a live pipeline. */
+struct record_reader *pipeline_replay(struct pipeline *p);
+/* Make frame n of the recording the next pipeline_frame() gives. */
+void pipeline_seek(struct pipeline *p, uint64_t n);
+/* The number of the frame pipeline_frame() gave last (a recording's). */
+uint64_t pipeline_position(const struct pipeline *p);
+/* Why the last replayed frame failed: "ptop: FILE: ...". */
+const char *pipeline_replay_error(const struct pipeline *p);
 
 /*
  * Fill the observer's fields of the rows the presenter shows (pointing into

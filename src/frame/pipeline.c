@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ptop/pipeline.h"
+#include "ptop/record.h"
 
 struct pipeline {
 	struct sampler *sampler;
@@ -22,6 +23,10 @@ struct pipeline {
 	const char *root;
 	int *view; /* the request's rows in view, sorted for the sampler */
 	size_t view_cap;
+	/* a replay: frames from a recording, no sampler and no observer */
+	struct record_reader *rec;
+	uint64_t next; /* the frame pipeline_frame() gives next */
+	struct record_error rec_err;
 };
 
 static int fail(struct pipeline_error *e, int status, int err, const char *fmt, ...)
@@ -76,6 +81,17 @@ int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pi
 	e->status = 0;
 	e->msg[0] = '\0';
 	p->root = o->root;
+	if (o->replay) {
+		struct record_error re;
+
+		err = record_reader_open(o->replay, &p->rec, &re);
+		if (err) {
+			free(p);
+			return fail(e, 1, err, "%s", re.msg);
+		}
+		*out = p;
+		return 0;
+	}
 	err = sampler_new(&so, &p->sampler);
 	if (err) {
 		free(p);
@@ -108,6 +124,7 @@ void pipeline_free(struct pipeline *p)
 	observer_free(p->ob);
 	sampler_free(p->sampler);
 	free(p->view);
+	record_reader_free(p->rec);
 	free(p);
 }
 
@@ -128,6 +145,15 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .read_less = r->read_less,
 				  .needs_all = r->needs_all};
 
+	if (p->rec) {
+		int err = record_read(p->rec, p->next, f, &p->rec_err);
+
+		if (err == -ERANGE)
+			return -ENODATA;
+		if (!err)
+			p->next++;
+		return err;
+	}
 	if (r->read_less && r->nview) {
 		if (p->view_cap < r->nview) {
 			p->view_cap = r->nview;
@@ -174,6 +200,8 @@ size_t pipeline_select(struct pipeline *p, struct frame *f, const struct row_fil
 void pipeline_complete(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
 		       size_t n)
 {
+	if (!p->sampler)
+		return; /* a replay's rows are as they were recorded */
 	for (size_t i = 0; i < n; i++) {
 		/* rows point into f->procs, which the caller owns and lets us fill */
 		struct frame_proc *q = &f->procs[rows[i] - f->procs];
@@ -186,11 +214,13 @@ void pipeline_complete(struct pipeline *p, struct frame *f, const struct frame_p
 void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
 		       size_t n)
 {
+	if (!p->sampler)
+		return; /* a replay's rows are as they were recorded */
 	for (size_t i = 0; i < n; i++) {
 		/* rows point into f->procs, which the caller owns and lets us fill */
 		struct frame_proc *q = &f->procs[rows[i] - f->procs];
 
-		if (!q->has_cmd)
+		if (!q->has_cmd && p->sampler)
 			sampler_cmdline(p->sampler, f, q);
 	}
 }
@@ -232,4 +262,24 @@ void pipeline_unwatch(struct pipeline *p, size_t i)
 bool pipeline_observes(const struct pipeline *p)
 {
 	return p->ob != NULL;
+}
+
+struct record_reader *pipeline_replay(struct pipeline *p)
+{
+	return p->rec;
+}
+
+void pipeline_seek(struct pipeline *p, uint64_t n)
+{
+	p->next = n;
+}
+
+uint64_t pipeline_position(const struct pipeline *p)
+{
+	return p->next ? p->next - 1 : 0;
+}
+
+const char *pipeline_replay_error(const struct pipeline *p)
+{
+	return p->rec_err.msg;
 }

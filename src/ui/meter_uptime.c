@@ -22,6 +22,8 @@ static void uptime_draw(struct ui *ui, int y, int h)
 	printw(_(" - %02d:%02d:%02d up %s, %u users, load average: %.2f, %.2f, %.2f"), tm.tm_hour,
 	       tm.tm_min, tm.tm_sec, sbuf_cstr(&up), f->nusers, f->load[0], f->load[1], f->load[2]);
 	sbuf_free(&up);
+	if (replay_on(ui))
+		replay_draw_note(ui);
 	if (ui->paused) {
 		attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
 		printw("  %s", _("[paused]"));

@@ -23,6 +23,7 @@ static const char *const prompt_labels[] = {
     [PROMPT_WATCH] = N_("Watch NAME, LIB:NAME, 0xADDR or FILE+0xADDR [:LEN[:TYPE]] (1/2/4/8; "
 			"r w rw x): "),
     [PROMPT_PANE] = "",
+    [PROMPT_GOTO] = N_("Go to (HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]): "),
 };
 
 void ui_status(struct ui *ui, const char *fmt, ...)
@@ -98,6 +99,10 @@ void ui_draw_status(struct ui *ui)
 		attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
 		ui_put(ui, y, 0, COLS, ui->status, strlen(ui->status));
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		return;
+	}
+	if (replay_on(ui)) {
+		replay_draw_hints(ui, y);
 		return;
 	}
 	{
@@ -224,6 +229,8 @@ static unsigned prompt_done(struct ui *ui)
 		return watch_done(ui);
 	case PROMPT_DELAY:
 		return delay_done(ui);
+	case PROMPT_GOTO:
+		return replay_goto_done(ui, ui->input);
 	}
 	return UI_HANDLED;
 }

@@ -121,8 +121,15 @@ static void take_frame(struct ui *ui)
 				       .view = ui->view_pids,
 				       .nview = nview};
 	double cpu = clock_cpu(), wall = clock_mono();
-	int err = pipeline_frame(ui->pipe, &req, &ui->frame);
+	int err;
 
+	if (ui->replay)
+		replay_seek(ui);
+	err = pipeline_frame(ui->pipe, &req, &ui->frame);
+	if (err && ui->replay) {
+		ui_status(ui, "%s", pipeline_replay_error(ui->pipe));
+		return;
+	}
 	if (err) {
 		ui_status(ui, _("Cannot list processes: %s"), strerror(-err));
 		return;
@@ -352,6 +359,9 @@ static unsigned handle_key(struct ui *ui, int key)
 	r = mode_key(ui, key);
 	if (r)
 		return r;
+	r = replay_key(ui, keymap_lookup(key, ui->cfg.keys), key);
+	if (r)
+		return r;
 	for (int i = 0; ui_panes[i]; i++) {
 		if (ui_panes[i]->hotkey != key)
 			continue;
@@ -452,6 +462,7 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 			.budget = o->counter_budget ? o->counter_budget : 32},
 	    .watches = o->watches,
 	    .nwatches = o->nwatches,
+	    .replay = o->replay,
 	};
 	struct pipeline_error why;
 
@@ -459,7 +470,9 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 		fprintf(stderr, "%s\n", why.msg);
 		return why.status;
 	}
-	if (!pipeline_observes(ui->pipe))
+	replay_start(ui);
+	/* a replay shows the counters it recorded */
+	if (!pipeline_observes(ui->pipe) && !ui->replay)
 		ui->ob_error = N_("perf events are not available");
 	if (o->listen) {
 		char msg[256];
@@ -487,8 +500,8 @@ static int ui_loop(struct ui *ui)
 		if (!ui->paused && now >= ui->next_frame) {
 			if (ui->opts->iterations && ui->frames >= ui->opts->iterations)
 				break;
-			take_frame(ui);
 			ui->next_frame = clock_mono() + ui->cfg.delay_s;
+			take_frame(ui); /* a replay's waits for the user instead */
 		}
 		procs_prepare(ui);
 		draw(ui);

@@ -52,6 +52,7 @@ enum prompt_kind {
 	PROMPT_DELAY,
 	PROMPT_WATCH,
 	PROMPT_PANE, /* answered by the current pane's prompt_done */
+	PROMPT_GOTO, /* a time in a recording (replay.c) */
 };
 
 #define UI_TEXT_MAX 128
@@ -151,6 +152,10 @@ struct ui {
 	size_t bp_sel;		 /* selected breakpoint in the Breakpoints pane */
 	int watch_pid;		 /* the process a `w` prompt arms on */
 	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
+
+	/* a replay (ptop -r FILE): frames from a recording */
+	bool replay;
+	uint64_t replay_pos; /* the frame shown, counted from 0 */
 };
 
 /* What a handled key asks of the loop (htop's Htop_Reaction): the loop
@@ -324,5 +329,22 @@ size_t procs_view_pids(struct ui *ui);
 void procs_prepare(struct ui *ui);
 const struct frame_proc *procs_selected(const struct ui *ui);
 void procs_search_next(struct ui *ui, bool from_current);
+
+/* ---- replay.c: the viewer on a recording ---- */
+
+/* Whether the frames come from a recording. */
+bool replay_on(const struct ui *ui);
+/* After the pipeline is made: a replay opens on the recording's last frame. */
+void replay_start(struct ui *ui);
+/* Before a replay's frame is taken: the frame the user travelled to, and no timer. */
+void replay_seek(struct ui *ui);
+/* Time travel and the refused actions; UI_IGNORED for other keys or when live. */
+unsigned replay_key(struct ui *ui, enum ui_action act, int key);
+/* g answered with text: go to that time. */
+unsigned replay_goto_done(struct ui *ui, const char *text);
+/* The header's note: "[replay DAY, frame N/M]". */
+void replay_draw_note(struct ui *ui);
+/* The function bar of a replay, on line y. */
+void replay_draw_hints(struct ui *ui, int y);
 
 #endif

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.h: ptop's recording file (ptop --record, ptop -r). A header with
+ * the machine's facts, then frames appended one after another, each written
+ * whole with its length and a CRC-32 so that a recorder killed mid-write or
+ * stopped by a full disk leaves a file that reads back to its last complete
+ * frame. A frame is zstd-compressed against the previous one (a delta: idle
+ * processes cost almost nothing) with a keyframe, compressed alone, every
+ * RECORD_KEY_EVERY frames; each frame names its keyframe and each keyframe
+ * the one before, so a reader finds every keyframe from the end without
+ * reading the frames between, and a seek decodes at most RECORD_KEY_EVERY
+ * frames. The layout is in doc/DESIGN.md ("Recording").
+ */
+#ifndef PTOP_RECORD_H
+#define PTOP_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptop/frame.h"
+
+#define RECORD_VERSION 2      /* the format this ptop writes, and the newest it reads */
+#define RECORD_KEY_EVERY 60   /* frames from one keyframe to the next */
+#define RECORD_HEADER_LEN 256 /* bytes of the file header */
+#define RECORD_FRAME_HEAD 48  /* bytes before each frame's compressed data */
+/* A frame's compressed and decoded sizes are refused above this: a corrupt length
+ * must not make the reader allocate gigabytes. */
+#define RECORD_FRAME_MAX (256u << 20)
+
+/* The machine a recording was made on (the file header). */
+struct record_info {
+	uint32_t version;
+	int64_t created_ns; /* CLOCK_REALTIME when the file was created */
+	uint32_t hz;	    /* clock ticks per second */
+	uint32_t page_size; /* bytes */
+	uint32_t ncpu;
+	uint32_t key_every; /* frames from one keyframe to the next */
+	char hostname[65];
+	char kernel[65]; /* uname's release */
+};
+
+/* Why a record function failed: a translated "ptop: FILE: ..." without a newline. */
+struct record_error {
+	char msg[320];
+};
+
+struct record_writer;
+struct record_reader;
+
+/*
+ * Open path for recording: create it (whole header or no file: written under
+ * a temporary name and linked into place), or append to a recording that is
+ * there after its last complete frame, cutting off a frame a crash left half
+ * written. Returns 0, or -errno with e saying why: -EPROTO not a ptop
+ * recording or a newer version, -EINVAL corrupt, else the system's error.
+ */
+int record_writer_open(const char *path, struct record_writer **out, struct record_error *e);
+
+/*
+ * Append frame f, whole or not at all. The data reaches the disk (fdatasync)
+ * at every keyframe and on close: a power cut loses at most RECORD_KEY_EVERY
+ * frames, a killed recorder none that were written. Returns 0, or -errno
+ * (-ENOSPC a full disk) with e saying why; the file then still ends after
+ * the last complete frame, and later calls fail.
+ */
+int record_write(struct record_writer *w, const struct frame *f, struct record_error *e);
+
+/* Bytes written to the file so far by this writer, header included. */
+uint64_t record_writer_bytes(const struct record_writer *w);
+
+/* Sync and close. Returns 0 or -errno (the sync failed: e says so). NULL is ignored. */
+int record_writer_close(struct record_writer *w, struct record_error *e);
+
+/*
+ * Open a recording for reading (path is for messages; fd is owned by the
+ * reader from then on, also on failure). Reads the header and finds the
+ * keyframes from the last complete frame back. Returns 0, or -errno with e
+ * saying why: -EPROTO not a recording, a newer version, -EINVAL truncated
+ * header or corrupt keyframe, -ENODATA no complete frame.
+ */
+int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
+			  struct record_error *e);
+/* record_reader_open_fd() on path opened read-only. */
+int record_reader_open(const char *path, struct record_reader **out, struct record_error *e);
+void record_reader_free(struct record_reader *r);
+
+const struct record_info *record_reader_info(const struct record_reader *r);
+/* Frames in the recording (numbered 0 to this - 1). */
+uint64_t record_frames(const struct record_reader *r);
+/* Bytes of the recording up to the end of its last complete frame. */
+uint64_t record_size(const struct record_reader *r);
+
+/*
+ * Decode frame n into f (reusing f's memory, as the sampler does). Reading
+ * n + 1 after n decodes one frame; any other n decodes from its keyframe.
+ * The frame's user names, breakpoints and counter reasons belong to the
+ * reader and last until the next call. Returns 0, -ERANGE for n past the
+ * end, or -EINVAL with e saying where the file is corrupt.
+ */
+int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct record_error *e);
+
+/*
+ * The last frame recorded at or before t (CLOCK_REALTIME ns), by the
+ * keyframes' times and then at most RECORD_KEY_EVERY frame heads; 0 when t is
+ * before the first. Returns 0 or -EINVAL with e (corrupt).
+ */
+int record_find_time(struct record_reader *r, int64_t t, uint64_t *n, struct record_error *e);
+/* The time of frame n (CLOCK_REALTIME ns), from its head. 0 or -errno with e. */
+int record_frame_time(struct record_reader *r, uint64_t n, int64_t *t, struct record_error *e);
+
+/*
+ * The recorder (ptop --record): frames into a file, or into a directory with
+ * one file per day (ptop-YYYY-MM-DD.rec, local date) of which those older
+ * than keep_days are removed (0: none are).
+ */
+struct recorder;
+/* 0, or -errno with e saying why (the writer's errors; a directory that cannot be read). */
+int recorder_open(const char *path, unsigned keep_days, struct recorder **out,
+		  struct record_error *e);
+/* Append f (to the file of f's day in directory mode). 0, or -errno with e. */
+int recorder_frame(struct recorder *r, const struct frame *f, struct record_error *e);
+/* Sync and close; 0 or -errno with e. NULL is ignored. */
+int recorder_close(struct recorder *r, struct record_error *e);
+
+/*
+ * A time as users type it, into CLOCK_REALTIME ns: "HH:MM[:SS]" on the local
+ * day of ref_ns, or "YYYY-MM-DD[ HH:MM[:SS]]" (a T may stand for the space),
+ * local time. 0 or -EINVAL.
+ */
+int record_parse_time(const char *s, int64_t ref_ns, int64_t *out);
+
+/*
+ * The frame codec, public for the tests and the fuzz target: f as the
+ * file's uncompressed frame (appended to b), and back. record_decode()
+ * checks every length against the bytes there; it returns 0 or -EINVAL. The
+ * decoded frame points into store (names, reasons) and bps, both owned by
+ * the caller and reused.
+ */
+void record_encode(struct sbuf *b, const struct frame *f);
+struct record_store {
+	struct sbuf names;
+	struct frame_bp *bps;
+	size_t bps_cap;
+};
+int record_decode(const void *p, size_t n, unsigned version, struct frame *f,
+		  struct record_store *store);
+void record_store_free(struct record_store *s);
+
+#endif

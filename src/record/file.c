@@ -1,0 +1,820 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * file.c: the recording file (see record.h and doc/DESIGN.md, "Recording"):
+ * the header, frames appended with pwrite at the end of the last complete
+ * one, the search for that end (back from the file's end to the last frame
+ * whose checksums hold), the keyframe chain, and decoding a frame from its
+ * keyframe. Compression is libzstd's, a delta being a frame compressed with
+ * the previous frame as its prefix; checksums are zlib's CRC-32. Touches
+ * only the file it is given.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "ptop/record.h"
+
+static const char file_magic[8] = {'P', 'T', 'O', 'P', 'R', 'E', 'C', '\n'};
+static const char frame_magic[4] = {'P', 'T', 'F', 'R'};
+
+enum { KIND_KEY = 0, KIND_DELTA = 1 };
+
+/* Level 1: a delta against the previous frame is where the size goes; more
+ * effort buys little and costs the recorder CPU every frame. */
+#define RECORD_ZSTD_LEVEL 1
+/* Largest zstd window a reader accepts: a frame and its prefix, 2 x RECORD_FRAME_MAX. */
+#define RECORD_WINDOW_LOG_MAX 29
+
+struct head {
+	uint32_t clen; /* compressed bytes after the head */
+	unsigned kind;
+	uint32_t data_crc;
+	uint64_t seq;
+	int64_t time_ns;
+	uint64_t key_off; /* delta: its keyframe; keyframe: the previous one, 0 none */
+};
+
+struct key {
+	uint64_t off, seq;
+	int64_t time_ns;
+};
+
+struct record_writer {
+	int fd;
+	char *path;
+	uint64_t end;	    /* where the next frame goes */
+	uint64_t seq;	    /* its number */
+	uint64_t key_off;   /* the current keyframe, 0 none yet */
+	unsigned since_key; /* frames since it */
+	uint64_t written;   /* bytes this writer wrote */
+	bool failed;
+	ZSTD_CCtx *cctx;
+	struct sbuf raw, prev, out;
+};
+
+struct record_reader {
+	int fd;
+	char *path;
+	struct record_info info;
+	uint64_t end; /* after the last complete frame */
+	struct key *keys;
+	size_t nkeys;
+	uint64_t nframes;
+	ZSTD_DCtx *dctx;
+	struct sbuf comp, raw, cur; /* cur: the decoded bytes of frame cur_seq */
+	bool cur_valid;
+	uint64_t cur_seq, cur_next, cur_key;
+	struct record_store store;
+};
+
+static int rec_fail(struct record_error *e, int err, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int rec_fail(struct record_error *e, int err, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!e)
+		return err;
+	n = snprintf(e->msg, sizeof(e->msg), "ptop: %s: ", path);
+	if (n < 0 || (size_t)n >= sizeof(e->msg))
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(e->msg + n, sizeof(e->msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static void le32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void le64(unsigned char *p, uint64_t v)
+{
+	le32(p, (uint32_t)v);
+	le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t rd64(const unsigned char *p)
+{
+	return rd32(p) | (uint64_t)rd32(p + 4) << 32;
+}
+
+static uint32_t crc(const void *p, size_t n)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+
+	/* zlib takes uInt lengths: feed a large block in parts */
+	while (n > 0) {
+		uInt part = n > UINT_MAX ? UINT_MAX : (uInt)n;
+
+		c = crc32(c, p, part);
+		p = (const char *)p + part;
+		n -= part;
+	}
+	return (uint32_t)c;
+}
+
+/* All n bytes at off, or -errno; -ENODATA when the file ends first. */
+static int pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	while (n > 0) {
+		ssize_t r = pread(fd, buf, n, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -ENODATA;
+		buf = (char *)buf + r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+static int pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
+{
+	while (n > 0) {
+		ssize_t r = pwrite(fd, buf, n, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -ENOSPC;
+		buf = (const char *)buf + r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+/* ---- the header ---- */
+
+static void header_build(unsigned char h[RECORD_HEADER_LEN])
+{
+	struct utsname u;
+	struct timespec now;
+	long hz = sysconf(_SC_CLK_TCK), page = sysconf(_SC_PAGESIZE);
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	memset(h, 0, RECORD_HEADER_LEN);
+	memcpy(h, file_magic, sizeof(file_magic));
+	le32(h + 8, RECORD_VERSION);
+	le32(h + 12, RECORD_HEADER_LEN);
+	clock_gettime(CLOCK_REALTIME, &now);
+	le64(h + 20, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+	le32(h + 28, hz > 0 ? (uint32_t)hz : 0);
+	le32(h + 32, page > 0 ? (uint32_t)page : 0);
+	le32(h + 36, ncpu > 0 ? (uint32_t)ncpu : 0);
+	le32(h + 40, RECORD_KEY_EVERY);
+	if (uname(&u) == 0) {
+		memcpy(h + 44, u.nodename, strnlen(u.nodename, 64));
+		memcpy(h + 109, u.release, strnlen(u.release, 64));
+	}
+	le32(h + 16, crc(h + 20, RECORD_HEADER_LEN - 20));
+}
+
+/* Parse and check the header read into h (n bytes of it). */
+static int header_parse(const unsigned char *h, size_t n, const char *path, struct record_info *in,
+			struct record_error *e)
+{
+	if (n == 0)
+		return rec_fail(e, -EPROTO, path, _("empty file, not a ptop recording"));
+	if (n < sizeof(file_magic) || memcmp(h, file_magic, sizeof(file_magic)))
+		return rec_fail(e, -EPROTO, path, _("not a ptop recording"));
+	if (n < 12)
+		return rec_fail(e, -EINVAL, path, _("truncated header"));
+	in->version = rd32(h + 8);
+	if (in->version > RECORD_VERSION)
+		return rec_fail(e, -EPROTO, path,
+				_("recorded in format version %u by a newer ptop; this ptop reads "
+				  "versions up to %u"),
+				in->version, RECORD_VERSION);
+	if (n < RECORD_HEADER_LEN)
+		return rec_fail(e, -EINVAL, path, _("truncated header"));
+	if (in->version == 0 || rd32(h + 12) != RECORD_HEADER_LEN ||
+	    rd32(h + 16) != crc(h + 20, RECORD_HEADER_LEN - 20))
+		return rec_fail(e, -EINVAL, path, _("corrupt header"));
+	in->created_ns = (int64_t)rd64(h + 20);
+	in->hz = rd32(h + 28);
+	in->page_size = rd32(h + 32);
+	in->ncpu = rd32(h + 36);
+	in->key_every = rd32(h + 40);
+	memcpy(in->hostname, h + 44, 64);
+	in->hostname[64] = '\0';
+	memcpy(in->kernel, h + 109, 64);
+	in->kernel[64] = '\0';
+	return 0;
+}
+
+/* ---- frame heads ---- */
+
+static void head_build(unsigned char b[RECORD_FRAME_HEAD], const struct head *h)
+{
+	memset(b, 0, RECORD_FRAME_HEAD);
+	memcpy(b, frame_magic, sizeof(frame_magic));
+	le32(b + 4, h->clen);
+	b[8] = (unsigned char)h->kind;
+	le32(b + 12, h->data_crc);
+	le64(b + 16, h->seq);
+	le64(b + 24, (uint64_t)h->time_ns);
+	le64(b + 32, h->key_off);
+	le32(b + 44, crc(b, 44));
+}
+
+/* The head at off, checked on its own (magic, its CRC, sizes within end): 0 or -EINVAL. */
+static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
+{
+	unsigned char b[RECORD_FRAME_HEAD];
+
+	if (off < RECORD_HEADER_LEN || off > end || end - off < RECORD_FRAME_HEAD ||
+	    pread_all(fd, b, sizeof(b), off))
+		return -EINVAL;
+	if (memcmp(b, frame_magic, sizeof(frame_magic)) || rd32(b + 44) != crc(b, 44) ||
+	    b[8] > KIND_DELTA || b[9] || b[10] || b[11] || rd32(b + 40))
+		return -EINVAL;
+	h->clen = rd32(b + 4);
+	h->kind = b[8];
+	h->data_crc = rd32(b + 12);
+	h->seq = rd64(b + 16);
+	h->time_ns = (int64_t)rd64(b + 24);
+	h->key_off = rd64(b + 32);
+	if (h->clen > RECORD_FRAME_MAX || h->clen > end - off - RECORD_FRAME_HEAD)
+		return -EINVAL;
+	/* a delta's keyframe comes before it; so does the keyframe before a keyframe */
+	if (h->key_off >= off || (h->key_off && h->key_off < RECORD_HEADER_LEN) ||
+	    (h->kind == KIND_DELTA && !h->key_off))
+		return -EINVAL;
+	return 0;
+}
+
+/* The compressed data of the frame at off (head h) into b, its CRC checked. */
+static int data_read(int fd, uint64_t off, const struct head *h, struct sbuf *b)
+{
+	int err;
+
+	sbuf_reset(b);
+	sbuf_reserve(b, h->clen);
+	err = pread_all(fd, b->p, h->clen, off + RECORD_FRAME_HEAD);
+	if (err)
+		return err == -ENODATA ? -EINVAL : err;
+	b->len = h->clen;
+	return crc(b->p, b->len) == h->data_crc ? 0 : -EINVAL;
+}
+
+/*
+ * The last complete frame: back from the file's end to the last place where
+ * a frame's magic starts a head and data whose checksums hold. A crash or a
+ * full disk leaves at most a part of one frame after it.
+ */
+static int find_last(int fd, uint64_t size, struct sbuf *tmp, uint64_t *last, struct head *h)
+{
+	enum { CHUNK = 1 << 16 };
+	unsigned char *buf = xmalloc(CHUNK + 3);
+	uint64_t hi = size;
+	int err = -ENODATA;
+
+	while (err == -ENODATA && hi > RECORD_HEADER_LEN) {
+		uint64_t lo = hi - RECORD_HEADER_LEN > CHUNK ? hi - CHUNK : RECORD_HEADER_LEN;
+		size_t n = (size_t)(hi - lo) + (size - hi < 3 ? (size_t)(size - hi) : 3);
+
+		if (pread_all(fd, buf, n, lo)) {
+			err = -EIO;
+			break;
+		}
+		for (uint64_t p = hi; p-- > lo;) {
+			size_t i = (size_t)(p - lo);
+
+			if (i + 4 > n || memcmp(buf + i, frame_magic, 4))
+				continue;
+			if (head_read(fd, p, size, h) || data_read(fd, p, h, tmp))
+				continue;
+			*last = p;
+			err = 0;
+			break;
+		}
+		hi = lo;
+	}
+	free(buf);
+	return err;
+}
+
+/* The keyframes, from the last frame's back to the first frame, into r->keys (in order). */
+static int keys_load(struct record_reader *r, uint64_t last, const struct head *lh)
+{
+	uint64_t off = lh->kind == KIND_KEY ? last : lh->key_off, seq_above = lh->seq + 1;
+	size_t cap = 0;
+
+	r->nkeys = 0;
+	while (off) {
+		struct head h;
+
+		if (head_read(r->fd, off, r->end, &h) || h.kind != KIND_KEY || h.seq >= seq_above)
+			return -EINVAL;
+		if (r->nkeys == cap) {
+			cap = cap ? cap * 2 : 64;
+			r->keys = xreallocarray(r->keys, cap, sizeof(*r->keys));
+		}
+		r->keys[r->nkeys++] = (struct key){.off = off, .seq = h.seq, .time_ns = h.time_ns};
+		seq_above = h.seq;
+		off = h.key_off;
+	}
+	/* the chain ends at the first frame, which starts right after the header */
+	if (!r->nkeys || r->keys[r->nkeys - 1].off != RECORD_HEADER_LEN ||
+	    r->keys[r->nkeys - 1].seq != 0)
+		return -EINVAL;
+	for (size_t i = 0; i < r->nkeys / 2; i++) {
+		struct key k = r->keys[i];
+
+		r->keys[i] = r->keys[r->nkeys - 1 - i];
+		r->keys[r->nkeys - 1 - i] = k;
+	}
+	r->nframes = lh->seq + 1;
+	return 0;
+}
+
+int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
+			  struct record_error *e)
+{
+	struct record_reader *r = xcalloc(1, sizeof(*r));
+	unsigned char h[RECORD_HEADER_LEN];
+	struct head lh;
+	struct stat st;
+	uint64_t last;
+	ssize_t n;
+	int err;
+
+	*out = NULL;
+	r->fd = fd;
+	r->path = xstrdup(path);
+	if (fstat(fd, &st)) {
+		err = rec_fail(e, -errno, path, "%s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = rec_fail(e, -EPROTO, path, _("not a ptop recording"));
+		goto fail;
+	}
+	do
+		n = pread(fd, h, sizeof(h), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		err = rec_fail(e, -errno, path, "%s", strerror(errno));
+		goto fail;
+	}
+	err = header_parse(h, (size_t)n, path, &r->info, e);
+	if (err)
+		goto fail;
+	err = find_last(fd, (uint64_t)st.st_size, &r->comp, &last, &lh);
+	if (err == -ENODATA) {
+		rec_fail(e, err, path, _("no complete frame recorded"));
+		goto fail;
+	} else if (err) {
+		rec_fail(e, err, path, "%s", strerror(-err));
+		goto fail;
+	}
+	r->end = last + RECORD_FRAME_HEAD + lh.clen;
+	err = keys_load(r, last, &lh);
+	if (err) {
+		rec_fail(e, err, path, _("corrupt: the chain of keyframes is broken"));
+		goto fail;
+	}
+	r->dctx = ZSTD_createDCtx();
+	if (!r->dctx || ZSTD_isError(ZSTD_DCtx_setParameter(r->dctx, ZSTD_d_windowLogMax,
+							    RECORD_WINDOW_LOG_MAX))) {
+		err = rec_fail(e, -ENOMEM, path, "%s", strerror(ENOMEM));
+		goto fail;
+	}
+	*out = r;
+	return 0;
+fail:
+	record_reader_free(r);
+	return err;
+}
+
+int record_reader_open(const char *path, struct record_reader **out, struct record_error *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*out = NULL;
+	if (fd < 0)
+		return rec_fail(e, -errno, path, "%s", strerror(errno));
+	return record_reader_open_fd(fd, path, out, e);
+}
+
+void record_reader_free(struct record_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	ZSTD_freeDCtx(r->dctx);
+	sbuf_free(&r->comp);
+	sbuf_free(&r->raw);
+	sbuf_free(&r->cur);
+	record_store_free(&r->store);
+	free(r->keys);
+	free(r->path);
+	free(r);
+}
+
+const struct record_info *record_reader_info(const struct record_reader *r)
+{
+	return &r->info;
+}
+
+uint64_t record_frames(const struct record_reader *r)
+{
+	return r->nframes;
+}
+
+uint64_t record_size(const struct record_reader *r)
+{
+	return r->end;
+}
+
+/* The keyframe at or before frame n. */
+static const struct key *key_for(const struct record_reader *r, uint64_t n)
+{
+	size_t lo = 0, hi = r->nkeys;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->keys[mid].seq <= n)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &r->keys[lo];
+}
+
+static int corrupt(struct record_reader *r, struct record_error *e, uint64_t n, uint64_t off,
+		   const char *why)
+{
+	r->cur_valid = false;
+	return rec_fail(e, -EINVAL, r->path, _("frame %llu at byte %llu is corrupt (%s)"),
+			(unsigned long long)n, (unsigned long long)off, why);
+}
+
+/* Decode frame n at off into r->cur; a delta needs frame n - 1 there. */
+static int step(struct record_reader *r, uint64_t off, uint64_t n, struct record_error *e)
+{
+	struct head h;
+	unsigned long long size;
+	size_t got;
+	struct sbuf t;
+
+	if (head_read(r->fd, off, r->end, &h) || h.seq != n)
+		return corrupt(r, e, n, off, _("bad frame head"));
+	if (h.kind == KIND_DELTA &&
+	    (!r->cur_valid || r->cur_seq + 1 != n || h.key_off != r->cur_key))
+		return corrupt(r, e, n, off, _("delta without its keyframe"));
+	if (data_read(r->fd, off, &h, &r->comp))
+		return corrupt(r, e, n, off, _("checksum mismatch"));
+	size = ZSTD_getFrameContentSize(r->comp.p, r->comp.len);
+	if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR ||
+	    size > RECORD_FRAME_MAX)
+		return corrupt(r, e, n, off, _("bad compressed data"));
+	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	if (h.kind == KIND_DELTA &&
+	    ZSTD_isError(ZSTD_DCtx_refPrefix(r->dctx, r->cur.p, r->cur.len)))
+		return corrupt(r, e, n, off, _("bad compressed data"));
+	sbuf_reset(&r->raw);
+	sbuf_reserve(&r->raw, (size_t)size);
+	got = ZSTD_decompressDCtx(r->dctx, r->raw.p, (size_t)size, r->comp.p, r->comp.len);
+	if (ZSTD_isError(got) || got != size)
+		return corrupt(r, e, n, off, _("bad compressed data"));
+	r->raw.len = got;
+	t = r->cur;
+	r->cur = r->raw;
+	r->raw = t;
+	r->cur_valid = true;
+	r->cur_seq = n;
+	r->cur_next = off + RECORD_FRAME_HEAD + h.clen;
+	if (h.kind == KIND_KEY)
+		r->cur_key = off;
+	return 0;
+}
+
+int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct record_error *e)
+{
+	int err = 0;
+
+	if (n >= r->nframes)
+		return -ERANGE;
+	if (!(r->cur_valid && r->cur_seq == n)) {
+		if (r->cur_valid && r->cur_seq + 1 == n) {
+			err = step(r, r->cur_next, n, e);
+		} else {
+			const struct key *k = key_for(r, n);
+
+			r->cur_valid = false;
+			err = step(r, k->off, k->seq, e);
+			while (!err && r->cur_seq < n)
+				err = step(r, r->cur_next, r->cur_seq + 1, e);
+		}
+		if (err)
+			return err;
+	}
+	if (record_decode(r->cur.p, r->cur.len, r->info.version, f, &r->store))
+		return corrupt(r, e, n, r->cur_next, _("bad frame contents"));
+	return 0;
+}
+
+/* Walk heads from keyframe k to the last frame with time <= t (k's time is). */
+int record_find_time(struct record_reader *r, int64_t t, uint64_t *n, struct record_error *e)
+{
+	size_t lo = 0, hi = r->nkeys;
+	uint64_t off, seq, stop;
+
+	*n = 0;
+	if (r->keys[0].time_ns > t)
+		return 0;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->keys[mid].time_ns <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	off = r->keys[lo].off;
+	seq = r->keys[lo].seq;
+	stop = lo + 1 < r->nkeys ? r->keys[lo + 1].seq : r->nframes;
+	*n = seq;
+	while (++seq < stop) {
+		struct head h, cur;
+
+		if (head_read(r->fd, off, r->end, &cur))
+			return corrupt(r, e, seq - 1, off, _("bad frame head"));
+		off += RECORD_FRAME_HEAD + cur.clen;
+		if (head_read(r->fd, off, r->end, &h) || h.seq != seq)
+			return corrupt(r, e, seq, off, _("bad frame head"));
+		if (h.time_ns > t)
+			break;
+		*n = seq;
+	}
+	return 0;
+}
+
+int record_frame_time(struct record_reader *r, uint64_t n, int64_t *t, struct record_error *e)
+{
+	const struct key *k;
+	uint64_t off;
+	struct head h;
+
+	if (n >= r->nframes)
+		return -ERANGE;
+	k = key_for(r, n);
+	off = k->off;
+	for (uint64_t s = k->seq;; s++) {
+		if (head_read(r->fd, off, r->end, &h) || h.seq != s)
+			return corrupt(r, e, s, off, _("bad frame head"));
+		if (s == n)
+			break;
+		off += RECORD_FRAME_HEAD + h.clen;
+	}
+	*t = h.time_ns;
+	return 0;
+}
+
+/* ---- the writer ---- */
+
+/* A new file at path, whole header or none: written aside, then linked into place. */
+static int create_file(const char *path, struct record_error *e)
+{
+	unsigned char h[RECORD_HEADER_LEN];
+	size_t len = strlen(path);
+	char *tmp = xmalloc(len + 8);
+	int fd, err = 0;
+
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".XXXXXX", 8);
+	/* 0600 from mkstemp: a recording holds every user's processes */
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = rec_fail(e, -errno, path, "%s", strerror(errno));
+		free(tmp);
+		return err;
+	}
+	header_build(h);
+	err = pwrite_all(fd, h, sizeof(h), 0);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (!err && link(tmp, path) && errno != EEXIST)
+		err = -errno;
+	if (err)
+		rec_fail(e, err, path, "%s", strerror(-err));
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+/* Where an existing recording on w->fd ends, cutting off what follows its last frame. */
+static int writer_resume(struct record_writer *w, struct record_error *e)
+{
+	struct record_reader *r;
+	struct stat st;
+	int fd, err;
+
+	if (fstat(w->fd, &st))
+		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
+	if (st.st_size == 0) {
+		unsigned char h[RECORD_HEADER_LEN];
+
+		/* an empty file given to record into */
+		header_build(h);
+		err = pwrite_all(w->fd, h, sizeof(h), 0);
+		if (err)
+			return rec_fail(e, err, w->path, "%s", strerror(-err));
+		w->end = RECORD_HEADER_LEN;
+		return 0;
+	}
+	fd = dup(w->fd);
+	if (fd < 0)
+		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
+	err = record_reader_open_fd(fd, w->path, &r, e);
+	if (err == -ENODATA) {
+		/* a header and no complete frame: the first frame goes after the header */
+		w->end = RECORD_HEADER_LEN;
+	} else if (err) {
+		return err;
+	} else if (r->info.version != RECORD_VERSION) {
+		/* one file holds one format: an older one is read, not written to */
+		err = rec_fail(e, -EPROTO, w->path,
+			       _("recorded in format version %u; this ptop appends only to version "
+				 "%u: record into a new file"),
+			       r->info.version, RECORD_VERSION);
+		record_reader_free(r);
+		return err;
+	} else {
+		w->end = r->end;
+		w->seq = r->nframes;
+		w->key_off = r->keys[r->nkeys - 1].off;
+		record_reader_free(r);
+	}
+	if (ftruncate(w->fd, (off_t)w->end))
+		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
+	return 0;
+}
+
+int record_writer_open(const char *path, struct record_writer **out, struct record_error *e)
+{
+	struct record_writer *w = xcalloc(1, sizeof(*w));
+	int err;
+
+	*out = NULL;
+	w->path = xstrdup(path);
+	w->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (w->fd < 0 && errno == ENOENT) {
+		err = create_file(path, e);
+		if (err)
+			goto fail;
+		w->fd = open(path, O_RDWR | O_CLOEXEC);
+	}
+	if (w->fd < 0) {
+		err = rec_fail(e, -errno, path, "%s", strerror(errno));
+		goto fail;
+	}
+	err = writer_resume(w, e);
+	if (err)
+		goto fail;
+	w->cctx = ZSTD_createCCtx();
+	if (!w->cctx) {
+		err = rec_fail(e, -ENOMEM, path, "%s", strerror(ENOMEM));
+		goto fail;
+	}
+	*out = w;
+	return 0;
+fail:
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->path);
+	free(w);
+	return err;
+}
+
+/* The window that holds the previous frame and this one, so a delta finds every row. */
+static int window_log(size_t n)
+{
+	int log = 10;
+
+	while (log < RECORD_WINDOW_LOG_MAX && ((size_t)1 << log) < n)
+		log++;
+	return log;
+}
+
+/* Compress w->raw (against w->prev for a delta) after a head's room in w->out. */
+static int compress_frame(struct record_writer *w, bool key)
+{
+	size_t bound = ZSTD_compressBound(w->raw.len), n;
+
+	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_and_parameters);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, RECORD_ZSTD_LEVEL);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_windowLog,
+			       window_log(w->raw.len + (key ? 0 : w->prev.len)));
+	if (!key)
+		ZSTD_CCtx_refPrefix(w->cctx, w->prev.p, w->prev.len);
+	sbuf_reset(&w->out);
+	sbuf_reserve(&w->out, RECORD_FRAME_HEAD + bound);
+	n = ZSTD_compress2(w->cctx, w->out.p + RECORD_FRAME_HEAD, bound, w->raw.p, w->raw.len);
+	if (ZSTD_isError(n))
+		return -ENOMEM;
+	w->out.len = RECORD_FRAME_HEAD + n;
+	return 0;
+}
+
+int record_write(struct record_writer *w, const struct frame *f, struct record_error *e)
+{
+	bool key = !w->since_key || w->since_key >= RECORD_KEY_EVERY;
+	struct head h;
+	struct sbuf t;
+	int err;
+
+	if (w->failed)
+		return rec_fail(e, -EIO, w->path, _("recording stopped after an error"));
+	sbuf_reset(&w->raw);
+	record_encode(&w->raw, f);
+	if (w->raw.len > RECORD_FRAME_MAX || compress_frame(w, key))
+		return rec_fail(e, -EFBIG, w->path, _("frame too large to record"));
+	h = (struct head){.clen = (uint32_t)(w->out.len - RECORD_FRAME_HEAD),
+			  .kind = key ? KIND_KEY : KIND_DELTA,
+			  .data_crc =
+			      crc(w->out.p + RECORD_FRAME_HEAD, w->out.len - RECORD_FRAME_HEAD),
+			  .seq = w->seq,
+			  .time_ns = (int64_t)f->time.tv_sec * 1000000000 + f->time.tv_nsec,
+			  .key_off = w->key_off};
+	head_build((unsigned char *)w->out.p, &h);
+	err = pwrite_all(w->fd, w->out.p, w->out.len, w->end);
+	if (err) {
+		/* a part of a frame would be skipped by readers; cut it all the same */
+		w->failed = true;
+		if (ftruncate(w->fd, (off_t)w->end)) {
+			/* the reader's search for the last frame copes */
+		}
+		return rec_fail(e, err, w->path, "%s", strerror(-err));
+	}
+	if (key) {
+		w->key_off = w->end;
+		w->since_key = 0;
+	}
+	w->since_key++;
+	w->end += w->out.len;
+	w->written += w->out.len;
+	w->seq++;
+	t = w->prev;
+	w->prev = w->raw;
+	w->raw = t;
+	if (key && fdatasync(w->fd)) {
+		w->failed = true;
+		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
+	}
+	return 0;
+}
+
+uint64_t record_writer_bytes(const struct record_writer *w)
+{
+	return w->written;
+}
+
+int record_writer_close(struct record_writer *w, struct record_error *e)
+{
+	int err = 0;
+
+	if (!w)
+		return 0;
+	if (fdatasync(w->fd))
+		err = rec_fail(e, -errno, w->path, "%s", strerror(errno));
+	close(w->fd);
+	ZSTD_freeCCtx(w->cctx);
+	sbuf_free(&w->raw);
+	sbuf_free(&w->prev);
+	sbuf_free(&w->out);
+	free(w->path);
+	free(w);
+	return err;
+}

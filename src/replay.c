@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * replay.c: ptop -r FILE --summary: one pass over a recording's frames,
+ * processes told apart by PID and start time (a PID reused is another
+ * process), their CPU time summed from each frame's %CPU over its interval.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptop/output.h"
+#include "ptop/record.h"
+#include "ptop/replay.h"
+
+struct seen {
+	int pid; /* 0: a free slot */
+	uint64_t start_ticks;
+	uint8_t comm_len;
+	char comm[PROC_COMM_MAX];
+	double cpu_s; /* CPU time over the recording, seconds */
+};
+
+struct seen_set {
+	struct seen *v;
+	size_t cap, n; /* cap: a power of two */
+};
+
+static size_t seen_hash(int pid, uint64_t start)
+{
+	uint64_t h =
+	    ((uint64_t)(unsigned)pid * 0x9e3779b97f4a7c15ull) ^ (start * 0xff51afd7ed558ccdull);
+
+	return (size_t)(h ^ h >> 29);
+}
+
+static struct seen *seen_get(struct seen_set *s, const struct frame_proc *p);
+
+static void seen_grow(struct seen_set *s)
+{
+	struct seen_set t = {.cap = s->cap ? s->cap * 2 : 1024};
+
+	t.v = xcalloc(t.cap, sizeof(*t.v));
+	for (size_t i = 0; i < s->cap; i++) {
+		struct seen *o = &s->v[i];
+		struct frame_proc p = {.pid = o->pid, .start_ticks = o->start_ticks};
+
+		if (o->pid)
+			*seen_get(&t, &p) = *o;
+	}
+	free(s->v);
+	*s = t;
+}
+
+/* p's entry, added (with no CPU time yet) when new. */
+static struct seen *seen_get(struct seen_set *s, const struct frame_proc *p)
+{
+	size_t i;
+
+	if ((s->n + 1) * 2 > s->cap)
+		seen_grow(s);
+	for (i = seen_hash(p->pid, p->start_ticks) & (s->cap - 1); s->v[i].pid;
+	     i = (i + 1) & (s->cap - 1))
+		if (s->v[i].pid == p->pid && s->v[i].start_ticks == p->start_ticks)
+			return &s->v[i];
+	s->v[i].pid = p->pid;
+	s->v[i].start_ticks = p->start_ticks;
+	s->v[i].comm_len = p->comm_len;
+	memcpy(s->v[i].comm, p->comm, p->comm_len);
+	s->n++;
+	return &s->v[i];
+}
+
+static int by_cpu(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	if (x->cpu_s != y->cpu_s)
+		return x->cpu_s < y->cpu_s ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void put_time(struct sbuf *b, const struct timespec *t)
+{
+	struct tm tm;
+	char s[64];
+
+	localtime_r(&t->tv_sec, &tm);
+	strftime(s, sizeof(s), "%Y-%m-%d %H:%M:%S", &tm);
+	sbuf_adds(b, s);
+}
+
+struct summary {
+	struct timespec first, last;
+	uint64_t frames;
+	double *cost; /* each frame's CPU cost, seconds */
+	uint64_t rows;
+	struct seen_set seen;
+};
+
+static int summary_read(struct record_reader *r, struct summary *s, struct record_error *e)
+{
+	struct frame f = {0};
+	int err = 0;
+
+	s->frames = record_frames(r);
+	s->cost = xreallocarray(NULL, s->frames ? s->frames : 1, sizeof(*s->cost));
+	for (uint64_t n = 0; n < s->frames; n++) {
+		err = record_read(r, n, &f, e);
+		if (err)
+			break;
+		if (n == 0)
+			s->first = f.time;
+		s->last = f.time;
+		s->cost[n] = f.cost.cpu_s;
+		s->rows += f.nprocs;
+		for (size_t i = 0; i < f.nprocs; i++)
+			seen_get(&s->seen, &f.procs[i])->cpu_s +=
+			    f.procs[i].cpu_pct / 100.0 * f.interval_s;
+	}
+	frame_free(&f);
+	return err;
+}
+
+static void summary_print(struct sbuf *b, const char *path, struct record_reader *r,
+			  struct summary *s)
+{
+	const struct record_info *in = record_reader_info(r);
+	double span = (double)(s->last.tv_sec - s->first.tv_sec) +
+		      (double)(s->last.tv_nsec - s->first.tv_nsec) / 1e9;
+	double bytes = (double)record_size(r) / (double)s->frames;
+	size_t ntop = 0;
+
+	sbuf_printf(b, _("Recording %s (format version %u)\n"), path, in->version);
+	sbuf_printf(b, _("Machine:  %s, Linux %s, %u CPUs, %u ticks/s, %u-byte pages\n"),
+		    in->hostname, in->kernel, in->ncpu, in->hz, in->page_size);
+	sbuf_adds(b, _("From:     "));
+	put_time(b, &s->first);
+	sbuf_adds(b, _(" to "));
+	put_time(b, &s->last);
+	sbuf_printf(b, _(" (%.0f s), %llu frames\n"), span, (unsigned long long)s->frames);
+	sbuf_printf(b, _("Seen:     %zu processes, %.1f rows per frame\n"), s->seen.n,
+		    (double)s->rows / (double)s->frames);
+	qsort(s->cost, s->frames, sizeof(*s->cost), by_double);
+	sbuf_printf(b,
+		    _("Cost:     %.3f ms CPU per frame to sample (median), %.0f bytes per frame "
+		      "on disk, %.2f per row\n"),
+		    s->cost[s->frames / 2] * 1e3, bytes,
+		    s->rows ? (double)record_size(r) / (double)s->rows : 0);
+	/* the consumers, packed to the front of the table */
+	for (size_t i = 0; i < s->seen.cap; i++)
+		if (s->seen.v[i].pid)
+			s->seen.v[ntop++] = s->seen.v[i];
+	qsort(s->seen.v, ntop, sizeof(*s->seen.v), by_cpu);
+	sbuf_printf(b, _("Top CPU consumers over the recording:\n"));
+	sbuf_printf(b, "%8s %10s  %s\n", _("PID"), _("CPU s"), _("COMMAND"));
+	for (size_t i = 0; i < ntop && i < REPLAY_TOP; i++) {
+		sbuf_printf(b, "%8d %10.2f  ", s->seen.v[i].pid, s->seen.v[i].cpu_s);
+		fmt_printable(b, s->seen.v[i].comm, s->seen.v[i].comm_len);
+		sbuf_addc(b, '\n');
+	}
+}
+
+int replay_summary(const char *path, int fd)
+{
+	struct record_reader *r;
+	struct record_error e;
+	struct summary s = {0};
+	struct sbuf b = {0};
+	int status = 0, err;
+
+	if (record_reader_open(path, &r, &e)) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 1;
+	}
+	if (summary_read(r, &s, &e)) {
+		fprintf(stderr, "%s\n", e.msg);
+		status = 1;
+	} else {
+		summary_print(&b, path, r, &s);
+		err = write_out(fd, b.p, b.len);
+		status = err && err != -EPIPE;
+	}
+	sbuf_free(&b);
+	free(s.cost);
+	free(s.seen.v);
+	record_reader_free(r);
+	return status;
+}

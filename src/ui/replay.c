@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * replay.c: the viewer on a recording (ptop -r FILE). Frames come from the
+ * pipeline's recording instead of /proc and stay until the user travels:
+ * [ and ] one frame, { and } a minute, g a typed time, Home and End the
+ * ends. Actions on live processes (signals, renice, breakpoints) are refused
+ * with a message: the rows are history. Touches no kernel interface.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ptop/record.h"
+#include "tui.h"
+
+bool replay_on(const struct ui *ui)
+{
+	return ui->replay;
+}
+
+void replay_start(struct ui *ui)
+{
+	struct record_reader *r = pipeline_replay(ui->pipe);
+
+	ui->replay = r != NULL;
+	/* open on the newest frame: time travel goes back from there */
+	if (r)
+		ui->replay_pos = record_frames(r) - 1;
+}
+
+void replay_seek(struct ui *ui)
+{
+	pipeline_seek(ui->pipe, ui->replay_pos);
+	/* the next frame comes when the user travels, not with the clock */
+	ui->next_frame = HUGE_VAL;
+}
+
+static int64_t frame_ns(const struct frame *f)
+{
+	return (int64_t)f->time.tv_sec * 1000000000 + f->time.tv_nsec;
+}
+
+/* Go to the last frame at or before t (the first when t is before it). */
+static unsigned go_time(struct ui *ui, int64_t t)
+{
+	struct record_reader *r = pipeline_replay(ui->pipe);
+	struct record_error e;
+	uint64_t n;
+
+	if (record_find_time(r, t, &n, &e)) {
+		ui_status(ui, "%s", e.msg);
+		return UI_HANDLED;
+	}
+	ui->replay_pos = n;
+	return UI_HANDLED | UI_REFETCH;
+}
+
+/* A minute forward (dir 1) or back (-1): the frame a minute away, at least one frame. */
+static unsigned go_minute(struct ui *ui, int dir)
+{
+	struct record_reader *r = pipeline_replay(ui->pipe);
+	uint64_t before = ui->replay_pos;
+	unsigned res;
+
+	if (dir > 0) {
+		struct record_error e;
+		uint64_t n;
+
+		if (record_find_time(r, frame_ns(&ui->frame) + 60000000000LL, &n, &e))
+			return UI_HANDLED;
+		ui->replay_pos = n;
+		res = UI_HANDLED | UI_REFETCH;
+	} else {
+		res = go_time(ui, frame_ns(&ui->frame) - 60000000000LL);
+	}
+	if (ui->replay_pos == before && dir > 0 && before + 1 < record_frames(r))
+		ui->replay_pos++;
+	else if (ui->replay_pos == before && dir < 0 && before > 0)
+		ui->replay_pos--;
+	return res | UI_REFETCH;
+}
+
+static unsigned go_frame(struct ui *ui, int64_t delta)
+{
+	uint64_t last = record_frames(pipeline_replay(ui->pipe)) - 1;
+
+	if (delta < 0)
+		ui->replay_pos = ui->replay_pos >= (uint64_t)-delta ? ui->replay_pos + delta : 0;
+	else
+		ui->replay_pos =
+		    last - ui->replay_pos >= (uint64_t)delta ? ui->replay_pos + delta : last;
+	return UI_HANDLED | UI_REFETCH;
+}
+
+unsigned replay_key(struct ui *ui, enum ui_action act, int key)
+{
+	if (!ui->replay)
+		return UI_IGNORED;
+	switch (key) {
+	case '[':
+		return go_frame(ui, -1);
+	case ']':
+		return go_frame(ui, 1);
+	case '{':
+		return go_minute(ui, -1);
+	case '}':
+		return go_minute(ui, 1);
+	case KEY_HOME:
+		return go_frame(ui, INT64_MIN / 2);
+	case KEY_END:
+		return go_frame(ui, INT64_MAX / 2);
+	case 'g':
+		ui_prompt(ui, PROMPT_GOTO, "");
+		return UI_HANDLED;
+	}
+	switch (act) {
+	case ACT_KILL:
+	case ACT_RENICE:
+	case ACT_NICE_DOWN:
+	case ACT_NICE_UP:
+	case ACT_WATCH:
+	case ACT_DISARM:
+		ui_status(ui, _("Replaying a recording: its processes cannot be signalled, "
+				"reniced or watched"));
+		return UI_HANDLED;
+	case ACT_PAUSE:
+		ui_status(ui, _("Replaying a recording: travel with [ ] { } g Home End"));
+		return UI_HANDLED;
+	default:
+		return UI_IGNORED;
+	}
+}
+
+unsigned replay_goto_done(struct ui *ui, const char *text)
+{
+	int64_t t;
+
+	if (record_parse_time(text, frame_ns(&ui->frame), &t)) {
+		ui_status(ui, _("Not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS])"), text);
+		return UI_HANDLED;
+	}
+	return go_time(ui, t);
+}
+
+void replay_draw_note(struct ui *ui)
+{
+	struct record_reader *r = pipeline_replay(ui->pipe);
+	struct tm tm;
+	char day[32];
+
+	localtime_r(&ui->frame.time.tv_sec, &tm);
+	strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+	attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
+	printw(_("  [replay %s, frame %llu/%llu]"), day, (unsigned long long)ui->replay_pos + 1,
+	       (unsigned long long)record_frames(r));
+	attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+}
+
+void replay_draw_hints(struct ui *ui, int y)
+{
+	static const char *const hints[][2] = {
+	    {"[]", N_("Frame")},      {"{}", N_("Minute")}, {"g", N_("GoTo")},
+	    {"Home/End", N_("Ends")}, {"F1", N_("Help")},   {"F10", N_("Quit")},
+	};
+	int x = 0;
+
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]) && x < COLS; i++) {
+		const char *h = _(hints[i][1]);
+
+		attron(A_BOLD);
+		mvaddnstr(y, x, hints[i][0], COLS - x);
+		attroff(A_BOLD);
+		x = getcurx(stdscr);
+		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		ui_put(ui, y, x, COLS - x, h, strlen(h));
+		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		x = getcurx(stdscr) + 1;
+		if (x <= 0)
+			break;
+	}
+}

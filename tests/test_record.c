@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_record.c: the recording file (src/record/). A frame built by hand
+ * (hostile names, command lines, counters with their reasons, breakpoints,
+ * per-CPU totals) goes through the codec and through files, and must print
+ * as JSON, text and CSV exactly as the original did. Files: keyframes and
+ * deltas read in order and out of order, seeking by time, appending after a
+ * writer closed, a torn last frame cut off, and hostile files (empty, not a
+ * recording, a newer version, a cut header, a corrupt byte, a huge length).
+ * tests/fixtures/record/v1.rec, a recording of format version 1, must read
+ * back as the frames that made it; PTOP_UPDATE_GOLDEN=1 writes it anew.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "ptop/output.h"
+#include "ptop/record.h"
+
+#define NPROCS 6
+#define FIXTURE_FRAMES 65 /* keyframes 0 and 60 */
+
+static struct frame_proc procs[NPROCS];
+static struct frame_bp bps[2];
+static char dir[] = "/tmp/test_record.XXXXXX";
+
+static void set_proc(int i, int pid, const char *comm, const char *user)
+{
+	struct frame_proc *p = &procs[i];
+
+	memset(p, 0, sizeof(*p));
+	p->pid = p->tgid = pid;
+	p->ppid = 1;
+	p->state = 'S';
+	p->comm_len = (uint8_t)strlen(comm);
+	memcpy(p->comm, comm, p->comm_len);
+	p->user = user;
+	p->uid = user[0] == 'r' ? 0 : 1000;
+	p->priority = 20;
+	p->threads = 1 + i;
+	p->vsize_kb = 10240u * (uint64_t)(i + 1);
+	p->rss_kb = 2048;
+	p->shared_kb = 1024;
+	p->mem_pct = 0.03;
+	p->utime = 12;
+	p->stime = 3;
+	p->start_ticks = 5000 + (uint64_t)i;
+	p->perf_fds = -1;
+}
+
+/* Frame k of a run: the same processes, a clock and one busy process moving on. */
+static void build_frame(struct frame *f, int k)
+{
+	memset(f, 0, sizeof(*f));
+	f->time.tv_sec = 1764686441 + k;
+	f->time.tv_nsec = 123000000;
+	f->interval_s = k ? 1.0 : 0;
+	f->uptime_s = 86400 + k;
+	f->load[0] = 0.15;
+	f->load[1] = 1.5;
+	f->load[2] = 12.25;
+	f->nusers = 2;
+	f->pid_max = 4194304;
+	f->tasks = (struct frame_tasks){.total = NPROCS, .running = 1, .sleeping = NPROCS - 1};
+	f->cpu = (struct frame_cpu){.user = 12.5, .system = 3.3, .idle = 84.2};
+	f->mem.total = 8000000;
+	f->mem.free = 2000000;
+	f->mem.used = 3000000;
+	f->mem.buff_cache = 3000000;
+	f->mem.avail = 4500000;
+	f->ncpu = 2;
+	f->hz = 100;
+	f->cost = (struct frame_cost){.cpu_s = 0.0125, .wall_s = 0.025, .fds_held = 18};
+	set_proc(0, 1, "systemd", "root");
+	set_proc(1, 4194303, "Web Content", "alice");
+	set_proc(2, 300, "say \"hi\"", "alice");
+	set_proc(3, 301, "a,b", "root");
+	set_proc(4, 302, "line\nbreak", "root");
+	set_proc(5, 303, "bad\xff\xfe", "1234");
+	procs[1].cpu_pct = 50 + k % 7;
+	procs[1].utime = 6000000 + (uint64_t)k * 50;
+	procs[1].state = 'R';
+	procs[4].state = 'Z';
+	f->procs = procs;
+	f->nprocs = f->cap = NPROCS;
+	/* command lines of two rows, as -c reads them */
+	f->cmdlines = true;
+	sbuf_adds(&f->strings, "/sbin/init splash");
+	procs[0].has_cmd = true;
+	procs[0].cmd_len = 17;
+	sbuf_adds(&f->strings, "firefox -contentproc");
+	procs[1].has_cmd = true;
+	procs[1].cmd_off = 17;
+	procs[1].cmd_len = 20;
+	f->counters.on = true;
+	f->counters.nevents = 2;
+	strcpy(f->counters.names[0], "cycles");
+	strcpy(f->counters.names[1], "instructions");
+	f->counters.why_software = "no PMU";
+	f->counters.attached = 2;
+	f->counters.nfailed = 1;
+	strcpy(f->counters.failed[0], "branch-misses");
+	f->counters.failed_why[0] = "not supported";
+	f->counters.paranoid = 2;
+	procs[1].has_ctr = true;
+	procs[1].ctr[0] = 1e9 + k;
+	procs[1].ctr[1] = 2e9;
+	procs[1].ctr_scale = 1.0;
+	procs[2].has_ctr = true;
+	procs[2].ctr_not_counted = true;
+	bps[0] = (struct frame_bp){.pid = 300,
+				   .addr = 0x7fff0000,
+				   .len = 4,
+				   .type = "w",
+				   .hits = (uint64_t)k,
+				   .hits_per_s = 1.0,
+				   .threads = 1};
+	bps[1] =
+	    (struct frame_bp){.pid = 301, .addr = 0x1000, .len = 8, .type = "rw", .gone = true};
+	f->bps = bps;
+	f->nbps = 2;
+}
+
+/* f in every batch format, all rows in order. */
+static char *print_all(const struct frame *f)
+{
+	const struct frame_proc *rows[NPROCS + 64];
+	struct sbuf b = {0};
+
+	assert_true(f->nprocs <= NPROCS + 64);
+	for (size_t i = 0; i < f->nprocs; i++)
+		rows[i] = &f->procs[i];
+	for (int o = 0; o < OUTPUT_NFORMATS; o++)
+		output_formats[o].frame(&b, f, rows, f->nprocs, true);
+	return (char *)sbuf_cstr(&b);
+}
+
+static void test_codec_roundtrip(void **state)
+{
+	struct frame f, g = {0};
+	struct record_store st = {0};
+	struct sbuf raw = {0};
+	char *want, *got;
+
+	build_frame(&f, 3);
+	record_encode(&raw, &f);
+	assert_int_equal(record_decode(raw.p, raw.len, RECORD_VERSION, &g, &st), 0);
+	want = print_all(&f);
+	got = print_all(&g);
+	assert_string_equal(got, want);
+	assert_string_equal(g.counters.why_software, "no PMU");
+	assert_int_equal(g.nbps, 2);
+	/* every cut of the data is refused, never read past */
+	for (size_t n = 0; n < raw.len; n++)
+		assert_int_equal(record_decode(raw.p, n, RECORD_VERSION, &g, &st), -EINVAL);
+	free(want);
+	free(got);
+	sbuf_free(&raw);
+	sbuf_free(&f.strings);
+	frame_free(&g);
+	record_store_free(&st);
+}
+
+/* name in the test's directory; four at a time */
+static char *path_in_dir(const char *name)
+{
+	static char p[4][256];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
+	return p[i];
+}
+
+/* Write frames [from, to) of build_frame() to path. */
+static void write_frames(const char *path, int from, int to)
+{
+	struct record_writer *w;
+	struct record_error e;
+
+	if (record_writer_open(path, &w, &e))
+		fail_msg("%s", e.msg);
+	for (int k = from; k < to; k++) {
+		struct frame f;
+
+		build_frame(&f, k);
+		assert_int_equal(record_write(w, &f, &e), 0);
+		sbuf_free(&f.strings);
+	}
+	assert_int_equal(record_writer_close(w, &e), 0);
+}
+
+/* Frame n of the reader prints as build_frame(k) does. */
+static void expect_frame(struct record_reader *r, uint64_t n, int k)
+{
+	struct frame f, g = {0};
+	struct record_error e;
+	char *want, *got;
+
+	build_frame(&f, k);
+	assert_int_equal(record_read(r, n, &g, &e), 0);
+	want = print_all(&f);
+	got = print_all(&g);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	sbuf_free(&f.strings);
+	frame_free(&g);
+}
+
+static void test_write_read(void **state)
+{
+	const char *p = path_in_dir("a.rec");
+	struct record_reader *r;
+	struct record_error e;
+	uint64_t n;
+	int64_t t;
+
+	write_frames(p, 0, 130);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_frames(r), 130);
+	assert_int_equal(record_reader_info(r)->version, RECORD_VERSION);
+	assert_int_equal(record_reader_info(r)->key_every, RECORD_KEY_EVERY);
+	for (int k = 0; k < 130; k++)
+		expect_frame(r, (uint64_t)k, k);
+	/* out of order: from the keyframe before, or right from the start */
+	expect_frame(r, 125, 125);
+	expect_frame(r, 61, 61);
+	expect_frame(r, 0, 0);
+	expect_frame(r, 59, 59);
+	assert_int_equal(record_read(r, 130, &(struct frame){0}, &e), -ERANGE);
+	/* by time: the frames are one second apart */
+	assert_int_equal(record_find_time(r, (1764686441LL + 100) * 1000000000 + 500000000, &n, &e),
+			 0);
+	assert_int_equal(n, 100);
+	assert_int_equal(record_find_time(r, 0, &n, &e), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(record_find_time(r, INT64_MAX, &n, &e), 0);
+	assert_int_equal(n, 129);
+	assert_int_equal(record_frame_time(r, 61, &t, &e), 0);
+	assert_true(t == (1764686441LL + 61) * 1000000000 + 123000000);
+	record_reader_free(r);
+
+	/* a second writer appends after the last frame, with a keyframe */
+	write_frames(p, 130, 140);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_frames(r), 140);
+	expect_frame(r, 135, 135);
+	expect_frame(r, 129, 129);
+	record_reader_free(r);
+	unlink(p);
+}
+
+static off_t file_size(const char *p)
+{
+	struct stat st;
+
+	assert_int_equal(stat(p, &st), 0);
+	return st.st_size;
+}
+
+static void test_torn_tail(void **state)
+{
+	const char *p = path_in_dir("torn.rec");
+	struct record_reader *r;
+	struct record_error e;
+	off_t full;
+
+	write_frames(p, 0, 10);
+	full = file_size(p);
+	/* a frame cut anywhere: the file reads back to the frame before it */
+	for (off_t cut = 1; cut < 40; cut += 7) {
+		assert_int_equal(truncate(p, full - cut), 0);
+		assert_int_equal(record_reader_open(p, &r, &e), 0);
+		assert_int_equal(record_frames(r), 9);
+		expect_frame(r, 8, 8);
+		record_reader_free(r);
+	}
+	/* the next writer cuts the torn frame off and goes on after frame 8 */
+	write_frames(p, 9, 12);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_frames(r), 12);
+	for (int k = 0; k < 12; k++)
+		expect_frame(r, (uint64_t)k, k);
+	record_reader_free(r);
+	unlink(p);
+}
+
+static void write_bytes(const char *p, const void *b, size_t n)
+{
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, n), (ssize_t)n);
+	close(fd);
+}
+
+static char *read_bytes(const char *p, size_t *n)
+{
+	int fd = open(p, O_RDONLY);
+	off_t size = file_size(p);
+	char *b = malloc((size_t)size);
+
+	assert_true(fd >= 0 && b);
+	assert_int_equal(read(fd, b, (size_t)size), size);
+	close(fd);
+	*n = (size_t)size;
+	return b;
+}
+
+/* Where the second frame starts (the first begins right after the header). */
+static size_t second_frame(const char *b, size_t n)
+{
+	for (size_t at = RECORD_HEADER_LEN + 4; at + 4 < n; at++)
+		if (!memcmp(b + at, "PTFR", 4))
+			return at;
+	fail_msg("no second frame");
+	return 0;
+}
+
+/* Make a frame head's own checksum (its last 4 bytes, little-endian) match it. */
+static void head_crc(char *h)
+{
+	uint32_t c = (uint32_t)crc32(crc32(0, Z_NULL, 0), (const unsigned char *)h, 44);
+
+	for (int i = 0; i < 4; i++)
+		h[44 + i] = (char)(c >> (8 * i));
+}
+
+/* Opening p fails with err and a message containing what. */
+static void expect_open_error(const char *p, int err, const char *what)
+{
+	struct record_reader *r;
+	struct record_error e;
+
+	assert_int_equal(record_reader_open(p, &r, &e), err);
+	assert_null(r);
+	if (!strstr(e.msg, what) || strncmp(e.msg, "ptop: ", 6))
+		fail_msg("'%s' does not say '%s'", e.msg, what);
+}
+
+static void test_hostile(void **state)
+{
+	const char *p = path_in_dir("h.rec"), *q = path_in_dir("good.rec");
+	struct record_reader *r;
+	struct record_error e;
+	struct frame g = {0};
+	size_t n;
+	char *good, *b;
+	int err = 0;
+
+	write_bytes(p, "", 0);
+	expect_open_error(p, -EPROTO, "empty");
+	write_bytes(p, "#!/bin/sh\necho hello\n", 21);
+	expect_open_error(p, -EPROTO, "not a ptop recording");
+	write_frames(q, 0, 70);
+	good = read_bytes(q, &n);
+	write_bytes(p, good, 100);
+	expect_open_error(p, -EINVAL, "truncated header");
+	write_bytes(p, good, RECORD_HEADER_LEN);
+	expect_open_error(p, -ENODATA, "no complete frame");
+	/* a newer format: refused before anything else of its header is read */
+	b = malloc(n);
+	memcpy(b, good, n);
+	b[8] = RECORD_VERSION + 1;
+	write_bytes(p, b, n);
+	expect_open_error(p, -EPROTO, "newer ptop");
+	/* a byte of the header */
+	memcpy(b, good, n);
+	b[50] ^= 1;
+	write_bytes(p, b, n);
+	expect_open_error(p, -EINVAL, "corrupt header");
+	/* a byte in the data of frame 1, a delta: frame 0 reads, frame 1 is named */
+	memcpy(b, good, n);
+	b[second_frame(b, n) + RECORD_FRAME_HEAD + 2] ^= 0x40;
+	write_bytes(p, b, n);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	for (uint64_t k = 0; k < record_frames(r) && !err; k++)
+		err = record_read(r, k, &g, &e);
+	assert_int_equal(err, -EINVAL);
+	assert_non_null(strstr(e.msg, "corrupt"));
+	record_reader_free(r);
+	/* a huge length in the last frame's head, its head checksum made right: not a frame */
+	memcpy(b, good, n);
+	write_bytes(p, b, n);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	record_reader_free(r);
+	for (size_t at = n - RECORD_FRAME_HEAD; at > RECORD_HEADER_LEN; at--) {
+		if (memcmp(b + at, "PTFR", 4))
+			continue;
+		memset(b + at + 4, 0xff, 4);
+		head_crc(b + at);
+		break;
+	}
+	write_bytes(p, b, n);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_frames(r), 69);
+	record_reader_free(r);
+	/* every byte of a small file flipped in turn: an error or frames, never a crash */
+	unlink(q);
+	write_frames(q, 0, 3);
+	free(good);
+	good = read_bytes(q, &n);
+	b = realloc(b, n);
+	assert_non_null(b);
+	for (size_t at = 0; at < n; at += 3) {
+		memcpy(b, good, n);
+		b[at] ^= 0x5a;
+		write_bytes(p, b, n);
+		if (record_reader_open(p, &r, &e))
+			continue;
+		for (uint64_t k = 0; k < record_frames(r); k++)
+			if (record_read(r, k, &g, &e))
+				break;
+		record_reader_free(r);
+	}
+	frame_free(&g);
+	free(b);
+	free(good);
+	unlink(p);
+	unlink(q);
+}
+
+/* The committed recording of format version 1 reads back as the frames that made it. */
+static void test_fixture_v1(void **state)
+{
+	char p[512];
+	struct record_reader *r;
+	struct record_error e;
+	const char *update = getenv("PTOP_UPDATE_GOLDEN");
+
+	snprintf(p, sizeof(p), "%s/record/v1.rec", FIXTURES);
+	if (update && *update) {
+		struct sbuf raw = {0};
+		struct frame f;
+		FILE *out;
+
+		unlink(p);
+		write_frames(p, 0, FIXTURE_FRAMES);
+		/* one frame's data, a seed for the fuzz target's decoder */
+		build_frame(&f, 1);
+		record_encode(&raw, &f);
+		snprintf(p, sizeof(p), "%s/record/frame.raw", FIXTURES);
+		out = fopen(p, "w");
+		assert_non_null(out);
+		assert_int_equal(fwrite(raw.p, 1, raw.len, out), raw.len);
+		fclose(out);
+		sbuf_free(&raw);
+		sbuf_free(&f.strings);
+		snprintf(p, sizeof(p), "%s/record/v1.rec", FIXTURES);
+	}
+	if (record_reader_open(p, &r, &e))
+		fail_msg("%s", e.msg);
+	assert_int_equal(record_reader_info(r)->version, 1);
+	assert_int_equal(record_frames(r), FIXTURE_FRAMES);
+	for (int k = FIXTURE_FRAMES - 1; k >= 0; k -= 4)
+		expect_frame(r, (uint64_t)k, k);
+	for (int k = 0; k < FIXTURE_FRAMES; k++)
+		expect_frame(r, (uint64_t)k, k);
+	record_reader_free(r);
+}
+
+static void test_parse_time(void **state)
+{
+	int64_t ref, t;
+
+	assert_int_equal(record_parse_time("2026-12-03 12:30:15", 0, &ref), 0);
+	assert_int_equal(record_parse_time("12:31", ref, &t), 0);
+	assert_true(t - ref == 45 * 1000000000LL);
+	assert_int_equal(record_parse_time("12:30:16", ref, &t), 0);
+	assert_true(t - ref == 1000000000LL);
+	assert_int_equal(record_parse_time("2026-12-03T12:30:15", 0, &t), 0);
+	assert_true(t == ref);
+	assert_int_equal(record_parse_time("2026-12-04", 0, &t), 0);
+	assert_int_equal(record_parse_time("25:00", ref, &t), -EINVAL);
+	assert_int_equal(record_parse_time("12:3x", ref, &t), -EINVAL);
+	assert_int_equal(record_parse_time("yesterday", ref, &t), -EINVAL);
+	assert_int_equal(record_parse_time("", ref, &t), -EINVAL);
+}
+
+static int setup(void **state)
+{
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_codec_roundtrip), cmocka_unit_test(test_write_read),
+	    cmocka_unit_test(test_torn_tail),	    cmocka_unit_test(test_hostile),
+	    cmocka_unit_test(test_fixture_v1),	    cmocka_unit_test(test_parse_time),
+	};
+
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

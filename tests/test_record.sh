@@ -1,0 +1,183 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_record.sh: recording and replaying as a user does it. Under a fork
+# storm of short-lived children, `ptop -b --record FILE` prints JSON (then
+# CSV with command lines, then text sorted by RES) and records at once; `ptop
+# -r FILE -b` must print the very same bytes, frame by frame. --begin/--end
+# pick the frames of a time range, --summary counts what the live JSON
+# showed, --record alone prints nothing and a second run appends, a
+# directory gets a file per day and loses those past --keep, and bad files
+# and options end with a clear message and status 1 or 2. Needs python3.
+set -eu
+
+: "${PTOP:?PTOP must name the ptop binary}"
+
+DEADLINE=${DEADLINE:-30}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: python3 is needed to parse ptop's output"
+	exit 77
+fi
+PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-record.XXXXXX")
+storm_pid=
+cleanup() {
+	if [ -n "$storm_pid" ]; then
+		kill "$storm_pid" 2>/dev/null || :
+		wait "$storm_pid" 2>/dev/null || :
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# A fork storm: children that live a moment each (up to 8 at once, 50 ms
+# each, so that every frame catches some whatever the machine's speed), so
+# frames differ in their rows.
+"$PYTHON" -c '
+import os, time
+end = time.time() + 120
+alive = 0
+while time.time() < end:
+    if alive >= 8:
+        os.wait()
+        alive -= 1
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(0.05)
+        os._exit(0)
+    alive += 1
+' &
+storm_pid=$!
+
+# 1. JSON live and recorded at once, replayed byte for byte.
+"$PTOP" -b -o json -d 0.2 -n 15 --record "$tmp/a.rec" >"$tmp/live.json" ||
+	fail "ptop -b --record exited $?"
+"$PTOP" -r "$tmp/a.rec" -b -o json >"$tmp/replay.json" || fail "ptop -r -b exited $?"
+"$PYTHON" - "$tmp/live.json" "$tmp/replay.json" <<'EOF' || fail "replayed JSON differs"
+import json, sys
+live = open(sys.argv[1], "rb").read().split(b"\n")
+replay = open(sys.argv[2], "rb").read().split(b"\n")
+assert len(live) == 16, "live has %d frames" % (len(live) - 1)
+assert len(replay) == len(live), "replay has %d frames, live %d" % (len(replay) - 1, len(live) - 1)
+pids = set()
+for i, (a, b) in enumerate(zip(live, replay)):
+    if a != b:
+        sys.exit("frame %d differs:\n%s\n%s" % (i, a[:300], b[:300]))
+    if a:
+        pids.update(p["pid"] for p in json.loads(a)["processes"])
+# the storm's children come and go: the frames really differ
+assert len(pids) > 15 + len(json.loads(live[0])["processes"]), "no storm seen: %d pids" % len(pids)
+EOF
+
+# 2. CSV with command lines, and text sorted by RES, the same way.
+"$PTOP" -b -o csv -c -d 0.2 -n 5 --record "$tmp/c.rec" >"$tmp/live.csv" || fail "csv record"
+"$PTOP" -r "$tmp/c.rec" -b -o csv >"$tmp/replay.csv" || fail "csv replay"
+cmp -s "$tmp/live.csv" "$tmp/replay.csv" || fail "replayed CSV differs"
+grep -q '/' "$tmp/replay.csv" || fail "no command line in the replayed CSV"
+"$PTOP" -b -s res -d 0.2 -n 4 --record "$tmp/t.rec" >"$tmp/live.txt" || fail "text record"
+"$PTOP" -r "$tmp/t.rec" -b -s res >"$tmp/replay.txt" || fail "text replay"
+cmp -s "$tmp/live.txt" "$tmp/replay.txt" || fail "replayed text differs"
+
+# 3. --begin/--end: the frames of a range, by the seconds of frame 5 and frame 9.
+"$PYTHON" - "$tmp/live.json" "$tmp/range" <<'EOF'
+import json, sys, datetime
+frames = [json.loads(l) for l in open(sys.argv[1])]
+def t(f):
+    return datetime.datetime.strptime(f["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+b = t(frames[5]).replace(microsecond=0)
+e = t(frames[9]).replace(microsecond=0) + datetime.timedelta(seconds=1)
+want = [i for i, f in enumerate(frames) if b <= t(f) <= e]
+with open(sys.argv[2], "w") as out:
+    out.write("%s\n%s\n%s\n" % (b.strftime("%Y-%m-%d %H:%M:%S"), e.strftime("%Y-%m-%d %H:%M:%S"),
+                                 ",".join(map(str, want))))
+EOF
+begin=$(sed -n 1p "$tmp/range")
+end=$(sed -n 2p "$tmp/range")
+TZ=UTC "$PTOP" -r "$tmp/a.rec" -b -o json --begin "$begin" --end "$end" >"$tmp/range.json" ||
+	fail "--begin/--end exited $?"
+"$PYTHON" - "$tmp/live.json" "$tmp/range.json" "$(sed -n 3p "$tmp/range")" <<'EOF' || fail "--begin/--end gave other frames"
+import sys
+live = open(sys.argv[1], "rb").read().split(b"\n")
+got = [l for l in open(sys.argv[2], "rb").read().split(b"\n") if l]
+want = [live[int(i)] for i in sys.argv[3].split(",")]
+assert got == want, "got %d frames, want %d" % (len(got), len(want))
+EOF
+
+# 4. --summary: the frames, and the processes the live JSON showed (PID and start).
+"$PTOP" -r "$tmp/a.rec" --summary >"$tmp/summary" || fail "--summary exited $?"
+"$PYTHON" - "$tmp/live.json" "$tmp/summary" <<'EOF' || fail "--summary is wrong"
+import json, re, sys
+seen = set()
+for l in open(sys.argv[1]):
+    seen.update((p["pid"], p["start_ticks"]) for p in json.loads(l)["processes"])
+s = open(sys.argv[2]).read()
+assert re.search(r"\b15 frames\b", s), s
+m = re.search(r"Seen: +(\d+) processes", s)
+assert m and int(m.group(1)) == len(seen), "%s vs %d" % (m and m.group(1), len(seen))
+assert re.search(r"bytes per frame", s) and "Top CPU consumers" in s, s
+EOF
+
+# 5. --record alone prints nothing; a second run appends after the first.
+"$PTOP" --record "$tmp/q.rec" -d 0.1 -n 3 >"$tmp/q.out" || fail "--record alone exited $?"
+[ -s "$tmp/q.out" ] && fail "--record alone printed something"
+"$PTOP" --record "$tmp/q.rec" -d 0.1 -n 2 >/dev/null || fail "second --record exited $?"
+"$PTOP" -r "$tmp/q.rec" -b -o json | wc -l | grep -qx 5 || fail "appended recording is not 5 frames"
+
+# A reader that goes away ends the run quietly, its frame recorded all the same.
+"$PTOP" -b -o json -d 0.1 -n 5 --record "$tmp/p.rec" | head -c 10 >/dev/null
+n=$("$PTOP" -r "$tmp/p.rec" -b -o json | wc -l) || n=0
+[ "$n" -ge 1 ] || fail "a closed pipe lost the frame's record"
+
+# 6. A directory: today's file, an old one removed by --keep, other files left alone.
+mkdir "$tmp/dir"
+cp "$tmp/q.rec" "$tmp/dir/ptop-2000-01-01.rec"
+echo keep >"$tmp/dir/notes.txt"
+"$PTOP" --record "$tmp/dir" --keep 2 -d 0.1 -n 2 || fail "--record DIR exited $?"
+today=$(date +%Y-%m-%d)
+[ -f "$tmp/dir/ptop-$today.rec" ] || fail "no file for today in the directory"
+[ -e "$tmp/dir/ptop-2000-01-01.rec" ] && fail "--keep 2 left a file of 2000"
+[ -f "$tmp/dir/notes.txt" ] || fail "--keep removed a file that is not a recording"
+"$PTOP" -r "$tmp/dir/ptop-$today.rec" -b -o json | wc -l | grep -qx 2 || fail "day file is not 2 frames"
+
+# 7. Bad files: status 1 and a message; bad options: status 2.
+expect() { # STATUS WORDS CMD...
+	want=$1 words=$2
+	shift 2
+	set +e
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] || fail "$* exited $got, not $want"
+	grep -q "^ptop: .*$words" "$tmp/err" || fail "$*: no '$words' in: $(cat "$tmp/err")"
+}
+: >"$tmp/empty.rec"
+expect 1 "empty" "$PTOP" -r "$tmp/empty.rec" -b
+expect 1 "not a ptop recording" "$PTOP" -r /etc/passwd -b
+expect 1 "No such file" "$PTOP" -r "$tmp/none.rec" -b
+expect 1 "not a ptop recording" "$PTOP" -r "$tmp/empty.rec" --summary -r /etc/passwd
+"$PYTHON" -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[8] = 99; open(sys.argv[2], "wb").write(b)' \
+	"$tmp/q.rec" "$tmp/v2.rec"
+expect 1 "newer ptop" "$PTOP" -r "$tmp/v2.rec" -b
+expect 1 "newer ptop" "$PTOP" --record "$tmp/v2.rec" -n 1
+head -c 100 "$tmp/q.rec" >"$tmp/cut.rec"
+expect 1 "truncated header" "$PTOP" -r "$tmp/cut.rec" --summary
+expect 2 "need -r" "$PTOP" -b --begin 10:00
+expect 2 "do not go together" "$PTOP" -r "$tmp/q.rec" --record "$tmp/x.rec"
+expect 2 "needs --record" "$PTOP" -b --keep 3
+expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" -b --begin 25:99
+# an older format is read, never appended to
+cp "${srcdir:-.}/tests/fixtures/record/v1.rec" "$tmp/v1.rec"
+expect 1 "format version 1" "$PTOP" -b -n 1 --record "$tmp/v1.rec"
+"$PTOP" -r "$tmp/v1.rec" -b -o json >"$tmp/out" 2>"$tmp/err" || fail "v1.rec no longer reads: $(cat "$tmp/err")"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "PASS: test_record.sh"

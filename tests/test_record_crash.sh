@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_record_crash.sh: what a recording survives. A recorder killed with
+# SIGKILL leaves a file that replays to its last frame (also with a frame cut
+# in the middle, as a kill during a write leaves it) and that the next
+# --record appends to; a full disk (a small tmpfs: skipped where mounting is
+# not permitted) ends the recorder with "No space left on device" and status
+# 1 and leaves a file that replays whole; a corrupt byte in a frame ends a
+# replay with status 1 and a message naming the frame, after the frames
+# before it. Waits end on what they wait for, DEADLINE seconds at most.
+set -eu
+
+: "${PTOP:?PTOP must name the ptop binary}"
+
+DEADLINE=${DEADLINE:-30}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: python3 is needed to edit recordings"
+	exit 77
+fi
+PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-crash.XXXXXX")
+rec_pid=
+mounted=
+cleanup() {
+	if [ -n "$rec_pid" ]; then
+		kill -9 "$rec_pid" 2>/dev/null || :
+		wait "$rec_pid" 2>/dev/null || :
+	fi
+	[ -n "$mounted" ] && umount "$tmp/full" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# frames FILE: how many frames ptop replays from FILE (and that it exits 0).
+frames() {
+	"$PTOP" -r "$1" -b -o json >"$tmp/frames.out" || return 1
+	wc -l <"$tmp/frames.out" | tr -d ' '
+}
+
+# 1. SIGKILL: wait for 8 frames on disk, kill, replay, cut the last frame, append.
+"$PTOP" --record "$tmp/k.rec" -d 0.05 &
+rec_pid=$!
+i=0
+while :; do
+	n=$("$PTOP" -r "$tmp/k.rec" --summary 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) frames$/\1/p')
+	[ "${n:-0}" -ge 8 ] && break
+	i=$((i + 1))
+	[ "$i" -ge $((DEADLINE * 10)) ] && { fail "the recorder wrote no 8 frames"; break; }
+	sleep 0.1
+done
+kill -9 "$rec_pid"
+wait "$rec_pid" 2>/dev/null || :
+rec_pid=
+n=$(frames "$tmp/k.rec") || fail "a killed recorder's file does not replay"
+[ "${n:-0}" -ge 8 ] || fail "a killed recorder's file replays $n frames"
+# a kill in the middle of a write: the last frame loses its end
+"$PYTHON" -c 'import os, sys; os.truncate(sys.argv[1], os.path.getsize(sys.argv[1]) - 7)' "$tmp/k.rec"
+m=$(frames "$tmp/k.rec") || fail "a torn file does not replay"
+[ "$m" -eq $((n - 1)) ] || fail "a torn file replays $m frames, not $((n - 1))"
+"$PTOP" --record "$tmp/k.rec" -d 0.05 -n 2 || fail "--record on a torn file exited $?"
+m=$(frames "$tmp/k.rec") || fail "an appended torn file does not replay"
+[ "$m" -eq $((n + 1)) ] || fail "appending 2 frames gave $m frames, not $((n + 1))"
+
+# 2. A corrupt byte in the data of the fourth frame: three frames, then status 1.
+"$PYTHON" - "$tmp/k.rec" "$tmp/bad.rec" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = 256
+for _ in range(3):
+    at = b.index(b"PTFR", at + 4)
+b[at + 48 + 3] ^= 0x20
+open(sys.argv[2], "wb").write(b)
+EOF
+set +e
+"$PTOP" -r "$tmp/bad.rec" -b -o json >"$tmp/bad.out" 2>"$tmp/bad.err"
+st=$?
+set -e
+[ "$st" -eq 1 ] || fail "a corrupt frame: status $st, not 1"
+grep -q "^ptop: .*bad.rec: frame 3 at byte [0-9]* is corrupt" "$tmp/bad.err" ||
+	fail "a corrupt frame: $(cat "$tmp/bad.err")"
+[ "$(wc -l <"$tmp/bad.out" | tr -d ' ')" -eq 3 ] || fail "the frames before a corrupt one were not printed"
+"$PTOP" -r "$tmp/bad.rec" --summary >/dev/null 2>&1 && fail "--summary of a corrupt file succeeded"
+
+# 3. A full disk: a 96 KiB tmpfs fills; the file replays whole, without its partial frame.
+mkdir "$tmp/full"
+if ! mount -t tmpfs -o size=96k tmpfs "$tmp/full" 2>/dev/null; then
+	echo "SKIP (part): cannot mount a tmpfs here, the full disk is not tested"
+	[ "$failures" -eq 0 ] || exit 1
+	exit 77
+fi
+mounted=1
+head -c 32768 /dev/zero >"$tmp/full/filler"
+set +e
+"$PTOP" --record "$tmp/full/f.rec" -d 0.02 -n 100000 2>"$tmp/full.err"
+st=$?
+set -e
+[ "$st" -eq 1 ] || fail "a full disk: status $st, not 1"
+grep -q "^ptop: .*f.rec: No space left on device" "$tmp/full.err" ||
+	fail "a full disk: $(cat "$tmp/full.err")"
+n=$(frames "$tmp/full/f.rec") || fail "a file that filled the disk does not replay"
+[ "${n:-0}" -ge 1 ] || fail "a file that filled the disk has no frame"
+# the partial frame was removed: the file ends with the last frame
+"$PTOP" -r "$tmp/full/f.rec" --summary >"$tmp/sum" || fail "--summary of a full-disk file"
+"$PYTHON" - "$tmp/full/f.rec" <<'EOF' || fail "the file does not end with its last frame"
+import sys, struct
+b = open(sys.argv[1], "rb").read()
+at = b.rindex(b"PTFR")
+clen = struct.unpack_from("<I", b, at + 4)[0]
+assert at + 48 + clen == len(b), "%d bytes after the last frame" % (len(b) - at - 48 - clen)
+EOF
+# room again: the next --record appends after the last frame
+rm -f "$tmp/full/filler"
+"$PTOP" --record "$tmp/full/f.rec" -n 2 -d 0.02 || fail "--record after freeing space exited $?"
+[ "$(frames "$tmp/full/f.rec")" -eq $((n + 2)) ] || fail "recording after freeing space did not append"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "PASS: test_record_crash.sh"
