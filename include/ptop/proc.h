@@ -214,7 +214,6 @@ struct proc_slot {
 	int pid;		     /* 0: free; a TID for a thread's slot */
 	int tgid;		     /* a thread's process; 0 for a process's slot */
 	int fd[PROC_NFILES];	     /* held descriptor, or -1 */
-	int task_fd;		     /* held PID/task directory (threads mode), or -1 */
 	uint64_t start_ticks;	     /* identifies this process among users of the pid */
 	uint64_t prev_ticks;	     /* utime + stime at the previous frame */
 	uid_t uid;		     /* effective uid: owner of /proc/PID when first seen,
@@ -282,12 +281,6 @@ ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const cha
  * non-zero (which is returned). Returns 0, or -ESRCH when the process is gone.
  */
 int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx);
-/*
- * The same for slot's process, through its task directory held open (within
- * the descriptor budget) and listed again from its start each time.
- */
-int proc_reader_slot_tasks(struct proc_reader *r, struct proc_slot *slot,
-			   int (*fn)(void *ctx, int tid), void *ctx);
 /* The same without a reader, for a proc root (NULL: /proc); -errno when root cannot be opened. */
 int proc_tasks(const char *root, int pid, int (*fn)(void *ctx, int tid), void *ctx);
 

@@ -46,11 +46,6 @@ void fdcache_close_slot(struct proc_reader *r, struct proc_slot *s)
 			r->fds_held--;
 		}
 	}
-	if (s->task_fd >= 0) {
-		close(s->task_fd);
-		s->task_fd = -1;
-		r->fds_held--;
-	}
 }
 
 static char *put_uint(char *p, unsigned v)
@@ -102,11 +97,8 @@ ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_f
 
 	if (s->fd[f] >= 0) {
 		n = pread(s->fd[f], buf, cap, 0);
-		/* the hot path: errno (a TLS lookup) only when it failed */
-		if (n >= 0)
-			return (size_t)n == cap ? -EFBIG : n;
 		err = errno;
-		if (err != ESRCH && err != ENOENT)
+		if (n >= 0 || (err != ESRCH && err != ENOENT))
 			return read_result(n, err, cap);
 		/* The process behind the descriptors is gone; the PID may not be. */
 		fdcache_close_slot(r, s);

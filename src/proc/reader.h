@@ -9,7 +9,6 @@
 #include "ptop/proc.h"
 
 #define READER_DENTS_BUF 32768
-#define READER_TASK_DENTS_BUF 4096
 
 /* Open addressing over pointers, linear probing, no tombstones. */
 struct slot_tab {
@@ -24,8 +23,7 @@ struct proc_reader {
 	char *dents;
 	size_t dents_len, dents_pos;
 	bool dents_eof;
-	char *task_dents; /* a task directory's entries: the PID listing may be mid-way */
-	unsigned gen;	  /* scan counter, stamped on every slot seen */
+	unsigned gen; /* scan counter, stamped on every slot seen */
 	/* slot tables of processes and of threads (keyed by TID) */
 	struct slot_tab procs, tasks;
 	struct proc_slot *free_slots; /* recycled slots, through next_free */

@@ -842,8 +842,7 @@ static int add_thread(void *ctx, int tid)
 }
 
 /* Threads mode: replace the process row just added with one row per thread. */
-static void sample_threads(struct sampler *s, struct proc_slot *slot, struct frame *f,
-			   double interval)
+static void sample_threads(struct sampler *s, struct frame *f, double interval)
 {
 	struct thread_walk w = {.s = s, .f = f, .interval = interval};
 	size_t at = f->nprocs - 1;
@@ -851,7 +850,7 @@ static void sample_threads(struct sampler *s, struct proc_slot *slot, struct fra
 	w.proc = f->procs[at];
 	w.leader_gone = w.proc.state == 'Z' && w.proc.threads > 1;
 	f->nprocs = at;
-	if (proc_reader_slot_tasks(s->reader, slot, add_thread, &w) < 0 || f->nprocs == at)
+	if (proc_reader_tasks(s->reader, w.proc.pid, add_thread, &w) < 0 || f->nprocs == at)
 		f->procs[f->nprocs++] = w.proc; /* gone meanwhile: keep what was read */
 }
 
@@ -947,7 +946,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		 * thread's own, whatever the thread count did between frames.
 		 */
 		if (s->threads)
-			sample_threads(s, slot, f, interval);
+			sample_threads(s, f, interval);
 		/* the process, or with -H its threads, as top counts them */
 		for (size_t i = first; i < f->nprocs; i++)
 			count_task(&f->tasks, f->procs[i].state);

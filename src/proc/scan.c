@@ -113,7 +113,6 @@ static struct proc_slot *slot_new(struct proc_reader *r, int pid)
 	s->id = id;
 	for (int f = 0; f < PROC_NFILES; f++)
 		s->fd[f] = -1;
-	s->task_fd = -1;
 	return s;
 }
 
@@ -155,7 +154,6 @@ int proc_reader_new(const char *root, struct proc_reader **out)
 	r = xcalloc(1, sizeof(*r));
 	r->root_fd = fd;
 	r->dents = xmalloc(READER_DENTS_BUF);
-	r->task_dents = xmalloc(READER_TASK_DENTS_BUF);
 	tab_grow(&r->procs);
 	tab_grow(&r->tasks);
 	fdcache_init(r);
@@ -182,7 +180,6 @@ void proc_reader_free(struct proc_reader *r)
 	free(r->procs.tab);
 	free(r->tasks.tab);
 	free(r->dents);
-	free(r->task_dents);
 	close(r->root_fd);
 	free(r);
 }
@@ -407,55 +404,6 @@ static int walk_tasks(int dirfd, int pid, int (*fn)(void *ctx, int tid), void *c
 int proc_reader_tasks(struct proc_reader *r, int pid, int (*fn)(void *ctx, int tid), void *ctx)
 {
 	return walk_tasks(r->root_fd, pid, fn, ctx);
-}
-
-/* fn for each thread id listed in the task directory dirfd, read from its start. */
-static int list_tasks(struct proc_reader *r, int dirfd, int (*fn)(void *ctx, int tid), void *ctx)
-{
-	int ret = 0;
-
-	if (lseek(dirfd, 0, SEEK_SET) < 0)
-		return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
-	while (!ret) {
-		long n = syscall(SYS_getdents64, dirfd, r->task_dents, READER_TASK_DENTS_BUF);
-
-		if (n < 0)
-			return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
-		if (n == 0)
-			break;
-		for (long off = 0; off < n && !ret;) {
-			struct linux_dirent64 *d = (struct linux_dirent64 *)(r->task_dents + off);
-			int tid = name_pid(d->d_name);
-
-			off += d->d_reclen;
-			if (tid)
-				ret = fn(ctx, tid);
-		}
-	}
-	return ret;
-}
-
-int proc_reader_slot_tasks(struct proc_reader *r, struct proc_slot *s,
-			   int (*fn)(void *ctx, int tid), void *ctx)
-{
-	char path[PROC_PATH_MAX];
-	int fd = s->task_fd, ret;
-
-	if (fd >= 0)
-		return list_tasks(r, fd, fn, ctx);
-	proc_path(path, (unsigned)s->pid, 0, "task");
-	fd = openat(r->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
-	if (r->fds_held < r->fd_budget) {
-		s->task_fd = fd;
-		r->fds_held++;
-		return list_tasks(r, fd, fn, ctx);
-	}
-	r->fallback++;
-	ret = list_tasks(r, fd, fn, ctx);
-	close(fd);
-	return ret;
 }
 
 int proc_tasks(const char *root, int pid, int (*fn)(void *ctx, int tid), void *ctx)
