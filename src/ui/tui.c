@@ -111,7 +111,8 @@ static void take_frame(struct ui *ui)
 {
 	/* what is on screen is read in full; the rest as sorting and the counts need */
 	size_t nview = procs_view_pids(ui);
-	struct pipeline_request req = {.needs = ui_needs(ui) | (ui->exporter ? exporter_needs() : 0),
+	struct pipeline_request req = {.needs =
+					   ui_needs(ui) | (ui->exporter ? exporter_needs() : 0),
 				       .threads = ui->cfg.threads,
 				       .per_cpu = ui->cfg.per_cpu,
 				       .sysio = true,
