@@ -22,16 +22,16 @@ struct batch_opts {
 	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
 	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */
 	size_t nwatches;
-	bool threads;		 /* -H: a row per thread, as top -H */
-	bool cmdline;		 /* -c: command lines instead of names, as top -c */
-	bool cumulative;	 /* -S: TIME+ with the dead children's time, as top -S */
-	bool per_cpu;		 /* -1: a summary line per CPU, as top -1 */
-	struct output_view view; /* --fields, -w, -E, -e */
+	bool threads;			 /* -H: a row per thread, as top -H */
+	bool cmdline;			 /* -c: command lines instead of names, as top -c */
+	bool cumulative;		 /* -S: TIME+ with the dead children's time, as top -S */
+	bool per_cpu;			 /* -1: a summary line per CPU, as top -1 */
+	struct output_view view;	 /* --fields, -w, -E, -e */
 	bool quiet;			 /* write no frames: --listen or --record without -b */
 	const struct serve_addr *listen; /* --listen: serve each frame's metrics, or NULL */
 	struct metrics_opts metrics;	 /* --group-by, --max-groups, --top-pids ... */
-	const char *record; /* --record: a file, or a directory of a file per day */
-	unsigned keep_days; /* --keep: days a directory keeps (0: all) */
+	const char *record;		 /* --record: a file, or a directory of a file per day */
+	unsigned keep_days;		 /* --keep: days a directory keeps (0: all) */
 	const char *replay; /* -r: frames from this recording, as fast as they are read */
 	/* --begin, --end: the replayed range, as typed (HH:MM on the recording's first day) */
 	const char *begin, *end;

@@ -211,18 +211,18 @@ enum proc_file {
 
 /* A live PID's persistent state; owned by the reader's slot table. */
 struct proc_slot {
-	int pid;		     /* 0: free; a TID for a thread's slot */
-	int tgid;		     /* a thread's process; 0 for a process's slot */
-	int fd[PROC_NFILES];	     /* held descriptor, or -1 */
-	uint64_t start_ticks;	     /* identifies this process among users of the pid */
-	uint64_t prev_ticks;	     /* utime + stime at the previous frame */
-	uid_t uid;		     /* effective uid: owner of /proc/PID when first seen,
+	int pid;	      /* 0: free; a TID for a thread's slot */
+	int tgid;	      /* a thread's process; 0 for a process's slot */
+	int fd[PROC_NFILES];  /* held descriptor, or -1 */
+	uint64_t start_ticks; /* identifies this process among users of the pid */
+	uint64_t prev_ticks;  /* utime + stime at the previous frame */
+	uid_t uid;	      /* effective uid: owner of /proc/PID when first seen,
 				      * then from status (see sampler_frame) */
-	uint64_t stat_sig;	     /* hash of the stat fields that move when it runs */
-	unsigned gen;		     /* the scan that last saw it */
-	unsigned id;		     /* dense, below proc_reader_stats().ids; kept while recycled */
-	bool have_prev;		     /* prev_ticks is from an earlier frame of this process */
-	bool reopened;		     /* a held descriptor outlived its process and was opened
+	uint64_t stat_sig;    /* hash of the stat fields that move when it runs */
+	unsigned gen;	      /* the scan that last saw it */
+	unsigned id;	      /* dense, below proc_reader_stats().ids; kept while recycled */
+	bool have_prev;	      /* prev_ticks is from an earlier frame of this process */
+	bool reopened;	      /* a held descriptor outlived its process and was opened
 				      * again (the PID may be reused); the caller clears it */
 	uint64_t io_prev_read, io_prev_write; /* io's read_bytes, write_bytes at io_at */
 	double io_at;	 /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */

@@ -250,7 +250,7 @@ struct ui_opts {
 	bool secure;  /* -s: top's secure mode: no signal, renice or delay change */
 	const struct serve_addr *listen;    /* --listen --viewer: serve metrics too, or NULL */
 	const struct metrics_opts *metrics; /* with listen */
-	const char *replay; /* -r: a recording's frames instead of /proc */
+	const char *replay;		    /* -r: a recording's frames instead of /proc */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */
