@@ -270,7 +270,7 @@ int batch_run(const struct batch_opts *o)
 	if (o->order.field == FIELD_PERF)
 		po.observe.perf_fds = true;
 	if (o->listen)
-		req.needs |= exporter_needs();
+		req.needs |= exporter_needs(&o->metrics);
 	status = batch_open(&b, &po, &end_ns);
 	if (status < 0 && !o->replay)
 		err = batch_prime(b.pipe, &req, &f);

@@ -139,7 +139,8 @@ static int help(void)
 	      "http://ADDR:PORT/metrics\n"
 	      "                           (ADDR 127.0.0.1 unless given); without -b, write "
 	      "nothing\n"
-	      "      --group-by=KEY       group the metrics by comm or user (default comm)\n"
+	      "      --group-by=KEY       group the metrics by comm, user or cgroup (default "
+	      "comm)\n"
 	      "      --max-groups=N       N groups with their own series, the rest in 'other'\n"
 	      "                           (default 64)\n"
 	      "      --top-pids=N         also export the N busiest processes by PID; opt-in, as\n"
@@ -592,9 +593,9 @@ static void parse_group_by(const char *arg, struct metrics_opts *m)
 	else if (!strcmp(arg, "user"))
 		m->group_by = METRICS_BY_USER;
 	else if (!strcmp(arg, "cgroup"))
-		usage_error(_("--group-by cgroup: ptop has no cgroup column yet (comm or user)"));
+		m->group_by = METRICS_BY_CGROUP;
 	else
-		usage_error(_("--group-by takes comm or user, not '%s'"), arg);
+		usage_error(_("--group-by takes comm, user or cgroup, not '%s'"), arg);
 }
 
 /* A metrics option (c); -1 when c is not one. */

@@ -144,15 +144,26 @@ st=0
 [ "$st" = 1 ] && grep -q "^ptop: cannot listen on 127.0.0.1:$port: " "$tmp/err" ||
 	fail "a port in use: status $st, $(cat "$tmp/err")"
 for args in "--listen x" "--listen 127.0.0.1:70000" "--listen 300.1.1.1:9100" "--listen ::1:9910" "--listen []:9910" \
-	"--listen 9910 --group-by cgroup" "--listen 9910 --group-by pid" "--top-pids 3" \
+	"--listen 9910 --group-by pid" "--top-pids 3" \
 	"--expose-cmdline" "--viewer" "--listen 9910 --viewer -b" "--listen 9910 --max-groups 0" "--listen 9910 --top-pids x"; do
 	st=0
 	# shellcheck disable=SC2086
 	"$PTOP" $args -n 1 >/dev/null 2>"$tmp/err" || st=$?
 	[ "$st" = 2 ] && grep -q '^ptop: ' "$tmp/err" || fail "ptop $args: status $st, $(cat "$tmp/err")"
 done
-"$PTOP" --listen 9910 --group-by cgroup 2>&1 | grep -q 'no cgroup column' ||
-	fail "--group-by cgroup should say there is no cgroup column"
+
+# --group-by cgroup: groups named by the container or unit (else the path)
+# that the CGROUP and CONTAINER columns show; the busy child's is its own.
+start_ptop cgroup -d 0.3 --group-by cgroup
+want=$("$PTOP" -b -n 1 -p "$c2" -o json --fields pid,cgroup,container | "$PYTHON" -c '
+import json, sys
+p = json.loads(sys.stdin.readline())["processes"][0]
+print(p["container"] or p["cgroup"])')
+[ -n "$want" ] || fail "no cgroup for the busy child $c2"
+in_group() { client series "$port" ptop_group_cpu_seconds_total | grep -qxF "cgroup=$want"; }
+wait_until in_group || fail "--group-by cgroup: no group $want in: $(client series "$port" ptop_group_cpu_seconds_total)"
+client series "$port" ptop_group_resident_memory_bytes | grep -qv '^cgroup=' &&
+	fail "--group-by cgroup should label groups by cgroup"
 
 # The example systemd unit's command line runs (on a free port, for one frame).
 args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$srcdir/doc/ptop-exporter.service" |

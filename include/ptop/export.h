@@ -13,7 +13,7 @@
 #include "ptop/serve.h"
 
 /* The /proc files the metrics need of every frame, beyond stat (PROC_NEED bits). */
-unsigned exporter_needs(void);
+unsigned exporter_needs(const struct metrics_opts *mo);
 
 struct exporter;
 

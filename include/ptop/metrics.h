@@ -17,7 +17,7 @@
 #include "ptop/frame.h"
 #include "ptop/util.h"
 
-enum metrics_group_by { METRICS_BY_COMM, METRICS_BY_USER };
+enum metrics_group_by { METRICS_BY_COMM, METRICS_BY_USER, METRICS_BY_CGROUP };
 
 #define METRICS_DEFAULT_GROUPS 64
 #define METRICS_MAX_GROUPS 10000

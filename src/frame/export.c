@@ -23,10 +23,14 @@ struct exporter {
 	size_t cap;
 };
 
-unsigned exporter_needs(void)
+unsigned exporter_needs(const struct metrics_opts *mo)
 {
 	/* exact RSS for the groups' memory, status for their context switches */
-	return PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS);
+	unsigned needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS);
+
+	if (mo && mo->group_by == METRICS_BY_CGROUP)
+		needs |= PROC_NEED(PROC_FILE_CGROUP);
+	return needs;
 }
 
 int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, struct exporter **out,

@@ -141,6 +141,11 @@ static uint32_t row_group(struct metrics *m, const struct frame_proc *p)
 
 	if (m->o.group_by == METRICS_BY_COMM)
 		return group_of(m, p->comm, p->comm_len);
+	if (m->o.group_by == METRICS_BY_CGROUP) {
+		/* the container or unit (bounded), else the path; "-" when unreadable */
+		k = p->container && *p->container ? p->container : p->cgroup ? p->cgroup : "-";
+		return group_of(m, k, strlen(k));
+	}
 	k = p->user;
 	if (!k) {
 		snprintf(uid, sizeof(uid), "%u", (unsigned)p->uid);
@@ -335,12 +340,14 @@ void metrics_sample(struct sbuf *b, const char *name, const char *suffix, const 
 	sbuf_printf(b, "%s%s%s %.15g\n", name, suffix, labels, v);
 }
 
-/* {comm="..."} or {user="..."} of group g, plus extra ("" or ",k=\"v\""). */
+/* {comm="..."}, {user="..."} or {cgroup="..."} of group g, plus extra ("" or ",k=\"v\""). */
 static const char *group_labels(const struct metrics *m, struct sbuf *l, const struct mgroup *g,
 				const char *extra)
 {
 	sbuf_reset(l);
-	sbuf_adds(l, m->o.group_by == METRICS_BY_COMM ? "{comm=\"" : "{user=\"");
+	sbuf_adds(l, m->o.group_by == METRICS_BY_COMM	? "{comm=\""
+		     : m->o.group_by == METRICS_BY_USER ? "{user=\""
+							: "{cgroup=\"");
 	metrics_label_value(l, g->key, g->len);
 	sbuf_printf(l, "\"%s}", extra);
 	return sbuf_cstr(l);

@@ -111,16 +111,16 @@ static void take_frame(struct ui *ui)
 {
 	/* what is on screen is read in full; the rest as sorting and the counts need */
 	size_t nview = procs_view_pids(ui);
-	struct pipeline_request req = {.needs =
-					   ui_needs(ui) | (ui->exporter ? exporter_needs() : 0),
-				       .threads = ui->cfg.threads,
-				       .per_cpu = ui->cfg.per_cpu,
-				       .sysio = true,
-				       .read_less = true,
-				       .needs_all = field_defs[ui->cfg.order.field].needs |
-						    (ui->exporter ? exporter_needs() : 0),
-				       .view = ui->view_pids,
-				       .nview = nview};
+	struct pipeline_request req = {
+	    .needs = ui_needs(ui) | (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),
+	    .threads = ui->cfg.threads,
+	    .per_cpu = ui->cfg.per_cpu,
+	    .sysio = true,
+	    .read_less = true,
+	    .needs_all = field_defs[ui->cfg.order.field].needs |
+			 (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),
+	    .view = ui->view_pids,
+	    .nview = nview};
 	double cpu = clock_cpu(), wall = clock_mono();
 	int err;
 
