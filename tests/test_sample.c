@@ -796,7 +796,7 @@ static void *burn_20ms(void *arg)
 	return arg;
 }
 
-#define CHURN_FRAMES 30
+#define CHURN_FRAMES 60
 
 /*
  * Threads come and go between frames while the main thread burns: its
