@@ -850,8 +850,14 @@ static void test_threads_churn(void **state)
 			seen_one++;
 		else
 			seen_more++;
-		/* Long enough that a tick more or less is within the slack. */
-		wait_ticks(pid, pid, read_ticks(pid, pid) + 20);
+		/*
+		 * Long enough that a tick more or less is within the slack,
+		 * and a different number of ticks each frame: the child's
+		 * cycle is 8 ticks of its main thread's CPU, and a fixed 20
+		 * would sample only two phases of it, half a cycle apart,
+		 * both of which can fall outside the second thread's life.
+		 */
+		wait_ticks(pid, pid, read_ticks(pid, pid) + 20 + i % 8);
 	}
 	/* Both cases happened, or the test proved nothing. */
 	assert_true(seen_one > 0);
