@@ -61,6 +61,7 @@ int batch_run(const struct batch_opts *o)
 {
 	const struct output_format_def *fmt = &output_formats[o->format];
 	struct pipeline_opts po = {.root = o->root,
+				   .source = o->source,
 				   .observe = o->observe,
 				   .watches = o->watches,
 				   .nwatches = o->nwatches,
@@ -87,6 +88,8 @@ int batch_run(const struct batch_opts *o)
 		fprintf(stderr, "%s\n", why.msg);
 	if (err)
 		return why.status;
+	if (pipeline_source_note(pipe))
+		fprintf(stderr, "ptop: %s\n", pipeline_source_note(pipe));
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long n = 0; !batch_stop && (o->iterations == 0 || n < o->iterations); n++) {
 		size_t nrows;

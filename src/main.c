@@ -19,6 +19,7 @@
 #include "ptop/batch.h"
 #include "ptop/bench.h"
 #include "ptop/ui.h"
+#include "bpf/bpfsrc.h"
 #include "proc/num.h"
 
 #define EXIT_USAGE 2
@@ -114,6 +115,8 @@ static int help(void)
 	      "      --watch=PID:ADDR[:LEN[:TYPE]]  arm a hardware breakpoint (repeatable);\n"
 	      "                           ADDR in hex or REGION+OFFSET such as [heap]+0x40,\n"
 	      "                           LEN 1, 2, 4 or 8, TYPE r, w, rw or x (default 4, w)\n"
+	      "      --source=SOURCE      read processes from auto (BPF when privileged, else\n"
+	      "                           /proc; the default), procfs or bpf\n"
 	      "  -h, --help               show this help and exit\n"
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
@@ -226,7 +229,14 @@ static void setup_locale(void)
 	textdomain(PACKAGE);
 }
 
-enum { OPT_PROC_ROOT = 0x100, OPT_COUNTERS, OPT_COUNTER_BUDGET, OPT_WATCH, OPT_PERF_FDS };
+enum {
+	OPT_PROC_ROOT = 0x100,
+	OPT_COUNTERS,
+	OPT_COUNTER_BUDGET,
+	OPT_WATCH,
+	OPT_PERF_FDS,
+	OPT_SOURCE
+};
 
 #define DEFAULT_COUNTER_BUDGET 32
 /* Each process with counters holds descriptors; more than the kernel's PID_MAX_LIMIT is a typo. */
@@ -282,6 +292,7 @@ static const struct option longopts[] = {
     {"counter-budget", required_argument, NULL, OPT_COUNTER_BUDGET},
     {"watch", required_argument, NULL, OPT_WATCH},
     {"perf-fds", no_argument, NULL, OPT_PERF_FDS},
+    {"source", required_argument, NULL, OPT_SOURCE},
     {NULL, 0, NULL, 0},
 };
 
@@ -289,7 +300,7 @@ static const struct option longopts[] = {
 struct cli {
 	struct batch_opts o; /* the viewer takes its part of these too */
 	size_t pids_cap, watch_cap;
-	bool batch, delay_given, sort_given;
+	bool batch, delay_given, sort_given, source_given;
 };
 
 /* One option c (with optarg) into cli; -1 to go on, or the exit status of
@@ -352,12 +363,19 @@ static int take_option(int c, struct cli *cli, char **argv)
 	case OPT_PERF_FDS:
 		o->observe.perf_fds = true;
 		break;
+	case OPT_SOURCE:
+		if (frame_source_parse(optarg, &o->source))
+			usage_error(_("unknown source: '%s' (auto, procfs or bpf)"), optarg);
+		cli->source_given = true;
+		break;
 	case 'h':
 		return help();
 	case 'V': {
 		struct sbuf b = {0};
 
 		sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
+		sbuf_adds(&b, bpfsrc_built() ? _("frame sources: procfs, bpf\n")
+					     : _("frame sources: procfs (built without BPF)\n"));
 		return put_stdout(&b);
 	}
 	case ':':
@@ -385,6 +403,8 @@ static int run_viewer(const struct cli *cli)
 	    .nwatches = o->nwatches,
 	    .threads = o->threads,
 	    .cmdline = o->cmdline,
+	    .source = o->source,
+	    .source_given = cli->source_given,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

@@ -37,6 +37,7 @@ struct ui_config {
 	bool per_cpu; /* one CPU bar per CPU */
 	bool cmdline; /* full command lines instead of names */
 	enum ui_pane_id pane;
+	enum frame_source source; /* where rows come from; --source overrides */
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
@@ -187,8 +188,10 @@ struct ui_opts {
 	unsigned counter_budget;
 	const struct perf_bp_spec *watches; /* --watch, armed at start */
 	size_t nwatches;
-	bool threads; /* -H: start with a row per thread (else the settings say) */
-	bool cmdline; /* -c: start with command lines (else the settings say) */
+	bool threads;		  /* -H: start with a row per thread (else the settings say) */
+	bool cmdline;		  /* -c: start with command lines (else the settings say) */
+	enum frame_source source; /* --source, when source_given (else the settings say) */
+	bool source_given;
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

@@ -66,7 +66,7 @@ static int start_observer(struct pipeline *p, const struct pipeline_opts *o,
 
 int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pipeline_error *e)
 {
-	struct sampler_opts so = {.root = o->root};
+	struct sampler_opts so = {.root = o->root, .source = o->source};
 	struct pipeline *p = xcalloc(1, sizeof(*p));
 	int err;
 
@@ -170,6 +170,11 @@ void pipeline_unwatch(struct pipeline *p, size_t i)
 {
 	if (p->ob)
 		observer_unwatch(p->ob, i);
+}
+
+const char *pipeline_source_note(const struct pipeline *p)
+{
+	return sampler_note(p->sampler);
 }
 
 bool pipeline_observes(const struct pipeline *p)

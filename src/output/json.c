@@ -289,6 +289,8 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "fds_held", f->cost.fds_held, true);
 	kv_u(b, "vanished", f->cost.vanished, true);
 	kv_u(b, "unreadable", f->cost.unreadable, true);
+	key(b, "source", true);
+	sbuf_printf(b, "\"%s\"", f->cost.source ? f->cost.source : "procfs");
 	sbuf_addc(b, '}');
 
 	if (f->counters.on)

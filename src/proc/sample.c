@@ -17,6 +17,7 @@
 #include <libproc2/misc.h>
 #include <libproc2/stat.h>
 
+#include "../bpf/bpfsrc.h"
 #include "ptop/frame.h"
 #include "ptop/util.h"
 
@@ -43,6 +44,11 @@ struct sampler {
 	/* threads mode: each thread's ticks at the previous frame, sorted by tid */
 	struct thread_tick *tprev, *tcur;
 	size_t ntprev, ntcur, tcap; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
+	struct bpfsrc *bpf;	    /* rows from the BPF task iterator; NULL: from /proc */
+	struct proc_slot init;	    /* PID 1 from /proc when the iterator does not reach it */
+	bool init_seen;
+	const char *note; /* why not BPF, see sampler_note() */
+	char note_buf[160];
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 };
 
@@ -106,6 +112,60 @@ static unsigned count_users(void)
 	return n;
 }
 
+int frame_source_parse(const char *str, enum frame_source *out)
+{
+	if (!strcmp(str, "auto"))
+		*out = FRAME_SOURCE_AUTO;
+	else if (!strcmp(str, "procfs") || !strcmp(str, "proc"))
+		*out = FRAME_SOURCE_PROCFS;
+	else if (!strcmp(str, "bpf"))
+		*out = FRAME_SOURCE_BPF;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *frame_source_name(enum frame_source src)
+{
+	return src == FRAME_SOURCE_BPF ? "bpf" : src == FRAME_SOURCE_PROCFS ? "procfs" : "auto";
+}
+
+/*
+ * BPF when asked for or, by default, on the real /proc: a proc root given
+ * (a test's fixtures) is what the frames must show.
+ */
+static void choose_source(struct sampler *s, const struct sampler_opts *o)
+{
+	int err;
+
+	if (o->source == FRAME_SOURCE_PROCFS ||
+	    (o->source == FRAME_SOURCE_AUTO && o->root && strcmp(o->root, "/proc")))
+		return;
+	err = bpfsrc_open(&s->bpf);
+	if (!err) {
+		s->init = (struct proc_slot){.pid = 1};
+		for (int i = 0; i < PROC_NFILES; i++)
+			s->init.fd[i] = -1;
+		return;
+	}
+	if (err == -ENOSYS)
+		s->note = o->source == FRAME_SOURCE_BPF
+			      ? _("bpf: this ptop was built without BPF; using /proc")
+			      : NULL;
+	else if (err == -EPERM || err == -EACCES)
+		s->note = _("bpf: needs CAP_BPF and CAP_PERFMON; using /proc");
+	else
+		s->note = s->note_buf;
+	if (s->note == s->note_buf)
+		snprintf(s->note_buf, sizeof(s->note_buf),
+			 _("bpf: cannot load the task iterator: %s; using /proc"), strerror(-err));
+}
+
+const char *sampler_note(const struct sampler *s)
+{
+	return s->note;
+}
+
 int sampler_new(const struct sampler_opts *o, struct sampler **out)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
@@ -127,6 +187,7 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	page = sysconf(_SC_PAGESIZE);
 	s->page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
 	s->pid_max = read_pid_max(o->root);
+	choose_source(s, o);
 	*out = s;
 	return 0;
 
@@ -148,6 +209,10 @@ void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
+	bpfsrc_free(s->bpf);
+	for (int i = 0; i < PROC_NFILES; i++)
+		if (s->init.fd[i] >= 0)
+			close(s->init.fd[i]);
 	free(s->tprev);
 	free(s->tcur);
 	if (s->stat)
@@ -597,6 +662,54 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p)
 	return 0;
 }
 
+/*
+ * PID 1 from /proc when the iterator did not reach it: a kernel may keep it
+ * from task iterators (as some VMs do, alongside refusing ptrace of it),
+ * and a frame without it would differ from what top shows.
+ */
+static void sample_init(struct sampler *s, struct frame *f, double interval)
+{
+	size_t first = f->nprocs;
+	struct frame_proc *p;
+
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (f->procs[i].tgid == 1)
+			return;
+	p = frame_grow(f);
+	if (sample_proc(s, &s->init, !s->init_seen, p, interval, f->uptime_s))
+		return;
+	s->init_seen = true;
+	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
+	p->tgid = p->pid;
+	p->has_cmd = false;
+	f->nprocs++;
+	if (s->threads) {
+		sample_threads(s, f, interval);
+		threads_done(s);
+	}
+	for (size_t i = first; i < f->nprocs; i++)
+		count_task(&f->tasks, f->procs[i].state);
+}
+
+/* The rows from the BPF task iterator instead of /proc; the frame's cost likewise. */
+static int sample_bpf(struct sampler *s, struct frame *f, double interval, double cpu0, double mono)
+{
+	struct bpfsrc_ctx c = {.users = s->users,
+			       .hz = s->hz,
+			       .page_kb = s->page_kb,
+			       .threads = s->threads,
+			       .interval = interval};
+	int ret = bpfsrc_frame(s->bpf, f, &c);
+
+	if (ret)
+		return ret;
+	sample_init(s, f, interval);
+	f->cost.cpu_s = clock_cpu() - cpu0;
+	f->cost.wall_s = clock_mono() - mono;
+	s->last_mono = mono;
+	return 0;
+}
+
 int sampler_frame(struct sampler *s, struct frame *f)
 {
 	double cpu0 = clock_cpu(), mono = clock_mono();
@@ -614,7 +727,10 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	sbuf_reset(&f->strings);
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
+	f->cost.source = s->bpf ? "bpf" : "procfs";
 	sample_system(s, f, interval == 0);
+	if (s->bpf)
+		return sample_bpf(s, f, interval, cpu0, mono);
 
 	ret = proc_reader_begin(s->reader);
 	if (ret)

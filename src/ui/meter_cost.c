@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * meter_cost.c: what watching costs: ptop's CPU per frame, per process, the
- * descriptors it holds, and its share of one CPU between frames.
+ * descriptors it holds, its share of one CPU between frames, and where the
+ * rows came from (procfs or bpf).
  */
 #include "meter.h"
 
@@ -16,6 +17,7 @@ static void cost_draw(struct ui *ui, int y, int h)
 	printw(_(": %.2f ms CPU/frame, %.1f us/process, %u fds held, %.1f%% CPU"),
 	       f->cost.cpu_s * 1e3, f->nprocs ? f->cost.cpu_s * 1e6 / (double)f->nprocs : 0.0,
 	       f->cost.fds_held, ui->own_cpu_pct);
+	printw(_(", from %s"), f->cost.source ? f->cost.source : "procfs");
 }
 
 const struct meter_def meter_cost = {

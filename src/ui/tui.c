@@ -404,6 +404,7 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 {
 	struct pipeline_opts po = {
 	    .root = o->root,
+	    .source = o->source_given ? o->source : ui->cfg.source,
 	    .observe = {.counters = o->events != NULL,
 			.events = o->events,
 			.nevents = o->nevents,
@@ -419,6 +420,8 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 	}
 	if (!pipeline_observes(ui->pipe))
 		ui->ob_error = N_("perf events are not available");
+	if (pipeline_source_note(ui->pipe))
+		ui_status(ui, "%s", pipeline_source_note(ui->pipe));
 	return 0;
 }
 
