@@ -26,7 +26,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-bpf.XXXXXX")
 kids=
 cleanup() {
 	for p in $kids; do
-		kill "$p" 2>/dev/null || :
+		kill -KILL "$p" 2>/dev/null || : # a stopped one would not see a TERM
 		wait "$p" 2>/dev/null || :
 	done
 	rm -rf "$tmp"
@@ -47,15 +47,23 @@ fail() {
 }
 
 # child NICE MIB THREADS: a process that sets its nice value, touches MIB MiB,
-# starts THREADS-1 more threads, says so by a file, and sleeps for good.
+# has a thread burn 0.3 s of CPU and end (its time is then the dead threads'
+# share), starts THREADS-1 more threads, says so by a file, and sleeps for good.
 child() {
 	python3 - "$tmp/ready.$1.$2.$3" "$1" "$2" "$3" <<'PY' &
-import os, sys, threading
+import os, sys, threading, time
 path, nice, mib, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 os.nice(nice)
 block = bytearray(mib << 20)
 for i in range(0, len(block), 4096):
     block[i] = 1
+def burn():
+    t0 = time.thread_time()
+    while time.thread_time() - t0 < 0.3:
+        pass
+burner = threading.Thread(target=burn)
+burner.start()
+burner.join()
 stop = threading.Event()
 for _ in range(threads - 1):
     threading.Thread(target=stop.wait, daemon=True).start()
@@ -76,6 +84,28 @@ child 0 4 1
 set -- $kids
 a=$1
 b=$2
+# A stopped process (T) and one with a zombie child (Z) that it never reaps.
+sleep 600 &
+stopped=$!
+kids="$kids $stopped"
+tries=0
+until [ "$(cat "/proc/$stopped/comm")" = sleep ]; do
+	tries=$((tries + 1))
+	[ $tries -lt 300 ] || { echo "FAIL: sleep never started" >&2; exit 1; }
+	sleep 0.1
+done
+kill -STOP "$stopped"
+sh -c 'sleep 0 & exec sleep 600' &
+parent=$!
+kids="$kids $parent"
+tries=0
+until zombie=$(ps -o pid= --ppid "$parent" | tr -d ' ') && [ -n "$zombie" ] &&
+	[ "$(sed 's/.*) //; s/ .*//' "/proc/$zombie/stat")" = Z ] &&
+	[ "$(sed 's/.*) //; s/ .*//' "/proc/$stopped/stat")" = T ]; do
+	tries=$((tries + 1))
+	[ $tries -lt 300 ] || { echo "FAIL: no zombie or no stopped process" >&2; exit 1; }
+	sleep 0.1
+done
 
 # Wait until both children sleep, as a loaded machine may take a while.
 for p in $a $b; do
@@ -87,14 +117,16 @@ for p in $a $b; do
 	done
 done
 
-pids=1,$a,$b
+# PID 1, kthreadd (a kernel thread), the children
+pids=1,2,$a,$b,$stopped,$parent,$zombie
 page_kb=$(($(getconf PAGESIZE) / 1024))
 
 # compare NAME: procfs, bpf, procfs frames in $tmp/NAME.{1,b,2}, rows keyed by pid.
 compare() {
-	python3 - "$tmp/$1" "$1" "$a" "$b" <<'PY' || failures=$((failures + 1))
+	python3 - "$tmp/$1" "$1" "$a" "$b" "$stopped" "$zombie" <<'PY' || failures=$((failures + 1))
 import json, sys
-base, name, a, b = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+base, name = sys.argv[1], sys.argv[2]
+a, b, stopped, zombie = (int(x) for x in sys.argv[3:7])
 def load(s):
     with open(base + "." + s) as f:
         return json.loads(f.readline())
@@ -113,6 +145,8 @@ for pid in sorted(set(rows[0]) & set(rows[1]) & set(rows[2])):
     for k in x:
         if k in ("cpu_pct", "mem_pct"):
             continue  # derived over different intervals
+        if x["tgid"] == 1 and k in ("state", "processor"):
+            continue  # PID 1 works now and then: its threads wake and move between frames
         if x[k] == z[k] and y[k] != x[k]:
             print("FAIL: %s: pid %d %s: bpf %r, /proc %r" % (name, pid, k, y[k], x[k]))
             bad += 1
@@ -127,11 +161,18 @@ for r in tg.get(a, []):
     if r["nice"] != 7 or r["threads"] != 3 or r["rss_kb"] < 16384:
         print("FAIL: %s: child %d shows nice %d, %d threads, %d KiB" % (name, r["pid"], r["nice"], r["threads"], r["rss_kb"]))
         bad += 1
+    if bf["rows"] == "processes" and r["utime_ticks"] + r["stime_ticks"] < 30:
+        print("FAIL: %s: child %d lacks its ended thread's 0.3 s: %d ticks" % (name, r["pid"], r["utime_ticks"] + r["stime_ticks"]))
+        bad += 1
 want = (3, 1) if bf["rows"] == "threads" else (1, 1)
 if (len(tg.get(a, [])), len(tg.get(b, []))) != want:
     print("FAIL: %s: %d rows of child %d, %d of child %d" % (name, len(tg.get(a, [])), a, len(tg.get(b, [])), b))
     bad += 1
-if checked < 3:
+states = {r["pid"]: r["state"] for r in bf["processes"]}
+if states.get(stopped) != "T" or states.get(zombie) != "Z":
+    print("FAIL: %s: the stopped process is %s, the zombie %s" % (name, states.get(stopped), states.get(zombie)))
+    bad += 1
+if checked < 7:
     print("FAIL: %s: only %d rows to compare" % (name, checked))
     bad += 1
 print("%s: %d rows compared" % (name, checked))

@@ -28,7 +28,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-srctui.XXXXXX") || exit 1
 chmod 755 "$tmp"
 sock=ptopsrc$$
-session=ptopsrc
+session=
 cleanup() {
 	tm kill-server >/dev/null 2>&1
 	rm -rf "$tmp"
@@ -46,25 +46,27 @@ unset TMUX TMUX_PANE NO_COLOR
 mkdir -p "$XDG_CONFIG_HOME/ptop"
 echo "source = procfs" >"$XDG_CONFIG_HOME/ptop/ptoprc"
 
-# run CMD...: a new session running CMD (ptop and its arguments), kept after it ends.
+# run NAME CMD...: a new session NAME running CMD (ptop and its arguments), kept
+# after it ends; one server for all, as one killed and started again at once races.
 run() {
-	tm kill-server >/dev/null 2>&1
+	session=$1
+	shift
 	tm new-session -d -s "$session" -x 160 -y 48 "$@" || fail "tmux cannot start a session"
 	tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
 }
 
-run "$PTOP" -d 0.5
+run rc "$PTOP" -d 0.5
 expect '^Cost: .*, from procfs'
 off_screen 'bpf:' || fail "ptoprc's procfs: a note about bpf"
 keys q
 
-run "$PTOP" -d 0.5 --source=bpf
+run option "$PTOP" -d 0.5 --source=bpf
 expect '^Cost: .*, from bpf'
 keys q
 
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	rm "$XDG_CONFIG_HOME/ptop/ptoprc"
-	run setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
+	run nobody setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
 		"$PTOP" -d 0.5
 	expect 'bpf: needs CAP_BPF and CAP_PERFMON; using /proc'
 	expect '^Cost: .*, from procfs'
