@@ -699,11 +699,16 @@ static int sample_bpf(struct sampler *s, struct frame *f, double interval, doubl
 			       .page_kb = s->page_kb,
 			       .threads = s->threads,
 			       .interval = interval};
+	struct proc_reader_stats rs;
 	int ret = bpfsrc_frame(s->bpf, f, &c);
 
 	if (ret)
 		return ret;
 	sample_init(s, f, interval);
+	/* what PID 1's reads hold when it came from /proc */
+	proc_reader_stats(s->reader, &rs);
+	f->cost.fds_held = rs.fds_held;
+	f->cost.fd_budget = rs.fd_budget;
 	f->cost.cpu_s = clock_cpu() - cpu0;
 	f->cost.wall_s = clock_mono() - mono;
 	s->last_mono = mono;
