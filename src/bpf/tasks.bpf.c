@@ -94,7 +94,7 @@ static __always_inline void find_cpu_offsets(void)
 /* percpu_counter_sum(): the count and every CPU's part not yet folded into it. */
 static __always_inline __s64 counter_sum(struct percpu_counter *c, __u32 *exact)
 {
-	__s64 sum = BPF_CORE_READ(c, count);
+	__s64 sum = c->count;
 	unsigned long base = (unsigned long)BPF_CORE_READ(c, counters);
 	__u32 n = ncpu_off;
 
@@ -183,9 +183,16 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 	}
 	leader = t->group_leader;
 	sig = t->signal;
-	r.pid = nr_ns(t->thread_pid);
-	r.tgid = nr_ns(BPF_CORE_READ(sig, pids[PIDTYPE_TGID]));
-	r.ppid = nr_ns(BPF_CORE_READ(t, real_parent, signal, pids[PIDTYPE_TGID]));
+	if (my_level == 0) {
+		/* the initial namespace: its numbers are the task's own, read without helpers */
+		r.pid = t->pid;
+		r.tgid = t->tgid;
+		r.ppid = t->real_parent->tgid;
+	} else {
+		r.pid = nr_ns(t->thread_pid);
+		r.tgid = nr_ns(BPF_CORE_READ(sig, pids[PIDTYPE_TGID]));
+		r.ppid = nr_ns(BPF_CORE_READ(t, real_parent, signal, pids[PIDTYPE_TGID]));
+	}
 	if (!r.pid || !r.tgid)
 		return 0; /* not in the reader's namespace: /proc would not list it */
 	r.euid = t->cred->euid.val;
