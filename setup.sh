@@ -6,7 +6,8 @@ cd "$(dirname "$0")"
 
 packages="build-essential autoconf automake autopoint gettext pkg-config libtool
 	libncurses-dev libproc2-dev libpfm4-dev libelf-dev libcmocka-dev libmicrohttpd-dev libzstd-dev zlib1g-dev tmux clang clang-format libclang-rt-14-dev
-	python3 procps"
+	python3 procps
+	libbpf-dev bpftool"
 
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=

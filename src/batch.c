@@ -211,6 +211,8 @@ static int batch_open(struct batch_out *b, struct pipeline_opts *po, int64_t *en
 		fprintf(stderr, "%s\n", why.msg);
 	if (err)
 		return why.status;
+	if (pipeline_source_note(b->pipe))
+		fprintf(stderr, "ptop: %s\n", pipeline_source_note(b->pipe));
 	*end_ns = INT64_MAX;
 	if (o->replay) {
 		err = replay_range(b->pipe, o, end_ns);
@@ -248,6 +250,7 @@ static void batch_wait(struct timespec *next, double delay_s)
 int batch_run(const struct batch_opts *o)
 {
 	struct pipeline_opts po = {.root = o->root,
+				   .source = o->source,
 				   .observe = o->observe,
 				   .watches = o->watches,
 				   .nwatches = o->nwatches,

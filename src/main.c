@@ -21,6 +21,7 @@
 #include "ptop/bench.h"
 #include "ptop/replay.h"
 #include "ptop/ui.h"
+#include "bpf/bpfsrc.h"
 #include "proc/num.h"
 
 #define EXIT_USAGE 2
@@ -148,6 +149,8 @@ static int help(void)
 	      "      --expose-cmdline     give the top processes' command lines (may hold "
 	      "secrets)\n"
 	      "      --viewer             with --listen: show the viewer while serving\n"
+	      "      --source=SOURCE      read processes from auto (BPF when privileged, else\n"
+	      "                           /proc; the default), procfs or bpf\n"
 	      "  -h, --help               show this help and exit\n"
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
@@ -408,7 +411,8 @@ enum {
 	OPT_KEEP,
 	OPT_BEGIN,
 	OPT_END,
-	OPT_SUMMARY
+	OPT_SUMMARY,
+	OPT_SOURCE
 };
 
 #define DEFAULT_COUNTER_BUDGET 32
@@ -493,6 +497,7 @@ static const struct option longopts[] = {
     {"begin", required_argument, NULL, OPT_BEGIN},
     {"end", required_argument, NULL, OPT_END},
     {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"source", required_argument, NULL, OPT_SOURCE},
     {NULL, 0, NULL, 0},
 };
 
@@ -500,7 +505,7 @@ static const struct option longopts[] = {
 struct cli {
 	struct batch_opts o; /* the viewer takes its part of these too */
 	size_t pids_cap, watch_cap;
-	bool batch, delay_given, sort_given, width_given, summary, keep_given;
+	bool batch, delay_given, sort_given, width_given, summary, keep_given, source_given;
 	bool secure; /* -s: top's secure mode */
 	bool viewer; /* --viewer: the viewer serves --listen */
 	struct serve_addr listen;
@@ -714,12 +719,19 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		break;
 	case 'O':
 		return list_fields();
+	case OPT_SOURCE:
+		if (frame_source_parse(optarg, &o->source))
+			usage_error(_("unknown source: '%s' (auto, procfs or bpf)"), optarg);
+		cli->source_given = true;
+		break;
 	case 'h':
 		return help();
 	case 'V': {
 		struct sbuf b = {0};
 
 		sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
+		sbuf_adds(&b, bpfsrc_built() ? _("frame sources: procfs, bpf\n")
+					     : _("frame sources: procfs (built without BPF)\n"));
 		return put_stdout(&b);
 	}
 	case ':':
@@ -769,6 +781,8 @@ static int run_viewer(const struct cli *cli)
 	    .listen = o->listen,
 	    .metrics = &o->metrics,
 	    .replay = o->replay,
+	    .source = o->source,
+	    .source_given = cli->source_given,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

@@ -62,7 +62,7 @@ while :; do
 done
 
 strace -f -qq -e trace=openat,pread64 -o "$tmp/trace" \
-	"$PTOP" -b -H -n "$FRAMES" -d 0.05 -o csv -p "$thr_pid" >"$tmp/out.csv"
+	"$PTOP" -b -H -n "$FRAMES" -d 0.05 -o csv -p "$thr_pid" --source=procfs >"$tmp/out.csv"
 
 "$PYTHON" - "$tmp/trace" "$tmp/out.csv" "$thr_pid" "$FRAMES" <<'PY'
 import collections, csv, re, sys

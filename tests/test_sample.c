@@ -39,6 +39,16 @@
 #include "ptop/util.h"
 #include "child.h"
 
+/*
+ * These test the /proc source, whose reads follow the needs asked for;
+ * tests/test_bpf.sh compares the BPF source with it.
+ */
+static int procfs_sampler(struct sampler_opts *o, struct sampler **s)
+{
+	o->source = FRAME_SOURCE_PROCFS;
+	return sampler_new(o, s);
+}
+
 static const struct frame_proc *frame_find(const struct frame *f, int pid)
 {
 	for (size_t i = 0; i < f->nprocs; i++)
@@ -280,7 +290,7 @@ static void test_oracle_libproc2(void **state)
 
 	assert_true(wait_state(child, 'S'));
 	assert_int_equal(procps_pids_new(&info, oracle_items, O_N), 0);
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	assert_true(f.nprocs >= 3);
 	assert_true(f.hz > 0);
@@ -332,7 +342,7 @@ static void test_race_vanishing(void **state)
 	unsigned forked = 0, frames = 0, vanished = 0, reaped = 0;
 	double t0;
 
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	srand((unsigned)getpid());
 	t0 = clock_mono();
 	while (clock_mono() - t0 < 0.5 || forked < RACE_CHILDREN) {
@@ -426,7 +436,7 @@ static void test_cpu_deltas(void **state)
 	double want;
 
 	assert_true(wait_state(idle, 'S'));
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	p = frame_find(&f, busy);
 	assert_non_null(p);
@@ -488,7 +498,7 @@ static void test_cmdline(void **state)
 	pid_t gone = fork_idle();
 	char want[64];
 
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 
 	p = (struct frame_proc *)frame_find(&f, getpid());
@@ -592,7 +602,7 @@ static void test_threads_zombie_main(void **state)
 		pthread_exit(NULL);
 	}
 	track(pid);
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	/*
 	 * Until the leader is a zombie with its thread alive, and statm read just
 	 * after the frame agrees with it: the exiting leader may still be
@@ -654,7 +664,7 @@ static void test_res_statm(void **state)
 	assert_int_equal(read(rd, &c, 1), 1);
 	close(rd);
 	assert_true(wait_state(pid, 'S'));
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	/* It sleeps: statm read before and after the frame agree, so the frame saw that. */
 	for (int tries = 0; tries < 10; tries++) {
 		assert_true(read_statm(pid, 0, &res0, &shr0));
@@ -759,7 +769,7 @@ static void test_threads_single_own(void **state)
 	/* The process's ticks hold the ended thread's: 300 ms against the main thread's few. */
 	assert_true(read_ticks(pid, 0) >= read_ticks(pid, pid) + 20);
 
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(sampler_frame(s, &f), 0);
 		p = frame_find(&f, pid);
@@ -825,7 +835,7 @@ static void test_threads_churn(void **state)
 		}
 	}
 	track(pid);
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	for (int i = 0; i < CHURN_FRAMES; i++) {
 		int64_t main_now;
 		size_t rows = 0;
@@ -966,7 +976,7 @@ static void test_pid_reuse(void **state)
 	uint64_t old_start, old_ticks;
 	pid_t old, fresh = -1;
 
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	old = fork_busy();
 	wait_ticks(old, 0, 100);
 	assert_int_equal(sampler_frame(s, &f), 0);
@@ -1034,7 +1044,7 @@ static void test_task_counts(void **state)
 	assert_true(wait_state(stopped, 'T'));
 	assert_true(wait_state(zombie, 'Z'));
 
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	assert_int_equal(f.tasks.total, f.nprocs);
 	assert_int_equal(f.tasks.running + f.tasks.sleeping + f.tasks.stopped + f.tasks.zombie,
@@ -1102,7 +1112,7 @@ static void test_needs_statm_status(void **state)
 	int64_t d;
 
 	/* Without statm asked for, shared_kb stays 0 (and status fields too). */
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	p = frame_find(&f, getpid());
 	assert_non_null(p);
@@ -1112,7 +1122,7 @@ static void test_needs_statm_status(void **state)
 	sampler_free(s);
 
 	o.needs = PROC_NEED(PROC_FILE_STATM);
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	shared = self_shared_pages() * page_kb;
 	p = frame_find(&f, getpid());
@@ -1125,7 +1135,7 @@ static void test_needs_statm_status(void **state)
 	sampler_free(s);
 
 	o.needs = PROC_NEED(PROC_FILE_STATUS);
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	p = frame_find(&f, getpid());
 	assert_non_null(p);
@@ -1191,7 +1201,7 @@ static void test_uid_setresuid(void **state)
 	close(go[0]);
 	close(done[1]);
 	assert_true(wait_state(pid, 'S'));
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	p = frame_find(&f, pid);
 	assert_non_null(p);
@@ -1305,7 +1315,7 @@ static void test_uid_setuid_exec(void **state)
 	}
 	track(pid);
 	close(go[0]);
-	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(procfs_sampler(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	p = frame_find(&f, pid);
 	assert_non_null(p);
@@ -1402,9 +1412,12 @@ static void assert_rows_agree(const struct frame_proc *a, const struct frame_pro
 static void test_read_less_view(void **state)
 {
 	pid_t shown = fork_idle(), hidden = fork_idle();
-	struct sampler_opts full_o = {.needs = RL_NEEDS};
-	struct sampler_opts rl_o = {
-	    .needs = RL_NEEDS, .read_less = true, .view = &shown, .nview = 1};
+	struct sampler_opts full_o = {.needs = RL_NEEDS, .source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts rl_o = {.needs = RL_NEEDS,
+				    .read_less = true,
+				    .view = &shown,
+				    .nview = 1,
+				    .source = FRAME_SOURCE_PROCFS};
 	struct frame fa = {0}, fb = {0};
 	struct sampler *a, *b;
 	struct frame_proc *p;
@@ -1457,7 +1470,7 @@ static void test_read_less_view(void **state)
 /* A kept process that starts running is read again: its ticks and %CPU move. */
 static void test_read_less_wakes(void **state)
 {
-	struct sampler_opts o = {.read_less = true};
+	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
 	const struct frame_proc *p;
 	struct frame f = {0};
 	struct sampler *s;
@@ -1504,7 +1517,7 @@ static void test_read_less_wakes(void **state)
  */
 static void test_read_less_reparent(void **state)
 {
-	struct sampler_opts o = {.read_less = true};
+	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
 	const struct frame_proc *p;
 	struct frame f = {0};
 	struct sampler *s;

@@ -66,7 +66,7 @@ unset TMUX TMUX_PANE NO_COLOR
 
 # The inner sh records ptop's PID, then becomes ptop; the outer one its status.
 tm new-session -d -s "$session" -x 160 -y 48 \
-	sh -c 'sh -c "echo \$\$ > \"$1/ptop.pid\"; exec \"\$PTOP\" -d 0.5"; echo $? > "$1/status"' \
+	sh -c 'sh -c "echo \$\$ > \"$1/ptop.pid\"; exec \"\$PTOP\" -d 0.5 --source=procfs"; echo $? > "$1/status"' \
 	sh "$tmp" || fail "tmux cannot start a session"
 tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
 

@@ -18,6 +18,7 @@ struct batch_opts {
 	struct row_order order;
 	enum output_format format;
 	const char *root;		    /* proc root, NULL for /proc */
+	enum frame_source source;	    /* --source */
 	int out_fd;			    /* where frames go */
 	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
 	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */

@@ -32,14 +32,14 @@ struct frame_proc {
 	int64_t threads;
 	uint64_t vsize_kb;	 /* KiB */
 	uint64_t rss_kb;	 /* KiB; statm's exact figure when statm was read, else stat's */
-	uint64_t shared_kb;	 /* KiB; 0 unless statm was read */
+	uint64_t shared_kb;	 /* KiB; 0 unless statm was read (always filled by BPF) */
 	double cpu_pct;		 /* percent of one CPU over the last interval (top's Irix mode) */
 	double mem_pct;		 /* rss of total memory, percent */
 	uint64_t utime, stime;	 /* clock ticks */
 	uint64_t cutime, cstime; /* clock ticks of its dead children it waited for */
 	uint64_t start_ticks;	 /* clock ticks after boot */
 	int processor;		 /* CPU last run on */
-	/* from status, read only when PROC_NEED(PROC_FILE_STATUS) was asked for */
+	/* from status, read only when PROC_NEED(PROC_FILE_STATUS) was asked for (BPF: always) */
 	uint64_t swap_kb, rss_anon_kb, rss_file_kb; /* KiB */
 	uint64_t vctxsw, nvctxsw;		    /* voluntary, involuntary context switches */
 	/* filled by the observer (src/perf/observe.c) when counters are on */
@@ -129,7 +129,7 @@ struct frame_cost {
 	unsigned vanished;   /* processes that went away mid-read */
 	unsigned unreadable; /* processes left out: a file refused or malformed */
 	unsigned fallback;   /* reads that had to open/read/close (over budget) */
-	const char *source;  /* where the rows came from: "procfs" */
+	const char *source;  /* where the rows came from: "procfs" or "bpf" */
 	unsigned read_full;  /* rows read in full */
 	unsigned read_kept;  /* rows kept from an earlier frame: did not run since (read-less) */
 	unsigned read_bpf;   /* rows from a BPF task iterator */
@@ -186,6 +186,18 @@ struct frame {
 struct output_view;
 struct sampler;
 
+/* Where a sampler reads processes from (--source, ptoprc's source). */
+enum frame_source {
+	FRAME_SOURCE_AUTO,   /* BPF when it loads (root, or CAP_BPF + CAP_PERFMON), else /proc */
+	FRAME_SOURCE_PROCFS, /* /proc only */
+	FRAME_SOURCE_BPF,    /* BPF; when it cannot load, /proc with a note saying why */
+};
+
+/* "auto", "procfs" (or "proc") or "bpf": 0 and *out, or -EINVAL. */
+int frame_source_parse(const char *s, enum frame_source *out);
+/* "auto", "procfs" or "bpf". */
+const char *frame_source_name(enum frame_source s);
+
 struct sampler_opts {
 	const char *root; /* proc root; NULL means "/proc" */
 	unsigned needs;	  /* PROC_NEED() bits beyond stat, which is always read */
@@ -203,6 +215,7 @@ struct sampler_opts {
 	unsigned needs_all;
 	const int *view; /* PIDs of the rows in view, ascending; not kept past sampler_frame() */
 	size_t nview;
+	enum frame_source source; /* taken by sampler_new() only; AUTO with a root reads it */
 };
 
 /*
@@ -218,6 +231,12 @@ struct sampler_opts {
  */
 int sampler_new(const struct sampler_opts *o, struct sampler **out);
 void sampler_free(struct sampler *s);
+/*
+ * Why the sampler reads /proc although BPF was wanted, translated, as
+ * "bpf: needs CAP_BPF and CAP_PERFMON; using /proc"; NULL when nothing is to
+ * be said. Lives as long as the sampler.
+ */
+const char *sampler_note(const struct sampler *s);
 /* Change what later frames read (needs, threads, per_cpu; root is kept). */
 void sampler_configure(struct sampler *s, const struct sampler_opts *o);
 

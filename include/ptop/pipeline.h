@@ -21,6 +21,7 @@
 
 struct pipeline_opts {
 	const char *root;	      /* proc root, NULL for /proc */
+	enum frame_source source;     /* where rows come from (--source) */
 	struct observer_opts observe; /* root is taken from above */
 	const struct perf_bp_spec *watches;
 	size_t nwatches;
@@ -131,6 +132,13 @@ int pipeline_watch(struct pipeline *p, struct perf_bp_spec *spec);
 void pipeline_watch_error(const struct perf_bp_spec *spec, int err, char *buf, size_t cap);
 /* Disarm breakpoint i (in the order frames list them). */
 void pipeline_unwatch(struct pipeline *p, size_t i);
+/*
+ * Why frames come from /proc although BPF was wanted ("bpf: needs CAP_BPF and
+ * CAP_PERFMON; using /proc"), translated, for the presenter to say once; NULL
+ * when nothing is to be said.
+ */
+const char *pipeline_source_note(const struct pipeline *p);
+
 /* Whether perf events could be set up at all (breakpoints, counters). */
 bool pipeline_observes(const struct pipeline *p);
 

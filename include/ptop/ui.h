@@ -47,10 +47,11 @@ struct ui_config {
 	bool color; /* colour when the terminal has it */
 	bool tree;
 	bool threads;
-	bool per_cpu;	       /* one CPU bar per CPU */
-	bool cmdline;	       /* full command lines instead of names */
-	unsigned pane;	       /* index in the pane table */
-	enum key_profile keys; /* whose meaning a key has where htop and top differ */
+	bool per_cpu;		  /* one CPU bar per CPU */
+	bool cmdline;		  /* full command lines instead of names */
+	unsigned pane;		  /* index in the pane table */
+	enum key_profile keys;	  /* whose meaning a key has where htop and top differ */
+	enum frame_source source; /* where rows come from; --source overrides */
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
@@ -251,6 +252,8 @@ struct ui_opts {
 	const struct serve_addr *listen;    /* --listen --viewer: serve metrics too, or NULL */
 	const struct metrics_opts *metrics; /* with listen */
 	const char *replay;		    /* -r: a recording's frames instead of /proc */
+	enum frame_source source; /* --source, when source_given (else the settings say) */
+	bool source_given;
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

@@ -73,7 +73,7 @@ static int start_observer(struct pipeline *p, const struct pipeline_opts *o,
 
 int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pipeline_error *e)
 {
-	struct sampler_opts so = {.root = o->root};
+	struct sampler_opts so = {.root = o->root, .source = o->source};
 	struct pipeline *p = xcalloc(1, sizeof(*p));
 	int err;
 
@@ -257,6 +257,11 @@ void pipeline_unwatch(struct pipeline *p, size_t i)
 {
 	if (p->ob)
 		observer_unwatch(p->ob, i);
+}
+
+const char *pipeline_source_note(const struct pipeline *p)
+{
+	return p->sampler ? sampler_note(p->sampler) : NULL; /* a replay has no sampler */
 }
 
 bool pipeline_observes(const struct pipeline *p)

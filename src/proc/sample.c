@@ -17,6 +17,7 @@
 #include <libproc2/misc.h>
 #include <libproc2/stat.h>
 
+#include "../bpf/bpfsrc.h"
 #include "ptop/frame.h"
 #include "ptop/util.h"
 
@@ -58,6 +59,11 @@ struct sampler {
 	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	double now_mono;  /* CLOCK_MONOTONIC of the frame being built */
 	char sched_buf[64];
+	struct bpfsrc *bpf;    /* rows from the BPF task iterator; NULL: from /proc */
+	struct proc_slot init; /* PID 1 from /proc when the iterator does not reach it */
+	bool init_seen;
+	const char *note; /* why not BPF, see sampler_note() */
+	char note_buf[160];
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
 };
@@ -122,6 +128,60 @@ static unsigned count_users(void)
 	return n;
 }
 
+int frame_source_parse(const char *str, enum frame_source *out)
+{
+	if (!strcmp(str, "auto"))
+		*out = FRAME_SOURCE_AUTO;
+	else if (!strcmp(str, "procfs") || !strcmp(str, "proc"))
+		*out = FRAME_SOURCE_PROCFS;
+	else if (!strcmp(str, "bpf"))
+		*out = FRAME_SOURCE_BPF;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *frame_source_name(enum frame_source src)
+{
+	return src == FRAME_SOURCE_BPF ? "bpf" : src == FRAME_SOURCE_PROCFS ? "procfs" : "auto";
+}
+
+/*
+ * BPF when asked for or, by default, on the real /proc: a proc root given
+ * (a test's fixtures) is what the frames must show.
+ */
+static void choose_source(struct sampler *s, const struct sampler_opts *o)
+{
+	int err;
+
+	if (o->source == FRAME_SOURCE_PROCFS ||
+	    (o->source == FRAME_SOURCE_AUTO && o->root && strcmp(o->root, "/proc")))
+		return;
+	err = bpfsrc_open(&s->bpf);
+	if (!err) {
+		s->init = (struct proc_slot){.pid = 1};
+		for (int i = 0; i < PROC_NFILES; i++)
+			s->init.fd[i] = -1;
+		return;
+	}
+	if (err == -ENOSYS)
+		s->note = o->source == FRAME_SOURCE_BPF
+			      ? _("bpf: this ptop was built without BPF; using /proc")
+			      : NULL;
+	else if (err == -EPERM || err == -EACCES)
+		s->note = _("bpf: needs CAP_BPF and CAP_PERFMON; using /proc");
+	else
+		s->note = s->note_buf;
+	if (s->note == s->note_buf)
+		snprintf(s->note_buf, sizeof(s->note_buf),
+			 _("bpf: cannot load the task iterator: %s; using /proc"), strerror(-err));
+}
+
+const char *sampler_note(const struct sampler *s)
+{
+	return s->note;
+}
+
 int sampler_new(const struct sampler_opts *o, struct sampler **out)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
@@ -145,6 +205,7 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	page = sysconf(_SC_PAGESIZE);
 	s->page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
 	s->pid_max = read_pid_max(o->root);
+	choose_source(s, o);
 	*out = s;
 	return 0;
 
@@ -170,6 +231,10 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	free(s->kept);
+	bpfsrc_free(s->bpf);
+	for (int i = 0; i < PROC_NFILES; i++)
+		if (s->init.fd[i] >= 0)
+			close(s->init.fd[i]);
 	if (s->stat)
 		procps_stat_unref(&s->stat);
 	if (s->meminfo)
@@ -889,6 +954,100 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p)
 	return 0;
 }
 
+/*
+ * PID 1 from /proc when the iterator did not reach it: a kernel may keep it
+ * from task iterators (as some VMs do, alongside refusing ptrace of it),
+ * and a frame without it would differ from what top shows.
+ */
+static void sample_init(struct sampler *s, struct frame *f, double interval)
+{
+	size_t first = f->nprocs;
+	struct frame_proc *p;
+
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (f->procs[i].tgid == 1)
+			return;
+	p = frame_grow(f);
+	if (sample_proc(s, &s->init, !s->init_seen, p, s->needs, interval, f->uptime_s))
+		return;
+	s->init_seen = true;
+	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
+	p->tgid = p->pid;
+	p->has_cmd = false;
+	f->nprocs++;
+	if (s->threads)
+		sample_threads(s, f, interval);
+	for (size_t i = first; i < f->nprocs; i++)
+		count_task(&f->tasks, f->procs[i].state);
+}
+
+/*
+ * Each BPF row's cgroup from /proc/PID/cgroup, where the iterator cannot
+ * give the path /proc shows (a hybrid or v1 machine): a thread row takes
+ * its process's, read once.
+ */
+static void bpf_cgroups(struct sampler *s, struct frame *f)
+{
+	const struct frame_proc *last = NULL;
+
+	for (size_t i = 0; i < f->nprocs; i++) {
+		struct frame_proc *p = &f->procs[i];
+		const struct ptop_view *path;
+		struct proc_cgroup cg;
+		ssize_t n;
+
+		if (p->cgroup || p->tgid == 1)
+			continue; /* PID 1 came from /proc with its cgroup */
+		if (last && last->tgid == p->tgid) {
+			p->cgroup = last->cgroup;
+			p->container = last->container;
+			continue;
+		}
+		n = proc_reader_read_file(s->reader, p->tgid, 0, "cgroup", s->cgroup_buf,
+					  sizeof(s->cgroup_buf));
+		last = p;
+		if (n < 0 || proc_parse_cgroup(s->cgroup_buf, (size_t)n, &cg))
+			continue;
+		path = proc_cgroup_path(&cg);
+		if (path)
+			p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+	}
+}
+
+/* The rows from the BPF task iterator instead of /proc; the frame's cost likewise. */
+static int sample_bpf(struct sampler *s, struct frame *f, double cpu0, double mono)
+{
+	double interval = s->last_mono > 0 ? mono - s->last_mono : 0;
+	struct bpfsrc_ctx c = {.users = s->users,
+			       .hz = s->hz,
+			       .page_kb = s->page_kb,
+			       .threads = s->threads,
+			       .interval = interval};
+	bool cgroups = (s->needs | s->needs_all) & PROC_NEED(PROC_FILE_CGROUP);
+	struct proc_reader_stats rs;
+	int ret;
+
+	if (cgroups && bpfsrc_has_cgroups(s->bpf))
+		c.cgroups = s->cgroups;
+	ret = bpfsrc_frame(s->bpf, f, &c);
+	if (ret)
+		return ret;
+	if (cgroups && !c.cgroups)
+		bpf_cgroups(s, f);
+	f->interval_s = interval;
+	f->cost.read_bpf = (unsigned)f->nprocs;
+	sample_init(s, f, interval);
+	f->cost.read_full = (unsigned)f->nprocs - f->cost.read_bpf;
+	/* what PID 1's reads hold when it came from /proc */
+	proc_reader_stats(s->reader, &rs);
+	f->cost.fds_held = rs.fds_held;
+	f->cost.fd_budget = rs.fd_budget;
+	f->cost.cpu_s = clock_cpu() - cpu0;
+	f->cost.wall_s = clock_mono() - mono;
+	s->last_mono = mono;
+	return 0;
+}
+
 int sampler_frame(struct sampler *s, struct frame *f)
 {
 	double cpu0 = clock_cpu(), mono = clock_mono();
@@ -910,7 +1069,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	sbuf_reset(&f->strings);
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
-	f->cost.source = "procfs";
+	f->cost.source = s->bpf ? "bpf" : "procfs";
 	sample_system(s, f, interval == 0);
 	memset(&f->sysio, 0, sizeof(f->sysio));
 	if (s->want_sysio) {
@@ -919,6 +1078,8 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		sysio_sample(s->sysio, mono, &f->sysio);
 		f->sysio.asked = true;
 	}
+	if (s->bpf)
+		return sample_bpf(s, f, cpu0, mono);
 
 	ret = proc_reader_begin(s->reader);
 	if (ret)

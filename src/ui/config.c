@@ -132,6 +132,10 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		c->keys = (enum key_profile)prof;
 		return NULL;
 	}
+	if (!strcmp(key, "source"))
+		return frame_source_parse(val, &c->source)
+			   ? N_("source must be auto, procfs or bpf")
+			   : NULL;
 	if (!strcmp(key, "pane")) {
 		int pane = ui_pane_by_name(val);
 
@@ -445,6 +449,8 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 	sbuf_printf(b, "per_cpu = %s\ncmdline = %s\npane = %s\n", c->per_cpu ? "yes" : "no",
 		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
 	sbuf_printf(b, "keys = %s\n", keymap_profile_name(c->keys));
+	if (c->source != FRAME_SOURCE_AUTO)
+		sbuf_printf(b, "source = %s\n", frame_source_name(c->source));
 }
 
 int config_write_why(const char *path, const struct ui_config *c, struct sbuf *why)

@@ -457,6 +457,7 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 {
 	struct pipeline_opts po = {
 	    .root = o->root,
+	    .source = o->source_given ? o->source : ui->cfg.source,
 	    .observe = {.counters = o->events != NULL,
 			.events = o->events,
 			.nevents = o->nevents,
@@ -485,6 +486,8 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 		}
 		ui_status(ui, "%s", msg);
 	}
+	if (pipeline_source_note(ui->pipe))
+		ui_status(ui, "%s", pipeline_source_note(ui->pipe));
 	return 0;
 }
 

@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bpfsrc.c: the BPF frame source. Loads the task iterator (tasks.bpf.c,
+ * embedded as a libbpf skeleton), keeps only its link, and each frame reads
+ * one pass of fixed records from an iterator made from that link; then does
+ * what /proc does to the raw fields: group CPU times summed and scaled,
+ * state letters, uids through /proc/self/uid_map. Touches bpf(2) through
+ * libbpf and /proc/self/uid_map once.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpfsrc.h"
+#include "cgroupid.h"
+
+#if HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "tasks.h"
+#include "../proc/num.h"
+#include "tasks.skel.h"
+
+#define UID_EXTENTS 340 /* the kernel's limit on uid_map lines */
+
+struct uid_extent {
+	uint32_t first, lower, count;
+};
+
+/* A row's ticks at the previous frame, in ascending pid order. */
+struct tick {
+	int pid;
+	uint64_t start, ticks;
+	uint64_t io_read, io_write; /* bytes from and to storage */
+};
+
+/* A process's CPU (ns) and I/O summed over its live threads. */
+struct group {
+	uint64_t ut, st, rt;
+	struct ptop_io io;
+};
+
+struct bpfsrc {
+	int link_fd;
+	struct uid_extent uids[UID_EXTENTS];
+	unsigned nuids;
+	uint32_t overflow_uid;
+	char *buf; /* one pass of records; capacity kept */
+	size_t cap;
+	const struct ptop_task **leaders; /* thread-group leaders, ascending tgid */
+	struct group *groups;		  /* per leader */
+	size_t nleaders, lcap;
+	struct frame_proc *procs; /* -H: the process rows threads take their shared fields from */
+	size_t pcap;
+	struct tick *prev, *cur;
+	size_t nprev, ncur, tcap;
+	bool threads;		       /* the rows of prev are threads */
+	struct cgroup_ids *cgroup_ids; /* NULL: not a cgroup v2 only system */
+};
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0; /* nothing in the sampler prints: the failure comes back as -errno */
+}
+
+static uint32_t read_u32_file(const char *path, uint32_t dflt)
+{
+	char buf[32];
+	const char *p = buf;
+	uint64_t v;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return dflt;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || num_u64(&p, buf + n, &v) || v > UINT32_MAX)
+		return dflt;
+	return (uint32_t)v;
+}
+
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* from_kuid()'s map: "first lower count" lines of the reader's user namespace. */
+static void read_uid_map(struct bpfsrc *b)
+{
+	char buf[16384];
+	const char *p = buf, *end;
+	ssize_t n;
+	int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+
+	b->overflow_uid = read_u32_file("/proc/sys/kernel/overflowuid", 65534);
+	b->nuids = 0;
+	if (fd < 0)
+		goto identity;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		goto identity;
+	end = buf + n;
+	while (p < end && b->nuids < UID_EXTENTS) {
+		uint64_t v[3];
+		int i;
+
+		for (i = 0; i < 3; i++) {
+			p = skip_blank(p, end);
+			if (num_u64(&p, end, &v[i]) || v[i] > UINT32_MAX)
+				break;
+		}
+		if (i == 3)
+			b->uids[b->nuids++] =
+			    (struct uid_extent){(uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]};
+		while (p < end && *p++ != '\n')
+			;
+	}
+	if (b->nuids)
+		return;
+identity:
+	b->uids[0] = (struct uid_extent){0, 0, UINT32_MAX};
+	b->nuids = 1;
+}
+
+static uid_t map_uid(const struct bpfsrc *b, uint32_t kuid)
+{
+	for (unsigned i = 0; i < b->nuids; i++)
+		if (kuid >= b->uids[i].lower && kuid - b->uids[i].lower < b->uids[i].count)
+			return b->uids[i].first + (kuid - b->uids[i].lower);
+	return b->overflow_uid;
+}
+
+/* Load, attach, keep a copy of the link's descriptor, free the rest. */
+static int load(int *link_fd)
+{
+	struct ptop_tasks *skel;
+	struct bpf_link *link;
+	int n, err;
+
+	libbpf_set_print(quiet);
+	skel = ptop_tasks__open();
+	if (!skel)
+		return errno ? -errno : -EINVAL;
+	n = libbpf_num_possible_cpus();
+	skel->rodata->nr_cpus = n > 0 ? (uint32_t)n : 1;
+	err = ptop_tasks__load(skel);
+	if (err)
+		goto out;
+	link = bpf_program__attach_iter(skel->progs.ptop_tasks, NULL);
+	if (!link) {
+		err = errno ? -errno : -EINVAL;
+		goto out;
+	}
+	skel->links.ptop_tasks = link;
+	/* the link lives while a descriptor of it is open: the object can go */
+	*link_fd = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
+	if (*link_fd < 0)
+		err = -errno;
+out:
+	ptop_tasks__destroy(skel);
+	return err < 0 ? err : (err ? -err : 0);
+}
+
+/* What the loading child sends back: its result, and the link's descriptor on success. */
+static int send_link(int sock, int err, int fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))] = {0};
+	struct iovec iov = {.iov_base = &err, .iov_len = sizeof(err)};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *c;
+
+	if (!err) {
+		msg.msg_control = ctl;
+		msg.msg_controllen = sizeof(ctl);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
+}
+
+static int recv_link(int sock, int *fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))];
+	int err = -EIO;
+	struct iovec iov = {.iov_base = &err, .iov_len = sizeof(err)};
+	struct msghdr msg = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	struct cmsghdr *c;
+	ssize_t n;
+
+	do
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(err))
+		return -EIO; /* the child died before it could say */
+	c = CMSG_FIRSTHDR(&msg);
+	if (err)
+		return err;
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -EIO;
+	memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return 0;
+}
+
+/*
+ * Load in a child that sends the link back and exits: libbpf's parse of the
+ * kernel's BTF (some 10 MB at its peak) and the pages of the libraries that
+ * do it never become ptop's, whose peak and steady RSS stay those of /proc.
+ */
+static int load_in_child(int *link_fd)
+{
+	int sv[2], err;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(sv[0]);
+		close(sv[1]);
+		return err;
+	}
+	if (pid == 0) {
+		int fd = -1;
+
+		close(sv[0]);
+		err = load(&fd);
+		_exit(send_link(sv[1], err, fd) ? 1 : 0);
+	}
+	close(sv[1]);
+	err = recv_link(sv[0], link_fd);
+	close(sv[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return err;
+}
+
+int bpfsrc_open(struct bpfsrc **out)
+{
+	struct bpfsrc *b;
+	int fd = -1, err;
+
+	*out = NULL;
+	err = load_in_child(&fd);
+	if (err)
+		return err;
+	b = xcalloc(1, sizeof(*b));
+	b->link_fd = fd;
+	read_uid_map(b);
+	{
+		char root[4096];
+
+		if (!cgroup_ids_v2_root("/proc", root, sizeof(root)))
+			b->cgroup_ids = cgroup_ids_new(root);
+	}
+	*out = b;
+	return 0;
+}
+
+void bpfsrc_free(struct bpfsrc *b)
+{
+	if (!b)
+		return;
+	close(b->link_fd);
+	cgroup_ids_free(b->cgroup_ids);
+	free(b->buf);
+	free(b->leaders);
+	free(b->groups);
+	free(b->procs);
+	free(b->prev);
+	free(b->cur);
+	free(b);
+}
+
+/* One pass of the iterator into b->buf; the byte count, or -errno. */
+static ssize_t read_pass(struct bpfsrc *b)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd = bpf_iter_create(b->link_fd);
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (b->cap - len < 65536) {
+			b->cap = b->cap ? b->cap * 2 : 262144;
+			b->buf = xreallocarray(b->buf, b->cap, 1);
+		}
+		n = read(fd, b->buf + len, b->cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? n : (ssize_t)len;
+}
+
+/* task_state_index() and its letters (fs/proc/array.c's task_state_array). */
+static char state_letter(uint32_t state, uint32_t exit_state)
+{
+	enum {
+		TASK_REPORT = 0x7f,
+		TASK_UNINTERRUPTIBLE = 0x2,
+		TASK_NOLOAD = 0x400,
+		TASK_RTLOCK_WAIT = 0x1000,
+		TASK_FROZEN = 0x8000,
+		TASK_REPORT_IDLE = 0x80,
+	};
+	static const char letters[] = "RSDTtXZPI";
+	uint32_t s = (state | exit_state) & TASK_REPORT;
+	int i = 0;
+
+	if ((state & (TASK_UNINTERRUPTIBLE | TASK_NOLOAD)) == (TASK_UNINTERRUPTIBLE | TASK_NOLOAD))
+		s = TASK_REPORT_IDLE;
+	if (state & (TASK_RTLOCK_WAIT | TASK_FROZEN))
+		s = TASK_UNINTERRUPTIBLE;
+	while (s) { /* fls() */
+		i++;
+		s >>= 1;
+	}
+	return letters[i];
+}
+
+/*
+ * cputime_adjust(): the tick-sampled utime and stime scaled to the precise
+ * run time, never below what was last reported (prev, which /proc updates
+ * when it reads and this does not). Results in clock ticks.
+ */
+static void cputime_adjust(uint64_t ut, uint64_t st, uint64_t rt, uint64_t pu, uint64_t ps, long hz,
+			   uint64_t *out_u, uint64_t *out_s)
+{
+	uint64_t ns_per_tick = 1000000000ull / (uint64_t)hz;
+
+	if (pu + ps >= rt)
+		goto out;
+	if (st == 0) {
+		st = 0;
+	} else if (ut == 0) {
+		st = rt;
+	} else {
+		st = (uint64_t)((unsigned __int128)st * rt / ((unsigned __int128)st + ut));
+		if (st > rt)
+			st = rt;
+	}
+	if (st < ps)
+		st = ps;
+	ut = rt - st;
+	if (ut < pu) {
+		ut = pu;
+		st = rt - ut;
+	}
+	pu = ut;
+	ps = st;
+out:
+	*out_u = pu / ns_per_tick;
+	*out_s = ps / ns_per_tick;
+}
+
+static int tick_cmp(const void *a, const void *b)
+{
+	int x = ((const struct tick *)a)->pid, y = ((const struct tick *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+/* Bytes per second: since the last look, or over its life at the first (sample.c's io_rate). */
+static uint64_t io_rate(uint64_t now, uint64_t prev, double secs)
+{
+	return secs > 0 && now >= prev ? (uint64_t)((double)(now - prev) / secs + 0.5) : 0;
+}
+
+/*
+ * p's %CPU and I/O rates since the previous frame, as the /proc sampler
+ * computes them (sample.c's cpu_share and sample_io).
+ */
+static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct frame *f,
+		  struct frame_proc *p)
+{
+	struct tick key = {.pid = p->pid}, *prev;
+	double secs = c->interval, started = (double)p->start_ticks / (double)c->hz;
+	uint64_t ticks = p->utime + p->stime;
+
+	prev = b->nprev ? bsearch(&key, b->prev, b->nprev, sizeof(key), tick_cmp) : NULL;
+	if (prev && prev->start != p->start_ticks)
+		prev = NULL;
+	if (b->ncur == b->tcap) {
+		b->tcap = b->tcap ? b->tcap * 2 : 1024;
+		b->cur = xreallocarray(b->cur, b->tcap, sizeof(*b->cur));
+		b->prev = xreallocarray(b->prev, b->tcap, sizeof(*b->prev));
+	}
+	b->cur[b->ncur++] = (struct tick){.pid = p->pid,
+					  .start = p->start_ticks,
+					  .ticks = ticks,
+					  .io_read = p->io_read_bytes,
+					  .io_write = p->io_write_bytes};
+	if (prev)
+		ticks = ticks >= prev->ticks ? ticks - prev->ticks : 0;
+	else if (c->interval <= 0 || started < f->uptime_s - c->interval)
+		secs = f->uptime_s - started;
+	p->cpu_pct = secs > 0 ? (double)ticks / (double)c->hz / secs * 100.0 : 0;
+	if (!prev)
+		secs = f->uptime_s - started;
+	p->io_read_rate = io_rate(p->io_read_bytes, prev ? prev->io_read : 0, secs);
+	p->io_write_rate = io_rate(p->io_write_bytes, prev ? prev->io_write : 0, secs);
+}
+
+static uint64_t pages_kb(int64_t pages, uint64_t page_kb)
+{
+	return pages > 0 ? (uint64_t)pages * page_kb : 0;
+}
+
+/* Memory of a task that has an mm (statm's and status's figures). */
+static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, const struct frame *f,
+		     struct frame_proc *p)
+{
+	int64_t shared = r->rss[PTOP_MM_FILE] + r->rss[PTOP_MM_SHMEM];
+
+	p->vsize_kb = r->total_vm * c->page_kb;
+	p->shared_kb = pages_kb(shared, c->page_kb);
+	p->rss_kb = pages_kb(shared + r->rss[PTOP_MM_ANON], c->page_kb);
+	p->swap_kb = pages_kb(r->rss[PTOP_MM_SWAP], c->page_kb);
+	p->rss_anon_kb = pages_kb(r->rss[PTOP_MM_ANON], c->page_kb);
+	p->rss_file_kb = pages_kb(r->rss[PTOP_MM_FILE], c->page_kb);
+	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
+}
+
+/* The name /proc/PID/stat shows (proc_task_name()), at most PROC_COMM_MAX - 1 bytes. */
+static void fill_comm(const struct ptop_task *r, struct frame_proc *p)
+{
+	char name[PROC_COMM_MAX];
+	int n;
+
+	switch (r->ext_kind) {
+	case PTOP_EXT_FULL_NAME:
+		n = snprintf(name, sizeof(name), "%.*s", (int)sizeof(r->ext), r->ext);
+		break;
+	case PTOP_EXT_RESCUER:
+		n = snprintf(name, sizeof(name), "kworker/R-%.*s", (int)sizeof(r->ext), r->ext);
+		break;
+	case PTOP_EXT_WORKER:
+		/* format_worker_id(): the comm set at creation may have been cut short */
+		if (!(r->worker_flags & PTOP_WORKER_POOL))
+			n = snprintf(name, sizeof(name), "kworker/dying");
+		else if (r->worker_cpu >= 0)
+			n = snprintf(name, sizeof(name), "kworker/%d:%d%s", r->worker_cpu,
+				     r->worker_id,
+				     r->worker_flags & PTOP_WORKER_HIGHPRI ? "H" : "");
+		else
+			n = snprintf(name, sizeof(name), "kworker/u%d:%d", r->worker_pool,
+				     r->worker_id);
+		break;
+	default:
+		n = snprintf(name, sizeof(name), "%.*s", (int)sizeof(r->comm), r->comm);
+		break;
+	}
+	if (n >= (int)sizeof(name))
+		n = (int)sizeof(name) - 1;
+	if (r->ext_kind >= PTOP_EXT_WORKER && (r->worker_flags & PTOP_WORKER_POOL) && r->desc[0]) {
+		int m = snprintf(name + n, sizeof(name) - (size_t)n, "%c%.*s",
+				 r->worker_flags & PTOP_WORKER_BUSY ? '+' : '-',
+				 (int)sizeof(r->desc), r->desc);
+
+		n = m >= (int)sizeof(name) - n ? (int)sizeof(name) - 1 : n + m;
+	}
+	memcpy(p->comm, name, (size_t)n);
+	p->comm_len = (uint8_t)n;
+}
+
+/* A task's own fields, as its /proc/PID/task/TID/stat shows them (times in ticks). */
+static void fill_task(const struct ptop_task *r, const struct bpfsrc_ctx *c, struct frame_proc *p)
+{
+	p->pid = r->pid;
+	p->tgid = r->tgid;
+	p->state = state_letter(r->state, (uint32_t)r->exit_state);
+	fill_comm(r, p);
+	p->priority = r->prio - 100;	/* MAX_RT_PRIO */
+	p->nice = r->static_prio - 120; /* DEFAULT_PRIO */
+	p->start_ticks = r->start_boottime / (1000000000ull / (uint64_t)c->hz);
+	p->processor = (int)r->cpu;
+	p->vctxsw = r->nvcsw;
+	p->nvctxsw = r->nivcsw;
+}
+
+/* A process row from its leader's record and its threads' sums. */
+static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct group *g,
+		      const struct bpfsrc_ctx *c, const struct frame *f, struct frame_proc *p)
+{
+	memset(p, 0, sizeof(*p));
+	fill_task(r, c, p);
+	p->ppid = r->ppid;
+	p->uid = map_uid(b, r->euid);
+	p->ruid = map_uid(b, r->ruid);
+	p->suid = map_uid(b, r->suid);
+	p->fsuid = map_uid(b, r->fsuid);
+	p->user = users_name(c->users, p->uid);
+	p->cutime = r->cutime / (1000000000ull / (uint64_t)c->hz);
+	p->cstime = r->cstime / (1000000000ull / (uint64_t)c->hz);
+	p->threads = r->nr_threads;
+	p->perf_fds = -1;
+	/* the leader's mm: none once it exited, as /proc/PID/stat shows then */
+	if (r->has_mm)
+		fill_mem(r, c, f, p);
+	if (c->cgroups && b->cgroup_ids) {
+		const char *path = cgroup_ids_path(b->cgroup_ids, r->cgroup_id);
+
+		if (path)
+			p->cgroup = cgroup_names_get(c->cgroups, path, strlen(path), &p->container);
+	}
+	/* /proc/PID/io: the dead threads' and every live one's, the leader's included */
+	p->has_io = true;
+	p->io_rchar = g->io.rchar + r->sig_io.rchar;
+	p->io_wchar = g->io.wchar + r->sig_io.wchar;
+	p->io_read_bytes = g->io.read_bytes + r->sig_io.read_bytes;
+	p->io_write_bytes = g->io.write_bytes + r->sig_io.write_bytes;
+	cputime_adjust(g->ut + r->sig_utime, g->st + r->sig_stime, g->rt + r->sig_runtime,
+		       r->sig_prev_utime, r->sig_prev_stime, c->hz, &p->utime, &p->stime);
+}
+
+static const struct ptop_task *rec(const struct bpfsrc *b, size_t off)
+{
+	return (const struct ptop_task *)(const void *)(b->buf + off);
+}
+
+static int leader_cmp(const void *key, const void *elt)
+{
+	int x = *(const int *)key, y = (*(const struct ptop_task *const *)elt)->tgid;
+
+	return (x > y) - (x < y);
+}
+
+/* Leaders in iteration order (ascending pid), each with its live threads' CPU summed. */
+static void group_tasks(struct bpfsrc *b, size_t len)
+{
+	b->nleaders = 0;
+	for (size_t off = 0; off + sizeof(struct ptop_task) <= len;
+	     off += sizeof(struct ptop_task)) {
+		const struct ptop_task *r = rec(b, off);
+
+		if (r->pid != r->tgid)
+			continue;
+		if (b->nleaders == b->lcap) {
+			b->lcap = b->lcap ? b->lcap * 2 : 1024;
+			b->leaders = xreallocarray(b->leaders, b->lcap, sizeof(*b->leaders));
+			b->groups = xreallocarray(b->groups, b->lcap, sizeof(*b->groups));
+		}
+		b->leaders[b->nleaders] = r;
+		b->groups[b->nleaders++] = (struct group){0};
+	}
+	for (size_t off = 0; off + sizeof(struct ptop_task) <= len;
+	     off += sizeof(struct ptop_task)) {
+		const struct ptop_task *r = rec(b, off), **l;
+		struct group *g;
+
+		l = bsearch(&r->tgid, b->leaders, b->nleaders, sizeof(*b->leaders), leader_cmp);
+		if (!l)
+			continue; /* its leader was reaped between the two: nothing to add to */
+		g = &b->groups[l - b->leaders];
+		g->ut += r->utime;
+		g->st += r->stime;
+		g->rt += r->runtime;
+		g->io.rchar += r->io.rchar;
+		g->io.wchar += r->io.wchar;
+		g->io.read_bytes += r->io.read_bytes;
+		g->io.write_bytes += r->io.write_bytes;
+	}
+}
+
+static void count_task(struct frame_tasks *t, char state)
+{
+	t->total++;
+	t->running += state == 'R';
+	t->stopped += state == 'T' || state == 't';
+	t->zombie += state == 'Z';
+	t->sleeping += state != 'R' && state != 'T' && state != 't' && state != 'Z';
+}
+
+static struct frame_proc *grow(struct frame_proc **procs, size_t *cap, size_t n)
+{
+	if (n >= *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		while (*cap <= n)
+			*cap *= 2;
+		*procs = xreallocarray(*procs, *cap, sizeof(**procs));
+	}
+	return &(*procs)[n];
+}
+
+/* -H: a row per task, the process's shared fields from its process row. */
+static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c, size_t len)
+{
+	for (size_t off = 0; off + sizeof(struct ptop_task) <= len;
+	     off += sizeof(struct ptop_task)) {
+		const struct ptop_task *r = rec(b, off), **l;
+		struct frame_proc *t;
+
+		l = bsearch(&r->tgid, b->leaders, b->nleaders, sizeof(*b->leaders), leader_cmp);
+		if (!l)
+			continue;
+		t = grow(&f->procs, &f->cap, f->nprocs);
+		*t = b->procs[l - b->leaders];
+		fill_task(r, c, t);
+		cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, c->hz,
+			       &t->utime, &t->stime);
+		/* the leader has no mm once its thread exited: a live thread shows the process's */
+		if (r->has_mm && t->state != 'Z')
+			fill_mem(r, c, f, t);
+		rates(b, c, f, t);
+		count_task(&f->tasks, t->state);
+		f->nprocs++;
+	}
+}
+
+int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
+{
+	ssize_t len = read_pass(b);
+	struct tick *t;
+
+	if (len < 0)
+		return (int)len;
+	if (b->threads != c->threads)
+		b->nprev = 0;
+	b->threads = c->threads;
+	b->ncur = 0;
+	if (b->cgroup_ids)
+		cgroup_ids_frame(b->cgroup_ids);
+	group_tasks(b, (size_t)len);
+	for (size_t i = 0; i < b->nleaders; i++) {
+		struct frame_proc *p =
+		    c->threads ? grow(&b->procs, &b->pcap, i) : grow(&f->procs, &f->cap, f->nprocs);
+
+		fill_proc(b, b->leaders[i], &b->groups[i], c, f, p);
+		if (c->threads)
+			continue;
+		rates(b, c, f, p);
+		count_task(&f->tasks, p->state);
+		f->nprocs++;
+	}
+	if (c->threads)
+		thread_rows(b, f, c, (size_t)len);
+	/* rows came in ascending pid order: cur is sorted already */
+	t = b->prev;
+	b->prev = b->cur;
+	b->nprev = b->ncur;
+	b->cur = t;
+	return 0;
+}
+
+bool bpfsrc_has_cgroups(const struct bpfsrc *b)
+{
+	return b->cgroup_ids;
+}
+
+bool bpfsrc_built(void)
+{
+	return true;
+}
+
+#else /* !HAVE_BPF */
+
+int bpfsrc_open(struct bpfsrc **out)
+{
+	*out = NULL;
+	return -ENOSYS;
+}
+
+void bpfsrc_free(struct bpfsrc *b)
+{
+}
+
+int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
+{
+	return -ENOSYS;
+}
+
+bool bpfsrc_has_cgroups(const struct bpfsrc *b)
+{
+	return false;
+}
+
+bool bpfsrc_built(void)
+{
+	return false;
+}
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bpfsrc.h: the BPF frame source, inside the sampler: a task iterator that
+ * the kernel runs over every task in one read() loop per frame, filling the
+ * same frame_proc rows the /proc reader fills. Built only when configure
+ * found libbpf, bpftool and clang; otherwise every call says -ENOSYS.
+ */
+#ifndef PTOP_BPF_BPFSRC_H
+#define PTOP_BPF_BPFSRC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ptop/frame.h"
+
+struct bpfsrc;
+
+/* What a frame from BPF needs of its sampler. */
+struct bpfsrc_ctx {
+	struct users *users; /* uid -> name, the sampler's */
+	long hz;	     /* clock ticks per second, as /proc counts times */
+	uint64_t page_kb;    /* KiB per page */
+	bool threads;	     /* a row per thread */
+	double interval;     /* s since the previous frame, 0 for the first */
+	/* each row's cgroup and container through these names (bpfsrc_has_cgroups()), or NULL */
+	struct cgroup_names *cgroups;
+};
+
+/*
+ * Load and attach the task iterator, then free everything libbpf kept for
+ * loading (the object, the kernel's BTF) so that only the link stays.
+ * Returns 0, -ENOSYS when ptop was built without BPF, -EPERM when the kernel
+ * refused (no CAP_BPF + CAP_PERFMON), or another -errno from loading.
+ */
+int bpfsrc_open(struct bpfsrc **out);
+void bpfsrc_free(struct bpfsrc *b);
+
+/*
+ * Fill f's rows (f->procs, f->nprocs, f->tasks) from one pass of the
+ * iterator: state letters as task_state_index() maps them, CPU times as
+ * /proc scales them (cputime_adjust over the live threads and the dead
+ * ones' share), RSS as statm sums it, uids in the reader's user namespace.
+ * f->uptime_s and f->mem.total must be set. Returns 0 or -errno when the
+ * iterator cannot be read.
+ */
+int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
+
+/*
+ * Whether rows can have their cgroup path from BPF: the unified hierarchy
+ * alone is mounted (else /proc/PID/cgroup's paths come from other lines).
+ */
+bool bpfsrc_has_cgroups(const struct bpfsrc *b);
+
+/* Whether this ptop was built with the BPF source. */
+bool bpfsrc_built(void);
+
+#endif

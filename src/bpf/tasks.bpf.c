@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tasks.bpf.c: a task iterator (iter/task) that writes one struct ptop_task
+ * per task with bpf_seq_write, in the reader's read(). It copies raw kernel
+ * fields; the reader (bpfsrc.c) turns them into what /proc shows (state
+ * letters, scaled CPU times, uids in its user namespace). What /proc computes
+ * from kernel memory the reader cannot see is done here: pids in the
+ * reader's pid namespace (pid_nr_ns), RSS summed over the per-CPU counters
+ * as statm does, and a kernel thread's long name as proc_task_name() builds.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+#include "tasks.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define MAX_CPUS 1024
+#define MAX_PID_LEVEL 32
+#define PF_WQ_WORKER 0x00000020
+#define PF_KTHREAD 0x00200000
+
+const volatile __u32 nr_cpus = 1;
+
+/*
+ * Each CPU's per-CPU offset (__per_cpu_offset[]), which kernels without
+ * KALLSYMS_ALL do not let a program name: found as the distance between a
+ * per-CPU map value's address on that CPU and its per-CPU pointer.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} pcpu_probe SEC(".maps");
+
+/* The record being built: too big for the program's 512-byte stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ptop_task);
+} record SEC(".maps");
+
+static unsigned long cpu_off[MAX_CPUS];
+static __u32 ncpu_off;
+
+/* The reader's pid namespace, found on the first task of each pass. */
+static struct pid_namespace *my_ns;
+static __u32 my_level;
+
+static __always_inline struct upid pid_upid(struct pid *p, __u32 level)
+{
+	struct upid u = {};
+
+	if (level < MAX_PID_LEVEL)
+		bpf_core_read(&u, sizeof(u), &p->numbers[level]);
+	return u;
+}
+
+/* What /proc/PID/io shows of one accounting (do_io_accounting()). */
+static __always_inline void task_io(struct task_io_accounting *a, struct ptop_io *o)
+{
+	o->rchar = BPF_CORE_READ(a, rchar);
+	o->wchar = BPF_CORE_READ(a, wchar);
+	o->read_bytes = BPF_CORE_READ(a, read_bytes);
+	o->write_bytes = BPF_CORE_READ(a, write_bytes);
+}
+
+/* pid_nr_ns(): p's number in the reader's namespace, 0 when it has none there. */
+static __always_inline __s32 nr_ns(struct pid *p)
+{
+	struct upid u;
+
+	if (!p || BPF_CORE_READ(p, level) < my_level)
+		return 0;
+	u = pid_upid(p, my_level);
+	return u.ns == my_ns ? u.nr : 0;
+}
+
+/* An address as a number: pointers read back through the stack are plain scalars. */
+static __always_inline unsigned long addr_of(const void *p)
+{
+	unsigned long a = 0;
+
+	bpf_probe_read_kernel(&a, sizeof(a), &p);
+	return a;
+}
+
+static __always_inline void find_cpu_offsets(void)
+{
+	unsigned long map = addr_of(&pcpu_probe), base = 0;
+	__u32 key = 0, cpu;
+
+	ncpu_off = 0;
+	bpf_probe_read_kernel(&base, sizeof(base),
+			      (const void *)(map + bpf_core_field_offset(struct bpf_array, pptrs)));
+	if (!base)
+		return;
+	for (cpu = 0; cpu < MAX_CPUS && cpu < nr_cpus; cpu++) {
+		void *v = bpf_map_lookup_percpu_elem(&pcpu_probe, &key, cpu);
+
+		if (!v)
+			return;
+		cpu_off[cpu] = addr_of(v) - base;
+	}
+	ncpu_off = cpu;
+}
+
+/* percpu_counter_sum(): the count and every CPU's part not yet folded into it. */
+static __always_inline __s64 counter_sum(struct percpu_counter *c, __u32 *exact)
+{
+	__s64 sum = c->count;
+	unsigned long base = (unsigned long)BPF_CORE_READ(c, counters);
+	__u32 n = ncpu_off;
+
+	if (!base || !n) {
+		*exact = 0;
+		return sum;
+	}
+	for (__u32 cpu = 0; cpu < MAX_CPUS && cpu < n; cpu++) {
+		__s32 part = 0;
+
+		bpf_probe_read_kernel(&part, sizeof(part), (const void *)(base + cpu_off[cpu]));
+		sum += part;
+	}
+	return sum;
+}
+
+static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
+{
+	struct mm_struct *mm = t->mm;
+
+	if (!mm)
+		return;
+	r->has_mm = 1;
+	r->rss_exact = 1;
+	r->total_vm = mm->total_vm;
+	for (int i = 0; i < PTOP_MM_N; i++)
+		r->rss[i] = counter_sum(&mm->rss_stat[i], &r->rss_exact);
+}
+
+/* What proc_task_name() builds a kernel thread's name from. */
+static __always_inline void task_ext(struct task_struct *t, struct ptop_task *r)
+{
+	struct kthread *k = (struct kthread *)t->worker_private;
+
+	if (!k)
+		return;
+	if (t->flags & PF_WQ_WORKER) {
+		struct worker *w = (struct worker *)BPF_CORE_READ(k, data);
+		struct workqueue_struct *wq;
+		struct worker_pool *pool;
+
+		if (!w)
+			return;
+		r->ext_kind = PTOP_EXT_WORKER;
+		wq = BPF_CORE_READ(w, rescue_wq);
+		if (wq) {
+			r->ext_kind = PTOP_EXT_RESCUER;
+			bpf_probe_read_kernel_str(r->ext, sizeof(r->ext), &wq->name);
+		}
+		r->worker_id = BPF_CORE_READ(w, id);
+		pool = BPF_CORE_READ(w, pool);
+		if (!pool)
+			return;
+		r->worker_flags = PTOP_WORKER_POOL;
+		r->worker_cpu = BPF_CORE_READ(pool, cpu);
+		r->worker_pool = BPF_CORE_READ(pool, id);
+		if (BPF_CORE_READ(pool, attrs, nice) < 0)
+			r->worker_flags |= PTOP_WORKER_HIGHPRI;
+		if (BPF_CORE_READ(w, current_work))
+			r->worker_flags |= PTOP_WORKER_BUSY;
+		bpf_probe_read_kernel_str(r->desc, sizeof(r->desc), &w->desc);
+	} else if (t->flags & PF_KTHREAD) {
+		char *name = BPF_CORE_READ(k, full_name);
+
+		if (name && bpf_probe_read_kernel_str(r->ext, sizeof(r->ext), name) > 1)
+			r->ext_kind = PTOP_EXT_FULL_NAME;
+	}
+}
+
+SEC("iter/task")
+int ptop_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task, *leader;
+	struct signal_struct *sig;
+	struct ptop_task *r;
+	__u32 zero = 0;
+
+	r = bpf_map_lookup_elem(&record, &zero);
+	if (!t || !r)
+		return 0;
+	__builtin_memset(r, 0, sizeof(*r));
+	if (ctx->meta->seq_num == 0) {
+		struct task_struct *me = bpf_get_current_task_btf();
+		struct pid *p = me->thread_pid;
+
+		my_level = BPF_CORE_READ(p, level);
+		my_ns = pid_upid(p, my_level).ns;
+		find_cpu_offsets();
+	}
+	leader = t->group_leader;
+	sig = t->signal;
+	if (my_level == 0) {
+		/* the initial namespace: its numbers are the task's own, read without helpers */
+		r->pid = t->pid;
+		r->tgid = t->tgid;
+		r->ppid = t->real_parent->tgid;
+	} else {
+		r->pid = nr_ns(t->thread_pid);
+		r->tgid = nr_ns(BPF_CORE_READ(sig, pids[PIDTYPE_TGID]));
+		r->ppid = nr_ns(BPF_CORE_READ(t, real_parent, signal, pids[PIDTYPE_TGID]));
+	}
+	if (!r->pid || !r->tgid)
+		return 0; /* not in the reader's namespace: /proc would not list it */
+	r->euid = t->cred->euid.val;
+	r->ruid = t->cred->uid.val;
+	r->suid = t->cred->suid.val;
+	r->fsuid = t->cred->fsuid.val;
+	r->state = t->__state;
+	r->exit_state = t->exit_state;
+	r->flags = t->flags;
+	r->prio = t->prio;
+	r->static_prio = t->static_prio;
+	r->nr_threads = sig->nr_threads;
+	r->cpu = t->thread_info.cpu;
+	r->utime = t->utime;
+	r->stime = t->stime;
+	r->runtime = t->se.sum_exec_runtime;
+	r->prev_utime = t->prev_cputime.utime;
+	r->prev_stime = t->prev_cputime.stime;
+	r->sig_utime = sig->utime;
+	r->sig_stime = sig->stime;
+	r->sig_runtime = sig->sum_sched_runtime;
+	r->sig_prev_utime = sig->prev_cputime.utime;
+	r->sig_prev_stime = sig->prev_cputime.stime;
+	r->start_boottime = t->start_boottime;
+	r->cutime = sig->cutime;
+	r->cstime = sig->cstime;
+	r->nvcsw = t->nvcsw;
+	r->nivcsw = t->nivcsw;
+	task_io(&t->ioac, &r->io);
+	task_io(&sig->ioac, &r->sig_io);
+	r->cgroup_id = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
+	/* a thread's memory is its process's, wanted only once the leader has none */
+	if (t == leader || leader->exit_state)
+		task_mm(t, r);
+	if (t->flags & PF_KTHREAD)
+		task_ext(t, r);
+	bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
+	return 0;
+}

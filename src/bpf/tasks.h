@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tasks.h: the record the task iterator (tasks.bpf.c) writes for each task,
+ * shared by the BPF program and its reader (bpfsrc.c). Fixed size, native
+ * byte order: the reader and the kernel are the same machine.
+ */
+#ifndef PTOP_BPF_TASKS_H
+#define PTOP_BPF_TASKS_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define PTOP_TASK_EXT 64
+
+/* What ext holds: how /proc names a kernel thread instead of its comm (proc_task_name()). */
+enum ptop_task_ext {
+	PTOP_EXT_NONE,
+	PTOP_EXT_FULL_NAME, /* a kernel thread's name longer than comm */
+	PTOP_EXT_WORKER,    /* a workqueue worker: named from its pool, see worker_* */
+	PTOP_EXT_RESCUER,   /* a rescuer: ext is its workqueue's name */
+};
+
+/* Memory counters in the order of the kernel's enum (MM_FILEPAGES ...). */
+enum ptop_task_mm { PTOP_MM_FILE, PTOP_MM_ANON, PTOP_MM_SWAP, PTOP_MM_SHMEM, PTOP_MM_N };
+
+/* I/O accounting (struct task_io_accounting), as /proc/PID/io shows it. */
+struct ptop_io {
+	__u64 rchar, wchar;	       /* bytes through read() and write() */
+	__u64 read_bytes, write_bytes; /* bytes from and to storage */
+};
+
+struct ptop_task {
+	__s32 pid, tgid, ppid;		/* in the reader's pid namespace */
+	__u32 euid;			/* in the initial user namespace */
+	__u32 ruid, suid, fsuid;	/* real, saved, filesystem: as euid */
+	__u32 state, exit_state, flags; /* __state, exit_state, PF_* */
+	__s32 prio, static_prio;
+	__s32 nr_threads; /* signal->nr_threads */
+	__u32 cpu;	  /* CPU last run on */
+	__u32 ext_kind;	  /* enum ptop_task_ext */
+	/* a worker's pool (format_worker_id()): CPU or -1 when unbound, pool id, its id */
+	__s32 worker_cpu, worker_pool, worker_id;
+	__u32 worker_flags;			 /* PTOP_WORKER_* */
+	__u64 utime, stime, runtime;		 /* ns: this task's samples, sum_exec_runtime */
+	__u64 prev_utime, prev_stime;		 /* ns: this task's prev_cputime */
+	__u64 sig_utime, sig_stime, sig_runtime; /* ns: the group's dead threads */
+	__u64 sig_prev_utime, sig_prev_stime;	 /* ns: the group's prev_cputime */
+	__u64 start_boottime;			 /* ns after boot */
+	__u64 cutime, cstime;			 /* ns: the group's waited-for dead children */
+	__u64 nvcsw, nivcsw;
+	struct ptop_io io, sig_io; /* this task's; the group's dead threads' */
+	__u64 cgroup_id;	   /* its unified-hierarchy cgroup's kernfs id (inode) */
+	__u64 total_vm;		   /* pages; 0 without an mm */
+	__s64 rss[PTOP_MM_N];	   /* pages, the per-CPU parts summed when rss_exact */
+	__u32 has_mm, rss_exact;
+	char comm[16];
+	char ext[PTOP_TASK_EXT];
+	char desc[32]; /* a worker's last work, shown after '+' (running it) or '-' */
+};
+
+#define PTOP_WORKER_POOL 1    /* attached to a pool (else "kworker/dying") */
+#define PTOP_WORKER_HIGHPRI 2 /* its pool's nice is below 0: "H" */
+#define PTOP_WORKER_BUSY 4    /* running a work: '+' before desc */
+
+#endif

@@ -1,0 +1,259 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_bpf.sh: the BPF frame source against the /proc one, field by field.
+# For PID 1 and for test children with a known thread count, memory and nice
+# value, a BPF frame taken between two /proc frames agrees with them: every
+# field that did not change between the two /proc frames is equal, and CPU
+# times lie between them (ptop(1), FRAME SOURCES, gives the bounds). Rows per
+# thread (-H) agree likewise. RES is statm's exact figure. As an
+# unprivileged user, ptop says once why it reads /proc and its figures are
+# still right. Skips (77) with the reason where BPF cannot load.
+set -eu
+
+: "${PTOP:?PTOP must name the ptop binary}"
+
+if ! "$PTOP" --version | grep -q 'procfs, bpf'; then
+	echo "SKIP: this ptop was built without BPF"
+	exit 77
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: python3 is needed to compare frames"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-bpf.XXXXXX")
+kids=
+cleanup() {
+	for p in $kids; do
+		kill -KILL "$p" 2>/dev/null || : # a stopped one would not see a TERM
+		wait "$p" 2>/dev/null || :
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$PTOP" -b -n 1 -p 1 --source=bpf -o json >"$tmp/probe" 2>"$tmp/probe.err" || :
+if [ -s "$tmp/probe.err" ]; then
+	echo "SKIP: $(cat "$tmp/probe.err")"
+	exit 77
+fi
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# child NICE MIB THREADS: a process that sets its nice value, touches MIB MiB,
+# has a thread burn 0.3 s of CPU and end (its time is then the dead threads'
+# share), starts THREADS-1 more threads, says so by a file, and sleeps for good.
+child() {
+	python3 - "$tmp/ready.$1.$2.$3" "$1" "$2" "$3" <<'PY' &
+import os, sys, threading, time
+path, nice, mib, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+os.nice(nice)
+block = bytearray(mib << 20)
+for i in range(0, len(block), 4096):
+    block[i] = 1
+def burn():
+    t0 = time.thread_time()
+    while time.thread_time() - t0 < 0.3:
+        pass
+burner = threading.Thread(target=burn)
+burner.start()
+burner.join()
+stop = threading.Event()
+for _ in range(threads - 1):
+    threading.Thread(target=stop.wait, daemon=True).start()
+open(path, "w").close()
+stop.wait()
+PY
+	kids="$kids $!"
+	tries=0
+	until [ -e "$tmp/ready.$1.$2.$3" ]; do
+		tries=$((tries + 1))
+		[ $tries -lt 300 ] || { echo "FAIL: a test child never got ready" >&2; exit 1; }
+		sleep 0.1
+	done
+}
+
+child 7 16 3
+child 0 4 1
+set -- $kids
+a=$1
+b=$2
+# A stopped process (T) and one with a zombie child (Z) that it never reaps.
+sleep 600 &
+stopped=$!
+kids="$kids $stopped"
+tries=0
+until [ "$(cat "/proc/$stopped/comm")" = sleep ]; do
+	tries=$((tries + 1))
+	[ $tries -lt 300 ] || { echo "FAIL: sleep never started" >&2; exit 1; }
+	sleep 0.1
+done
+kill -STOP "$stopped"
+sh -c 'sleep 0 & exec sleep 600' &
+parent=$!
+kids="$kids $parent"
+tries=0
+until zombie=$(ps -o pid= --ppid "$parent" | tr -d ' ') && [ -n "$zombie" ] &&
+	[ "$(sed 's/.*) //; s/ .*//' "/proc/$zombie/stat")" = Z ] &&
+	[ "$(sed 's/.*) //; s/ .*//' "/proc/$stopped/stat")" = T ]; do
+	tries=$((tries + 1))
+	[ $tries -lt 300 ] || { echo "FAIL: no zombie or no stopped process" >&2; exit 1; }
+	sleep 0.1
+done
+
+# Wait until both children sleep, as a loaded machine may take a while.
+for p in $a $b; do
+	tries=0
+	until [ "$(sed 's/.*) //; s/ .*//' "/proc/$p/stat")" = S ]; do
+		tries=$((tries + 1))
+		[ $tries -lt 300 ] || { echo "FAIL: $p never slept" >&2; exit 1; }
+		sleep 0.1
+	done
+done
+
+# PID 1, kthreadd (a kernel thread), the children
+pids=1,2,$a,$b,$stopped,$parent,$zombie
+page_kb=$(($(getconf PAGESIZE) / 1024))
+
+# compare NAME: procfs, bpf, procfs frames in $tmp/NAME.{1,b,2}, rows keyed by pid.
+compare() {
+	python3 - "$tmp/$1" "$1" "$a" "$b" "$stopped" "$zombie" <<'PY' || failures=$((failures + 1))
+import json, sys
+base, name = sys.argv[1], sys.argv[2]
+a, b, stopped, zombie = (int(x) for x in sys.argv[3:7])
+def load(s):
+    with open(base + "." + s) as f:
+        return json.loads(f.readline())
+p1, bf, p2 = load("1"), load("b"), load("2")
+bad = 0
+if bf["cost"]["source"] != "bpf" or p1["cost"]["source"] != "procfs":
+    print("FAIL: %s: sources %s/%s" % (name, bf["cost"]["source"], p1["cost"]["source"]))
+    bad += 1
+rows = [{r["pid"]: r for r in fr["processes"]} for fr in (p1, bf, p2)]
+if set(rows[1]) != set(rows[0]) & set(rows[2]) and set(rows[1]) != set(rows[0]) | set(rows[2]):
+    print("FAIL: %s: rows %s by BPF, %s and %s by /proc" % (name, sorted(rows[1]), sorted(rows[0]), sorted(rows[2])))
+    bad += 1
+checked = 0
+for pid in sorted(set(rows[0]) & set(rows[1]) & set(rows[2])):
+    x, y, z = rows[0][pid], rows[1][pid], rows[2][pid]
+    for k in x:
+        if k in ("cpu_pct", "mem_pct"):
+            continue  # derived over different intervals
+        if x["tgid"] == 1 and k in ("state", "processor"):
+            continue  # PID 1 works now and then: its threads wake and move between frames
+        if x[k] == z[k] and y[k] != x[k]:
+            print("FAIL: %s: pid %d %s: bpf %r, /proc %r" % (name, pid, k, y[k], x[k]))
+            bad += 1
+        elif k.endswith("_ticks") and not min(x[k], z[k]) <= y[k] <= max(x[k], z[k]):
+            print("FAIL: %s: pid %d %s: bpf %r not within /proc's %r..%r" % (name, pid, k, y[k], x[k], z[k]))
+            bad += 1
+    checked += 1
+tg = {}
+for r in bf["processes"]:
+    tg.setdefault(r["tgid"], []).append(r)
+for r in tg.get(a, []):
+    if r["nice"] != 7 or r["threads"] != 3 or r["rss_kb"] < 16384:
+        print("FAIL: %s: child %d shows nice %d, %d threads, %d KiB" % (name, r["pid"], r["nice"], r["threads"], r["rss_kb"]))
+        bad += 1
+    if bf["rows"] == "processes" and r["utime_ticks"] + r["stime_ticks"] < 30:
+        print("FAIL: %s: child %d lacks its ended thread's 0.3 s: %d ticks" % (name, r["pid"], r["utime_ticks"] + r["stime_ticks"]))
+        bad += 1
+want = (3, 1) if bf["rows"] == "threads" else (1, 1)
+if (len(tg.get(a, [])), len(tg.get(b, []))) != want:
+    print("FAIL: %s: %d rows of child %d, %d of child %d" % (name, len(tg.get(a, [])), a, len(tg.get(b, [])), b))
+    bad += 1
+# I/O and cgroup come from BPF (or, on a hybrid machine, cgroup from /proc) too
+for r in tg.get(a, []):
+    if not r["io_rchar"] or r["cgroup"] is None:
+        print("FAIL: %s: child %d shows rchar %r, cgroup %r" % (name, r["pid"], r["io_rchar"], r["cgroup"]))
+        bad += 1
+states = {r["pid"]: r["state"] for r in bf["processes"]}
+if states.get(stopped) != "T" or states.get(zombie) != "Z":
+    print("FAIL: %s: the stopped process is %s, the zombie %s" % (name, states.get(stopped), states.get(zombie)))
+    bad += 1
+if checked < 7:
+    print("FAIL: %s: only %d rows to compare" % (name, checked))
+    bad += 1
+print("%s: %d rows compared" % (name, checked))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# A frame from each source, BPF between two from /proc.
+frames() {
+	out=$1
+	shift
+	"$PTOP" -b -n 1 --source=procfs -o json "$@" >"$tmp/$out.1"
+	"$PTOP" -b -n 1 --source=bpf -o json "$@" >"$tmp/$out.b" 2>"$tmp/$out.err"
+	"$PTOP" -b -n 1 --source=procfs -o json "$@" >"$tmp/$out.2"
+	if [ -s "$tmp/$out.err" ]; then
+		fail "$out: ptop said: $(cat "$tmp/$out.err")"
+	fi
+}
+
+frames procs -p "$pids"
+compare procs
+frames threads -H -p "$pids"
+compare threads
+
+# The default source as root is BPF.
+"$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto"
+grep -q '"source":"bpf"' "$tmp/auto" || fail "auto did not choose bpf as root"
+
+# RES is statm's exact figure (the per-CPU counters summed), read around it.
+before=$(awk -v k="$page_kb" '{ print $2 * k }' "/proc/$a/statm")
+res=$("$PTOP" -b -n 1 --source=bpf -o json -p "$a" |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["processes"][0]["rss_kb"])')
+after=$(awk -v k="$page_kb" '{ print $2 * k }' "/proc/$a/statm")
+[ "$before" = "$after" ] && [ "$res" != "$before" ] &&
+	fail "RES $res KiB by BPF, statm says $before KiB"
+
+# A bad source is a usage error.
+if "$PTOP" -b -n 1 --source=ebpf >/dev/null 2>"$tmp/bad.err"; then
+	fail "--source=ebpf was taken"
+else
+	st=$?
+	[ $st -eq 2 ] || fail "--source=ebpf exited $st, not 2"
+	grep -q "unknown source: 'ebpf'" "$tmp/bad.err" || fail "--source=ebpf: $(cat "$tmp/bad.err")"
+fi
+
+# Unprivileged: the reason once on stderr, then right figures from /proc.
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	nobody() {
+		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all "$@"
+	}
+	if nobody "$PTOP" -b -n 2 -d 0.1 -o json -p "$a" >"$tmp/nobody" 2>"$tmp/nobody.err"; then
+		n=$(grep -c 'bpf: needs CAP_BPF and CAP_PERFMON; using /proc' "$tmp/nobody.err" || :)
+		[ "$n" = 1 ] || fail "unprivileged: said $n times: $(cat "$tmp/nobody.err")"
+		grep -q '"source":"procfs"' "$tmp/nobody" || fail "unprivileged: not from procfs"
+		"$PTOP" -b -n 1 --source=procfs -o json -p "$a" >"$tmp/root"
+		python3 - "$tmp/nobody" "$tmp/root" <<'PY' || failures=$((failures + 1))
+import json, sys
+mine = json.loads(open(sys.argv[1]).readline())["processes"][0]
+root = json.loads(open(sys.argv[2]).readline())["processes"][0]
+keys = ("pid", "ppid", "state", "user", "nice", "threads", "rss_kb", "vsize_kb", "utime_ticks", "stime_ticks", "start_ticks", "comm")
+bad = [k for k in keys if mine[k] != root[k]]
+if bad:
+    print("FAIL: unprivileged frame differs in %s: %s / %s" % (bad, mine, root))
+sys.exit(1 if bad else 0)
+PY
+		nobody "$PTOP" -b -n 1 --source=procfs -o json -p "$a" >/dev/null 2>"$tmp/quiet.err"
+		[ ! -s "$tmp/quiet.err" ] || fail "--source=procfs said: $(cat "$tmp/quiet.err")"
+	else
+		fail "ptop as nobody failed: $(cat "$tmp/nobody.err")"
+	fi
+else
+	echo "note: no setpriv or no user nobody: the unprivileged fallback is not tried"
+fi
+
+if [ $failures -ne 0 ]; then
+	echo "test_bpf: $failures failure(s)" >&2
+	exit 1
+fi
+echo "test_bpf: BPF and /proc frames agree"
