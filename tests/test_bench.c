@@ -218,6 +218,7 @@ static void test_scan(void **state)
 {
 	static const char *const keys[] = {"open_read_close", "held", "read_less", "ptop_full",
 					   "ptop_read_less"};
+	const struct bench_value *bpf = NULL;
 	struct bench_result res;
 	void *p = params(&bench_scan, "frames=2", NULL);
 
@@ -227,6 +228,20 @@ static void test_scan(void **state)
 
 		assert_true(v->value > 0);
 		assert_int_equal(v->samples, 2);
+	}
+	/* BPF: a figure where it loads, else a note that says why, not a zero */
+	for (size_t i = 0; i < res.nvalues; i++)
+		if (!strcmp(res.values[i].key, "ptop_bpf"))
+			bpf = &res.values[i];
+	if (bpf) {
+		assert_true(bpf->value > 0);
+		assert_int_equal(bpf->samples, 2);
+	} else {
+		bool said = false;
+
+		for (size_t i = 0; i < res.nnotes; i++)
+			said |= strncmp(res.notes[i], "bpf: ", 5) == 0;
+		assert_true(said);
 	}
 	/* at least this test and its parent */
 	assert_true(bench_value_of(&res, "processes")->value >= 2);

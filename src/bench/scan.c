@@ -8,7 +8,9 @@
  *  - pread(2) of stat and statm on descriptors held open, as ptop's batch mode;
  *  - read-less: pread of a held schedstat, and of stat and statm only when
  *    it changed since the last frame, as ptop's viewer does out of view;
- *  - ptop's own sampler, in full and read-less (parsing, slots and all).
+ *  - ptop's own sampler, in full and read-less (parsing, slots and all);
+ *  - ptop's BPF task iterator source, when it loads (root, or CAP_BPF and
+ *    CAP_PERFMON): one read() loop per frame, no file per process.
  * The raw ways parse nothing: they are the floor each design can reach. The
  * figure is CPU time (this process's, kernel and user) per process and frame,
  * the median over --repeat runs, each of --frames frames per way, the ways
@@ -67,9 +69,10 @@ struct scan_state {
 	char buf[SCAN_BUF];
 	unsigned long changed; /* read-less: processes that ran, over the run */
 	size_t listed;	       /* PIDs the last listing gave */
+	const char *no_bpf;    /* why the BPF way did not run, or NULL */
 };
 
-enum scan_way { WAY_TOP, WAY_HELD, WAY_READLESS, WAY_SAMPLER, WAY_SAMPLER_RL, WAY_N };
+enum scan_way { WAY_TOP, WAY_HELD, WAY_READLESS, WAY_SAMPLER, WAY_SAMPLER_RL, WAY_BPF, WAY_N };
 
 static const struct {
 	const char *key, *label;
@@ -79,6 +82,7 @@ static const struct {
     [WAY_READLESS] = {"read_less", N_("read-less: held schedstat, stat+statm if it moved")},
     [WAY_SAMPLER] = {"ptop_full", N_("ptop's sampler, every row in full (batch)")},
     [WAY_SAMPLER_RL] = {"ptop_read_less", N_("ptop's sampler, read-less (viewer)")},
+    [WAY_BPF] = {"ptop_bpf", N_("ptop's sampler, BPF task iterator")},
 };
 
 static const char *const scan_files[3] = {"stat", "statm", "schedstat"};
@@ -225,7 +229,8 @@ static int run_way(struct scan_state *st, enum scan_way w, unsigned frames, doub
 	static void (*const fn[])(struct scan_state *, int, const char *) = {
 	    [WAY_TOP] = read_top, [WAY_HELD] = read_held, [WAY_READLESS] = read_less};
 	struct sampler_opts so = {.needs = PROC_NEED(PROC_FILE_STATM),
-				  .read_less = w == WAY_SAMPLER_RL};
+				  .read_less = w == WAY_SAMPLER_RL,
+				  .source = w == WAY_BPF ? FRAME_SOURCE_BPF : FRAME_SOURCE_PROCFS};
 	struct sampler *s = NULL;
 	struct frame f = {0};
 	unsigned long changed = st->changed;
@@ -239,6 +244,11 @@ static int run_way(struct scan_state *st, enum scan_way w, unsigned frames, doub
 		/* the first frame opens the descriptors and sets the references */
 		if (!err)
 			err = sampler_frame(s, &f);
+		/* BPF did not load: the sampler read /proc, which is not what is asked */
+		if (!err && w == WAY_BPF && strcmp(f.cost.source, "bpf")) {
+			st->no_bpf = sampler_note(s) ? sampler_note(s) : _("bpf: not available");
+			frames = 0;
+		}
 	}
 	t0 = clock_cpu();
 	for (unsigned i = 0; i < frames && !err; i++)
@@ -312,10 +322,12 @@ static int scan_run(const void *params, const struct bench_ctx *ctx, struct benc
 		 repeat);
 	for (int w = 0; w < WAY_N; w++) {
 		double *s = &samples[(size_t)w * repeat];
-		struct bench_value *v =
-		    bench_add_value(res, scan_ways[w].key, _(scan_ways[w].label), "usecs/process",
-				    bench_median(s, repeat), BENCH_STYLE_FIGURE, true);
+		struct bench_value *v;
 
+		if (w == WAY_BPF && st.no_bpf)
+			continue;
+		v = bench_add_value(res, scan_ways[w].key, _(scan_ways[w].label), "usecs/process",
+				    bench_median(s, repeat), BENCH_STYLE_FIGURE, true);
 		bench_set_spread(v, s, repeat, _("runs"));
 	}
 	bench_add_value(res, "processes", N_("processes"), "", (double)nprocs, BENCH_STYLE_COUNT,
@@ -326,6 +338,8 @@ static int scan_run(const void *params, const struct bench_ctx *ctx, struct benc
 	bench_note(res, "%s",
 		   _("CPU time of this process per process and frame; the raw ways parse "
 		     "nothing, ptop's sampler parses and keeps its slots"));
+	if (st.no_bpf)
+		bench_note(res, "%s", st.no_bpf);
 out:
 	free(st.dents);
 	if (st.dirfd >= 0)
