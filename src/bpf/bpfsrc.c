@@ -398,14 +398,15 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 	double secs = c->interval, started = (double)p->start_ticks / (double)c->hz;
 	uint64_t ticks = p->utime + p->stime;
 
-	prev = b->nprev ? bsearch(&key, b->prev, b->nprev, sizeof(key), tick_cmp) : NULL;
-	if (prev && prev->start != p->start_ticks)
-		prev = NULL;
+	/* grown first: prev points into b->prev, which growing moves */
 	if (b->ncur == b->tcap) {
 		b->tcap = b->tcap ? b->tcap * 2 : 1024;
 		b->cur = xreallocarray(b->cur, b->tcap, sizeof(*b->cur));
 		b->prev = xreallocarray(b->prev, b->tcap, sizeof(*b->prev));
 	}
+	prev = b->nprev ? bsearch(&key, b->prev, b->nprev, sizeof(key), tick_cmp) : NULL;
+	if (prev && prev->start != p->start_ticks)
+		prev = NULL;
 	b->cur[b->ncur++] = (struct tick){.pid = p->pid,
 					  .start = p->start_ticks,
 					  .ticks = ticks,

@@ -75,7 +75,8 @@ static int walk(struct cgroup_ids *c)
 		add(c, (uint64_t)e->fts_statp->st_ino, xstrdup(*rel ? rel : "/"));
 	}
 	fts_close(fts);
-	qsort(c->v, c->n, sizeof(*c->v), id_cmp);
+	if (c->n)
+		qsort(c->v, c->n, sizeof(*c->v), id_cmp);
 	return 0;
 }
 
