@@ -93,7 +93,11 @@ void sbuf_free(struct sbuf *b)
 
 void sbuf_add(struct sbuf *b, const void *p, size_t n)
 {
-	memcpy(sbuf_reserve(b, n), p, n);
+	void *to = sbuf_reserve(b, n);
+
+	/* p may be NULL when n is 0 (an empty table's strings): memcpy may not take it */
+	if (n)
+		memcpy(to, p, n);
 	b->len += n;
 }
 

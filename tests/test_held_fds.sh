@@ -61,7 +61,9 @@ while :; do
 	i=$((i + 1))
 done
 
-strace -f -qq -e trace=openat,pread64 -o "$tmp/trace" \
+# LeakSanitizer cannot work under ptrace: a sanitizer build runs without it here.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -qq -e trace=openat,pread64 -o "$tmp/trace" \
 	"$PTOP" -b -H -n "$FRAMES" -d 0.05 -o csv -p "$thr_pid" --source=procfs >"$tmp/out.csv"
 
 "$PYTHON" - "$tmp/trace" "$tmp/out.csv" "$thr_pid" "$FRAMES" <<'PY'

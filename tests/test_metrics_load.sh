@@ -24,8 +24,16 @@ load load "$port" "$ptop_pid" 10 50 >"$tmp/load" 2>&1 || fail "under load: $(cat
 cat "$tmp/load"
 read -r _ n _ errors _ early late <"$tmp/load" || :
 [ "${errors:-1}" = 0 ] && [ "${n:-0}" -gt 50 ] || fail "load: $(cat "$tmp/load")"
-[ $((late - early)) -le "$LOAD_RSS_KB" ] ||
-	fail "ptop's RSS grew from $early to $late KiB under load"
+# A sanitizer build keeps freed memory in quarantine (ASan's design): its RSS
+# says nothing about ptop's, so only the plain build's is held to the bound.
+rss_bound() { # WHAT BEFORE AFTER
+	if [ "${PTOP_SANITIZED:-no}" = yes ]; then
+		echo "note: sanitizer build: RSS $2 -> $3 KiB $1 not checked"
+	elif [ $(($3 - $2)) -gt "$LOAD_RSS_KB" ]; then
+		fail "ptop's RSS grew from $2 to $3 KiB $1"
+	fi
+}
+rss_bound "under load" "$early" "$late"
 
 before=$(rss_kb "$ptop_pid")
 for t in "idle $port 10000" "slowloris $port 100" "longline $port"; do
@@ -35,9 +43,8 @@ for t in "idle $port 10000" "slowloris $port 100" "longline $port"; do
 done
 after=$(rss_kb "$ptop_pid")
 echo "rss_kb before slow clients $before, after $after"
-[ $((after - before)) -le "$LOAD_RSS_KB" ] ||
-	fail "ptop's RSS grew from $before to $after KiB with slow clients"
-kill -0 "$ptop_pid" || fail "ptop died"
+rss_bound "with slow clients" "$before" "$after"
+kill -0 "$ptop_pid" || fail "ptop died: $(cat "$tmp/main.err")"
 
 [ "$failures" = 0 ] || exit 1
 echo "PASS: test_metrics_load.sh"
