@@ -7,7 +7,8 @@
 # once (then re-read with pread), and its own stat and statm once each; the
 # pread calls on them show every frame read them. Also that the rows are
 # right: -H prints one row per thread of it. Skips (77) without strace or
-# python3, or where ptrace is not allowed.
+# python3, where ptrace is not allowed, or where the open-file limit cannot
+# hold a descriptor set for every task on the machine.
 set -eu
 
 : "${PTOP:?PTOP must name the ptop binary}"
@@ -28,6 +29,18 @@ strace -f -o /dev/null true 2>/dev/null || {
 	echo "SKIP: strace cannot trace here (ptrace refused)"
 	exit 77
 }
+
+# ptop holds descriptors up to its open-file limit (raised to the hard limit)
+# less a reserve of 768, first come first served over every task on the
+# machine: under a low hard limit (1024 is common) the test process, started
+# last, gets none and its files are opened each frame, as designed. A few
+# descriptors a task, with room for tasks that come meanwhile.
+hard=$(ulimit -Hn)
+set -- /proc/[0-9]*/task/[0-9]*
+if [ "$hard" != unlimited ] && [ "$hard" -lt $((768 + 8 * ($# + 64))) ]; then
+	echo "SKIP: an open-file limit of $hard cannot hold the descriptors of $# tasks"
+	exit 77
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-heldfds.XXXXXX")
 thr_pid=

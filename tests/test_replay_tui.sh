@@ -59,8 +59,11 @@ TZ=UTC "$PTOP" -r "$tmp/r.rec" -b -o json >"$tmp/dump.json" || fail "dump exited
 mkdir "$tmp/home" || exit 1
 HOME=$tmp/home
 XDG_CONFIG_HOME=$tmp/config
+# LC_ALL, not LANG: an LC_CTYPE (or other LC_*) from the caller's
+# environment would win over LANG, and a non-UTF-8 one draws the sort
+# arrow in ASCII
 LANG=C.UTF-8
-LC_ALL=
+LC_ALL=C.UTF-8
 TZ=UTC
 TERM=${TERM:-xterm}
 export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP TZ
