@@ -526,10 +526,10 @@ struct cli {
 /* -o: ptop's output format (no field has those names), else top's sort field. */
 static void parse_o(const char *arg, struct cli *cli)
 {
-	int fmt = output_format_by_name(arg);
+	const struct output_format_def *fmt = output_format_by_name(arg);
 
-	if (fmt >= 0) {
-		cli->o.format = (enum output_format)fmt;
+	if (fmt) {
+		cli->o.format = fmt;
 		return;
 	}
 	if (!sort_by(arg, &cli->o.order, true))
@@ -725,7 +725,6 @@ static int version(void)
 static int take_option(int c, struct cli *cli, char **argv, int argc)
 {
 	struct batch_opts *o = &cli->o;
-	int fmt;
 
 	if (!take_metrics_option(c, cli) || take_perf_option(c, cli) || take_record_option(c, cli))
 		return -1;
@@ -753,10 +752,9 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		o->cmdline = true;
 		break;
 	case OPT_FORMAT:
-		fmt = output_format_by_name(optarg);
-		if (fmt < 0)
+		o->format = output_format_by_name(optarg);
+		if (!o->format)
 			usage_error(_("unknown output format: '%s' (text, json or csv)"), optarg);
-		o->format = (enum output_format)fmt;
 		break;
 	case OPT_PROC_ROOT:
 		o->root = optarg;
@@ -837,7 +835,7 @@ int main(int argc, char **argv)
 	struct cli cli = {.o = {
 			      .delay_s = 3.0,
 			      .order = {.field = FIELD_CPU},
-			      .format = OUTPUT_TEXT,
+			      .format = &output_format_text,
 			      .view = {.summary_unit = UNIT_MIB},
 			      .out_fd = STDOUT_FILENO,
 			      .observe = {.budget = DEFAULT_COUNTER_BUDGET},

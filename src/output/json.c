@@ -362,3 +362,9 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	sbuf_adds(b, "]}\n");
 	(void)first;
 }
+
+const struct output_format_def output_format_json = {
+    .name = "json",
+    .every_column = true,
+    .frame = output_json_frame,
+};
