@@ -257,7 +257,7 @@ int batch_run(const struct batch_opts *o)
 				   .counters_optional = true,
 				   .replay = o->replay};
 	struct pipeline_request req = batch_request(o);
-	struct batch_out b = {.o = o, .fmt = &output_formats[o->format]};
+	struct batch_out b = {.o = o, .fmt = o->format ? o->format : &output_format_text};
 	struct frame f = {0};
 	struct record_error re;
 	struct timespec next;
@@ -266,7 +266,7 @@ int batch_run(const struct batch_opts *o)
 
 	catch_signals();
 	/* JSON and CSV write every column with a key: what those need is read as well */
-	for (int id = 0; o->format != OUTPUT_TEXT && id < FIELD_COUNT; id++)
+	for (int id = 0; b.fmt->every_column && id < FIELD_COUNT; id++)
 		if (field_defs[id].key && !field_defs[id].json_only)
 			req.needs |= field_defs[id].needs;
 	/* sorting by PERF means counting it, for every process shown */

@@ -85,6 +85,33 @@ static int end_status(int status)
 	return status;
 }
 
+/* The names -O lists, after the usage text's "Fields: ". */
+static void help_fields(struct sbuf *b)
+{
+	for (int i = 0; i < FIELD_COUNT; i++)
+		sbuf_printf(b, "%s%s", i ? ", " : "", field_defs[i].name);
+	sbuf_adds(b, ".\n\n");
+}
+
+static void help_record(struct sbuf *b)
+{
+	sbuf_printf(
+	    b,
+	    _("Recording and replay:\n"
+	      "       %s [-b] --record FILE|DIRECTORY [--keep DAYS] [options]\n"
+	      "       %s -r FILE [-b [-o FORMAT] [--begin TIME] [--end TIME] | --summary]\n"
+	      "      --record=FILE        record frames into FILE (appended to), or into a\n"
+	      "                           directory with one file per day; with -b, also print\n"
+	      "      --keep=DAYS          a recording directory keeps DAYS days besides today\n"
+	      "  -r, --replay=FILE        replay a recording: the viewer, or with -b its frames\n"
+	      "      --begin=TIME, --end=TIME  the frames replayed: HH:MM[:SS] (on the\n"
+	      "                           recording's first day) or YYYY-MM-DD HH:MM[:SS]\n"
+	      "      --summary            what a recording holds: when, processes, top\n"
+	      "                           consumers, what recording cost\n"
+	      "\n"),
+	    progname, progname);
+}
+
 static int help(void)
 {
 	struct sbuf b = {0};
@@ -156,24 +183,8 @@ static int help(void)
 	      "\n"
 	      "Fields: "),
 	    progname, progname, progname, progname, progname);
-	for (int i = 0; i < FIELD_COUNT; i++)
-		sbuf_printf(&b, "%s%s", i ? ", " : "", field_defs[i].name);
-	sbuf_adds(&b, ".\n\n");
-	sbuf_printf(
-	    &b,
-	    _("Recording and replay:\n"
-	      "       %s [-b] --record FILE|DIRECTORY [--keep DAYS] [options]\n"
-	      "       %s -r FILE [-b [-o FORMAT] [--begin TIME] [--end TIME] | --summary]\n"
-	      "      --record=FILE        record frames into FILE (appended to), or into a\n"
-	      "                           directory with one file per day; with -b, also print\n"
-	      "      --keep=DAYS          a recording directory keeps DAYS days besides today\n"
-	      "  -r, --replay=FILE        replay a recording: the viewer, or with -b its frames\n"
-	      "      --begin=TIME, --end=TIME  the frames replayed: HH:MM[:SS] (on the\n"
-	      "                           recording's first day) or YYYY-MM-DD HH:MM[:SS]\n"
-	      "      --summary            what a recording holds: when, processes, top\n"
-	      "                           consumers, what recording cost\n"
-	      "\n"),
-	    progname, progname);
+	help_fields(&b);
+	help_record(&b);
 	sbuf_adds(&b, _("See ptop(1) for more.\n"));
 	return put_stdout(&b);
 }
@@ -515,10 +526,10 @@ struct cli {
 /* -o: ptop's output format (no field has those names), else top's sort field. */
 static void parse_o(const char *arg, struct cli *cli)
 {
-	int fmt = output_format_by_name(arg);
+	const struct output_format_def *fmt = output_format_by_name(arg);
 
-	if (fmt >= 0) {
-		cli->o.format = (enum output_format)fmt;
+	if (fmt) {
+		cli->o.format = fmt;
 		return;
 	}
 	if (!sort_by(arg, &cli->o.order, true))
@@ -640,14 +651,82 @@ static int take_metrics_option(int c, struct cli *cli)
 	return -1;
 }
 
+/* Options of counters, breakpoints and perf descriptors; false when c is none. */
+static bool take_perf_option(int c, struct cli *cli)
+{
+	struct batch_opts *o = &cli->o;
+
+	switch (c) {
+	case OPT_COUNTERS:
+		o->observe.counters = true;
+		if (optarg)
+			parse_events(optarg, o);
+		break;
+	case OPT_COUNTER_BUDGET:
+		/* 0 would attach counters to nothing, and means the default to the viewer */
+		o->observe.budget =
+		    (unsigned)parse_num("--counter-budget", optarg, 1, MAX_COUNTER_BUDGET);
+		break;
+	case OPT_WATCH:
+		parse_watch(optarg, o, &cli->watch_cap);
+		break;
+	case OPT_PERF_FDS:
+		o->observe.perf_fds = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* Options of recording and replaying; false when c is none. */
+static bool take_record_option(int c, struct cli *cli)
+{
+	struct batch_opts *o = &cli->o;
+
+	switch (c) {
+	case OPT_RECORD:
+		o->record = optarg;
+		break;
+	case OPT_KEEP:
+		o->keep_days = (unsigned)parse_num("--keep", optarg, 1, 100000);
+		cli->keep_given = true;
+		break;
+	case 'r':
+		o->replay = optarg;
+		break;
+	case OPT_BEGIN:
+		o->begin = optarg;
+		break;
+	case OPT_END:
+		o->end = optarg;
+		break;
+	case OPT_SUMMARY:
+		cli->summary = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static int version(void)
+{
+	struct sbuf b = {0};
+
+	sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
+	sbuf_adds(&b, bpfsrc_built() ? _("frame sources: procfs, bpf\n")
+				     : _("frame sources: procfs (built without BPF)\n"));
+	return put_stdout(&b);
+}
+
 /* One option c (with optarg) into cli; -1 to go on, or the exit status of
  * --help, --version and -O. A bad value ends ptop with a usage error. */
 static int take_option(int c, struct cli *cli, char **argv, int argc)
 {
 	struct batch_opts *o = &cli->o;
-	int fmt;
 
-	if (!take_metrics_option(c, cli))
+	if (!take_metrics_option(c, cli) || take_perf_option(c, cli) || take_record_option(c, cli))
 		return -1;
 	switch (c) {
 	case 'b':
@@ -673,49 +752,13 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		o->cmdline = true;
 		break;
 	case OPT_FORMAT:
-		fmt = output_format_by_name(optarg);
-		if (fmt < 0)
+		o->format = output_format_by_name(optarg);
+		if (!o->format)
 			usage_error(_("unknown output format: '%s' (text, json or csv)"), optarg);
-		o->format = (enum output_format)fmt;
 		break;
 	case OPT_PROC_ROOT:
 		o->root = optarg;
 		o->observe.root = optarg;
-		break;
-	case OPT_COUNTERS:
-		o->observe.counters = true;
-		if (optarg)
-			parse_events(optarg, o);
-		break;
-	case OPT_COUNTER_BUDGET:
-		/* 0 would attach counters to nothing, and means the default to the viewer */
-		o->observe.budget =
-		    (unsigned)parse_num("--counter-budget", optarg, 1, MAX_COUNTER_BUDGET);
-		break;
-	case OPT_WATCH:
-		parse_watch(optarg, o, &cli->watch_cap);
-		break;
-	case OPT_PERF_FDS:
-		o->observe.perf_fds = true;
-		break;
-	case OPT_RECORD:
-		o->record = optarg;
-		break;
-	case OPT_KEEP:
-		o->keep_days = (unsigned)parse_num("--keep", optarg, 1, 100000);
-		cli->keep_given = true;
-		break;
-	case 'r':
-		o->replay = optarg;
-		break;
-	case OPT_BEGIN:
-		o->begin = optarg;
-		break;
-	case OPT_END:
-		o->end = optarg;
-		break;
-	case OPT_SUMMARY:
-		cli->summary = true;
 		break;
 	case 'O':
 		return list_fields();
@@ -726,14 +769,8 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		break;
 	case 'h':
 		return help();
-	case 'V': {
-		struct sbuf b = {0};
-
-		sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
-		sbuf_adds(&b, bpfsrc_built() ? _("frame sources: procfs, bpf\n")
-					     : _("frame sources: procfs (built without BPF)\n"));
-		return put_stdout(&b);
-	}
+	case 'V':
+		return version();
 	case ':':
 		usage_error(_("option '%s' needs a value"), argv[optind - 1]);
 	default:
@@ -798,7 +835,7 @@ int main(int argc, char **argv)
 	struct cli cli = {.o = {
 			      .delay_s = 3.0,
 			      .order = {.field = FIELD_CPU},
-			      .format = OUTPUT_TEXT,
+			      .format = &output_format_text,
 			      .view = {.summary_unit = UNIT_MIB},
 			      .out_fd = STDOUT_FILENO,
 			      .observe = {.budget = DEFAULT_COUNTER_BUDGET},

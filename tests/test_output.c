@@ -757,15 +757,20 @@ static void test_io_cgroup_columns(void **state)
 
 static void test_output_format_by_name(void **state)
 {
-	assert_int_equal(output_format_by_name("text"), OUTPUT_TEXT);
-	assert_int_equal(output_format_by_name("json"), OUTPUT_JSON);
-	assert_int_equal(output_format_by_name("csv"), OUTPUT_CSV);
-	assert_int_equal(output_format_by_name("JSON"), OUTPUT_JSON);
-	assert_int_equal(output_format_by_name("xml"), -1);
-	assert_int_equal(output_format_by_name(""), -1);
-	assert_ptr_equal(output_formats[OUTPUT_TEXT].frame, output_text_frame);
-	assert_ptr_equal(output_formats[OUTPUT_JSON].frame, output_json_frame);
-	assert_ptr_equal(output_formats[OUTPUT_CSV].frame, output_csv_frame);
+	assert_ptr_equal(output_format_by_name("text"), &output_format_text);
+	assert_ptr_equal(output_format_by_name("json"), &output_format_json);
+	assert_ptr_equal(output_format_by_name("csv"), &output_format_csv);
+	assert_ptr_equal(output_format_by_name("JSON"), &output_format_json);
+	assert_null(output_format_by_name("xml"));
+	assert_null(output_format_by_name(""));
+	assert_ptr_equal(output_format_text.frame, output_text_frame);
+	assert_ptr_equal(output_format_json.frame, output_json_frame);
+	assert_ptr_equal(output_format_csv.frame, output_csv_frame);
+	/* text first (the default), then as the usage message names them */
+	assert_ptr_equal(output_formats[0], &output_format_text);
+	assert_ptr_equal(output_formats[1], &output_format_json);
+	assert_ptr_equal(output_formats[2], &output_format_csv);
+	assert_null(output_formats[3]);
 }
 
 int main(void)

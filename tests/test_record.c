@@ -140,8 +140,8 @@ static char *print_all(const struct frame *f)
 	assert_true(f->nprocs <= NPROCS + 64);
 	for (size_t i = 0; i < f->nprocs; i++)
 		rows[i] = &f->procs[i];
-	for (int o = 0; o < OUTPUT_NFORMATS; o++)
-		output_formats[o].frame(&b, f, rows, f->nprocs, true);
+	for (const struct output_format_def *const *o = output_formats; *o; o++)
+		(*o)->frame(&b, f, rows, f->nprocs, true);
 	return (char *)sbuf_cstr(&b);
 }
 

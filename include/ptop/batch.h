@@ -16,12 +16,12 @@ struct batch_opts {
 	double delay_s;	 /* between frames */
 	struct row_filter filter;
 	struct row_order order;
-	enum output_format format;
-	const char *root;		    /* proc root, NULL for /proc */
-	enum frame_source source;	    /* --source */
-	int out_fd;			    /* where frames go */
-	struct observer_opts observe;	    /* counters (--counters), perf fds (--perf-fds) */
-	const struct perf_bp_spec *watches; /* --watch, armed before the first frame */
+	const struct output_format_def *format; /* -o, --format; NULL: text */
+	const char *root;			/* proc root, NULL for /proc */
+	enum frame_source source;		/* --source */
+	int out_fd;				/* where frames go */
+	struct observer_opts observe;		/* counters (--counters), perf fds (--perf-fds) */
+	const struct perf_bp_spec *watches;	/* --watch, armed before the first frame */
 	size_t nwatches;
 	bool threads;			 /* -H: a row per thread, as top -H */
 	bool cmdline;			 /* -c: command lines instead of names, as top -c */

@@ -212,19 +212,28 @@ int mem_unit_by_letter(char c);
 size_t output_columns(const struct frame *f, const enum field_id *fallback, size_t n,
 		      const enum field_id **out);
 
-enum output_format { OUTPUT_TEXT, OUTPUT_JSON, OUTPUT_CSV, OUTPUT_NFORMATS };
-
+/*
+ * A batch output format: a file exporting one of these, and a row in
+ * output.c's output_formats[].
+ */
 struct output_format_def {
-	const char *name;
+	const char *name; /* as -o and --format take it (in any case) */
+	/* writes every column with a key, whatever is shown: the reader reads what they need */
+	bool every_column;
 	/* Append one frame. `first` is true for the first frame written (CSV's header). */
 	void (*frame)(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
 		      size_t nrows, bool first);
 };
 
-extern const struct output_format_def output_formats[OUTPUT_NFORMATS];
+extern const struct output_format_def output_format_text; /* top -b's (text.c) */
+extern const struct output_format_def output_format_json; /* JSON Lines (json.c) */
+extern const struct output_format_def output_format_csv;  /* csv.c */
 
-/* The format called name, or -1. */
-int output_format_by_name(const char *name);
+/* The formats, text first; NULL-terminated. */
+extern const struct output_format_def *const output_formats[];
+
+/* The format called name (in any case), or NULL. */
+const struct output_format_def *output_format_by_name(const char *name);
 
 void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
 		       size_t nrows, bool first);

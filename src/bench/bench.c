@@ -2,10 +2,8 @@
 /*
  * bench.c: the table of benchmarks and `ptop bench`: options parsed from each
  * benchmark's option table (plus the common --format, --repeat, --progress),
- * the run, and the result printed as perf bench prints it (what perf does not
- * print following as "# " notes), in perf's simple format or as labelled
- * figures, or as the JSON lines that bench.h documents and the TUI reads from
- * a child. It also holds what the benchmarks share: the spread of samples,
+ * the run, and its result written in the chosen format (bench_out.c says
+ * how). It also holds what the benchmarks share: the spread of samples,
  * the causes counted during a timed part (/proc/interrupts, software
  * counters through perf_event_open(2)) and --cpu's sched_setaffinity(2).
  */
@@ -14,7 +12,6 @@
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +19,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bench_out.h"
 #include "ptop/bench.h"
-#include "ptop/output.h"
 #include "ptop/util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -536,295 +533,16 @@ static __attribute__((format(printf, 2, 3))) int usage_error(const struct cli *c
 	return EXIT_USAGE;
 }
 
-static const char *errno_name(int err)
-{
-	static const struct {
-		int err;
-		const char *name;
-	} names[] = {
-	    {ENODEV, "ENODEV"}, {ENOSPC, "ENOSPC"}, {EACCES, "EACCES"}, {EPERM, "EPERM"},
-	    {ENOENT, "ENOENT"}, {EINVAL, "EINVAL"}, {ENOMEM, "ENOMEM"}, {EAGAIN, "EAGAIN"},
-	    {EBUSY, "EBUSY"},	{ESPIPE, "ESPIPE"}, {EMFILE, "EMFILE"}, {EOPNOTSUPP, "EOPNOTSUPP"},
-	    {ENOSYS, "ENOSYS"}, {EIO, "EIO"},	    {ESRCH, "ESRCH"},	{E2BIG, "E2BIG"},
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	return "EUNKNOWN";
-}
-
-/* A JSON string, escaped as the batch formats escape theirs. */
-static void put_json_string(struct sbuf *b, const char *s)
-{
-	json_string(b, s, strlen(s));
-}
-
-static void json_number(struct sbuf *b, double v)
-{
-	if (isfinite(v))
-		sbuf_printf(b, "%.10g", v);
-	else
-		sbuf_adds(b, "null");
-}
-
 static void json_progress(void *arg, double done)
 {
 	struct progress_state *ps = arg;
-	struct sbuf *b = &ps->c->out;
 
 	/* A line per percent is plenty for a progress bar and keeps the pipe quiet. */
 	if (ps->last >= 0 && done - ps->last < 0.01 && !(done >= 1 && ps->last < 1))
 		return;
 	ps->last = done;
-	sbuf_adds(b, "{\"type\":\"progress\",\"name\":");
-	put_json_string(b, ps->name);
-	sbuf_printf(b, ",\"progress\":%.3f}\n", done);
+	bench_out_json_progress(&ps->c->out, ps->name, done);
 	emit(ps->c);
-}
-
-static void print_json(struct sbuf *b, const struct bench_desc *d, const void *params,
-		       const struct cli *c, const struct bench_result *res)
-{
-	const char *sep = "";
-
-	sbuf_adds(b, "{\"type\":\"result\",\"name\":");
-	put_json_string(b, d->name);
-	sbuf_adds(b, ",\"params\":{");
-	for (const struct bench_option *o = d->options; o && o->name; o++) {
-		const char *field = (const char *)params + o->offset;
-
-		sbuf_printf(b, "%s", sep);
-		put_json_string(b, o->name);
-		sbuf_addc(b, ':');
-		if (o->type == BENCH_OPT_UINT) {
-			unsigned int v;
-
-			memcpy(&v, field, sizeof(v));
-			sbuf_printf(b, "%u", v);
-		} else if (o->type == BENCH_OPT_STRING) {
-			const char *s;
-
-			memcpy(&s, field, sizeof(s));
-			if (s)
-				put_json_string(b, s);
-			else
-				sbuf_adds(b, "null");
-		} else {
-			bool on;
-
-			memcpy(&on, field, sizeof(on));
-			sbuf_adds(b, on ? "true" : "false");
-		}
-		sep = ",";
-	}
-	sbuf_printf(b, "%s\"repeat\":%u", sep, c->repeat);
-	if (c->cpu) {
-		sbuf_adds(b, ",\"cpu\":");
-		put_json_string(b, c->cpu);
-	}
-	sbuf_adds(b, "},\"results\":{");
-	sep = "";
-	for (size_t i = 0; i < res->nvalues; i++) {
-		const struct bench_value *v = &res->values[i];
-
-		if (v->unavailable)
-			continue;
-		sbuf_printf(b, "%s", sep);
-		sep = ",";
-		put_json_string(b, v->key);
-		sbuf_adds(b, ":{\"value\":");
-		json_number(b, v->value);
-		sbuf_adds(b, ",\"unit\":");
-		put_json_string(b, v->unit);
-		if (v->label) {
-			sbuf_adds(b, ",\"label\":");
-			put_json_string(b, _(v->label));
-		}
-		if (v->samples) {
-			sbuf_adds(b, ",\"min\":");
-			json_number(b, v->min);
-			sbuf_adds(b, ",\"median\":");
-			json_number(b, v->median);
-			sbuf_adds(b, ",\"max\":");
-			json_number(b, v->max);
-			sbuf_printf(b, ",\"samples\":%u,\"of\":", v->samples);
-			put_json_string(b, v->of ? v->of : "");
-			sbuf_printf(b, ",\"bimodal\":%s", v->bimodal ? "true" : "false");
-		}
-		sbuf_addc(b, '}');
-	}
-	sbuf_addc(b, '}');
-	if (res->nnotes) {
-		sbuf_adds(b, ",\"notes\":[");
-		for (size_t i = 0; i < res->nnotes; i++) {
-			if (i)
-				sbuf_addc(b, ',');
-			put_json_string(b, res->notes[i]);
-		}
-		sbuf_addc(b, ']');
-	}
-	sep = NULL;
-	for (size_t i = 0; i < res->nvalues; i++) {
-		const struct bench_value *v = &res->values[i];
-
-		if (!v->unavailable)
-			continue;
-		sbuf_adds(b, sep ? sep : ",\"unavailable\":{");
-		sep = ",";
-		put_json_string(b, v->key);
-		sbuf_adds(b, ":{\"unit\":");
-		put_json_string(b, v->unit);
-		if (v->label) {
-			sbuf_adds(b, ",\"label\":");
-			put_json_string(b, _(v->label));
-		}
-		sbuf_adds(b, ",\"reason\":");
-		put_json_string(b, v->unavailable);
-		sbuf_addc(b, '}');
-	}
-	if (sep)
-		sbuf_addc(b, '}');
-	if (res->nseries) {
-		sbuf_adds(b, ",\"series\":[");
-		for (size_t i = 0; i < res->nseries; i++) {
-			const struct bench_series *s = &res->series[i];
-
-			sbuf_printf(b, "%s{\"name\":", i ? "," : "");
-			put_json_string(b, s->name);
-			sbuf_adds(b, ",\"x\":");
-			put_json_string(b, s->x);
-			sbuf_adds(b, ",\"unit\":");
-			put_json_string(b, s->unit);
-			sbuf_adds(b, ",\"points\":[");
-			for (size_t j = 0; j < s->n; j++) {
-				sbuf_printf(b, "%s{\"x\":", j ? "," : "");
-				json_number(b, s->points[j].x);
-				sbuf_adds(b, ",\"value\":");
-				json_number(b, s->points[j].value);
-				sbuf_addc(b, '}');
-			}
-			sbuf_adds(b, "]}");
-		}
-		sbuf_addc(b, ']');
-	}
-	sbuf_adds(b, "}\n");
-}
-
-/* perf prints whole seconds and truncated milliseconds of a microsecond count. */
-static void split_sec(double sec, unsigned long *s, unsigned long *ms)
-{
-	unsigned long long usec = sec > 0 ? (unsigned long long)(sec * 1e6 + 0.5) : 0;
-
-	*s = (unsigned long)(usec / 1000000);
-	*ms = (unsigned long)(usec % 1000000 / 1000);
-}
-
-/* The name a spread line gives v: its label when that is a short one, else its key. */
-static const char *spread_name(const struct bench_value *v)
-{
-	if (v->style == BENCH_STYLE_LINE || !v->label || !v->label[0])
-		return v->key;
-	return _(v->label);
-}
-
-/*
- * The default format is perf bench's lines, so that what parses perf's output
- * parses ours; what perf does not print (the spread, the causes, how the
- * work differs) follows as "# " lines, perf's own comment lines. The simple
- * format is what perf prints there: its text lines for synthesize, the total
- * time for the breakpoint benchmarks; figures perf has no line for are
- * labelled "KEY VALUE UNIT".
- */
-static void print_text(struct sbuf *b, const struct bench_desc *d, const struct cli *c,
-		       const struct bench_result *res)
-{
-	bool simple = c->format == FORMAT_SIMPLE;
-	unsigned long s, ms;
-
-	if (!simple) {
-		sbuf_printf(b, _("# Running '%s' benchmark:\n"), d->title);
-		if (res->header[0])
-			sbuf_printf(b, "# %s\n", res->header);
-	}
-	for (size_t i = 0; i < res->nvalues; i++) {
-		const struct bench_value *v = &res->values[i];
-
-		if (v->style == BENCH_STYLE_HIDDEN)
-			continue;
-		if (v->unavailable) {
-			if (simple)
-				sbuf_printf(b, "%s %s\n", v->key, _("unavailable"));
-			continue;
-		}
-		switch (v->style) {
-		case BENCH_STYLE_TOTAL:
-			split_sec(v->value, &s, &ms);
-			if (simple)
-				sbuf_printf(b, "%lu.%03lu\n", s, ms);
-			else
-				sbuf_printf(b, " %14s: %lu.%03lu [sec]\n\n", _(v->label), s, ms);
-			break;
-		case BENCH_STYLE_COUNT:
-			if (simple && v->simple)
-				sbuf_printf(b, "%s %.0f %s\n", v->key, v->value, v->unit);
-			else if (!simple)
-				sbuf_printf(b, "  %s: %.0f\n", _(v->label), v->value);
-			break;
-		case BENCH_STYLE_FIGURE:
-			if (simple && v->simple)
-				sbuf_printf(b, "%s %lf %s\n", v->key, v->value, v->unit);
-			else if (simple)
-				;
-			else if (v->label)
-				sbuf_printf(b, " %14lf %s  %s\n", v->value, v->unit, _(v->label));
-			else
-				sbuf_printf(b, " %14lf %s\n", v->value, v->unit);
-			break;
-		case BENCH_STYLE_LINE:
-			sbuf_printf(b, "%s\n", _(v->label));
-			break;
-		case BENCH_STYLE_HIDDEN:
-			break;
-		}
-	}
-	for (size_t i = 0; i < res->nseries; i++) {
-		const struct bench_series *sr = &res->series[i];
-
-		if (!simple)
-			sbuf_printf(b, _("\n# Sweep of %s:\n %14s %14s\n"), sr->x, sr->x, sr->unit);
-		for (size_t j = 0; j < sr->n; j++) {
-			if (simple)
-				sbuf_printf(b, "%s %g %lf\n", sr->name, sr->points[j].x,
-					    sr->points[j].value);
-			else
-				sbuf_printf(b, " %14g %14lf\n", sr->points[j].x,
-					    sr->points[j].value);
-		}
-	}
-	if (simple)
-		return;
-	for (size_t i = 0; i < res->nvalues; i++) {
-		const struct bench_value *v = &res->values[i];
-
-		if (v->unavailable) {
-			sbuf_printf(b, _("# %s: unavailable: %s\n"), spread_name(v),
-				    v->unavailable);
-			continue;
-		}
-		if (!v->samples)
-			continue;
-		sbuf_printf(b, _("# %s: min %.3f, median %.3f, max %.3f %s over %u %s\n"),
-			    spread_name(v), v->min, v->median, v->max, v->unit, v->samples,
-			    v->of ? v->of : "");
-		if (v->bimodal)
-			sbuf_printf(
-			    b, _("# %s is BIMODAL: %u of %u %s near %.3f %s, %u near %.3f %s\n"),
-			    spread_name(v), v->nlow, v->samples, v->of ? v->of : "", v->low,
-			    v->unit, v->samples - v->nlow, v->high, v->unit);
-	}
-	for (size_t i = 0; i < res->nnotes; i++)
-		sbuf_printf(b, "# %s\n", res->notes[i]);
 }
 
 /*
@@ -860,16 +578,11 @@ static int run_and_print(const struct bench_desc *d, const void *params, struct 
 			bench_note(res, _("not pinned: threads run where the scheduler puts them "
 					  "(--cpu LIST pins them)"));
 		if (c->format == FORMAT_JSON)
-			print_json(b, d, params, c, res);
+			bench_out_json(b, d, params, c->repeat, c->cpu, res);
 		else
-			print_text(b, d, c, res);
+			bench_out_text(b, d, c->format == FORMAT_SIMPLE, res);
 	} else if (c->format == FORMAT_JSON) {
-		sbuf_adds(b, err == -ENODEV ? "{\"type\":\"skipped\",\"name\":"
-					    : "{\"type\":\"error\",\"name\":");
-		put_json_string(b, d->name);
-		sbuf_printf(b, ",\"error\":\"%s\",\"message\":", errno_name(-err));
-		put_json_string(b, msg);
-		sbuf_adds(b, "}\n");
+		bench_out_json_failure(b, d->name, err, msg);
 		status = err == -ENODEV ? 0 : 1;
 	} else if (err == -ENODEV) {
 		/* perf bench's own words, on stdout as perf writes them. */
@@ -949,6 +662,142 @@ static void help(struct cli *c, const struct bench_desc *d)
 
 enum { OPT_PROGRESS = 0x100, OPT_CPU, OPT_BENCH = 0x200 };
 
+/* What getopt_long() is given: the common options and a benchmark's. */
+struct getopt_tables {
+	struct option longopts[BENCH_MAX_OPTIONS + 6];
+	char shortopts[2 * BENCH_MAX_OPTIONS + 16];
+};
+
+/* The tables for the common options and, when d is set, d's; stop: stop at a non-option. */
+static void getopt_tables(struct getopt_tables *t, const struct bench_desc *d, bool stop)
+{
+	size_t nl = 0, ns = 0;
+
+	if (stop)
+		t->shortopts[ns++] = '+';
+	t->shortopts[ns++] = ':';
+	memcpy(t->shortopts + ns, "f:r:h", 5);
+	ns += 5;
+	t->longopts[nl++] = (struct option){"format", required_argument, NULL, 'f'};
+	t->longopts[nl++] = (struct option){"repeat", required_argument, NULL, 'r'};
+	t->longopts[nl++] = (struct option){"progress", no_argument, NULL, OPT_PROGRESS};
+	t->longopts[nl++] = (struct option){"cpu", required_argument, NULL, OPT_CPU};
+	t->longopts[nl++] = (struct option){"help", no_argument, NULL, 'h'};
+	for (const struct bench_option *o = d ? d->options : NULL; o && o->name; o++) {
+		int has_arg = o->type == BENCH_OPT_FLAG ? no_argument : required_argument;
+
+		if (nl == ARRAY_SIZE(t->longopts) - 1)
+			break;
+		t->longopts[nl] =
+		    (struct option){o->name, has_arg, NULL, OPT_BENCH + (int)(o - d->options)};
+		nl++;
+		if (o->short_name) {
+			t->shortopts[ns++] = o->short_name;
+			if (has_arg == required_argument)
+				t->shortopts[ns++] = ':';
+		}
+	}
+	t->longopts[nl] = (struct option){NULL, 0, NULL, 0};
+	t->shortopts[ns] = '\0';
+}
+
+/* --format=arg; -1 to go on, or the exit status of a usage error. */
+static int take_format(struct cli *c, const char *arg)
+{
+	if (!strcmp(arg, "default"))
+		c->format = FORMAT_DEFAULT;
+	else if (!strcmp(arg, "simple"))
+		c->format = FORMAT_SIMPLE;
+	else if (!strcmp(arg, "json"))
+		c->format = FORMAT_JSON;
+	else
+		return usage_error(c, _("unknown format: '%s' (default, simple or json)"), arg);
+	return -1;
+}
+
+/* --repeat=arg; -1 to go on, or the exit status of a usage error. */
+static int take_repeat(struct cli *c, const char *arg)
+{
+	int err = parse_uint(arg, 1, BENCH_MAX_REPEAT, &c->repeat);
+
+	if (err == -ERANGE)
+		return usage_error(c, _("--%s must be between %u and %u, not '%s'"), "repeat", 1,
+				   BENCH_MAX_REPEAT, arg);
+	if (err)
+		return usage_error(c, _("invalid value for --%s: '%s'"), "repeat", arg);
+	return -1;
+}
+
+/* --cpu=arg, pinned now; -1 to go on, or the exit status of a usage error. */
+static int take_cpu(struct cli *c, const char *arg)
+{
+	int err = bench_pin(arg);
+
+	if (err)
+		return usage_error(c, _("cannot pin to CPUs '%s': %s"), arg,
+				   err == -EINVAL   ? _("not a CPU list such as 0 or 0-1,3")
+				   : err == -ENODEV ? _("none of them is online")
+						    : strerror(-err));
+	c->cpu = arg;
+	return -1;
+}
+
+/*
+ * A common option (opt, with optarg), and getopt's complaints: false when opt
+ * is none of them (a benchmark's option). *status is -1 to go on, or the exit
+ * status (help printed: 0; bad usage: 2).
+ */
+static bool take_common(struct cli *c, const struct bench_desc *d, int opt, char **argv,
+			int *status)
+{
+	switch (opt) {
+	case 'f':
+		*status = take_format(c, optarg);
+		return true;
+	case 'r':
+		*status = take_repeat(c, optarg);
+		return true;
+	case OPT_PROGRESS:
+		c->progress = true;
+		*status = -1;
+		return true;
+	case OPT_CPU:
+		*status = take_cpu(c, optarg);
+		return true;
+	case 'h':
+		help(c, d);
+		*status = emit_status(c, 0);
+		return true;
+	case ':':
+		*status = usage_error(c, _("option '%s' needs a value"), argv[optind - 1]);
+		return true;
+	case '?':
+		*status = usage_error(c, _("unknown option '%s'"), argv[optind - 1]);
+		return true;
+	}
+	return false;
+}
+
+/* d's option opt (with optarg) into params; -1 to go on, or the exit status of a usage error. */
+static int take_bench_option(struct cli *c, const struct bench_desc *d, void *params, int opt)
+{
+	const struct bench_option *o;
+	int err;
+
+	if (opt >= OPT_BENCH)
+		o = &d->options[opt - OPT_BENCH];
+	else
+		for (o = d->options; o->name && o->short_name != opt; o++)
+			;
+	err = bench_params_set(d, params, o->name, o->type == BENCH_OPT_FLAG ? NULL : optarg);
+	if (err == -ERANGE)
+		return usage_error(c, _("--%s must be between %u and %u, not '%s'"), o->name,
+				   o->min, o->max, optarg);
+	if (err)
+		return usage_error(c, _("invalid value for --%s: '%s'"), o->name, optarg);
+	return -1;
+}
+
 /*
  * Parse argv with the common options and, when d is set, d's options into
  * params. With stop, stops at the first non-option (the benchmark's name).
@@ -957,98 +806,17 @@ enum { OPT_PROGRESS = 0x100, OPT_CPU, OPT_BENCH = 0x200 };
 static int parse_options(int argc, char **argv, struct cli *c, const struct bench_desc *d,
 			 void *params, bool stop)
 {
-	struct option longopts[BENCH_MAX_OPTIONS + 6];
-	char shortopts[2 * BENCH_MAX_OPTIONS + 16];
-	size_t nl = 0, ns = 0;
-	int opt;
+	struct getopt_tables t;
+	int opt, status;
 
-	if (stop)
-		shortopts[ns++] = '+';
-	shortopts[ns++] = ':';
-	memcpy(shortopts + ns, "f:r:h", 5);
-	ns += 5;
-	longopts[nl++] = (struct option){"format", required_argument, NULL, 'f'};
-	longopts[nl++] = (struct option){"repeat", required_argument, NULL, 'r'};
-	longopts[nl++] = (struct option){"progress", no_argument, NULL, OPT_PROGRESS};
-	longopts[nl++] = (struct option){"cpu", required_argument, NULL, OPT_CPU};
-	longopts[nl++] = (struct option){"help", no_argument, NULL, 'h'};
-	for (const struct bench_option *o = d ? d->options : NULL; o && o->name; o++) {
-		int has_arg = o->type == BENCH_OPT_FLAG ? no_argument : required_argument;
-
-		if (nl == ARRAY_SIZE(longopts) - 1)
-			break;
-		longopts[nl] =
-		    (struct option){o->name, has_arg, NULL, OPT_BENCH + (int)(o - d->options)};
-		nl++;
-		if (o->short_name) {
-			shortopts[ns++] = o->short_name;
-			if (has_arg == required_argument)
-				shortopts[ns++] = ':';
-		}
-	}
-	longopts[nl] = (struct option){NULL, 0, NULL, 0};
-	shortopts[ns] = '\0';
-
+	getopt_tables(&t, d, stop);
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct bench_option *o = NULL;
-		int err;
-
-		switch (opt) {
-		case 'f':
-			if (!strcmp(optarg, "default"))
-				c->format = FORMAT_DEFAULT;
-			else if (!strcmp(optarg, "simple"))
-				c->format = FORMAT_SIMPLE;
-			else if (!strcmp(optarg, "json"))
-				c->format = FORMAT_JSON;
-			else
-				return usage_error(
-				    c, _("unknown format: '%s' (default, simple or json)"), optarg);
-			continue;
-		case 'r':
-			err = parse_uint(optarg, 1, BENCH_MAX_REPEAT, &c->repeat);
-			if (err == -ERANGE)
-				return usage_error(c, _("--%s must be between %u and %u, not '%s'"),
-						   "repeat", 1, BENCH_MAX_REPEAT, optarg);
-			if (err)
-				return usage_error(c, _("invalid value for --%s: '%s'"), "repeat",
-						   optarg);
-			continue;
-		case OPT_PROGRESS:
-			c->progress = true;
-			continue;
-		case OPT_CPU:
-			err = bench_pin(optarg);
-			if (err)
-				return usage_error(c, _("cannot pin to CPUs '%s': %s"), optarg,
-						   err == -EINVAL
-						       ? _("not a CPU list such as 0 or 0-1,3")
-						   : err == -ENODEV ? _("none of them is online")
-								    : strerror(-err));
-			c->cpu = optarg;
-			continue;
-		case 'h':
-			help(c, d);
-			return emit_status(c, 0);
-		case ':':
-			return usage_error(c, _("option '%s' needs a value"), argv[optind - 1]);
-		case '?':
-			return usage_error(c, _("unknown option '%s'"), argv[optind - 1]);
-		}
-		if (opt >= OPT_BENCH)
-			o = &d->options[opt - OPT_BENCH];
-		else
-			for (o = d->options; o->name && o->short_name != opt; o++)
-				;
-		err =
-		    bench_params_set(d, params, o->name, o->type == BENCH_OPT_FLAG ? NULL : optarg);
-		if (err == -ERANGE)
-			return usage_error(c, _("--%s must be between %u and %u, not '%s'"),
-					   o->name, o->min, o->max, optarg);
-		if (err)
-			return usage_error(c, _("invalid value for --%s: '%s'"), o->name, optarg);
+	while ((opt = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
+		if (!take_common(c, d, opt, argv, &status))
+			status = take_bench_option(c, d, params, opt);
+		if (status >= 0)
+			return status;
 	}
 	return -1;
 }

@@ -94,3 +94,9 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 		sbuf_adds(b, "\r\n");
 	}
 }
+
+const struct output_format_def output_format_csv = {
+    .name = "csv",
+    .every_column = true,
+    .frame = output_csv_frame,
+};

@@ -584,16 +584,57 @@ static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct f
 		sbuf_adds(b, s);
 }
 
-void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-		  const struct frame *f)
+/* VIRT, RES, SHR, SWAP: in the view's unit (-e), top's default KiB without a view. */
+static void fmt_mem_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+			  const struct frame *f)
 {
 	enum mem_unit unit = f->view ? f->view->task_unit : UNIT_KIB;
-	long hz = f->hz;
 
-	if (field_absent(id, p)) {
+	fmt_mem_unit(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width, unit);
+}
+
+/* TIME+, UTIME, STIME: clock ticks as top's TIME+. */
+static void fmt_time_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+			   const struct frame *f)
+{
+	uint64_t ticks = id == FIELD_UTIME   ? p->utime
+			 : id == FIELD_STIME ? p->stime
+					     : p->utime + p->stime;
+
+	fmt_time_plus(b, ticks, f->hz, field_defs[id].width);
+}
+
+/* A counter column: its count, or why there is none for this row. */
+static void fmt_ctr_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+			  const struct frame *f)
+{
+	int e = (int)field_defs[id].off;
+
+	if (!p->has_ctr || e >= f->counters.nevents)
 		sbuf_addc(b, '-');
-		return;
-	}
+	else if (p->ctr_counting)
+		sbuf_adds(b, "counting");
+	else if (field_ctr_value(id, p) < 0)
+		sbuf_adds(b, "n/a");
+	else
+		fmt_ctr(b, f->counters.names[e], p->ctr[e], field_defs[id].width);
+}
+
+/* The command line when the frame holds it (-c) and the row has one, else the name. */
+static void fmt_command(struct sbuf *b, const struct frame_proc *p, const struct frame *f)
+{
+	if (f->cmdlines && p->has_cmd)
+		fmt_printable(b, f->strings.p + p->cmd_off, p->cmd_len);
+	else
+		fmt_printable(b, p->comm, p->comm_len);
+}
+
+/* The columns that need no frame: top's shapes, else the value as it is kept. */
+static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_proc *p)
+{
+	const char *s;
+	size_t n;
+
 	switch (id) {
 	case FIELD_USER:
 		fmt_printable(b, p->user, strlen(p->user));
@@ -605,29 +646,46 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		else
 			sbuf_addi(b, p->priority);
 		break;
-	case FIELD_VIRT:
-		fmt_mem_unit(b, p->vsize_kb, field_defs[id].width, unit);
-		break;
-	case FIELD_RES:
-		fmt_mem_unit(b, p->rss_kb, field_defs[id].width, unit);
-		break;
-	case FIELD_SHR:
-		fmt_mem_unit(b, p->shared_kb, field_defs[id].width, unit);
-		break;
-	case FIELD_SWAP:
-		fmt_mem_unit(b, p->swap_kb, field_defs[id].width, unit);
-		break;
 	case FIELD_CPU:
 		sbuf_addf_local(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
 		break;
 	case FIELD_MEM:
 		sbuf_addf_local(b, p->mem_pct, 1);
 		break;
-	case FIELD_TIME:
-		fmt_time_plus(b, p->utime + p->stime, hz, field_defs[id].width);
-		break;
 	case FIELD_PERF:
 		sbuf_addi(b, p->perf_fds);
+		break;
+	default:
+		/* as it is kept: a new plain column needs no case here */
+		if (field_string(id, p, &s, &n))
+			fmt_printable(b, s, n);
+		else
+			field_number(b, id, p);
+		break;
+	}
+}
+
+void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+		  const struct frame *f)
+{
+	if (field_absent(id, p)) {
+		sbuf_addc(b, '-');
+		return;
+	}
+	switch (id) {
+	case FIELD_VIRT:
+	case FIELD_RES:
+	case FIELD_SHR:
+	case FIELD_SWAP:
+		fmt_mem_field(b, id, p, f);
+		break;
+	case FIELD_TIME:
+	case FIELD_UTIME:
+	case FIELD_STIME:
+		fmt_time_field(b, id, p, f);
+		break;
+	case FIELD_START:
+		fmt_start(b, p, f);
 		break;
 	case FIELD_IO_READ_RATE:
 	case FIELD_IO_WRITE_RATE:
@@ -635,7 +693,7 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_IO_WRITE:
 	case FIELD_IO_RCHAR:
 	case FIELD_IO_WCHAR:
-		fmt_bytes(b, *(const uint64_t *)((const char *)p + field_defs[id].off));
+		fmt_bytes(b, VAL(uint64_t, p, &field_defs[id]));
 		break;
 	case FIELD_CTR1:
 	case FIELD_CTR2:
@@ -644,45 +702,15 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_CTR5:
 	case FIELD_CTR6:
 	case FIELD_CTR7:
-	case FIELD_CTR8: {
-		int e = (int)field_defs[id].off;
-
-		if (!p->has_ctr || e >= f->counters.nevents)
-			sbuf_addc(b, '-');
-		else if (p->ctr_counting)
-			sbuf_adds(b, "counting");
-		else if (field_ctr_value(id, p) < 0)
-			sbuf_adds(b, "n/a");
-		else
-			fmt_ctr(b, f->counters.names[e], p->ctr[e], field_defs[id].width);
-		break;
-	}
-	case FIELD_UTIME:
-		fmt_time_plus(b, p->utime, hz, field_defs[id].width);
-		break;
-	case FIELD_STIME:
-		fmt_time_plus(b, p->stime, hz, field_defs[id].width);
-		break;
-	case FIELD_START:
-		fmt_start(b, p, f);
+	case FIELD_CTR8:
+		fmt_ctr_field(b, id, p, f);
 		break;
 	case FIELD_COMMAND:
-		if (f->cmdlines && p->has_cmd)
-			fmt_printable(b, f->strings.p + p->cmd_off, p->cmd_len);
-		else
-			fmt_printable(b, p->comm, p->comm_len);
+		fmt_command(b, p, f);
 		break;
-	default: {
-		/* as it is kept: a new plain column needs no case here */
-		const char *s;
-		size_t n;
-
-		if (field_string(id, p, &s, &n))
-			fmt_printable(b, s, n);
-		else
-			field_number(b, id, p);
+	default:
+		fmt_row_field(b, id, p);
 		break;
-	}
 	}
 }
 

@@ -246,8 +246,8 @@ static void json_breakpoints(struct sbuf *b, const struct frame *f)
 	}
 }
 
-void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		       size_t nrows, bool first)
+/* When, how long since the last frame, and the machine's figures top's first line has. */
+static void json_system(struct sbuf *b, const struct frame *f)
 {
 	char when[RFC3339_LEN + 1];
 
@@ -268,7 +268,10 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "users", f->nusers, true);
 	kv_u(b, "hz", (uint64_t)f->hz, true);
 	kv_u(b, "ncpu", f->ncpu, true);
+}
 
+static void json_tasks(struct sbuf *b, const struct frame *f)
+{
 	/* what the rows and the task counts are: processes, or threads with -H */
 	key(b, "rows", true);
 	sbuf_adds(b, f->threads ? "\"threads\"" : "\"processes\"");
@@ -280,7 +283,10 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "stopped", f->tasks.stopped, true);
 	kv_u(b, "zombie", f->tasks.zombie, true);
 	sbuf_addc(b, '}');
+}
 
+static void json_cpu(struct sbuf *b, const struct frame *f)
+{
 	key(b, "cpu", true);
 	sbuf_addc(b, '{');
 	kv_f(b, "user", f->cpu.user, 1, false);
@@ -292,7 +298,10 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_f(b, "softirq", f->cpu.softirq, 1, true);
 	kv_f(b, "steal", f->cpu.steal, 1, true);
 	sbuf_addc(b, '}');
+}
 
+static void json_memory(struct sbuf *b, const struct frame *f)
+{
 	key(b, "mem", true);
 	sbuf_addc(b, '{');
 	kv_u(b, "total_kb", f->mem.total, false);
@@ -308,6 +317,12 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "free_kb", f->swap.free, true);
 	kv_u(b, "used_kb", f->swap.used, true);
 	sbuf_addc(b, '}');
+}
+
+/* What building this frame cost ptop, and how its rows were read. */
+static void json_cost(struct sbuf *b, const struct frame *f)
+{
+	const char *src = f->cost.source ? f->cost.source : "procfs";
 
 	key(b, "cost", true);
 	sbuf_addc(b, '{');
@@ -317,17 +332,22 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	kv_u(b, "fds_held", f->cost.fds_held, true);
 	kv_u(b, "vanished", f->cost.vanished, true);
 	kv_u(b, "unreadable", f->cost.unreadable, true);
-	{
-		const char *src = f->cost.source ? f->cost.source : "procfs";
-
-		key(b, "source", true);
-		json_string(b, src, strlen(src));
-	}
+	key(b, "source", true);
+	json_string(b, src, strlen(src));
 	kv_u(b, "read_full", f->cost.read_full, true);
 	kv_u(b, "read_kept", f->cost.read_kept, true);
 	kv_u(b, "read_bpf", f->cost.read_bpf, true);
 	sbuf_addc(b, '}');
+}
 
+void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
+		       size_t nrows, bool first)
+{
+	json_system(b, f);
+	json_tasks(b, f);
+	json_cpu(b, f);
+	json_memory(b, f);
+	json_cost(b, f);
 	if (f->counters.on)
 		json_counters(b, f);
 	if (f->nbps)
@@ -342,3 +362,9 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	sbuf_adds(b, "]}\n");
 	(void)first;
 }
+
+const struct output_format_def output_format_json = {
+    .name = "json",
+    .every_column = true,
+    .frame = output_json_frame,
+};

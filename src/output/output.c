@@ -9,10 +9,11 @@
 
 #include "ptop/output.h"
 
-const struct output_format_def output_formats[OUTPUT_NFORMATS] = {
-    [OUTPUT_TEXT] = {.name = "text", .frame = output_text_frame},
-    [OUTPUT_JSON] = {.name = "json", .frame = output_json_frame},
-    [OUTPUT_CSV] = {.name = "csv", .frame = output_csv_frame},
+const struct output_format_def *const output_formats[] = {
+    &output_format_text,
+    &output_format_json,
+    &output_format_csv,
+    NULL,
 };
 
 const struct output_view output_view_default = {.summary_unit = UNIT_MIB};
@@ -36,12 +37,12 @@ size_t output_columns(const struct frame *f, const enum field_id *fallback, size
 	return n;
 }
 
-int output_format_by_name(const char *name)
+const struct output_format_def *output_format_by_name(const char *name)
 {
-	for (int i = 0; i < OUTPUT_NFORMATS; i++)
-		if (!strcasecmp(name, output_formats[i].name))
-			return i;
-	return -1;
+	for (const struct output_format_def *const *f = output_formats; *f; f++)
+		if (!strcasecmp(name, (*f)->name))
+			return *f;
+	return NULL;
 }
 
 size_t utf8_len(const char *str, size_t n)

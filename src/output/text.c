@@ -330,3 +330,8 @@ void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame
 	if (f->nbps)
 		breakpoints_section(b, f);
 }
+
+const struct output_format_def output_format_text = {
+    .name = "text",
+    .frame = output_text_frame,
+};

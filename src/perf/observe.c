@@ -155,11 +155,11 @@ void observer_begin(struct observer *ob)
 			memset(&ob->self_begin[i], 0, sizeof(ob->self_begin[i]));
 }
 
-static void fill_counters(struct observer *ob, struct frame *f,
-			  const struct frame_proc *const *rows, size_t n)
+/* Attach counters to the rows' processes (not ptop's own) and read them: info says how it went. */
+static void count_rows(struct observer *ob, const struct frame *f,
+		       const struct frame_proc *const *rows, size_t n,
+		       struct perf_counters_info *info)
 {
-	struct frame_counters *fc = &f->counters;
-	struct perf_counters_info info;
 	size_t k = 0;
 
 	if (ob->pids_cap < n) {
@@ -172,38 +172,46 @@ static void fill_counters(struct observer *ob, struct frame *f,
 			ob->pids[k++] = rows[i]->pid;
 	perf_counters_per_thread(ob->ctr, f->threads);
 	perf_counters_update(ob->ctr, ob->pids, k);
-	perf_counters_info(ob->ctr, &info);
+	perf_counters_info(ob->ctr, info);
+}
 
+/* What the frame says of the counters as a whole: events, source, attached, failures. */
+static void fill_counters_info(struct observer *ob, struct frame_counters *fc,
+			       const struct perf_counters_info *info)
+{
 	fc->on = true;
-	fc->nevents = info.nevents;
-	for (int e = 0; e < info.nevents; e++)
-		snprintf(fc->names[e], sizeof(fc->names[e]), "%s", info.names[e]);
-	fc->hardware = info.hardware;
-	fc->why_software = info.why_software;
-	fc->attached = info.attached;
-	fc->not_attached = info.not_attached;
+	fc->nevents = info->nevents;
+	for (int e = 0; e < info->nevents; e++)
+		snprintf(fc->names[e], sizeof(fc->names[e]), "%s", info->names[e]);
+	fc->hardware = info->hardware;
+	fc->why_software = info->why_software;
+	fc->attached = info->attached;
+	fc->not_attached = info->not_attached;
 	fc->budget = ob->opts.budget;
-	fc->partial = info.partial;
-	fc->last_error = info.last_error;
-	fc->children_counted = info.children_counted;
-	fc->na = info.na;
-	fc->software = info.software;
-	fc->nsplit = info.nsplit;
+	fc->partial = info->partial;
+	fc->last_error = info->last_error;
+	fc->children_counted = info->children_counted;
+	fc->na = info->na;
+	fc->software = info->software;
+	fc->nsplit = info->nsplit;
 	fc->npmus = 0;
-	for (int m = 0; m < info.npmus && m < 8; m++)
-		snprintf(fc->pmus[fc->npmus++], sizeof(fc->pmus[0]), "%s", info.pmus[m]);
-	fc->nfailed = info.nfailed;
-	for (int e = 0; e < info.nfailed && e < FRAME_MAX_EVENTS; e++) {
-		snprintf(fc->failed[e], sizeof(fc->failed[e]), "%s", info.failed[e]);
-		fc->failed_why[e] = info.failed_why[e];
+	for (int m = 0; m < info->npmus && m < 8; m++)
+		snprintf(fc->pmus[fc->npmus++], sizeof(fc->pmus[0]), "%s", info->pmus[m]);
+	fc->nfailed = info->nfailed;
+	for (int e = 0; e < info->nfailed && e < FRAME_MAX_EVENTS; e++) {
+		snprintf(fc->failed[e], sizeof(fc->failed[e]), "%s", info->failed[e]);
+		fc->failed_why[e] = info->failed_why[e];
 	}
-	fc->refused = info.refused;
-	fc->refused_error = info.refused_error;
+	fc->refused = info->refused;
+	fc->refused_error = info->refused_error;
 	/* read only when it explains something: the file costs three syscalls */
-	if (!info.refused || perf_paranoid(ob->opts.root, &fc->paranoid))
+	if (!info->refused || perf_paranoid(ob->opts.root, &fc->paranoid))
 		fc->paranoid = PERF_PARANOID_UNKNOWN;
+}
 
-	/* ptop itself: during this frame's build, and since the last frame (its row) */
+/* ptop itself: during this frame's build (fc), and since the last frame (its row). */
+static void read_self(struct observer *ob, struct frame_counters *fc)
+{
 	fc->self_rdpmc = false;
 	ob->self_scale = 1;
 	ob->self_not_counted = false;
@@ -235,34 +243,54 @@ static void fill_counters(struct observer *ob, struct frame *f,
 		/* the path this read took, not what the page allowed at open */
 		fc->self_rdpmc |= ob->self[i].last_rdpmc;
 	}
+}
 
+/* ptop's own row: what read_self() counted since the last frame. */
+static void fill_self_row(const struct observer *ob, struct frame_proc *p)
+{
+	p->has_ctr = true;
+	p->ctr_scale = ob->self_scale;
+	p->ctr_partial = false; /* one thread, counted whole */
+	p->ctr_not_counted = ob->self_not_counted;
+	p->ctr_counting = ob->self_counting;
+	p->ctr_na = ob->self_na;
+	for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
+		p->ctr[e] = ob->self_interval[e];
+}
+
+/* Another process's row: its group's counts over the interval, if it has a group. */
+static void fill_row(const struct observer *ob, struct frame_proc *p)
+{
+	const struct perf_proc *g = perf_counters_get(ob->ctr, p->pid);
+
+	p->has_ctr = g != NULL;
+	if (!g)
+		return;
+	for (int e = 0; e < g->n && e < FRAME_MAX_EVENTS; e++)
+		p->ctr[e] = g->delta[e];
+	p->ctr_scale = g->scale;
+	p->ctr_partial = g->partial;
+	p->ctr_not_counted = g->not_counted;
+	/* the first read after attaching covers part of the interval: no rate yet */
+	p->ctr_counting = !g->have_prev;
+	p->ctr_na = g->na;
+}
+
+static void fill_counters(struct observer *ob, struct frame *f,
+			  const struct frame_proc *const *rows, size_t n)
+{
+	struct perf_counters_info info;
+
+	count_rows(ob, f, rows, n, &info);
+	fill_counters_info(ob, &f->counters, &info);
+	read_self(ob, &f->counters);
 	for (size_t i = 0; i < n; i++) {
 		struct frame_proc *p = &f->procs[rows[i] - f->procs];
-		const struct perf_proc *g;
 
-		if (p->pid == ob->self_pid && ob->nself) {
-			p->has_ctr = true;
-			p->ctr_scale = ob->self_scale;
-			p->ctr_partial = false; /* one thread, counted whole */
-			p->ctr_not_counted = ob->self_not_counted;
-			p->ctr_counting = ob->self_counting;
-			p->ctr_na = ob->self_na;
-			for (int e = 0; e < ob->nself && e < FRAME_MAX_EVENTS; e++)
-				p->ctr[e] = ob->self_interval[e];
-			continue;
-		}
-		g = perf_counters_get(ob->ctr, p->pid);
-		p->has_ctr = g != NULL;
-		if (!g)
-			continue;
-		for (int e = 0; e < g->n && e < FRAME_MAX_EVENTS; e++)
-			p->ctr[e] = g->delta[e];
-		p->ctr_scale = g->scale;
-		p->ctr_partial = g->partial;
-		p->ctr_not_counted = g->not_counted;
-		/* the first read after attaching covers part of the interval: no rate yet */
-		p->ctr_counting = !g->have_prev;
-		p->ctr_na = g->na;
+		if (p->pid == ob->self_pid && ob->nself)
+			fill_self_row(ob, p);
+		else
+			fill_row(ob, p);
 	}
 }
 
