@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * replay.c: ptop -r FILE --summary: one pass over a recording's frames,
- * processes told apart by PID and start time (a PID reused is another
- * process), their CPU time summed from each frame's %CPU over its interval.
+ * replay.c: ptop -r FILE --summary: one pass over a recording's frames (a
+ * file, or a directory's day files as one), processes told apart by PID and
+ * start time (a PID reused is another process), their CPU time summed from
+ * each frame's %CPU over its interval; what sampling and recording cost.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -103,6 +104,8 @@ struct summary {
 	struct timespec first, last;
 	uint64_t frames;
 	double *cost; /* each frame's CPU cost, seconds */
+	double *rec;  /* the recorder's CPU cost of the frames that say it, seconds */
+	uint64_t nrec;
 	uint64_t rows;
 	struct seen_set seen;
 };
@@ -114,6 +117,7 @@ static int summary_read(struct record_reader *r, struct summary *s, struct recor
 
 	s->frames = record_frames(r);
 	s->cost = xreallocarray(NULL, s->frames ? s->frames : 1, sizeof(*s->cost));
+	s->rec = xreallocarray(NULL, s->frames ? s->frames : 1, sizeof(*s->rec));
 	for (uint64_t n = 0; n < s->frames; n++) {
 		err = record_read(r, n, &f, e);
 		if (err)
@@ -122,6 +126,8 @@ static int summary_read(struct record_reader *r, struct summary *s, struct recor
 			s->first = f.time;
 		s->last = f.time;
 		s->cost[n] = f.cost.cpu_s;
+		if (record_read_cost_us(r))
+			s->rec[s->nrec++] = record_read_cost_us(r) / 1e6;
 		s->rows += f.nprocs;
 		for (size_t i = 0; i < f.nprocs; i++)
 			seen_get(&s->seen, &f.procs[i])->cpu_s +=
@@ -156,6 +162,16 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 		      "on disk, %.2f per row\n"),
 		    s->cost[s->frames / 2] * 1e3, bytes,
 		    s->rows ? (double)record_size(r) / (double)s->rows : 0);
+	if (s->nrec) {
+		qsort(s->rec, s->nrec, sizeof(*s->rec), by_double);
+		sbuf_printf(b, _("Recorder: %.3f ms CPU per frame to encode and write (median)\n"),
+			    s->rec[s->nrec / 2] * 1e3);
+	} else {
+		sbuf_printf(b,
+			    _("Recorder: cost not recorded (format version %u; recorded from "
+			      "version 3 on)\n"),
+			    in->version);
+	}
 	/* the consumers, packed to the front of the table */
 	for (size_t i = 0; i < s->seen.cap; i++)
 		if (s->seen.v[i].pid)
@@ -192,6 +208,7 @@ int replay_summary(const char *path, int fd)
 	}
 	sbuf_free(&b);
 	free(s.cost);
+	free(s.rec);
 	free(s.seen.v);
 	record_reader_free(r);
 	return status;

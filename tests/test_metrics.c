@@ -5,7 +5,8 @@
  * not UTF-8), groups bounded by max_groups with the rest in "other", a
  * group's CPU seconds not going down when a process ends or its PID is
  * reused, a stale group's slot given to a newcomer, counter events summed
- * only where counted, and the two formats' metadata.
+ * only where counted, storage bytes per group only where io was readable,
+ * rows by how they were read, and the two formats' metadata.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -130,6 +131,66 @@ static void test_counters_monotonic(void **state)
 	metrics_free(m);
 }
 
+static void io(int i, uint64_t r, uint64_t w)
+{
+	fx.procs[i].has_io = true;
+	fx.procs[i].io_read_bytes = r;
+	fx.procs[i].io_write_bytes = w;
+}
+
+static void test_io_bytes(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+
+	(void)state;
+	frame_reset();
+	add(10, "w", 1, 5);
+	add(11, "w", 1, 5);
+	add(12, "r", 1, 5);
+	io(0, 100, 1000);
+	io(1, 0, 500);
+	update(m);
+	assert_true(sample(m, "ptop_group_io_write_bytes_total{comm=\"w\"}") == 1500);
+	assert_true(sample(m, "ptop_group_io_read_bytes_total{comm=\"w\"}") == 100);
+	/* r's io was refused: no series rather than a false zero */
+	assert_true(sample(m, "ptop_group_io_write_bytes_total{comm=\"r\"}") == -1);
+	/* 11 ended, 10 wrote 24 more bytes: the counter grows */
+	add(10, "w", 1, 5);
+	add(12, "r", 1, 5);
+	io(0, 100, 1024);
+	io(1, 7, 8);
+	update(m);
+	assert_true(sample(m, "ptop_group_io_write_bytes_total{comm=\"w\"}") == 1524);
+	assert_true(sample(m, "ptop_group_io_write_bytes_total{comm=\"r\"}") == 8);
+	assert_true(sample(m, "ptop_group_io_read_bytes_total{comm=\"r\"}") == 7);
+	metrics_free(m);
+}
+
+static void test_rows_read(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+
+	(void)state;
+	frame_reset();
+	add(10, "w", 1, 5);
+	fx.f.cost.source = "bpf";
+	fx.f.cost.read_bpf = 40;
+	update(m);
+	fx.f.cost.source = "procfs";
+	fx.f.cost.read_bpf = 0;
+	fx.f.cost.read_full = 3;
+	fx.f.cost.read_kept = 37;
+	update(m);
+	assert_true(sample(m, "ptop_frame_rows{how=\"full\",source=\"procfs\"}") == 3);
+	assert_true(sample(m, "ptop_frame_rows{how=\"kept\",source=\"procfs\"}") == 37);
+	assert_true(sample(m, "ptop_frame_rows{how=\"bpf\",source=\"procfs\"}") == 0);
+	assert_true(sample(m, "ptop_rows_read_total{how=\"bpf\"}") == 40);
+	assert_true(sample(m, "ptop_rows_read_total{how=\"kept\"}") == 37);
+	metrics_free(m);
+}
+
 static void test_stale_slot(void **state)
 {
 	struct metrics_opts o = {.max_groups = 1};
@@ -210,6 +271,7 @@ int main(void)
 	    cmocka_unit_test(test_label_value),	       cmocka_unit_test(test_groups_bounded),
 	    cmocka_unit_test(test_counters_monotonic), cmocka_unit_test(test_stale_slot),
 	    cmocka_unit_test(test_perf_events),	       cmocka_unit_test(test_formats),
+	    cmocka_unit_test(test_io_bytes),	       cmocka_unit_test(test_rows_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
 # operator meet it, on loopback: both formats pass promtool (the Prometheus
 # text format clean; OpenMetrics also through prometheus_client's strict
 # parser where installed), a busy child's group counts its CPU time and
-# keeps counting after one of its processes ends, --group-by, --max-groups,
+# keeps counting after one of its processes ends, a writer's group counts
+# its bytes, rows are counted by how they were read, --group-by, --max-groups,
 # --top-pids and --expose-cmdline shape the series, HTTP answers other paths
 # and methods with their status codes, -b still writes frames, and bad
 # options end with status 2, a port in use with 1. Skips (77) without
@@ -95,6 +96,33 @@ for m in POST PUT DELETE PATCH OPTIONS; do
 done
 client get "$port" /metrics HEAD >"$tmp/h"
 grep -q '^200 text/plain.* 0$' "$tmp/h" || fail "HEAD /metrics: $(cat "$tmp/h")"
+
+# A child that writes 1 MiB to a file on disk (not tmpfs, which counts no
+# storage writes) with fsync, then stays: its group's write bytes reach that.
+# The sh that runs dd is credited dd's bytes when it reaps it, as the kernel does.
+# Idle groups beyond --max-groups are "other": room for every name here.
+start_ptop io -d 0.3 --max-groups 10000
+if [ -r /proc/self/io ] && [ "$(stat -f -c %T "$tmp")" != tmpfs ]; then
+	w1=ptm$$w
+	ln -sf "$(command -v sh)" "$tmp/$w1"
+	"$tmp/$w1" -c 'dd if=/dev/zero of="$1" bs=64k count=16 conv=fsync 2>/dev/null; while :; do sleep 1; done' \
+		"$w1" "$tmp/written" &
+	started="$started $!"
+	wb() { client value "$port" ptop_group_io_write_bytes_total "comm=$w1"; }
+	wrote() { v=$(wb) && "$PYTHON" -c "import sys; sys.exit(not $v >= 1048576)"; }
+	wait_until wrote || fail "the group of $w1 wrote $(wb || echo no) bytes, not 1 MiB"
+	client value "$port" ptop_group_io_read_bytes_total "comm=$w1" >/dev/null ||
+		fail "no read bytes of the group of $w1"
+else
+	echo "I/O bytes not checked: no /proc/self/io or a tmpfs here"
+fi
+BODY="$tmp/om" client get "$port" /metrics GET om >/dev/null
+grep -q '^# UNIT ptop_group_io_write_bytes bytes$' "$tmp/om" || fail "no # UNIT of the write bytes"
+for how in full kept bpf; do
+	grep -q "^ptop_frame_rows{how=\"$how\",source=\"\(procfs\|bpf\)\"} " "$tmp/om" ||
+		fail "no ptop_frame_rows of how=$how"
+	grep -q "^ptop_rows_read_total{how=\"$how\"} " "$tmp/om" || fail "no ptop_rows_read_total of how=$how"
+done
 
 # --group-by user, --max-groups 1 (one group and "other"), --expose-cmdline.
 start_ptop user -d 0.3 --group-by user --max-groups 1 --top-pids 50 --expose-cmdline

@@ -7,8 +7,11 @@
  * deltas read in order and out of order, seeking by time, appending after a
  * writer closed, a torn last frame cut off, and hostile files (empty, not a
  * recording, a newer version, a cut header, a corrupt byte, a huge length).
- * tests/fixtures/record/v1.rec, a recording of format version 1, must read
- * back as the frames that made it; PTOP_UPDATE_GOLDEN=1 writes it anew.
+ * tests/fixtures/record/v1.rec and v2.rec, recordings of format versions 1
+ * and 2, must read back as the frames that made them; PTOP_UPDATE_GOLDEN=1
+ * writes the current version's anew. Version 2 is appended to as it is;
+ * each frame says what recording the one before cost; a directory's day
+ * files read as one recording.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -431,16 +434,20 @@ static void test_hostile(void **state)
 	unlink(q);
 }
 
-/* The committed recording of format version 1 reads back as the frames that made it. */
-static void test_fixture_v1(void **state)
+/*
+ * The committed recording of format version v reads back as the frames that
+ * made it. PTOP_UPDATE_GOLDEN=1 writes anew the one of the version this ptop
+ * writes (and the decoder's fuzz seed); the older ones stay as they were.
+ */
+static void test_fixture(unsigned v)
 {
 	char p[512];
 	struct record_reader *r;
 	struct record_error e;
 	const char *update = getenv("PTOP_UPDATE_GOLDEN");
 
-	snprintf(p, sizeof(p), "%s/record/v1.rec", FIXTURES);
-	if (update && *update) {
+	snprintf(p, sizeof(p), "%s/record/v%u.rec", FIXTURES, v);
+	if (update && *update && v == RECORD_VERSION) {
 		struct sbuf raw = {0};
 		struct frame f;
 		FILE *out;
@@ -457,17 +464,111 @@ static void test_fixture_v1(void **state)
 		fclose(out);
 		sbuf_free(&raw);
 		sbuf_free(&f.strings);
-		snprintf(p, sizeof(p), "%s/record/v1.rec", FIXTURES);
+		snprintf(p, sizeof(p), "%s/record/v%u.rec", FIXTURES, v);
 	}
 	if (record_reader_open(p, &r, &e))
 		fail_msg("%s", e.msg);
-	assert_int_equal(record_reader_info(r)->version, 1);
+	assert_int_equal(record_reader_info(r)->version, v);
 	assert_int_equal(record_frames(r), FIXTURE_FRAMES);
 	for (int k = FIXTURE_FRAMES - 1; k >= 0; k -= 4)
 		expect_frame(r, (uint64_t)k, k);
 	for (int k = 0; k < FIXTURE_FRAMES; k++)
 		expect_frame(r, (uint64_t)k, k);
 	record_reader_free(r);
+}
+
+static void test_fixture_v1(void **state)
+{
+	test_fixture(1);
+}
+
+static void test_fixture_v2(void **state)
+{
+	test_fixture(2);
+}
+
+/* Each frame after a writer's first says what recording the one before cost; v2 files do not. */
+static void test_record_cost(void **state)
+{
+	const char *p = path_in_dir("cost.rec");
+	struct record_reader *r;
+	struct record_error e;
+	struct frame g = {0};
+
+	write_frames(p, 0, 3);
+	write_frames(p, 3, 5); /* a second writer knows nothing of the first's last frame */
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_reader_info(r)->version, RECORD_VERSION);
+	for (uint64_t k = 0; k < 5; k++) {
+		assert_int_equal(record_read(r, k, &g, &e), 0);
+		if (k == 0 || k == 3)
+			assert_int_equal(record_read_cost_us(r), 0);
+		else
+			assert_true(record_read_cost_us(r) > 0);
+	}
+	record_reader_free(r);
+	unlink(p);
+	/* version 2 is appended to in version 2: heads without a cost, as its readers want */
+	{
+		char src[512], cmd[1200];
+
+		snprintf(src, sizeof(src), "%s/record/v2.rec", FIXTURES);
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, p);
+		assert_int_equal(system(cmd), 0);
+	}
+	write_frames(p, FIXTURE_FRAMES, FIXTURE_FRAMES + 3);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_reader_info(r)->version, 2);
+	assert_int_equal(record_frames(r), FIXTURE_FRAMES + 3);
+	for (int k = 0; k < FIXTURE_FRAMES + 3; k++) {
+		expect_frame(r, (uint64_t)k, k);
+		assert_int_equal(record_read_cost_us(r), 0);
+	}
+	record_reader_free(r);
+	frame_free(&g);
+	unlink(p);
+}
+
+/* A directory's day files read as one recording, in date order; other files are not read. */
+static void test_days(void **state)
+{
+	const char *d = path_in_dir("days");
+	char p[512];
+	struct record_reader *r;
+	struct record_error e;
+	uint64_t n;
+
+	assert_int_equal(mkdir(d, 0700), 0);
+	assert_int_equal(record_reader_open(d, &r, &e), -ENODATA);
+	assert_non_null(strstr(e.msg, "no recorded frames"));
+	snprintf(p, sizeof(p), "%s/ptop-2025-12-03.rec", d);
+	write_frames(p, 70, 75);
+	snprintf(p, sizeof(p), "%s/ptop-2025-12-02.rec", d);
+	write_frames(p, 0, 70);
+	snprintf(p, sizeof(p), "%s/ptop-2025-12-04.rec.tmp", d);
+	write_frames(p, 80, 81);
+	assert_int_equal(record_reader_open(d, &r, &e), 0);
+	assert_int_equal(record_frames(r), 75);
+	for (int k = 74; k >= 0; k -= 7)
+		expect_frame(r, (uint64_t)k, k);
+	for (int k = 0; k < 75; k++)
+		expect_frame(r, (uint64_t)k, k);
+	/* frames are one second apart: by time across the days */
+	assert_int_equal(record_find_time(r, (1764686441LL + 72) * 1000000000 + 500000000, &n, &e),
+			 0);
+	assert_int_equal(n, 72);
+	assert_int_equal(record_find_time(r, (1764686441LL + 69) * 1000000000 + 500000000, &n, &e),
+			 0);
+	assert_int_equal(n, 69);
+	assert_int_equal(record_find_time(r, 0, &n, &e), 0);
+	assert_int_equal(n, 0);
+	record_reader_free(r);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/ptop-2025-12-02.rec", d);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/ptop-2025-12-03.rec", d);
+	unlink(p);
+	assert_int_equal(rmdir(d), 0);
 }
 
 static void test_parse_time(void **state)
@@ -501,9 +602,15 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_codec_roundtrip), cmocka_unit_test(test_write_read),
-	    cmocka_unit_test(test_torn_tail),	    cmocka_unit_test(test_hostile),
-	    cmocka_unit_test(test_fixture_v1),	    cmocka_unit_test(test_parse_time),
+	    cmocka_unit_test(test_codec_roundtrip),
+	    cmocka_unit_test(test_write_read),
+	    cmocka_unit_test(test_torn_tail),
+	    cmocka_unit_test(test_hostile),
+	    cmocka_unit_test(test_fixture_v1),
+	    cmocka_unit_test(test_fixture_v2),
+	    cmocka_unit_test(test_parse_time),
+	    cmocka_unit_test(test_record_cost),
+	    cmocka_unit_test(test_days),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -6,9 +6,11 @@
 # CSV with command lines, then text sorted by RES) and records at once; `ptop
 # -r FILE -b` must print the very same bytes, frame by frame. --begin/--end
 # pick the frames of a time range, --summary counts what the live JSON
-# showed, --record alone prints nothing and a second run appends, a
-# directory gets a file per day and loses those past --keep, and bad files
-# and options end with a clear message and status 1 or 2. Needs python3.
+# showed and what recording cost, --record alone prints nothing and a
+# second run appends, a directory gets a file per day and loses those past
+# --keep, and replays as one recording; older formats read (version 2 also
+# appended to), and bad files and options end with a clear message and
+# status 1 or 2. Needs python3.
 set -eu
 
 : "${PTOP:?PTOP must name the ptop binary}"
@@ -124,6 +126,8 @@ assert re.search(r"\b15 frames\b", s), s
 m = re.search(r"Seen: +(\d+) processes", s)
 assert m and int(m.group(1)) == len(seen), "%s vs %d" % (m and m.group(1), len(seen))
 assert re.search(r"bytes per frame", s) and "Top CPU consumers" in s, s
+m = re.search(r"Recorder: +([0-9.]+) ms CPU per frame to encode and write", s)
+assert m and float(m.group(1)) > 0, s
 EOF
 
 # 5. --record alone prints nothing; a second run appends after the first.
@@ -148,6 +152,33 @@ today=$(date +%Y-%m-%d)
 [ -f "$tmp/dir/notes.txt" ] || fail "--keep removed a file that is not a recording"
 "$PTOP" -r "$tmp/dir/ptop-$today.rec" -b -o json | wc -l | grep -qx 2 || fail "day file is not 2 frames"
 
+# 6b. A directory replays as one recording, its days in order: two runs a
+# day apart in local time (TZ) give two files; the replay prints what both
+# printed live, --begin/--end pick frames across the two, --summary counts all.
+mkdir "$tmp/days"
+TZ=UTC+12 "$PTOP" -b -o json -d 1.5 -n 3 --record "$tmp/days" >"$tmp/days1.json" || fail "day 1 exited $?"
+TZ=UTC-14 "$PTOP" -b -o json -d 1.5 -n 3 --record "$tmp/days" >"$tmp/days2.json" || fail "day 2 exited $?"
+[ "$(ls "$tmp/days" | wc -l)" = 2 ] || fail "two days should make two files: $(ls "$tmp/days")"
+cat "$tmp/days1.json" "$tmp/days2.json" >"$tmp/days.json"
+"$PTOP" -r "$tmp/days" -b -o json >"$tmp/days.out" 2>"$tmp/err" || fail "-r DIR exited $?: $(cat "$tmp/err")"
+cmp -s "$tmp/days.json" "$tmp/days.out" || fail "-r DIR does not print the frames both days printed"
+# frames are 1.5 s apart: frame 2's second begins after frame 1, frame 4's next second ends before 5
+range=$("$PYTHON" - "$tmp/days.json" <<'EOF'
+import datetime, json, sys
+t = [json.loads(l)["time"][:19] for l in open(sys.argv[1])]
+e = datetime.datetime.strptime(t[4], "%Y-%m-%dT%H:%M:%S") + datetime.timedelta(seconds=1)
+print(t[2].replace("T", " ") + "|" + e.strftime("%Y-%m-%d %H:%M:%S"))
+EOF
+)
+TZ=UTC "$PTOP" -r "$tmp/days" -b -o json --begin "${range%|*}" --end "${range#*|}" >"$tmp/days.range" ||
+	fail "-r DIR --begin/--end exited $?"
+sed -n 3,5p "$tmp/days.json" | cmp -s - "$tmp/days.range" ||
+	fail "-r DIR --begin ${range%|*} --end ${range#*|}: not frames 2 to 4 across the days"
+"$PTOP" -r "$tmp/days" --summary >"$tmp/days.sum" || fail "-r DIR --summary exited $?"
+grep -q ' 6 frames$' "$tmp/days.sum" || fail "-r DIR --summary: $(cat "$tmp/days.sum")"
+mkdir "$tmp/nodays"
+echo x >"$tmp/nodays/notes.txt"
+
 # 7. Bad files: status 1 and a message; bad options: status 2.
 expect() { # STATUS WORDS CMD...
 	want=$1 words=$2
@@ -170,6 +201,13 @@ expect 1 "newer ptop" "$PTOP" -r "$tmp/v2.rec" -b
 expect 1 "newer ptop" "$PTOP" --record "$tmp/v2.rec" -n 1
 head -c 100 "$tmp/q.rec" >"$tmp/cut.rec"
 expect 1 "truncated header" "$PTOP" -r "$tmp/cut.rec" --summary
+expect 1 "no recorded frames" "$PTOP" -r "$tmp/nodays" -b
+# a day file that is a link to its directory is read as a file, not followed round
+mkdir "$tmp/loop"
+ln -s . "$tmp/loop/ptop-2030-01-01.rec"
+expect 1 "not a ptop recording" "$PTOP" -r "$tmp/loop" --summary
+cp "$tmp/cut.rec" "$tmp/days/ptop-2001-01-01.rec"
+expect 1 "truncated header" "$PTOP" -r "$tmp/days" --summary
 expect 2 "need -r" "$PTOP" -b --begin 10:00
 expect 2 "do not go together" "$PTOP" -r "$tmp/q.rec" --record "$tmp/x.rec"
 expect 2 "needs --record" "$PTOP" -b --keep 3
@@ -178,6 +216,15 @@ expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" -b --begin 25:99
 cp "${srcdir:-.}/tests/fixtures/record/v1.rec" "$tmp/v1.rec"
 expect 1 "format version 1" "$PTOP" -b -n 1 --record "$tmp/v1.rec"
 "$PTOP" -r "$tmp/v1.rec" -b -o json >"$tmp/out" 2>"$tmp/err" || fail "v1.rec no longer reads: $(cat "$tmp/err")"
+"$PTOP" -r "$tmp/v1.rec" --summary >"$tmp/out" || fail "--summary of v1.rec exited $?"
+grep -q "^Recorder: cost not recorded (format version 1;" "$tmp/out" ||
+	fail "--summary of v1.rec: $(cat "$tmp/out")"
+# version 2 is appended to as version 2, and reads back whole
+cp "${srcdir:-.}/tests/fixtures/record/v2.rec" "$tmp/v2a.rec"
+"$PTOP" -n 2 -d 0.1 --record "$tmp/v2a.rec" || fail "appending to v2.rec exited $?"
+"$PTOP" -r "$tmp/v2a.rec" --summary >"$tmp/out" || fail "--summary of v2.rec appended to exited $?"
+grep -q "format version 2)" "$tmp/out" && grep -q ' 67 frames$' "$tmp/out" ||
+	fail "v2.rec appended to: $(cat "$tmp/out")"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "PASS: test_record.sh"

@@ -20,7 +20,7 @@
 
 #include "ptop/frame.h"
 
-#define RECORD_VERSION 2      /* the format this ptop writes, and the newest it reads */
+#define RECORD_VERSION 3      /* the format this ptop writes, and the newest it reads */
 #define RECORD_KEY_EVERY 60   /* frames from one keyframe to the next */
 #define RECORD_HEADER_LEN 256 /* bytes of the file header */
 #define RECORD_FRAME_HEAD 48  /* bytes before each frame's compressed data */
@@ -52,17 +52,20 @@ struct record_reader;
  * Open path for recording: create it (whole header or no file: written under
  * a temporary name and linked into place), or append to a recording that is
  * there after its last complete frame, cutting off a frame a crash left half
- * written. Returns 0, or -errno with e saying why: -EPROTO not a ptop
- * recording or a newer version, -EINVAL corrupt, else the system's error.
+ * written. A recording of format version 2 is appended to in version 2 (its
+ * frames' data is the same), without the recorder's cost. Returns 0, or
+ * -errno with e saying why: -EPROTO not a ptop recording, a newer version or
+ * version 1, -EINVAL corrupt, else the system's error.
  */
 int record_writer_open(const char *path, struct record_writer **out, struct record_error *e);
 
 /*
- * Append frame f, whole or not at all. The data reaches the disk (fdatasync)
- * at every keyframe and on close: a power cut loses at most RECORD_KEY_EVERY
- * frames, a killed recorder none that were written. Returns 0, or -errno
- * (-ENOSPC a full disk) with e saying why; the file then still ends after
- * the last complete frame, and later calls fail.
+ * Append frame f, whole or not at all, and its cost to the recorder into
+ * the next frame's head. The data reaches the disk (fdatasync) at every
+ * keyframe and on close: a power cut loses at most RECORD_KEY_EVERY frames,
+ * a killed recorder none that were written. Returns 0, or -errno (-ENOSPC a
+ * full disk) with e saying why; the file then still ends after the last
+ * complete frame, and later calls fail.
  */
 int record_write(struct record_writer *w, const struct frame *f, struct record_error *e);
 
@@ -99,6 +102,14 @@ uint64_t record_size(const struct record_reader *r);
  * end, or -EINVAL with e saying where the file is corrupt.
  */
 int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct record_error *e);
+
+/*
+ * What recording the frame before the one last read cost the recorder: its
+ * CPU time encoding, compressing, writing and (at a keyframe) syncing it,
+ * in us, as the recorder wrote it into this frame's head. 0 unknown: the
+ * first frame a recorder wrote, or a file of format version 1 or 2.
+ */
+uint32_t record_read_cost_us(const struct record_reader *r);
 
 /*
  * The last frame recorded at or before t (CLOCK_REALTIME ns), by the

@@ -25,8 +25,9 @@ struct exporter {
 
 unsigned exporter_needs(const struct metrics_opts *mo)
 {
-	/* exact RSS for the groups' memory, status for their context switches */
-	unsigned needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS);
+	/* exact RSS for the groups' memory, status for their context switches, io for their bytes */
+	unsigned needs =
+	    PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) | PROC_NEED(PROC_FILE_IO);
 
 	if (mo && mo->group_by == METRICS_BY_CGROUP)
 		needs |= PROC_NEED(PROC_FILE_CGROUP);

@@ -25,6 +25,8 @@ struct mgroup {
 	double cpu_s;		      /* seconds */
 	double vctx, nvctx;	      /* context switches */
 	double ctr[FRAME_MAX_EVENTS]; /* counter events of attached processes */
+	double io_read, io_write;     /* bytes from and to storage */
+	bool has_io;		      /* a process's io was readable once: the I/O series exist */
 	/* gauges of the last frame */
 	uint64_t rss_kb, vsz_kb; /* KiB */
 	uint64_t procs, threads;
@@ -37,6 +39,8 @@ struct mtrack {
 	uint64_t start; /* clock ticks after boot: tells a reused PID */
 	uint64_t ticks; /* utime + stime */
 	uint64_t vctx, nvctx;
+	uint64_t io_read, io_write; /* bytes from and to storage, since start */
+	bool has_io;
 };
 
 struct mtop {
@@ -64,6 +68,7 @@ struct metrics {
 	/* of the last frame */
 	struct timespec time;
 	struct frame_cost cost;
+	double rows_read[3]; /* rows read in full, kept, from BPF, over all frames */
 	size_t nrows;
 	double hz;
 	bool counters_on;
@@ -183,6 +188,14 @@ static void add_deltas(struct metrics *m, size_t n)
 		g->cpu_s += (double)(p ? grown(c->ticks, p->ticks) : c->ticks) / m->hz;
 		g->vctx += (double)(p ? grown(c->vctx, p->vctx) : c->vctx);
 		g->nvctx += (double)(p ? grown(c->nvctx, p->nvctx) : c->nvctx);
+		if (!c->has_io)
+			continue;
+		/* io refused before counts as first seen: all of it since the start */
+		if (p && !p->has_io)
+			p = NULL;
+		g->has_io = true;
+		g->io_read += (double)(p ? grown(c->io_read, p->io_read) : c->io_read);
+		g->io_write += (double)(p ? grown(c->io_write, p->io_write) : c->io_write);
 	}
 	{
 		struct mtrack *t = m->prev;
@@ -218,7 +231,10 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 			     .start = p->start_ticks,
 			     .ticks = p->utime + p->stime,
 			     .vctx = p->vctxsw,
-			     .nvctx = p->nvctxsw};
+			     .nvctx = p->nvctxsw,
+			     .io_read = p->io_read_bytes,
+			     .io_write = p->io_write_bytes,
+			     .has_io = p->has_io};
 }
 
 static void keep_top(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
@@ -251,6 +267,9 @@ static void keep_frame(struct metrics *m, const struct frame *f, size_t n)
 {
 	m->time = f->time;
 	m->cost = f->cost;
+	m->rows_read[0] += f->cost.read_full;
+	m->rows_read[1] += f->cost.read_kept;
+	m->rows_read[2] += f->cost.read_bpf;
 	m->nrows = n;
 	m->counters_on = f->counters.on;
 	m->nevents = f->counters.on ? f->counters.nevents : 0;
@@ -403,6 +422,40 @@ static void render_groups(const struct metrics *m, struct sbuf *b, struct sbuf *
 	}
 }
 
+/* Storage bytes per group, for the groups whose processes' io could be read. */
+static void render_io(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om)
+{
+	static const struct {
+		const char *name, *help;
+		size_t field;
+	} fams[] = {
+	    {"ptop_group_io_read_bytes",
+	     "Bytes the group's processes read from storage while ptop watched them.",
+	     offsetof(struct mgroup, io_read)},
+	    {"ptop_group_io_write_bytes",
+	     "Bytes the group's processes caused to be written to storage while ptop watched them.",
+	     offsetof(struct mgroup, io_write)},
+	};
+	bool any = false;
+
+	for (unsigned i = 0; i <= m->o.max_groups; i++)
+		any |= m->groups[i].used && m->groups[i].has_io;
+	/* no series rather than a false zero where no process's io is readable */
+	if (!any)
+		return;
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		metrics_family(b, om, fams[k].name, METRICS_COUNTER, "bytes", fams[k].help);
+		for (unsigned i = 0; i <= m->o.max_groups; i++) {
+			const struct mgroup *g = &m->groups[i];
+
+			if (!g->used || !g->has_io)
+				continue;
+			metrics_sample(b, fams[k].name, "_total", group_labels(m, l, g, ""),
+				       *(const double *)((const char *)g + fams[k].field));
+		}
+	}
+}
+
 static void render_counters(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om)
 {
 	struct sbuf ev = {0};
@@ -505,6 +558,38 @@ static void render_top(const struct metrics *m, struct sbuf *b, struct sbuf *l, 
 	}
 }
 
+/*
+ * How the rows were read (full, kept, BPF): the last frame's with its source,
+ * and a counter over all frames without it, as the source may change (auto).
+ */
+static void render_rows_read(const struct metrics *m, struct sbuf *b, bool om)
+{
+	static const char *const how[] = {"full", "kept", "bpf"};
+	const unsigned last[] = {m->cost.read_full, m->cost.read_kept, m->cost.read_bpf};
+	const char *src = m->cost.source ? m->cost.source : "procfs";
+	struct sbuf l = {0};
+
+	metrics_family(b, om, "ptop_frame_rows", METRICS_GAUGE, NULL,
+		       "Rows of the last frame by how they were read (in full, kept from an "
+		       "earlier frame as the process did not run since, from a BPF task "
+		       "iterator) and the frame source.");
+	for (size_t k = 0; k < 3; k++) {
+		sbuf_reset(&l);
+		sbuf_printf(&l, "{how=\"%s\",source=\"", how[k]);
+		metrics_label_value(&l, src, strlen(src));
+		sbuf_adds(&l, "\"}");
+		metrics_sample(b, "ptop_frame_rows", "", sbuf_cstr(&l), (double)last[k]);
+	}
+	metrics_family(b, om, "ptop_rows_read", METRICS_COUNTER, NULL,
+		       "Rows of all frames by how they were read.");
+	for (size_t k = 0; k < 3; k++) {
+		sbuf_reset(&l);
+		sbuf_printf(&l, "{how=\"%s\"}", how[k]);
+		metrics_sample(b, "ptop_rows_read", "_total", sbuf_cstr(&l), m->rows_read[k]);
+	}
+	sbuf_free(&l);
+}
+
 static void render_cost(const struct metrics *m, struct sbuf *b, bool om)
 {
 	metrics_family(b, om, "ptop_frame_timestamp_seconds", METRICS_GAUGE, "seconds",
@@ -532,6 +617,7 @@ static void render_cost(const struct metrics *m, struct sbuf *b, bool om)
 	metrics_sample(b, "ptop_frame_processes", "", "{outcome=\"vanished\"}", m->cost.vanished);
 	metrics_sample(b, "ptop_frame_processes", "", "{outcome=\"unreadable\"}",
 		       m->cost.unreadable);
+	render_rows_read(m, b, om);
 	metrics_family(b, om, "ptop_fallback_reads", METRICS_GAUGE, NULL,
 		       "Reads of the last frame that opened and closed a file (over the budget).");
 	metrics_sample(b, "ptop_fallback_reads", "", "", m->cost.fallback);
@@ -543,6 +629,7 @@ void metrics_render(const struct metrics *m, struct sbuf *b, bool openmetrics)
 
 	if (m->frames) {
 		render_groups(m, b, &l, openmetrics);
+		render_io(m, b, &l, openmetrics);
 		render_counters(m, b, &l, openmetrics);
 		render_bps(m, b, &l, openmetrics);
 		render_top(m, b, &l, openmetrics);

@@ -8,6 +8,7 @@
  * the previous frame as its prefix; checksums are zlib's CRC-32. Touches
  * only the file it is given.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -42,6 +43,7 @@ struct head {
 	uint64_t seq;
 	int64_t time_ns;
 	uint64_t key_off; /* delta: its keyframe; keyframe: the previous one, 0 none */
+	uint32_t rec_us; /* version 3: the recorder's CPU time on the frame before, us; 0 unknown */
 };
 
 struct key {
@@ -56,6 +58,8 @@ struct record_writer {
 	uint64_t seq;	    /* its number */
 	uint64_t key_off;   /* the current keyframe, 0 none yet */
 	unsigned since_key; /* frames since it */
+	uint32_t version;   /* the file's: 2 is appended to as it is, without rec_us */
+	uint32_t rec_us;    /* CPU time the last frame took to record, us; 0 none yet */
 	uint64_t written;   /* bytes this writer wrote */
 	bool failed;
 	ZSTD_CCtx *cctx;
@@ -74,6 +78,11 @@ struct record_reader {
 	struct sbuf comp, raw, cur; /* cur: the decoded bytes of frame cur_seq */
 	bool cur_valid;
 	uint64_t cur_seq, cur_next, cur_key;
+	uint32_t cur_rec_us; /* the head's rec_us of frame cur_seq */
+	/* a directory (--record DIR): its day files in order, as one recording */
+	struct record_reader **parts;
+	uint64_t *base;	     /* the number of each part's first frame */
+	size_t nparts, part; /* part: the one last read */
 	struct record_store store;
 };
 
@@ -241,6 +250,7 @@ static void head_build(unsigned char b[RECORD_FRAME_HEAD], const struct head *h)
 	le64(b + 16, h->seq);
 	le64(b + 24, (uint64_t)h->time_ns);
 	le64(b + 32, h->key_off);
+	le32(b + 40, h->rec_us);
 	le32(b + 44, crc(b, 44));
 }
 
@@ -253,7 +263,7 @@ static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
 	    pread_all(fd, b, sizeof(b), off))
 		return -EINVAL;
 	if (memcmp(b, frame_magic, sizeof(frame_magic)) || rd32(b + 44) != crc(b, 44) ||
-	    b[8] > KIND_DELTA || b[9] || b[10] || b[11] || rd32(b + 40))
+	    b[8] > KIND_DELTA || b[9] || b[10] || b[11])
 		return -EINVAL;
 	h->clen = rd32(b + 4);
 	h->kind = b[8];
@@ -261,6 +271,8 @@ static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
 	h->seq = rd64(b + 16);
 	h->time_ns = (int64_t)rd64(b + 24);
 	h->key_off = rd64(b + 32);
+	/* zero before version 3, which readers of version 2 check: the CRC guards it */
+	h->rec_us = rd32(b + 40);
 	if (h->clen > RECORD_FRAME_MAX || h->clen > end - off - RECORD_FRAME_HEAD)
 		return -EINVAL;
 	/* a delta's keyframe comes before it; so does the keyframe before a keyframe */
@@ -414,20 +426,130 @@ fail:
 	return err;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of dir's day files (ptop-YYYY-MM-DD.rec), sorted: in date order. */
+static int day_files(const char *dir, char ***out, size_t *n, struct record_error *e)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return rec_fail(e, -errno, dir, "%s", strerror(errno));
+	while ((de = readdir(d))) {
+		int y, m, dd, len = 0;
+
+		if (sscanf(de->d_name, "ptop-%4d-%2d-%2d.rec%n", &y, &m, &dd, &len) != 3 ||
+		    (size_t)len != strlen(de->d_name) || len != 19)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = xreallocarray(*out, cap, sizeof(**out));
+		}
+		(*out)[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), by_name);
+	return 0;
+}
+
+/*
+ * A directory's day files as one recording: the parts in date order, frames
+ * numbered across them. A day file with no complete frame is left out;
+ * another that cannot be read fails it all.
+ */
+static int open_days(const char *dir, struct record_reader **out, struct record_error *e)
+{
+	struct record_reader *r = xcalloc(1, sizeof(*r));
+	char **names, path[PATH_MAX];
+	size_t n;
+	int err = day_files(dir, &names, &n, e);
+
+	r->fd = -1;
+	r->path = xstrdup(dir);
+	r->parts = xcalloc(n ? n : 1, sizeof(*r->parts));
+	r->base = xcalloc(n ? n : 1, sizeof(*r->base));
+	for (size_t i = 0; !err && i < n; i++) {
+		struct record_reader *p;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		/* a file each, never a directory again (a link to "." would not end) */
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		err = fd < 0 ? rec_fail(e, -errno, path, "%s", strerror(errno))
+			     : record_reader_open_fd(fd, path, &p, e);
+		if (err == -ENODATA) {
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		if (!r->nparts)
+			r->info = p->info;
+		r->base[r->nparts] = r->nframes;
+		r->parts[r->nparts++] = p;
+		r->nframes += p->nframes;
+		r->end += p->end;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (!err && !r->nparts)
+		err = rec_fail(e, -ENODATA, dir, _("no recorded frames in this directory"));
+	if (err) {
+		record_reader_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
 int record_reader_open(const char *path, struct record_reader **out, struct record_error *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
 
 	*out = NULL;
 	if (fd < 0)
 		return rec_fail(e, -errno, path, "%s", strerror(errno));
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return open_days(path, out, e);
+	}
 	return record_reader_open_fd(fd, path, out, e);
+}
+
+/* The part that holds frame n of a directory (n < r->nframes). */
+static size_t part_of(const struct record_reader *r, uint64_t n)
+{
+	size_t lo = 0, hi = r->nparts;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->base[mid] <= n)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 void record_reader_free(struct record_reader *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; i < r->nparts; i++)
+		record_reader_free(r->parts[i]);
+	free(r->parts);
+	free(r->base);
 	if (r->fd >= 0)
 		close(r->fd);
 	ZSTD_freeDCtx(r->dctx);
@@ -514,6 +636,7 @@ static int step(struct record_reader *r, uint64_t off, uint64_t n, struct record
 	r->cur_valid = true;
 	r->cur_seq = n;
 	r->cur_next = off + RECORD_FRAME_HEAD + h.clen;
+	r->cur_rec_us = r->info.version >= 3 ? h.rec_us : 0;
 	if (h.kind == KIND_KEY)
 		r->cur_key = off;
 	return 0;
@@ -525,6 +648,10 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
 
 	if (n >= r->nframes)
 		return -ERANGE;
+	if (r->nparts) {
+		r->part = part_of(r, n);
+		return record_read(r->parts[r->part], n - r->base[r->part], f, e);
+	}
 	if (!(r->cur_valid && r->cur_seq == n)) {
 		if (r->cur_valid && r->cur_seq + 1 == n) {
 			err = step(r, r->cur_next, n, e);
@@ -551,6 +678,17 @@ int record_find_time(struct record_reader *r, int64_t t, uint64_t *n, struct rec
 	uint64_t off, seq, stop;
 
 	*n = 0;
+	if (r->nparts) {
+		size_t i = r->nparts;
+		int err;
+
+		/* the last day that began at or before t */
+		while (i > 1 && r->parts[i - 1]->keys[0].time_ns > t)
+			i--;
+		err = record_find_time(r->parts[i - 1], t, n, e);
+		*n += r->base[i - 1];
+		return err;
+	}
 	if (r->keys[0].time_ns > t)
 		return 0;
 	while (hi - lo > 1) {
@@ -588,6 +726,11 @@ int record_frame_time(struct record_reader *r, uint64_t n, int64_t *t, struct re
 
 	if (n >= r->nframes)
 		return -ERANGE;
+	if (r->nparts) {
+		size_t i = part_of(r, n);
+
+		return record_frame_time(r->parts[i], n - r->base[i], t, e);
+	}
 	k = key_for(r, n);
 	off = k->off;
 	for (uint64_t s = k->seq;; s++) {
@@ -634,6 +777,20 @@ static int create_file(const char *path, struct record_error *e)
 	return err;
 }
 
+/* A new header in place of what w->fd holds: a file with no complete frame. */
+static int writer_new_header(struct record_writer *w, struct record_error *e)
+{
+	unsigned char h[RECORD_HEADER_LEN];
+	int err;
+
+	header_build(h);
+	err = pwrite_all(w->fd, h, sizeof(h), 0);
+	if (err)
+		return rec_fail(e, err, w->path, "%s", strerror(-err));
+	w->end = RECORD_HEADER_LEN;
+	return 0;
+}
+
 /* Where an existing recording on w->fd ends, cutting off what follows its last frame. */
 static int writer_resume(struct record_writer *w, struct record_error *e)
 {
@@ -641,37 +798,34 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 	struct stat st;
 	int fd, err;
 
+	w->version = RECORD_VERSION;
 	if (fstat(w->fd, &st))
 		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
-	if (st.st_size == 0) {
-		unsigned char h[RECORD_HEADER_LEN];
-
-		/* an empty file given to record into */
-		header_build(h);
-		err = pwrite_all(w->fd, h, sizeof(h), 0);
-		if (err)
-			return rec_fail(e, err, w->path, "%s", strerror(-err));
-		w->end = RECORD_HEADER_LEN;
-		return 0;
-	}
+	/* an empty file given to record into */
+	if (st.st_size == 0)
+		return writer_new_header(w, e);
 	fd = dup(w->fd);
 	if (fd < 0)
 		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
 	err = record_reader_open_fd(fd, w->path, &r, e);
 	if (err == -ENODATA) {
-		/* a header and no complete frame: the first frame goes after the header */
-		w->end = RECORD_HEADER_LEN;
+		/* a header and no complete frame: this format's header, the first frame after it */
+		err = writer_new_header(w, e);
+		if (err)
+			return err;
 	} else if (err) {
 		return err;
-	} else if (r->info.version != RECORD_VERSION) {
-		/* one file holds one format: an older one is read, not written to */
-		err = rec_fail(e, -EPROTO, w->path,
-			       _("recorded in format version %u; this ptop appends only to version "
-				 "%u: record into a new file"),
-			       r->info.version, RECORD_VERSION);
+	} else if (r->info.version < 2) {
+		/* one file holds one format: version 1's rows differ; 2 differs from 3 in heads only */
+		err =
+		    rec_fail(e, -EPROTO, w->path,
+			     _("recorded in format version %u; this ptop appends only to versions "
+			       "2 to %u: record into a new file"),
+			     r->info.version, RECORD_VERSION);
 		record_reader_free(r);
 		return err;
 	} else {
+		w->version = r->info.version;
 		w->end = r->end;
 		w->seq = r->nframes;
 		w->key_off = r->keys[r->nkeys - 1].off;
@@ -748,26 +902,22 @@ static int compress_frame(struct record_writer *w, bool key)
 	return 0;
 }
 
-int record_write(struct record_writer *w, const struct frame *f, struct record_error *e)
+/* Append the compressed frame in w->out with its head; the writer fails on an error. */
+static int append_frame(struct record_writer *w, const struct frame *f, bool key,
+			struct record_error *e)
 {
-	bool key = !w->since_key || w->since_key >= RECORD_KEY_EVERY;
 	struct head h;
 	struct sbuf t;
 	int err;
 
-	if (w->failed)
-		return rec_fail(e, -EIO, w->path, _("recording stopped after an error"));
-	sbuf_reset(&w->raw);
-	record_encode(&w->raw, f);
-	if (w->raw.len > RECORD_FRAME_MAX || compress_frame(w, key))
-		return rec_fail(e, -EFBIG, w->path, _("frame too large to record"));
 	h = (struct head){.clen = (uint32_t)(w->out.len - RECORD_FRAME_HEAD),
 			  .kind = key ? KIND_KEY : KIND_DELTA,
 			  .data_crc =
 			      crc(w->out.p + RECORD_FRAME_HEAD, w->out.len - RECORD_FRAME_HEAD),
 			  .seq = w->seq,
 			  .time_ns = (int64_t)f->time.tv_sec * 1000000000 + f->time.tv_nsec,
-			  .key_off = w->key_off};
+			  .key_off = w->key_off,
+			  .rec_us = w->version >= 3 ? w->rec_us : 0};
 	head_build((unsigned char *)w->out.p, &h);
 	err = pwrite_all(w->fd, w->out.p, w->out.len, w->end);
 	if (err) {
@@ -794,6 +944,53 @@ int record_write(struct record_writer *w, const struct frame *f, struct record_e
 		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
 	}
 	return 0;
+}
+
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+		return -1;
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* t1 - t0 ns in us, rounded up (0 says "unknown"); 0 when a clock failed. */
+static uint32_t cost_us(int64_t t0, int64_t t1)
+{
+	int64_t us;
+
+	if (t0 < 0 || t1 < t0)
+		return 0;
+	us = (t1 - t0 + 999) / 1000;
+	return us < 1 ? 1 : us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+int record_write(struct record_writer *w, const struct frame *f, struct record_error *e)
+{
+	bool key = !w->since_key || w->since_key >= RECORD_KEY_EVERY;
+	int64_t t0 = thread_cpu_ns(), t1;
+	int err;
+
+	if (w->failed)
+		return rec_fail(e, -EIO, w->path, _("recording stopped after an error"));
+	sbuf_reset(&w->raw);
+	record_encode(&w->raw, f);
+	if (w->raw.len > RECORD_FRAME_MAX || compress_frame(w, key))
+		return rec_fail(e, -EFBIG, w->path, _("frame too large to record"));
+	err = append_frame(w, f, key, e);
+	t1 = thread_cpu_ns();
+	/* known only once written: this frame's cost goes into the next frame's head */
+	if (!err)
+		w->rec_us = cost_us(t0, t1);
+	return err;
+}
+
+uint32_t record_read_cost_us(const struct record_reader *r)
+{
+	if (r->nparts)
+		return record_read_cost_us(r->parts[r->part]);
+	return r->cur_valid ? r->cur_rec_us : 0;
 }
 
 uint64_t record_writer_bytes(const struct record_writer *w)
