@@ -80,7 +80,7 @@ keys Down Down Space
 expect '^--counters=context-switches,page-faults *$'
 expect '^ *\[ctr2\] +page-faults '
 keys E
-expect 'Counting 2 events from the next frame'
+expect 'Counting from the next frame: context-switches,page-faults '
 expect '^ *PID +~?ctx-sw +~?faults '
 expect "$figures"
 off_screen 'task-clock' || fail "task-clock is still counted"

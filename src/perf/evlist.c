@@ -88,7 +88,6 @@ static int list_pmu(const struct pfm_api *api, const pfm_pmu_info_t *pi, perf_ev
 	for (int i = pi->first_event; i != -1; i = api->event_next(i)) {
 		pfm_event_info_t ei;
 		char name[PERF_NAME_MAX];
-		struct perf_event_desc d = {.name = name, .hardware = true};
 		int err;
 
 		memset(&ei, 0, sizeof(ei));
@@ -96,8 +95,8 @@ static int list_pmu(const struct pfm_api *api, const pfm_pmu_info_t *pi, perf_ev
 		if (api->event_info(i, PFM_OS_NONE, &ei) != PFM_SUCCESS ||
 		    snprintf(name, sizeof(name), "%s::%s", pi->name, ei.name) >= (int)sizeof(name))
 			continue;
-		d.desc = ei.desc ? ei.desc : "";
-		err = fn(ctx, &d);
+		/* an event without a default unit mask does not encode bare: not offered */
+		err = emit(fn, ctx, name, ei.desc ? ei.desc : "", true);
 		if (err)
 			return err;
 	}

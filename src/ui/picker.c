@@ -135,7 +135,15 @@ static unsigned apply(struct ui *ui)
 	memcpy(ui->cfg.counters, pk.chosen, sizeof(pk.chosen));
 	ui->cfg.ncounters = pk.nchosen;
 	ui->ob_error = NULL;
-	ui_status(ui, _("Counting %d events from the next frame (W saves them)"), pk.nchosen);
+	{
+		char list[PERF_GROUP_MAX * PERF_NAME_MAX] = "";
+
+		for (int i = 0; i < pk.nchosen; i++) {
+			strcat(list, i ? "," : "");
+			strcat(list, pk.chosen[i]);
+		}
+		ui_status(ui, _("Counting from the next frame: %s (W saves them)"), list);
+	}
 	return UI_HANDLED | UI_REFETCH;
 }
 
