@@ -102,6 +102,9 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->cmdline, b->cmdline);
 	assert_int_equal(a->pane, b->pane);
 	assert_int_equal(a->keys, b->keys);
+	assert_int_equal(a->ncounters, b->ncounters);
+	for (int i = 0; i < a->ncounters; i++)
+		assert_string_equal(a->counters[i], b->counters[i]);
 }
 
 /*
@@ -215,6 +218,8 @@ static void test_round_trip(void **state)
 	all.cmdline = true;
 	all.pane = (unsigned)ui_pane_by_name("bench");
 	all.keys = KEYS_TOP;
+	assert_null(
+	    config_parse_counters("context-switches, page-faults,skl::INST_RETIRED:ANY_P", &all));
 
 	/* the directories do not exist yet: config_write makes them */
 	round_trip(t, "a/b/c/ptop/ptoprc", &all, &def);
@@ -433,6 +438,16 @@ static void test_bad_line_messages(void **state)
 	    {"frobnicate = 1", "ptoprc:2: frobnicate: unknown setting"},
 	    {"threads = 1 2", "ptoprc:2: threads: expected yes or no"},
 	    {"cmdline = yes", "ptoprc:2: line too long"},
+	    {"counters = cycles,,page-faults",
+	     "ptoprc:2: counters: an empty event name (two commas?)"},
+	    {"counters = cycles,", "ptoprc:2: counters: an empty event name (two commas?)"},
+	    {"counters = a,b,c,d,e,f,g,h,i", "ptoprc:2: counters: at most 8 events (ctr1..ctr8)"},
+	    {"counters = cycles;page-faults",
+	     "ptoprc:2: counters: event names are letters, digits and _ - . : = / +"},
+	    {"counters = cycles,cycles", "ptoprc:2: counters: an event named twice"},
+	    {"counters = "
+	     "a123456789012345678901234567890123456789012345678901234567890123456789",
+	     "ptoprc:2: counters: an event name too long"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -441,7 +456,7 @@ static void test_bad_line_messages(void **state)
 		static const unsigned line2[] = {2};
 
 		sbuf_printf(&file, "# case %zu\n%s", i, cases[i].line);
-		if (strstr(cases[i].why, "too long"))
+		if (strstr(cases[i].why, "line too long"))
 			for (int k = 0; k < 2000; k++)
 				sbuf_addc(&file, ' ');
 		sbuf_adds(&file, "\n");

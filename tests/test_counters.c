@@ -1656,6 +1656,64 @@ static void test_core_pmus(void **state)
 	perf_set_sysfs_root(NULL);
 }
 
+struct listed {
+	char names[4096];
+	int n, hardware;
+};
+
+static int list_one(void *ctx, const struct perf_event_desc *d)
+{
+	struct listed *l = ctx;
+	struct perf_event_spec ev;
+
+	/* every name offered is one counting takes */
+	assert_int_equal(perf_event_resolve(d->name, &ev), 0);
+	assert_int_equal(ev.hardware, d->hardware);
+	assert_non_null(d->desc);
+	if (strlen(l->names) + strlen(d->name) + 2 < sizeof(l->names)) {
+		strcat(l->names, d->name);
+		strcat(l->names, ",");
+	}
+	l->n++;
+	l->hardware += d->hardware;
+	return 0;
+}
+
+static int list_stop(void *ctx, const struct perf_event_desc *d)
+{
+	(void)d;
+	return ++*(int *)ctx == 2 ? -EINTR : 0;
+}
+
+/* The picker's list: software events always; hardware ones where sysfs shows a PMU. */
+static void test_event_list(void **state)
+{
+	struct listed l = {0};
+	bool pmu = true;
+	int calls = 0;
+
+	(void)state;
+	perf_set_sysfs_root(FIXTURES "/sysfs-nopmu");
+	assert_int_equal(perf_event_list(list_one, &l, &pmu), 0);
+	assert_false(pmu);
+	assert_int_equal(l.hardware, 0);
+	assert_non_null(strstr(l.names, "task-clock,"));
+	assert_non_null(strstr(l.names, "context-switches,"));
+	assert_non_null(strstr(l.names, "page-faults,"));
+	assert_null(strstr(l.names, "cycles,"));
+	memset(&l, 0, sizeof(l));
+	perf_set_sysfs_root(FIXTURES "/sysfs-hybrid");
+	assert_int_equal(perf_event_list(list_one, &l, &pmu), 0);
+	assert_true(pmu);
+	assert_non_null(strstr(l.names, ",cycles,"));
+	assert_non_null(strstr(l.names, ",instructions,"));
+	assert_true(l.hardware >= 4);
+	/* a callback's non-zero return stops the listing and is returned */
+	assert_int_equal(perf_event_list(list_stop, &calls, &pmu), -EINTR);
+	assert_int_equal(calls, 2);
+	perf_set_sysfs_root(NULL);
+}
+
 /* A seccomp filter refuses cycles, the PMU cannot count instructions per task. */
 static long picky_open(struct perf_event_attr *attr, int pid, int cpu, int group,
 		       unsigned long flags)
@@ -1962,6 +2020,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_resolve, teardown),
+	    cmocka_unit_test_teardown(test_event_list, teardown),
 	    cmocka_unit_test_teardown(test_new_unknown_event, teardown),
 	    cmocka_unit_test_teardown(test_software_asked_for, teardown),
 	    cmocka_unit_test_teardown(test_default_falls_back, teardown),

@@ -96,6 +96,7 @@ static const struct {
     {'z', ACT_COLOR, ACT_COLOR},
     {'D', ACT_WATCH, ACT_WATCH},
     {KEY_DC, ACT_DISARM, ACT_DISARM},
+    {'E', ACT_PICK_EVENTS, ACT_PICK_EVENTS},
 };
 
 static void test_documented_keys(void **state)

@@ -703,6 +703,46 @@ static void test_counters_no_count(void **state)
 	sbuf_free(&c);
 }
 
+/*
+ * Batch text shows counts as the Counters pane does (task-clock in ms, counts
+ * past five digits with K/M/G), right-aligned under the event's name; JSON
+ * and CSV keep the raw numbers (ns, counts).
+ */
+static void test_counters_text_units(void **state)
+{
+	struct frame f;
+	struct sbuf t = {0}, j = {0}, c = {0};
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	f.counters.on = true;
+	f.counters.nevents = 2;
+	strcpy(f.counters.names[0], "task-clock");
+	strcpy(f.counters.names[1], "context-switches");
+	f.counters.self_ctr[0] = 250e6;
+	f.counters.self_ctr[1] = 42;
+	for (size_t i = 0; i < f.nprocs; i++)
+		f.procs[i].has_ctr = false;
+	f.procs[1].has_ctr = true;
+	f.procs[1].ctr[0] = 5e6;
+	f.procs[1].ctr[1] = 1234567;
+	f.procs[1].ctr_scale = 1;
+	output_text_frame(&t, &f, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&t);
+	assert_non_null(strstr(s, ": task-clock 250ms context-switches 42\n"));
+	assert_non_null(strstr(s, "4194303            5.0ms            1235K   1.00 "));
+	assert_null(strstr(s, "1234567"));
+	output_json_frame(&j, &f, frame_rows(&f), f.nprocs, true);
+	assert_non_null(
+	    strstr(sbuf_cstr(&j), "\"task-clock\":5000000,\"context-switches\":1234567"));
+	output_csv_frame(&c, &f, frame_rows(&f), f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&c), ",software,5000000,1234567\r\n"));
+	sbuf_free(&t);
+	sbuf_free(&j);
+	sbuf_free(&c);
+}
+
 /* io and cgroup columns: units in the text formats, "-" for unknown, unknown sorts last. */
 static void test_io_cgroup_columns(void **state)
 {
@@ -783,7 +823,8 @@ int main(void)
 	    cmocka_unit_test(test_fmt_time_rfc3339),  cmocka_unit_test(test_fmt_printable),
 	    cmocka_unit_test(test_rows_filter),	      cmocka_unit_test(test_rows_sort),
 	    cmocka_unit_test(test_field_by_name),     cmocka_unit_test(test_output_format_by_name),
-	    cmocka_unit_test(test_counters_no_count), cmocka_unit_test(test_io_cgroup_columns),
+	    cmocka_unit_test(test_counters_no_count), cmocka_unit_test(test_counters_text_units),
+	    cmocka_unit_test(test_io_cgroup_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,6 +69,23 @@ int perf_init(void);
 /* Resolve an event name ("cycles", "task-clock", any name libpfm4 knows). */
 int perf_event_resolve(const char *name, struct perf_event_spec *out);
 
+/* An event a person may choose (perf_event_list). */
+struct perf_event_desc {
+	const char *name; /* as --counters takes it; valid during the callback only */
+	const char *desc; /* one line: translatable (N_()) for the kernel's, libpfm4's English */
+	bool hardware;	  /* needs a PMU */
+};
+/* Called for each event listed; a non-zero return stops the listing. */
+typedef int (*perf_event_list_fn)(void *ctx, const struct perf_event_desc *d);
+/*
+ * The events this machine can count, each a name perf_event_resolve() takes:
+ * the kernel's software events always; when the sysfs root lists a CPU PMU
+ * (*pmu set true), perf's generic hardware events, then libpfm4's events for
+ * the core PMUs it detected, as PMU::EVENT. Returns 0, or a callback's
+ * non-zero return.
+ */
+int perf_event_list(perf_event_list_fn fn, void *ctx, bool *pmu);
+
 /* The software events ptop falls back to. */
 extern const char *const perf_software_events[4];
 /* The default hardware events. */
@@ -443,6 +460,15 @@ void observer_free(struct observer *ob);
  * does this when its Counters pane is first shown). 0, or perf_counters_new()'s error.
  */
 int observer_counters_start(struct observer *ob, const char **bad);
+
+/*
+ * Count events[0..n) from now on instead (n 0: the hardware defaults), the
+ * names copied: the counter set and ptop's own counters are made anew, so
+ * every process starts "counting" again. The new set is made before the old
+ * one is closed: on failure the old one counts on. 0, -EINVAL for more than
+ * PERF_GROUP_MAX events, or perf_counters_new()'s error (-ENOENT with *bad).
+ */
+int observer_counters_set(struct observer *ob, const char *const *events, int n, const char **bad);
 
 /* Turn attaching counters and counting perf descriptors on or off for later updates.
  * Counters need the observer to have been created with counters on. */

@@ -122,6 +122,13 @@ void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_p
  */
 int pipeline_counters_start(struct pipeline *p);
 
+/*
+ * Count events[0..n) from the next frame on (observer_counters_set): 0,
+ * -ENOENT with *bad naming an event not known, -ENODEV without an observer
+ * (perf events not available, or a replay), or another -errno.
+ */
+int pipeline_counters_set(struct pipeline *p, const char *const *events, int n, const char **bad);
+
 /* Arm a breakpoint, spec resolved in place (observer_watch); 0 or -errno (see
  * perf_bp_strerror); -ENODEV without an observer. */
 int pipeline_watch(struct pipeline *p, struct perf_bp_spec *spec);

@@ -52,6 +52,10 @@ struct ui_config {
 	unsigned pane;		  /* index in the pane table */
 	enum key_profile keys;	  /* whose meaning a key has where htop and top differ */
 	enum frame_source source; /* where rows come from; --source overrides */
+	/* the Counters pane's events (ptoprc counters =, the E picker); --counters
+	 * overrides; none: the defaults */
+	char counters[PERF_GROUP_MAX][PERF_NAME_MAX];
+	int ncounters;
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
@@ -101,6 +105,22 @@ int config_write_why(const char *path, const struct ui_config *c, struct sbuf *w
 
 /* config_write_why() without the reason. */
 int config_write(const char *path, const struct ui_config *c);
+
+/* ---- the counters setting (src/ui/ctrconfig.c) ---- */
+
+/*
+ * Set c's counters from a ptoprc value: event names separated by commas
+ * ("context-switches,page-faults"), at most PERF_GROUP_MAX, none twice, each
+ * of letters, digits and _ - . : = / + (libpfm4's PMU::EVENT:UMASK=VALUE);
+ * empty: the defaults. Whether the names are known is found when counting
+ * starts. Returns NULL, or why not (translatable, N_()) with c untouched.
+ */
+const char *config_parse_counters(const char *val, struct ui_config *c);
+/* The "counters = ..." line for c into b ("counters = " for the defaults). */
+void config_write_counters(struct sbuf *b, const struct ui_config *c);
+/* c's counters as the array of names observer_opts takes (pointing into c);
+ * *n how many (0: NULL, the defaults). */
+const char *const *config_counters(const struct ui_config *c, const char **names, int *n);
 
 /* ---- process tree (src/ui/tree.c) ---- */
 
@@ -204,9 +224,10 @@ enum ui_action {
 	ACT_PANE_NEXT,
 	ACT_PANE_PREV,
 	ACT_REDRAW,
-	ACT_COLOR,  /* top's z */
-	ACT_WATCH,  /* arm a breakpoint on the selected process */
-	ACT_DISARM, /* disarm the selected breakpoint */
+	ACT_COLOR,	 /* top's z */
+	ACT_WATCH,	 /* arm a breakpoint on the selected process */
+	ACT_DISARM,	 /* disarm the selected breakpoint */
+	ACT_PICK_EVENTS, /* the Counters pane's event picker */
 	ACT_COUNT
 };
 

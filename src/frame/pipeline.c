@@ -232,6 +232,13 @@ int pipeline_counters_start(struct pipeline *p)
 	return observer_counters_start(p->ob, NULL);
 }
 
+int pipeline_counters_set(struct pipeline *p, const char *const *events, int n, const char **bad)
+{
+	if (!p->ob)
+		return -ENODEV;
+	return observer_counters_set(p->ob, events, n, bad);
+}
+
 void pipeline_watch_error(const struct perf_bp_spec *spec, int err, char *buf, size_t cap)
 {
 	const char *what = spec->symbol[0] ? spec->symbol : spec->region;

@@ -145,6 +145,17 @@ static void justify(struct sbuf *b, size_t start, int width, bool left, bool pad
 	}
 }
 
+/* A count as the Counters pane shows it (task-clock in ms, K/M/G), right in 16 columns. */
+static void ctr_cell(struct sbuf *b, const char *event, double v)
+{
+	size_t start;
+
+	sbuf_addc(b, ' ');
+	start = b->len;
+	fmt_ctr(b, event, v, 16);
+	justify(b, start, 16, false, true);
+}
+
 static void counters_section(struct sbuf *b, const struct frame *f,
 			     const struct frame_proc *const *rows, size_t nrows)
 {
@@ -173,8 +184,10 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		sbuf_printf(b, " (%u over the budget of %u, --counter-budget)",
 			    c->not_attached - c->refused, c->budget);
 	sbuf_printf(b, "; ptop itself read by %s:", c->self_rdpmc ? "rdpmc" : "read()");
-	for (int e = 0; e < c->nevents; e++)
-		sbuf_printf(b, " %s %.0f", c->names[e], c->self_ctr[e]);
+	for (int e = 0; e < c->nevents; e++) {
+		sbuf_printf(b, " %s ", c->names[e]);
+		fmt_ctr(b, c->names[e], c->self_ctr[e], 16);
+	}
 	sbuf_adds(b, "\n    PID");
 	for (int e = 0; e < c->nevents; e++)
 		sbuf_printf(b, " %16s", c->names[e]);
@@ -194,7 +207,7 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 			else if (p->ctr_na & (1u << e))
 				sbuf_printf(b, " %16s", "n/a");
 			else
-				sbuf_printf(b, " %16.0f", p->ctr[e]);
+				ctr_cell(b, c->names[e], p->ctr[e]);
 		sbuf_printf(b, " %6.2f ", p->ctr_scale);
 		fmt_printable(b, p->comm, p->comm_len);
 		sbuf_addc(b, '\n');

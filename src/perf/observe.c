@@ -31,6 +31,9 @@ struct observer {
 	bool self_counting;		      /* an event of its own has no previous read */
 	uint8_t self_na; /* its events opened user level only that count nothing */
 	int self_pid;
+	/* the events chosen since start (observer_counters_set); opts.events points here */
+	char names[PERF_GROUP_MAX][PERF_NAME_MAX];
+	const char *name_ptrs[PERF_GROUP_MAX];
 	int *pids;
 	size_t pids_cap;
 	struct perf_bp bps[OBSERVER_MAX_BPS];
@@ -42,16 +45,12 @@ struct observer {
 	double last_mono;
 };
 
-int observer_counters_start(struct observer *ob, const char **bad)
+/* Take counter set c, and open ptop's own counters for the same events. */
+static void adopt(struct observer *ob, struct perf_counters *c)
 {
 	struct perf_counters_info info;
-	int err;
 
-	if (ob->ctr)
-		return 0;
-	err = perf_counters_new(ob->opts.events, ob->opts.nevents, ob->opts.budget, &ob->ctr, bad);
-	if (err)
-		return err;
+	ob->ctr = c;
 	/* ptop's own thread counts the same events: its row, and its cost */
 	perf_counters_info(ob->ctr, &info);
 	/* self[i] is event i; one that cannot open keeps fd -1 and reads 0 */
@@ -64,6 +63,60 @@ int observer_counters_start(struct observer *ob, const char **bad)
 			ob->self_na |= (uint8_t)(1u << i);
 		ob->nself++;
 	}
+}
+
+int observer_counters_start(struct observer *ob, const char **bad)
+{
+	struct perf_counters *c;
+	int err;
+
+	if (ob->ctr)
+		return 0;
+	err = perf_counters_new(ob->opts.events, ob->opts.nevents, ob->opts.budget, &c, bad);
+	if (err)
+		return err;
+	adopt(ob, c);
+	return 0;
+}
+
+/* Close the counter set and ptop's own counters, forgetting their last reads. */
+static void drop_counters(struct observer *ob)
+{
+	for (int i = 0; i < ob->nself; i++)
+		perf_self_close(&ob->self[i]);
+	perf_counters_free(ob->ctr);
+	ob->ctr = NULL;
+	ob->nself = 0;
+	ob->self_na = 0;
+	memset(ob->self_have_last, 0, sizeof(ob->self_have_last));
+	memset(ob->self_interval, 0, sizeof(ob->self_interval));
+}
+
+int observer_counters_set(struct observer *ob, const char *const *events, int n, const char **bad)
+{
+	struct perf_counters *c;
+	int err;
+
+	if (n < 0 || n > PERF_GROUP_MAX)
+		return -EINVAL;
+	for (int i = 0; i < n; i++)
+		if (strlen(events[i]) >= PERF_NAME_MAX) {
+			if (bad)
+				*bad = events[i];
+			return -ENOENT;
+		}
+	/* the new set first: a name it refuses leaves the old one counting */
+	err = perf_counters_new(events, n, ob->opts.budget, &c, bad);
+	if (err)
+		return err;
+	drop_counters(ob);
+	for (int i = 0; i < n; i++) {
+		strcpy(ob->names[i], events[i]);
+		ob->name_ptrs[i] = ob->names[i];
+	}
+	ob->opts.events = n ? ob->name_ptrs : NULL;
+	ob->opts.nevents = n;
+	adopt(ob, c);
 	return 0;
 }
 
@@ -93,9 +146,7 @@ void observer_free(struct observer *ob)
 		return;
 	for (size_t i = 0; i < ob->nbps; i++)
 		perf_bp_disarm(&ob->bps[i]);
-	for (int i = 0; i < ob->nself; i++)
-		perf_self_close(&ob->self[i]);
-	perf_counters_free(ob->ctr);
+	drop_counters(ob);
 	free(ob->pids);
 	free(ob);
 }

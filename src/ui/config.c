@@ -136,6 +136,8 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		return frame_source_parse(val, &c->source)
 			   ? N_("source must be auto, procfs or bpf")
 			   : NULL;
+	if (!strcmp(key, "counters"))
+		return config_parse_counters(val, c);
 	if (!strcmp(key, "pane")) {
 		int pane = ui_pane_by_name(val);
 
@@ -451,6 +453,7 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 	sbuf_printf(b, "keys = %s\n", keymap_profile_name(c->keys));
 	if (c->source != FRAME_SOURCE_AUTO)
 		sbuf_printf(b, "source = %s\n", frame_source_name(c->source));
+	config_write_counters(b, c);
 }
 
 int config_write_why(const char *path, const struct ui_config *c, struct sbuf *why)

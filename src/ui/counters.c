@@ -201,11 +201,28 @@ static void counters_draw(struct ui *ui, int y, int h)
 
 	if (h < 4)
 		return;
+	if (picker_is_open()) {
+		picker_draw(ui, y, h);
+		return;
+	}
 	move(y, 0);
 	clrtoeol();
+	/* the pane's own keys, on its last line */
+	h--;
+	attron(A_BOLD);
+	mvaddnstr(y + h, 0, _("E: choose events  F6, < >, a click: sort  W: save"), COLS);
+	attroff(A_BOLD);
 	if (ui->ob_error) {
+		const char *bad = picker_unknown(ui);
+
 		attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
-		mvprintw(y, 0, _("counters: %s"), _(ui->ob_error));
+		if (bad && !ui->opts->events)
+			mvprintw(y, 0,
+				 _("counters: unknown event '%s' in ptoprc's counters line; E "
+				   "chooses others"),
+				 bad);
+		else
+			mvprintw(y, 0, _("counters: %s"), _(ui->ob_error));
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
 		return;
 	}
@@ -306,7 +323,12 @@ static void sort_step(struct ui *ui, int dir)
 
 static unsigned counters_key(struct ui *ui, enum ui_action act, int key)
 {
+	if (picker_is_open())
+		return picker_key(ui, act, key);
 	switch (act) {
+	case ACT_PICK_EVENTS:
+		picker_open(ui);
+		return UI_HANDLED;
 	case ACT_SORT_PREV:
 		sort_step(ui, -1);
 		return UI_HANDLED | UI_REBUILD;
@@ -324,6 +346,8 @@ static unsigned counters_click(struct ui *ui, int y, int x)
 	struct ctr_layout L;
 	int cx = 8;
 
+	if (picker_is_open())
+		return UI_HANDLED;
 	if (y != ui->table_y - 1)
 		return pane_processes.click(ui, y, x);
 	/* a click on a heading sorts by that column, as on the Processes pane */
@@ -351,4 +375,5 @@ const struct pane_def pane_counters = {
     .key = counters_key,
     .click = counters_click,
     .sort_columns = counters_sort_columns,
+    .shutdown = picker_shutdown,
 };

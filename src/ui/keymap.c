@@ -63,6 +63,7 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_COLOR] = {N_("Colour or monochrome")},
     [ACT_WATCH] = {N_("Watch an address of the selected process (breakpoint)")},
     [ACT_DISARM] = {N_("Disarm the selected breakpoint")},
+    [ACT_PICK_EVENTS] = {N_("Counters pane: choose the events to count (W saves them)")},
 };
 
 #define B KEYMAP_BOTH
@@ -145,6 +146,7 @@ const struct key_binding keymap[] = {
     {'z', ACT_COLOR, "z", B},
     {'D', ACT_WATCH, "D", B},
     {KEY_DC, ACT_DISARM, "Del", B},
+    {'E', ACT_PICK_EVENTS, "E", B},
 };
 const size_t keymap_len = sizeof(keymap) / sizeof(keymap[0]);
 

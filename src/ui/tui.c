@@ -455,12 +455,16 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
  * exit status after saying why on stderr. */
 static int ui_readers(struct ui *ui, const struct ui_opts *o)
 {
+	static const char *names[PERF_GROUP_MAX];
+	int n = o->nevents;
+	/* ptoprc's counters, which --counters overrides */
+	const char *const *events = o->events ? o->events : config_counters(&ui->cfg, names, &n);
 	struct pipeline_opts po = {
 	    .root = o->root,
 	    .source = o->source_given ? o->source : ui->cfg.source,
 	    .observe = {.counters = o->events != NULL,
-			.events = o->events,
-			.nevents = o->nevents,
+			.events = events,
+			.nevents = n,
 			.budget = o->counter_budget ? o->counter_budget : 32},
 	    .watches = o->watches,
 	    .nwatches = o->nwatches,

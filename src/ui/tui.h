@@ -330,6 +330,20 @@ void procs_prepare(struct ui *ui);
 const struct frame_proc *procs_selected(const struct ui *ui);
 void procs_search_next(struct ui *ui, bool from_current);
 
+/* picker.c: the Counters pane's event picker (E) */
+bool picker_is_open(void);
+/* Open it, the events counted now ticked. */
+void picker_open(struct ui *ui);
+/* Any key while it is open (it takes them all). E, Esc, q or F10 close it
+ * and count the ticked events from the next frame (UI_REFETCH). */
+unsigned picker_key(struct ui *ui, enum ui_action act, int key);
+/* Draw it over the pane's rows y..y+h-1. */
+void picker_draw(struct ui *ui, int y, int h);
+/* Close it without counting anything new (ptop quits). */
+void picker_shutdown(struct ui *ui);
+/* The first of ptoprc's counters that no PMU or libpfm4 knows, or NULL. */
+const char *picker_unknown(const struct ui *ui);
+
 /* ---- replay.c: the viewer on a recording ---- */
 
 /* Whether the frames come from a recording. */
