@@ -204,9 +204,13 @@ enum ui_action {
 	ACT_PANE_NEXT,
 	ACT_PANE_PREV,
 	ACT_REDRAW,
-	ACT_COLOR,  /* top's z */
-	ACT_WATCH,  /* arm a breakpoint on the selected process */
-	ACT_DISARM, /* disarm the selected breakpoint */
+	ACT_COLOR,    /* top's z */
+	ACT_WATCH,    /* arm a breakpoint on the selected process */
+	ACT_DISARM,   /* disarm the selected breakpoint */
+	ACT_ENVIRON,  /* htop's e: the selected process's environment */
+	ACT_FILES,    /* htop's l: its open files */
+	ACT_STRACE,   /* htop's s: strace it */
+	ACT_AFFINITY, /* htop's a: its CPU affinity, shown and set */
 	ACT_COUNT
 };
 

@@ -63,6 +63,10 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_COLOR] = {N_("Colour or monochrome")},
     [ACT_WATCH] = {N_("Watch an address of the selected process (breakpoint)")},
     [ACT_DISARM] = {N_("Disarm the selected breakpoint")},
+    [ACT_ENVIRON] = {N_("Show the environment of the selected process")},
+    [ACT_FILES] = {N_("List the open files of the selected process")},
+    [ACT_STRACE] = {N_("Trace the selected process's system calls (strace)")},
+    [ACT_AFFINITY] = {N_("Show or set the CPU affinity of the selected process")},
 };
 
 #define B KEYMAP_BOTH
@@ -145,6 +149,10 @@ const struct key_binding keymap[] = {
     {'z', ACT_COLOR, "z", B},
     {'D', ACT_WATCH, "D", B},
     {KEY_DC, ACT_DISARM, "Del", B},
+    {'e', ACT_ENVIRON, "e", H},
+    {'l', ACT_FILES, "l", H},
+    {'s', ACT_STRACE, "s", H},
+    {'a', ACT_AFFINITY, "a", B},
 };
 const size_t keymap_len = sizeof(keymap) / sizeof(keymap[0]);
 
