@@ -8,7 +8,8 @@
 # says so), s runs strace on it and Ctrl-C brings ptop back, or says strace
 # is missing. Esc and q close a panel. Another user's process gives a message,
 # not a crash; secure mode (-s) refuses to set or trace. With "keys = top",
-# s asks for the delay and e and l are not htop's. make check sets PTOP,
+# s asks for the delay, e changes the memory columns' unit and l hides the
+# load line, as in top. make check sets PTOP,
 # srcdir and TMUX_BIN.
 
 PTOP=${PTOP:-./ptop}
@@ -169,9 +170,15 @@ expect 'Delay in seconds: '
 keys Escape
 back_in_table
 keys e
+expect 'Memory columns from MiB up'
 off_screen "^Environment of" || fail "e showed the environment in top's profile"
+keys e e e e e
+expect 'Memory columns from KiB up'
 keys l
+wait_for off_screen '^ptop - .*load average' || fail "l left the load line in top's profile"
 off_screen "^Open files of" || fail "l listed open files in top's profile"
+keys l
+expect '^ptop - .*load average' 
 keys a
 expect "^CPU affinity of $target"
 keys q

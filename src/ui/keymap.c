@@ -67,6 +67,10 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_FILES] = {N_("List the open files of the selected process")},
     [ACT_STRACE] = {N_("Trace the selected process's system calls (strace)")},
     [ACT_AFFINITY] = {N_("Show or set the CPU affinity of the selected process")},
+    [ACT_MEMORY_DISPLAY] = {N_("Memory and swap as bars, as text lines, or hidden")},
+    [ACT_TASK_UNITS] = {N_("Memory columns from KiB, MiB, GiB, TiB, PiB or EiB up")},
+    [ACT_SUMMARY_UNITS] = {N_("Memory lines in KiB, MiB, GiB, TiB, PiB or EiB")},
+    [ACT_LOAD_LINE] = {N_("Show or hide the uptime and load average line")},
 };
 
 #define B KEYMAP_BOTH
@@ -153,6 +157,10 @@ const struct key_binding keymap[] = {
     {'l', ACT_FILES, "l", H},
     {'s', ACT_STRACE, "s", H},
     {'a', ACT_AFFINITY, "a", B},
+    {'m', ACT_MEMORY_DISPLAY, "m", B},
+    {'e', ACT_TASK_UNITS, "e", T},
+    {'E', ACT_SUMMARY_UNITS, "E", B},
+    {'l', ACT_LOAD_LINE, "l", T},
 };
 const size_t keymap_len = sizeof(keymap) / sizeof(keymap[0]);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/sysinfo.h>
 
 #include "ptop/export.h"
 #include "ptop/perf.h"
@@ -21,6 +22,8 @@
 
 #define UI_MIN_COLS 40
 #define UI_MIN_LINES 10
+/* Up to this many CPUs the header starts with a bar per CPU, as htop does. */
+#define UI_PER_CPU_MAX 32
 
 unsigned ui_needs(const struct ui *ui)
 {
@@ -109,6 +112,7 @@ static void take_frame(struct ui *ui)
 	ui->wall_mark = wall;
 	ui->have_frame = true;
 	ui->frames++;
+	ui->frame.view = &ui->view; /* the memory columns' unit (top's e) */
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
 	procs_rebuild(ui);
@@ -272,6 +276,8 @@ static unsigned handle_key(struct ui *ui, int key)
 		r = shared_key(ui, act);
 	if (!r)
 		r = inspect_action(ui, act);
+	if (!r)
+		r = display_key(ui, act);
 	if (!r && key != KEY_ESC)
 		ui_no_such_key(ui, key);
 	return r ? r : UI_HANDLED;
@@ -334,6 +340,9 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	int err;
 
 	config_defaults(&ui->cfg);
+	/* htop's default: a bar per CPU while they fit a screen; ptoprc may say otherwise */
+	ui->cfg.per_cpu = get_nprocs_conf() <= UI_PER_CPU_MAX;
+	ui->view = output_view_default;
 	err = path ? config_read(path, &ui->cfg, errors) : 0;
 	if (err && err != -ENOENT)
 		sbuf_printf(errors, _("%s: cannot be read: %s\n"), path, strerror(-err));

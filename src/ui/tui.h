@@ -155,6 +155,11 @@ struct ui {
 	int watch_pid;		 /* the process a `w` prompt arms on */
 	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
 
+	/* how the header and the memory columns show what they show (display.c) */
+	enum mem_display { MEM_BARS, MEM_TEXT, MEM_HIDDEN } mem_display; /* m */
+	bool hide_load;		 /* top's l: no uptime and load line */
+	struct output_view view; /* the memory columns' unit (top's e), the summary's (E) */
+
 	/* a replay (ptop -r FILE): frames from a recording */
 	bool replay;
 	uint64_t replay_pos; /* the frame shown, counted from 0 */
@@ -358,6 +363,10 @@ void inspect_close(struct ui *ui);
 void inspect_free(void);
 /* strace.c: run strace -p on row p's task (named who) in the terminal, or say why not. */
 void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who);
+
+/* display.c: how the header and the memory columns show what they show */
+/* m, E, and top's e and l; UI_IGNORED for any other action. */
+unsigned display_key(struct ui *ui, enum ui_action act);
 
 /* ---- replay.c: the viewer on a recording ---- */
 
