@@ -75,7 +75,12 @@ static const struct {
     {'c', ACT_TAG_CHILDREN, ACT_CMDLINE},
     {'Z', ACT_PAUSE, ACT_PAUSE},
     {'d', ACT_DELAY, ACT_DELAY},
-    {'s', ACT_NONE, ACT_DELAY},
+    {'s', ACT_STRACE, ACT_DELAY},
+    {'e', ACT_ENVIRON, ACT_TASK_UNITS},
+    {'l', ACT_FILES, ACT_LOAD_LINE},
+    {'m', ACT_MEMORY_DISPLAY, ACT_MEMORY_DISPLAY},
+    {'E', ACT_SUMMARY_UNITS, ACT_SUMMARY_UNITS},
+    {'a', ACT_AFFINITY, ACT_AFFINITY},
     {'W', ACT_WRITE_CONFIG, ACT_WRITE_CONFIG},
     {'f', ACT_COLUMNS, ACT_COLUMNS},
     {KEY_F(2), ACT_COLUMNS, ACT_COLUMNS},
@@ -96,7 +101,6 @@ static const struct {
     {'z', ACT_COLOR, ACT_COLOR},
     {'D', ACT_WATCH, ACT_WATCH},
     {KEY_DC, ACT_DISARM, ACT_DISARM},
-    {'E', ACT_PICK_EVENTS, ACT_PICK_EVENTS},
 };
 
 static void test_documented_keys(void **state)

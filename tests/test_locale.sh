@@ -144,7 +144,7 @@ tm new-session -d -s "$session" -x 160 -y 48 \
 	fail "tmux cannot start a session"
 tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
 # the CPU bar's share and the memory meter's total with a comma, the table too
-expect '^CPU .*[0-9],[0-9]%\]'
+expect '^(CPU|[0-9]+) .*[0-9],[0-9]%\]'
 expect '^Mem .*/[0-9]+(,[0-9])?[KMGTPE]\]'
 expect "^ *$busy .* [0-9]+,[0-9] +[0-9]+,[0-9] "
 # and no point between digits anywhere but TIME+ and the Cost line's absent points

@@ -370,15 +370,17 @@ static void test_fmt_mem_kb(void **state)
 {
 	expect_mem(0, 6, "0");
 	expect_mem(999999, 6, "999999");
-	expect_mem(1000000, 6, "976.6m");  /* 976.5625 MiB */
-	expect_mem(1234567, 6, "1206m");   /* 1205.6m is 7 wide */
-	expect_mem(12345678, 7, "12056m"); /* m with no decimals still fits */
-	expect_mem(21474836480ull, 7, "20480g");
+	expect_mem(1000000, 6, "976.6m"); /* 976.5625 MiB */
+	/* top's units (procs 4's scale_mem): one decimal, in the first unit that fits */
+	expect_mem(1234567, 6, "1.2g");	  /* 1205.6m is 7 wide */
+	expect_mem(6208000, 6, "5.9g");	  /* not 6062m */
+	expect_mem(12345678, 7, "11.8g"); /* not 12056m */
+	expect_mem(21474836480ull, 7, "20.0t");
 	expect_mem(10485760, 5, "10.0g");
 	expect_mem(5368709120ull, 4, "5.0t");
 	expect_mem(5368709120ull, 0, "5368709120"); /* no width: never scaled */
 	expect_mem(UINT64_MAX, 0, "18446744073709551615");
-	expect_mem(1ull << 54, 6, "16384p"); /* the largest vsize: 2^64 bytes */
+	expect_mem(1ull << 54, 6, "16.0e"); /* the largest vsize: 2^64 bytes */
 	expect_mem(1ull << 54, 5, "16.0e");
 	expect_mem(UINT64_MAX, 6, "16384e");
 }

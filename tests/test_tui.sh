@@ -73,7 +73,7 @@ tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
 # the header and the column headings
 expect '^ptop - '
 expect '^Tasks:'
-expect '^CPU'
+expect '^(CPU|0) +\['
 expect '^Mem'
 expect '^Swp'
 expect '^Cost'
@@ -138,11 +138,21 @@ expect '^Tasks:'
 expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
 
-# 1 on the Processes pane: one bar per CPU; 1 again: the summary bar
-keys 1
-expect '^0 +\['
-keys 1
-expect '^CPU \['
+# 1 on the Processes pane: one bar for all CPUs, or one per CPU (up to 32
+# CPUs the header starts with one per CPU, as htop's); 1 again: back
+if [ "$(getconf _NPROCESSORS_CONF)" -le 32 ]; then
+	expect '^0 +\['
+	keys 1
+	expect '^CPU \['
+	keys 1
+	expect '^0 +\['
+else
+	expect '^CPU \['
+	keys 1
+	expect '^0 +\['
+	keys 1
+	expect '^CPU \['
+fi
 
 # help, then back
 keys h

@@ -201,6 +201,13 @@ struct output_view {
 /* No column choice, no width limit, MiB in the summary and KiB columns: as top's. */
 extern const struct output_view output_view_default;
 
+/*
+ * top's two memory lines ("MiB Mem : ... buff/cache", "MiB Swap: ... avail
+ * Mem"), each ended by '\n', in unit (KiB as whole numbers, the others with
+ * one decimal, in the locale's mark), appended to b.
+ */
+void output_memory_lines(struct sbuf *b, const struct frame *f, enum mem_unit unit);
+
 /* The unit named by its letter (k, m, g, t, p, e, any case), or -1. */
 int mem_unit_by_letter(char c);
 

@@ -329,4 +329,36 @@ struct proc_reader_stats {
 };
 void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st);
 
+/* ---- one process on request (src/proc/inspect.c) ---- */
+
+struct sbuf;
+
+/*
+ * Append the environment of process pid, as the kernel keeps it ("NAME=value"
+ * strings each ended by a NUL), to *out; root is a proc root (NULL: /proc).
+ * Returns 0 (nothing appended for a kernel thread), -ESRCH when the process is
+ * gone, -EACCES when it is another user's and ptop lacks the privilege, or -errno.
+ */
+int proc_environ(const char *root, int pid, struct sbuf *out);
+
+/* One open file of a process. */
+struct proc_fd {
+	int fd;
+	char type[8];	/* REG, DIR, CHR, BLK, FIFO, SOCK, LINK, a_inode, or ? */
+	bool has_info;	/* pos and flags were read from fdinfo */
+	uint64_t pos;	/* bytes */
+	unsigned flags; /* the O_* flags fdinfo shows */
+	char *path;	/* the link's target ("socket:[1234]" for a socket); malloc'd */
+};
+
+/*
+ * The open files of process pid, by descriptor number, into a malloc'd *out
+ * of *n entries (free with proc_fds_free()). A descriptor closed while being
+ * read is left out. Returns 0, -ESRCH when the process is gone, -EACCES when
+ * ptop may not look (another user's process), or -errno; *out is NULL then.
+ */
+int proc_fds(const char *root, int pid, struct proc_fd **out, size_t *n);
+/* Free what proc_fds() returned. */
+void proc_fds_free(struct proc_fd *fds, size_t n);
+
 #endif

@@ -224,10 +224,18 @@ enum ui_action {
 	ACT_PANE_NEXT,
 	ACT_PANE_PREV,
 	ACT_REDRAW,
-	ACT_COLOR,	 /* top's z */
-	ACT_WATCH,	 /* arm a breakpoint on the selected process */
-	ACT_DISARM,	 /* disarm the selected breakpoint */
-	ACT_PICK_EVENTS, /* the Counters pane's event picker */
+	ACT_COLOR,	    /* top's z */
+	ACT_WATCH,	    /* arm a breakpoint on the selected process */
+	ACT_DISARM,	    /* disarm the selected breakpoint */
+	ACT_ENVIRON,	    /* htop's e: the selected process's environment */
+	ACT_FILES,	    /* htop's l: its open files */
+	ACT_STRACE,	    /* htop's s: strace it */
+	ACT_AFFINITY,	    /* htop's a: its CPU affinity, shown and set */
+	ACT_MEMORY_DISPLAY, /* top's m: the memory meters as bars, text, or hidden */
+	ACT_TASK_UNITS,	    /* top's e: the memory columns' unit */
+	ACT_SUMMARY_UNITS,  /* top's E: the memory lines' unit */
+	ACT_LOAD_LINE,	    /* top's l: the uptime and load line shown or hidden */
+	ACT_PICK_EVENTS,    /* the Counters pane's event picker (E there) */
 	ACT_COUNT
 };
 

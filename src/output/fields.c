@@ -466,19 +466,24 @@ void fmt_mem_unit(struct sbuf *b, uint64_t kb, int width, enum mem_unit unit)
 		b->len = start;
 		unit = UNIT_MIB;
 	}
-	/* Rare (large values, or -e), so snprintf is fine here: it writes the locale's mark. */
+	/*
+	 * As top's scale_mem (procps 4): one decimal in every unit, the first unit
+	 * from unit up in which the value fits, so that 6208000 KiB in six columns
+	 * is 5.9g, not 6062m. Rare (large values, or -e), so snprintf is fine
+	 * here: it writes the locale's mark.
+	 */
 	double x = (double)kb;
 	for (int u = 1; units[u]; u++) {
 		x /= 1024.0;
 		if (u < (int)unit)
 			continue;
-		for (int dec = 1; dec >= 0; dec--) {
-			n = snprintf(tmp, sizeof(tmp), "%.*f%c", dec, x, units[u]);
-			/* The last unit takes what it gets, but the shorter form first. */
-			if (n <= width || width <= 0 || (!units[u + 1] && dec == 0)) {
-				sbuf_add(b, tmp, (size_t)n);
-				return;
-			}
+		n = snprintf(tmp, sizeof(tmp), "%.1f%c", x, units[u]);
+		/* the last unit takes what it gets, without its decimal if need be */
+		if (n > width && width > 0 && !units[u + 1])
+			n = snprintf(tmp, sizeof(tmp), "%.0f%c", x, units[u]);
+		if (n <= width || width <= 0 || !units[u + 1]) {
+			sbuf_add(b, tmp, (size_t)n);
+			return;
 		}
 	}
 }

@@ -59,23 +59,20 @@ static void cpu_line(struct sbuf *b, const char *label, const struct frame_cpu *
 	    c->user, c->system, c->nice, c->idle, c->iowait, c->irq, c->softirq, c->steal);
 }
 
-/* The memory lines in view's unit: KiB as whole numbers, the others with a decimal. */
-static void memory_lines(struct sbuf *b, const struct frame *f, const struct output_view *v)
+void output_memory_lines(struct sbuf *b, const struct frame *f, enum mem_unit unit)
 {
 	static const char *const names[UNIT_COUNT] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 	double div = 1.0;
-	int dec = v->summary_unit == UNIT_KIB ? 0 : 1;
+	int dec = unit == UNIT_KIB ? 0 : 1;
 
-	for (int u = 0; u < (int)v->summary_unit; u++)
+	for (int u = 0; u < (int)unit; u++)
 		div *= 1024.0;
 	sbuf_printf(b, "%s Mem : %8.*f total, %8.*f free, %8.*f used, %8.*f buff/cache\n",
-		    names[v->summary_unit], dec, (double)f->mem.total / div, dec,
-		    (double)f->mem.free / div, dec, (double)f->mem.used / div, dec,
-		    (double)f->mem.buff_cache / div);
+		    names[unit], dec, (double)f->mem.total / div, dec, (double)f->mem.free / div,
+		    dec, (double)f->mem.used / div, dec, (double)f->mem.buff_cache / div);
 	sbuf_printf(b, "%s Swap: %8.*f total, %8.*f free, %8.*f used. %8.*f avail Mem\n",
-		    names[v->summary_unit], dec, (double)f->swap.total / div, dec,
-		    (double)f->swap.free / div, dec, (double)f->swap.used / div, dec,
-		    (double)f->mem.avail / div);
+		    names[unit], dec, (double)f->swap.total / div, dec, (double)f->swap.free / div,
+		    dec, (double)f->swap.used / div, dec, (double)f->mem.avail / div);
 }
 
 /*
@@ -107,7 +104,7 @@ static void summary(struct sbuf *b, const struct frame *f, const struct output_v
 	} else {
 		cpu_line(b, "%Cpu(s):", &f->cpu);
 	}
-	memory_lines(b, f, v);
+	output_memory_lines(b, f, v->summary_unit);
 	sbuf_addc(b, '\n');
 	cut_lines(b, start, v->width);
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * meter_memory.c: the Mem bar (used, then buffers and cache) and the Swp bar,
- * each with "used/total" in human units.
+ * each with "used/total" in human units; or top's two lines of text in the
+ * unit E chose (the same lines ptop -b prints); or nothing, as m cycles them.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "meter.h"
 
@@ -16,6 +18,31 @@ static void mem_text(char *out, size_t n, uint64_t used_kb, uint64_t total_kb)
 	fmt_size_kb(&a, total_kb);
 	snprintf(out, n, "%s", sbuf_cstr(&a));
 	sbuf_free(&a);
+}
+
+/* Line `which` (0 Mem, 1 Swap) of top's memory lines, as text. */
+static void mem_line(struct ui *ui, int y, int which)
+{
+	struct sbuf b = {0}, rest = {0};
+	char *line, *nl, *colon;
+
+	output_memory_lines(&b, &ui->frame, ui->view.summary_unit);
+	sbuf_cstr(&b);
+	line = which ? strchr(b.p, '\n') + 1 : b.p;
+	nl = strchr(line, '\n');
+	colon = strchr(line, ':');
+	/* "MiB Mem :" in the label's colour, as top draws it */
+	sbuf_add(&rest, colon + 1, (size_t)(nl - colon - 1));
+	colon[1] = '\0';
+	meter_line(ui, y, line, &rest);
+	sbuf_free(&rest);
+	sbuf_free(&b);
+}
+
+static int mem_height(const struct ui *ui, bool compact)
+{
+	(void)compact;
+	return ui->mem_display == MEM_HIDDEN ? 0 : 1;
 }
 
 static void mem_draw(struct ui *ui, int y, int h)
@@ -31,6 +58,10 @@ static void mem_draw(struct ui *ui, int y, int h)
 	char text[128];
 
 	(void)h;
+	if (ui->mem_display == MEM_TEXT) {
+		mem_line(ui, y, 0);
+		return;
+	}
 	mem_text(text, sizeof(text), f->mem.used, f->mem.total);
 	meter_bar(ui, y, 0, COLS, "Mem ", parts, 2, text);
 }
@@ -43,18 +74,22 @@ static void swap_draw(struct ui *ui, int y, int h)
 	char text[128];
 
 	(void)h;
+	if (ui->mem_display == MEM_TEXT) {
+		mem_line(ui, y, 1);
+		return;
+	}
 	mem_text(text, sizeof(text), f->swap.used, f->swap.total);
 	meter_bar(ui, y, 0, COLS, "Swp ", parts, 1, text);
 }
 
 const struct meter_def meter_mem = {
     .name = "memory",
-    .height = meter_one_row,
+    .height = mem_height,
     .draw = mem_draw,
 };
 
 const struct meter_def meter_swap = {
     .name = "swap",
-    .height = meter_one_row,
+    .height = mem_height,
     .draw = swap_draw,
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * meter_uptime.c: top's first line: the clock, uptime, users and load
- * averages, and "[paused]" while updates are paused.
+ * averages, and "[paused]" while updates are paused; top's l hides it.
  */
 #include <time.h>
 
@@ -31,8 +31,14 @@ static void uptime_draw(struct ui *ui, int y, int h)
 	}
 }
 
+static int uptime_height(const struct ui *ui, bool compact)
+{
+	(void)compact;
+	return ui->hide_load ? 0 : 1;
+}
+
 const struct meter_def meter_uptime = {
     .name = "uptime",
-    .height = meter_one_row,
+    .height = uptime_height,
     .draw = uptime_draw,
 };

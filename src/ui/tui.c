@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/sysinfo.h>
 
 #include "ptop/export.h"
 #include "ptop/perf.h"
@@ -21,38 +22,8 @@
 
 #define UI_MIN_COLS 40
 #define UI_MIN_LINES 10
-
-/* In the order of the pane bar, Tab and the help; the first is shown by default. */
-const struct pane_def *const ui_panes[] = {
-    &pane_processes, &pane_counters, &pane_breakpoints, &pane_bench, NULL,
-};
-
-unsigned ui_pane_count(void)
-{
-	unsigned n = 0;
-
-	while (ui_panes[n])
-		n++;
-	return n;
-}
-
-int ui_pane_by_name(const char *name)
-{
-	for (int i = 0; ui_panes[i]; i++)
-		if (!strcasecmp(name, ui_panes[i]->config_name))
-			return i;
-	return -1;
-}
-
-const char *ui_pane_name(unsigned i)
-{
-	return ui_panes[i < ui_pane_count() ? i : 0]->config_name;
-}
-
-const struct pane_def *ui_pane(const struct ui *ui)
-{
-	return ui_panes[ui->cfg.pane];
-}
+/* Up to this many CPUs the header starts with a bar per CPU, as htop does. */
+#define UI_PER_CPU_MAX 32
 
 unsigned ui_needs(const struct ui *ui)
 {
@@ -141,6 +112,7 @@ static void take_frame(struct ui *ui)
 	ui->wall_mark = wall;
 	ui->have_frame = true;
 	ui->frames++;
+	ui->frame.view = &ui->view; /* the memory columns' unit (top's e) */
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
 	procs_rebuild(ui);
@@ -151,48 +123,6 @@ static void take_frame(struct ui *ui)
 }
 
 /* ---- screens ---- */
-
-/* " KEY Name ", the pane bar's label of pane i; its length. */
-static int pane_label(char *buf, size_t n, int i)
-{
-	return snprintf(buf, n, " %c %s ", ui_panes[i]->hotkey, _(ui_panes[i]->name));
-}
-
-static void draw_pane_bar(struct ui *ui, int y)
-{
-	int x = 0;
-
-	ui->pane_bar_y = y;
-	move(y, 0);
-	clrtoeol();
-	for (int i = 0; ui_panes[i]; i++) {
-		char label[64];
-		bool on = ui->cfg.pane == (unsigned)i;
-
-		pane_label(label, sizeof(label), i);
-		if (on)
-			attron(ui_attr(ui, COLOR_PANE_ACTIVE, A_REVERSE) | A_BOLD);
-		mvaddnstr(y, x, label, COLS - x);
-		if (on)
-			attroff(ui_attr(ui, COLOR_PANE_ACTIVE, A_REVERSE) | A_BOLD);
-		x += (int)strlen(label) + 1;
-		if (x >= COLS)
-			break;
-	}
-}
-
-static void switch_pane(struct ui *ui, int to)
-{
-	if (to >= 0 && (unsigned)to < ui_pane_count())
-		ui->cfg.pane = (unsigned)to;
-}
-
-static void cycle_pane(struct ui *ui, int dir)
-{
-	unsigned n = ui_pane_count();
-
-	ui->cfg.pane = (ui->cfg.pane + n + (unsigned)(dir > 0 ? 1 : n - 1)) % n;
-}
 
 static void write_config(struct ui *ui)
 {
@@ -211,41 +141,6 @@ static void write_config(struct ui *ui)
 	free(path);
 }
 
-static unsigned mouse_event(struct ui *ui)
-{
-	MEVENT ev;
-
-	if (getmouse(&ev) != OK || ui->mode != MODE_NORMAL)
-		return UI_HANDLED;
-	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-		/* the wheel moves the selection three rows, as htop's */
-		enum ui_action act = ev.bstate & BUTTON4_PRESSED ? ACT_UP : ACT_DOWN;
-
-		for (int i = 0; i < 3; i++)
-			ui_pane(ui)->key(ui, act, 0);
-		return UI_HANDLED;
-	}
-	if (ev.y == ui->pane_bar_y) {
-		int x = 0;
-
-		for (int i = 0; ui_panes[i]; i++) {
-			char label[64];
-			int w;
-
-			w = pane_label(label, sizeof(label), i) + 1;
-			if (ev.x >= x && ev.x < x + w) {
-				switch_pane(ui, i);
-				break;
-			}
-			x += w;
-		}
-		return UI_HANDLED;
-	}
-	if (ui_pane(ui)->click)
-		return ui_pane(ui)->click(ui, ev.y, ev.x);
-	return UI_HANDLED;
-}
-
 /* A key for the screen that has it now, if not the normal one; UI_IGNORED if none. */
 static unsigned mode_key(struct ui *ui, int key)
 {
@@ -260,6 +155,8 @@ static unsigned mode_key(struct ui *ui, int key)
 		return filter_user_menu_key(ui, key);
 	case MODE_SORT_MENU:
 		return ui_sort_menu_key(ui, key);
+	case MODE_INSPECT:
+		return inspect_key(ui, key);
 	case MODE_HELP:
 		if (key == KEY_DOWN)
 			ui->help_scroll++;
@@ -317,10 +214,10 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 				ui->menu_sel = (int)c;
 		break;
 	case ACT_PANE_NEXT:
-		cycle_pane(ui, 1);
+		panes_cycle(ui, 1);
 		break;
 	case ACT_PANE_PREV:
-		cycle_pane(ui, -1);
+		panes_cycle(ui, -1);
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -356,7 +253,7 @@ static unsigned handle_key(struct ui *ui, int key)
 	if (key == KEY_RESIZE)
 		return UI_HANDLED; /* redrawn at the new size right after */
 	if (key == KEY_MOUSE)
-		return mouse_event(ui);
+		return panes_mouse(ui);
 	r = mode_key(ui, key);
 	if (r)
 		return r;
@@ -370,13 +267,17 @@ static unsigned handle_key(struct ui *ui, int key)
 			ui->cfg.per_cpu = !ui->cfg.per_cpu; /* top's `1` where it means something */
 			return UI_HANDLED | UI_REFETCH;
 		}
-		switch_pane(ui, i);
+		panes_switch(ui, i);
 		return UI_HANDLED;
 	}
 	act = keymap_lookup(key, ui->cfg.keys);
 	r = ui_pane(ui)->key(ui, act, key);
 	if (!r)
 		r = shared_key(ui, act);
+	if (!r)
+		r = inspect_action(ui, act);
+	if (!r)
+		r = display_key(ui, act);
 	if (!r && key != KEY_ESC)
 		ui_no_such_key(ui, key);
 	return r ? r : UI_HANDLED;
@@ -411,9 +312,14 @@ static void draw(struct ui *ui)
 		refresh();
 		return;
 	}
+	if (ui->mode == MODE_INSPECT) {
+		inspect_draw(ui);
+		refresh();
+		return;
+	}
 	if (ui->have_frame) {
 		y = meters_draw(ui, LINES - 5);
-		draw_pane_bar(ui, y++);
+		panes_draw_bar(ui, y++);
 		ui_panes[ui->cfg.pane]->draw(ui, y, LINES - 1 - y);
 	}
 	if (ui->mode == MODE_SIGNAL_MENU) {
@@ -434,6 +340,9 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	int err;
 
 	config_defaults(&ui->cfg);
+	/* htop's default: a bar per CPU while they fit a screen; ptoprc may say otherwise */
+	ui->cfg.per_cpu = get_nprocs_conf() <= UI_PER_CPU_MAX;
+	ui->view = output_view_default;
 	err = path ? config_read(path, &ui->cfg, errors) : 0;
 	if (err && err != -ENOENT)
 		sbuf_printf(errors, _("%s: cannot be read: %s\n"), path, strerror(-err));
@@ -564,6 +473,7 @@ int ui_run(const struct ui_opts *o)
 		if (ui_panes[i]->shutdown)
 			ui_panes[i]->shutdown(&ui);
 	crt_restore();
+	inspect_free();
 	action_release(&ui);
 	free(ui.rows);
 	free(ui.tree);

@@ -5,13 +5,14 @@
  * the column chooser (menus.c), the signal menu (signals.c), actions on a
  * chosen process (action.c), the header meters (meters.c) and the panes
  * (procs.c, counters.c, breakpoints.c, bench.c). A pane is one row in
- * tui.c's ui_panes[] table: a name, a draw function for its part of the
+ * panes.c's ui_panes[] table: a name, a draw function for its part of the
  * screen and a key handler.
  */
 #ifndef PTOP_UI_TUI_H
 #define PTOP_UI_TUI_H
 
 #include <curses.h>
+#include <sched.h>
 #include <stdbool.h>
 
 #include "ptop/frame.h"
@@ -41,6 +42,7 @@ enum ui_mode {
 	MODE_SIGNAL_MENU,
 	MODE_USER_MENU,
 	MODE_PROMPT,
+	MODE_INSPECT, /* a panel of inspect.c over the whole screen */
 };
 
 enum prompt_kind {
@@ -153,6 +155,11 @@ struct ui {
 	int watch_pid;		 /* the process a `w` prompt arms on */
 	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
 
+	/* how the header and the memory columns show what they show (display.c) */
+	enum mem_display { MEM_BARS, MEM_TEXT, MEM_HIDDEN } mem_display; /* m */
+	bool hide_load;		 /* top's l: no uptime and load line */
+	struct output_view view; /* the memory columns' unit (top's e), the summary's (E) */
+
 	/* a replay (ptop -r FILE): frames from a recording */
 	bool replay;
 	uint64_t replay_pos; /* the frame shown, counted from 0 */
@@ -205,10 +212,20 @@ extern const struct pane_def pane_processes;
 extern const struct pane_def pane_counters;
 extern const struct pane_def pane_breakpoints;
 extern const struct pane_def pane_bench;
-/* The panes (tui.c), NULL-terminated; ui->cfg.pane indexes it. */
+/* The panes (panes.c), NULL-terminated; ui->cfg.pane indexes it. */
 extern const struct pane_def *const ui_panes[];
 /* The pane shown. */
 const struct pane_def *ui_pane(const struct ui *ui);
+
+/* panes.c: the pane bar and switching panes */
+/* Draw the pane bar on line y (and remember it, for clicks). */
+void panes_draw_bar(struct ui *ui, int y);
+/* Show pane to (an index in ui_panes[]); anything else is ignored. */
+void panes_switch(struct ui *ui, int to);
+/* Show the next pane (dir > 0) or the previous one, wrapping around. */
+void panes_cycle(struct ui *ui, int dir);
+/* A mouse event: the wheel, a click on the pane bar or in the pane. */
+unsigned panes_mouse(struct ui *ui);
 
 /* crt.c: the terminal */
 /* Catch the quit and crash signals, start curses; the terminal is given back
@@ -296,6 +313,9 @@ int action_signal(const struct ui_target *t, const char *root, int sig);
  * clamped to -20..19; *set_to is what was set. 0, -ESRCH when gone, or -errno. */
 int action_renice(const struct ui_target *t, const char *root, bool relative, int value,
 		  int *set_to);
+/* Set the CPU affinity of t's task to cpus, after checking its start time.
+ * 0, -ESRCH when it is gone, -EPERM under a proc root other than /proc, or -errno. */
+int action_affinity(const struct ui_target *t, const char *root, const cpu_set_t *cpus);
 /* Fix ui->targets: every tagged process when there are tags (one that is gone
  * already is reported and untagged, never replaced), else row p. False (and
  * the reason on the status line) when there is nothing to act on. */
@@ -343,6 +363,24 @@ void picker_draw(struct ui *ui, int y, int h);
 void picker_shutdown(struct ui *ui);
 /* The first of ptoprc's counters that no PMU or libpfm4 knows, or NULL. */
 const char *picker_unknown(const struct ui *ui);
+
+/* inspect.c: the selected process looked at closely (htop's e, l, a; s in strace.c) */
+/* e, l, s and a on the selected process; UI_IGNORED for any other action. */
+unsigned inspect_action(struct ui *ui, enum ui_action act);
+/* A key while a panel is open (MODE_INSPECT): scrolling, Esc and q close it. */
+unsigned inspect_key(struct ui *ui, int key);
+/* The open panel, over the whole screen. */
+void inspect_draw(struct ui *ui);
+/* Close the panel (and let its target go). */
+void inspect_close(struct ui *ui);
+/* Free what the panels kept, before ptop exits. */
+void inspect_free(void);
+/* strace.c: run strace -p on row p's task (named who) in the terminal, or say why not. */
+void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who);
+
+/* display.c: how the header and the memory columns show what they show */
+/* m, E, and top's e and l; UI_IGNORED for any other action. */
+unsigned display_key(struct ui *ui, enum ui_action act);
 
 /* ---- replay.c: the viewer on a recording ---- */
 

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * inspect.c: what the viewer shows of one process on request (htop's e and l):
+ * its environment from /proc/PID/environ, and its open files from the links in
+ * /proc/PID/fd with the position and flags of /proc/PID/fdinfo, as lsof would
+ * list them without lsof. Read once per request, not per frame.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ptop/proc.h"
+#include "ptop/util.h"
+
+/* /proc's answer for a process that is gone is ENOENT or ESRCH: one name for both. */
+static int gone_or(int err)
+{
+	return err == -ENOENT ? -ESRCH : err;
+}
+
+static int pid_path(char *out, size_t n, const char *root, int pid, const char *name)
+{
+	if ((size_t)snprintf(out, n, "%s/%d/%s", root ? root : "/proc", pid, name) >= n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int proc_environ(const char *root, int pid, struct sbuf *out)
+{
+	char path[4096];
+	int fd, err = pid_path(path, sizeof(path), root, pid, "environ");
+
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return gone_or(-errno);
+	for (;;) {
+		char *p = sbuf_reserve(out, 4096);
+		ssize_t n = read(fd, p, 4096);
+
+		if (n < 0) {
+			err = gone_or(-errno);
+			break;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+	}
+	close(fd);
+	return err;
+}
+
+static int fd_compare(const void *a, const void *b)
+{
+	const struct proc_fd *x = a, *y = b;
+
+	return (x->fd > y->fd) - (x->fd < y->fd);
+}
+
+/* What kind of file a link's target is: the kernel's pseudo names first, then its mode. */
+static void fd_type(struct proc_fd *f, int dirfd, const char *name)
+{
+	static const struct {
+		mode_t mode;
+		const char *type;
+	} modes[] = {{S_IFREG, "REG"},	{S_IFDIR, "DIR"},   {S_IFCHR, "CHR"}, {S_IFBLK, "BLK"},
+		     {S_IFIFO, "FIFO"}, {S_IFSOCK, "SOCK"}, {S_IFLNK, "LINK"}};
+	struct stat st;
+
+	snprintf(f->type, sizeof(f->type), "?");
+	if (!strncmp(f->path, "anon_inode:", 11)) {
+		snprintf(f->type, sizeof(f->type), "a_inode");
+		return;
+	}
+	if (fstatat(dirfd, name, &st, 0) < 0)
+		return;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((st.st_mode & S_IFMT) == modes[i].mode)
+			snprintf(f->type, sizeof(f->type), "%s", modes[i].type);
+}
+
+/* pos: and flags: of fdinfo/N; a descriptor closed meanwhile keeps has_info false. */
+static void fd_info(struct proc_fd *f, int infofd, const char *name)
+{
+	char buf[512];
+	int fd = openat(infofd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	const char *pos, *flags;
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	pos = strstr(buf, "pos:");
+	flags = strstr(buf, "flags:");
+	if (!pos || !flags)
+		return;
+	f->pos = strtoull(pos + 4, NULL, 10);
+	f->flags = (unsigned)strtoul(flags + 6, NULL, 8);
+	f->has_info = true;
+}
+
+/* One descriptor's entry; false when it was closed since the directory was read. */
+static bool fd_read(struct proc_fd *f, int dirfd, int infofd, const char *name)
+{
+	char target[4096];
+	ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	memset(f, 0, sizeof(*f));
+	f->fd = atoi(name);
+	f->path = xstrdup(target);
+	fd_type(f, dirfd, name);
+	if (infofd >= 0)
+		fd_info(f, infofd, name);
+	return true;
+}
+
+int proc_fds(const char *root, int pid, struct proc_fd **out, size_t *nout)
+{
+	char path[4096];
+	struct proc_fd *fds = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *dir;
+	int infofd, err = pid_path(path, sizeof(path), root, pid, "fd");
+
+	*out = NULL;
+	*nout = 0;
+	if (err)
+		return err;
+	dir = opendir(path);
+	if (!dir)
+		return gone_or(-errno);
+	if (pid_path(path, sizeof(path), root, pid, "fdinfo"))
+		infofd = -1;
+	else
+		infofd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	errno = 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			fds = xreallocarray(fds, cap, sizeof(*fds));
+		}
+		if (fd_read(&fds[n], dirfd(dir), infofd, de->d_name))
+			n++;
+	}
+	err = errno ? gone_or(-errno) : 0;
+	if (infofd >= 0)
+		close(infofd);
+	closedir(dir);
+	if (err) {
+		proc_fds_free(fds, n);
+		return err;
+	}
+	qsort(fds, n, sizeof(*fds), fd_compare);
+	*out = fds;
+	*nout = n;
+	return 0;
+}
+
+void proc_fds_free(struct proc_fd *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(fds[i].path);
+	free(fds);
+}

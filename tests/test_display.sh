@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_display.sh: how the viewer's header and memory columns show what they
+# show, driven in a private tmux server as a user would. Up to 32 CPUs the
+# header has one bar per CPU from the start (htop's default) and 1 gives one
+# bar for all of them; m cycles the memory meters between bars, top's two
+# text lines and nothing (in both key profiles); E changes the text lines'
+# unit. A process of 100 GiB of address space shows VIRT in top's units
+# (100.0g, not 102400m) in the viewer and in ptop -b, as top -b prints it.
+# With "keys = top", e starts the memory columns from MiB and l hides the
+# load line. make check sets PTOP, srcdir and TMUX_BIN.
+
+PTOP=${PTOP:-./ptop}
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+NAME=test_display
+
+# Every wait here expects success: a loaded machine may slow it, not fail it.
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux_and_ptop
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-display.XXXXXX") || exit 1
+sock=ptopdisplay$$
+session=ptopdisplay
+target=
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	[ -n "$target" ] && kill -KILL "$target" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+mkdir -p "$tmp/home" "$tmp/config/ptop" || exit 1
+HOME=$tmp/home
+XDG_CONFIG_HOME=$tmp/config
+LANG=C.UTF-8
+LC_ALL=
+TERM=${TERM:-xterm}
+export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
+unset TMUX TMUX_PANE NO_COLOR
+
+command -v python3 >/dev/null 2>&1 || {
+	echo "$NAME: SKIP: python3 is not installed (it makes the large process)"
+	exit 77
+}
+# A process with 100 GiB of address space and little resident: PROT_NONE,
+# which is not accounted as committed memory, never touched.
+python3 -c '
+import ctypes, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+# PROT_NONE (0), MAP_PRIVATE | MAP_ANONYMOUS (0x22)
+if libc.mmap(None, 100 << 30, 0, 0x22, -1, 0) in (None, ctypes.c_void_p(-1).value):
+    raise SystemExit("mmap failed")
+print("ready", flush=True)
+time.sleep(600)
+' >"$tmp/ready" &
+target=$!
+wait_for grep -q ready "$tmp/ready" || fail "the large process did not start"
+
+# start PROFILE: ptop on the large process alone, ptoprc keys = PROFILE
+start() {
+	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
+	tm kill-server >/dev/null 2>&1
+	sock=ptopdisplay$$$1
+	tm new-session -d -s "$session" -x 160 -y 48 "$PTOP" -d 0.5 -p "$target" ||
+		fail "tmux cannot start a session"
+	expect "^ *$target "
+}
+
+# the VIRT cell of the target's row (the fifth column)
+virt() {
+	screen | awk -v p="$target" '$1 == p { print $5 }'
+}
+
+# ---- per-CPU bars by default, up to 32 CPUs ----
+start htop
+ncpus=$(getconf _NPROCESSORS_CONF)
+if [ "$ncpus" -le 32 ]; then
+	expect '^0 +\['
+	expect "^$((ncpus - 1)) +\\["
+	off_screen '^CPU +\[' || fail "a summary CPU bar beside the per-CPU bars"
+	keys 1
+	expect '^CPU +\['
+	off_screen '^0 +\[' || fail "1 left the per-CPU bars"
+	keys 1
+	expect '^0 +\['
+else
+	expect '^CPU +\['
+fi
+
+# ---- large values in top's units ----
+expect "^ *$target .* 100\\.[0-9]g "
+[ "$(virt)" = 100.0g ] || fail "VIRT is $(virt), not 100.0g"
+bvirt=$("$PTOP" -b -n 1 -p "$target" | awk -v p="$target" '$1 == p { print $5 }')
+[ "$bvirt" = 100.0g ] || fail "ptop -b shows VIRT $bvirt, not 100.0g"
+if command -v top >/dev/null 2>&1; then
+	tvirt=$(top -b -n 1 -p "$target" | awk -v p="$target" '$1 == p { print $5 }')
+	[ "$tvirt" = "$bvirt" ] || fail "top -b shows VIRT $tvirt, ptop -b $bvirt"
+fi
+
+# ---- m cycles the memory display: bars, text, hidden ----
+expect '^Mem +\['
+expect '^Swp +\['
+keys m
+expect '^MiB Mem : +[0-9.]+ total, +[0-9.]+ free, +[0-9.]+ used, +[0-9.]+ buff/cache'
+expect '^MiB Swap: +[0-9.]+ total, .* avail Mem'
+off_screen '^Mem +\[' || fail "the memory bar stayed beside the text"
+keys E
+expect '^GiB Mem : '
+keys m
+expect 'Memory: hidden'
+off_screen '^(GiB|MiB) Mem' || fail "the memory lines stayed hidden"
+off_screen '^Mem +\[' || fail "the memory bar is not hidden"
+keys m
+expect '^Mem +\['
+
+# ---- top's profile: m as well, e the memory columns' unit, l the load line ----
+start top
+expect '^Mem +\['
+keys m
+expect '^MiB Mem : '
+expect '^ptop - .*load average'
+keys l
+wait_for off_screen '^ptop - .*load average' || fail "l left the load line"
+keys l
+expect '^ptop - .*load average'
+res0=$(screen | awk -v p="$target" '$1 == p { print $6 }')
+case $res0 in *[0-9]) ;; *) fail "RES is $res0 before e, not KiB" ;; esac
+keys e
+expect 'Memory columns from MiB up'
+res_mib() {
+	screen | awk -v p="$target" '$1 == p { print $6 }' | grep -Eq '^[0-9]+\.[0-9]m$'
+}
+wait_for res_mib || fail "RES is not in MiB after e"
+
+echo "$NAME: PASS"
