@@ -233,9 +233,8 @@ enum ui_action {
 	ACT_AFFINITY,	    /* htop's a: its CPU affinity, shown and set */
 	ACT_MEMORY_DISPLAY, /* top's m: the memory meters as bars, text, or hidden */
 	ACT_TASK_UNITS,	    /* top's e: the memory columns' unit */
-	ACT_SUMMARY_UNITS,  /* top's E: the memory lines' unit */
+	ACT_SUMMARY_UNITS,  /* top's E: the memory lines' unit; the event picker on Counters */
 	ACT_LOAD_LINE,	    /* top's l: the uptime and load line shown or hidden */
-	ACT_PICK_EVENTS,    /* the Counters pane's event picker (E there) */
 	ACT_COUNT
 };
 

@@ -326,8 +326,7 @@ static unsigned counters_key(struct ui *ui, enum ui_action act, int key)
 	if (picker_is_open())
 		return picker_key(ui, act, key);
 	switch (act) {
-	case ACT_SUMMARY_UNITS: /* E: here, the events; the keymap gives top's meaning first */
-	case ACT_PICK_EVENTS:
+	case ACT_SUMMARY_UNITS: /* E: on this pane, the events to count, not top's units */
 		picker_open(ui);
 		return UI_HANDLED;
 	case ACT_SORT_PREV:

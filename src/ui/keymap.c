@@ -63,14 +63,14 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_COLOR] = {N_("Colour or monochrome")},
     [ACT_WATCH] = {N_("Watch an address of the selected process (breakpoint)")},
     [ACT_DISARM] = {N_("Disarm the selected breakpoint")},
-    [ACT_PICK_EVENTS] = {N_("Counters pane: choose the events to count (W saves them)")},
     [ACT_ENVIRON] = {N_("Show the environment of the selected process")},
     [ACT_FILES] = {N_("List the open files of the selected process")},
     [ACT_STRACE] = {N_("Trace the selected process's system calls (strace)")},
     [ACT_AFFINITY] = {N_("Show or set the CPU affinity of the selected process")},
     [ACT_MEMORY_DISPLAY] = {N_("Memory and swap as bars, as text lines, or hidden")},
     [ACT_TASK_UNITS] = {N_("Memory columns from KiB, MiB, GiB, TiB, PiB or EiB up")},
-    [ACT_SUMMARY_UNITS] = {N_("Memory lines in KiB, MiB, GiB, TiB, PiB or EiB")},
+    [ACT_SUMMARY_UNITS] = {N_("Memory lines in KiB, MiB, GiB, TiB, PiB or EiB; on the Counters "
+			      "pane: choose the events to count (W saves them)")},
     [ACT_LOAD_LINE] = {N_("Show or hide the uptime and load average line")},
 };
 
@@ -161,8 +161,6 @@ const struct key_binding keymap[] = {
     {'m', ACT_MEMORY_DISPLAY, "m", B},
     {'e', ACT_TASK_UNITS, "e", T},
     {'E', ACT_SUMMARY_UNITS, "E", B},
-    /* the same key on the Counters pane (counters.c): listed for the help only */
-    {'E', ACT_PICK_EVENTS, "E", B},
     {'l', ACT_LOAD_LINE, "l", T},
 };
 const size_t keymap_len = sizeof(keymap) / sizeof(keymap[0]);
