@@ -52,7 +52,7 @@ fi
 
 # start: ptop ARGS... in a new session
 start() {
-	tm kill-server >/dev/null 2>&1
+	tm_new_server
 	tm new-session -d -s "$session" -x 160 -y 48 "$PTOP" -d 0.5 -p "$busy" "$@" ||
 		fail "tmux cannot start a session"
 	tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1

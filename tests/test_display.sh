@@ -67,7 +67,7 @@ wait_for grep -q ready "$tmp/ready" || fail "the large process did not start"
 # start PROFILE: ptop on the large process alone, ptoprc keys = PROFILE
 start() {
 	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
-	tm kill-server >/dev/null 2>&1
+	tm_new_server
 	sock=ptopdisplay$$$1
 	tm new-session -d -s "$session" -x 160 -y 48 "$PTOP" -d 0.5 -p "$target" ||
 		fail "tmux cannot start a session"

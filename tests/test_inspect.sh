@@ -59,7 +59,7 @@ start() {
 	profile=$1
 	shift
 	printf 'keys = %s\n' "$profile" >"$tmp/config/ptop/ptoprc"
-	tm kill-server >/dev/null 2>&1
+	tm_new_server
 	sock=ptopinspect$$$profile$(date +%s%N)
 	tm new-session -d -s "$session" -x 160 -y 48 "$@" || fail "tmux cannot start a session"
 	expect "^ *$target .*$name"

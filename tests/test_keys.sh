@@ -85,7 +85,7 @@ rows_are() {
 start() {
 	mkdir -p "$tmp/config/ptop"
 	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
-	tm kill-server >/dev/null 2>&1
+	tm_new_server
 	sock=ptopkeys$$$1$2 # a server of its own: the last one may still be going away
 	tm new-session -d -s "$session" -x 160 -y 48 \
 		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 --sort command"' \

@@ -22,6 +22,17 @@ tm() {
 	"$TMUX_BIN" -L "$sock" -f /dev/null "$@"
 }
 
+# tm_new_server: end this test's tmux server, if any, and take a new socket
+# for the next one. A server killed and started again at once on the same
+# socket races: the new client can reach the dying server ("server exited
+# unexpectedly"). The test's cleanup kills the last one, through $sock.
+tm_servers=0
+tm_new_server() {
+	tm kill-server >/dev/null 2>&1
+	tm_servers=$((tm_servers + 1))
+	sock=${sock%_[0-9]*}_$tm_servers
+}
+
 screen() {
 	tm capture-pane -p -t "$session" 2>/dev/null
 }
