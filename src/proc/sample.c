@@ -981,6 +981,20 @@ static void sample_init(struct sampler *s, struct frame *f, double interval)
 		count_task(&f->tasks, f->procs[i].state);
 }
 
+/* The frame's cost: the descriptors held, its CPU and wall time since cpu0 and mono. */
+static void frame_done(struct sampler *s, struct frame *f, double cpu0, double mono)
+{
+	struct proc_reader_stats rs;
+
+	proc_reader_stats(s->reader, &rs);
+	f->cost.fds_held = rs.fds_held;
+	f->cost.fd_budget = rs.fd_budget;
+	f->cost.fallback = rs.fallback;
+	f->cost.cpu_s = clock_cpu() - cpu0;
+	f->cost.wall_s = clock_mono() - mono;
+	s->last_mono = mono;
+}
+
 /*
  * Each BPF row's cgroup from /proc/PID/cgroup, where the iterator cannot
  * give the path /proc shows (a hybrid or v1 machine): a thread row takes
@@ -1024,7 +1038,6 @@ static int sample_bpf(struct sampler *s, struct frame *f, double cpu0, double mo
 			       .threads = s->threads,
 			       .interval = interval};
 	bool cgroups = (s->needs | s->needs_all) & PROC_NEED(PROC_FILE_CGROUP);
-	struct proc_reader_stats rs;
 	int ret;
 
 	if (cgroups && bpfsrc_has_cgroups(s->bpf))
@@ -1039,12 +1052,7 @@ static int sample_bpf(struct sampler *s, struct frame *f, double cpu0, double mo
 	sample_init(s, f, interval);
 	f->cost.read_full = (unsigned)f->nprocs - f->cost.read_bpf;
 	/* what PID 1's reads hold when it came from /proc */
-	proc_reader_stats(s->reader, &rs);
-	f->cost.fds_held = rs.fds_held;
-	f->cost.fd_budget = rs.fd_budget;
-	f->cost.cpu_s = clock_cpu() - cpu0;
-	f->cost.wall_s = clock_mono() - mono;
-	s->last_mono = mono;
+	frame_done(s, f, cpu0, mono);
 	return 0;
 }
 
@@ -1052,7 +1060,6 @@ int sampler_frame(struct sampler *s, struct frame *f)
 {
 	double cpu0 = clock_cpu(), mono = clock_mono();
 	double interval = s->last_mono > 0 ? mono - s->last_mono : 0;
-	struct proc_reader_stats rs;
 	struct proc_slot *slot;
 	bool is_new;
 	size_t first;
@@ -1118,12 +1125,6 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	if (s->read_less)
 		reparented(s, f);
 
-	proc_reader_stats(s->reader, &rs);
-	f->cost.fds_held = rs.fds_held;
-	f->cost.fd_budget = rs.fd_budget;
-	f->cost.fallback = rs.fallback;
-	f->cost.cpu_s = clock_cpu() - cpu0;
-	f->cost.wall_s = clock_mono() - mono;
-	s->last_mono = mono;
+	frame_done(s, f, cpu0, mono);
 	return 0;
 }
