@@ -27,7 +27,13 @@ fi
 # In the build tree rather than TMPDIR: a tmpfs counts no write_bytes.
 tmp=$(mktemp -d "${builddir:-.}/ptop-io.XXXXXX")
 pids=
+groups=
 cleanup() {
+	# a group's shell loop and the dd it runs at the moment: the dd would
+	# outlive its shell, still writing into $tmp while it is removed
+	for g in $groups; do
+		kill -- "-$g" 2>/dev/null || :
+	done
 	for p in $pids; do
 		kill "$p" 2>/dev/null || :
 		wait "$p" 2>/dev/null || :
@@ -110,10 +116,13 @@ assert c["cgroup"] == want, (c, want)
 PY
 
 # A writer that keeps writing: each frame's rate is its bytes over its interval.
-sh -c 'while :; do dd if=/dev/zero of="$1/w" bs=65536 count=8 conv=fsync 2>/dev/null; done' \
+# In a process group of its own (setsid keeps the PID), so that cleanup ends
+# the loop and its dd together.
+setsid sh -c 'while :; do dd if=/dev/zero of="$1/w" bs=65536 count=8 conv=fsync 2>/dev/null; done' \
 	sh "$tmp" &
 w_pid=$!
 pids="$pids $w_pid"
+groups="$groups $w_pid"
 "$PYTHON" - "$PTOP" "$w_pid" "$DEADLINE" <<'PY' || fail "rates over the interval"
 import json, subprocess, sys, time
 ptop, pid, deadline = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
