@@ -404,6 +404,18 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 	return 0;
 }
 
+/*
+ * How long to wait for a key: until the next frame, at most a second (the
+ * status line expires). In double first: a replay's next frame is never
+ * (infinity), which no int holds.
+ */
+static int ms_to_next_frame(const struct ui *ui, double now)
+{
+	double ms = ui->paused ? 1000.0 : (ui->next_frame - now) * 1000.0 + 1.0;
+
+	return ms < 0 ? 0 : ms > 1000.0 ? 1000 : (int)ms;
+}
+
 /* Frames, drawing and keys until q, a quit signal, -n frames, or a terminal
  * that is gone (returned as an errno, else 0). */
 static int ui_loop(struct ui *ui)
@@ -423,11 +435,7 @@ static int ui_loop(struct ui *ui)
 		procs_prepare(ui);
 		draw(ui);
 		now = clock_mono();
-		wait_ms = ui->paused ? 1000 : (int)((ui->next_frame - now) * 1000.0) + 1;
-		if (wait_ms < 0)
-			wait_ms = 0;
-		if (wait_ms > 1000)
-			wait_ms = 1000; /* wake for the status line to expire */
+		wait_ms = ms_to_next_frame(ui, now);
 		for (int i = 0; ui_panes[i]; i++) {
 			int w = ui_panes[i]->poll ? ui_panes[i]->poll(ui) : -1;
 
