@@ -467,12 +467,23 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	slot->io_at = s->now_mono;
 }
 
+/* p's cgroup and container from the n bytes of cgroup in s->cgroup_buf (n < 0: unread). */
+static void cgroup_from_buf(struct sampler *s, ssize_t n, struct frame_proc *p)
+{
+	const struct ptop_view *path;
+	struct proc_cgroup cg;
+
+	if (n < 0 || proc_parse_cgroup(s->cgroup_buf, (size_t)n, &cg))
+		return;
+	path = proc_cgroup_path(&cg);
+	if (path)
+		p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+}
+
 /* The cgroup path and its container or unit, when asked for; NULL when unreadable. */
 static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			  unsigned needs)
 {
-	const struct ptop_view *path;
-	struct proc_cgroup cg;
 	ssize_t n;
 
 	p->cgroup = p->container = NULL;
@@ -480,11 +491,7 @@ static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct fram
 		return;
 	n = proc_reader_read(s->reader, slot, PROC_FILE_CGROUP, s->cgroup_buf,
 			     sizeof(s->cgroup_buf));
-	if (n < 0 || proc_parse_cgroup(s->cgroup_buf, (size_t)n, &cg))
-		return;
-	path = proc_cgroup_path(&cg);
-	if (path)
-		p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+	cgroup_from_buf(s, n, p);
 }
 
 /*
@@ -1006,8 +1013,6 @@ static void bpf_cgroups(struct sampler *s, struct frame *f)
 
 	for (size_t i = 0; i < f->nprocs; i++) {
 		struct frame_proc *p = &f->procs[i];
-		const struct ptop_view *path;
-		struct proc_cgroup cg;
 		ssize_t n;
 
 		if (p->cgroup || p->tgid == 1)
@@ -1020,11 +1025,7 @@ static void bpf_cgroups(struct sampler *s, struct frame *f)
 		n = proc_reader_read_file(s->reader, p->tgid, 0, "cgroup", s->cgroup_buf,
 					  sizeof(s->cgroup_buf));
 		last = p;
-		if (n < 0 || proc_parse_cgroup(s->cgroup_buf, (size_t)n, &cg))
-			continue;
-		path = proc_cgroup_path(&cg);
-		if (path)
-			p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+		cgroup_from_buf(s, n, p);
 	}
 }
 
