@@ -272,8 +272,11 @@ static void check_oracle(const struct frame *f, struct pids_info *info, pid_t pi
 	assert_true(d >= 0 && d <= 5);
 	d = (int64_t)OV(st, O_STIME, ull_int) - (int64_t)p->stime;
 	assert_true(d >= 0 && d <= 5);
+	/* and pages: the test itself allocates between the reads (libproc2's
+	 * tables, the frame's rows: megabytes under the sanitizers with
+	 * thousands of processes) */
 	d = (int64_t)(OV(st, O_RSS, ul_int) * page_kb) - (int64_t)p->rss_kb;
-	assert_true(d >= -2048 && d <= 2048);
+	assert_true(d >= -8192 && d <= 8192);
 	/* libproc2 itself allocates between the two reads: the mappings may grow. */
 	d = (int64_t)(OV(st, O_VSIZE, ul_int) / 1024) - (int64_t)p->vsize_kb;
 	assert_true(d >= -16384 && d <= 16384);
