@@ -9,8 +9,9 @@
 # showed (in all, and in a range) and what recording cost, --record alone
 # prints nothing and a second run appends, a directory gets a file per day
 # and loses those past --keep, and replays as one recording; older formats
-# read (version 2 also appended to), and bad files and options end with a
-# clear message and status 1 or 2. Needs python3.
+# read (version 2 also appended to), and bad files (a huge one too) and
+# options end with a clear message and status 1 or 2. The systemd unit's
+# command line records, and SIGTERM ends it as the unit expects. Needs python3.
 set -eu
 
 : "${PTOP:?PTOP must name the ptop binary}"
@@ -231,6 +232,16 @@ expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" -b --begin 25:99
 expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" --summary --end 25:99
 expect 2 "need -b or --summary" "$PTOP" -r "$tmp/q.rec" --begin 10:00
 expect 1 "no frame between --begin and --end" "$PTOP" -r "$tmp/q.rec" --summary --end 2000-01-01
+# huge files: one that is not a recording is refused by its first bytes; a
+# recording followed by a long run of zeros (what a crash can leave on some
+# file systems) reads back to its last frame
+echo 'not a recording' >"$tmp/huge.rec"
+truncate -s 1G "$tmp/huge.rec"
+expect 1 "not a ptop recording" "$PTOP" -r "$tmp/huge.rec" -b
+cp "$tmp/q.rec" "$tmp/zeros.rec"
+truncate -s 64M "$tmp/zeros.rec"
+"$PTOP" -r "$tmp/zeros.rec" -b -o json | wc -l | grep -qx 5 ||
+	fail "a recording with a tail of zeros does not replay its 5 frames"
 # an older format is read, never appended to
 cp "${srcdir:-.}/tests/fixtures/record/v1.rec" "$tmp/v1.rec"
 expect 1 "format version 1" "$PTOP" -b -n 1 --record "$tmp/v1.rec"
@@ -244,6 +255,34 @@ cp "${srcdir:-.}/tests/fixtures/record/v2.rec" "$tmp/v2a.rec"
 "$PTOP" -r "$tmp/v2a.rec" --summary >"$tmp/out" || fail "--summary of v2.rec appended to exited $?"
 grep -q "format version 2)" "$tmp/out" && grep -q ' 67 frames$' "$tmp/out" ||
 	fail "v2.rec appended to: $(cat "$tmp/out")"
+
+# 8. The systemd unit's command line records into its directory, writing
+# nothing; SIGTERM (systemctl stop) ends it with status 143, which the unit
+# counts as success, its frames readable.
+unit="${srcdir:-.}/doc/ptop-record.service"
+args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$unit" | sed "s|/var/log/ptop|$tmp/unit|")
+grep -q '^SuccessExitStatus=SIGTERM$' "$unit" || fail "the unit does not count SIGTERM as success"
+mkdir "$tmp/unit"
+# shellcheck disable=SC2086
+"$PTOP" $args -n 1 >"$tmp/unit.out" 2>&1 || fail "the unit's ptop $args: status $?, $(cat "$tmp/unit.out")"
+[ -s "$tmp/unit.out" ] && fail "the unit's ptop $args wrote: $(cat "$tmp/unit.out")"
+# shellcheck disable=SC2086
+"$PTOP" $args -d 0.1 >"$tmp/unit.out" 2>&1 &
+unit_pid=$!
+unit_frames() {
+	"$PTOP" -r "$tmp/unit" --summary 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) frames$/\1/p'
+}
+i=0
+until [ "$(unit_frames)" -ge 3 ] 2>/dev/null; do
+	i=$((i + 1))
+	[ "$i" -ge $((DEADLINE * 10)) ] && break
+	sleep 0.1
+done
+kill -TERM "$unit_pid"
+st=0
+wait "$unit_pid" 2>/dev/null || st=$? # no "Terminated" from the shell
+[ "$st" = 143 ] || fail "SIGTERM: the unit's ptop ended with status $st, not 143"
+[ "$(unit_frames)" -ge 3 ] 2>/dev/null || fail "the unit's recording has $(unit_frames) frames, not 3 or more"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "PASS: test_record.sh"
