@@ -16,7 +16,8 @@
 # USER; the Cost line's share is the recorded frame's; the help lists the
 # travel keys first. k, r, F7, F8, D, Del, e, d and H are refused with a
 # message; the Counters pane shows the recorded counters and the Breakpoints
-# pane says none were recorded; q quits with status 0.
+# pane says none were recorded; q quits with status 0. On a file that is not
+# a recording the viewer does not start: ptop says why, with status 1.
 
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
@@ -345,4 +346,15 @@ keys 1
 keys q
 wait_for test -s "$tmp/status" || fail "ptop did not quit"
 [ "$(cat "$tmp/status")" = 0 ] || fail "ptop exited with $(cat "$tmp/status")"
+
+# a file that is not a recording: the viewer does not start; ptop says why, status 1
+echo 'not a recording' >"$tmp/not.rec"
+rm -f "$tmp/status"
+tm_new_server
+tm new-session -d -s "$session" -x 160 -y 48 \
+	sh -c '"$PTOP" -r "$1/not.rec" 2>"$1/err"; echo $? > "$1/status"' sh "$tmp" ||
+	fail "tmux cannot start a session"
+wait_for test -s "$tmp/status" || fail "ptop -r on a file that is not a recording did not end"
+[ "$(cat "$tmp/status")" = 1 ] && grep -q '^ptop: .*not.rec: not a ptop recording' "$tmp/err" ||
+	fail "ptop -r not.rec: status $(cat "$tmp/status"), $(cat "$tmp/err")"
 echo "$NAME: PASS"
