@@ -54,7 +54,7 @@ static void observe(struct ui *ui)
 
 	if (!pipeline_observes(ui->pipe))
 		return;
-	procs_visible(ui, &first, &n);
+	table_visible(ui, &first, &n);
 	if (ui->cfg.tree) {
 		if (ui->vis_cap < n) {
 			ui->vis_cap = n;
@@ -81,7 +81,7 @@ static void observe(struct ui *ui)
 static void take_frame(struct ui *ui)
 {
 	/* what is on screen is read in full; the rest as sorting and the counts need */
-	size_t nview = procs_view_pids(ui);
+	size_t nview = table_view_pids(ui);
 	struct pipeline_request req = {
 	    .needs = ui_needs(ui) | (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),
 	    .threads = ui->cfg.threads,
@@ -432,7 +432,7 @@ static int ui_loop(struct ui *ui)
 			ui->next_frame = clock_mono() + ui->cfg.delay_s;
 			take_frame(ui); /* a replay's waits for the user instead */
 		}
-		procs_prepare(ui);
+		table_prepare(ui);
 		draw(ui);
 		now = clock_mono();
 		wait_ms = ms_to_next_frame(ui, now);

@@ -4,7 +4,7 @@
  * terminal (crt.c), the status line and prompts (prompt.c), menus, help and
  * the column chooser (menus.c), the signal menu (signals.c), actions on a
  * chosen process (action.c), the header meters (meters.c) and the panes
- * (procs.c, counters.c, breakpoints.c, bench.c). A pane is one row in
+ * (procs.c with table.c, counters.c, breakpoints.c, bench.c). A pane is one row in
  * panes.c's ui_panes[] table: a name, a draw function for its part of the
  * screen and a key handler.
  */
@@ -335,20 +335,31 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value);
 int meters_draw(struct ui *ui, int max_rows);
 int meters_height(const struct ui *ui, int max_rows);
 
-/* procs.c: the Processes pane; the Counters pane shares its rows and selection */
-void procs_draw_rows(struct ui *ui, int y, int h,
-		     void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
-		     void (*heading)(struct ui *ui, int y));
-/* Which rows are on screen now (for the observer): first index and count. */
-void procs_visible(const struct ui *ui, size_t *first, size_t *n);
+/* procs.c: the Processes pane: its rows (the Counters pane shares them) and the selection */
+/* Row i of the pane, in the order shown (the tree's when it shows); i < ui->nrows. */
+const struct frame_proc *procs_row_at(const struct ui *ui, size_t i);
+/* Filter and order the frame's rows again, keeping the selected (followed) process. */
 void procs_rebuild(struct ui *ui);
-/* The PIDs of the rows on screen into ui->view_pids (before the next frame); how many. */
-size_t procs_view_pids(struct ui *ui);
-/* Read what the rows in view show beyond the frame (command lines), before
- * drawing: drawing never touches /proc. */
-void procs_prepare(struct ui *ui);
 const struct frame_proc *procs_selected(const struct ui *ui);
 void procs_search_next(struct ui *ui, bool from_current);
+
+/* table.c: the pane's rows drawn as a table */
+/* A heading on line y (drawn by heading), then rows on the h-1 lines below it
+ * (each by row), scrolled so that the selection shows. */
+void table_draw(struct ui *ui, int y, int h,
+		void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
+		void (*heading)(struct ui *ui, int y));
+/* table_draw() with the shown columns of the field table that fit the screen. */
+void table_draw_fields(struct ui *ui, int y, int h);
+/* The field whose column (as table_draw_fields() draws it) holds screen column x, or -1. */
+int table_column_at(const struct ui *ui, int x);
+/* Which rows are on screen now (for the observer): first index and count. */
+void table_visible(const struct ui *ui, size_t *first, size_t *n);
+/* The PIDs of the rows on screen into ui->view_pids (before the next frame); how many. */
+size_t table_view_pids(struct ui *ui);
+/* Read what the rows in view show beyond the frame (command lines), before
+ * drawing: drawing never touches /proc. */
+void table_prepare(struct ui *ui);
 
 /* picker.c: the Counters pane's event picker (E) */
 bool picker_is_open(void);
