@@ -4,9 +4,9 @@
  * terminal (crt.c), the status line and prompts (prompt.c), menus, help and
  * the column chooser (menus.c), the signal menu (signals.c), actions on a
  * chosen process (action.c), the header meters (meters.c) and the panes
- * (procs.c with table.c, counters.c, breakpoints.c, bench.c). A pane is one row in
- * panes.c's ui_panes[] table: a name, a draw function for its part of the
- * screen and a key handler.
+ * (procs.c with table.c, counters.c, breakpoints.c, bench.c with
+ * bench_child.h). A pane is one row in panes.c's ui_panes[] table: a name,
+ * a draw function for its part of the screen and a key handler.
  */
 #ifndef PTOP_UI_TUI_H
 #define PTOP_UI_TUI_H
