@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tui.h: the viewer's state and what its files share: the loop (tui.c), the
- * terminal (crt.c), the status line and prompts (prompt.c), menus, help and
- * the column chooser (menus.c), the signal menu (signals.c), actions on a
- * chosen process (action.c), the header meters (meters.c) and the panes
- * (procs.c with table.c, counters.c, breakpoints.c, bench.c with
- * bench_child.h). A pane is one row in panes.c's ui_panes[] table: a name,
- * a draw function for its part of the screen and a key handler.
+ * tui.h: the viewer's state and what its files share: the loop (tui.c),
+ * where keys go (dispatch.c), the terminal (crt.c), the status line and
+ * prompts (prompt.c), menus, help and the column chooser (menus.c), the
+ * signal menu (signals.c), actions on a chosen process (action.c), the
+ * header meters (meters.c) and the panes (procs.c with table.c, counters.c,
+ * breakpoints.c, bench.c with bench_child.h). A pane is one row in
+ * panes.c's ui_panes[] table: a name, a draw function for its part of the
+ * screen and a key handler.
  */
 #ifndef PTOP_UI_TUI_H
 #define PTOP_UI_TUI_H
@@ -266,13 +267,15 @@ void ui_draw_columns(struct ui *ui);
 unsigned ui_columns_key(struct ui *ui, int key);
 
 /* signals.c */
+/* Open the signal menu on row p's process (fixed now: see action_choose). */
+void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
 unsigned ui_signal_menu_key(struct ui *ui, int key);
 void ui_draw_signal_menu(struct ui *ui);
 
+/* dispatch.c: a key to whatever takes it; what the loop must do (enum ui_reaction) */
+unsigned dispatch_key(struct ui *ui, int key);
+
 /* tui.c */
-/* Open the signal menu, or the renice prompt, on row p's process (fixed now). */
-void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
-void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 /* Which /proc files the shown columns and the sort column need. */
 unsigned ui_needs(const struct ui *ui);
 
@@ -327,6 +330,8 @@ void action_targets_label(const struct ui *ui, char *buf, size_t n);
 /* Send sig (named name, without SIG) to ui->targets, say how it went on the
  * status line, and let the targets go. */
 void action_signal_targets(struct ui *ui, int sig, const char *name);
+/* Open the renice prompt on row p's process (fixed now). */
+void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 /* Renice ui->targets (see action_renice), say how it went on the status line,
  * and let the targets go. Returns the reaction: a frame now when one was set. */
 unsigned action_renice_target(struct ui *ui, bool relative, int value);
