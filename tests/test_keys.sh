@@ -193,7 +193,7 @@ keys Enter
 expect 'Reniced 2 of 2 tagged processes to 5'
 [ "$(nice_of "$parent")" = 5 ] || fail "parent nice $(nice_of "$parent"), not 5"
 [ "$(nice_of "$child")" = 5 ] || fail "child nice $(nice_of "$child"), not 5"
-[ "$(nice_of "$c")" = 0 ] || fail "c was reniced"
+[ "$(nice_of "$c")" = "$(nice)" ] || fail "c was reniced" # as born: make check may run under nice
 # F8 twice, typed together: both tagged ones move by 2
 keys F8 F8
 both_at_7() {

@@ -106,7 +106,7 @@ top -b -n 1 -p "$pids" >"$tmp/top1"
 "$PTOP" -b -n 1 -p "$pids" >"$tmp/ptop"
 top -b -n 1 -p "$pids" >"$tmp/top2"
 python3 - "$tmp/top1" "$tmp/ptop" "$tmp/top2" "$mem1 $mem2 $mem3 $cum" "$busy" <<'EOF' ||
-import sys
+import os, sys
 
 def table(path):
     lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
@@ -150,8 +150,9 @@ for pid in sleepers:
     for col in ("%CPU",):
         if not (t1[pid][col] == p[pid][col] == t2[pid][col] == "0.0"):
             bad.append("sleeper %d %s: top %s, ptop %s, top %s" % (pid, col, t1[pid][col], p[pid][col], t2[pid][col]))
+# raised by 5, 10 and 15 from what this test runs at (make check may run under nice)
 for pid in sleepers[:3]:
-    assert p[pid]["NI"] in ("5", "10", "15"), p[pid]
+    assert p[pid]["NI"] in {str(min(19, os.nice(0) + n)) for n in (5, 10, 15)}, p[pid]
 assert not bad, "\n".join(bad)
 EOF
 	fail "ptop's columns differ from top's"
