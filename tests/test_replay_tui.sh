@@ -10,37 +10,15 @@
 # to a typed time (the frame the JSON dump says); sorting by PID and its
 # reverse order the rows; the Counters pane shows the recorded counters; k is refused with a message; q quits with status 0.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
-
 NAME=test_replay_tui
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
 WAIT_SECONDS=30
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "$NAME: SKIP: python3 is needed to read the recording's times"
-	exit 77
-fi
+need python3 "to read the recording's times"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-replay-tui.XXXXXX") || exit 1
-sock=ptopreplay$$
-session=ptopreplay
 victim_pid=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	if [ -n "$victim_pid" ]; then
-		kill -KILL "$victim_pid" 2>/dev/null
-		wait "$victim_pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-table_rows() {
-	screen | awk '/^ *PID(▲|▼)? *USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
-		grep -v '^ *$'
+at_exit() {
+	[ -z "$victim_pid" ] || kill -KILL "$victim_pid" 2>/dev/null
 }
 
 # 6 frames with the victim, 4 without it
@@ -56,23 +34,15 @@ victim_pid=
 TZ=UTC "$PTOP" -r "$tmp/r.rec" -b -o json >"$tmp/dump.json" || fail "dump exited $?"
 [ "$(wc -l <"$tmp/dump.json")" -eq 10 ] || fail "the recording is not 10 frames"
 
-mkdir "$tmp/home" || exit 1
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
+tm_env
 # LC_ALL, not LANG: an LC_CTYPE (or other LC_*) from the caller's
 # environment would win over LANG, and a non-UTF-8 one draws the sort
 # arrow in ASCII
-LANG=C.UTF-8
 LC_ALL=C.UTF-8
 TZ=UTC
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP TZ
-unset TMUX TMUX_PANE NO_COLOR
+export TZ
 
-tm new-session -d -s "$session" -x 160 -y 48 \
-	sh -c '"$PTOP" -r "$1/r.rec"; echo $? > "$1/status"' sh "$tmp" ||
-	fail "tmux cannot start a session"
-tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+tm_run "$PTOP" -r "$tmp/r.rec"
 
 expect '^ptop - .*\[replay [0-9-]+, frame 10/10\]'
 expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU(▲|▼)? *%MEM +TIME\+ +COMMAND'
@@ -158,4 +128,4 @@ fi
 keys q
 wait_for test -s "$tmp/status" || fail "ptop did not quit"
 [ "$(cat "$tmp/status")" = 0 ] || fail "ptop exited with $(cat "$tmp/status")"
-echo "$NAME: PASS"
+finish
