@@ -85,6 +85,28 @@ static int end_status(int status)
 	return status;
 }
 
+/* The output formats' names, for messages ("text, json, csv"). */
+static const char *format_names(void)
+{
+	static struct sbuf b;
+
+	if (!b.len)
+		output_format_names(&b);
+	return sbuf_cstr(&b);
+}
+
+/* The output formats, a line each, below --format in the usage text. */
+static void help_formats(struct sbuf *b)
+{
+	int w = 0;
+
+	for (const struct output_format_def *const *f = output_formats; *f; f++)
+		if ((int)strlen((*f)->name) > w)
+			w = (int)strlen((*f)->name);
+	for (const struct output_format_def *const *f = output_formats; *f; f++)
+		sbuf_printf(b, "%27s%-*s  %s\n", "", w, (*f)->name, _((*f)->summary));
+}
+
 /* The names -O lists, after the usage text's "Fields: ". */
 static void help_fields(struct sbuf *b)
 {
@@ -115,8 +137,9 @@ static void help_record(struct sbuf *b)
 
 static int help(void)
 {
-	struct sbuf b = {0};
+	struct sbuf b = {0}, formats = {0};
 
+	help_formats(&formats);
 	sbuf_printf(
 	    &b,
 	    _("Usage: %s [options]\n"
@@ -152,8 +175,8 @@ static int help(void)
 	      "  -c, --cmdline            command lines instead of program names\n"
 	      "\n"
 	      "ptop's own:\n"
-	      "  -o, --format=FORMAT      batch format: text (as top -b), json (one object\n"
-	      "                           per line and frame) or csv (default: text)\n"
+	      "  -o, --format=FORMAT      batch format (default: text):\n"
+	      "%s"
 	      "      --fields=LIST        batch columns, by -O's names, separated by commas\n"
 	      "      --sort=[+|-]FIELD    sort by FIELD; + ascending, - descending\n"
 	      "      --counters[=EVENT,...]  per-process counters (default: cycles,\n"
@@ -183,7 +206,8 @@ static int help(void)
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
 	      "Fields: "),
-	    progname, progname, progname, progname, progname);
+	    progname, progname, progname, progname, progname, sbuf_cstr(&formats));
+	sbuf_free(&formats);
 	help_fields(&b);
 	help_record(&b);
 	sbuf_adds(&b, _("See ptop(1) for more.\n"));
@@ -535,8 +559,8 @@ static void parse_o(const char *arg, struct cli *cli)
 	}
 	if (!sort_by(arg, &cli->o.order, true))
 		usage_error(_("-o needs a field to sort by (see -O) or an output format "
-			      "(text, json, csv), not '%s'"),
-			    arg);
+			      "(%s), not '%s'"),
+			    format_names(), arg);
 	cli->sort_given = true;
 }
 
@@ -755,7 +779,8 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 	case OPT_FORMAT:
 		o->format = output_format_by_name(optarg);
 		if (!o->format)
-			usage_error(_("unknown output format: '%s' (text, json or csv)"), optarg);
+			usage_error(_("unknown output format: '%s' (formats: %s)"), optarg,
+				    format_names());
 		break;
 	case OPT_PROC_ROOT:
 		o->root = optarg;

@@ -1,49 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# metrics-lib.sh: sourced by the metrics endpoint's tests (ptop --listen):
-# a temporary directory and cleanup of everything started, failure counting,
-# waits that end on what they wait for (DEADLINE seconds at most), ptop
-# started on a free loopback port, and busy children with a name of their own.
+# metrics-lib.sh: sourced by the metrics endpoint's tests (ptop --listen),
+# after lib.sh's opening (which it sources): the test client, ptop started on
+# a free loopback port, and busy children with a name of their own.
 
-: "${PTOP:?PTOP must name the ptop binary}"
 : "${srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-DEADLINE=${DEADLINE:-30}
+NAME=${NAME:-$(basename "$0" .sh)}
+# shellcheck source=tests/lib.sh
+. "$srcdir/tests/lib.sh"
 
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "SKIP: python3 is needed to talk to the endpoint"
-	exit 77
-fi
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
+need_python "to talk to the endpoint"
 CLIENT="$srcdir/tests/metrics_client.py"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-metrics.XXXXXX")
-started=
-cleanup() {
-	for p in $started; do
-		kill "$p" 2>/dev/null || :
-	done
-	for p in $started; do
-		wait "$p" 2>/dev/null || :
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-
-# wait_until CMD...: run CMD every 0.1 s until it succeeds, for DEADLINE seconds
-# at most, by the clock: a CMD that starts python3 takes seconds on a loaded machine.
-wait_until() {
-	end=$(($(date +%s) + DEADLINE))
-	while ! "$@"; do
-		[ "$(date +%s)" -ge "$end" ] && return 1
-		sleep 0.1
-	done
-}
 
 client() {
 	"$PYTHON" "$CLIENT" "$@"
@@ -54,7 +20,7 @@ busy() {
 	ln -sf "$(command -v sh)" "$tmp/$1"
 	"$tmp/$1" -c 'while :; do :; done' &
 	busy_pid=$!
-	started="$started $busy_pid"
+	kids="$kids $busy_pid"
 }
 
 port_of() {
@@ -73,11 +39,9 @@ start_ptop() {
 	shift
 	"$PTOP" --listen 127.0.0.1:0 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	ptop_pid=$!
-	started="$started $ptop_pid"
+	kids="$kids $ptop_pid"
 	if ! wait_until serving "$tmp/$name.err"; then
-		echo "FAIL: ptop $* does not serve /metrics:" >&2
-		cat "$tmp/$name.err" >&2
-		exit 1
+		die "ptop $* does not serve /metrics: $(cat "$tmp/$name.err")"
 	fi
 	port=$(port_of "$tmp/$name.err")
 }

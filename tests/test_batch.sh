@@ -11,52 +11,16 @@
 # failed.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
+NAME=test_batch
+. "${srcdir:-.}/tests/lib.sh"
+need_python "to parse ptop's output"
 
-DEADLINE=${DEADLINE:-30}
-
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "SKIP: python3 is needed to parse ptop's output"
-	exit 77
-fi
-# Started by its path: a version manager's shim in PATH can cost a second a start.
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-batch.XXXXXX")
-bg_pid=
-thr_pid=
-cleanup() {
-	for p in $bg_pid $thr_pid; do
-		kill "$p" 2>/dev/null || :
-		wait "$p" 2>/dev/null || :
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-
-# py SCRIPT FILE [ARGS...]: run a python check on FILE; its stderr says what failed.
 py() {
 	script=$1
 	shift
 	"$PYTHON" -c "$script" "$@"
 }
 
-# wait_until CMD...: run CMD every 0.1 s until it succeeds, for DEADLINE seconds at most.
-wait_until() {
-	i=0
-	while ! "$@"; do
-		[ "$i" -ge $((DEADLINE * 10)) ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 
 # A process with spaces and a ')' in its name: the kernel's comm is the
 # executable's name, so copy sleep under that name.
@@ -64,6 +28,7 @@ hostile="pt op)x"
 cp "$(command -v sleep)" "$tmp/$hostile"
 "$tmp/$hostile" 600 &
 bg_pid=$!
+kids=$bg_pid
 # Wait until the exec is done and the name is the new one.
 renamed() { [ "$(cat "/proc/$bg_pid/comm" 2>/dev/null)" = "$hostile" ]; }
 wait_until renamed || fail "the test process never took its name"
@@ -234,6 +199,7 @@ time.sleep(600)
 EOF
 "$PYTHON" "$tmp/threaded.py" ptop-threaded "an arg" &
 thr_pid=$!
+kids="$kids $thr_pid"
 three_tasks() {
 	set -- "/proc/$thr_pid/task/"[0-9]*
 	[ "$#" -ge 3 ] && [ -e "$1" ]
@@ -271,9 +237,7 @@ body = [dict(zip(rows[0], r)) for r in rows[1:]]
 assert len(body) == 3 and all(int(r["tgid"]) == pid for r in body), body
 assert all(r["cmdline"].endswith("ptop-threaded an arg") for r in body), body
 ' "$tmp/thr.json" "$tmp/thr.txt" "$tmp/thr.csv" "$thr_pid" || fail "-H -c: output did not check out"
-kill "$thr_pid" 2>/dev/null || :
-wait "$thr_pid" 2>/dev/null || :
-thr_pid=
+stop "$thr_pid"
 # Without -H a process is one row, its tgid its pid; without -c no cmdline.
 "$PTOP" -b -n 1 -o json -p "$bg_pid" >"$tmp/one.json" || fail "-p -o json exited non-zero"
 py '
@@ -371,9 +335,4 @@ status=0
 [ "$status" -eq 0 ] || fail "--version: status $status"
 grep -q "^ptop " "$tmp/version" || fail "--version does not print 'ptop '"
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures check(s) failed" >&2
-	exit 1
-fi
-echo "PASS: batch mode"
-exit 0
+finish

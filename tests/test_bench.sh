@@ -17,32 +17,9 @@
 # and the test says so on a line starting "test_bench: partial skip:", while
 # the rest is checked. make check sets PTOP.
 
-PTOP=${PTOP:-./ptop}
-
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "test_bench: SKIP: python3 is not installed"
-	exit 77
-fi
-# Started by its path: a version manager's shim in PATH can cost a second a start.
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
-if [ ! -x "$PTOP" ]; then
-	echo "test_bench: FAIL: no ptop binary at $PTOP"
-	exit 1
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-	echo "test_bench: FAIL: $*"
-	failed=1
-}
-
-# partial_skip WHAT WHY: a part this machine cannot check, said so.
-partial_skip() {
-	echo "test_bench: partial skip: $1: $2"
-}
+NAME=test_bench
+. "${srcdir:-.}/tests/lib.sh"
+need_python "to read ptop bench's JSON lines"
 
 # check NAME PYTHON-CHECK: run the check on the JSON lines in $tmp/out.
 check() {
@@ -152,7 +129,7 @@ if ! grep -q "^Skipping" "$tmp/out"; then
 	[ "$(grep -Ec 'rdpmc, page (cold|pre-faulted)' "$tmp/out")" = 2 ] ||
 		fail "rdpmc text lacks an rdpmc row: $(cat "$tmp/out")"
 else
-	partial_skip "rdpmc text" "$(grep "^Skipping" "$tmp/out")"
+	partial_skip "rdpmc text:" "$(grep "^Skipping" "$tmp/out")"
 fi
 
 # The default format speaks perf bench's lines.
@@ -165,7 +142,7 @@ if ! grep -q "^Skipping" "$tmp/out"; then
 		grep -Eq "$pattern" "$tmp/out" || fail "no '$pattern' in: $(cat "$tmp/out")"
 	done
 else
-	partial_skip "breakpoint-enable text" "$(grep "^Skipping" "$tmp/out")"
+	partial_skip "breakpoint-enable text:" "$(grep "^Skipping" "$tmp/out")"
 fi
 "$PTOP" bench status --loops 10 -r 1 --format=simple >"$tmp/out" 2>"$tmp/err" ||
 	fail "bench status --format=simple exited $?"
@@ -363,7 +340,7 @@ if command -v perf >/dev/null 2>&1; then
 	[ "$(grep -c PERF_RECORD_FORK "$tmp/script")" = 2 ] ||
 		fail "synthesize --proc-root: not 2 FORKs (one process, two threads): $(cat "$tmp/script")"
 else
-	partial_skip "perf script on synthesize --output" "perf is not installed"
+	partial_skip "perf script on synthesize --output:" "perf is not installed"
 fi
 
 # The default and simple formats are perf bench's own lines, for every
@@ -405,5 +382,4 @@ else
 	echo "test_bench: perf is not installed: formats not compared with perf bench's"
 fi
 
-[ "$failed" = 0 ] && echo "test_bench: PASS"
-exit "$failed"
+finish

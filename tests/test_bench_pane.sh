@@ -13,40 +13,15 @@
 # Every wait is for something that must come: each may take 30 s on a loaded
 # machine.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_bench_pane
 WAIT_SECONDS=${WAIT_SECONDS:-30}
 
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
-if ! command -v pgrep >/dev/null 2>&1; then
-	echo "$NAME: SKIP: pgrep is not installed: cannot find the benchmark's child"
-	exit 77
-fi
+need_tmux
+need pgrep "to find the benchmark's child"
+tm_env
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-bench.XXXXXX") || exit 1
-sock=ptopbench$$
-session=ptopbench
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -s "$tmp/ptop.pid" ] && kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-HOME=$tmp
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-export HOME XDG_CONFIG_HOME LANG PTOP
-unset TMUX TMUX_PANE
-
-tm new-session -d -s "$session" -x 160 -y 48 \
-	sh -c 'sh -c "echo \$\$ > \"$1/ptop.pid\"; exec \"\$PTOP\" -d 0.5"; echo $? > "$1/status"' \
-	sh "$tmp" || fail "tmux cannot start a session"
-tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+tm_run "$PTOP" -d 0.5
 expect '^ptop - '
 ptop_pid=$(cat "$tmp/ptop.pid")
 
@@ -117,4 +92,4 @@ keys q
 ended() { [ -s "$tmp/status" ]; }
 wait_for ended || fail "ptop did not exit after q"
 [ "$(cat "$tmp/status")" = 0 ] || fail "ptop exited with $(cat "$tmp/status")"
-echo "$NAME: PASS"
+finish

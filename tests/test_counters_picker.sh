@@ -12,50 +12,24 @@
 # columns. A bad counters line in ptoprc, and an unknown event in it, are
 # named. Skips (77) without tmux or where perf events cannot be opened.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
-
 NAME=test_counters_picker
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-picker.XXXXXX") || exit 1
-sock=ptoppicker$$
-session=ptoppicker
-busy=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$busy" ] && kill -KILL "$busy" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-HOME=$tmp
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+need_tmux
+tm_env
 WAIT_SECONDS=30
 rc=$XDG_CONFIG_HOME/ptop/ptoprc
 
 sh -c 'while :; do /bin/true; sleep 0.01; done' &
 busy=$!
+kids=$busy
 
-if ! "$PTOP" -b -n 1 --counters=context-switches -p "$busy" >"$tmp/probe" 2>&1; then
-	echo "$NAME: SKIP: no perf events here: $(cat "$tmp/probe")"
-	exit 77
-fi
+"$PTOP" -b -n 1 --counters=context-switches -p "$busy" >"$tmp/probe" 2>&1 ||
+	skip "no perf events here: $(cat "$tmp/probe")"
 
 # start: ptop ARGS... in a new session
 start() {
 	tm_new_server
-	tm new-session -d -s "$session" -x 160 -y 48 "$PTOP" -d 0.5 -p "$busy" "$@" ||
-		fail "tmux cannot start a session"
-	tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+	tm_run "$PTOP" -d 0.5 -p "$busy" "$@"
 	expect '^ *PID '
 }
 
@@ -122,4 +96,4 @@ keys E
 expect 'Choose events'
 keys Escape
 keys q
-exit 0
+finish

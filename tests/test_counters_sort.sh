@@ -12,49 +12,23 @@
 # --counter-budget are named as such. Skips (77) without tmux or where perf
 # events cannot be opened at all.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
-
 NAME=test_counters_sort
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-ctrsort.XXXXXX") || exit 1
-sock=ptopctrsort$$
-session=ptopctrsort
-busy=
-idle=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$busy" ] && kill -KILL "$busy" 2>/dev/null
-	[ -n "$idle" ] && kill -KILL "$idle" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-HOME=$tmp
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+need_tmux
+tm_env
 WAIT_SECONDS=30
 
 sh -c 'while :; do :; done' &
 busy=$!
 sleep 1000 &
 idle=$!
+kids="$busy $idle"
 # the busy child has run when the kernel has counted it a tick
 has_run() { [ "$(awk '{ print $14 + $15 }' "/proc/$1/stat")" -gt 0 ]; }
 wait_for has_run "$busy" || fail "the busy child never ran"
 
-if ! "$PTOP" -b -n 1 --counters=task-clock -p "$busy" >"$tmp/probe" 2>&1; then
-	echo "$NAME: SKIP: no perf events here: $(cat "$tmp/probe")"
-	exit 77
-fi
+"$PTOP" -b -n 1 --counters=task-clock -p "$busy" >"$tmp/probe" 2>&1 ||
+	skip "no perf events here: $(cat "$tmp/probe")"
 
 # ---- batch: -s ctr1 and the budget ----
 "$PTOP" -b -n 2 -d 0.5 --counters=task-clock,context-switches -s ctr1 -o json \
@@ -75,9 +49,8 @@ grep -q "1 not attached (1 over the budget of 1, --counter-budget)" "$tmp/text" 
 # ---- the pane ----
 # top's keys: < and > move the sort column (htop's open the sort menu, F6 below)
 mkdir -p "$XDG_CONFIG_HOME/ptop" && echo "keys = top" >"$XDG_CONFIG_HOME/ptop/ptoprc"
-tm new-session -d -s "$session" -x 160 -y 30 "$PTOP" -d 0.5 -p "$busy,$idle" ||
-	fail "tmux cannot start a session"
-tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+TM_LINES=30
+tm_run "$PTOP" -d 0.5 -p "$busy,$idle"
 expect '^ *PID +USER'
 keys 2
 # attached during an interval: no figure that is not one
@@ -103,4 +76,4 @@ expect 'Sort by:'
 expect 'context-switches'
 keys Escape
 keys q
-exit 0
+finish

@@ -7,32 +7,17 @@
 # counts). A busy child is counted for a whole interval. Skips (77) where
 # perf events cannot be opened.
 
-PTOP=${PTOP:-./ptop}
 NAME=test_counters_units
-
-fail() {
-	echo "$NAME: FAIL: $*"
-	exit 1
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-ctrunits.XXXXXX") || exit 1
-busy=
-cleanup() {
-	[ -n "$busy" ] && kill -KILL "$busy" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+. "${srcdir:-.}/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
 
 sh -c 'while :; do :; done' &
 busy=$!
+kids=$busy
 ev=task-clock,context-switches
-if ! "$PTOP" -b -n 1 --counters=$ev -p "$busy" >"$tmp/probe" 2>&1; then
-	echo "$NAME: SKIP: no perf events here: $(cat "$tmp/probe")"
-	exit 77
-fi
+"$PTOP" -b -n 1 --counters=$ev -p "$busy" >"$tmp/probe" 2>&1 ||
+	skip "no perf events here: $(cat "$tmp/probe")"
 
 # a count is 1 to 5 digits, or a figure with its unit
 count='([0-9]{1,5}|[0-9.]+[KMGT])'
@@ -40,19 +25,19 @@ count='([0-9]{1,5}|[0-9.]+[KMGT])'
 ok=
 for try in 1 2 3 4 5 6; do
 	"$PTOP" -b -n 2 -d 0.5 --counters=$ev -p "$busy" >"$tmp/text" 2>&1 ||
-		fail "ptop -b exited $?: $(cat "$tmp/text")"
+		die "ptop -b exited $?: $(cat "$tmp/text")"
 	grep -Eq "^ *$busy +[0-9.]+ms +$count +1\.00 " "$tmp/text" && ok=1 && break
 done
-[ -n "$ok" ] || fail "no row in ms and counts: $(tail -n 3 "$tmp/text")"
+[ -n "$ok" ] || die "no row in ms and counts: $(tail -n 3 "$tmp/text")"
 grep -Eq "ptop itself read by [^:]+: task-clock [0-9.]+ms context-switches $count$" "$tmp/text" ||
-	fail "ptop's own counts have no units: $(grep 'ptop itself' "$tmp/text")"
+	die "ptop's own counts have no units: $(grep 'ptop itself' "$tmp/text")"
 
 "$PTOP" -b -n 2 -d 0.5 --counters=$ev -p "$busy" -o json >"$tmp/json" 2>&1 ||
-	fail "ptop -o json exited $?"
+	die "ptop -o json exited $?"
 tail -n 1 "$tmp/json" | grep -Eq '"task-clock":[0-9]{4,},"context-switches":[0-9]+' ||
-	fail "JSON has no raw task-clock in ns: $(tail -n 1 "$tmp/json" | grep -o '"counters":{[^}]*}')"
+	die "JSON has no raw task-clock in ns: $(tail -n 1 "$tmp/json" | grep -o '"counters":{[^}]*}')"
 "$PTOP" -b -n 2 -d 0.5 --counters=$ev -p "$busy" -o csv >"$tmp/csv" 2>&1 ||
-	fail "ptop -o csv exited $?"
+	die "ptop -o csv exited $?"
 tail -n 1 "$tmp/csv" | grep -Eq ',[0-9]{4,},[0-9]+.$' ||
-	fail "CSV has no raw numbers: $(tail -n 1 "$tmp/csv")"
-exit 0
+	die "CSV has no raw numbers: $(tail -n 1 "$tmp/csv")"
+finish

@@ -9,45 +9,14 @@
 # check` with PTOP set to the binary; skips without top.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
-
-if ! command -v top >/dev/null 2>&1; then
-	echo "SKIP: top (procps) is needed as the oracle"
-	exit 77
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-data.XXXXXX")
-pid=
-thr_pid=
-cleanup() {
-	for p in $pid $thr_pid; do
-		kill "$p" 2>/dev/null || :
-		wait "$p" 2>/dev/null || :
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-
-# wait_sleeping PID: up to 30 s on a loaded machine, until it sleeps and its figures hold still.
-wait_sleeping() {
-	tries=0
-	until [ "$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null)" = S ]; do
-		tries=$((tries + 1))
-		[ $tries -lt 300 ] || { echo "FAIL: $1 never slept" >&2; exit 1; }
-		sleep 0.1
-	done
-}
+NAME=test_data
+. "${srcdir:-.}/tests/lib.sh"
+need top "as the oracle (procps)"
 
 sleep 600 &
 pid=$!
-wait_sleeping "$pid"
+kids=$pid
+wait_state "$pid" S
 
 page_kb=$(($(getconf PAGESIZE) / 1024))
 statm_res() { awk -v k="$page_kb" '{ print $2 * k }' "/proc/$pid/statm"; }
@@ -98,13 +67,14 @@ open(sys.argv[1], "w").write("ready")
 time.sleep(600)
 ' "$tmp/ready" &
 	thr_pid=$!
+	kids="$kids $thr_pid"
 	tries=0
 	until [ -s "$tmp/ready" ]; do
 		tries=$((tries + 1))
 		[ $tries -lt 300 ] || { echo "FAIL: the threaded python never got ready" >&2; exit 1; }
 		sleep 0.1
 	done
-	wait_sleeping "$thr_pid"
+	wait_state "$thr_pid" S
 	HOME=$tmp/home "$PTOP" -b -H -n 1 -p "$thr_pid" >"$tmp/text_h"
 	HOME=$tmp/home top -b -H -n 1 -p "$thr_pid" >"$tmp/top_h"
 	# PID (a thread ID here) ... TIME+: the 1st and 11th columns in both.

@@ -11,42 +11,17 @@
 # With "keys = top", e starts the memory columns from MiB and l hides the
 # load line. make check sets PTOP, srcdir and TMUX_BIN.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_display
 
 # Every wait here expects success: a loaded machine may slow it, not fail it.
 WAIT_SECONDS=30
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
+need python3 "to make the large process"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-display.XXXXXX") || exit 1
-sock=ptopdisplay$$
-session=ptopdisplay
-target=
+mkdir -p "$tmp/config/ptop" || exit 1
+tm_env
 
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$target" ] && kill -KILL "$target" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-mkdir -p "$tmp/home" "$tmp/config/ptop" || exit 1
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
-
-command -v python3 >/dev/null 2>&1 || {
-	echo "$NAME: SKIP: python3 is not installed (it makes the large process)"
-	exit 77
-}
 # A process with 100 GiB of address space and little resident: PROT_NONE,
 # which is not accounted as committed memory, never touched.
 python3 -c '
@@ -62,15 +37,14 @@ print("ready", flush=True)
 time.sleep(600)
 ' >"$tmp/ready" &
 target=$!
+kids=$target
 wait_for grep -q ready "$tmp/ready" || fail "the large process did not start"
 
 # start PROFILE: ptop on the large process alone, ptoprc keys = PROFILE
 start() {
 	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
 	tm_new_server
-	sock=ptopdisplay$$$1
-	tm new-session -d -s "$session" -x 160 -y 48 "$PTOP" -d 0.5 -p "$target" ||
-		fail "tmux cannot start a session"
+	tm_run "$PTOP" -d 0.5 -p "$target"
 	expect "^ *$target "
 }
 
@@ -140,4 +114,4 @@ res_mib() {
 }
 wait_for res_mib || fail "RES is not in MiB after e"
 
-echo "$NAME: PASS"
+finish

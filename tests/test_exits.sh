@@ -10,37 +10,16 @@
 # Run by `make check` with PTOP set to the binary.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
+NAME=test_exits
+. "${srcdir:-.}/tests/lib.sh"
+[ -w /dev/full ] || skip "/dev/full is needed to make standard output fail"
+need mkfifo "to give ptop a pipe without a reader"
 
-if [ ! -w /dev/full ]; then
-	echo "SKIP: /dev/full is needed to make standard output fail"
-	exit 77
-fi
-if ! command -v mkfifo >/dev/null 2>&1; then
-	echo "SKIP: mkfifo is needed to give ptop a pipe without a reader"
-	exit 77
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-exits.XXXXXX")
 bg_pid=
-cleanup() {
-	if [ -n "$bg_pid" ]; then
-		kill -KILL "$bg_pid" 2>/dev/null || :
-		wait "$bg_pid" 2>/dev/null || :
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
+at_exit() {
+	[ -z "$bg_pid" ] || kill -KILL "$bg_pid" 2>/dev/null
 }
 
-# A shell may start us with signals ignored (background jobs ignore SIGINT);
-# ptop must meet them as a terminal user's ptop does, at their defaults.
 dflt=
 if env --default-signal=PIPE true 2>/dev/null; then
 	dflt="env --default-signal=PIPE,INT,TERM,HUP"
@@ -180,15 +159,6 @@ bad --loops bench status --loops=$big
 bad --loops bench status --loops=4294967297
 
 # --- signals: 128+signal once stopped and cleaned up --------------------------------------
-# wait_for FILE: until FILE is not empty (the first frame or progress line), 30 s at most.
-wait_for() {
-	i=0
-	while [ ! -s "$1" ] && [ "$i" -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -s "$1" ]
-}
 # stopped SIG NUM WHAT ARGS...: run ptop ARGS in the background, wait for its
 # first output, send SIG; its status must be 128+NUM, its stderr empty.
 stopped() {
@@ -197,8 +167,8 @@ stopped() {
 	rm -f "$tmp/sig.out"
 	$dflt "$PTOP" "$@" >"$tmp/sig.out" 2>"$tmp/sig.err" &
 	bg_pid=$!
-	if ! wait_for "$tmp/sig.out"; then
-		fail "$what: no output within 30 s"
+	if ! wait_until test -s "$tmp/sig.out"; then
+		fail "$what: no output within $DEADLINE s"
 		return
 	fi
 	kill -"$sig" "$bg_pid" || fail "$what: ptop was already gone"
@@ -227,8 +197,4 @@ for s in "TERM 15" "INT 2" "HUP 1"; do
 		--format=json --progress
 done
 
-if [ "$failures" -ne 0 ]; then
-	echo "test_exits: $failures failure(s)"
-	exit 1
-fi
-echo "test_exits: PASS"
+finish

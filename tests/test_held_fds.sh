@@ -11,48 +11,19 @@
 # hold a descriptor set for every task on the machine.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
-
-DEADLINE=${DEADLINE:-30}
+NAME=test_held_fds
+. "${srcdir:-.}/tests/lib.sh"
 FRAMES=6
 
-command -v strace >/dev/null 2>&1 || {
-	echo "SKIP: strace is not installed"
-	exit 77
-}
-command -v python3 >/dev/null 2>&1 || {
-	echo "SKIP: python3 is needed for a threaded test process"
-	exit 77
-}
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
-strace -f -o /dev/null true 2>/dev/null || {
-	echo "SKIP: strace cannot trace here (ptrace refused)"
-	exit 77
-}
+need strace "to see which files ptop opens and reads"
+need_python "for a threaded test process"
+strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
 
-# ptop holds descriptors up to its open-file limit (raised to the hard limit)
-# less a reserve of 768, first come first served over every task on the
-# machine: under a low hard limit (1024 is common) the test process, started
-# last, gets none and its files are opened each frame, as designed. A few
-# descriptors a task, with room for tasks that come meanwhile.
 hard=$(ulimit -Hn)
 set -- /proc/[0-9]*/task/[0-9]*
 if [ "$hard" != unlimited ] && [ "$hard" -lt $((768 + 8 * ($# + 64))) ]; then
-	echo "SKIP: an open-file limit of $hard cannot hold the descriptors of $# tasks"
-	exit 77
+	skip "an open-file limit of $hard cannot hold the descriptors of $# tasks"
 fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-heldfds.XXXXXX")
-thr_pid=
-cleanup() {
-	if [ -n "$thr_pid" ]; then
-		kill "$thr_pid" 2>/dev/null || :
-		wait "$thr_pid" 2>/dev/null || :
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
 cat >"$tmp/threaded.py" <<'PY'
 import threading, time
@@ -62,17 +33,12 @@ time.sleep(600)
 PY
 "$PYTHON" "$tmp/threaded.py" &
 thr_pid=$!
-i=0
-while :; do
+kids=$thr_pid
+four_threads() {
 	set -- "/proc/$thr_pid/task/"[0-9]*
-	[ "$#" -ge 4 ] && [ -e "$1" ] && break
-	[ "$i" -ge $((DEADLINE * 10)) ] && {
-		echo "FAIL: the test process never had four threads" >&2
-		exit 1
-	}
-	sleep 0.1
-	i=$((i + 1))
-done
+	[ "$#" -ge 4 ] && [ -e "$1" ]
+}
+wait_until four_threads || die "the test process never had four threads"
 
 # LeakSanitizer cannot work under ptrace: a sanitizer build runs without it here.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
@@ -114,3 +80,4 @@ for name in ("stat", "statm"):
         bad.append("%s opened %d times in %d frames" % (path, opens[path], frames))
 assert not bad, "; ".join(bad)
 PY
+finish

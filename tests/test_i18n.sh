@@ -10,17 +10,9 @@
 # or msgcmp the sources cannot be read for messages: either part is then
 # skipped, saying so; with both skipped the test skips (77).
 
-PTOP=${PTOP:-./ptop}
 NAME=test_i18n
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-i18n.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
 checked=0
-
-fail() {
-	echo "$NAME: FAIL: $*"
-	exit 1
-}
 
 check_german() {
 	gmo=
@@ -30,29 +22,29 @@ check_german() {
 			break
 		fi
 	done
-	[ -n "$gmo" ] || fail "no po/de.gmo was built"
+	[ -n "$gmo" ] || die "no po/de.gmo was built"
 	mkdir -p "$tmp/de/LC_MESSAGES" && cp "$gmo" "$tmp/de/LC_MESSAGES/ptop.mo" || exit 1
 
 	out=$(env -u LANG -u LC_ALL -u LC_MESSAGES LANGUAGE=de PTOP_LOCALEDIR="$tmp" \
-		"$PTOP" --help) || fail "--help exited with $?"
-	echo "$out" | grep -q '^Aufruf: ' || fail "--help is not German: $(echo "$out" | head -n 2)"
-	echo "$out" | grep -q -- '--batch' || fail "--help lost its options"
+		"$PTOP" --help) || die "--help exited with $?"
+	echo "$out" | grep -q '^Aufruf: ' || die "--help is not German: $(echo "$out" | head -n 2)"
+	echo "$out" | grep -q -- '--batch' || die "--help lost its options"
 
 	err=$(env -u LANG -u LC_ALL LANGUAGE=de PTOP_LOCALEDIR="$tmp" "$PTOP" -b -n 0 2>&1 >/dev/null)
 	status=$?
-	[ "$status" -eq 2 ] || fail "a bad -n exited with $status, not 2"
+	[ "$status" -eq 2 ] || die "a bad -n exited with $status, not 2"
 	echo "$err" | grep -q 'Weitere Informationen\|ungültig' ||
-		fail "the usage error is not German: $err"
+		die "the usage error is not German: $err"
 
 	# and English without LANGUAGE
 	out=$(env -u LANG -u LC_ALL -u LANGUAGE PTOP_LOCALEDIR="$tmp" "$PTOP" --help) ||
-		fail "--help"
-	echo "$out" | grep -q '^Usage: ' || fail "without LANGUAGE --help should be English"
+		die "--help"
+	echo "$out" | grep -q '^Usage: ' || die "without LANGUAGE --help should be English"
 }
 
 config=${builddir:-.}/config.h
 if [ -f "$config" ] && ! grep -q '^#define ENABLE_NLS 1' "$config"; then
-	echo "$NAME: partial skip: ptop is built without NLS: not checking that it speaks German"
+	partial_skip "ptop is built without NLS: not checking that it speaks German"
 else
 	check_german
 	checked=1
@@ -66,17 +58,14 @@ if command -v xgettext >/dev/null && command -v msgcmp >/dev/null; then
 	files=$(grep -v '^#' "$src/po/POTFILES.in" | grep .)
 	# shellcheck disable=SC2086 # one file per word on purpose
 	(cd "$src" && xgettext --language=C --keyword=_ --keyword=N_ --from-code=UTF-8 \
-		-o "$tmp/ptop.pot" $files) || fail "xgettext failed"
+		-o "$tmp/ptop.pot" $files) || die "xgettext failed"
 	msgcmp "$src/po/de.po" "$tmp/ptop.pot" >"$tmp/msgcmp" 2>&1 ||
-		fail "po/de.po lacks translations: $(head -n 20 "$tmp/msgcmp")"
+		die "po/de.po lacks translations: $(head -n 20 "$tmp/msgcmp")"
 	checked=1
 else
-	echo "$NAME: partial skip: xgettext or msgcmp is not installed: not checking that" \
+	partial_skip "xgettext or msgcmp is not installed: not checking that" \
 		"po/de.po is complete"
 fi
 
-if [ "$checked" = 0 ]; then
-	echo "$NAME: SKIP: ptop is built without NLS and xgettext or msgcmp is missing"
-	exit 77
-fi
-echo "$NAME: PASS"
+[ "$checked" != 0 ] || skip "ptop is built without NLS and xgettext or msgcmp is missing"
+finish

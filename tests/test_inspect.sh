@@ -12,38 +12,16 @@
 # load line, as in top. make check sets PTOP,
 # srcdir and TMUX_BIN.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_inspect
 
 # Every wait here expects success: a loaded machine may slow it, not fail it.
 WAIT_SECONDS=30
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-inspect.XXXXXX") || exit 1
 chmod 755 "$tmp"
-sock=ptopinspect$$
-session=ptopinspect
-target=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$target" ] && kill -KILL "$target" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-mkdir -p "$tmp/home" "$tmp/config/ptop" "$tmp/nobin" || exit 1
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+mkdir -p "$tmp/config/ptop" "$tmp/nobin" || exit 1
+tm_env
 
 # The process looked at: a copy of sleep named for this run, holding the
 # file opened-file on descriptor 7, with a variable of its own.
@@ -52,16 +30,17 @@ cp "$(command -v sleep)" "$tmp/$name" || exit 1
 echo data >"$tmp/opened-file"
 PTOP_INSPECT_MARK=mark$$ sh -c 'exec 7<"$1"; exec "$2" 600' sh "$tmp/opened-file" "$tmp/$name" &
 target=$!
+kids=$target
 wait_for grep -q "^Name:.$name" "/proc/$target/status" || fail "the target did not start"
 
-# start PROFILE [PTOP OPTIONS]: ptop on the target alone, ptoprc keys = PROFILE
+# start PROFILE COMMAND...: COMMAND (ptop on the target alone, maybe behind a
+# command that execs it) with ptoprc keys = PROFILE
 start() {
 	profile=$1
 	shift
 	printf 'keys = %s\n' "$profile" >"$tmp/config/ptop/ptoprc"
 	tm_new_server
-	sock=ptopinspect$$$profile$(date +%s%N)
-	tm new-session -d -s "$session" -x 160 -y 48 "$@" || fail "tmux cannot start a session"
+	tm_run "$@"
 	expect "^ *$target .*$name"
 }
 
@@ -132,7 +111,7 @@ fi
 start htop env PATH="$tmp/nobin" "$PTOP" -d 0.5 -p "$target"
 keys s
 expect "strace is not installed: cannot trace $target \($name\)"
-tm has-session -t "$session" 2>/dev/null || fail "ptop ended"
+[ ! -e "$tmp/status" ] || fail "ptop ended"
 
 # ---- secure mode: shown, never set or traced ----
 start htop "$PTOP" -s -d 0.5 -p "$target"
@@ -190,4 +169,4 @@ expect '^ *a +Show or set the CPU affinity'
 off_screen 'Show the environment' || fail "top's help lists htop's e"
 keys q
 
-echo "$NAME: PASS"
+finish

@@ -11,50 +11,19 @@
 # DEADLINE seconds at most.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
-DEADLINE=${DEADLINE:-30}
+NAME=test_io
+# on disk: tmpfs counts no storage writes
+TMP_IN=${builddir:-.}
+. "${srcdir:-.}/tests/lib.sh"
+need_python "to parse ptop's output"
+[ -r /proc/self/io ] || skip "this kernel has no /proc/PID/io (CONFIG_TASK_IO_ACCOUNTING)"
 
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "SKIP: python3 is needed to parse ptop's output"
-	exit 77
-fi
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
-if [ ! -r /proc/self/io ]; then
-	echo "SKIP: this kernel has no /proc/PID/io (CONFIG_TASK_IO_ACCOUNTING)"
-	exit 77
-fi
-
-# In the build tree rather than TMPDIR: a tmpfs counts no write_bytes.
-tmp=$(mktemp -d "${builddir:-.}/ptop-io.XXXXXX")
-pids=
 groups=
-cleanup() {
+at_exit() {
 	# a group's shell loop and the dd it runs at the moment: the dd would
 	# outlive its shell, still writing into $tmp while it is removed
 	for g in $groups; do
 		kill -- "-$g" 2>/dev/null || :
-	done
-	for p in $pids; do
-		kill "$p" 2>/dev/null || :
-		wait "$p" 2>/dev/null || :
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-
-wait_until() {
-	i=0
-	while ! "$@"; do
-		[ "$i" -ge $((DEADLINE * 10)) ] && return 1
-		sleep 0.1
-		i=$((i + 1))
 	done
 }
 
@@ -63,8 +32,8 @@ N=2097152
 sh -c 'dd if=/dev/zero of="$1/data" bs=65536 count=32 conv=fsync 2>/dev/null &&
 	cat "$1/data" >/dev/null && : >"$1/ready" && exec sleep 600' sh "$tmp" &
 io_pid=$!
-pids="$pids $io_pid"
-wait_until test -e "$tmp/ready" || { echo "FAIL: the writer never finished" >&2; exit 1; }
+kids="$kids $io_pid"
+wait_until test -e "$tmp/ready" || die "the writer never finished"
 fstype=$(stat -f -c %T "$tmp")
 
 "$PTOP" -b -n 1 -o json -p "$io_pid" >"$tmp/out.json" || fail "json: exit $?"
@@ -121,7 +90,7 @@ PY
 setsid sh -c 'while :; do dd if=/dev/zero of="$1/w" bs=65536 count=8 conv=fsync 2>/dev/null; done' \
 	sh "$tmp" &
 w_pid=$!
-pids="$pids $w_pid"
+kids="$kids $w_pid"
 groups="$groups $w_pid"
 "$PYTHON" - "$PTOP" "$w_pid" "$DEADLINE" <<'PY' || fail "rates over the interval"
 import json, subprocess, sys, time
@@ -158,7 +127,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/n
 	n_pid=$!
 	sleep 600 &
 	r_pid=$!
-	pids="$pids $n_pid $r_pid"
+	kids="$kids $n_pid $r_pid"
 	chmod 755 "$tmp"
 	wait_until sh -c "[ \"\$(stat -c %u /proc/$n_pid)\" = $nobody ] &&
 		grep -q 'Name:.*sleep' /proc/$n_pid/status" || fail "the nobody child never ran"
@@ -193,5 +162,4 @@ else
 	fi
 fi
 
-[ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
-echo "PASS: io and cgroup columns"
+finish

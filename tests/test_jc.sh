@@ -9,41 +9,28 @@
 # for top -b it gives for ptop -b, with a value, in every frame; the -E k,
 # -e m and -1 forms parse too. Skips (77) without jc.
 
-: "${PTOP:?PTOP must name the ptop binary}"
 NAME=test_jc
-
-if ! command -v jc >/dev/null 2>&1; then
-	echo "$NAME: SKIP: jc is not installed (Debian package jc)"
-	exit 77
-fi
-# jc is a Python program of the system's Python: run the checks with that
+. "${srcdir:-.}/tests/lib.sh"
+need jc "to parse top's text (Debian package jc)"
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-jc.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/home"
 HOME=$tmp/home
 export HOME
 
-fail() {
-	echo "$NAME: FAIL: $*"
-	exit 1
-}
-
-top -b -n 1 -p 1 | jc -q --top >"$tmp/top.json" 2>"$tmp/err" || fail "jc on top -b: $(cat "$tmp/err")"
+top -b -n 1 -p 1 | jc -q --top >"$tmp/top.json" 2>"$tmp/err" || die "jc on top -b: $(cat "$tmp/err")"
 # A busy child, so that no CPU field reads 100.0: top prints it glued to the
 # comma before it (",100.0 id") and jc then drops the fields from there on,
 # for top's output as for ptop's.
 sh -c 'while :; do :; done' &
-busy=$!
-trap 'kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
+kids=$!
 for args in "" "-E k -e m" "-1" "-o +PID"; do
 	# shellcheck disable=SC2086
-	"$PTOP" -b -n 2 -d 0.5 $args >"$tmp/ptop.txt" || fail "ptop -b $args exited non-zero"
+	"$PTOP" -b -n 2 -d 0.5 $args >"$tmp/ptop.txt" || die "ptop -b $args exited non-zero"
 	jc -q --top <"$tmp/ptop.txt" >"$tmp/ptop.json" 2>"$tmp/err" ||
-		fail "jc --top on ptop -b $args: $(cat "$tmp/err")"
-	$py - "$tmp/top.json" "$tmp/ptop.json" "$$" "$args" "$tmp/ptop.txt" <<'PY' || fail "jc --top on ptop -b $args: see above"
+		die "jc --top on ptop -b $args: $(cat "$tmp/err")"
+	$py - "$tmp/top.json" "$tmp/ptop.json" "$$" "$args" "$tmp/ptop.txt" <<'PY' || die "jc --top on ptop -b $args: see above"
 import json, sys
 top = json.load(open(sys.argv[1]))[0]
 frames = json.load(open(sys.argv[2]))
@@ -72,4 +59,4 @@ for f in frames:
 print("jc --top on ptop -b %s: %d frames, %d processes" % (sys.argv[4], len(frames), len(frames[0]["processes"])))
 PY
 done
-echo "$NAME: PASS"
+finish

@@ -11,40 +11,17 @@
 # several at once, typed before a redraw. make check sets PTOP, srcdir and
 # TMUX_BIN.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_keys
 
 # Every wait here expects success: a loaded machine may slow it, not fail it.
 WAIT_SECONDS=30
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-keys.XXXXXX") || exit 1
-sock=ptopkeys$$
-session=ptopkeys
-pids=
-
-cleanup() {
-	for sock in ptopkeys$$htop ptopkeys$$top ptopkeys$$htopmono; do
-		tm kill-server >/dev/null 2>&1
-	done
-	for p in $pids; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	for f in "$tmp"/ptop*.pid; do
-		[ -s "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+need_tmux
 
 prefix=$(printf 'pk%07d' $$)
 
 # spawn LETTER [PROGRAM ARGS]: a process named for this run and letter (a copy
-# of sleep 600 unless told); its PID is left in $spawned and in $pids.
+# of sleep 600 unless told); its PID is left in $spawned and in $kids.
 spawn() {
 	name=$prefix$1
 	shift
@@ -57,39 +34,19 @@ spawn() {
 		"$tmp/$name" 600 &
 	fi
 	spawned=$!
-	pids="$pids $spawned"
-}
-
-alive() {
-	kill -0 "$1" 2>/dev/null && [ "$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$1/stat" 2>/dev/null)" != Z ]
-}
-
-gone() {
-	! alive "$1"
-}
-
-nice_of() {
-	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f17
-}
-
-table_rows() {
-	screen | awk '/^ *PID +USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
-		grep -v '^ *$'
+	kids="$kids $spawned"
 }
 
 rows_are() {
 	[ "$(table_rows | grep -c "$prefix")" -eq "$1" ]
 }
 
-# start PROFILE [NAME]: ptop with ptoprc keys = PROFILE, in a new session
+# start PROFILE: ptop with ptoprc keys = PROFILE, in a new session
 start() {
 	mkdir -p "$tmp/config/ptop"
 	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
-	tm_new_server
-	sock=ptopkeys$$$1$2 # a server of its own: the last one may still be going away
-	tm new-session -d -s "$session" -x 160 -y 48 \
-		sh -c 'sh -c "echo \$\$ > \"$1/ptop$2.pid\"; exec \"\$PTOP\" -d 0.5 --sort command"' \
-		sh "$tmp" "$1" || fail "tmux cannot start a session"
+	tm_new_server # a server of its own: the last one may still be going away
+	tm_run "$PTOP" -d 0.5 --sort command
 	expect '^ *PID +USER +PR +NI'
 }
 
@@ -108,14 +65,7 @@ tagged_row() {
 		grep -Eq '.\[(1|33)m'
 }
 
-mkdir "$tmp/home" || exit 1
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+tm_env
 
 spawn a
 a=$spawned
@@ -179,7 +129,7 @@ child_of() {
 	[ -n "$child" ]
 }
 wait_for child_of || fail "no child under $parent"
-pids="$pids $child"
+kids="$kids $child"
 filter "$prefix"
 wait_for rows_are 3 || fail "c, p and q should show"
 keys /
@@ -405,7 +355,7 @@ keys q
 # ---- monochrome (NO_COLOR): the headings and the selection differ; z colours ----
 NO_COLOR=1
 export NO_COLOR
-start htop mono
+start htop
 heading_sgr() {
 	tm capture-pane -p -e -t "$session" | grep -E 'PID.*USER' | head -n 1
 }
@@ -426,5 +376,4 @@ keys z
 wait_for mono_apart || fail "z again should give monochrome"
 keys q
 unset NO_COLOR
-echo "$NAME: PASS"
-exit 0
+finish

@@ -9,22 +9,8 @@
 # process lines use the comma too. Skips (77) when no German locale can be
 # had; the viewer part is skipped without tmux.
 
-: "${PTOP:?PTOP must name the ptop binary}"
 NAME=test_locale
 py=python3
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-locale.XXXXXX") || exit 1
-sock=ptoplocale$$
-session=ptoplocale
-busy=
-cleanup() {
-	[ -n "$TMUX_BIN" ] && "$TMUX_BIN" -L "$sock" -f /dev/null kill-server >/dev/null 2>&1
-	[ -n "$busy" ] && kill "$busy" 2>/dev/null && wait "$busy" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
 . "${srcdir:-.}/tests/tmux-lib.sh"
 
 # A German locale: the system's, else one built here from the locales package.
@@ -42,23 +28,11 @@ if [ -z "$de" ]; then
 		export LOCPATH
 		de=de_DE.UTF-8
 	else
-		echo "$NAME: SKIP: no German locale, and localedef cannot build one"
-		exit 77
+		skip "no German locale, and localedef cannot build one"
 	fi
 fi
-[ "$(LC_ALL=$de locale decimal_point 2>/dev/null)" = "," ] || {
-	echo "$NAME: SKIP: $de has no comma for a decimal mark here"
-	exit 77
-}
-
-fail() {
-	echo "$NAME: FAIL: $*"
-	if [ -n "${on_tmux:-}" ]; then
-		echo "---- screen ----"
-		screen
-	fi
-	exit 1
-}
+[ "$(LC_ALL=$de locale decimal_point 2>/dev/null)" = "," ] ||
+	skip "$de has no comma for a decimal mark here"
 
 mkdir "$tmp/home"
 HOME=$tmp/home
@@ -68,6 +42,7 @@ unset COLUMNS LANGUAGE || :
 # A CPU burner, so that %CPU has a fraction to show.
 sh -c 'while :; do :; done' &
 busy=$!
+kids=$busy
 
 # --- batch text ------------------------------------------------------------------
 LC_ALL=$de "$PTOP" -b -n 1 -p "$busy,1" -e m >"$tmp/de.txt" || fail "ptop -b under $de"
@@ -131,18 +106,11 @@ assert "," not in rows[0]["cpu_pct"], rows[0]
 # --- the viewer ---------------------------------------------------------------------
 if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
 	echo "$NAME: the viewer not checked: tmux is not installed"
-	echo "$NAME: PASS"
-	exit 0
+	finish
 fi
-on_tmux=1
 WAIT_SECONDS=30
-unset TMUX TMUX_PANE NO_COLOR
-TERM=${TERM:-xterm}
-export TERM
-tm new-session -d -s "$session" -x 160 -y 48 \
-	env LC_ALL="$de" XDG_CONFIG_HOME="$tmp/config" "$PTOP" -d 0.5 -p "$busy,1" ||
-	fail "tmux cannot start a session"
-tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+tm_env
+tm_run env LC_ALL="$de" "$PTOP" -d 0.5 -p "$busy,1"
 # the CPU bar's share and the memory meter's total with a comma, the table too
 expect '^(CPU|[0-9]+) .*[0-9],[0-9]%\]'
 expect '^Mem .*/[0-9]+(,[0-9])?[KMGTPE]\]'
@@ -152,4 +120,4 @@ screen | awk '/^ *PID USER/ { exit } { print }' | grep -E '[0-9]\.[0-9]' &&
 	fail "the viewer's header has a point for a decimal mark"
 screen | awk 'f && NF { $11 = ""; print } /^ *PID USER/ { f = 1 }' | grep -E '[0-9]\.[0-9]' &&
 	fail "the viewer's process lines have a point for a decimal mark"
-echo "$NAME: PASS"
+finish

@@ -13,6 +13,7 @@
 # promtool, after running everything else.
 set -eu
 
+NAME=test_metrics
 . "${srcdir:-$(dirname "$0")/..}/tests/metrics-lib.sh"
 
 have_promtool=yes
@@ -107,7 +108,7 @@ if [ -r /proc/self/io ] && [ "$(stat -f -c %T "$tmp")" != tmpfs ]; then
 	ln -sf "$(command -v sh)" "$tmp/$w1"
 	"$tmp/$w1" -c 'dd if=/dev/zero of="$1" bs=64k count=16 conv=fsync 2>/dev/null; while :; do sleep 1; done' \
 		"$w1" "$tmp/written" &
-	started="$started $!"
+	kids="$kids $!"
 	wb() { client value "$port" ptop_group_io_write_bytes_total "comm=$w1"; }
 	wrote() { v=$(wb) && "$PYTHON" -c "import sys; sys.exit(not $v >= 1048576)"; }
 	wait_until wrote || fail "the group of $w1 wrote $(wb || echo no) bytes, not 1 MiB"
@@ -209,8 +210,5 @@ wait "$ptop_pid" || st=$?
 [ "$st" = 143 ] || fail "SIGTERM: status $st, not 143"
 
 [ "$failures" = 0 ] || exit 1
-if [ -z "$have_promtool" ]; then
-	echo "SKIP: promtool (Debian package prometheus) is missing: formats not linted"
-	exit 77
-fi
-echo "PASS: test_metrics.sh"
+[ -n "$have_promtool" ] || skip "promtool (Debian package prometheus) is missing: formats not linted"
+finish

@@ -11,12 +11,10 @@
 # prometheus binary (Debian package prometheus).
 set -eu
 
+NAME=test_metrics_prometheus
 . "${srcdir:-$(dirname "$0")/..}/tests/metrics-lib.sh"
 
-if ! command -v prometheus >/dev/null 2>&1; then
-	echo "SKIP: prometheus (Debian package prometheus) is not installed"
-	exit 77
-fi
+need prometheus "to scrape ptop (Debian package prometheus)"
 DEADLINE=60
 
 promtool check config "$srcdir/doc/prometheus.yml" >"$tmp/config" 2>&1 ||
@@ -42,7 +40,7 @@ scrape_configs:
 EOF
 prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
 	--web.listen-address="127.0.0.1:$prom_port" --log.level=warn >"$tmp/prom.log" 2>&1 &
-started="$started $!"
+kids="$kids $!"
 
 # query PROMQL: the value of the query's first result, or status 1.
 query() {
@@ -89,5 +87,4 @@ EOF
 }
 wait_until unit || fail "Prometheus kept no unit for ptop_group_cpu_seconds: not OpenMetrics?"
 
-[ "$failures" = 0 ] || exit 1
-echo "PASS: test_metrics_prometheus.sh"
+finish

@@ -812,7 +812,25 @@ static void test_output_format_by_name(void **state)
 	assert_ptr_equal(output_formats[0], &output_format_text);
 	assert_ptr_equal(output_formats[1], &output_format_json);
 	assert_ptr_equal(output_formats[2], &output_format_csv);
-	assert_null(output_formats[3]);
+}
+
+/* --help and the usage errors list every format from the table, so each row
+ * has what they show, and a name no other row has. */
+static void test_output_formats_listed(void **state)
+{
+	struct sbuf names = {0};
+	size_t n = 0;
+
+	for (const struct output_format_def *const *f = output_formats; *f; f++, n++) {
+		assert_non_null((*f)->name);
+		assert_non_null((*f)->summary);
+		assert_non_null((*f)->frame);
+		assert_ptr_equal(output_format_by_name((*f)->name), *f);
+	}
+	assert_true(n >= 3);
+	output_format_names(&names);
+	assert_int_equal(strncmp(sbuf_cstr(&names), "text, json, csv", 15), 0);
+	sbuf_free(&names);
 }
 
 int main(void)
@@ -826,7 +844,7 @@ int main(void)
 	    cmocka_unit_test(test_rows_filter),	      cmocka_unit_test(test_rows_sort),
 	    cmocka_unit_test(test_field_by_name),     cmocka_unit_test(test_output_format_by_name),
 	    cmocka_unit_test(test_counters_no_count), cmocka_unit_test(test_counters_text_units),
-	    cmocka_unit_test(test_io_cgroup_columns),
+	    cmocka_unit_test(test_io_cgroup_columns), cmocka_unit_test(test_output_formats_listed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

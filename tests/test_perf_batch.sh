@@ -21,19 +21,10 @@
 # seconds at most, default 30), and the counters are checked against those
 # ticks.
 
-PTOP=${PTOP:-./ptop}
-DEADLINE=${DEADLINE:-30}
-
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "test_perf_batch: SKIP: python3 is not installed"
-	exit 77
-fi
-if [ ! -x "$PTOP" ]; then
-	echo "test_perf_batch: FAIL: no ptop binary at $PTOP"
-	exit 1
-fi
+NAME=test_perf_batch
+. "${srcdir:-.}/tests/lib.sh"
 # Started by its path: a version manager's shim in PATH can cost a second a start.
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
+need_python "to probe the kernel and check ptop's JSON"
 
 # Where the kernel refuses perf_event_open itself (perf_event_paranoid 3, a
 # seccomp filter), no counter can be checked, and where it has no hardware
@@ -75,34 +66,10 @@ EOF
 )
 refused=$(echo "$probe" | sed -n 's/^counters: //p')
 no_breakpoints=$(echo "$probe" | sed -n 's/^breakpoints: //p')
-if [ -n "$refused" ]; then
-	echo "test_perf_batch: SKIP: the kernel refuses perf_event_open here: $refused" \
-		"(perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null))"
-	exit 77
-fi
-if [ -n "$no_breakpoints" ]; then
-	echo "test_perf_batch: partial skip: no hardware breakpoints here ($no_breakpoints):" \
-		"--watch is checked for its usage errors only"
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-perf.XXXXXX") || exit 1
-busy=
-idle=
-threaded=
-cleanup() {
-	[ -n "$busy" ] && kill "$busy" 2>/dev/null
-	[ -n "$idle" ] && kill "$idle" 2>/dev/null
-	[ -n "$threaded" ] && kill "$threaded" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-failed=0
-
-fail() {
-	echo "test_perf_batch: FAIL: $*"
-	failed=1
-}
+[ -z "$refused" ] || skip "the kernel refuses perf_event_open here: $refused" \
+	"(perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null))"
+[ -z "$no_breakpoints" ] || partial_skip "no hardware breakpoints here ($no_breakpoints):" \
+	"--watch is checked for its usage errors only"
 
 # What the python checks share: the children's pids (BUSY, IDLE, THREADED in
 # the environment), proc() to find a row, and both sides of a cross-check:
@@ -197,6 +164,7 @@ sh -c 'while :; do :; done' &
 busy=$!
 sleep 600 &
 idle=$!
+kids="$busy $idle"
 BUSY=$busy IDLE=$idle
 export BUSY IDLE
 
@@ -260,15 +228,12 @@ for _ in range(2):
 time.sleep(600)
 ' &
 threaded=$!
+kids="$kids $threaded"
 THREADED=$threaded
 export THREADED
 tasks() { set -- "/proc/$1/task/"[0-9]*; [ -e "$1" ] && echo $# || echo 0; }
-i=0
-while [ "$i" -lt $((DEADLINE * 10)) ] && [ "$(tasks "$threaded")" -lt 3 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ "$(tasks "$threaded")" -ge 3 ] || fail "the threaded child did not start its threads"
+three_tasks() { [ "$(tasks "$threaded")" -ge 3 ]; }
+wait_until three_tasks || fail "the threaded child did not start its threads"
 frames_until "--counters on a threaded process: frames" \
 	'len(frames) >= 2 and ticks(frames, threaded) >= 30' \
 	-b -d 0.5 --counters -o json -p "$threaded"
@@ -300,8 +265,7 @@ if c["source"] == "software":
         near_ticks(frames, t, ns, 0.25)
     assert main < 0.1 * min(others), (main, others)
 '
-kill "$threaded"
-threaded=
+stop "$threaded"
 
 # --counters=EVENT,... names the events; an unknown one is an error before any output.
 "$PTOP" -b -n 1 --counters=task-clock,page-faults -o json -p "$idle" >"$tmp/out" 2>"$tmp/err" ||
@@ -409,4 +373,4 @@ if [ -z "$no_breakpoints" ]; then
 		fail "text: no breakpoint row"
 fi
 
-exit $failed
+finish

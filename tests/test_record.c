@@ -8,7 +8,8 @@
  * writer closed, a torn last frame cut off, and hostile files (empty, not a
  * recording, a newer version, a cut header, a corrupt byte, a huge length).
  * tests/fixtures/record/v1.rec and v2.rec, recordings of format versions 1
- * and 2, must read back as the frames that made them; PTOP_UPDATE_GOLDEN=1
+ * and 2, must read back as the frames that made them, and a frame with every
+ * field set must encode to the committed bytes of full.raw; PTOP_UPDATE_GOLDEN=1
  * writes the current version's anew. Version 2 is appended to as it is;
  * each frame says what recording the one before cost, and the bytes it
  * takes; a directory's day files read as one recording.
@@ -170,6 +171,148 @@ static void test_codec_roundtrip(void **state)
 	free(got);
 	sbuf_free(&raw);
 	sbuf_free(&f.strings);
+	frame_free(&g);
+	record_store_free(&st);
+}
+
+/* Frame 7 of build_frame() with every other field the codec writes set to a
+ * value of its own too: negative numbers, I/O, cgroups, per-CPU totals, the
+ * counters' PMUs and ptop's own counts, a breakpoint machine's flags. */
+static void build_full_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	struct frame_counters *c = &f->counters;
+	struct frame_proc *p = &procs[3];
+
+	build_frame(f, 7);
+	f->cpu = (struct frame_cpu){12.5, 0.25, 3.3, 80.5, 1.5, 0.75, 0.125, 1.0 / 3};
+	cpus[0] = (struct frame_cpu){1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5};
+	cpus[1] = (struct frame_cpu){-0.0, 100, 1e-9, 0, 0, 0, 0, 50};
+	f->cpus = cpus;
+	f->ncpus = 2;
+	f->tasks.stopped = 3;
+	f->tasks.zombie = 4;
+	f->swap.total = 2000000;
+	f->swap.free = 1500000;
+	f->swap.used = 500000;
+	f->cost.fd_budget = 512;
+	f->cost.vanished = 1;
+	f->cost.unreadable = 2;
+	f->cost.fallback = 3;
+	f->cost.source = "bpf";
+	f->cost.read_full = 4;
+	f->cost.read_kept = 5;
+	f->cost.read_bpf = 6;
+	f->threads = true;
+	f->bp_no_hits = true;
+	c->hardware = true;
+	c->not_attached = 3;
+	c->partial = 1;
+	c->last_error = -13;
+	c->refused = 1;
+	c->refused_error = -1;
+	c->children_counted = true;
+	c->na = 2;
+	c->software = 1;
+	c->nsplit = 2;
+	c->npmus = 2;
+	strcpy(c->pmus[0], "cpu_core");
+	strcpy(c->pmus[1], "cpu_atom");
+	c->self_rdpmc = true;
+	c->self_ctr[0] = 1.25;
+	c->self_ctr[1] = 2.5;
+	p->ppid = 0;
+	p->priority = -51;
+	p->nice = -5;
+	p->processor = 1;
+	p->swap_kb = 11;
+	p->rss_anon_kb = 12;
+	p->rss_file_kb = 13;
+	p->vctxsw = 14;
+	p->nvctxsw = 15;
+	p->perf_fds = 3;
+	p->has_io = true;
+	p->io_rchar = 21;
+	p->io_wchar = 22;
+	p->io_read_bytes = 23;
+	p->io_write_bytes = 24;
+	p->io_read_rate = 25;
+	p->io_write_rate = 26;
+	p->cgroup = "/system.slice/x.service";
+	p->container = "x.service";
+	p->cutime = 7;
+	p->cstime = 8;
+	p->ruid = 1;
+	p->suid = 2;
+	p->fsuid = 3;
+	p->has_ctr = true;
+	p->ctr_partial = true;
+	p->ctr_na = 1;
+	p->ctr_scale = 0.5;
+	p->ctr[7] = -1.5;
+}
+
+/* The bytes of the committed file name in the fixtures' record/ folder, into b. */
+static void read_fixture(const char *name, struct sbuf *b)
+{
+	char p[512];
+	FILE *in;
+	size_t n;
+
+	snprintf(p, sizeof(p), "%s/record/%s", FIXTURES, name);
+	in = fopen(p, "r");
+	if (!in)
+		fail_msg("%s: %s", p, strerror(errno));
+	while ((n = fread(sbuf_reserve(b, 4096), 1, 4096, in)) > 0)
+		b->len += n;
+	fclose(in);
+}
+
+/*
+ * The codec's bytes are the format: build_full_frame() encodes to the
+ * committed bytes (tests/fixtures/record/full.raw, as the codec of format
+ * version 2 wrote them), decodes, and encodes to them again; build_frame(1)
+ * encodes to frame.raw. PTOP_UPDATE_GOLDEN=1 writes full.raw anew.
+ */
+static void test_codec_bytes(void **state)
+{
+	struct frame_cpu cpus[2];
+	struct frame f, g = {0};
+	struct record_store st = {0};
+	struct sbuf raw = {0}, again = {0}, want = {0};
+	const char *update = getenv("PTOP_UPDATE_GOLDEN");
+
+	build_full_frame(&f, cpus);
+	record_encode(&raw, &f);
+	if (update && *update) {
+		char p[512];
+		FILE *out;
+
+		snprintf(p, sizeof(p), "%s/record/full.raw", FIXTURES);
+		out = fopen(p, "w");
+		assert_non_null(out);
+		assert_int_equal(fwrite(raw.p, 1, raw.len, out), raw.len);
+		fclose(out);
+	}
+	read_fixture("full.raw", &want);
+	assert_int_equal(raw.len, want.len);
+	assert_memory_equal(raw.p, want.p, raw.len);
+	assert_int_equal(record_decode(raw.p, raw.len, RECORD_VERSION, &g, &st), 0);
+	record_encode(&again, &g);
+	assert_int_equal(again.len, raw.len);
+	assert_memory_equal(again.p, raw.p, raw.len);
+	sbuf_free(&f.strings);
+
+	sbuf_reset(&raw);
+	sbuf_reset(&want);
+	build_frame(&f, 1);
+	record_encode(&raw, &f);
+	read_fixture("frame.raw", &want);
+	assert_int_equal(raw.len, want.len);
+	assert_memory_equal(raw.p, want.p, raw.len);
+	sbuf_free(&f.strings);
+	sbuf_free(&raw);
+	sbuf_free(&again);
+	sbuf_free(&want);
 	frame_free(&g);
 	record_store_free(&st);
 }
@@ -615,6 +758,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_time),
 	    cmocka_unit_test(test_record_cost),
 	    cmocka_unit_test(test_days),
+	    cmocka_unit_test(test_codec_bytes),
 	};
 
 	setenv("TZ", "UTC", 1);

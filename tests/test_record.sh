@@ -14,33 +14,9 @@
 # command line records, and SIGTERM ends it as the unit expects. Needs python3.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
-
-DEADLINE=${DEADLINE:-30}
-
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "SKIP: python3 is needed to parse ptop's output"
-	exit 77
-fi
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-record.XXXXXX")
-storm_pid=
-cleanup() {
-	if [ -n "$storm_pid" ]; then
-		kill "$storm_pid" 2>/dev/null || :
-		wait "$storm_pid" 2>/dev/null || :
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
+NAME=test_record
+. "${srcdir:-.}/tests/lib.sh"
+need_python "to parse ptop's output"
 
 # A fork storm: children that live a moment each (up to 8 at once, 50 ms
 # each, so that every frame catches some whatever the machine's speed), so
@@ -59,7 +35,7 @@ while time.time() < end:
         os._exit(0)
     alive += 1
 ' &
-storm_pid=$!
+kids=$!
 
 # 1. JSON live and recorded at once, replayed byte for byte.
 "$PTOP" -b -o json -d 0.2 -n 15 --record "$tmp/a.rec" >"$tmp/live.json" ||
@@ -284,5 +260,4 @@ wait "$unit_pid" 2>/dev/null || st=$? # no "Terminated" from the shell
 [ "$st" = 143 ] || fail "SIGTERM: the unit's ptop ended with status $st, not 143"
 [ "$(unit_frames)" -ge 3 ] 2>/dev/null || fail "the unit's recording has $(unit_frames) frames, not 3 or more"
 
-[ "$failures" -eq 0 ] || exit 1
-echo "PASS: test_record.sh"
+finish

@@ -11,37 +11,15 @@
 # before it. Waits end on what they wait for, DEADLINE seconds at most.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
+NAME=test_record_crash
+. "${srcdir:-.}/tests/lib.sh"
+need_python "to edit recordings"
 
-DEADLINE=${DEADLINE:-30}
-
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "SKIP: python3 is needed to edit recordings"
-	exit 77
-fi
-PYTHON=$(python3 -c 'import sys; print(sys.executable or "python3")') || PYTHON=python3
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-crash.XXXXXX")
-rec_pid=
 mounted=
-cleanup() {
-	if [ -n "$rec_pid" ]; then
-		kill -9 "$rec_pid" 2>/dev/null || :
-		wait "$rec_pid" 2>/dev/null || :
-	fi
-	[ -n "$mounted" ] && umount "$tmp/full" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
+at_exit() {
+	[ -z "$mounted" ] || umount "$tmp/full" 2>/dev/null
 }
 
-# frames FILE: how many frames ptop replays from FILE (and that it exits 0).
 frames() {
 	"$PTOP" -r "$1" -b -o json >"$tmp/frames.out" || return 1
 	wc -l <"$tmp/frames.out" | tr -d ' '
@@ -50,17 +28,13 @@ frames() {
 # 1. SIGKILL: wait for 8 frames on disk, kill, replay, cut the last frame, append.
 "$PTOP" --record "$tmp/k.rec" -d 0.05 &
 rec_pid=$!
-i=0
-while :; do
+kids=$rec_pid
+eight_frames() {
 	n=$("$PTOP" -r "$tmp/k.rec" --summary 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) frames$/\1/p')
-	[ "${n:-0}" -ge 8 ] && break
-	i=$((i + 1))
-	[ "$i" -ge $((DEADLINE * 10)) ] && { fail "the recorder wrote no 8 frames"; break; }
-	sleep 0.1
-done
-kill -9 "$rec_pid"
-wait "$rec_pid" 2>/dev/null || :
-rec_pid=
+	[ "${n:-0}" -ge 8 ]
+}
+wait_until eight_frames || fail "the recorder wrote no 8 frames"
+stop "$rec_pid"
 n=$(frames "$tmp/k.rec") || fail "a killed recorder's file does not replay"
 [ "${n:-0}" -ge 8 ] || fail "a killed recorder's file replays $n frames"
 # a kill in the middle of a write: the last frame loses its end
@@ -129,5 +103,4 @@ rm -f "$tmp/full/filler"
 "$PTOP" --record "$tmp/full/f.rec" -n 2 -d 0.02 || fail "--record after freeing space exited $?"
 [ "$(frames "$tmp/full/f.rec")" -eq $((n + 2)) ] || fail "recording after freeing space did not append"
 
-[ "$failures" -eq 0 ] || exit 1
-echo "PASS: test_record_crash.sh"
+finish

@@ -19,33 +19,16 @@
 # pane says none were recorded; q quits with status 0. On a file that is not
 # a recording the viewer does not start: ptop says why, with status 1.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
-
 NAME=test_replay_tui
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
 WAIT_SECONDS=30
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "$NAME: SKIP: python3 is needed to read the recording's times"
-	exit 77
-fi
+need python3 "to read the recording's times"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-replay-tui.XXXXXX") || exit 1
-sock=ptopreplay$$
-session=ptopreplay
 victim_pid=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	if [ -n "$victim_pid" ]; then
-		kill -KILL "$victim_pid" 2>/dev/null
-		wait "$victim_pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
+at_exit() {
+	[ -z "$victim_pid" ] || kill -KILL "$victim_pid" 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
 
 table_rows() {
 	screen | awk '/^ *PID(▲|▼)?( |[A-Z]).*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
@@ -66,26 +49,18 @@ victim_pid=
 TZ=UTC "$PTOP" -r "$tmp/r.rec" -b -o json >"$tmp/dump.json" || fail "dump exited $?"
 [ "$(wc -l <"$tmp/dump.json")" -eq 10 ] || fail "the recording is not 10 frames"
 
-mkdir "$tmp/home" || exit 1
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
+tm_env
 # LC_ALL, not LANG: an LC_CTYPE (or other LC_*) from the caller's
 # environment would win over LANG, and a non-UTF-8 one draws the sort
 # arrow in ASCII
-LANG=C.UTF-8
 LC_ALL=C.UTF-8
 TZ=UTC
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP TZ
+export TZ
 # without colours the selected row is in reverse video, which the search checks
 NO_COLOR=1
 export NO_COLOR
-unset TMUX TMUX_PANE
 
-tm new-session -d -s "$session" -x 160 -y 48 \
-	sh -c '"$PTOP" -r "$1/r.rec"; echo $? > "$1/status"' sh "$tmp" ||
-	fail "tmux cannot start a session"
-tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+tm_run "$PTOP" -r "$tmp/r.rec"
 
 expect '^ptop - .*\[replay [0-9-]+, frame 10/10\]'
 expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU(▲|▼)? *%MEM +TIME\+ +COMMAND'
@@ -357,4 +332,4 @@ tm new-session -d -s "$session" -x 160 -y 48 \
 wait_for test -s "$tmp/status" || fail "ptop -r on a file that is not a recording did not end"
 [ "$(cat "$tmp/status")" = 1 ] && grep -q '^ptop: .*not.rec: not a ptop recording' "$tmp/err" ||
 	fail "ptop -r not.rec: status $(cat "$tmp/status"), $(cat "$tmp/err")"
-echo "$NAME: PASS"
+finish

@@ -1416,6 +1416,20 @@ static void assert_rows_agree(const struct frame_proc *a, const struct frame_pro
 	assert_int_equal(a->nvctxsw, b->nvctxsw);
 }
 
+/* This process's nice value, which its children are born with; skips at 19,
+ * which leaves no higher value to renice them to. */
+static int nice_now(void)
+{
+	int v;
+
+	errno = 0;
+	v = getpriority(PRIO_PROCESS, 0);
+	assert_int_equal(errno, 0);
+	if (v >= 19)
+		skip();
+	return v;
+}
+
 /*
  * Idle children, one in view: its row is read in full every frame and agrees
  * with a full-read sampler's; the one out of view is kept, and still agrees,
@@ -1425,6 +1439,7 @@ static void assert_rows_agree(const struct frame_proc *a, const struct frame_pro
  */
 static void test_read_less_view(void **state)
 {
+	int base = nice_now();
 	pid_t shown = fork_idle(), hidden = fork_idle();
 	struct sampler_opts full_o = {.needs = RL_NEEDS, .source = FRAME_SOURCE_PROCFS};
 	struct sampler_opts rl_o = {.needs = RL_NEEDS,
@@ -1450,9 +1465,10 @@ static void test_read_less_view(void **state)
 	assert_false(q->kept);
 	assert_rows_agree(q, frame_find(&fb, shown), true);
 
-	/* renice it once a frame until a frame keeps its row (not a periodic full read) */
-	for (int i = 0, was = 0;; i++) {
-		int v = 1 + i % 19;
+	/* renice it once a frame until a frame keeps its row (not a periodic full read),
+	 * upwards from the nice value it was born with: the tests may run under nice(1) */
+	for (int i = 0, was = base;; i++) {
+		int v = base + 1 + i % (19 - base);
 
 		assert_true(i < 2 * SAMPLER_FULL_EVERY + 2);
 		assert_int_equal(setpriority(PRIO_PROCESS, (id_t)hidden, v), 0);

@@ -8,19 +8,7 @@
 
 NAME=test_secure
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-secure.XXXXXX") || exit 1
-sock=ptopsecure$$
-session=ptopsecure
-victim_pid=
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$victim_pid" ] && kill -KILL "$victim_pid" 2>/dev/null && wait "$victim_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+need_tmux
 WAIT_SECONDS=30
 
 "$PTOP" -b -n 1 -s -p 1 >"$tmp/batch" || fail "-b -s exited non-zero"
@@ -28,26 +16,16 @@ grep -q '^top - ' "$tmp/batch" || fail "-b -s wrote no frame"
 
 sleep 600 &
 victim_pid=$!
-mkdir "$tmp/home"
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME TERM PTOP
-unset TMUX TMUX_PANE
+kids=$victim_pid
+tm_env
 
-# start ARGS: ptop in a fresh session, its stderr and status kept if it ends
+# start ARGS: ptop in a fresh session (kept on screen, with what it said, if it ends)
 start() {
 	tm kill-session -t "$session" >/dev/null 2>&1
-	# shellcheck disable=SC2016
-	tm new-session -d -s "$session" -x 160 -y 48 \
-		sh -c '"$@" 2>"$ERR"; echo "status $?" >>"$ERR"; sleep 600' sh \
-		"$PTOP" -d 0.5 -p "$victim_pid" $1 ||
-		fail "tmux cannot start a session: $(cat "$tmp/err" 2>/dev/null)"
-	wait_for on_screen "^ *$victim_pid .*sleep" ||
-		fail "ptop $1 did not show the process: $(cat "$tmp/err" 2>/dev/null)"
+	# shellcheck disable=SC2086 # ARGS are words
+	tm_run "$PTOP" -d 0.5 -p "$victim_pid" $1
+	wait_for on_screen "^ *$victim_pid .*sleep" || fail "ptop $1 did not show the process"
 }
-ERR=$tmp/err
-export ERR
 
 start -s
 keys k
@@ -67,4 +45,4 @@ keys k
 expect 'Send signal to '
 keys Escape
 kill -0 "$victim_pid" || fail "the signal menu sent a signal on Escape"
-echo "$NAME: PASS"
+finish

@@ -8,41 +8,18 @@
 # sets PTOP, srcdir and TMUX_BIN; skips (77) without tmux, where BPF cannot
 # load as root, or when ptop is built without BPF.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
-
 NAME=test_source_tui
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
 WAIT_SECONDS=30
 
-if ! "$PTOP" --version | grep -q 'procfs, bpf'; then
-	echo "$NAME: SKIP: this ptop was built without BPF"
-	exit 77
-fi
+"$PTOP" --version | grep -q 'procfs, bpf' || skip "this ptop was built without BPF"
 if ! err=$("$PTOP" -b -n 1 -p 1 --source=bpf 2>&1 >/dev/null) || [ -n "$err" ]; then
-	echo "$NAME: SKIP: $err"
-	exit 77
+	skip "$err"
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-srctui.XXXXXX") || exit 1
 chmod 755 "$tmp"
-sock=ptopsrc$$
-session=
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-HOME=$tmp
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+tm_env
 mkdir -p "$XDG_CONFIG_HOME/ptop"
 echo "source = procfs" >"$XDG_CONFIG_HOME/ptop/ptoprc"
 
@@ -51,8 +28,7 @@ echo "source = procfs" >"$XDG_CONFIG_HOME/ptop/ptoprc"
 run() {
 	session=$1
 	shift
-	tm new-session -d -s "$session" -x 160 -y 48 "$@" || fail "tmux cannot start a session"
-	tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+	tm_run "$@"
 }
 
 run rc "$PTOP" -d 0.5
@@ -75,4 +51,4 @@ if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 else
 	echo "$NAME: note: no setpriv or no user nobody: the unprivileged note is not tried"
 fi
-echo "$NAME: PASS"
+finish

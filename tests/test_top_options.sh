@@ -11,39 +11,12 @@
 # --fields in the three formats. Skips (77) without top or python3.
 set -eu
 
-: "${PTOP:?PTOP must name the ptop binary}"
 NAME=test_top_options
-
-for tool in top python3; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "$NAME: SKIP: $tool is needed"
-		exit 77
-	fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-topopt.XXXXXX")
-kids=
-cleanup() {
-	for p in $kids; do
-		kill "$p" 2>/dev/null || :
-	done
-	for p in $kids; do
-		wait "$p" 2>/dev/null || :
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-failures=0
-fail() {
-	echo "$NAME: FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-die() {
-	echo "$NAME: FAIL: $*" >&2
-	exit 1
-}
+# the waits: up to 60 s on a loaded machine
+DEADLINE=${DEADLINE:-60}
+. "${srcdir:-.}/tests/lib.sh"
+need top "as the oracle (procps)"
+need python3 "to compare the columns"
 
 # A fresh HOME: no toprc of the user's changes top's columns or units; COLUMNS
 # unset: both are 80 columns wide, as top -b is when not on a terminal.
@@ -51,16 +24,6 @@ mkdir "$tmp/home"
 HOME=$tmp/home
 export HOME
 unset COLUMNS LINES || :
-
-# wait_file FILE: up to 60 s on a loaded machine.
-wait_file() {
-	tries=0
-	until [ -e "$1" ]; do
-		tries=$((tries + 1))
-		[ $tries -lt 600 ] || die "$1 never appeared"
-		sleep 0.1
-	done
-}
 
 # Sleepers holding 24, 48 and 72 MiB that they wrote, so it is resident and
 # stays so; nice 5, 10 and 15, taken once the memory is written (a process at
@@ -88,16 +51,13 @@ sh -c 'sh -c "i=0; while [ \$i -lt 100000 ]; do i=\$((i + 1)); done"; : >"$1"; e
 cum=$!
 kids="$kids $cum"
 for f in mem1 mem2 mem3 cum; do
-	wait_file "$tmp/$f.ready"
+	wait_until test -e "$tmp/$f.ready" || die "$tmp/$f.ready never appeared"
 done
 # the sleepers asleep, the waiting shell exec'd into sleep
-tries=0
-until [ "$(sed 's/.*) //; s/ .*//' "/proc/$mem3/stat")" = S ] &&
-	[ "$(cat "/proc/$cum/comm")" = sleep ]; do
-	tries=$((tries + 1))
-	[ $tries -lt 300 ] || die "the children never settled"
-	sleep 0.1
-done
+settled() {
+	[ "$(state "$mem3")" = S ] && [ "$(cat "/proc/$cum/comm")" = sleep ]
+}
+wait_until settled || die "the children never settled"
 # shellcheck disable=SC2154
 pids="$mem1,$mem2,$mem3,$busy,$cum,1"
 
@@ -106,7 +66,7 @@ top -b -n 1 -p "$pids" >"$tmp/top1"
 "$PTOP" -b -n 1 -p "$pids" >"$tmp/ptop"
 top -b -n 1 -p "$pids" >"$tmp/top2"
 python3 - "$tmp/top1" "$tmp/ptop" "$tmp/top2" "$mem1 $mem2 $mem3 $cum" "$busy" <<'EOF' ||
-import sys
+import os, sys
 
 def table(path):
     lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
@@ -150,8 +110,9 @@ for pid in sleepers:
     for col in ("%CPU",):
         if not (t1[pid][col] == p[pid][col] == t2[pid][col] == "0.0"):
             bad.append("sleeper %d %s: top %s, ptop %s, top %s" % (pid, col, t1[pid][col], p[pid][col], t2[pid][col]))
+# raised by 5, 10 and 15 from what this test runs at (make check may run under nice)
 for pid in sleepers[:3]:
-    assert p[pid]["NI"] in ("5", "10", "15"), p[pid]
+    assert p[pid]["NI"] in {str(min(19, os.nice(0) + n)) for n in (5, 10, 15)}, p[pid]
 assert not bad, "\n".join(bad)
 EOF
 	fail "ptop's columns differ from top's"
@@ -250,13 +211,11 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	setpriv --ruid 65534 sleep 600 &
 	ruid=$!
 	kids="$kids $ruid"
-	tries=0
-	until [ "$(awk '/^Uid:/ { print $2 }' "/proc/$ruid/status" 2>/dev/null)" = 65534 ] &&
-		[ "$(cat "/proc/$ruid/comm")" = sleep ]; do
-		tries=$((tries + 1))
-		[ $tries -lt 300 ] || die "setpriv's child never became sleep"
-		sleep 0.1
-	done
+	became_sleep() {
+		[ "$(awk '/^Uid:/ { print $2 }' "/proc/$ruid/status" 2>/dev/null)" = 65534 ] &&
+			[ "$(cat "/proc/$ruid/comm")" = sleep ]
+	}
+	wait_until became_sleep || die "setpriv's child never became sleep"
 	shown() { awk -v p="$ruid" '$1 == p { print "yes" }' "$1"; }
 	"$PTOP" -b -n 1 -U 65534 >"$tmp/U"
 	top -b -n 1 -U 65534 >"$tmp/topU"
@@ -302,5 +261,4 @@ for args in "-o nosuch" "-o %mem" "-E x" "-E kk" "-e e" "-w 2" "-w 513" "-w x" \
 	[ ! -s "$tmp/bad.out" ] || fail "'$args': wrote to stdout"
 done
 
-[ $failures -eq 0 ] || exit 1
-echo "$NAME: PASS"
+finish

@@ -11,31 +11,23 @@
 # fine). The licence the SPDX lines name is shipped.
 
 NAME=test_tree_clean
-builddir=${builddir:-.}
-srcdir=${srcdir:-.}
+. "${srcdir:-.}/tests/lib.sh"
 
-fail() {
-	echo "$NAME: FAIL: $*"
-	exit 1
-}
-
-[ -f "$builddir/po/Makefile" ] || {
-	echo "$NAME: SKIP: no po/Makefile in the build tree (configured with --disable-nls?)"
-	exit 77
-}
+[ -f "$builddir/po/Makefile" ] ||
+	skip "no po/Makefile in the build tree (configured with --disable-nls?)"
 for target in all dist; do
 	out=$(make -n -C "$builddir/po" distdir=ptop-dry-run $target 2>&1)
 	merges=$(printf '%s\n' "$out" | grep -E 'msgmerge.*(\.new\.po|--update|-U )')
-	[ -z "$merges" ] || fail "'make $target' in po/ would merge into po/de.po:
+	[ -z "$merges" ] || die "'make $target' in po/ would merge into po/de.po:
 $(printf '%s\n' "$merges" | head -3)"
 done
 
 # The licence text the SPDX lines name, shipped by make dist.
 grep -q 'GNU GENERAL PUBLIC LICENSE' "$srcdir/COPYING" &&
 	grep -q 'Version 2, June 1991' "$srcdir/COPYING" ||
-	fail "COPYING is not the GPL version 2 the sources' SPDX lines name"
+	die "COPYING is not the GPL version 2 the sources' SPDX lines name"
 grep -rhq 'SPDX-License-Identifier: GPL-2.0-or-later' "$srcdir/src" ||
-	fail "the sources name another licence than COPYING holds"
+	die "the sources name another licence than COPYING holds"
 grep -q '^EXTRA_DIST.*COPYING\|^DIST_COMMON.*COPYING\|COPYING' "$builddir/Makefile" ||
-	fail "COPYING is not in what make dist ships"
-echo "$NAME: PASS"
+	die "COPYING is not in what make dist ships"
+finish

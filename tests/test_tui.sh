@@ -11,41 +11,13 @@
 # q quits with status 0 and leaves no process behind. make check sets PTOP,
 # srcdir and TMUX_BIN (empty when configure found no tmux: the test skips).
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
-
 NAME=test_tui
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-tui.XXXXXX") || exit 1
-sock=ptoptest$$
-victim_pid=
-session=ptoptest
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	if [ -n "$victim_pid" ]; then
-		kill -KILL "$victim_pid" 2>/dev/null
-		wait "$victim_pid" 2>/dev/null
-	fi
-	if [ -s "$tmp/ptop.pid" ]; then
-		kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+need_tmux
 
 resize() {
 	tm resize-window -t "$session" -x "$1" -y "$2" 2>/dev/null ||
 		tm resize-pane -t "$session" -x "$1" -y "$2"
-}
-
-# the table's rows: the lines between the column headings and the status line
-table_rows() {
-	screen | awk '/^ *PID +USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
-		grep -v '^ *$'
 }
 
 # A process with a name nothing else has, to filter for and to kill; fixed-width,
@@ -54,21 +26,10 @@ victim=$(printf 'ptvictim%07d' $$)
 cp "$(command -v sleep)" "$tmp/$victim" || exit 1
 "$tmp/$victim" 600 &
 victim_pid=$!
+kids=$victim_pid
 
-mkdir "$tmp/home" || exit 1
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
-
-# The inner sh records ptop's PID, then becomes ptop; the outer one its status.
-tm new-session -d -s "$session" -x 160 -y 48 \
-	sh -c 'sh -c "echo \$\$ > \"$1/ptop.pid\"; exec \"\$PTOP\" -d 0.5 --source=procfs"; echo $? > "$1/status"' \
-	sh "$tmp" || fail "tmux cannot start a session"
-tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+tm_env
+tm_run "$PTOP" -d 0.5 --source=procfs
 
 # the header and the column headings
 expect '^ptop - '
@@ -185,5 +146,4 @@ ptop_gone() {
 	! kill -0 "$ptop_pid" 2>/dev/null
 }
 wait_for ptop_gone || fail "ptop ($ptop_pid) is still running after q"
-echo "test_tui: PASS"
-exit 0
+finish

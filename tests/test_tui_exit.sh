@@ -14,20 +14,9 @@
 #   the user can read it, and the status is 1.
 # make check sets PTOP and srcdir.
 
-PTOP=${PTOP:-./ptop}
 NAME=test_tui_exit
-
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "$NAME: SKIP: python3 is not installed"
-	exit 77
-fi
-if [ ! -x "$PTOP" ]; then
-	echo "$NAME: FAIL: no ptop binary at $PTOP"
-	exit 1
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-exit.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+. "${srcdir:-.}/tests/lib.sh"
+need python3 "to give ptop a terminal of its own"
 
 # The shim, where this machine can build it and it takes effect: a sanitizer
 # build has its own malloc in the binary, which a preloaded one cannot replace.

@@ -7,29 +7,11 @@
 # root's shows "-" (unreadable without privilege, not 0); both show their
 # cgroup. Without root the columns are checked on the user's own child.
 NAME=test_tui_io
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN:-tmux}
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
 WAIT_SECONDS=30
-
-sock=ptop-tio-$$
-session=tio
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-tio.XXXXXX") || exit 1
-kids=
-cleanup() {
-	tm kill-server 2>/dev/null
-	for p in $kids; do
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 chmod 755 "$tmp"
 
-# Names nothing else has; a filter for "ptio" leaves exactly these rows.
 mine=$(printf 'ptiomine%06d' $$)
 other=$(printf 'ptioroot%06d' $$)
 cp "$(command -v sleep)" "$tmp/$mine" && cp "$(command -v sleep)" "$tmp/$other" || exit 1
@@ -54,16 +36,10 @@ mkdir -p "$tmp/config/ptop" "$tmp/home"
 printf 'columns = pid,user,read_rate,write_rate,write_bytes,rchar,container,cgroup,command\n' \
 	>"$tmp/config/ptop/ptoprc"
 chmod -R a+rX "$tmp/config"
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+tm_env
 
-tm new-session -d -s "$session" -x 160 -y 48 "$as \"\$PTOP\" -d 0.5" ||
-	fail "tmux cannot start a session"
+# shellcheck disable=SC2086 # as is a command's words
+tm_run $as "$PTOP" -d 0.5
 
 expect '^Disk: read [0-9.]+[KMGTPE]/s, written [0-9.]+[KMGTPE]/s'
 expect '^Network: received [0-9.]+[KMGTPE]/s, sent [0-9.]+[KMGTPE]/s'
@@ -82,5 +58,5 @@ if [ -n "$as" ]; then
 	expect "^ *$other_pid +root +- +- +- +- .* $other\$"
 fi
 keys q
-wait_for sh -c "! tm has-session -t $session 2>/dev/null" || :
-echo "$NAME: PASS"
+wait_for test -s "$tmp/status" || :
+finish

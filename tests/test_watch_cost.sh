@@ -16,38 +16,21 @@
 # Skips (77) with the reason where hits are not delivered (VMs whose
 # hypervisor drops debug exceptions) or without tmux.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 WATCHED=${builddir:-.}/tests/watched
 ROUNDS=${ROUNDS:-1000000}
 
 NAME=test_watch_cost
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
 [ -x "$WATCHED" ] || fail "no test program at $WATCHED"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-wcost.XXXXXX") || exit 1
-sock=ptopwcost$$
-session=ptopwcost
 child=
 batch=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
-	[ -n "$batch" ] && kill -KILL "$batch" 2>/dev/null
-	rm -rf "$tmp"
+at_exit() {
+	[ -z "$child" ] || kill -KILL "$child" 2>/dev/null
+	[ -z "$batch" ] || kill -KILL "$batch" 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-HOME=$tmp
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+tm_env
 WAIT_SECONDS=30
 
 "$WATCHED" "$tmp/addr" &
@@ -62,14 +45,11 @@ why=$(python3 -c '
 import json, sys
 f = json.loads(open(sys.argv[1]).readline())
 print(f.get("breakpoints_note", ""))' "$tmp/probe") || fail "no JSON: $(cat "$tmp/probe")"
-if [ -n "$why" ]; then
-	echo "$NAME: SKIP: $why"
-	exit 77
-fi
+[ -z "$why" ] || skip "$why"
 
 # ---- exact hits, in the pane ----
-tm new-session -d -s "$session" -x 160 -y 40 "$PTOP" -d 0.5 -p "$child" ||
-	fail "tmux cannot start a session"
+TM_LINES=40
+tm_run "$PTOP" -d 0.5 -p "$child"
 expect "^ *$child "
 keys D
 expect 'Watch NAME'
@@ -134,4 +114,4 @@ print("test_watch_cost: unwatched %.2f s CPU, watched %.2f s CPU in %.2f s: "
       % (cpu_u, cpu_w, wall_w, measured, e, len(inner)))
 assert measured > 0 and 0.5 <= e / measured <= 2, (e, measured)
 PY
-exit 0
+finish

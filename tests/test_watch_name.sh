@@ -14,43 +14,21 @@
 # test_watch_cost.sh, on machines that deliver them. Skips (77) without
 # tmux or nm. make check sets PTOP, srcdir, builddir and TMUX_BIN.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 WATCHED=${builddir:-.}/tests/watched
 
 NAME=test_watch_name
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
-if ! command -v nm >/dev/null 2>&1; then
-	echo "$NAME: SKIP: nm (binutils) is not installed"
-	exit 77
-fi
+need_tmux
+need nm "to find the test program's variables (binutils)"
 [ -x "$WATCHED" ] || fail "no test program at $WATCHED"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-watch.XXXXXX") || exit 1
-sock=ptopwatch$$
-session=ptopwatch
-child=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-HOME=$tmp
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+tm_env
 WAIT_SECONDS=30
 
 "$WATCHED" "$tmp/addr" &
 child=$!
+at_exit() {
+	[ -z "$child" ] || kill -KILL "$child" 2>/dev/null
+}
 wait_for test -s "$tmp/addr" || fail "the test program wrote no addresses"
 addr() { sed -n "s/^$1 0x//p" "$tmp/addr"; }
 counter=$(addr counter)
@@ -72,9 +50,8 @@ for line in open("/proc/%s/maps" % sys.argv[1]):
 sys.exit(1)
 PY
 
-tm new-session -d -s "$session" -x 160 -y 40 "$PTOP" -d 0.5 -p "$child" ||
-	fail "tmux cannot start a session"
-tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
+TM_LINES=40
+tm_run "$PTOP" -d 0.5 -p "$child"
 expect '^ *PID +USER'
 expect "^ *$child "
 
@@ -133,4 +110,4 @@ while [ $i -lt 40 ] && off_screen 'Breakpoints pane'; do
 done
 expect 'D NAME watches a variable: find names with nm -C PROGRAM'
 keys q
-exit 0
+finish

@@ -1,21 +1,51 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tmux-lib.sh: what the tests that drive ptop in tmux share, sourced after
-# setting NAME (for messages), sock and session: the private server (tm), the
-# screen as text, waiting for a pattern, sending keys, failing with the
-# screen shown; and the check every such test starts with.
+# setting NAME (for messages); it sources lib.sh first. A private server
+# (tm, on socket $sock, killed at exit) with a session ($session), ptop
+# started in it (tm_run) in a known environment (tm_env), the screen as
+# text, waiting for a pattern, sending keys, failing with the screen shown.
 
-# need_tmux_and_ptop: exit 77 (automake's SKIP) without tmux, 1 without the
-# ptop binary at PTOP.
-need_tmux_and_ptop() {
+# shellcheck source=tests/lib.sh
+. "${srcdir:-.}/tests/lib.sh"
+
+TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
+sock=ptop$NAME$$
+session=$NAME
+
+# need_tmux: exit 77 (automake's SKIP) without tmux.
+need_tmux() {
 	if [ -z "$TMUX_BIN" ] || ! command -v "$TMUX_BIN" >/dev/null 2>&1; then
-		echo "$NAME: SKIP: tmux is not installed"
-		exit 77
+		skip "tmux is not installed"
 	fi
-	if [ ! -x "$PTOP" ]; then
-		echo "$NAME: FAIL: no ptop binary at $PTOP"
-		exit 1
-	fi
+}
+
+# tm_env: what the viewer under test sees, from before the server starts: a
+# home of its own ($tmp/home) and settings in $tmp/config (not made: a test
+# may write ptoprc there first, or see W make it), UTF-8 without a locale's
+# other conventions, a terminal type, and no tmux or NO_COLOR of the caller's.
+tm_env() {
+	mkdir -p "$tmp/home" || exit 1
+	HOME=$tmp/home
+	XDG_CONFIG_HOME=$tmp/config
+	LANG=C.UTF-8
+	LC_ALL=
+	TERM=${TERM:-xterm}
+	export HOME XDG_CONFIG_HOME LANG LC_ALL TERM
+	unset TMUX TMUX_PANE NO_COLOR
+}
+
+# tm_run CMD...: a new session of TM_COLS x TM_LINES (160x48) running CMD
+# (ptop, or a command that execs it), kept on screen after it ends: its PID
+# in $tmp/ptop.pid (killed at exit), its exit status in $tmp/status once it
+# ended.
+tm_run() {
+	rm -f "$tmp/ptop.pid" "$tmp/status"
+	# shellcheck disable=SC2016 # expanded by the shells in the session
+	tm new-session -d -s "$session" -x "${TM_COLS:-160}" -y "${TM_LINES:-48}" \
+		sh -c 'sh -c '\''echo $$ >"$0/ptop.pid"; exec "$@"'\'' "$0" "$@"; echo $? >"$0/status"' \
+		"$tmp" "$@" || fail "tmux cannot start a session"
+	tm set-option -t "$session" remain-on-exit on >/dev/null 2>&1
 }
 
 tm() {
@@ -56,6 +86,13 @@ wait_for() {
 		i=$((i + 1))
 	done
 	return 1
+}
+
+# table_rows: the rows of the table on the screen, the lines between the
+# column headings (the sort mark may follow PID) and the status line.
+table_rows() {
+	screen | awk '/^ *PID(▲|▼)? *USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
+		grep -v '^ *$'
 }
 
 # on_screen PATTERN: the pane shows a line matching the extended regex.

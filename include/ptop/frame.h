@@ -68,6 +68,39 @@ struct frame_proc {
 	bool kept;
 };
 
+/*
+ * What both frame sources (the /proc sampler and the BPF reader) compute the
+ * same way from two looks at a task.
+ *
+ * %CPU of one CPU: ticks (utime + stime, at hz a second) since *prev over the
+ * interval (s). With no earlier look (prev NULL), a task born during the
+ * interval is charged all its ticks; one older than that (the first frame,
+ * or the first with a row per thread) has no baseline, so the average over
+ * its life up to uptime (s) is shown, as ps does, rather than its whole life
+ * charged to one interval.
+ */
+static inline double frame_cpu_share(uint64_t ticks, const uint64_t *prev, double interval,
+				     double uptime, uint64_t start_ticks, long hz)
+{
+	double secs = interval, start = (double)start_ticks / (double)hz;
+
+	if (prev)
+		ticks = ticks >= *prev ? ticks - *prev : 0;
+	else if (interval <= 0 || start < uptime - interval)
+		secs = uptime - start;
+	return secs > 0 ? (double)ticks / (double)hz / secs * 100.0 : 0;
+}
+
+/*
+ * A rate in bytes per second: (now - prev) over secs, rounded; 0 when secs is
+ * not positive or the count went back (a reused PID). The I/O columns: since
+ * the last look, or with prev 0 over the process's life at the first.
+ */
+static inline uint64_t frame_io_rate(uint64_t now, uint64_t prev, double secs)
+{
+	return secs > 0 && now >= prev ? (uint64_t)((double)(now - prev) / secs + 0.5) : 0;
+}
+
 /* What the counters are and how they are doing (filled by the observer). */
 struct frame_counters {
 	bool on;

@@ -221,10 +221,11 @@ size_t output_columns(const struct frame *f, const enum field_id *fallback, size
 
 /*
  * A batch output format: a file exporting one of these, and a row in
- * output.c's output_formats[].
+ * output.c's output_formats[]. --help and the usage errors list the table.
  */
 struct output_format_def {
-	const char *name; /* as -o and --format take it (in any case) */
+	const char *name;    /* as -o and --format take it (in any case) */
+	const char *summary; /* what it writes, for --help; translatable (N_) */
 	/* writes every column with a key, whatever is shown: the reader reads what they need */
 	bool every_column;
 	/* Append one frame. `first` is true for the first frame written (CSV's header). */
@@ -241,6 +242,8 @@ extern const struct output_format_def *const output_formats[];
 
 /* The format called name (in any case), or NULL. */
 const struct output_format_def *output_format_by_name(const char *name);
+/* The formats' names, in the table's order, separated by ", ", appended to b. */
+void output_format_names(struct sbuf *b);
 
 void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
 		       size_t nrows, bool first);

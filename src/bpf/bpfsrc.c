@@ -381,21 +381,15 @@ static int tick_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Bytes per second: since the last look, or over its life at the first (sample.c's io_rate). */
-static uint64_t io_rate(uint64_t now, uint64_t prev, double secs)
-{
-	return secs > 0 && now >= prev ? (uint64_t)((double)(now - prev) / secs + 0.5) : 0;
-}
-
 /*
  * p's %CPU and I/O rates since the previous frame, as the /proc sampler
- * computes them (sample.c's cpu_share and sample_io).
+ * computes them (frame.h's frame_cpu_share and frame_io_rate).
  */
 static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct frame *f,
 		  struct frame_proc *p)
 {
 	struct tick key = {.pid = p->pid}, *prev;
-	double secs = c->interval, started = (double)p->start_ticks / (double)c->hz;
+	double secs;
 	uint64_t ticks = p->utime + p->stime;
 
 	/* grown first: prev points into b->prev, which growing moves */
@@ -412,15 +406,11 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 					  .ticks = ticks,
 					  .io_read = p->io_read_bytes,
 					  .io_write = p->io_write_bytes};
-	if (prev)
-		ticks = ticks >= prev->ticks ? ticks - prev->ticks : 0;
-	else if (c->interval <= 0 || started < f->uptime_s - c->interval)
-		secs = f->uptime_s - started;
-	p->cpu_pct = secs > 0 ? (double)ticks / (double)c->hz / secs * 100.0 : 0;
-	if (!prev)
-		secs = f->uptime_s - started;
-	p->io_read_rate = io_rate(p->io_read_bytes, prev ? prev->io_read : 0, secs);
-	p->io_write_rate = io_rate(p->io_write_bytes, prev ? prev->io_write : 0, secs);
+	p->cpu_pct = frame_cpu_share(ticks, prev ? &prev->ticks : NULL, c->interval, f->uptime_s,
+				     p->start_ticks, c->hz);
+	secs = prev ? c->interval : f->uptime_s - (double)p->start_ticks / (double)c->hz;
+	p->io_read_rate = frame_io_rate(p->io_read_bytes, prev ? prev->io_read : 0, secs);
+	p->io_write_rate = frame_io_rate(p->io_write_bytes, prev ? prev->io_write : 0, secs);
 }
 
 static uint64_t pages_kb(int64_t pages, uint64_t page_kb)

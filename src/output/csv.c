@@ -97,6 +97,7 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 
 const struct output_format_def output_format_csv = {
     .name = "csv",
+    .summary = N_("a header, then a line per process and frame"),
     .every_column = true,
     .frame = output_csv_frame,
 };

@@ -365,6 +365,7 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 
 const struct output_format_def output_format_json = {
     .name = "json",
+    .summary = N_("one object per line and frame (JSON Lines)"),
     .every_column = true,
     .frame = output_json_frame,
 };

@@ -45,6 +45,12 @@ const struct output_format_def *output_format_by_name(const char *name)
 	return NULL;
 }
 
+void output_format_names(struct sbuf *b)
+{
+	for (const struct output_format_def *const *f = output_formats; *f; f++)
+		sbuf_printf(b, "%s%s", f == output_formats ? "" : ", ", (*f)->name);
+}
+
 size_t utf8_len(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;

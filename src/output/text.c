@@ -343,5 +343,6 @@ void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame
 
 const struct output_format_def output_format_text = {
     .name = "text",
+    .summary = N_("as top -b"),
     .frame = output_text_frame,
 };

@@ -351,25 +351,6 @@ static void count_task(struct frame_tasks *t, char state)
 	}
 }
 
-/*
- * %CPU of one CPU: ticks since *prev over the interval. With no earlier
- * sample, a task born during the interval is charged all its ticks; one
- * older than that (the first frame, or the first with a row per thread) has
- * no baseline, so the average over its life is shown, as ps does, rather
- * than its whole life charged to one interval.
- */
-static double cpu_share(const struct sampler *s, uint64_t ticks, const uint64_t *prev,
-			double interval, double uptime, uint64_t start_ticks)
-{
-	double secs = interval, start = (double)start_ticks / (double)s->hz;
-
-	if (prev)
-		ticks = ticks >= *prev ? ticks - *prev : 0;
-	else if (interval <= 0 || start < uptime - interval)
-		secs = uptime - start;
-	return secs > 0 ? (double)ticks / (double)s->hz / secs * 100.0 : 0;
-}
-
 /* The kernel's flag for its own threads (include/linux/sched.h): their uid never changes. */
 #define PF_KTHREAD 0x00200000u
 
@@ -419,12 +400,6 @@ static int uid_from_status(struct sampler *s, struct proc_slot *slot)
 	return 0;
 }
 
-/* Bytes per second: since the last look, or over its life at the first (as %CPU's first frame). */
-static uint64_t io_rate(uint64_t now, uint64_t prev, double secs)
-{
-	return secs > 0 && now >= prev ? (uint64_t)((double)(now - prev) / secs + 0.5) : 0;
-}
-
 /*
  * I/O accounting, when asked for. A process whose io cannot be read (another
  * user's, without privilege) keeps its row with the figures unknown.
@@ -460,8 +435,8 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	p->io_write_bytes = io.write_bytes;
 	first = slot->io_at <= 0;
 	secs = first ? uptime - (double)p->start_ticks / (double)s->hz : s->now_mono - slot->io_at;
-	p->io_read_rate = io_rate(io.read_bytes, first ? 0 : slot->io_prev_read, secs);
-	p->io_write_rate = io_rate(io.write_bytes, first ? 0 : slot->io_prev_write, secs);
+	p->io_read_rate = frame_io_rate(io.read_bytes, first ? 0 : slot->io_prev_read, secs);
+	p->io_write_rate = frame_io_rate(io.write_bytes, first ? 0 : slot->io_prev_write, secs);
 	slot->io_prev_read = io.read_bytes;
 	slot->io_prev_write = io.write_bytes;
 	slot->io_at = s->now_mono;
@@ -627,8 +602,9 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->perf_fds = -1;
 	p->kept = false;
 
-	p->cpu_pct = cpu_share(s, st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
-			       interval, uptime, st.starttime);
+	p->cpu_pct =
+	    frame_cpu_share(st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
+			    interval, uptime, st.starttime, s->hz);
 	slot->prev_ticks = st.utime + st.stime;
 	slot->have_prev = true;
 
@@ -908,8 +884,9 @@ static int add_thread(void *ctx, int tid)
 	t->threads = w->proc.threads;
 	t->vsize_kb = w->proc.vsize_kb;
 	t->rss_kb = w->proc.rss_kb;
-	t->cpu_pct = cpu_share(s, st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
-			       w->interval, w->f->uptime_s, st.starttime);
+	t->cpu_pct =
+	    frame_cpu_share(st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
+			    w->interval, w->f->uptime_s, st.starttime, s->hz);
 	slot->prev_ticks = st.utime + st.stime;
 	slot->have_prev = true;
 	/* the leader has no mm once its thread exited: a live thread shows the process's */

@@ -5,8 +5,12 @@
  * bits, so a replayed frame prints exactly what the live one printed. Rows
  * are written whole, in the frame's order, so that an idle process's row is
  * the same bytes as in the previous frame and the delta compressor finds it.
- * The decoder trusts nothing: every count and length is checked against the
- * bytes left and the frame's limits. Touches no kernel interface.
+ * What a struct's fields are in the data, and in what order, is one table
+ * per struct (system_fields[], proc_fields[], ...) that the writer and the
+ * reader both walk; only what has a count of its own (per-CPU totals,
+ * counter names, PMUs) is written and read by hand. The decoder trusts
+ * nothing: every count and length is checked against the bytes left and the
+ * frame's limits. Touches no kernel interface.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +23,136 @@
 #define CODEC_MAX_CPUS 65536u
 #define CODEC_MAX_STR 65535u
 #define CODEC_NULL UINT32_MAX
+
+/* How a field is kept: its C type in the struct, and its bytes in the data. */
+enum codec_kind {
+	CK_U8,	   /* uint8_t: a byte */
+	CK_CHAR,   /* char: a byte */
+	CK_BOOL,   /* bool: a byte, 0 or 1 */
+	CK_BIT,	   /* bool: a bit of one flags byte with the CK_BIT fields next to it */
+	CK_I32,	   /* int: 4 bytes */
+	CK_U32,	   /* unsigned, uint32_t, uid_t: 4 bytes */
+	CK_NSEC,   /* long, nanoseconds below a second: 4 bytes */
+	CK_I64,	   /* int64_t: 8 bytes */
+	CK_U64,	   /* uint64_t: 8 bytes */
+	CK_LONG,   /* long: 8 bytes */
+	CK_TIME,   /* time_t: 8 bytes */
+	CK_F64,	   /* double: its IEEE bits, 8 bytes */
+	CK_CPU,	   /* struct frame_cpu: cpu_fields[] */
+	CK_STORED, /* const char *, may be NULL: a string, kept in the store when read */
+	CK_FIXED,  /* char[n], NUL-terminated: a string of at most n - 1 bytes */
+	CK_COMM,   /* frame_proc's comm and comm_len */
+	CK_USER,   /* frame_proc's user: kept in the store once per run of rows with it */
+};
+
+/*
+ * A field of a struct, in the order the data holds it: what record_encode()
+ * writes and record_decode() reads, from one list, so the two cannot part.
+ */
+struct codec_field {
+	size_t off; /* in its struct */
+	enum codec_kind kind;
+	unsigned n;	/* CK_F64: how many in a row (an array); CK_FIXED: the array's size */
+	unsigned since; /* the format version that added it; in none before (read as 0) */
+	size_t when;	/* 1 + the offset of the bool it is written under; 0: always */
+};
+
+/* clang-format off */
+#define CF(type, m, k) { .off = offsetof(type, m), .kind = (k) }
+/* an array of n, or a char[n] */
+#define CF_N(type, m, k, count) { .off = offsetof(type, m), .kind = (k), .n = (count) }
+/* added by format version v */
+#define CF_SINCE(type, m, k, v) { .off = offsetof(type, m), .kind = (k), .since = (v) }
+/* written only when the struct's bool cond is set */
+#define CF_WHEN(type, m, k, count, v, cond) \
+	{ .off = offsetof(type, m), .kind = (k), .n = (count), .since = (v), \
+	  .when = 1 + offsetof(type, cond) }
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define C(m) CF(struct frame_cpu, m, CK_F64)
+static const struct codec_field cpu_fields[] = {
+	C(user), C(nice), C(system), C(idle), C(iowait), C(irq), C(softirq), C(steal),
+};
+#undef C
+
+/* The system totals, up to the per-CPU ones (by hand: a count, then each). */
+#define S(m, k) CF(struct frame, m, k)
+static const struct codec_field system_fields[] = {
+	S(time.tv_sec, CK_TIME), S(time.tv_nsec, CK_NSEC),
+	S(interval_s, CK_F64), S(uptime_s, CK_F64), CF_N(struct frame, load, CK_F64, 3),
+	S(nusers, CK_U32), S(pid_max, CK_U32),
+	S(tasks.total, CK_U32), S(tasks.running, CK_U32), S(tasks.sleeping, CK_U32),
+	S(tasks.stopped, CK_U32), S(tasks.zombie, CK_U32),
+	S(cpu, CK_CPU),
+	S(mem.total, CK_U64), S(mem.free, CK_U64), S(mem.used, CK_U64),
+	S(mem.buff_cache, CK_U64), S(mem.avail, CK_U64),
+	S(swap.total, CK_U64), S(swap.free, CK_U64), S(swap.used, CK_U64),
+	S(ncpu, CK_U32), S(hz, CK_LONG),
+	S(cost.cpu_s, CK_F64), S(cost.wall_s, CK_F64), S(cost.fds_held, CK_U32),
+	S(cost.fd_budget, CK_U32), S(cost.vanished, CK_U32), S(cost.unreadable, CK_U32),
+	S(cost.fallback, CK_U32),
+	S(threads, CK_BIT), S(cmdlines, CK_BIT), S(bp_no_hits, CK_BIT),
+};
+#undef S
+
+/* After the per-CPU totals and the rows' source (a name of the sampler's, by hand). */
+static const struct codec_field cost_fields[] = {
+	CF_SINCE(struct frame, cost.read_full, CK_U32, 2),
+	CF_SINCE(struct frame, cost.read_kept, CK_U32, 2),
+	CF_SINCE(struct frame, cost.read_bpf, CK_U32, 2),
+};
+
+/* The counters' state between their names and the PMUs (both by hand). */
+#define K(m, k) CF(struct frame_counters, m, k)
+static const struct codec_field counters_fields[] = {
+	K(hardware, CK_BOOL), K(why_software, CK_STORED),
+	K(attached, CK_U32), K(not_attached, CK_U32), K(partial, CK_U32), K(last_error, CK_I32),
+	K(refused, CK_U32), K(refused_error, CK_I32), K(paranoid, CK_I32),
+	K(children_counted, CK_BOOL), K(na, CK_U8), K(software, CK_U8), K(nsplit, CK_I32),
+};
+#undef K
+
+/* A row. The flags come before the fields they say are there. */
+#define P(m, k) CF(struct frame_proc, m, k)
+#define P2(m, k) CF_SINCE(struct frame_proc, m, k, 2)
+#define IO(m) CF_WHEN(struct frame_proc, m, CK_U64, 0, 2, has_io)
+static const struct codec_field proc_fields[] = {
+	P(pid, CK_I32), P(ppid, CK_I32), P(state, CK_CHAR), P(comm, CK_COMM),
+	P(uid, CK_U32), P(user, CK_USER),
+	P(priority, CK_I64), P(nice, CK_I64), P(threads, CK_I64),
+	P(vsize_kb, CK_U64), P(rss_kb, CK_U64), P(shared_kb, CK_U64),
+	P(cpu_pct, CK_F64), P(mem_pct, CK_F64),
+	P(utime, CK_U64), P(stime, CK_U64), P(start_ticks, CK_U64), P(processor, CK_I32),
+	P(swap_kb, CK_U64), P(rss_anon_kb, CK_U64), P(rss_file_kb, CK_U64),
+	P(vctxsw, CK_U64), P(nvctxsw, CK_U64), P(perf_fds, CK_I32), P(tgid, CK_I32),
+	P(has_ctr, CK_BIT), P(ctr_partial, CK_BIT), P(ctr_not_counted, CK_BIT),
+	P(has_cmd, CK_BIT), P2(has_io, CK_BIT),
+	/* version 2: -S's children times, -U's uids, I/O and control group */
+	P2(cutime, CK_U64), P2(cstime, CK_U64), P2(ruid, CK_U32), P2(suid, CK_U32),
+	P2(fsuid, CK_U32),
+	IO(io_rchar), IO(io_wchar), IO(io_read_bytes), IO(io_write_bytes),
+	IO(io_read_rate), IO(io_write_rate),
+	P2(cgroup, CK_STORED), P2(container, CK_STORED),
+	CF_WHEN(struct frame_proc, cmd_off, CK_U32, 0, 0, has_cmd),
+	CF_WHEN(struct frame_proc, cmd_len, CK_U32, 0, 0, has_cmd),
+	CF_WHEN(struct frame_proc, ctr_na, CK_U8, 0, 0, has_ctr),
+	CF_WHEN(struct frame_proc, ctr_scale, CK_F64, 0, 0, has_ctr),
+	CF_WHEN(struct frame_proc, ctr, CK_F64, FRAME_MAX_EVENTS, 0, has_ctr),
+};
+#undef P
+#undef P2
+#undef IO
+
+#define B(m, k) CF(struct frame_bp, m, k)
+static const struct codec_field bp_fields[] = {
+	B(pid, CK_I32), B(addr, CK_U64), B(len, CK_I32),
+	CF_N(struct frame_bp, type, CK_FIXED, sizeof(((struct frame_bp *)0)->type)),
+	B(hits, CK_U64), B(hits_per_s, CK_F64), B(threads, CK_I32), B(gone, CK_BOOL),
+};
+#undef B
+/* clang-format on */
+
+/* ---- writing ---- */
 
 static void put_u8(struct sbuf *b, unsigned v)
 {
@@ -65,57 +199,92 @@ static void put_cstr(struct sbuf *b, const char *s)
 	put_str(b, s, s ? strlen(s) : 0);
 }
 
-static void put_cpu(struct sbuf *b, const struct frame_cpu *c)
-{
-	const double v[] = {c->user,   c->nice, c->system,  c->idle,
-			    c->iowait, c->irq,	c->softirq, c->steal};
+static void put_fields(struct sbuf *b, const void *base, const struct codec_field *t, size_t n);
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		put_f64(b, v[i]);
+/* The CK_BIT fields from t[0] on as one byte, t[0] the lowest bit; how many there were. */
+static size_t put_bits(struct sbuf *b, const char *base, const struct codec_field *t, size_t n)
+{
+	unsigned byte = 0;
+	size_t k;
+
+	for (k = 0; k < n && t[k].kind == CK_BIT; k++)
+		byte |= (unsigned)*(const bool *)(base + t[k].off) << k;
+	put_u8(b, byte);
+	return k;
 }
 
-static void put_system(struct sbuf *b, const struct frame *f)
+static void put_field(struct sbuf *b, const char *base, const struct codec_field *fd)
 {
-	put_u64(b, (uint64_t)f->time.tv_sec);
-	put_u32(b, (uint32_t)f->time.tv_nsec);
-	put_f64(b, f->interval_s);
-	put_f64(b, f->uptime_s);
-	for (int i = 0; i < 3; i++)
-		put_f64(b, f->load[i]);
-	put_u32(b, f->nusers);
-	put_u32(b, f->pid_max);
-	put_u32(b, f->tasks.total);
-	put_u32(b, f->tasks.running);
-	put_u32(b, f->tasks.sleeping);
-	put_u32(b, f->tasks.stopped);
-	put_u32(b, f->tasks.zombie);
-	put_cpu(b, &f->cpu);
-	put_u64(b, f->mem.total);
-	put_u64(b, f->mem.free);
-	put_u64(b, f->mem.used);
-	put_u64(b, f->mem.buff_cache);
-	put_u64(b, f->mem.avail);
-	put_u64(b, f->swap.total);
-	put_u64(b, f->swap.free);
-	put_u64(b, f->swap.used);
-	put_u32(b, f->ncpu);
-	put_u64(b, (uint64_t)f->hz);
-	put_f64(b, f->cost.cpu_s);
-	put_f64(b, f->cost.wall_s);
-	put_u32(b, f->cost.fds_held);
-	put_u32(b, f->cost.fd_budget);
-	put_u32(b, f->cost.vanished);
-	put_u32(b, f->cost.unreadable);
-	put_u32(b, f->cost.fallback);
-	put_u8(b, (unsigned)f->threads | (unsigned)f->cmdlines << 1 | (unsigned)f->bp_no_hits << 2);
-	put_u32(b, f->cpus ? f->ncpus : 0);
-	for (unsigned i = 0; f->cpus && i < f->ncpus; i++)
-		put_cpu(b, &f->cpus[i]);
-	/* version 2: where the rows came from */
-	put_cstr(b, f->cost.source);
-	put_u32(b, f->cost.read_full);
-	put_u32(b, f->cost.read_kept);
-	put_u32(b, f->cost.read_bpf);
+	const char *at = base + fd->off;
+
+	switch (fd->kind) {
+	case CK_U8:
+		put_u8(b, *(const uint8_t *)at);
+		break;
+	case CK_CHAR:
+		put_u8(b, (unsigned char)*at);
+		break;
+	case CK_BOOL:
+	case CK_BIT:
+		put_u8(b, *(const bool *)at);
+		break;
+	case CK_I32:
+		put_u32(b, (uint32_t)(*(const int *)at));
+		break;
+	case CK_U32:
+		put_u32(b, *(const uint32_t *)at);
+		break;
+	case CK_NSEC:
+		put_u32(b, (uint32_t)(*(const long *)at));
+		break;
+	case CK_I64:
+		put_u64(b, (uint64_t)(*(const int64_t *)at));
+		break;
+	case CK_U64:
+		put_u64(b, *(const uint64_t *)at);
+		break;
+	case CK_LONG:
+		put_u64(b, (uint64_t)(*(const long *)at));
+		break;
+	case CK_TIME:
+		put_u64(b, (uint64_t)(*(const time_t *)at));
+		break;
+	case CK_F64:
+		for (unsigned i = 0; i < (fd->n ? fd->n : 1); i++)
+			put_f64(b, ((const double *)at)[i]);
+		break;
+	case CK_CPU:
+		put_fields(b, at, cpu_fields, ARRAY_SIZE(cpu_fields));
+		break;
+	case CK_STORED:
+	case CK_USER:
+		put_cstr(b, *(const char *const *)at);
+		break;
+	case CK_FIXED:
+		put_str(b, at, strnlen(at, fd->n - 1));
+		break;
+	case CK_COMM: {
+		const struct frame_proc *p = (const struct frame_proc *)base;
+
+		put_str(b, p->comm, p->comm_len);
+		break;
+	}
+	}
+}
+
+/* Every field of t of the struct at base (the writer writes the current version). */
+static void put_fields(struct sbuf *b, const void *base, const struct codec_field *t, size_t n)
+{
+	const char *p = base;
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].when && !*(const bool *)(p + t[i].when - 1))
+			continue;
+		if (t[i].kind == CK_BIT)
+			i += put_bits(b, p, t + i, n - i) - 1;
+		else
+			put_field(b, p, &t[i]);
+	}
 }
 
 static void put_counters(struct sbuf *b, const struct frame_counters *c)
@@ -126,19 +295,7 @@ static void put_counters(struct sbuf *b, const struct frame_counters *c)
 	put_u8(b, (unsigned)c->nevents);
 	for (int e = 0; e < c->nevents; e++)
 		put_cstr(b, c->names[e]);
-	put_u8(b, c->hardware);
-	put_cstr(b, c->why_software);
-	put_u32(b, c->attached);
-	put_u32(b, c->not_attached);
-	put_u32(b, c->partial);
-	put_u32(b, (uint32_t)c->last_error);
-	put_u32(b, c->refused);
-	put_u32(b, (uint32_t)c->refused_error);
-	put_u32(b, (uint32_t)c->paranoid);
-	put_u8(b, c->children_counted);
-	put_u8(b, c->na);
-	put_u8(b, c->software);
-	put_u32(b, (uint32_t)c->nsplit);
+	put_fields(b, c, counters_fields, ARRAY_SIZE(counters_fields));
 	put_u8(b, (unsigned)c->npmus);
 	for (int i = 0; i < c->npmus; i++)
 		put_cstr(b, c->pmus[i]);
@@ -152,95 +309,36 @@ static void put_counters(struct sbuf *b, const struct frame_counters *c)
 		put_f64(b, c->self_ctr[e]);
 }
 
-static void put_proc(struct sbuf *b, const struct frame_proc *p)
-{
-	put_u32(b, (uint32_t)p->pid);
-	put_u32(b, (uint32_t)p->ppid);
-	put_u8(b, (unsigned char)p->state);
-	put_str(b, p->comm, p->comm_len);
-	put_u32(b, p->uid);
-	put_cstr(b, p->user);
-	put_u64(b, (uint64_t)p->priority);
-	put_u64(b, (uint64_t)p->nice);
-	put_u64(b, (uint64_t)p->threads);
-	put_u64(b, p->vsize_kb);
-	put_u64(b, p->rss_kb);
-	put_u64(b, p->shared_kb);
-	put_f64(b, p->cpu_pct);
-	put_f64(b, p->mem_pct);
-	put_u64(b, p->utime);
-	put_u64(b, p->stime);
-	put_u64(b, p->start_ticks);
-	put_u32(b, (uint32_t)p->processor);
-	put_u64(b, p->swap_kb);
-	put_u64(b, p->rss_anon_kb);
-	put_u64(b, p->rss_file_kb);
-	put_u64(b, p->vctxsw);
-	put_u64(b, p->nvctxsw);
-	put_u32(b, (uint32_t)p->perf_fds);
-	put_u32(b, (uint32_t)p->tgid);
-	put_u8(b, (unsigned)p->has_ctr | (unsigned)p->ctr_partial << 1 |
-		      (unsigned)p->ctr_not_counted << 2 | (unsigned)p->has_cmd << 3 |
-		      (unsigned)p->has_io << 4);
-	/* version 2: -S's children times, -U's uids, I/O and control group */
-	put_u64(b, p->cutime);
-	put_u64(b, p->cstime);
-	put_u32(b, p->ruid);
-	put_u32(b, p->suid);
-	put_u32(b, p->fsuid);
-	if (p->has_io) {
-		put_u64(b, p->io_rchar);
-		put_u64(b, p->io_wchar);
-		put_u64(b, p->io_read_bytes);
-		put_u64(b, p->io_write_bytes);
-		put_u64(b, p->io_read_rate);
-		put_u64(b, p->io_write_rate);
-	}
-	put_cstr(b, p->cgroup);
-	put_cstr(b, p->container);
-	if (p->has_cmd) {
-		put_u32(b, p->cmd_off);
-		put_u32(b, p->cmd_len);
-	}
-	if (p->has_ctr) {
-		put_u8(b, p->ctr_na);
-		put_f64(b, p->ctr_scale);
-		for (int e = 0; e < FRAME_MAX_EVENTS; e++)
-			put_f64(b, p->ctr[e]);
-	}
-}
-
-static void put_bp(struct sbuf *b, const struct frame_bp *bp)
-{
-	put_u32(b, (uint32_t)bp->pid);
-	put_u64(b, bp->addr);
-	put_u32(b, (uint32_t)bp->len);
-	put_str(b, bp->type, strnlen(bp->type, sizeof(bp->type) - 1));
-	put_u64(b, bp->hits);
-	put_f64(b, bp->hits_per_s);
-	put_u32(b, (uint32_t)bp->threads);
-	put_u8(b, bp->gone);
-}
-
 void record_encode(struct sbuf *b, const struct frame *f)
 {
-	put_system(b, f);
+	put_fields(b, f, system_fields, ARRAY_SIZE(system_fields));
+	put_u32(b, f->cpus ? f->ncpus : 0);
+	for (unsigned i = 0; f->cpus && i < f->ncpus; i++)
+		put_fields(b, &f->cpus[i], cpu_fields, ARRAY_SIZE(cpu_fields));
+	/* version 2: where the rows came from */
+	put_cstr(b, f->cost.source);
+	put_fields(b, f, cost_fields, ARRAY_SIZE(cost_fields));
 	put_counters(b, &f->counters);
 	put_u32(b, (uint32_t)f->strings.len);
 	sbuf_add(b, f->strings.p, f->strings.len);
 	put_u32(b, (uint32_t)f->nprocs);
 	for (size_t i = 0; i < f->nprocs; i++)
-		put_proc(b, &f->procs[i]);
+		put_fields(b, &f->procs[i], proc_fields, ARRAY_SIZE(proc_fields));
 	put_u32(b, (uint32_t)f->nbps);
 	for (size_t i = 0; i < f->nbps; i++)
-		put_bp(b, &f->bps[i]);
+		put_fields(b, &f->bps[i], bp_fields, ARRAY_SIZE(bp_fields));
 }
+
+/* ---- reading ---- */
 
 /* The decoder's cursor: once bad, every read gives 0 and it stays bad. */
 struct cur {
 	const unsigned char *p, *end;
 	bool bad;
 	unsigned version; /* the file's format version: what the data holds */
+	struct record_store *st;
+	const char *user; /* the last row's user name in the store, and its length */
+	size_t user_len;
 };
 
 static bool need(struct cur *c, size_t n)
@@ -327,7 +425,7 @@ static void get_fixed(struct cur *c, char *out, size_t cap)
 }
 
 /* A string kept in the store (NUL-terminated), or NULL. */
-static const char *get_stored(struct cur *c, struct record_store *st)
+static const char *get_stored(struct cur *c)
 {
 	const char *s;
 	size_t n;
@@ -335,64 +433,144 @@ static const char *get_stored(struct cur *c, struct record_store *st)
 
 	if (!get_str(c, &s, &n, CODEC_MAX_STR - 1, true) || !s)
 		return NULL;
-	at = st->names.p + st->names.len;
-	sbuf_add(&st->names, s, n);
-	sbuf_addc(&st->names, '\0');
+	at = c->st->names.p + c->st->names.len;
+	sbuf_add(&c->st->names, s, n);
+	sbuf_addc(&c->st->names, '\0');
 	return at;
 }
 
-static void get_cpu(struct cur *c, struct frame_cpu *cpu)
+/* The user name of a row: kept in the store once per run of rows with that name. */
+static const char *get_user(struct cur *c)
 {
-	double *v[] = {&cpu->user,   &cpu->nice, &cpu->system,	&cpu->idle,
-		       &cpu->iowait, &cpu->irq,	 &cpu->softirq, &cpu->steal};
+	const char *s;
+	size_t n;
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		*v[i] = get_f64(c);
+	if (!get_str(c, &s, &n, CODEC_MAX_STR - 1, false))
+		return NULL;
+	if (!c->user || c->user_len != n || memcmp(c->user, s, n)) {
+		c->user = c->st->names.p + c->st->names.len;
+		c->user_len = n;
+		sbuf_add(&c->st->names, s, n);
+		sbuf_addc(&c->st->names, '\0');
+	}
+	return c->user;
+}
+
+static void get_fields(struct cur *c, void *base, const struct codec_field *t, size_t n);
+
+/*
+ * The flags byte of the CK_BIT fields from t[0] on; a bit the data's version
+ * has no field for is corrupt. How many fields there were.
+ */
+static size_t get_bits(struct cur *c, char *base, const struct codec_field *t, size_t n)
+{
+	unsigned byte = get_u8(c);
+	size_t k;
+
+	for (k = 0; k < n && t[k].kind == CK_BIT; k++) {
+		bool *v = (bool *)(base + t[k].off);
+
+		*v = t[k].since <= c->version && (byte >> k & 1);
+		if (t[k].since > c->version && (byte >> k & 1))
+			c->bad = true;
+	}
+	if (byte >> k)
+		c->bad = true;
+	return k;
+}
+
+static void get_field(struct cur *c, char *base, const struct codec_field *fd)
+{
+	char *at = base + fd->off;
+
+	switch (fd->kind) {
+	case CK_U8:
+		*(uint8_t *)at = (uint8_t)get_u8(c);
+		break;
+	case CK_CHAR:
+		*at = (char)get_u8(c);
+		break;
+	case CK_BOOL:
+	case CK_BIT:
+		*(bool *)at = get_bool(c);
+		break;
+	case CK_I32:
+		*(int *)at = (int)get_u32(c);
+		break;
+	case CK_U32:
+		*(uint32_t *)at = get_u32(c);
+		break;
+	case CK_NSEC:
+		*(long *)at = (long)get_u32(c);
+		if (*(long *)at >= 1000000000L)
+			c->bad = true;
+		break;
+	case CK_I64:
+		*(int64_t *)at = (int64_t)get_u64(c);
+		break;
+	case CK_U64:
+		*(uint64_t *)at = get_u64(c);
+		break;
+	case CK_LONG:
+		*(long *)at = (long)get_u64(c);
+		break;
+	case CK_TIME:
+		*(time_t *)at = (time_t)get_u64(c);
+		break;
+	case CK_F64:
+		for (unsigned i = 0; i < (fd->n ? fd->n : 1); i++)
+			((double *)at)[i] = get_f64(c);
+		break;
+	case CK_CPU:
+		get_fields(c, at, cpu_fields, ARRAY_SIZE(cpu_fields));
+		break;
+	case CK_STORED:
+		*(const char **)at = get_stored(c);
+		break;
+	case CK_FIXED:
+		get_fixed(c, at, fd->n);
+		break;
+	case CK_COMM: {
+		struct frame_proc *p = (struct frame_proc *)base;
+		const char *s;
+		size_t n;
+
+		p->comm_len = 0;
+		if (get_str(c, &s, &n, PROC_COMM_MAX, false)) {
+			memcpy(p->comm, s, n);
+			p->comm_len = (uint8_t)n;
+		}
+		break;
+	}
+	case CK_USER:
+		*(const char **)at = get_user(c);
+		break;
+	}
+}
+
+/*
+ * The fields of t that the data's version holds, into the struct at base;
+ * the others (a later version's, or not written) are left as they are: the
+ * caller has zeroed them.
+ */
+static void get_fields(struct cur *c, void *base, const struct codec_field *t, size_t n)
+{
+	char *p = base;
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].kind == CK_BIT)
+			i += get_bits(c, p, t + i, n - i) - 1;
+		else if (t[i].since <= c->version &&
+			 (!t[i].when || *(const bool *)(p + t[i].when - 1)))
+			get_field(c, p, &t[i]);
+	}
 }
 
 static void get_system(struct cur *c, struct frame *f)
 {
-	unsigned flags, ncpus;
+	unsigned ncpus;
 
-	f->time.tv_sec = (time_t)get_u64(c);
-	f->time.tv_nsec = (long)get_u32(c);
-	if (f->time.tv_nsec >= 1000000000L)
-		c->bad = true;
-	f->interval_s = get_f64(c);
-	f->uptime_s = get_f64(c);
-	for (int i = 0; i < 3; i++)
-		f->load[i] = get_f64(c);
-	f->nusers = get_u32(c);
-	f->pid_max = get_u32(c);
-	f->tasks.total = get_u32(c);
-	f->tasks.running = get_u32(c);
-	f->tasks.sleeping = get_u32(c);
-	f->tasks.stopped = get_u32(c);
-	f->tasks.zombie = get_u32(c);
-	get_cpu(c, &f->cpu);
-	f->mem.total = get_u64(c);
-	f->mem.free = get_u64(c);
-	f->mem.used = get_u64(c);
-	f->mem.buff_cache = get_u64(c);
-	f->mem.avail = get_u64(c);
-	f->swap.total = get_u64(c);
-	f->swap.free = get_u64(c);
-	f->swap.used = get_u64(c);
-	f->ncpu = get_u32(c);
-	f->hz = (long)get_u64(c);
-	f->cost.cpu_s = get_f64(c);
-	f->cost.wall_s = get_f64(c);
-	f->cost.fds_held = get_u32(c);
-	f->cost.fd_budget = get_u32(c);
-	f->cost.vanished = get_u32(c);
-	f->cost.unreadable = get_u32(c);
-	f->cost.fallback = get_u32(c);
-	flags = get_u8(c);
-	if (flags > 7)
-		c->bad = true;
-	f->threads = flags & 1;
-	f->cmdlines = flags >> 1 & 1;
-	f->bp_no_hits = flags >> 2 & 1;
+	get_fields(c, f, system_fields, ARRAY_SIZE(system_fields));
 	ncpus = get_u32(c);
 	if (ncpus > CODEC_MAX_CPUS || !need(c, (size_t)ncpus * 64)) {
 		c->bad = true;
@@ -402,7 +580,7 @@ static void get_system(struct cur *c, struct frame *f)
 	if (ncpus) {
 		f->cpus = xreallocarray(f->cpus, ncpus, sizeof(*f->cpus));
 		for (unsigned i = 0; i < ncpus; i++)
-			get_cpu(c, &f->cpus[i]);
+			get_fields(c, &f->cpus[i], cpu_fields, ARRAY_SIZE(cpu_fields));
 	} else {
 		free(f->cpus);
 		f->cpus = NULL;
@@ -420,13 +598,11 @@ static void get_system(struct cur *c, struct frame *f)
 			else if (n == 6 && !memcmp(src, "procfs", 6))
 				f->cost.source = "procfs";
 		}
-		f->cost.read_full = get_u32(c);
-		f->cost.read_kept = get_u32(c);
-		f->cost.read_bpf = get_u32(c);
 	}
+	get_fields(c, f, cost_fields, ARRAY_SIZE(cost_fields));
 }
 
-static void get_counters(struct cur *c, struct frame_counters *k, struct record_store *st)
+static void get_counters(struct cur *c, struct frame_counters *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->on = get_bool(c);
@@ -439,19 +615,7 @@ static void get_counters(struct cur *c, struct frame_counters *k, struct record_
 	}
 	for (int e = 0; e < k->nevents; e++)
 		get_fixed(c, k->names[e], sizeof(k->names[e]));
-	k->hardware = get_bool(c);
-	k->why_software = get_stored(c, st);
-	k->attached = get_u32(c);
-	k->not_attached = get_u32(c);
-	k->partial = get_u32(c);
-	k->last_error = (int)get_u32(c);
-	k->refused = get_u32(c);
-	k->refused_error = (int)get_u32(c);
-	k->paranoid = (int)get_u32(c);
-	k->children_counted = get_bool(c);
-	k->na = (uint8_t)get_u8(c);
-	k->software = (uint8_t)get_u8(c);
-	k->nsplit = (int)get_u32(c);
+	get_fields(c, k, counters_fields, ARRAY_SIZE(counters_fields));
 	k->npmus = (int)get_u8(c);
 	if (k->npmus > 8) {
 		c->bad = true;
@@ -466,7 +630,7 @@ static void get_counters(struct cur *c, struct frame_counters *k, struct record_
 	}
 	for (int i = 0; i < k->nfailed; i++) {
 		get_fixed(c, k->failed[i], sizeof(k->failed[i]));
-		k->failed_why[i] = get_stored(c, st);
+		k->failed_why[i] = get_stored(c);
 		if (!k->failed_why[i])
 			c->bad = true; /* the formats print every reason */
 	}
@@ -475,89 +639,19 @@ static void get_counters(struct cur *c, struct frame_counters *k, struct record_
 		k->self_ctr[e] = get_f64(c);
 }
 
-static void get_proc(struct cur *c, struct frame_proc *p, size_t nstrings, const char **user,
-		     size_t *user_len, struct record_store *st)
+static void get_proc(struct cur *c, struct frame_proc *p, size_t nstrings)
 {
-	const char *s;
-	size_t n;
-	unsigned flags;
-
 	memset(p, 0, sizeof(*p));
-	p->pid = (int)get_u32(c);
-	p->ppid = (int)get_u32(c);
-	p->state = (char)get_u8(c);
-	if (get_str(c, &s, &n, PROC_COMM_MAX, false)) {
-		memcpy(p->comm, s, n);
-		p->comm_len = (uint8_t)n;
-	}
-	p->uid = get_u32(c);
-	if (!get_str(c, user, user_len, CODEC_MAX_STR - 1, false))
-		return;
-	p->priority = (int64_t)get_u64(c);
-	p->nice = (int64_t)get_u64(c);
-	p->threads = (int64_t)get_u64(c);
-	p->vsize_kb = get_u64(c);
-	p->rss_kb = get_u64(c);
-	p->shared_kb = get_u64(c);
-	p->cpu_pct = get_f64(c);
-	p->mem_pct = get_f64(c);
-	p->utime = get_u64(c);
-	p->stime = get_u64(c);
-	p->start_ticks = get_u64(c);
-	p->processor = (int)get_u32(c);
-	p->swap_kb = get_u64(c);
-	p->rss_anon_kb = get_u64(c);
-	p->rss_file_kb = get_u64(c);
-	p->vctxsw = get_u64(c);
-	p->nvctxsw = get_u64(c);
-	p->perf_fds = (int)get_u32(c);
-	p->tgid = (int)get_u32(c);
-	flags = get_u8(c);
-	if (flags > (c->version >= 2 ? 31u : 15u))
+	get_fields(c, p, proc_fields, ARRAY_SIZE(proc_fields));
+	if (c->version < 2)
+		p->ruid = p->suid = p->fsuid = p->uid;
+	if (p->has_cmd && (p->cmd_off > nstrings || p->cmd_len > nstrings - p->cmd_off))
 		c->bad = true;
-	p->has_ctr = flags & 1;
-	p->ctr_partial = flags >> 1 & 1;
-	p->ctr_not_counted = flags >> 2 & 1;
-	p->has_cmd = flags >> 3 & 1;
-	p->has_io = flags >> 4 & 1;
-	p->ruid = p->suid = p->fsuid = p->uid;
-	if (c->version >= 2) {
-		p->cutime = get_u64(c);
-		p->cstime = get_u64(c);
-		p->ruid = get_u32(c);
-		p->suid = get_u32(c);
-		p->fsuid = get_u32(c);
-		if (p->has_io) {
-			p->io_rchar = get_u64(c);
-			p->io_wchar = get_u64(c);
-			p->io_read_bytes = get_u64(c);
-			p->io_write_bytes = get_u64(c);
-			p->io_read_rate = get_u64(c);
-			p->io_write_rate = get_u64(c);
-		}
-		p->cgroup = get_stored(c, st);
-		p->container = get_stored(c, st);
-	}
-	if (p->has_cmd) {
-		p->cmd_off = get_u32(c);
-		p->cmd_len = get_u32(c);
-		if (p->cmd_off > nstrings || p->cmd_len > nstrings - p->cmd_off)
-			c->bad = true;
-	}
-	if (p->has_ctr) {
-		p->ctr_na = (uint8_t)get_u8(c);
-		p->ctr_scale = get_f64(c);
-		for (int e = 0; e < FRAME_MAX_EVENTS; e++)
-			p->ctr[e] = get_f64(c);
-	}
 }
 
-/* The rows. A user name is kept in the store once per run of rows with that name. */
-static void decode_procs(struct cur *c, struct frame *f, struct record_store *st)
+static void decode_procs(struct cur *c, struct frame *f)
 {
 	uint32_t n = get_u32(c);
-	const char *last = NULL;
-	size_t last_len = 0;
 
 	/* a row takes at least 150 bytes: a count beyond the bytes left is corrupt */
 	if (n > CODEC_MAX_ROWS || !need(c, (size_t)n * 150)) {
@@ -568,27 +662,14 @@ static void decode_procs(struct cur *c, struct frame *f, struct record_store *st
 		f->procs = xreallocarray(f->procs, n, sizeof(*f->procs));
 		f->cap = n;
 	}
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		struct frame_proc *p = &f->procs[i];
-		const char *s;
-		size_t len;
-
-		get_proc(c, p, f->strings.len, &s, &len, st);
-		if (c->bad)
-			break;
-		if (!last || last_len != len || memcmp(last, s, len)) {
-			last = st->names.p + st->names.len;
-			last_len = len;
-			sbuf_add(&st->names, s, len);
-			sbuf_addc(&st->names, '\0');
-		}
-		p->user = last;
-	}
+	for (uint32_t i = 0; i < n && !c->bad; i++)
+		get_proc(c, &f->procs[i], f->strings.len);
 	f->nprocs = c->bad ? 0 : n;
 }
 
-static void decode_bps(struct cur *c, struct frame *f, struct record_store *st)
+static void decode_bps(struct cur *c, struct frame *f)
 {
+	struct record_store *st = c->st;
 	uint32_t n = get_u32(c);
 
 	f->nbps = 0;
@@ -602,17 +683,8 @@ static void decode_bps(struct cur *c, struct frame *f, struct record_store *st)
 		st->bps_cap = n;
 	}
 	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		struct frame_bp *bp = &st->bps[i];
-
-		memset(bp, 0, sizeof(*bp));
-		bp->pid = (int)get_u32(c);
-		bp->addr = get_u64(c);
-		bp->len = (int)get_u32(c);
-		get_fixed(c, bp->type, sizeof(bp->type));
-		bp->hits = get_u64(c);
-		bp->hits_per_s = get_f64(c);
-		bp->threads = (int)get_u32(c);
-		bp->gone = get_bool(c);
+		memset(&st->bps[i], 0, sizeof(st->bps[i]));
+		get_fields(c, &st->bps[i], bp_fields, ARRAY_SIZE(bp_fields));
 	}
 	if (n) {
 		f->bps = st->bps;
@@ -623,7 +695,8 @@ static void decode_bps(struct cur *c, struct frame *f, struct record_store *st)
 int record_decode(const void *data, size_t len, unsigned version, struct frame *f,
 		  struct record_store *st)
 {
-	struct cur c = {.p = data, .end = (const unsigned char *)data + len, .version = version};
+	struct cur c = {
+	    .p = data, .end = (const unsigned char *)data + len, .version = version, .st = st};
 	const char *s;
 	size_t n;
 
@@ -634,11 +707,11 @@ int record_decode(const void *data, size_t len, unsigned version, struct frame *
 	sbuf_reset(&f->strings);
 	f->nprocs = 0;
 	get_system(&c, f);
-	get_counters(&c, &f->counters, st);
+	get_counters(&c, &f->counters);
 	if (get_str(&c, &s, &n, RECORD_FRAME_MAX, false))
 		sbuf_add(&f->strings, s, n);
-	decode_procs(&c, f, st);
-	decode_bps(&c, f, st);
+	decode_procs(&c, f);
+	decode_bps(&c, f);
 	if (c.bad || c.p != c.end) {
 		f->nprocs = 0;
 		f->nbps = 0;

@@ -1,294 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bench.c: the Bench pane. It lists the benchmarks of `ptop bench`, lets the
- * user set their options, and runs the chosen one in a child process
- * (`ptop bench NAME --format=json --progress OPTIONS`) whose lines it reads
- * from a pipe between frames, so the viewer keeps refreshing. A progress bar
- * shows while it runs; Esc kills the child's whole process group (its
- * threads and breakpoints go with it) and reaps it. Results show as a table
- * and, for a sweep, a bar chart; the session's earlier runs stay listed.
+ * user set their options, and runs the chosen one (bench_child.c runs it in a
+ * child process and reads its lines between frames, so the viewer keeps
+ * refreshing). A progress bar shows while it runs; Esc cancels it. Results
+ * show as a table and, for a sweep, a bar chart (bench_figures.c); the
+ * session's earlier runs stay listed.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "ptop/bench.h"
-#include "tui.h"
-
-#define BENCH_RUNS_MAX 32
-#define BENCH_ARGS_MAX 200
-#define BENCH_ARGV_MAX 32
-
-enum run_state { RUN_RUNNING, RUN_DONE, RUN_FAILED, RUN_SKIPPED, RUN_CANCELLED };
-
-struct bench_run {
-	unsigned id;
-	unsigned bench; /* index in the bench table */
-	char args[BENCH_ARGS_MAX];
-	enum run_state state;
-	struct bench_msg *msg; /* the result line, once it came; NULL before */
-	char message[256];
-};
+#include "bench_child.h"
 
 static struct {
-	unsigned sel;			       /* selected benchmark */
-	char (*args)[BENCH_ARGS_MAX];	       /* a benchmark's options, bench_count() of them */
-	struct bench_run runs[BENCH_RUNS_MAX]; /* oldest first */
-	size_t nruns;
-	unsigned next_id;
-	/* the running child */
-	pid_t child;
-	int out_fd, err_fd;
-	char line[65536];
-	size_t line_len;
-	char err[256];
-	size_t err_len;
-	double progress;
-} bp = {.child = -1, .out_fd = -1, .err_fd = -1};
-
-static void run_free(struct bench_run *r)
-{
-	if (r->msg) {
-		bench_result_free(&r->msg->result);
-		free(r->msg);
-		r->msg = NULL;
-	}
-}
-
-static struct bench_run *current(void)
-{
-	return bp.nruns ? &bp.runs[bp.nruns - 1] : NULL;
-}
-
-static struct bench_run *new_run(unsigned bench)
-{
-	struct bench_run *r;
-
-	if (bp.nruns == BENCH_RUNS_MAX) {
-		run_free(&bp.runs[0]);
-		memmove(&bp.runs[0], &bp.runs[1], sizeof(bp.runs[0]) * (BENCH_RUNS_MAX - 1));
-		bp.nruns--;
-	}
-	r = &bp.runs[bp.nruns++];
-	memset(r, 0, sizeof(*r));
-	r->id = ++bp.next_id;
-	r->bench = bench;
-	memcpy(r->args, bp.args[bench], sizeof(r->args));
-	return r;
-}
-
-static void close_fds(void)
-{
-	if (bp.out_fd >= 0)
-		close(bp.out_fd);
-	if (bp.err_fd >= 0)
-		close(bp.err_fd);
-	bp.out_fd = bp.err_fd = -1;
-}
-
-/* Stop the child: its process group, so threads and helpers go too. */
-static void stop_child(void)
-{
-	if (bp.child > 0) {
-		kill(-bp.child, SIGKILL);
-		kill(bp.child, SIGKILL);
-		while (waitpid(bp.child, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	bp.child = -1;
-	close_fds();
-}
-
-static void start(struct ui *ui)
-{
-	const struct bench_desc *d = bench_get(bp.sel);
-	int out[2], err[2];
-	struct bench_run *r;
-	pid_t pid;
-
-	if (bp.child > 0) {
-		ui_status(ui, _("A benchmark is running: Esc cancels it"));
-		return;
-	}
-	if (pipe2(out, O_CLOEXEC) < 0)
-		goto fail;
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		close(out[0]);
-		close(out[1]);
-		goto fail;
-	}
-	pid = fork();
-	if (pid < 0) {
-		close(out[0]);
-		close(out[1]);
-		close(err[0]);
-		close(err[1]);
-		goto fail;
-	}
-	if (pid == 0) {
-		char *argv[BENCH_ARGV_MAX + 8], args[BENCH_ARGS_MAX], *save = NULL;
-		int n = 0;
-
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		dup2(out[1], STDOUT_FILENO);
-		dup2(err[1], STDERR_FILENO);
-		argv[n++] = "ptop";
-		argv[n++] = "bench";
-		argv[n++] = (char *)d->name;
-		argv[n++] = "--format=json";
-		argv[n++] = "--progress";
-		snprintf(args, sizeof(args), "%s", bp.args[bp.sel]);
-		for (char *t = strtok_r(args, " \t", &save); t && n < BENCH_ARGV_MAX;
-		     t = strtok_r(NULL, " \t", &save))
-			argv[n++] = t;
-		argv[n] = NULL;
-		execv("/proc/self/exe", argv);
-		dprintf(STDERR_FILENO, "ptop: cannot run the benchmark: %s\n", strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid); /* also here: no race with a kill before the child ran */
-	close(out[1]);
-	close(err[1]);
-	fcntl(out[0], F_SETFL, O_NONBLOCK);
-	fcntl(err[0], F_SETFL, O_NONBLOCK);
-	bp.child = pid;
-	bp.out_fd = out[0];
-	bp.err_fd = err[0];
-	bp.line_len = bp.err_len = 0;
-	bp.progress = 0;
-	r = new_run(bp.sel);
-	r->state = RUN_RUNNING;
-	ui_status(ui, _("Running %s (Esc cancels)"), d->name);
-	return;
-fail:
-	ui_status(ui, _("Cannot start the benchmark: %s"), strerror(errno));
-}
-
-static void take_line(const char *line, size_t len)
-{
-	struct bench_run *r = current();
-	struct bench_msg m;
-
-	if (!r || bench_msg_parse(line, len, &m))
-		return;
-	switch (m.type) {
-	case BENCH_MSG_PROGRESS:
-		bp.progress = m.progress;
-		break;
-	case BENCH_MSG_RESULT:
-		/* Its labels point into its own text buffer, so it cannot be copied:
-		 * parse the line again straight into the run's own message. */
-		bench_result_free(&m.result);
-		run_free(r);
-		r->msg = xmalloc(sizeof(*r->msg));
-		if (bench_msg_parse(line, len, r->msg)) {
-			free(r->msg);
-			r->msg = NULL;
-		}
-		r->state = RUN_DONE;
-		return;
-	case BENCH_MSG_SKIPPED:
-	case BENCH_MSG_ERROR:
-		r->state = m.type == BENCH_MSG_SKIPPED ? RUN_SKIPPED : RUN_FAILED;
-		snprintf(r->message, sizeof(r->message), "%s", m.result.message);
-		break;
-	case BENCH_MSG_UNKNOWN:
-		break;
-	}
-	bench_result_free(&m.result);
-}
-
-/* The child finished: reap it and say how. */
-static void finish(struct ui *ui)
-{
-	struct bench_run *r = current();
-	int status = 0;
-
-	while (waitpid(bp.child, &status, 0) < 0 && errno == EINTR)
-		;
-	bp.child = -1;
-	close_fds();
-	if (!r || r->state != RUN_RUNNING)
-		return;
-	r->state = RUN_FAILED;
-	if (bp.err_len) {
-		char *nl = memchr(bp.err, '\n', bp.err_len);
-
-		snprintf(r->message, sizeof(r->message), "%.*s",
-			 (int)(nl ? nl - bp.err : (long)bp.err_len), bp.err);
-	} else if (WIFSIGNALED(status)) {
-		snprintf(r->message, sizeof(r->message), _("killed by signal %d"),
-			 WTERMSIG(status));
-	} else {
-		snprintf(r->message, sizeof(r->message), _("exit status %d"), WEXITSTATUS(status));
-	}
-	ui_status(ui, "%s", r->message);
-}
-
-static int bench_poll(struct ui *ui)
-{
-	ssize_t n;
-
-	if (bp.child <= 0)
-		return -1;
-	/* stderr: keep the first bytes, for a usage message */
-	while (bp.err_fd >= 0) {
-		char tmp[512];
-
-		n = read(bp.err_fd, tmp, sizeof(tmp));
-		if (n <= 0)
-			break;
-		if (bp.err_len < sizeof(bp.err) - 1) {
-			size_t k = (size_t)n < sizeof(bp.err) - 1 - bp.err_len
-				       ? (size_t)n
-				       : sizeof(bp.err) - 1 - bp.err_len;
-
-			memcpy(bp.err + bp.err_len, tmp, k);
-			bp.err_len += k;
-		}
-	}
-	for (;;) {
-		char *nl;
-
-		n = read(bp.out_fd, bp.line + bp.line_len, sizeof(bp.line) - bp.line_len);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return 100;
-		if (n <= 0) {
-			finish(ui);
-			return -1;
-		}
-		bp.line_len += (size_t)n;
-		while ((nl = memchr(bp.line, '\n', bp.line_len))) {
-			size_t len = (size_t)(nl - bp.line);
-
-			take_line(bp.line, len);
-			memmove(bp.line, nl + 1, bp.line_len - len - 1);
-			bp.line_len -= len + 1;
-		}
-		if (bp.line_len == sizeof(bp.line))
-			bp.line_len = 0; /* a line longer than any the protocol writes */
-	}
-}
-
-static void bench_shutdown(struct ui *ui)
-{
-	(void)ui;
-	stop_child();
-	for (size_t i = 0; i < bp.nruns; i++)
-		run_free(&bp.runs[i]);
-	bp.nruns = 0;
-	free(bp.args);
-	bp.args = NULL;
-}
+	unsigned sel;		      /* selected benchmark */
+	char (*args)[BENCH_ARGS_MAX]; /* a benchmark's options, bench_count() of them */
+} bp;
 
 static const char *state_name(enum run_state s)
 {
@@ -351,11 +80,12 @@ static int draw_list(struct ui *ui, int y, int ymax)
 /* The running child's progress bar, if one runs; returns y after. */
 static int draw_progress(struct ui *ui, int y, int ymax)
 {
-	int w = COLS - 20, fill = (int)(bp.progress * w + 0.5);
+	double progress = bench_child_progress();
+	int w = COLS - 20, fill = (int)(progress * w + 0.5);
 
-	if (bp.child <= 0 || y >= ymax)
+	if (progress < 0 || y >= ymax)
 		return y;
-	mvprintw(y, 1, "%3.0f%% [", bp.progress * 100);
+	mvprintw(y, 1, "%3.0f%% [", progress * 100);
 	attron(ui_attr(ui, COLOR_BAR_USER, A_REVERSE));
 	for (int k = 0; k < fill; k++)
 		addch(ui->color ? '|' : '#');
@@ -425,13 +155,16 @@ static int draw_run(struct ui *ui, const struct bench_run *shown, int y, int yma
 /* Earlier runs, one line each, for comparison. */
 static void draw_earlier(const struct bench_run *shown, int y, int ymax)
 {
-	if (bp.nruns < 2 || y >= ymax)
+	size_t nruns;
+	const struct bench_run *runs = bench_child_runs(&nruns);
+
+	if (nruns < 2 || y >= ymax)
 		return;
 	attron(A_BOLD);
 	mvaddnstr(y++, 1, _("Earlier runs"), COLS - 2);
 	attroff(A_BOLD);
-	for (size_t i = bp.nruns; i-- > 0 && y < ymax;) {
-		const struct bench_run *r = &bp.runs[i];
+	for (size_t i = nruns; i-- > 0 && y < ymax;) {
+		const struct bench_run *r = &runs[i];
 
 		if (r == shown)
 			continue;
@@ -453,7 +186,8 @@ static void draw_earlier(const struct bench_run *shown, int y, int ymax)
 static void bench_draw(struct ui *ui, int y, int h)
 {
 	int ymax = y + h;
-	const struct bench_run *shown = NULL;
+	size_t nruns;
+	const struct bench_run *runs = bench_child_runs(&nruns), *shown = NULL;
 
 	if (h < 6)
 		return;
@@ -461,9 +195,9 @@ static void bench_draw(struct ui *ui, int y, int h)
 	y = draw_list(ui, y, ymax);
 	y = draw_progress(ui, y, ymax);
 	/* the latest run of the selected benchmark */
-	for (size_t i = bp.nruns; i-- > 0;) {
-		if (bp.runs[i].bench == bp.sel) {
-			shown = &bp.runs[i];
+	for (size_t i = nruns; i-- > 0;) {
+		if (runs[i].bench == bp.sel) {
+			shown = &runs[i];
 			break;
 		}
 	}
@@ -506,16 +240,11 @@ static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 {
 	need_args();
 	if (key == KEY_ESC) {
-		if (bp.child > 0) {
-			stop_child();
-			if (current())
-				current()->state = RUN_CANCELLED;
-			ui_status(ui, _("Benchmark cancelled"));
-		}
+		bench_child_cancel(ui);
 		return UI_HANDLED;
 	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-		start(ui);
+		bench_child_start(ui, bp.sel, bp.args[bp.sel]);
 		return UI_HANDLED;
 	}
 	if (key == 'c') {
@@ -557,6 +286,14 @@ static void bench_prompt_done(struct ui *ui, const char *text)
 	snprintf(bp.args[bp.sel], sizeof(bp.args[bp.sel]), "%s", text);
 }
 
+static void bench_shutdown(struct ui *ui)
+{
+	(void)ui;
+	bench_child_shutdown();
+	free(bp.args);
+	bp.args = NULL;
+}
+
 const struct pane_def pane_bench = {
     .name = N_("Bench"),
     .config_name = "bench",
@@ -564,7 +301,7 @@ const struct pane_def pane_bench = {
     .key_help = N_("Bench pane"),
     .draw = bench_draw,
     .key = bench_key,
-    .poll = bench_poll,
+    .poll = bench_child_poll,
     .shutdown = bench_shutdown,
     .prompt_done = bench_prompt_done,
 };

@@ -269,7 +269,7 @@ static void counters_draw(struct ui *ui, int y, int h)
 	for (int e = 0; e < c->nevents; e++)
 		printw(" %s %.0f", c->names[e], c->self_ctr[e]);
 	y++;
-	procs_draw_rows(ui, y, h - 2, counters_row, counters_heading);
+	table_draw(ui, y, h - 2, counters_row, counters_heading);
 }
 
 /* The columns this pane sorts by, in their order on screen. */

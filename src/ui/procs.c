@@ -2,11 +2,9 @@
 /*
  * procs.c: the Processes pane: the frame's processes filtered, sorted (or as
  * a tree), a selected row, and the keys that act on it: sort, search, filter,
- * follow, collapse and expand. Columns come from the shared field table.
+ * follow, collapse and expand, and a click on a heading or a row. table.c
+ * draws the rows.
  */
-#include <errno.h>
-#include <string.h>
-
 #include "tui.h"
 
 static size_t row_count(const struct ui *ui)
@@ -14,20 +12,20 @@ static size_t row_count(const struct ui *ui)
 	return ui->nrows;
 }
 
-static const struct frame_proc *row_at(const struct ui *ui, size_t i)
+const struct frame_proc *procs_row_at(const struct ui *ui, size_t i)
 {
 	return ui->cfg.tree ? ui->tree[i].p : ui->rows[i];
 }
 
 const struct frame_proc *procs_selected(const struct ui *ui)
 {
-	return ui->sel < row_count(ui) ? row_at(ui, ui->sel) : NULL;
+	return ui->sel < row_count(ui) ? procs_row_at(ui, ui->sel) : NULL;
 }
 
 static void select_pid(struct ui *ui, int pid)
 {
 	for (size_t i = 0; i < row_count(ui); i++) {
-		if (row_at(ui, i)->pid == pid) {
+		if (procs_row_at(ui, i)->pid == pid) {
 			ui->sel = i;
 			return;
 		}
@@ -79,288 +77,18 @@ void procs_search_next(struct ui *ui, bool from_current)
 	for (size_t k = from_current ? 0 : 1; k <= n; k++) {
 		size_t i = (ui->sel + k) % n;
 
-		if (filter_text_match(ui, row_at(ui, i), ui->search_text)) {
+		if (filter_text_match(ui, procs_row_at(ui, i), ui->search_text)) {
 			ui->sel = i;
-			ui->sel_pid = row_at(ui, i)->pid;
+			ui->sel_pid = procs_row_at(ui, i)->pid;
 			return;
 		}
 	}
 	ui_status(ui, _("No process matches \"%s\""), ui->search_text);
 }
 
-static int col_width(const struct ui *ui, enum field_id id)
-{
-	if (id == FIELD_PID || id == FIELD_PPID) {
-		int w = 1;
-
-		for (unsigned v = ui->frame.pid_max ? ui->frame.pid_max - 1 : 99999; v >= 10;
-		     v /= 10)
-			w++;
-		return w < 5 ? 5 : w;
-	}
-	return field_defs[id].width;
-}
-
-/* Room the name keeps on a narrow screen before other columns give way:
- * COMMAND is cut first, down to this. */
-#define COMMAND_MIN 7
-
-/* How soon column c (shown at index i) gives way on a narrow screen: 0 never
- * (the first column, the sort column, TIME+ and COMMAND), 1 late (%CPU,
- * %MEM), 2 first. */
-static int give_way(const struct ui *ui, enum field_id id, size_t i)
-{
-	if (i == 0 || id == FIELD_COMMAND || id == FIELD_TIME ||
-	    (!ui->cfg.tree && id == ui->cfg.order.field))
-		return 0;
-	return id == FIELD_CPU || id == FIELD_MEM ? 1 : 2;
-}
-
-/*
- * The shown columns that fit COLS: COMMAND is cut down to COMMAND_MIN
- * columns first; then columns give way, from the right, the least telling
- * first (see give_way()), never the sort column or TIME+.
- */
-static size_t fit_columns(const struct ui *ui, enum field_id *out)
-{
-	size_t n = 0;
-	int used = 0;
-
-	for (size_t c = 0; c < ui->cfg.ncolumns; c++) {
-		out[n++] = ui->cfg.columns[c];
-		if (ui->cfg.columns[c] != FIELD_COMMAND)
-			used += col_width(ui, ui->cfg.columns[c]) + 1;
-	}
-	for (int rank = 2; rank > 0; rank--) {
-		for (size_t i = n; i-- > 0 && used + COMMAND_MIN > COLS;) {
-			if (give_way(ui, out[i], i) != rank)
-				continue;
-			used -= col_width(ui, out[i]) + 1;
-			memmove(out + i, out + i + 1, (n - i - 1) * sizeof(*out));
-			n--;
-		}
-	}
-	return n;
-}
-
-/* Skip the first cols columns of s (Left and Right scroll long command lines),
- * counting a UTF-8 sequence as one. */
-static size_t skip_columns(const char *s, size_t n, unsigned cols)
-{
-	size_t i = 0;
-
-	while (cols && i < n) {
-		i++;
-		while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
-			i++;
-		cols--;
-	}
-	return i;
-}
-
-/* The tree's branches, ASCII so that every terminal lines them up. */
-static int draw_branches(struct ui *ui, int y, int x, int maxw, const struct tree_row *t)
-{
-	struct sbuf b = {0};
-	int used;
-
-	for (unsigned d = 1; d < t->depth; d++)
-		sbuf_adds(&b, d < sizeof(t->branches) * 8 && (t->branches >> d & 1) ? "| " : "  ");
-	if (t->depth)
-		sbuf_adds(&b, t->last ? "`-" : "|-");
-	if (t->has_children)
-		sbuf_adds(&b, t->collapsed ? "+ " : "- ");
-	else if (t->depth)
-		sbuf_addc(&b, ' ');
-	attron(ui_attr(ui, COLOR_TREE, A_NORMAL));
-	used = ui_put(ui, y, x, maxw, b.p ? b.p : "", b.len);
-	attroff(ui_attr(ui, COLOR_TREE, A_NORMAL));
-	sbuf_free(&b);
-	return used;
-}
-
-static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
-{
-	const struct frame_proc *p = row_at(ui, i);
-	bool selected = i == ui->sel;
-	enum field_id cols[UI_MAX_COLUMNS];
-	size_t ncols = fit_columns(ui, cols);
-	int x = 0;
-
-	if (selected) {
-		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
-		mvhline(y, 0, ' ', COLS);
-	}
-	if (ui->ntags && tags_has(ui, p))
-		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
-	for (size_t c = 0; c < ncols && x < COLS; c++) {
-		enum field_id id = cols[c];
-		int w = col_width(ui, id);
-
-		if (id == FIELD_COMMAND) {
-			int avail = COLS - x;
-
-			if (ui->cfg.tree)
-				x += draw_branches(ui, y, x, avail, &ui->tree[i]);
-			size_t skip;
-
-			sbuf_reset(cell);
-			field_format(cell, id, p, &ui->frame);
-			skip = skip_columns(cell->p, cell->len, ui->cmd_scroll);
-			ui_put(ui, y, x, COLS - x, cell->p + skip, cell->len - skip);
-			break;
-		}
-		sbuf_reset(cell);
-		field_format(cell, id, p, &ui->frame);
-		if ((int)cell->len > w) {
-			cell->len = (size_t)w;
-			cell->p[w - 1] = '+';
-		}
-		if (x + w > COLS)
-			break;
-		if (field_defs[id].left)
-			ui_put(ui, y, x, w, cell->p, cell->len);
-		else
-			ui_put(ui, y, x + w - (int)cell->len, w, cell->p, cell->len);
-		x += w + 1;
-	}
-	if (ui->ntags && tags_has(ui, p))
-		attroff(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
-	if (selected)
-		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
-}
-
-/* Which way the sort goes, right after the sort column's heading, as htop
- * draws it: largest first points down. */
-static void sort_mark(struct ui *ui, int y, int x, enum field_id id)
-{
-	bool down = !field_defs[id].ascending != ui->cfg.order.reverse;
-
-	if (x < 0 || x >= COLS)
-		return;
-	if (ui->utf8)
-		mvaddstr(y, x, down ? "\u25bc" : "\u25b2");
-	else
-		mvaddch(y, x, down ? 'v' : '^');
-}
-
-static void procs_heading(struct ui *ui, int y)
-{
-	enum field_id cols[UI_MAX_COLUMNS];
-	size_t ncols = fit_columns(ui, cols);
-	int x = 0;
-
-	for (size_t c = 0; c < ncols && x < COLS; c++) {
-		enum field_id id = cols[c];
-		const char *t = field_defs[id].title;
-		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, id);
-		int tl = (int)strlen(t);
-		bool sorted = !ui->cfg.tree && id == ui->cfg.order.field;
-
-		if (x + w > COLS)
-			break;
-		if (sorted)
-			attron(A_BOLD | A_UNDERLINE);
-		mvaddstr(y, field_defs[id].left || tl >= w ? x : x + w - tl, t);
-		if (sorted) {
-			attroff(A_BOLD | A_UNDERLINE);
-			/* what the heading is drawn in, which this attroff may have taken */
-			attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
-		}
-		if (sorted)
-			sort_mark(ui, y, field_defs[id].left || tl >= w ? x + tl : x + w, id);
-		x += w + 1;
-	}
-}
-
-static void procs_row(struct ui *ui, int y, const struct frame_proc *p, bool selected)
-{
-	(void)p;
-	(void)selected;
-	draw_row(ui, y, (size_t)(y - ui->table_y) + ui->scroll, &ui->cell);
-}
-
-void procs_visible(const struct ui *ui, size_t *first, size_t *n)
-{
-	size_t h = ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES;
-
-	*first = ui->scroll < row_count(ui) ? ui->scroll : 0;
-	*n = row_count(ui) - *first < h ? row_count(ui) - *first : h;
-}
-
-/* Keep the selection in view: scroll just enough, and no further than the end. */
-static void scroll_to_selection(struct ui *ui, size_t h)
-{
-	if (ui->sel < ui->scroll)
-		ui->scroll = ui->sel;
-	if (ui->sel >= ui->scroll + h)
-		ui->scroll = ui->sel - h + 1;
-	if (ui->scroll + h > row_count(ui))
-		ui->scroll = row_count(ui) > h ? row_count(ui) - h : 0;
-}
-
-size_t procs_view_pids(struct ui *ui)
-{
-	size_t first, n;
-
-	if (!ui->have_frame)
-		return 0;
-	procs_visible(ui, &first, &n);
-	if (ui->view_cap < n) {
-		ui->view_cap = n;
-		ui->view_pids = xreallocarray(ui->view_pids, n, sizeof(*ui->view_pids));
-	}
-	for (size_t i = 0; i < n; i++)
-		ui->view_pids[i] = row_at(ui, first + i)->pid;
-	return n;
-}
-
-void procs_prepare(struct ui *ui)
-{
-	size_t first, n;
-
-	ui->frame.cmdlines = ui->cfg.cmdline; /* what COMMAND shows */
-	if (!ui->have_frame)
-		return;
-	/* before the first draw the table's height is not known: the screen's bounds it */
-	scroll_to_selection(ui, ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES);
-	procs_visible(ui, &first, &n);
-	for (size_t i = first; i < first + n; i++) {
-		const struct frame_proc *p = row_at(ui, i);
-
-		/* rows that scrolled or sorted into view since the frame was read */
-		pipeline_complete(ui->pipe, &ui->frame, &p, 1);
-		if (ui->cfg.cmdline)
-			pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
-	}
-}
-
-void procs_draw_rows(struct ui *ui, int y, int h,
-		     void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
-		     void (*heading)(struct ui *ui, int y))
-{
-	if (h < 2)
-		return;
-	attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
-	mvhline(y, 0, ' ', COLS);
-	heading(ui, y);
-	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
-	y++;
-	h--;
-
-	ui->table_y = y;
-	ui->table_h = h;
-	scroll_to_selection(ui, (size_t)h);
-	for (int r = 0; r < h && ui->scroll + (size_t)r < row_count(ui); r++) {
-		size_t i = ui->scroll + (size_t)r;
-
-		row(ui, y + r, row_at(ui, i), i == ui->sel);
-	}
-}
-
 static void procs_draw(struct ui *ui, int y, int h)
 {
-	procs_draw_rows(ui, y, h, procs_row, procs_heading);
+	table_draw_fields(ui, y, h);
 }
 
 static void move_sel(struct ui *ui, long delta)
@@ -547,28 +275,19 @@ static unsigned procs_click(struct ui *ui, int y, int x)
 {
 	if (y == ui->table_y - 1) {
 		/* a click on a heading sorts by that column, as in htop */
-		enum field_id cols[UI_MAX_COLUMNS];
-		size_t ncols = fit_columns(ui, cols);
-		int cx = 0;
+		int id = table_column_at(ui, x);
 
-		for (size_t c = 0; c < ncols; c++) {
-			enum field_id id = cols[c];
-			int w = id == FIELD_COMMAND ? COLS - cx : col_width(ui, id);
-
-			if (x >= cx && x < cx + w + 1) {
-				sort_by(ui, id);
-				return UI_HANDLED | UI_REBUILD;
-			}
-			cx += w + 1;
-		}
-		return UI_HANDLED;
+		if (id < 0)
+			return UI_HANDLED;
+		sort_by(ui, (enum field_id)id);
+		return UI_HANDLED | UI_REBUILD;
 	}
 	if (y >= ui->table_y && y < ui->table_y + ui->table_h) {
 		size_t i = ui->scroll + (size_t)(y - ui->table_y);
 
 		if (i < row_count(ui)) {
 			ui->sel = i;
-			ui->sel_pid = row_at(ui, i)->pid;
+			ui->sel_pid = procs_row_at(ui, i)->pid;
 		}
 	}
 	return UI_HANDLED;

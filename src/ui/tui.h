@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tui.h: the viewer's state and what its files share: the loop (tui.c), the
- * terminal (crt.c), the status line and prompts (prompt.c), menus, help and
- * the column chooser (menus.c), the signal menu (signals.c), actions on a
- * chosen process (action.c), the header meters (meters.c) and the panes
- * (procs.c, counters.c, breakpoints.c, bench.c). A pane is one row in
+ * tui.h: the viewer's state and what its files share: the loop (tui.c),
+ * where keys go (dispatch.c), the terminal (crt.c), the status line and
+ * prompts (prompt.c), menus, help and the column chooser (menus.c), the
+ * signal menu (signals.c), actions on a chosen process (action.c), the
+ * header meters (meters.c) and the panes (procs.c with table.c, counters.c,
+ * breakpoints.c, bench.c with bench_child.h). A pane is one row in
  * panes.c's ui_panes[] table: a name, a draw function for its part of the
  * screen and a key handler.
  */
@@ -266,13 +267,15 @@ void ui_draw_columns(struct ui *ui);
 unsigned ui_columns_key(struct ui *ui, int key);
 
 /* signals.c */
+/* Open the signal menu on row p's process (fixed now: see action_choose). */
+void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
 unsigned ui_signal_menu_key(struct ui *ui, int key);
 void ui_draw_signal_menu(struct ui *ui);
 
+/* dispatch.c: a key to whatever takes it; what the loop must do (enum ui_reaction) */
+unsigned dispatch_key(struct ui *ui, int key);
+
 /* tui.c */
-/* Open the signal menu, or the renice prompt, on row p's process (fixed now). */
-void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
-void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 /* Which /proc files the shown columns and the sort column need. */
 unsigned ui_needs(const struct ui *ui);
 
@@ -327,6 +330,8 @@ void action_targets_label(const struct ui *ui, char *buf, size_t n);
 /* Send sig (named name, without SIG) to ui->targets, say how it went on the
  * status line, and let the targets go. */
 void action_signal_targets(struct ui *ui, int sig, const char *name);
+/* Open the renice prompt on row p's process (fixed now). */
+void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 /* Renice ui->targets (see action_renice), say how it went on the status line,
  * and let the targets go. Returns the reaction: a frame now when one was set. */
 unsigned action_renice_target(struct ui *ui, bool relative, int value);
@@ -335,20 +340,31 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value);
 int meters_draw(struct ui *ui, int max_rows);
 int meters_height(const struct ui *ui, int max_rows);
 
-/* procs.c: the Processes pane; the Counters pane shares its rows and selection */
-void procs_draw_rows(struct ui *ui, int y, int h,
-		     void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
-		     void (*heading)(struct ui *ui, int y));
-/* Which rows are on screen now (for the observer): first index and count. */
-void procs_visible(const struct ui *ui, size_t *first, size_t *n);
+/* procs.c: the Processes pane: its rows (the Counters pane shares them) and the selection */
+/* Row i of the pane, in the order shown (the tree's when it shows); i < ui->nrows. */
+const struct frame_proc *procs_row_at(const struct ui *ui, size_t i);
+/* Filter and order the frame's rows again, keeping the selected (followed) process. */
 void procs_rebuild(struct ui *ui);
-/* The PIDs of the rows on screen into ui->view_pids (before the next frame); how many. */
-size_t procs_view_pids(struct ui *ui);
-/* Read what the rows in view show beyond the frame (command lines), before
- * drawing: drawing never touches /proc. */
-void procs_prepare(struct ui *ui);
 const struct frame_proc *procs_selected(const struct ui *ui);
 void procs_search_next(struct ui *ui, bool from_current);
+
+/* table.c: the pane's rows drawn as a table */
+/* A heading on line y (drawn by heading), then rows on the h-1 lines below it
+ * (each by row), scrolled so that the selection shows. */
+void table_draw(struct ui *ui, int y, int h,
+		void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
+		void (*heading)(struct ui *ui, int y));
+/* table_draw() with the shown columns of the field table that fit the screen. */
+void table_draw_fields(struct ui *ui, int y, int h);
+/* The field whose column (as table_draw_fields() draws it) holds screen column x, or -1. */
+int table_column_at(const struct ui *ui, int x);
+/* Which rows are on screen now (for the observer): first index and count. */
+void table_visible(const struct ui *ui, size_t *first, size_t *n);
+/* The PIDs of the rows on screen into ui->view_pids (before the next frame); how many. */
+size_t table_view_pids(struct ui *ui);
+/* Read what the rows in view show beyond the frame (command lines), before
+ * drawing: drawing never touches /proc. */
+void table_prepare(struct ui *ui);
 
 /* picker.c: the Counters pane's event picker (E) */
 bool picker_is_open(void);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rcfile.h: ptoprc as a file (rcfile.c), read and replaced safely for
+ * config.c, which knows what it says. Curses-free, as config.c is.
+ */
+#ifndef PTOP_UI_RCFILE_H
+#define PTOP_UI_RCFILE_H
+
+#include <stddef.h>
+
+#include "ptop/ui.h"
+
+/*
+ * The whole of the regular file at path, of at most CONFIG_MAX_SIZE bytes,
+ * appended to text (see config_read() for what is refused, and how). Returns
+ * 0, -ENOENT when there is none, -EISDIR, -EINVAL or -EFBIG with a line
+ * "PATH: why" in *errors, or -errno.
+ */
+int rcfile_read(const char *path, struct sbuf *text, struct sbuf *errors);
+
+/*
+ * Replace path with the len bytes at data, as config_write_why() says: a new
+ * file beside it, renamed over it; links followed only to the user's own
+ * files. Returns 0 or -errno, and on failure appends one translated line
+ * saying why to *why (not NULL).
+ */
+int rcfile_replace(const char *path, const char *data, size_t len, struct sbuf *why);
+
+#endif

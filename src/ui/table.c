@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * table.c: the rows of the Processes pane drawn as a table, which the
+ * Counters pane draws its own columns in too: a heading, the rows in view
+ * scrolled to keep the selection on screen, and for the Processes pane the
+ * shown columns of the field table that fit the screen (the least telling
+ * give way first), the tree's branches and the sort mark. Before a draw,
+ * table_prepare() reads what the rows in view show beyond the frame, so
+ * that drawing never touches /proc.
+ */
+#include <string.h>
+
+#include "tui.h"
+
+static int col_width(const struct ui *ui, enum field_id id)
+{
+	if (id == FIELD_PID || id == FIELD_PPID) {
+		int w = 1;
+
+		for (unsigned v = ui->frame.pid_max ? ui->frame.pid_max - 1 : 99999; v >= 10;
+		     v /= 10)
+			w++;
+		return w < 5 ? 5 : w;
+	}
+	return field_defs[id].width;
+}
+
+/* Room the name keeps on a narrow screen before other columns give way:
+ * COMMAND is cut first, down to this. */
+#define COMMAND_MIN 7
+
+/* How soon column c (shown at index i) gives way on a narrow screen: 0 never
+ * (the first column, the sort column, TIME+ and COMMAND), 1 late (%CPU,
+ * %MEM), 2 first. */
+static int give_way(const struct ui *ui, enum field_id id, size_t i)
+{
+	if (i == 0 || id == FIELD_COMMAND || id == FIELD_TIME ||
+	    (!ui->cfg.tree && id == ui->cfg.order.field))
+		return 0;
+	return id == FIELD_CPU || id == FIELD_MEM ? 1 : 2;
+}
+
+/*
+ * The shown columns that fit COLS: COMMAND is cut down to COMMAND_MIN
+ * columns first; then columns give way, from the right, the least telling
+ * first (see give_way()), never the sort column or TIME+.
+ */
+static size_t fit_columns(const struct ui *ui, enum field_id *out)
+{
+	size_t n = 0;
+	int used = 0;
+
+	for (size_t c = 0; c < ui->cfg.ncolumns; c++) {
+		out[n++] = ui->cfg.columns[c];
+		if (ui->cfg.columns[c] != FIELD_COMMAND)
+			used += col_width(ui, ui->cfg.columns[c]) + 1;
+	}
+	for (int rank = 2; rank > 0; rank--) {
+		for (size_t i = n; i-- > 0 && used + COMMAND_MIN > COLS;) {
+			if (give_way(ui, out[i], i) != rank)
+				continue;
+			used -= col_width(ui, out[i]) + 1;
+			memmove(out + i, out + i + 1, (n - i - 1) * sizeof(*out));
+			n--;
+		}
+	}
+	return n;
+}
+
+/* Skip the first cols columns of s (Left and Right scroll long command lines),
+ * counting a UTF-8 sequence as one. */
+static size_t skip_columns(const char *s, size_t n, unsigned cols)
+{
+	size_t i = 0;
+
+	while (cols && i < n) {
+		i++;
+		while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		cols--;
+	}
+	return i;
+}
+
+/* The tree's branches, ASCII so that every terminal lines them up. */
+static int draw_branches(struct ui *ui, int y, int x, int maxw, const struct tree_row *t)
+{
+	struct sbuf b = {0};
+	int used;
+
+	for (unsigned d = 1; d < t->depth; d++)
+		sbuf_adds(&b, d < sizeof(t->branches) * 8 && (t->branches >> d & 1) ? "| " : "  ");
+	if (t->depth)
+		sbuf_adds(&b, t->last ? "`-" : "|-");
+	if (t->has_children)
+		sbuf_adds(&b, t->collapsed ? "+ " : "- ");
+	else if (t->depth)
+		sbuf_addc(&b, ' ');
+	attron(ui_attr(ui, COLOR_TREE, A_NORMAL));
+	used = ui_put(ui, y, x, maxw, b.p ? b.p : "", b.len);
+	attroff(ui_attr(ui, COLOR_TREE, A_NORMAL));
+	sbuf_free(&b);
+	return used;
+}
+
+static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
+{
+	const struct frame_proc *p = procs_row_at(ui, i);
+	bool selected = i == ui->sel;
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t ncols = fit_columns(ui, cols);
+	int x = 0;
+
+	if (selected) {
+		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		mvhline(y, 0, ' ', COLS);
+	}
+	if (ui->ntags && tags_has(ui, p))
+		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
+	for (size_t c = 0; c < ncols && x < COLS; c++) {
+		enum field_id id = cols[c];
+		int w = col_width(ui, id);
+
+		if (id == FIELD_COMMAND) {
+			int avail = COLS - x;
+
+			if (ui->cfg.tree)
+				x += draw_branches(ui, y, x, avail, &ui->tree[i]);
+			size_t skip;
+
+			sbuf_reset(cell);
+			field_format(cell, id, p, &ui->frame);
+			skip = skip_columns(cell->p, cell->len, ui->cmd_scroll);
+			ui_put(ui, y, x, COLS - x, cell->p + skip, cell->len - skip);
+			break;
+		}
+		sbuf_reset(cell);
+		field_format(cell, id, p, &ui->frame);
+		if ((int)cell->len > w) {
+			cell->len = (size_t)w;
+			cell->p[w - 1] = '+';
+		}
+		if (x + w > COLS)
+			break;
+		if (field_defs[id].left)
+			ui_put(ui, y, x, w, cell->p, cell->len);
+		else
+			ui_put(ui, y, x + w - (int)cell->len, w, cell->p, cell->len);
+		x += w + 1;
+	}
+	if (ui->ntags && tags_has(ui, p))
+		attroff(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
+	if (selected)
+		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+}
+
+/* Which way the sort goes, right after the sort column's heading, as htop
+ * draws it: largest first points down. */
+static void sort_mark(struct ui *ui, int y, int x, enum field_id id)
+{
+	bool down = !field_defs[id].ascending != ui->cfg.order.reverse;
+
+	if (x < 0 || x >= COLS)
+		return;
+	if (ui->utf8)
+		mvaddstr(y, x, down ? "\u25bc" : "\u25b2");
+	else
+		mvaddch(y, x, down ? 'v' : '^');
+}
+
+static void fields_heading(struct ui *ui, int y)
+{
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t ncols = fit_columns(ui, cols);
+	int x = 0;
+
+	for (size_t c = 0; c < ncols && x < COLS; c++) {
+		enum field_id id = cols[c];
+		const char *t = field_defs[id].title;
+		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, id);
+		int tl = (int)strlen(t);
+		bool sorted = !ui->cfg.tree && id == ui->cfg.order.field;
+
+		if (x + w > COLS)
+			break;
+		if (sorted)
+			attron(A_BOLD | A_UNDERLINE);
+		mvaddstr(y, field_defs[id].left || tl >= w ? x : x + w - tl, t);
+		if (sorted) {
+			attroff(A_BOLD | A_UNDERLINE);
+			/* what the heading is drawn in, which this attroff may have taken */
+			attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+		}
+		if (sorted)
+			sort_mark(ui, y, field_defs[id].left || tl >= w ? x + tl : x + w, id);
+		x += w + 1;
+	}
+}
+
+static void fields_row(struct ui *ui, int y, const struct frame_proc *p, bool selected)
+{
+	(void)p;
+	(void)selected;
+	draw_row(ui, y, (size_t)(y - ui->table_y) + ui->scroll, &ui->cell);
+}
+
+void table_visible(const struct ui *ui, size_t *first, size_t *n)
+{
+	size_t h = ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES;
+
+	*first = ui->scroll < ui->nrows ? ui->scroll : 0;
+	*n = ui->nrows - *first < h ? ui->nrows - *first : h;
+}
+
+/* Keep the selection in view: scroll just enough, and no further than the end. */
+static void scroll_to_selection(struct ui *ui, size_t h)
+{
+	if (ui->sel < ui->scroll)
+		ui->scroll = ui->sel;
+	if (ui->sel >= ui->scroll + h)
+		ui->scroll = ui->sel - h + 1;
+	if (ui->scroll + h > ui->nrows)
+		ui->scroll = ui->nrows > h ? ui->nrows - h : 0;
+}
+
+size_t table_view_pids(struct ui *ui)
+{
+	size_t first, n;
+
+	if (!ui->have_frame)
+		return 0;
+	table_visible(ui, &first, &n);
+	if (ui->view_cap < n) {
+		ui->view_cap = n;
+		ui->view_pids = xreallocarray(ui->view_pids, n, sizeof(*ui->view_pids));
+	}
+	for (size_t i = 0; i < n; i++)
+		ui->view_pids[i] = procs_row_at(ui, first + i)->pid;
+	return n;
+}
+
+void table_prepare(struct ui *ui)
+{
+	size_t first, n;
+
+	ui->frame.cmdlines = ui->cfg.cmdline; /* what COMMAND shows */
+	if (!ui->have_frame)
+		return;
+	/* before the first draw the table's height is not known: the screen's bounds it */
+	scroll_to_selection(ui, ui->table_h > 0 ? (size_t)ui->table_h : (size_t)LINES);
+	table_visible(ui, &first, &n);
+	for (size_t i = first; i < first + n; i++) {
+		const struct frame_proc *p = procs_row_at(ui, i);
+
+		/* rows that scrolled or sorted into view since the frame was read */
+		pipeline_complete(ui->pipe, &ui->frame, &p, 1);
+		if (ui->cfg.cmdline)
+			pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
+	}
+}
+
+void table_draw(struct ui *ui, int y, int h,
+		void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
+		void (*heading)(struct ui *ui, int y))
+{
+	if (h < 2)
+		return;
+	attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+	mvhline(y, 0, ' ', COLS);
+	heading(ui, y);
+	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+	y++;
+	h--;
+
+	ui->table_y = y;
+	ui->table_h = h;
+	scroll_to_selection(ui, (size_t)h);
+	for (int r = 0; r < h && ui->scroll + (size_t)r < ui->nrows; r++) {
+		size_t i = ui->scroll + (size_t)r;
+
+		row(ui, y + r, procs_row_at(ui, i), i == ui->sel);
+	}
+}
+
+void table_draw_fields(struct ui *ui, int y, int h)
+{
+	table_draw(ui, y, h, fields_row, fields_heading);
+}
+
+int table_column_at(const struct ui *ui, int x)
+{
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t ncols = fit_columns(ui, cols);
+	int cx = 0;
+
+	for (size_t c = 0; c < ncols; c++) {
+		int w = cols[c] == FIELD_COMMAND ? COLS - cx : col_width(ui, cols[c]);
+
+		if (x >= cx && x < cx + w + 1)
+			return (int)cols[c];
+		cx += w + 1;
+	}
+	return -1;
+}
