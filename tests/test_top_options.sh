@@ -63,8 +63,9 @@ wait_file() {
 }
 
 # Sleepers holding 24, 48 and 72 MiB that they wrote, so it is resident and
-# stays so; nice 5, 10 and 15, taken once the memory is written (a process at
-# nice 15 on a loaded machine would take minutes to write it).
+# stays so; nice 5, 10 and 15 above the test's own (at most 19), taken once
+# the memory is written (a process at nice 15 on a loaded machine would take
+# minutes to write it).
 n=0
 for mib in 24 48 72; do
 	n=$((n + 1))
@@ -105,7 +106,7 @@ pids="$mem1,$mem2,$mem3,$busy,$cum,1"
 top -b -n 1 -p "$pids" >"$tmp/top1"
 "$PTOP" -b -n 1 -p "$pids" >"$tmp/ptop"
 top -b -n 1 -p "$pids" >"$tmp/top2"
-python3 - "$tmp/top1" "$tmp/ptop" "$tmp/top2" "$mem1 $mem2 $mem3 $cum" "$busy" <<'EOF' ||
+python3 - "$tmp/top1" "$tmp/ptop" "$tmp/top2" "$mem1 $mem2 $mem3 $cum" "$busy" "$(nice)" <<'EOF' ||
 import sys
 
 def table(path):
@@ -130,6 +131,8 @@ summary, p = table(sys.argv[2])
 _, t2 = table(sys.argv[3])
 sleepers = [int(x) for x in sys.argv[4].split()]
 busy = int(sys.argv[5])
+# the sleepers' nice values are added to this test's own (make check may run niced)
+base = int(sys.argv[6])
 assert summary[0].startswith("top - "), summary[0]
 bad = []
 for pid in sleepers + [busy, 1]:
@@ -150,8 +153,8 @@ for pid in sleepers:
     for col in ("%CPU",):
         if not (t1[pid][col] == p[pid][col] == t2[pid][col] == "0.0"):
             bad.append("sleeper %d %s: top %s, ptop %s, top %s" % (pid, col, t1[pid][col], p[pid][col], t2[pid][col]))
-for pid in sleepers[:3]:
-    assert p[pid]["NI"] in ("5", "10", "15"), p[pid]
+for k, pid in enumerate(sleepers[:3]):
+    assert p[pid]["NI"] == str(min(base + 5 * (k + 1), 19)), (base, p[pid])
 assert not bad, "\n".join(bad)
 EOF
 	fail "ptop's columns differ from top's"
