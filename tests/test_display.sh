@@ -9,7 +9,9 @@
 # unit. A process of 100 GiB of address space shows VIRT in top's units
 # (100.0g, not 102400m) in the viewer and in ptop -b, as top -b prints it.
 # With "keys = top", e starts the memory columns from MiB and l hides the
-# load line. make check sets PTOP, srcdir and TMUX_BIN.
+# load line; W keeps m, E, e and l in ptoprc, a new ptop starts with them,
+# and -E and -e on its command line win over them. make check sets PTOP,
+# srcdir and TMUX_BIN.
 
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
@@ -139,5 +141,38 @@ res_mib() {
 	screen | awk -v p="$target" '$1 == p { print $6 }' | grep -Eq '^[0-9]+\.[0-9]m$'
 }
 wait_for res_mib || fail "RES is not in MiB after e"
+
+# ---- W keeps m, E, e and l; a new ptop starts with them; -E and -e win ----
+keys E
+expect '^GiB Mem : '
+keys l
+wait_for off_screen '^ptop - .*load average' || fail "l left the load line"
+keys W
+expect 'Settings written to'
+for line in 'memory = text' 'summary_unit = GiB' 'task_unit = MiB' 'load_line = no'; do
+	grep -qx "$line" "$tmp/config/ptop/ptoprc" ||
+		fail "ptoprc lacks '$line': $(cat "$tmp/config/ptop/ptoprc")"
+done
+keys q
+# again: ARGS... for ptop, ptoprc as W left it
+again() {
+	tm_new_server
+	tm new-session -d -s "$session" -x 160 -y 48 "$PTOP" -d 0.5 -p "$target" "$@" ||
+		fail "tmux cannot start a session"
+	expect "^ *$target "
+}
+again
+expect '^GiB Mem : '
+wait_for res_mib || fail "RES is not in MiB after a restart"
+off_screen '^ptop - .*load average' || fail "the load line came back after a restart"
+off_screen '^Mem +\[' || fail "the memory bars came back after a restart"
+keys q
+again -E k -e g
+expect '^KiB Mem : '
+res_gib() {
+	screen | awk -v p="$target" '$1 == p { print $6 }' | grep -Eq '^[0-9]+\.[0-9]g$'
+}
+wait_for res_gib || fail "-e g did not start the memory columns from GiB"
+keys q
 
 echo "$NAME: PASS"

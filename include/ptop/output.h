@@ -210,6 +210,10 @@ void output_memory_lines(struct sbuf *b, const struct frame *f, enum mem_unit un
 
 /* The unit named by its letter (k, m, g, t, p, e, any case), or -1. */
 int mem_unit_by_letter(char c);
+/* "KiB", "MiB", ... "EiB". */
+const char *mem_unit_name(enum mem_unit u);
+/* The unit named "KiB" ... "EiB" or by its letter, any case, or -1. */
+int mem_unit_by_name(const char *s);
 
 /*
  * The columns a format shows of f: the presenter's choice (f->view), else

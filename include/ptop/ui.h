@@ -39,6 +39,17 @@ const char *keymap_profile_name(enum key_profile p);
 /* The profile a ptoprc name stands for (any case), or -1. */
 int keymap_profile_by_name(const char *name);
 
+/* How the header shows memory and swap (m). */
+enum mem_display {
+	MEM_BARS,   /* htop's Mem and Swp bars, the default */
+	MEM_TEXT,   /* top's two lines, as ptop -b prints them */
+	MEM_HIDDEN, /* neither */
+	MEM_DISPLAY_COUNT
+};
+
+/* The ptoprc name of d ("bars", "text", "hidden"). */
+const char *config_mem_display_name(enum mem_display d);
+
 struct ui_config {
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
@@ -47,18 +58,23 @@ struct ui_config {
 	bool color; /* colour when the terminal has it */
 	bool tree;
 	bool threads;
-	bool per_cpu;		  /* one CPU bar per CPU */
-	bool cmdline;		  /* full command lines instead of names */
-	unsigned pane;		  /* index in the pane table */
-	enum key_profile keys;	  /* whose meaning a key has where htop and top differ */
-	enum frame_source source; /* where rows come from; --source overrides */
+	bool per_cpu;		    /* one CPU bar per CPU */
+	bool cmdline;		    /* full command lines instead of names */
+	unsigned pane;		    /* index in the pane table */
+	enum key_profile keys;	    /* whose meaning a key has where htop and top differ */
+	enum frame_source source;   /* where rows come from; --source overrides */
+	enum mem_display memory;    /* m */
+	enum mem_unit summary_unit; /* E: the memory lines' unit; -E overrides */
+	enum mem_unit task_unit;    /* e: the memory columns' first unit; -e overrides */
+	bool load_line;		    /* l: the uptime and load line shown */
 	/* the Counters pane's events (ptoprc counters =, the E picker); --counters
 	 * overrides; none: the defaults */
 	char counters[PERF_GROUP_MAX][PERF_NAME_MAX];
 	int ncounters;
 };
 
-/* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
+/* top's columns, sort by %CPU, 3 s, colour, Processes pane, memory bars, top's units
+ * (MiB lines, KiB columns), the load line shown. */
 void config_defaults(struct ui_config *c);
 
 /*
@@ -121,6 +137,17 @@ void config_write_counters(struct sbuf *b, const struct ui_config *c);
 /* c's counters as the array of names observer_opts takes (pointing into c);
  * *n how many (0: NULL, the defaults). */
 const char *const *config_counters(const struct ui_config *c, const char **names, int *n);
+
+/* ---- the display settings (src/ui/dispconfig.c) ---- */
+
+/*
+ * ptoprc's memory (bars, text, hidden), summary_unit and task_unit (KiB ...
+ * EiB, or a letter, any case): true when key is one of them, and then *why
+ * is NULL (c set) or why val is not a value (translatable, N_(); c untouched).
+ */
+bool config_parse_display(struct ui_config *c, const char *key, const char *val, const char **why);
+/* Their lines for c into b. */
+void config_write_display(struct sbuf *b, const struct ui_config *c);
 
 /* ---- process tree (src/ui/tree.c) ---- */
 
@@ -282,6 +309,7 @@ struct ui_opts {
 	const char *replay;		    /* -r: a recording's frames instead of /proc */
 	enum frame_source source; /* --source, when source_given (else the settings say) */
 	bool source_given;
+	int summary_unit, task_unit; /* -E, -e (enum mem_unit); < 0: the settings say */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

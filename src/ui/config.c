@@ -35,6 +35,8 @@ void config_defaults(struct ui_config *c)
 	c->delay_s = 3.0;
 	c->color = true;
 	c->pane = 0; /* Processes */
+	c->summary_unit = UNIT_MIB;
+	c->load_line = true;
 }
 
 char *config_path(void)
@@ -103,6 +105,7 @@ static char *trim(char *s)
 /* Apply one "key = value"; a translatable reason on failure. */
 static const char *apply(struct ui_config *c, const char *key, char *val)
 {
+	const char *why;
 	bool b;
 	int id;
 
@@ -138,6 +141,8 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 			   : NULL;
 	if (!strcmp(key, "counters"))
 		return config_parse_counters(val, c);
+	if (config_parse_display(c, key, val, &why))
+		return why;
 	if (!strcmp(key, "pane")) {
 		int pane = ui_pane_by_name(val);
 
@@ -157,6 +162,7 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		    {"threads", offsetof(struct ui_config, threads)},
 		    {"per_cpu", offsetof(struct ui_config, per_cpu)},
 		    {"cmdline", offsetof(struct ui_config, cmdline)},
+		    {"load_line", offsetof(struct ui_config, load_line)},
 		};
 
 		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -450,7 +456,9 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 		    c->color ? "yes" : "no", c->tree ? "yes" : "no", c->threads ? "yes" : "no");
 	sbuf_printf(b, "per_cpu = %s\ncmdline = %s\npane = %s\n", c->per_cpu ? "yes" : "no",
 		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
-	sbuf_printf(b, "keys = %s\n", keymap_profile_name(c->keys));
+	sbuf_printf(b, "keys = %s\nload_line = %s\n", keymap_profile_name(c->keys),
+		    c->load_line ? "yes" : "no");
+	config_write_display(b, c);
 	if (c->source != FRAME_SOURCE_AUTO)
 		sbuf_printf(b, "source = %s\n", frame_source_name(c->source));
 	config_write_counters(b, c);

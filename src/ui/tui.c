@@ -355,6 +355,11 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.threads = true;
 	if (o->cmdline)
 		ui->cfg.cmdline = true;
+	if (o->summary_unit >= 0)
+		ui->cfg.summary_unit = (enum mem_unit)o->summary_unit;
+	if (o->task_unit >= 0)
+		ui->cfg.task_unit = (enum mem_unit)o->task_unit;
+	display_apply(ui);
 	ui->filter = o->filter;
 	if (ui->cfg.pane >= ui_pane_count())
 		ui->cfg.pane = 0;

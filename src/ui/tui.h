@@ -155,10 +155,9 @@ struct ui {
 	int watch_pid;		 /* the process a `w` prompt arms on */
 	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
 
-	/* how the header and the memory columns show what they show (display.c) */
-	enum mem_display { MEM_BARS, MEM_TEXT, MEM_HIDDEN } mem_display; /* m */
-	bool hide_load;		 /* top's l: no uptime and load line */
-	struct output_view view; /* the memory columns' unit (top's e), the summary's (E) */
+	/* the frame's view: the memory columns' unit (top's e), the summary's (E),
+	 * from cfg (display_apply()) */
+	struct output_view view;
 
 	/* a replay (ptop -r FILE): frames from a recording */
 	bool replay;
@@ -381,6 +380,8 @@ void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who);
 /* display.c: how the header and the memory columns show what they show */
 /* m, E, and top's e and l; UI_IGNORED for any other action. */
 unsigned display_key(struct ui *ui, enum ui_action act);
+/* ui->view as the settings say (after they are read, and after each change). */
+void display_apply(struct ui *ui);
 
 /* ---- replay.c: the viewer on a recording ---- */
 
