@@ -814,6 +814,7 @@ static int run_viewer(const struct cli *cli)
 	    .filter = o->filter,
 	    .order = cli->sort_given ? &o->order : NULL,
 	    .iterations = o->iterations,
+	    .counters = o->observe.counters,
 	    .events = o->observe.events,
 	    .nevents = o->observe.nevents,
 	    .counter_budget = o->observe.budget,

@@ -9,8 +9,9 @@
 # context-switches and page-faults ticked (the --counters= line follows);
 # closing it counts them: their columns come, with figures after a frame.
 # W saves them in ptoprc, and a new ptop with the same HOME shows the same
-# columns. A bad counters line in ptoprc, and an unknown event in it, are
-# named. Skips (77) without tmux or where perf events cannot be opened.
+# columns; --counters overrides them, without a list too (the defaults).
+# A bad counters line in ptoprc, and an unknown event in it, are named.
+# Skips (77) without tmux or where perf events cannot be opened.
 
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
@@ -103,6 +104,12 @@ start --counters=cpu-migrations
 keys 2
 expect '^ *PID +~?migrations '
 off_screen 'ctx-sw' || fail "--counters did not override ptoprc"
+keys q
+
+# --counters without a list: the defaults, not ptoprc's
+start --counters
+keys 2
+expect '^ *PID +~?(cycles|task-clock) '
 keys q
 
 # a bad line is named, the rest of ptoprc is read

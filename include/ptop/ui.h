@@ -296,6 +296,7 @@ struct ui_opts {
 	struct row_filter filter;      /* from -p / -u */
 	const struct row_order *order; /* from -s, or NULL */
 	long iterations;	       /* stop after N frames (-n), 0: never */
+	bool counters;		       /* --counters: its events (or the defaults) over ptoprc's */
 	const char *const *events;     /* --counters=EVENTS for the Counters pane, or NULL */
 	int nevents;
 	unsigned counter_budget;

@@ -371,8 +371,8 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 {
 	static const char *names[PERF_GROUP_MAX];
 	int n = o->nevents;
-	/* ptoprc's counters, which --counters overrides */
-	const char *const *events = o->events ? o->events : config_counters(&ui->cfg, names, &n);
+	/* ptoprc's counters, which --counters overrides (without a list: the defaults) */
+	const char *const *events = o->counters ? o->events : config_counters(&ui->cfg, names, &n);
 	struct pipeline_opts po = {
 	    .root = o->root,
 	    .source = o->source_given ? o->source : ui->cfg.source,
