@@ -104,6 +104,12 @@ extern const struct field_def field_defs[FIELD_COUNT];
 int field_by_name(const char *name);
 /* The field whose title is name, exactly as top prints it ("%CPU", "TIME+"), or -1. */
 int field_by_title(const char *name);
+/* The heading of column id over f's rows: a counter's is its event's name where f
+ * counts one ("context-switches", not "CTR1"), any other the table's title. */
+const char *field_title(const struct frame *f, enum field_id id);
+/* Columns column id takes over f's rows: the table's width, or its heading's
+ * when that is longer (an event's name); 0 for a column that takes the rest. */
+int field_width(const struct frame *f, enum field_id id);
 /* <0, 0, >0 as a before b in the field's ascending order; ties broken by PID. */
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b);
 /*

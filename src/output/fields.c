@@ -262,8 +262,8 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			 .type = FT_NAME,
 			 AT(container),
 			 .key = "container"},
-/* "ctr1": the title is the event's name where the frame is known (the
-     * Counters pane, batch text); .off is the event's index */
+/* "ctr1": headed by its event's name where the frame counts one
+     * (field_title()); .off is the event's index */
 #define CTR_FIELD(i, n)                                                                            \
 	[n] = {.name = "ctr" #i,                                                                   \
 	       .title = "CTR" #i,                                                                  \
@@ -348,6 +348,22 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 		return CMP(field_ctr_value(id, a), field_ctr_value(id, b));
 	}
 	return 0;
+}
+
+const char *field_title(const struct frame *f, enum field_id id)
+{
+	const struct field_def *d = &field_defs[id];
+
+	if (d->type == FT_CTR && (int)d->off < f->counters.nevents)
+		return f->counters.names[d->off];
+	return d->title;
+}
+
+int field_width(const struct frame *f, enum field_id id)
+{
+	int w = field_defs[id].width, tl = (int)strlen(field_title(f, id));
+
+	return w && tl > w ? tl : w;
 }
 
 int field_ctr(int e)

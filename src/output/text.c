@@ -260,7 +260,7 @@ static void breakpoints_section(struct sbuf *b, const struct frame *f)
 
 static int column_width(const struct frame *f, enum field_id id)
 {
-	return id == FIELD_PID ? pid_width(f) : field_defs[id].width;
+	return id == FIELD_PID ? pid_width(f) : field_width(f, id);
 }
 
 /*
@@ -275,7 +275,7 @@ static size_t columns_fitting(const struct frame *f, const enum field_id *cols, 
 	for (size_t c = 0; c < ncols; c++) {
 		int w = column_width(f, cols[c]);
 
-		pos += (c ? 1 : 0) + (w ? w : (int)strlen(field_defs[cols[c]].title));
+		pos += (c ? 1 : 0) + (w ? w : (int)strlen(field_title(f, cols[c])));
 		if (limit > 0 && pos > limit)
 			return c;
 	}
@@ -315,7 +315,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 			if (rest && limit)
 				w = limit - pos;
 			if (i == 0)
-				sbuf_adds(b, d->title);
+				sbuf_adds(b, field_title(f, id));
 			else
 				field_format(b, id, rows[i - 1], f);
 			justify(b, at, w, d->left, !rest);

@@ -98,7 +98,7 @@ static int col_width(const struct ui *ui, enum field_id id)
 			w++;
 		return w < 5 ? 5 : w;
 	}
-	return field_defs[id].width;
+	return field_width(&ui->frame, id);
 }
 
 /* Room the name keeps on a narrow screen before other columns give way:
@@ -252,7 +252,7 @@ static void procs_heading(struct ui *ui, int y)
 
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
 		enum field_id id = cols[c];
-		const char *t = field_defs[id].title;
+		const char *t = field_title(&ui->frame, id);
 		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, id);
 		int tl = (int)strlen(t);
 		bool sorted = !ui->cfg.tree && id == ui->cfg.order.field;
