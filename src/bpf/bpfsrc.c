@@ -618,6 +618,11 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		t = grow(&f->procs, &f->cap, f->nprocs);
 		*t = b->procs[l - b->leaders];
 		fill_task(r, c, t);
+		/* its own I/O, as task/TID/io shows it, not the process's sum */
+		t->io_rchar = r->io.rchar;
+		t->io_wchar = r->io.wchar;
+		t->io_read_bytes = r->io.read_bytes;
+		t->io_write_bytes = r->io.write_bytes;
 		cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, c->hz,
 			       &t->utime, &t->stime);
 		/* the leader has no mm once its thread exited: a live thread shows the process's */

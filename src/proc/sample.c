@@ -896,8 +896,11 @@ static int add_thread(void *ctx, int tid)
 		return 0; /* that thread ended: not an error */
 	}
 	/* a TID reused by a new thread of the same process starts afresh */
-	if (is_new || st.starttime != slot->start_ticks)
+	if (is_new || st.starttime != slot->start_ticks) {
 		slot->have_prev = false;
+		slot->io_at = 0;
+		slot->io_refused = false;
+	}
 	slot->start_ticks = st.starttime;
 
 	t = frame_grow(w->f);
@@ -912,6 +915,8 @@ static int add_thread(void *ctx, int tid)
 			       w->interval, w->f->uptime_s, st.starttime);
 	slot->prev_ticks = st.utime + st.stime;
 	slot->have_prev = true;
+	/* its own I/O (task/TID/io), not the process's sum */
+	sample_io(s, slot, t, s->needs, w->f->uptime_s);
 	/* the leader has no mm once its thread exited: a live thread shows the process's */
 	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
 		return 0;
