@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_display.sh: how the viewer's header and memory columns show what they
-# show, driven in a private tmux server as a user would. Up to 32 CPUs the
-# header has one bar per CPU from the start (htop's default) and 1 gives one
-# bar for all of them; m cycles the memory meters between bars, top's two
+# show, driven in a private tmux server as a user would. With -p the Tasks
+# line counts the processes shown, as top's does. Up to 32 CPUs the header
+# has one bar per CPU from the start (htop's default) and 1 gives one bar
+# for all of them; m cycles the memory meters between bars, top's two
 # text lines and nothing (in both key profiles); E changes the text lines'
 # unit. A process of 100 GiB of address space shows VIRT in top's units
 # (100.0g, not 102400m) in the viewer and in ptop -b, as top -b prints it.
@@ -83,6 +84,8 @@ virt() {
 
 # ---- per-CPU bars by default, up to 32 CPUs ----
 start htop
+# -p: the Tasks line counts what it shows, as top's
+expect 'Tasks: 1 total, '
 ncpus=$(getconf _NPROCESSORS_CONF)
 if [ "$ncpus" -le 32 ]; then
 	expect '^0 +\['

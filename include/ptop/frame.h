@@ -121,6 +121,17 @@ struct frame_tasks {
 	unsigned total, running, sleeping, stopped, zombie;
 };
 
+/* Count one task in state (stat's letter) into t, as top counts them: R running,
+ * T and t stopped, Z zombie, any other (S, D, I) sleeping. */
+static inline void frame_tasks_count(struct frame_tasks *t, char state)
+{
+	t->total++;
+	t->running += state == 'R';
+	t->stopped += state == 'T' || state == 't';
+	t->zombie += state == 'Z';
+	t->sleeping += state != 'R' && state != 'T' && state != 't' && state != 'Z';
+}
+
 struct frame_cost {
 	double cpu_s;	     /* CPU time ptop spent building this frame, seconds */
 	double wall_s;	     /* wall time spent building it, seconds */

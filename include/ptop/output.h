@@ -166,6 +166,9 @@ struct row_order {
 /* Fill rows (room for f->nprocs) with the chosen processes, sorted. Returns how many. */
 size_t rows_select(const struct frame *f, const struct row_filter *flt, const struct row_order *ord,
 		   const struct frame_proc **rows);
+/* With -p (flt->npids), f->tasks counts only what -p shows: those processes, or with
+ * -H their threads, whatever the other filters leave out (top's Tasks: line). */
+void rows_count_tasks(struct frame *f, const struct row_filter *flt);
 
 /* Figures derived from a process's counters; a field is < 0 when its events are absent. */
 struct ctr_derived {

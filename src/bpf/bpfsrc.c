@@ -584,15 +584,6 @@ static void group_tasks(struct bpfsrc *b, size_t len)
 	}
 }
 
-static void count_task(struct frame_tasks *t, char state)
-{
-	t->total++;
-	t->running += state == 'R';
-	t->stopped += state == 'T' || state == 't';
-	t->zombie += state == 'Z';
-	t->sleeping += state != 'R' && state != 'T' && state != 't' && state != 'Z';
-}
-
 static struct frame_proc *grow(struct frame_proc **procs, size_t *cap, size_t n)
 {
 	if (n >= *cap) {
@@ -629,7 +620,7 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		if (r->has_mm && t->state != 'Z')
 			fill_mem(r, c, f, t);
 		rates(b, c, f, t);
-		count_task(&f->tasks, t->state);
+		frame_tasks_count(&f->tasks, t->state);
 		f->nprocs++;
 	}
 }
@@ -656,7 +647,7 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 		if (c->threads)
 			continue;
 		rates(b, c, f, p);
-		count_task(&f->tasks, p->state);
+		frame_tasks_count(&f->tasks, p->state);
 		f->nprocs++;
 	}
 	if (c->threads)

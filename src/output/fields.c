@@ -750,18 +750,19 @@ static int row_cmp(const void *x, const void *y, void *arg)
 	return c ? c : CMP(a->pid, b->pid);
 }
 
+/* Whether -p takes p: one of its PIDs, or (-H) a thread of one, as top -H -p. */
+static bool pid_wanted(const struct frame_proc *p, const struct row_filter *flt)
+{
+	for (size_t i = 0; i < flt->npids; i++)
+		if (flt->pids[i] == p->pid || flt->pids[i] == p->tgid)
+			return true;
+	return false;
+}
+
 static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
 {
-	if (flt->npids) {
-		size_t i;
-
-		/* a process's threads (-H) come with it, as with top -H -p */
-		for (i = 0; i < flt->npids; i++)
-			if (flt->pids[i] == p->pid || flt->pids[i] == p->tgid)
-				break;
-		if (i == flt->npids)
-			return false;
-	}
+	if (flt->npids && !pid_wanted(p, flt))
+		return false;
 	if (flt->by_uid) {
 		bool match = p->uid == flt->uid;
 
@@ -790,6 +791,16 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 	if (ord)
 		rows_sort(rows, n, ord);
 	return n;
+}
+
+void rows_count_tasks(struct frame *f, const struct row_filter *flt)
+{
+	if (!flt->npids)
+		return;
+	memset(&f->tasks, 0, sizeof(f->tasks));
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (pid_wanted(&f->procs[i], flt))
+			frame_tasks_count(&f->tasks, f->procs[i].state);
 }
 
 void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord)

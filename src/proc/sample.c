@@ -331,26 +331,6 @@ static void sample_system(struct sampler *s, struct frame *f, bool first)
 	}
 }
 
-static void count_task(struct frame_tasks *t, char state)
-{
-	t->total++;
-	switch (state) {
-	case 'R':
-		t->running++;
-		break;
-	case 'T':
-	case 't':
-		t->stopped++;
-		break;
-	case 'Z':
-		t->zombie++;
-		break;
-	default: /* S, D, I and the rest sleep, as top counts them */
-		t->sleeping++;
-		break;
-	}
-}
-
 /*
  * %CPU of one CPU: ticks since *prev over the interval. With no earlier
  * sample, a task born during the interval is charged all its ticks; one
@@ -996,7 +976,7 @@ static void sample_init(struct sampler *s, struct frame *f, double interval)
 	if (s->threads)
 		sample_threads(s, f, interval);
 	for (size_t i = first; i < f->nprocs; i++)
-		count_task(&f->tasks, f->procs[i].state);
+		frame_tasks_count(&f->tasks, f->procs[i].state);
 }
 
 /* The frame's cost: the descriptors held, its CPU and wall time since cpu0 and mono. */
@@ -1129,7 +1109,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 			sample_threads(s, f, interval);
 		/* the process, or with -H its threads, as top counts them */
 		for (size_t i = first; i < f->nprocs; i++)
-			count_task(&f->tasks, f->procs[i].state);
+			frame_tasks_count(&f->tasks, f->procs[i].state);
 	}
 	if (ret < 0)
 		return ret;

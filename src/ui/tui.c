@@ -115,6 +115,7 @@ static void take_frame(struct ui *ui)
 	ui->frame.view = &ui->view; /* the memory columns' unit (top's e) */
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
+	rows_count_tasks(&ui->frame, &ui->filter); /* -p's, as top's Tasks: line */
 	procs_rebuild(ui);
 	observe(ui);
 	/* sorted by what the observer just filled (a counter, PERF): sort again */
