@@ -8,6 +8,7 @@
 # whether a hardware PMU was found; task-clock is unticked and
 # context-switches and page-faults ticked (the --counters= line follows);
 # closing it counts them: their columns come, with figures after a frame.
+# Typing (or /) filters the list, Esc clears the filter (htop's IncSet).
 # W saves them in ptoprc, and a new ptop with the same HOME shows the same
 # columns; --counters overrides them, without a list too (the defaults).
 # A bad counters line in ptoprc, and an unknown event in it, are named.
@@ -80,6 +81,36 @@ expect '^--counters=context-switches *$'
 keys Down Down Space
 expect '^--counters=context-switches,page-faults *$'
 expect '^ *\[ctr2\] +page-faults '
+
+# / filters the list by name or description, in any case (htop's IncSet);
+# Esc clears it
+expect '^Type or / to filter the list'
+keys /
+expect '^Filter: _'
+keys f A u l
+expect '^Filter: fAul_ +[0-9]+ of [0-9]+ events; Esc clears'
+expect '^ *\[ctr2\] +page-faults '
+expect '^ *\[    \] +major-faults '
+off_screen ' context-switches ' || fail "the filter kept context-switches"
+keys x y z
+expect '^ *\(no event matches\)'
+keys Escape
+expect '^Type or / to filter the list'
+expect '^ *\[ctr1\] +context-switches '
+# typing starts it too; Space ticks in the filtered list, Enter keeps it
+keys m i g r
+expect '^Filter: migr_ '
+expect '^ *\[    \] +cpu-migrations '
+keys Space
+expect '^--counters=context-switches,page-faults,cpu-migrations *$'
+keys Enter
+expect '^Filter: migr  '
+keys Space
+expect '^--counters=context-switches,page-faults *$'
+# the first Esc clears a kept filter, the next closes the picker
+keys Escape
+expect '^Type or / to filter the list'
+expect 'Choose events'
 keys E
 expect 'Counting from the next frame: context-switches,page-faults '
 expect '^ *PID +~?ctx-sw +~?faults '

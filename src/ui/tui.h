@@ -353,8 +353,9 @@ void procs_search_next(struct ui *ui, bool from_current);
 bool picker_is_open(void);
 /* Open it, the events counted now ticked. */
 void picker_open(struct ui *ui);
-/* Any key while it is open (it takes them all). E, Esc, q or F10 close it
- * and count the ticked events from the next frame (UI_REFETCH). */
+/* Any key while it is open (it takes them all): typing (or /) filters the
+ * list, Esc clears the filter. E, Esc (no filter), q or F10 close it and
+ * count the ticked events from the next frame (UI_REFETCH). */
 unsigned picker_key(struct ui *ui, enum ui_action act, int key);
 /* Draw it over the pane's rows y..y+h-1. */
 void picker_draw(struct ui *ui, int y, int h);
