@@ -57,7 +57,8 @@ struct ui_config {
 	double delay_s;
 	bool color; /* colour when the terminal has it */
 	bool tree;
-	bool threads;
+	bool threads;		    /* top's H: a row per thread instead of per process */
+	bool user_threads;	    /* htop's H: each process's other threads as rows after it */
 	bool per_cpu;		    /* one CPU bar per CPU */
 	bool cmdline;		    /* full command lines instead of names */
 	unsigned pane;		    /* index in the pane table */
@@ -242,7 +243,8 @@ enum ui_action {
 	ACT_WRITE_CONFIG,
 	ACT_COLUMNS,
 	ACT_CMDLINE,
-	ACT_THREADS,
+	ACT_THREADS,	  /* top's H: a row per thread instead of per process */
+	ACT_USER_THREADS, /* htop's H: user processes' threads shown or hidden */
 	ACT_TREE,
 	ACT_TREE_ALL,	   /* htop's *: expand or collapse every branch */
 	ACT_HIDE_KTHREADS, /* htop's K */

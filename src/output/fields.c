@@ -798,8 +798,10 @@ void rows_count_tasks(struct frame *f, const struct row_filter *flt)
 	if (!flt->npids)
 		return;
 	memset(&f->tasks, 0, sizeof(f->tasks));
+	/* with -H every thread, else the processes (not the viewer's user threads) */
 	for (size_t i = 0; i < f->nprocs; i++)
-		if (pid_wanted(&f->procs[i], flt))
+		if (pid_wanted(&f->procs[i], flt) &&
+		    (f->threads || !frame_proc_is_thread(&f->procs[i])))
 			frame_tasks_count(&f->tasks, f->procs[i].state);
 }
 

@@ -183,6 +183,10 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 {
 	const struct frame_proc *p = row_at(ui, i);
 	bool selected = i == ui->sel;
+	/* htop's user threads: told from their processes by colour */
+	attr_t thread = !ui->frame.threads && frame_proc_is_thread(p) && !selected
+			    ? ui_attr(ui, COLOR_THREAD, A_DIM)
+			    : 0;
 	enum field_id cols[UI_MAX_COLUMNS];
 	size_t ncols = fit_columns(ui, cols);
 	int x = 0;
@@ -191,6 +195,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		mvhline(y, 0, ' ', COLS);
 	}
+	attron(thread);
 	if (ui->ntags && tags_has(ui, p))
 		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
@@ -226,6 +231,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 	}
 	if (ui->ntags && tags_has(ui, p))
 		attroff(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
+	attroff(thread);
 	if (selected)
 		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 }
@@ -528,6 +534,13 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		ui->cfg.threads = !ui->cfg.threads;
 		ui_status(ui, ui->cfg.threads ? _("Showing threads") : _("Showing processes"));
 		return UI_HANDLED | UI_REFETCH; /* a new kind of frame: build it now */
+	case ACT_USER_THREADS:
+		/* from top's threads view too: back to processes, their threads hidden */
+		ui->cfg.user_threads = !ui->cfg.user_threads && !ui->cfg.threads;
+		ui->cfg.threads = false;
+		ui_status(ui, ui->cfg.user_threads ? _("Showing user threads")
+						   : _("Hiding user threads"));
+		return UI_HANDLED | UI_REFETCH;
 	case ACT_TREE:
 		ui->cfg.tree = !ui->cfg.tree;
 		return UI_HANDLED | UI_REBUILD;

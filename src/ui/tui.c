@@ -85,6 +85,7 @@ static void take_frame(struct ui *ui)
 	struct pipeline_request req = {
 	    .needs = ui_needs(ui) | (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),
 	    .threads = ui->cfg.threads,
+	    .user_threads = ui->cfg.user_threads,
 	    .per_cpu = ui->cfg.per_cpu,
 	    .sysio = true,
 	    .read_less = true,

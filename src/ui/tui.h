@@ -31,6 +31,7 @@ enum ui_color {
 	COLOR_PANE_ACTIVE,
 	COLOR_TREE,
 	COLOR_TAGGED,
+	COLOR_THREAD, /* a thread's row among processes, as htop colours them */
 	COLOR_COUNT
 };
 
