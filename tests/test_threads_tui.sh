@@ -5,10 +5,11 @@
 # server as a user would, on a child with three threads, one of which wrote
 # 4 MiB. htop's (the default): H shows each thread as a row after its
 # process (under it in the tree), in the thread colour, the Tasks line still
-# counting processes; H hides them again, and W keeps the choice. top's:
-# H shows a row per thread instead of per process, the summary counting
-# Threads. Every thread row shows that thread's own I/O, not the process's.
-# make check sets PTOP, srcdir and TMUX_BIN.
+# counting processes; H hides them again (and leaves the threads view -H
+# starts), and W keeps the choice. top's: H shows a row per thread instead
+# of per process, the summary counting Threads. Every thread row shows that
+# thread's own I/O, not the process's. make check sets PTOP, srcdir and
+# TMUX_BIN.
 
 PTOP=${PTOP:-./ptop}
 TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
@@ -72,17 +73,19 @@ writer=$(cat "$tmp/writer")
 wait_for test "$(ls "/proc/$child/task" | wc -l)" -eq 3 || fail "the child has no three threads"
 idle=$(ls "/proc/$child/task" | grep -vx -e "$child" -e "$writer")
 
-# start PROFILE: ptop on the child, ptoprc keys = PROFILE and an I/O column
+# start PROFILE [ARGS]: ptop on the child, ptoprc keys = PROFILE and an I/O column
 start() {
 	printf 'keys = %s\ncolumns = pid,wchar,command\nsort = pid\n' "$1" \
 		>"$tmp/config/ptop/ptoprc"
-	again
+	shift
+	again "$@"
 }
 
-# again: ptop on the child, ptoprc as it is, rows from $source
+# again [ARGS]: ptop on the child, ptoprc as it is, rows from $source
 again() {
 	tm_new_server
-	tm new-session -d -s "$session" -x 120 -y 40 "$PTOP" -d 0.5 --source "$source" -p "$child" ||
+	tm new-session -d -s "$session" -x 120 -y 40 \
+		"$PTOP" -d 0.5 --source "$source" -p "$child" "$@" ||
 		fail "tmux cannot start a session"
 	expect "^ *$child "
 }
@@ -132,6 +135,15 @@ for source in procfs auto; do
 	expect "^ *$writer +4\\.0M "
 	keys q
 done
+# -H starts top's view in htop's profile too; H leaves it for processes
+source=auto
+start htop -H
+expect 'Threads: 3 total'
+keys H
+expect 'Showing processes'
+expect 'Tasks: 1 total'
+wait_for off_screen "^ *$writer " || fail "H did not leave the threads view"
+keys q
 
 # ---- top's: a row per thread instead ----
 source=auto
