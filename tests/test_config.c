@@ -99,6 +99,7 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->tree, b->tree);
 	assert_int_equal(a->threads, b->threads);
 	assert_int_equal(a->user_threads, b->user_threads);
+	assert_int_equal(a->hide_kthreads, b->hide_kthreads);
 	assert_int_equal(a->per_cpu, b->per_cpu);
 	assert_int_equal(a->cmdline, b->cmdline);
 	assert_int_equal(a->pane, b->pane);
@@ -173,7 +174,8 @@ static void test_defaults(void **state)
 	assert_true(c.color);
 	assert_false(c.tree);
 	assert_false(c.threads);
-	assert_false(c.user_threads); /* unlike htop: reading every thread costs */
+	assert_false(c.user_threads);  /* unlike htop: reading every thread costs */
+	assert_false(c.hide_kthreads); /* as top, and ptop -b */
 	assert_false(c.per_cpu);
 	assert_false(c.cmdline);
 	assert_int_equal(c.pane, ui_pane_by_name("processes"));
@@ -226,6 +228,7 @@ static void test_round_trip(void **state)
 	all.tree = true;
 	all.threads = true;
 	all.user_threads = true;
+	all.hide_kthreads = true;
 	all.per_cpu = true;
 	all.cmdline = true;
 	all.pane = (unsigned)ui_pane_by_name("bench");
@@ -555,6 +558,7 @@ static void test_good_spellings(void **state)
 			    "tree = on\n"
 			    "threads = TRUE\n"
 			    "user_threads = on\n"
+			    "hide_kernel_threads = yes\n"
 			    "per_cpu = 1\n"
 			    "cmdline = Yes\n"
 			    "sort_reverse = no\n"
@@ -573,6 +577,7 @@ static void test_good_spellings(void **state)
 	assert_true(c.tree);
 	assert_true(c.threads);
 	assert_true(c.user_threads);
+	assert_true(c.hide_kthreads);
 	assert_true(c.per_cpu);
 	assert_true(c.cmdline);
 	assert_false(c.order.reverse);

@@ -287,6 +287,11 @@ if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
 	keys K
 	expect 'Kernel threads hidden'
 	wait_for off_screen ' kthreadd$' || fail "K should hide kthreadd"
+	# W keeps it, as htop keeps hide_kernel_threads
+	keys W
+	expect 'Settings written to'
+	grep -qx 'hide_kernel_threads = yes' "$tmp/config/ptop/ptoprc" ||
+		fail "ptoprc lacks hide_kernel_threads = yes: $(cat "$tmp/config/ptop/ptoprc")"
 	keys K
 	expect '^ +2 .* kthreadd$'
 	filter "$prefix"

@@ -59,6 +59,7 @@ struct ui_config {
 	bool tree;
 	bool threads;		    /* top's H: a row per thread instead of per process */
 	bool user_threads;	    /* htop's H: each process's other threads as rows after it */
+	bool hide_kthreads;	    /* K: kernel threads left out */
 	bool per_cpu;		    /* one CPU bar per CPU */
 	bool cmdline;		    /* full command lines instead of names */
 	unsigned pane;		    /* index in the pane table */

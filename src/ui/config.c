@@ -161,6 +161,7 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		    {"tree", offsetof(struct ui_config, tree)},
 		    {"threads", offsetof(struct ui_config, threads)},
 		    {"user_threads", offsetof(struct ui_config, user_threads)},
+		    {"hide_kernel_threads", offsetof(struct ui_config, hide_kthreads)},
 		    {"per_cpu", offsetof(struct ui_config, per_cpu)},
 		    {"cmdline", offsetof(struct ui_config, cmdline)},
 		    {"load_line", offsetof(struct ui_config, load_line)},
@@ -455,7 +456,8 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 		    c->order.reverse ? "yes" : "no");
 	sbuf_printf(b, "delay = %g\ncolor = %s\ntree = %s\nthreads = %s\n", c->delay_s,
 		    c->color ? "yes" : "no", c->tree ? "yes" : "no", c->threads ? "yes" : "no");
-	sbuf_printf(b, "user_threads = %s\n", c->user_threads ? "yes" : "no");
+	sbuf_printf(b, "user_threads = %s\nhide_kernel_threads = %s\n",
+		    c->user_threads ? "yes" : "no", c->hide_kthreads ? "yes" : "no");
 	sbuf_printf(b, "per_cpu = %s\ncmdline = %s\npane = %s\n", c->per_cpu ? "yes" : "no",
 		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
 	sbuf_printf(b, "keys = %s\nload_line = %s\n", keymap_profile_name(c->keys),

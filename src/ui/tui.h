@@ -122,7 +122,6 @@ struct ui {
 	size_t nfield_filters;
 	struct ui_user users[UI_USERS_MAX]; /* of the u menu */
 	size_t nusers;
-	bool hide_kthreads;  /* K */
 	unsigned cmd_scroll; /* columns of COMMAND scrolled off to the left */
 	int menu_number;     /* digits typed in the signal menu */
 
