@@ -151,6 +151,8 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 		return 1;
 	}
 	if (!o->quiet) {
+		/* what -p shows, as top's Tasks: line; the recording keeps the whole frame's */
+		rows_count_tasks(f, &o->filter);
 		sbuf_reset(&b->buf);
 		b->fmt->frame(&b->buf, f, b->rows, nrows, b->printed++ == 0);
 		err = write_out(o->out_fd, b->buf.p, b->buf.len);

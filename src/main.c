@@ -542,8 +542,9 @@ struct cli {
 	struct batch_opts o; /* the viewer takes its part of these too */
 	size_t pids_cap, watch_cap;
 	bool batch, delay_given, sort_given, width_given, summary, keep_given, source_given;
-	bool secure; /* -s: top's secure mode */
-	bool viewer; /* --viewer: the viewer serves --listen */
+	bool summary_unit_given, task_unit_given; /* -E, -e: over ptoprc's in the viewer */
+	bool secure;				  /* -s: top's secure mode */
+	bool viewer;				  /* --viewer: the viewer serves --listen */
 	struct serve_addr listen;
 	const char *metrics_opt; /* a metrics option given, for the error without --listen */
 };
@@ -597,9 +598,11 @@ static bool take_top_option(int c, struct cli *cli, char **argv, int argc)
 		break;
 	case 'E':
 		o->view.summary_unit = parse_unit("-E", optarg, UNIT_EIB);
+		cli->summary_unit_given = true;
 		break;
 	case 'e':
 		o->view.task_unit = parse_unit("-e", optarg, UNIT_PIB);
+		cli->task_unit_given = true;
 		break;
 	case 'w':
 		o->view.width = parse_width(optarg, argv, argc);
@@ -836,6 +839,7 @@ static int run_viewer(const struct cli *cli)
 	    .filter = o->filter,
 	    .order = cli->sort_given ? &o->order : NULL,
 	    .iterations = o->iterations,
+	    .counters = o->observe.counters,
 	    .events = o->observe.events,
 	    .nevents = o->observe.nevents,
 	    .counter_budget = o->observe.budget,
@@ -849,6 +853,8 @@ static int run_viewer(const struct cli *cli)
 	    .replay = o->replay,
 	    .source = o->source,
 	    .source_given = cli->source_given,
+	    .summary_unit = cli->summary_unit_given ? (int)o->view.summary_unit : -1,
+	    .task_unit = cli->task_unit_given ? (int)o->view.task_unit : -1,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

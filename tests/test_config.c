@@ -98,10 +98,16 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->color, b->color);
 	assert_int_equal(a->tree, b->tree);
 	assert_int_equal(a->threads, b->threads);
+	assert_int_equal(a->user_threads, b->user_threads);
+	assert_int_equal(a->hide_kthreads, b->hide_kthreads);
 	assert_int_equal(a->per_cpu, b->per_cpu);
 	assert_int_equal(a->cmdline, b->cmdline);
 	assert_int_equal(a->pane, b->pane);
 	assert_int_equal(a->keys, b->keys);
+	assert_int_equal(a->memory, b->memory);
+	assert_int_equal(a->summary_unit, b->summary_unit);
+	assert_int_equal(a->task_unit, b->task_unit);
+	assert_int_equal(a->load_line, b->load_line);
 	assert_int_equal(a->ncounters, b->ncounters);
 	for (int i = 0; i < a->ncounters; i++)
 		assert_string_equal(a->counters[i], b->counters[i]);
@@ -168,9 +174,16 @@ static void test_defaults(void **state)
 	assert_true(c.color);
 	assert_false(c.tree);
 	assert_false(c.threads);
+	assert_false(c.user_threads);  /* unlike htop: reading every thread costs */
+	assert_false(c.hide_kthreads); /* as top, and ptop -b */
 	assert_false(c.per_cpu);
 	assert_false(c.cmdline);
 	assert_int_equal(c.pane, ui_pane_by_name("processes"));
+	/* top's units and htop's bars; the load line shown */
+	assert_int_equal(c.memory, MEM_BARS);
+	assert_int_equal(c.summary_unit, UNIT_MIB);
+	assert_int_equal(c.task_unit, UNIT_KIB);
+	assert_true(c.load_line);
 }
 
 static void round_trip(struct tmp *t, const char *rel, const struct ui_config *want,
@@ -214,10 +227,16 @@ static void test_round_trip(void **state)
 	all.color = false;
 	all.tree = true;
 	all.threads = true;
+	all.user_threads = true;
+	all.hide_kthreads = true;
 	all.per_cpu = true;
 	all.cmdline = true;
 	all.pane = (unsigned)ui_pane_by_name("bench");
 	all.keys = KEYS_TOP;
+	all.memory = MEM_HIDDEN;
+	all.summary_unit = UNIT_GIB;
+	all.task_unit = UNIT_EIB;
+	all.load_line = false;
 	assert_null(
 	    config_parse_counters("context-switches, page-faults,skl::INST_RETIRED:ANY_P", &all));
 
@@ -248,6 +267,23 @@ static void test_round_trip_each_value(void **state)
 	assert_int_equal(keymap_profile_by_name("TOP"), KEYS_TOP);
 	assert_int_equal(keymap_profile_by_name("htop"), KEYS_HTOP);
 	assert_int_equal(keymap_profile_by_name("emacs"), -1);
+	/* m, E and e as W saves them: each display and each unit */
+	config_defaults(&c);
+	for (int d = 0; d < MEM_DISPLAY_COUNT; d++) {
+		c.memory = (enum mem_display)d;
+		round_trip(
+		    t, "x/ptoprc", &c,
+		    &(struct ui_config){.memory = (enum mem_display)((d + 1) % MEM_DISPLAY_COUNT)});
+	}
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		c.summary_unit = (enum mem_unit)u;
+		c.task_unit = (enum mem_unit)(UNIT_COUNT - 1 - u);
+		c.load_line = u & 1;
+		round_trip(
+		    t, "x/ptoprc", &c,
+		    &(struct ui_config){.summary_unit = (enum mem_unit)((u + 1) % UNIT_COUNT),
+					.load_line = !(u & 1)});
+	}
 	config_defaults(&c);
 	for (int f = 0; f < FIELD_COUNT; f++) {
 		c.order = (struct row_order){.field = (enum field_id)f, .reverse = f & 1};
@@ -299,6 +335,10 @@ static void test_written_text(void **state)
 	/* htop's meanings unless ptoprc asks for top's */
 	assert_int_equal(c.keys, KEYS_HTOP);
 	assert_non_null(strstr(buf, "\nkeys = htop\n"));
+	assert_non_null(strstr(buf, "\nmemory = bars\n"));
+	assert_non_null(strstr(buf, "\nsummary_unit = MiB\n"));
+	assert_non_null(strstr(buf, "\ntask_unit = KiB\n"));
+	assert_non_null(strstr(buf, "\nload_line = yes\n"));
 }
 
 static void test_write_fails_under_a_file(void **state)
@@ -477,10 +517,14 @@ static void test_bad_values(void **state)
 {
 	struct tmp *t = *state;
 	static const char *const bad[] = {
-	    "delay = ",		  "delay = inf",  "delay = nan", "delay = 86401",
-	    "delay = 1s",	  "delay = -0.5", "sort = ",	 "sort = cpu,mem",
-	    "columns = pid;user", "color = 2",	  "per_cpu = ",	 "pane = 5",
-	    "sort_reverse = y",	  " = yes",	  "=",
+	    "delay = ",		 "delay = inf",	   "delay = nan",
+	    "delay = 86401",	 "delay = 1s",	   "delay = -0.5",
+	    "sort = ",		 "sort = cpu,mem", "columns = pid;user",
+	    "color = 2",	 "per_cpu = ",	   "pane = 5",
+	    "sort_reverse = y",	 " = yes",	   "=",
+	    "memory = graph",	 "memory = ",	   "summary_unit = KB",
+	    "summary_unit = x",	 "task_unit = ",   "task_unit = MiBs",
+	    "load_line = maybe",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -513,11 +557,17 @@ static void test_good_spellings(void **state)
 			    "color = OFF\n"
 			    "tree = on\n"
 			    "threads = TRUE\n"
+			    "user_threads = on\n"
+			    "hide_kernel_threads = yes\n"
 			    "per_cpu = 1\n"
 			    "cmdline = Yes\n"
 			    "sort_reverse = no\n"
 			    "sort = PID\n"
 			    "pane = Counters\n"
+			    "memory = TEXT\n"
+			    "summary_unit = gib\n"
+			    "task_unit = m\n"
+			    "load_line = off\n"
 			    "columns = PID , user\tcpu\n");
 	assert_int_equal(config_read(t->path, &c, &errors), 0);
 	if (errors.len)
@@ -526,11 +576,17 @@ static void test_good_spellings(void **state)
 	assert_false(c.color);
 	assert_true(c.tree);
 	assert_true(c.threads);
+	assert_true(c.user_threads);
+	assert_true(c.hide_kthreads);
 	assert_true(c.per_cpu);
 	assert_true(c.cmdline);
 	assert_false(c.order.reverse);
 	assert_int_equal(c.order.field, FIELD_PID);
 	assert_int_equal(c.pane, ui_pane_by_name("counters"));
+	assert_int_equal(c.memory, MEM_TEXT);
+	assert_int_equal(c.summary_unit, UNIT_GIB);
+	assert_int_equal(c.task_unit, UNIT_MIB);
+	assert_false(c.load_line);
 	assert_int_equal(c.ncolumns, 4);
 	assert_int_equal(c.columns[0], FIELD_PID);
 	assert_int_equal(c.columns[1], FIELD_USER);

@@ -8,9 +8,11 @@
 # whether a hardware PMU was found; task-clock is unticked and
 # context-switches and page-faults ticked (the --counters= line follows);
 # closing it counts them: their columns come, with figures after a frame.
+# Typing (or /) filters the list, Esc clears the filter (htop's IncSet).
 # W saves them in ptoprc, and a new ptop with the same HOME shows the same
-# columns. A bad counters line in ptoprc, and an unknown event in it, are
-# named. Skips (77) without tmux or where perf events cannot be opened.
+# columns; --counters overrides them, without a list too (the defaults).
+# A bad counters line in ptoprc, and an unknown event in it, are named.
+# Skips (77) without tmux or where perf events cannot be opened.
 
 NAME=test_counters_picker
 . "${srcdir:-.}/tests/tmux-lib.sh"
@@ -53,6 +55,36 @@ expect '^--counters=context-switches *$'
 keys Down Down Space
 expect '^--counters=context-switches,page-faults *$'
 expect '^ *\[ctr2\] +page-faults '
+
+# / filters the list by name or description, in any case (htop's IncSet);
+# Esc clears it
+expect '^Type or / to filter the list'
+keys /
+expect '^Filter: _'
+keys f A u l
+expect '^Filter: fAul_ +[0-9]+ of [0-9]+ events; Esc clears'
+expect '^ *\[ctr2\] +page-faults '
+expect '^ *\[    \] +major-faults '
+off_screen ' context-switches ' || fail "the filter kept context-switches"
+keys x y z
+expect '^ *\(no event matches\)'
+keys Escape
+expect '^Type or / to filter the list'
+expect '^ *\[ctr1\] +context-switches '
+# typing starts it too; Space ticks in the filtered list, Enter keeps it
+keys m i g r
+expect '^Filter: migr_ '
+expect '^ *\[    \] +cpu-migrations '
+keys Space
+expect '^--counters=context-switches,page-faults,cpu-migrations *$'
+keys Enter
+expect '^Filter: migr  '
+keys Space
+expect '^--counters=context-switches,page-faults *$'
+# the first Esc clears a kept filter, the next closes the picker
+keys Escape
+expect '^Type or / to filter the list'
+expect 'Choose events'
 keys E
 expect 'Counting from the next frame: context-switches,page-faults '
 expect '^ *PID +~?ctx-sw +~?faults '
@@ -77,6 +109,12 @@ start --counters=cpu-migrations
 keys 2
 expect '^ *PID +~?migrations '
 off_screen 'ctx-sw' || fail "--counters did not override ptoprc"
+keys q
+
+# --counters without a list: the defaults, not ptoprc's
+start --counters
+keys 2
+expect '^ *PID +~?(cycles|task-clock) '
 keys q
 
 # a bad line is named, the rest of ptoprc is read

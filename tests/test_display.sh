@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_display.sh: how the viewer's header and memory columns show what they
-# show, driven in a private tmux server as a user would. Up to 32 CPUs the
-# header has one bar per CPU from the start (htop's default) and 1 gives one
-# bar for all of them; m cycles the memory meters between bars, top's two
+# show, driven in a private tmux server as a user would. With -p the Tasks
+# line counts the processes shown, as top's does. Up to 32 CPUs the header
+# has one bar per CPU from the start (htop's default) and 1 gives one bar
+# for all of them; m cycles the memory meters between bars, top's two
 # text lines and nothing (in both key profiles); E changes the text lines'
 # unit. A process of 100 GiB of address space shows VIRT in top's units
 # (100.0g, not 102400m) in the viewer and in ptop -b, as top -b prints it.
 # With "keys = top", e starts the memory columns from MiB and l hides the
-# load line. make check sets PTOP, srcdir and TMUX_BIN.
+# load line; W keeps m, E, e and l in ptoprc, a new ptop starts with them,
+# and -E and -e on its command line win over them. make check sets PTOP,
+# srcdir and TMUX_BIN.
 
 NAME=test_display
 
@@ -55,6 +58,8 @@ virt() {
 
 # ---- per-CPU bars by default, up to 32 CPUs ----
 start htop
+# -p: the Tasks line counts what it shows, as top's
+expect 'Tasks: 1 total, '
 ncpus=$(getconf _NPROCESSORS_CONF)
 if [ "$ncpus" -le 32 ]; then
 	expect '^0 +\['
@@ -113,5 +118,38 @@ res_mib() {
 	screen | awk -v p="$target" '$1 == p { print $6 }' | grep -Eq '^[0-9]+\.[0-9]m$'
 }
 wait_for res_mib || fail "RES is not in MiB after e"
+
+# ---- W keeps m, E, e and l; a new ptop starts with them; -E and -e win ----
+keys E
+expect '^GiB Mem : '
+keys l
+wait_for off_screen '^ptop - .*load average' || fail "l left the load line"
+keys W
+expect 'Settings written to'
+for line in 'memory = text' 'summary_unit = GiB' 'task_unit = MiB' 'load_line = no'; do
+	grep -qx "$line" "$tmp/config/ptop/ptoprc" ||
+		fail "ptoprc lacks '$line': $(cat "$tmp/config/ptop/ptoprc")"
+done
+keys q
+# again: ARGS... for ptop, ptoprc as W left it
+again() {
+	tm_new_server
+	tm new-session -d -s "$session" -x 160 -y 48 "$PTOP" -d 0.5 -p "$target" "$@" ||
+		fail "tmux cannot start a session"
+	expect "^ *$target "
+}
+again
+expect '^GiB Mem : '
+wait_for res_mib || fail "RES is not in MiB after a restart"
+off_screen '^ptop - .*load average' || fail "the load line came back after a restart"
+off_screen '^Mem +\[' || fail "the memory bars came back after a restart"
+keys q
+again -E k -e g
+expect '^KiB Mem : '
+res_gib() {
+	screen | awk -v p="$target" '$1 == p { print $6 }' | grep -Eq '^[0-9]+\.[0-9]g$'
+}
+wait_for res_gib || fail "-e g did not start the memory columns from GiB"
+keys q
 
 finish

@@ -5,7 +5,8 @@
 # prints the German usage, with LANG unset as on a bare machine, and a usage
 # error is German too. The build's po/de.gmo is installed into a scratch
 # locale tree that PTOP_LOCALEDIR points at (ptop is not installed here).
-# Every message in the sources has a German translation in po/de.po.
+# Every message in the sources has a German translation in po/de.po, and
+# po/de.po has none that the sources lack.
 # A ptop built with --disable-nls speaks only English, and without xgettext
 # or msgcmp the sources cannot be read for messages: either part is then
 # skipped, saying so; with both skipped the test skips (77).
@@ -60,7 +61,12 @@ if command -v xgettext >/dev/null && command -v msgcmp >/dev/null; then
 	(cd "$src" && xgettext --language=C --keyword=_ --keyword=N_ --from-code=UTF-8 \
 		-o "$tmp/ptop.pot" $files) || die "xgettext failed"
 	msgcmp "$src/po/de.po" "$tmp/ptop.pot" >"$tmp/msgcmp" 2>&1 ||
-		die "po/de.po lacks translations: $(head -n 20 "$tmp/msgcmp")"
+		fail "po/de.po lacks translations: $(head -n 20 "$tmp/msgcmp")"
+	# and none for a message the sources no longer have (the po update makes
+	# those obsolete, to be removed)
+	msgcmp --use-untranslated "$tmp/ptop.pot" "$src/po/de.po" >"$tmp/msgcmp" 2>&1 ||
+		fail "po/de.po has messages the sources lack: $(head -n 20 "$tmp/msgcmp")"
+	grep -q '^#~' "$src/po/de.po" && fail "po/de.po keeps obsolete (#~) entries"
 	checked=1
 else
 	partial_skip "xgettext or msgcmp is not installed: not checking that" \

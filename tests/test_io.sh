@@ -7,8 +7,8 @@
 # one /proc/PID/cgroup names; a writer's rate is its bytes over the interval;
 # and another user's io, unreadable without privilege, is null in JSON and
 # empty in CSV, never 0 (as root: ptop and a child run as nobody with
-# setpriv, beside a child of root's). Waits end on what the kernel counts,
-# DEADLINE seconds at most.
+# setpriv, beside a child of root's); with -H each thread shows its own
+# I/O. Waits end on what the kernel counts, DEADLINE seconds at most.
 set -eu
 
 NAME=test_io
@@ -83,6 +83,45 @@ if fstype != "tmpfs":
     assert int(c["io_write_bytes"]) >= n, c
 assert c["cgroup"] == want, (c, want)
 PY
+
+# Threads (-H) show their own I/O (task/TID/io), not the process's: a
+# process whose second thread wrote N bytes, the main thread nothing. From
+# /proc and, where it loads, from BPF.
+"$PYTHON" -c '
+import os, sys, threading, time
+tmp, n = sys.argv[1], int(sys.argv[2])
+def writer():
+    with open(tmp + "/tdata", "wb") as f:
+        f.write(b"x" * n)
+    with open(tmp + "/tready.new", "w") as f:
+        f.write("%d\n" % threading.get_native_id())
+    os.rename(tmp + "/tready.new", tmp + "/tready")
+    time.sleep(600)
+threading.Thread(target=writer, daemon=True).start()
+time.sleep(600)
+' "$tmp" "$N" &
+t_pid=$!
+pids="$pids $t_pid"
+wait_until test -e "$tmp/tready" || { echo "FAIL: the writing thread never finished" >&2; exit 1; }
+t_tid=$(cat "$tmp/tready")
+for src in procfs bpf; do
+	"$PTOP" -b -n 1 -H --source "$src" -o json -p "$t_pid" >"$tmp/thr.json" 2>"$tmp/thr.err" ||
+		fail "-H --source $src: exit $?: $(cat "$tmp/thr.err")"
+	"$PYTHON" - "$tmp/thr.json" "$t_pid" "$t_tid" "$N" "$src" <<'PY' || fail "-H --source $src: threads' own I/O"
+import json, sys
+path, pid, tid, n, src = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+fr = json.loads(open(path).readline())
+if src == "bpf" and fr["cost"]["source"] != "bpf":
+    print("note: no BPF here: threads' I/O checked from /proc only")
+    sys.exit(0)
+rows = {r["pid"]: r for r in fr["processes"]}
+assert rows.keys() >= {pid, tid}, rows.keys()
+assert rows[tid]["tgid"] == pid, rows[tid]
+# the writer: its N bytes; the main thread: none of them
+assert rows[tid]["io_wchar"] >= n, rows[tid]
+assert rows[pid]["io_wchar"] < n, rows[pid]
+PY
+done
 
 # A writer that keeps writing: each frame's rate is its bytes over its interval.
 # In a process group of its own (setsid keeps the PID), so that cleanup ends

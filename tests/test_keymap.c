@@ -87,7 +87,7 @@ static const struct {
     {'C', ACT_COLUMNS, ACT_COLUMNS},
     {'S', ACT_COLUMNS, ACT_COLUMNS},
     {'p', ACT_CMDLINE, ACT_CMDLINE},
-    {'H', ACT_THREADS, ACT_THREADS},
+    {'H', ACT_USER_THREADS, ACT_THREADS},
     {'t', ACT_TREE, ACT_TREE},
     {'V', ACT_TREE, ACT_TREE},
     {KEY_F(5), ACT_TREE, ACT_TREE},

@@ -7,7 +7,8 @@
 # k and r act on every tagged process, and a tagged process that ended is
 # reported, not replaced; Z pauses; the kept filter shows in the footer. With
 # "keys = top" in ptoprc: Space refreshes, c shows command lines, s asks for
-# the delay, U for a user; help lists the profile's keys. Keys are also sent
+# the delay, U for a user, and the keys both share (I, Z, /, k, r, F8, K, *)
+# do what they do in htop's; help lists the profile's keys. Keys are also sent
 # several at once, typed before a redraw. make check sets PTOP, srcdir and
 # TMUX_BIN.
 
@@ -236,6 +237,11 @@ if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
 	keys K
 	expect 'Kernel threads hidden'
 	wait_for off_screen ' kthreadd$' || fail "K should hide kthreadd"
+	# W keeps it, as htop keeps hide_kernel_threads
+	keys W
+	expect 'Settings written to'
+	grep -qx 'hide_kernel_threads = yes' "$tmp/config/ptop/ptoprc" ||
+		fail "ptoprc lacks hide_kernel_threads = yes: $(cat "$tmp/config/ptop/ptoprc")"
 	keys K
 	expect '^ +2 .* kthreadd$'
 	filter "$prefix"
@@ -332,6 +338,46 @@ keys -l "COMMAND=${prefix}C"
 keys Enter
 wait_for rows_are 1 || fail "o in the top profile should keep c"
 keys o Enter
+# the keys both profiles share do here what they do in htop's: I inverts the
+# sort, Z pauses, / searches, k and r act on the selected process, F8 renices
+# it by one, K hides kernel threads, * collapses the tree
+expect 'COMMAND▲'
+keys I
+expect 'COMMAND▼'
+keys I
+expect 'COMMAND▲'
+keys Z
+expect '\[paused\]'
+keys Z
+wait_for off_screen '\[paused\]' || fail "Z should resume in the top profile"
+keys /
+expect 'Search: '
+keys Escape
+keys k
+expect "Send signal to $c \\(${prefix}c\\):"
+expect '15 TERM'
+keys Escape
+keys r
+expect "Renice $c \\(${prefix}c\\)"
+keys Escape
+c_was=$(nice_of "$c")
+keys F8
+c_plus_one() {
+	[ "$(nice_of "$c")" = $((c_was + 1)) ]
+}
+wait_for c_plus_one || fail "F8 should renice c by one in the top profile"
+keys K
+expect 'Kernel threads hidden'
+keys K
+expect 'Kernel threads shown'
+filter "$prefix"
+keys t
+wait_for rows_are 3 || fail "the tree should show c, p and q in the top profile"
+keys '*'
+wait_for rows_are 2 || fail "* should collapse p's branch in the top profile"
+keys '*' t
+filter "${prefix}c"
+wait_for rows_are 1 || fail "only c should show again"
 # a narrow terminal cuts COMMAND first and keeps the sort column and TIME+
 resize() {
 	tm resize-window -t "$session" -x "$1" -y "$2" 2>/dev/null ||

@@ -745,6 +745,52 @@ static void test_counters_text_units(void **state)
 	sbuf_free(&c);
 }
 
+/*
+ * --fields with counter columns: batch text heads each by its event's name,
+ * wide enough for it, as the Counters pane and the other formats name them;
+ * a column past the events counted keeps its CTRn.
+ */
+static void test_counters_text_headings(void **state)
+{
+	static const enum field_id cols[] = {FIELD_PID, FIELD_CTR1, FIELD_CTR2, FIELD_CTR3,
+					     FIELD_COMMAND};
+	struct output_view v = output_view_default;
+	struct frame f;
+	struct sbuf t = {0};
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	v.columns = cols;
+	v.ncolumns = sizeof(cols) / sizeof(cols[0]);
+	f.view = &v;
+	f.counters.on = true;
+	f.counters.nevents = 2;
+	strcpy(f.counters.names[0], "ipc");
+	strcpy(f.counters.names[1], "perf::PERF_COUNT_HW_CACHE_L1D:READ:ACCESS");
+	for (size_t i = 0; i < f.nprocs; i++)
+		f.procs[i].has_ctr = false;
+	f.procs[1].has_ctr = true;
+	f.procs[1].ctr[0] = 7;
+	f.procs[1].ctr[1] = 1234567;
+	f.procs[1].ctr_scale = 1;
+	assert_string_equal(field_title(&f, FIELD_CTR2), f.counters.names[1]);
+	assert_string_equal(field_title(&f, FIELD_CTR3), "CTR3");
+	assert_int_equal(field_width(&f, FIELD_CTR1), field_defs[FIELD_CTR1].width);
+	assert_int_equal(field_width(&f, FIELD_CTR2), (int)strlen(f.counters.names[1]));
+	output_text_frame(&t, &f, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&t);
+	assert_null(strstr(s, "CTR1"));
+	assert_null(strstr(s, "CTR2"));
+	assert_non_null(strstr(s,
+			       "        ipc perf::PERF_COUNT_HW_CACHE_L1D:READ:ACCESS       CTR3 "
+			       "COMMAND\n"));
+	/* the values right-aligned under the long name */
+	assert_non_null(
+	    strstr(s, "          7                                     1235K          - "));
+	sbuf_free(&t);
+}
+
 /* io and cgroup columns: units in the text formats, "-" for unknown, unknown sorts last. */
 static void test_io_cgroup_columns(void **state)
 {
@@ -836,15 +882,25 @@ static void test_output_formats_listed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_golden_text),	      cmocka_unit_test(test_text_multibyte_user),
-	    cmocka_unit_test(test_golden_json),	      cmocka_unit_test(test_golden_csv),
-	    cmocka_unit_test(test_empty_frame),	      cmocka_unit_test(test_fmt_mem_kb),
-	    cmocka_unit_test(test_fmt_time_plus),     cmocka_unit_test(test_json_string),
-	    cmocka_unit_test(test_fmt_time_rfc3339),  cmocka_unit_test(test_fmt_printable),
-	    cmocka_unit_test(test_rows_filter),	      cmocka_unit_test(test_rows_sort),
-	    cmocka_unit_test(test_field_by_name),     cmocka_unit_test(test_output_format_by_name),
-	    cmocka_unit_test(test_counters_no_count), cmocka_unit_test(test_counters_text_units),
-	    cmocka_unit_test(test_io_cgroup_columns), cmocka_unit_test(test_output_formats_listed),
+	    cmocka_unit_test(test_golden_text),
+	    cmocka_unit_test(test_text_multibyte_user),
+	    cmocka_unit_test(test_golden_json),
+	    cmocka_unit_test(test_golden_csv),
+	    cmocka_unit_test(test_empty_frame),
+	    cmocka_unit_test(test_fmt_mem_kb),
+	    cmocka_unit_test(test_fmt_time_plus),
+	    cmocka_unit_test(test_json_string),
+	    cmocka_unit_test(test_fmt_time_rfc3339),
+	    cmocka_unit_test(test_fmt_printable),
+	    cmocka_unit_test(test_rows_filter),
+	    cmocka_unit_test(test_rows_sort),
+	    cmocka_unit_test(test_field_by_name),
+	    cmocka_unit_test(test_output_format_by_name),
+	    cmocka_unit_test(test_counters_no_count),
+	    cmocka_unit_test(test_counters_text_units),
+	    cmocka_unit_test(test_io_cgroup_columns),
+	    cmocka_unit_test(test_output_formats_listed),
+	    cmocka_unit_test(test_counters_text_headings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

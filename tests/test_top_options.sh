@@ -6,7 +6,8 @@
 # known nice values and memory (and one that burns CPU), and PID 1. PID, USER,
 # PR, NI, VIRT, RES, SHR, S and COMMAND are equal (a figure of PID 1 that
 # moved between two top runs around ptop's is not compared); TIME+ lies
-# between the two top runs' and %CPU is 0.0 for sleepers in both. Then -o
+# between the two top runs' and %CPU is 0.0 for sleepers in both; the
+# Tasks: line counts the processes of -p, with -H their threads. Then -o
 # (top's names and signs), -O, -w, -E, -e, -i, -S, -1, -s, -u/-U with '!',
 # --fields in the three formats. Skips (77) without top or python3.
 set -eu
@@ -26,8 +27,9 @@ export HOME
 unset COLUMNS LINES || :
 
 # Sleepers holding 24, 48 and 72 MiB that they wrote, so it is resident and
-# stays so; nice 5, 10 and 15, taken once the memory is written (a process at
-# nice 15 on a loaded machine would take minutes to write it).
+# stays so; nice 5, 10 and 15 above the test's own (at most 19), taken once
+# the memory is written (a process at nice 15 on a loaded machine would take
+# minutes to write it).
 n=0
 for mib in 24 48 72; do
 	n=$((n + 1))
@@ -85,13 +87,17 @@ def hundredths(t):
     m, s = t.split(":")
     return int(m) * 6000 + round(float(s) * 100)
 
-_, t1 = table(sys.argv[1])
+top1, t1 = table(sys.argv[1])
 summary, p = table(sys.argv[2])
-_, t2 = table(sys.argv[3])
+top2, t2 = table(sys.argv[3])
 sleepers = [int(x) for x in sys.argv[4].split()]
 busy = int(sys.argv[5])
 assert summary[0].startswith("top - "), summary[0]
 bad = []
+# -p: the Tasks: line counts the processes asked for, as top's
+totals = [s[1].split()[1] for s in (top1, summary, top2)]
+if totals != [str(len(p))] * 3:
+    bad.append("Tasks: top %s total, ptop %s, top %s, for %d processes" % (totals[0], totals[1], totals[2], len(p)))
 for pid in sleepers + [busy, 1]:
     assert pid in p and pid in t1 and pid in t2, "PID %d missing: ptop %s top %s" % (pid, sorted(p), sorted(t1))
     for col in ("PID", "USER", "PR", "NI", "VIRT", "RES", "SHR", "S", "COMMAND"):
@@ -116,6 +122,19 @@ for pid in sleepers[:3]:
 assert not bad, "\n".join(bad)
 EOF
 	fail "ptop's columns differ from top's"
+
+# --- -H -p: the Threads: line counts the threads of those processes, as top's ---------
+threads_total() {
+	awk 'NR == 2 { print $1, $2 }' "$1"
+}
+top -b -n 1 -H -p "$mem1,$cum,1" >"$tmp/topH1"
+"$PTOP" -b -n 1 -H -p "$mem1,$cum,1" >"$tmp/ptopH"
+top -b -n 1 -H -p "$mem1,$cum,1" >"$tmp/topH2"
+h1=$(threads_total "$tmp/topH1")
+hp=$(threads_total "$tmp/ptopH")
+h2=$(threads_total "$tmp/topH2")
+# PID 1's threads may come and go between the runs
+[ "$hp" = "$h1" ] || [ "$hp" = "$h2" ] || fail "-H -p: ptop's '$hp', top's '$h1' and '$h2'"
 
 # --- -o: top's field names and signs, the same order as top's ----------------------
 for spec in %MEM +%MEM -PID +PID RES -NI; do

@@ -3,7 +3,8 @@
  * test_tree.c: the tree view's ordering (src/ui/tree.c) over hand-made
  * process rows, no /proc involved. Parents come before their children, one
  * level deeper; siblings follow the sort order; processes whose parent is
- * not among the rows are roots; a collapsed PID is shown, marked, without
+ * not among the rows are roots; a thread's row (htop's user threads) is under
+ * its process; a collapsed PID is shown, marked, without
  * its descendants; the `last` flags and `branches` bits are what the drawing
  * needs; a 10000-deep chain and a cycle of parents (possible when PIDs are
  * reused while a frame is read) are handled. A checker verifies every
@@ -109,7 +110,8 @@ static void check_invariants(const struct forest *f, const struct tree_row *out,
 			fail_msg("pid %d listed twice", r->p->pid);
 		if (r->depth > 0) {
 			assert_non_null(anc[r->depth - 1]);
-			assert_int_equal(anc[r->depth - 1]->p->pid, r->p->ppid);
+			assert_int_equal(anc[r->depth - 1]->p->pid,
+					 frame_proc_is_thread(r->p) ? r->p->tgid : r->p->ppid);
 			assert_true(i > 0 && out[i - 1].depth + 1 >= r->depth);
 		}
 		anc[r->depth] = r;
@@ -272,6 +274,36 @@ static void test_orphans_are_roots(void **state)
 		    {500, 0, false, false, false, 0}, {1, 0, false, false, false, 0},
 		    {300, 0, false, true, false, 0},  {400, 1, true, false, false, 0},
 		    {100, 0, true, false, false, 0},
+		};
+
+		assert_rows(f.out, n, want, sizeof(want) / sizeof(want[0]));
+	}
+	check_invariants(&f, f.out, n, &ord);
+	forest_free(&f);
+}
+
+/* htop's user threads: a thread's row goes under its process, among its child processes. */
+static void test_threads_under_process(void **state)
+{
+	struct forest f;
+	struct row_order ord = {.field = FIELD_CPU};
+	size_t n;
+
+	(void)state;
+	forest_init(&f, 5);
+	set_proc(&f.procs[0], 1, 0, 0);
+	set_proc(&f.procs[1], 100, 1, 10);
+	set_proc(&f.procs[2], 101, 1, 1); /* a thread keeps its process's ppid */
+	f.procs[2].tgid = 100;
+	set_proc(&f.procs[3], 102, 1, 9);
+	f.procs[3].tgid = 100;
+	set_proc(&f.procs[4], 200, 100, 5);
+	n = build(&f, &ord, NULL, 0);
+	{
+		static const struct want want[] = {
+		    {1, 0, true, true, false, 0},     {100, 1, true, true, false, 0},
+		    {102, 2, false, false, false, 4}, {200, 2, false, false, false, 4},
+		    {101, 2, true, false, false, 0},
 		};
 
 		assert_rows(f.out, n, want, sizeof(want) / sizeof(want[0]));
@@ -490,6 +522,7 @@ int main(void)
 	    cmocka_unit_test(test_shape_by_pid_and_reversed),
 	    cmocka_unit_test(test_collapsed),
 	    cmocka_unit_test(test_orphans_are_roots),
+	    cmocka_unit_test(test_threads_under_process),
 	    cmocka_unit_test(test_empty_and_single),
 	    cmocka_unit_test(test_deep_chain),
 	    cmocka_unit_test(test_deep_branches),

@@ -51,10 +51,10 @@ struct frame_proc {
 	bool ctr_counting;    /* attached during the interval: ctr[] covers part of it only */
 	uint8_t ctr_na; /* bit e: event e counts in the kernel, refused here: ctr[e] is no count */
 	int perf_fds;	/* perf_event descriptors it holds; -1 not looked at */
-	int tgid;	/* the process a thread belongs to (== pid for processes) */
+	int tgid;	/* the process a thread belongs to (== pid for processes; 0 unknown) */
 	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
 	bool has_cmd;
-	/* from io, read only when PROC_NEED(PROC_FILE_IO) was asked for; with -H, the process's */
+	/* from io, read only when PROC_NEED(PROC_FILE_IO) was asked for; a thread's own */
 	bool has_io; /* false: not read, or refused (another user's, without privilege) */
 	uint64_t io_rchar, io_wchar;		/* bytes through read()/write(), since start */
 	uint64_t io_read_bytes, io_write_bytes; /* bytes from and to storage, since start */
@@ -99,6 +99,16 @@ static inline double frame_cpu_share(uint64_t ticks, const uint64_t *prev, doubl
 static inline uint64_t frame_io_rate(uint64_t now, uint64_t prev, double secs)
 {
 	return secs > 0 && now >= prev ? (uint64_t)((double)(now - prev) / secs + 0.5) : 0;
+}
+
+/*
+ * Whether p is the row of a thread other than its process's main one: with
+ * -H every row is a thread, and with sampler_opts.user_threads (htop's view)
+ * such rows follow their process's row.
+ */
+static inline bool frame_proc_is_thread(const struct frame_proc *p)
+{
+	return p->tgid > 0 && p->pid != p->tgid;
 }
 
 /* What the counters are and how they are doing (filled by the observer). */
@@ -153,6 +163,17 @@ struct frame_cpu {
 struct frame_tasks {
 	unsigned total, running, sleeping, stopped, zombie;
 };
+
+/* Count one task in state (stat's letter) into t, as top counts them: R running,
+ * T and t stopped, Z zombie, any other (S, D, I) sleeping. */
+static inline void frame_tasks_count(struct frame_tasks *t, char state)
+{
+	t->total++;
+	t->running += state == 'R';
+	t->stopped += state == 'T' || state == 't';
+	t->zombie += state == 'Z';
+	t->sleeping += state != 'R' && state != 'T' && state != 't' && state != 'Z';
+}
 
 struct frame_cost {
 	double cpu_s;	     /* CPU time ptop spent building this frame, seconds */
@@ -235,8 +256,12 @@ struct sampler_opts {
 	const char *root; /* proc root; NULL means "/proc" */
 	unsigned needs;	  /* PROC_NEED() bits beyond stat, which is always read */
 	bool threads;	  /* one row per thread (top's H) instead of per process */
-	bool per_cpu;	  /* fill frame.cpus */
-	bool sysio;	  /* fill frame.sysio */
+	/* without threads: after each process's row, a row for each of its other
+	 * threads (htop's user threads), its own figures from task/TID (memory
+	 * the process's); tasks count the processes only */
+	bool user_threads;
+	bool per_cpu; /* fill frame.cpus */
+	bool sysio;   /* fill frame.sysio */
 	/*
 	 * Read less: only the rows in view get `needs`; the others get
 	 * `needs_all` (what sorting and filtering use), and a single-threaded

@@ -104,6 +104,12 @@ extern const struct field_def field_defs[FIELD_COUNT];
 int field_by_name(const char *name);
 /* The field whose title is name, exactly as top prints it ("%CPU", "TIME+"), or -1. */
 int field_by_title(const char *name);
+/* The heading of column id over f's rows: a counter's is its event's name where f
+ * counts one ("context-switches", not "CTR1"), any other the table's title. */
+const char *field_title(const struct frame *f, enum field_id id);
+/* Columns column id takes over f's rows: the table's width, or its heading's
+ * when that is longer (an event's name); 0 for a column that takes the rest. */
+int field_width(const struct frame *f, enum field_id id);
 /* <0, 0, >0 as a before b in the field's ascending order; ties broken by PID. */
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b);
 /*
@@ -160,6 +166,9 @@ struct row_order {
 /* Fill rows (room for f->nprocs) with the chosen processes, sorted. Returns how many. */
 size_t rows_select(const struct frame *f, const struct row_filter *flt, const struct row_order *ord,
 		   const struct frame_proc **rows);
+/* With -p (flt->npids), f->tasks counts only what -p shows: those processes, or with
+ * -H their threads, whatever the other filters leave out (top's Tasks: line). */
+void rows_count_tasks(struct frame *f, const struct row_filter *flt);
 
 /* Figures derived from a process's counters; a field is < 0 when its events are absent. */
 struct ctr_derived {
@@ -210,6 +219,10 @@ void output_memory_lines(struct sbuf *b, const struct frame *f, enum mem_unit un
 
 /* The unit named by its letter (k, m, g, t, p, e, any case), or -1. */
 int mem_unit_by_letter(char c);
+/* "KiB", "MiB", ... "EiB". */
+const char *mem_unit_name(enum mem_unit u);
+/* The unit named "KiB" ... "EiB" or by its letter, any case, or -1. */
+int mem_unit_by_name(const char *s);
 
 /*
  * The columns a format shows of f: the presenter's choice (f->view), else

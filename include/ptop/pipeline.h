@@ -52,10 +52,11 @@ void pipeline_free(struct pipeline *p);
 
 /* What the presenter asks of the next frame. */
 struct pipeline_request {
-	unsigned needs; /* PROC_NEED() bits beyond stat: the shown and sorted columns' */
-	bool threads;	/* a row per thread */
-	bool per_cpu;	/* per-CPU totals */
-	bool sysio;	/* disk and network throughput (frame.sysio) */
+	unsigned needs;	   /* PROC_NEED() bits beyond stat: the shown and sorted columns' */
+	bool threads;	   /* a row per thread */
+	bool user_threads; /* htop's: processes, each then its other threads (sampler_opts) */
+	bool per_cpu;	   /* per-CPU totals */
+	bool sysio;	   /* disk and network throughput (frame.sysio) */
 	/*
 	 * Read what the screen needs (the viewer): the rows in view get `needs`,
 	 * every other process what `needs_all` says (the sort column's, the

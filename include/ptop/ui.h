@@ -39,6 +39,17 @@ const char *keymap_profile_name(enum key_profile p);
 /* The profile a ptoprc name stands for (any case), or -1. */
 int keymap_profile_by_name(const char *name);
 
+/* How the header shows memory and swap (m). */
+enum mem_display {
+	MEM_BARS,   /* htop's Mem and Swp bars, the default */
+	MEM_TEXT,   /* top's two lines, as ptop -b prints them */
+	MEM_HIDDEN, /* neither */
+	MEM_DISPLAY_COUNT
+};
+
+/* The ptoprc name of d ("bars", "text", "hidden"). */
+const char *config_mem_display_name(enum mem_display d);
+
 struct ui_config {
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
@@ -46,19 +57,26 @@ struct ui_config {
 	double delay_s;
 	bool color; /* colour when the terminal has it */
 	bool tree;
-	bool threads;
-	bool per_cpu;		  /* one CPU bar per CPU */
-	bool cmdline;		  /* full command lines instead of names */
-	unsigned pane;		  /* index in the pane table */
-	enum key_profile keys;	  /* whose meaning a key has where htop and top differ */
-	enum frame_source source; /* where rows come from; --source overrides */
+	bool threads;		    /* top's H: a row per thread instead of per process */
+	bool user_threads;	    /* htop's H: each process's other threads as rows after it */
+	bool hide_kthreads;	    /* K: kernel threads left out */
+	bool per_cpu;		    /* one CPU bar per CPU */
+	bool cmdline;		    /* full command lines instead of names */
+	unsigned pane;		    /* index in the pane table */
+	enum key_profile keys;	    /* whose meaning a key has where htop and top differ */
+	enum frame_source source;   /* where rows come from; --source overrides */
+	enum mem_display memory;    /* m */
+	enum mem_unit summary_unit; /* E: the memory lines' unit; -E overrides */
+	enum mem_unit task_unit;    /* e: the memory columns' first unit; -e overrides */
+	bool load_line;		    /* l: the uptime and load line shown */
 	/* the Counters pane's events (ptoprc counters =, the E picker); --counters
 	 * overrides; none: the defaults */
 	char counters[PERF_GROUP_MAX][PERF_NAME_MAX];
 	int ncounters;
 };
 
-/* top's columns, sort by %CPU, 3 s, colour, Processes pane. */
+/* top's columns, sort by %CPU, 3 s, colour, Processes pane, memory bars, top's units
+ * (MiB lines, KiB columns), the load line shown. */
 void config_defaults(struct ui_config *c);
 
 /*
@@ -121,6 +139,17 @@ void config_write_counters(struct sbuf *b, const struct ui_config *c);
 /* c's counters as the array of names observer_opts takes (pointing into c);
  * *n how many (0: NULL, the defaults). */
 const char *const *config_counters(const struct ui_config *c, const char **names, int *n);
+
+/* ---- the display settings (src/ui/dispconfig.c) ---- */
+
+/*
+ * ptoprc's memory (bars, text, hidden), summary_unit and task_unit (KiB ...
+ * EiB, or a letter, any case): true when key is one of them, and then *why
+ * is NULL (c set) or why val is not a value (translatable, N_(); c untouched).
+ */
+bool config_parse_display(struct ui_config *c, const char *key, const char *val, const char **why);
+/* Their lines for c into b. */
+void config_write_display(struct sbuf *b, const struct ui_config *c);
 
 /* ---- process tree (src/ui/tree.c) ---- */
 
@@ -215,7 +244,8 @@ enum ui_action {
 	ACT_WRITE_CONFIG,
 	ACT_COLUMNS,
 	ACT_CMDLINE,
-	ACT_THREADS,
+	ACT_THREADS,	  /* top's H: a row per thread instead of per process */
+	ACT_USER_THREADS, /* htop's H: user processes' threads shown or hidden */
 	ACT_TREE,
 	ACT_TREE_ALL,	   /* htop's *: expand or collapse every branch */
 	ACT_HIDE_KTHREADS, /* htop's K */
@@ -269,6 +299,7 @@ struct ui_opts {
 	struct row_filter filter;      /* from -p / -u */
 	const struct row_order *order; /* from -s, or NULL */
 	long iterations;	       /* stop after N frames (-n), 0: never */
+	bool counters;		       /* --counters: its events (or the defaults) over ptoprc's */
 	const char *const *events;     /* --counters=EVENTS for the Counters pane, or NULL */
 	int nevents;
 	unsigned counter_budget;
@@ -282,6 +313,7 @@ struct ui_opts {
 	const char *replay;		    /* -r: a recording's frames instead of /proc */
 	enum frame_source source; /* --source, when source_given (else the settings say) */
 	bool source_given;
+	int summary_unit, task_unit; /* -E, -e (enum mem_unit); < 0: the settings say */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

@@ -61,6 +61,7 @@ struct bpfsrc {
 	struct tick *prev, *cur;
 	size_t nprev, ncur, tcap;
 	bool threads;		       /* the rows of prev are threads */
+	bool user_threads;	       /* ... or processes, then their other threads */
 	struct cgroup_ids *cgroup_ids; /* NULL: not a cgroup v2 only system */
 };
 
@@ -574,15 +575,6 @@ static void group_tasks(struct bpfsrc *b, size_t len)
 	}
 }
 
-static void count_task(struct frame_tasks *t, char state)
-{
-	t->total++;
-	t->running += state == 'R';
-	t->stopped += state == 'T' || state == 't';
-	t->zombie += state == 'Z';
-	t->sleeping += state != 'R' && state != 'T' && state != 't' && state != 'Z';
-}
-
 static struct frame_proc *grow(struct frame_proc **procs, size_t *cap, size_t n)
 {
 	if (n >= *cap) {
@@ -594,27 +586,41 @@ static struct frame_proc *grow(struct frame_proc **procs, size_t *cap, size_t n)
 	return &(*procs)[n];
 }
 
-/* -H: a row per task, the process's shared fields from its process row. */
-static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c, size_t len)
+/*
+ * -H: a row per task, the process's shared fields from its process row (in
+ * b->procs). User threads: a row per task but the main ones, after the
+ * process rows, which start at f->procs[procs].
+ */
+static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c, size_t len,
+			size_t procs)
 {
 	for (size_t off = 0; off + sizeof(struct ptop_task) <= len;
 	     off += sizeof(struct ptop_task)) {
 		const struct ptop_task *r = rec(b, off), **l;
 		struct frame_proc *t;
 
+		if (c->user_threads && r->pid == r->tgid)
+			continue;
 		l = bsearch(&r->tgid, b->leaders, b->nleaders, sizeof(*b->leaders), leader_cmp);
 		if (!l)
 			continue;
 		t = grow(&f->procs, &f->cap, f->nprocs);
-		*t = b->procs[l - b->leaders];
+		*t = c->user_threads ? f->procs[procs + (size_t)(l - b->leaders)]
+				     : b->procs[l - b->leaders];
 		fill_task(r, c, t);
+		/* its own I/O, as task/TID/io shows it, not the process's sum */
+		t->io_rchar = r->io.rchar;
+		t->io_wchar = r->io.wchar;
+		t->io_read_bytes = r->io.read_bytes;
+		t->io_write_bytes = r->io.write_bytes;
 		cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, c->hz,
 			       &t->utime, &t->stime);
 		/* the leader has no mm once its thread exited: a live thread shows the process's */
 		if (r->has_mm && t->state != 'Z')
 			fill_mem(r, c, f, t);
 		rates(b, c, f, t);
-		count_task(&f->tasks, t->state);
+		if (!c->user_threads)
+			frame_tasks_count(&f->tasks, t->state);
 		f->nprocs++;
 	}
 }
@@ -622,13 +628,15 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 {
 	ssize_t len = read_pass(b);
+	size_t procs = f->nprocs;
 	struct tick *t;
 
 	if (len < 0)
 		return (int)len;
-	if (b->threads != c->threads)
+	if (b->threads != c->threads || b->user_threads != c->user_threads)
 		b->nprev = 0;
 	b->threads = c->threads;
+	b->user_threads = c->user_threads;
 	b->ncur = 0;
 	if (b->cgroup_ids)
 		cgroup_ids_frame(b->cgroup_ids);
@@ -641,12 +649,15 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 		if (c->threads)
 			continue;
 		rates(b, c, f, p);
-		count_task(&f->tasks, p->state);
+		frame_tasks_count(&f->tasks, p->state);
 		f->nprocs++;
 	}
-	if (c->threads)
-		thread_rows(b, f, c, (size_t)len);
-	/* rows came in ascending pid order: cur is sorted already */
+	if (c->threads || c->user_threads)
+		thread_rows(b, f, c, (size_t)len, procs);
+	/* rows came in ascending pid order: cur is sorted already, but for user
+	 * threads, which came after every process */
+	if (c->user_threads)
+		qsort(b->cur, b->ncur, sizeof(*b->cur), tick_cmp);
 	t = b->prev;
 	b->prev = b->cur;
 	b->nprev = b->ncur;

@@ -21,6 +21,7 @@ struct bpfsrc_ctx {
 	long hz;	     /* clock ticks per second, as /proc counts times */
 	uint64_t page_kb;    /* KiB per page */
 	bool threads;	     /* a row per thread */
+	bool user_threads;   /* without threads: each process's other threads after all processes */
 	double interval;     /* s since the previous frame, 0 for the first */
 	/* each row's cgroup and container through these names (bpfsrc_has_cgroups()), or NULL */
 	struct cgroup_names *cgroups;

@@ -62,16 +62,20 @@ void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
 		    const struct frame_proc *const *rows, size_t n)
 {
 	static const struct row_order by_cpu = {.field = FIELD_CPU};
-	size_t ntop;
+	size_t ntop, given = rows ? n : f->nprocs;
 
-	if (!rows)
-		n = f->nprocs;
-	if (x->cap < n) {
-		x->cap = f->cap > n ? f->cap : n;
+	if (x->cap < given) {
+		x->cap = f->cap > given ? f->cap : given;
 		x->rows = xreallocarray(x->rows, x->cap, sizeof(*x->rows));
 	}
-	for (size_t i = 0; i < n; i++)
-		x->rows[i] = rows ? rows[i] : &f->procs[i];
+	n = 0;
+	for (size_t i = 0; i < given; i++) {
+		const struct frame_proc *q = rows ? rows[i] : &f->procs[i];
+
+		/* a thread's row among processes (the viewer's user threads) is in its process's */
+		if (f->threads || !frame_proc_is_thread(q))
+			x->rows[n++] = q;
+	}
 	rows_sort(x->rows, n, &by_cpu);
 	ntop = n < x->o.top_pids ? n : x->o.top_pids;
 	if (x->o.expose_cmdline && ntop)

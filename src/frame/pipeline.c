@@ -140,6 +140,7 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 	struct sampler_opts so = {.root = p->root,
 				  .needs = r->needs,
 				  .threads = r->threads,
+				  .user_threads = r->user_threads,
 				  .per_cpu = r->per_cpu,
 				  .sysio = r->sysio,
 				  .read_less = r->read_less,

@@ -262,8 +262,8 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			 .type = FT_NAME,
 			 AT(container),
 			 .key = "container"},
-/* "ctr1": the title is the event's name where the frame is known (the
-     * Counters pane, batch text); .off is the event's index */
+/* "ctr1": headed by its event's name where the frame counts one
+     * (field_title()); .off is the event's index */
 #define CTR_FIELD(i, n)                                                                            \
 	[n] = {.name = "ctr" #i,                                                                   \
 	       .title = "CTR" #i,                                                                  \
@@ -348,6 +348,22 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 		return CMP(field_ctr_value(id, a), field_ctr_value(id, b));
 	}
 	return 0;
+}
+
+const char *field_title(const struct frame *f, enum field_id id)
+{
+	const struct field_def *d = &field_defs[id];
+
+	if (d->type == FT_CTR && (int)d->off < f->counters.nevents)
+		return f->counters.names[d->off];
+	return d->title;
+}
+
+int field_width(const struct frame *f, enum field_id id)
+{
+	int w = field_defs[id].width, tl = (int)strlen(field_title(f, id));
+
+	return w && tl > w ? tl : w;
 }
 
 int field_ctr(int e)
@@ -734,18 +750,19 @@ static int row_cmp(const void *x, const void *y, void *arg)
 	return c ? c : CMP(a->pid, b->pid);
 }
 
+/* Whether -p takes p: one of its PIDs, or (-H) a thread of one, as top -H -p. */
+static bool pid_wanted(const struct frame_proc *p, const struct row_filter *flt)
+{
+	for (size_t i = 0; i < flt->npids; i++)
+		if (flt->pids[i] == p->pid || flt->pids[i] == p->tgid)
+			return true;
+	return false;
+}
+
 static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
 {
-	if (flt->npids) {
-		size_t i;
-
-		/* a process's threads (-H) come with it, as with top -H -p */
-		for (i = 0; i < flt->npids; i++)
-			if (flt->pids[i] == p->pid || flt->pids[i] == p->tgid)
-				break;
-		if (i == flt->npids)
-			return false;
-	}
+	if (flt->npids && !pid_wanted(p, flt))
+		return false;
 	if (flt->by_uid) {
 		bool match = p->uid == flt->uid;
 
@@ -774,6 +791,18 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 	if (ord)
 		rows_sort(rows, n, ord);
 	return n;
+}
+
+void rows_count_tasks(struct frame *f, const struct row_filter *flt)
+{
+	if (!flt->npids)
+		return;
+	memset(&f->tasks, 0, sizeof(f->tasks));
+	/* with -H every thread, else the processes (not the viewer's user threads) */
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (pid_wanted(&f->procs[i], flt) &&
+		    (f->threads || !frame_proc_is_thread(&f->procs[i])))
+			frame_tasks_count(&f->tasks, f->procs[i].state);
 }
 
 void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord)

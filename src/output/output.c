@@ -26,6 +26,21 @@ int mem_unit_by_letter(char c)
 	return at ? (int)(at - letters) : -1;
 }
 
+static const char *const unit_names[UNIT_COUNT] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+
+const char *mem_unit_name(enum mem_unit u)
+{
+	return unit_names[u < UNIT_COUNT ? u : UNIT_KIB];
+}
+
+int mem_unit_by_name(const char *s)
+{
+	for (int u = 0; u < UNIT_COUNT; u++)
+		if (!strcasecmp(s, unit_names[u]))
+			return u;
+	return s[0] && !s[1] ? mem_unit_by_letter(s[0]) : -1;
+}
+
 size_t output_columns(const struct frame *f, const enum field_id *fallback, size_t n,
 		      const enum field_id **out)
 {

@@ -61,18 +61,18 @@ static void cpu_line(struct sbuf *b, const char *label, const struct frame_cpu *
 
 void output_memory_lines(struct sbuf *b, const struct frame *f, enum mem_unit unit)
 {
-	static const char *const names[UNIT_COUNT] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	const char *name = mem_unit_name(unit);
 	double div = 1.0;
 	int dec = unit == UNIT_KIB ? 0 : 1;
 
 	for (int u = 0; u < (int)unit; u++)
 		div *= 1024.0;
-	sbuf_printf(b, "%s Mem : %8.*f total, %8.*f free, %8.*f used, %8.*f buff/cache\n",
-		    names[unit], dec, (double)f->mem.total / div, dec, (double)f->mem.free / div,
-		    dec, (double)f->mem.used / div, dec, (double)f->mem.buff_cache / div);
-	sbuf_printf(b, "%s Swap: %8.*f total, %8.*f free, %8.*f used. %8.*f avail Mem\n",
-		    names[unit], dec, (double)f->swap.total / div, dec, (double)f->swap.free / div,
-		    dec, (double)f->swap.used / div, dec, (double)f->mem.avail / div);
+	sbuf_printf(b, "%s Mem : %8.*f total, %8.*f free, %8.*f used, %8.*f buff/cache\n", name,
+		    dec, (double)f->mem.total / div, dec, (double)f->mem.free / div, dec,
+		    (double)f->mem.used / div, dec, (double)f->mem.buff_cache / div);
+	sbuf_printf(b, "%s Swap: %8.*f total, %8.*f free, %8.*f used. %8.*f avail Mem\n", name, dec,
+		    (double)f->swap.total / div, dec, (double)f->swap.free / div, dec,
+		    (double)f->swap.used / div, dec, (double)f->mem.avail / div);
 }
 
 /*
@@ -260,7 +260,7 @@ static void breakpoints_section(struct sbuf *b, const struct frame *f)
 
 static int column_width(const struct frame *f, enum field_id id)
 {
-	return id == FIELD_PID ? pid_width(f) : field_defs[id].width;
+	return id == FIELD_PID ? pid_width(f) : field_width(f, id);
 }
 
 /*
@@ -275,7 +275,7 @@ static size_t columns_fitting(const struct frame *f, const enum field_id *cols, 
 	for (size_t c = 0; c < ncols; c++) {
 		int w = column_width(f, cols[c]);
 
-		pos += (c ? 1 : 0) + (w ? w : (int)strlen(field_defs[cols[c]].title));
+		pos += (c ? 1 : 0) + (w ? w : (int)strlen(field_title(f, cols[c])));
 		if (limit > 0 && pos > limit)
 			return c;
 	}
@@ -315,7 +315,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 			if (rest && limit)
 				w = limit - pos;
 			if (i == 0)
-				sbuf_adds(b, d->title);
+				sbuf_adds(b, field_title(f, id));
 			else
 				field_format(b, id, rows[i - 1], f);
 			justify(b, at, w, d->left, !rest);

@@ -217,9 +217,13 @@ static void count_rows(struct observer *ob, const struct frame *f,
 		ob->pids_cap = n;
 		ob->pids = xreallocarray(ob->pids, n, sizeof(int));
 	}
-	/* ptop's own row is counted by its own events (rdpmc where it can), not a group */
+	/*
+	 * ptop's own row is counted by its own events (rdpmc where it can), not
+	 * a group; a thread's row among processes (htop's user threads) is
+	 * counted in its process's group, not twice.
+	 */
 	for (size_t i = 0; i < n; i++)
-		if (rows[i]->pid != ob->self_pid)
+		if (rows[i]->pid != ob->self_pid && (f->threads || !frame_proc_is_thread(rows[i])))
 			ob->pids[k++] = rows[i]->pid;
 	perf_counters_per_thread(ob->ctr, f->threads);
 	perf_counters_update(ob->ctr, ob->pids, k);

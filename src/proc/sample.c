@@ -55,7 +55,7 @@ struct sampler {
 	long hz;
 	uint64_t page_kb;
 	unsigned pid_max;
-	bool threads, per_cpu, want_sysio;
+	bool threads, user_threads, per_cpu, want_sysio;
 	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	double now_mono;  /* CLOCK_MONOTONIC of the frame being built */
 	char sched_buf[64];
@@ -224,6 +224,7 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o)
 	s->per_cpu = o->per_cpu;
 	s->want_sysio = o->sysio;
 	s->threads = o->threads;
+	s->user_threads = o->user_threads && !o->threads;
 }
 
 void sampler_free(struct sampler *s)
@@ -328,26 +329,6 @@ static void sample_system(struct sampler *s, struct frame *f, bool first)
 		f->swap.free = MV(MI_SFREE);
 		f->swap.used = MV(MI_SUSED);
 #undef MV
-	}
-}
-
-static void count_task(struct frame_tasks *t, char state)
-{
-	t->total++;
-	switch (state) {
-	case 'R':
-		t->running++;
-		break;
-	case 'T':
-	case 't':
-		t->stopped++;
-		break;
-	case 'Z':
-		t->zombie++;
-		break;
-	default: /* S, D, I and the rest sleep, as top counts them */
-		t->sleeping++;
-		break;
 	}
 }
 
@@ -824,9 +805,10 @@ static struct frame_proc *frame_grow(struct frame *f)
 struct thread_walk {
 	struct sampler *s;
 	struct frame *f;
-	struct frame_proc proc; /* the process row the threads replace */
+	struct frame_proc proc; /* the process row the threads replace, or follow */
 	double interval;
 	bool leader_gone; /* the main thread is a zombie: the process row shows no memory */
+	bool follow;	  /* user threads: the process row stays, its main thread has none */
 };
 
 /*
@@ -865,6 +847,8 @@ static int add_thread(void *ctx, int tid)
 	bool is_new;
 	ssize_t n;
 
+	if (w->follow && tid == w->proc.pid)
+		return 0;
 	proc_reader_task(s->reader, w->proc.pid, tid, &slot, &is_new);
 	n = proc_reader_read(s->reader, slot, PROC_FILE_STAT, s->stat_buf, sizeof(s->stat_buf));
 	if (n < 0 || proc_parse_stat(s->stat_buf, (size_t)n, &st)) {
@@ -872,8 +856,11 @@ static int add_thread(void *ctx, int tid)
 		return 0; /* that thread ended: not an error */
 	}
 	/* a TID reused by a new thread of the same process starts afresh */
-	if (is_new || st.starttime != slot->start_ticks)
+	if (is_new || st.starttime != slot->start_ticks) {
 		slot->have_prev = false;
+		slot->io_at = 0;
+		slot->io_refused = false;
+	}
 	slot->start_ticks = st.starttime;
 
 	t = frame_grow(w->f);
@@ -889,6 +876,10 @@ static int add_thread(void *ctx, int tid)
 			    w->interval, w->f->uptime_s, st.starttime, s->hz);
 	slot->prev_ticks = st.utime + st.stime;
 	slot->have_prev = true;
+	/* its own I/O (task/TID/io), not the process's sum; read-less reads a
+	 * user thread out of view as it reads a process out of view */
+	sample_io(s, slot, t, !s->read_less || in_view(s, tid) ? s->needs : s->needs_all,
+		  w->f->uptime_s);
 	/* the leader has no mm once its thread exited: a live thread shows the process's */
 	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
 		return 0;
@@ -907,6 +898,19 @@ static void sample_threads(struct sampler *s, struct frame *f, double interval)
 	f->nprocs = at;
 	if (proc_reader_tasks(s->reader, w.proc.pid, add_thread, &w) < 0 || f->nprocs == at)
 		f->procs[f->nprocs++] = w.proc; /* gone meanwhile: keep what was read */
+}
+
+/* htop's user threads: after the process row just added, a row for each of its other threads. */
+static void sample_user_threads(struct sampler *s, struct frame *f, double interval)
+{
+	struct thread_walk w = {.s = s, .f = f, .interval = interval, .follow = true};
+
+	w.proc = f->procs[f->nprocs - 1];
+	/* a kept row's process did not run: its threads wait for its next full read */
+	if (w.proc.threads < 2 || w.proc.kept)
+		return;
+	w.leader_gone = w.proc.state == 'Z';
+	proc_reader_tasks(s->reader, w.proc.pid, add_thread, &w);
 }
 
 int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p)
@@ -945,6 +949,25 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p)
 }
 
 /*
+ * The process just added at first: its threads' rows (-H: instead of it,
+ * user threads: after it), and the frame's task counts.
+ */
+static void sample_tasks(struct sampler *s, struct frame *f, size_t first, double interval)
+{
+	/*
+	 * With -H, every process, one thread or many: each row is then its
+	 * thread's own, whatever the thread count did between frames.
+	 */
+	if (s->threads)
+		sample_threads(s, f, interval);
+	/* the process, or with -H its threads, as top counts them */
+	for (size_t i = first; i < f->nprocs; i++)
+		frame_tasks_count(&f->tasks, f->procs[i].state);
+	if (s->user_threads)
+		sample_user_threads(s, f, interval);
+}
+
+/*
  * PID 1 from /proc when the iterator did not reach it: a kernel may keep it
  * from task iterators (as some VMs do, alongside refusing ptrace of it),
  * and a frame without it would differ from what top shows.
@@ -965,10 +988,7 @@ static void sample_init(struct sampler *s, struct frame *f, double interval)
 	p->tgid = p->pid;
 	p->has_cmd = false;
 	f->nprocs++;
-	if (s->threads)
-		sample_threads(s, f, interval);
-	for (size_t i = first; i < f->nprocs; i++)
-		count_task(&f->tasks, f->procs[i].state);
+	sample_tasks(s, f, first, interval);
 }
 
 /* The frame's cost: the descriptors held, its CPU and wall time since cpu0 and mono. */
@@ -1020,6 +1040,7 @@ static int sample_bpf(struct sampler *s, struct frame *f, double cpu0, double mo
 			       .hz = s->hz,
 			       .page_kb = s->page_kb,
 			       .threads = s->threads,
+			       .user_threads = s->user_threads,
 			       .interval = interval};
 	bool cgroups = (s->needs | s->needs_all) & PROC_NEED(PROC_FILE_CGROUP);
 	int ret;
@@ -1093,15 +1114,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		p->tgid = p->pid;
 		p->has_cmd = false;
 		first = f->nprocs++;
-		/*
-		 * Every process, one thread or many: each row is then its
-		 * thread's own, whatever the thread count did between frames.
-		 */
-		if (s->threads)
-			sample_threads(s, f, interval);
-		/* the process, or with -H its threads, as top counts them */
-		for (size_t i = first; i < f->nprocs; i++)
-			count_task(&f->tasks, f->procs[i].state);
+		sample_tasks(s, f, first, interval);
 	}
 	if (ret < 0)
 		return ret;

@@ -28,6 +28,8 @@ void config_defaults(struct ui_config *c)
 	c->delay_s = 3.0;
 	c->color = true;
 	c->pane = 0; /* Processes */
+	c->summary_unit = UNIT_MIB;
+	c->load_line = true;
 }
 
 char *config_path(void)
@@ -96,6 +98,7 @@ static char *trim(char *s)
 /* Apply one "key = value"; a translatable reason on failure. */
 static const char *apply(struct ui_config *c, const char *key, char *val)
 {
+	const char *why;
 	bool b;
 	int id;
 
@@ -131,6 +134,8 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 			   : NULL;
 	if (!strcmp(key, "counters"))
 		return config_parse_counters(val, c);
+	if (config_parse_display(c, key, val, &why))
+		return why;
 	if (!strcmp(key, "pane")) {
 		int pane = ui_pane_by_name(val);
 
@@ -148,8 +153,11 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		    {"color", offsetof(struct ui_config, color)},
 		    {"tree", offsetof(struct ui_config, tree)},
 		    {"threads", offsetof(struct ui_config, threads)},
+		    {"user_threads", offsetof(struct ui_config, user_threads)},
+		    {"hide_kernel_threads", offsetof(struct ui_config, hide_kthreads)},
 		    {"per_cpu", offsetof(struct ui_config, per_cpu)},
 		    {"cmdline", offsetof(struct ui_config, cmdline)},
+		    {"load_line", offsetof(struct ui_config, load_line)},
 		};
 
 		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -248,9 +256,13 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 		    c->order.reverse ? "yes" : "no");
 	sbuf_printf(b, "delay = %g\ncolor = %s\ntree = %s\nthreads = %s\n", c->delay_s,
 		    c->color ? "yes" : "no", c->tree ? "yes" : "no", c->threads ? "yes" : "no");
+	sbuf_printf(b, "user_threads = %s\nhide_kernel_threads = %s\n",
+		    c->user_threads ? "yes" : "no", c->hide_kthreads ? "yes" : "no");
 	sbuf_printf(b, "per_cpu = %s\ncmdline = %s\npane = %s\n", c->per_cpu ? "yes" : "no",
 		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
-	sbuf_printf(b, "keys = %s\n", keymap_profile_name(c->keys));
+	sbuf_printf(b, "keys = %s\nload_line = %s\n", keymap_profile_name(c->keys),
+		    c->load_line ? "yes" : "no");
+	config_write_display(b, c);
 	if (c->source != FRAME_SOURCE_AUTO)
 		sbuf_printf(b, "source = %s\n", frame_source_name(c->source));
 	config_write_counters(b, c);

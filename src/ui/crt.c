@@ -105,6 +105,7 @@ void crt_set_color(struct ui *ui, bool on)
 		init_pair(COLOR_PANE_ACTIVE, COLOR_BLACK, COLOR_CYAN);
 		init_pair(COLOR_TREE, COLOR_CYAN, -1);
 		init_pair(COLOR_TAGGED, COLOR_YELLOW, -1);
+		init_pair(COLOR_THREAD, COLOR_GREEN, -1);
 	}
 }
 

@@ -4,11 +4,16 @@
  * holds, as top's keys change it: m cycles the memory meters between htop's
  * bars, top's two text lines and nothing; E picks the text lines' unit, e the
  * unit the memory columns start from (top's -E and -e, through the frame's
- * output_view); l shows or hides the uptime and load line.
+ * output_view); l shows or hides the uptime and load line. The choices are
+ * settings (ui->cfg), so W keeps them in ptoprc.
  */
 #include "tui.h"
 
-static const char *const unit_names[UNIT_COUNT] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+void display_apply(struct ui *ui)
+{
+	ui->view.summary_unit = ui->cfg.summary_unit;
+	ui->view.task_unit = ui->cfg.task_unit;
+}
 
 static unsigned memory_display(struct ui *ui)
 {
@@ -18,28 +23,31 @@ static unsigned memory_display(struct ui *ui)
 	    [MEM_HIDDEN] = N_("Memory: hidden"),
 	};
 
-	ui->mem_display = ui->mem_display == MEM_HIDDEN ? MEM_BARS : ui->mem_display + 1;
-	ui_status(ui, "%s", _(shown[ui->mem_display]));
+	ui->cfg.memory = (ui->cfg.memory + 1) % MEM_DISPLAY_COUNT;
+	ui_status(ui, "%s", _(shown[ui->cfg.memory]));
 	return UI_HANDLED;
 }
 
 unsigned display_key(struct ui *ui, enum ui_action act)
 {
+	struct ui_config *c = &ui->cfg;
+
 	switch (act) {
 	case ACT_MEMORY_DISPLAY:
 		return memory_display(ui);
 	case ACT_TASK_UNITS:
-		ui->view.task_unit = (ui->view.task_unit + 1) % UNIT_COUNT;
-		ui_status(ui, _("Memory columns from %s up"), unit_names[ui->view.task_unit]);
+		c->task_unit = (c->task_unit + 1) % UNIT_COUNT;
+		display_apply(ui);
+		ui_status(ui, _("Memory columns from %s up"), mem_unit_name(c->task_unit));
 		return UI_HANDLED;
 	case ACT_SUMMARY_UNITS:
-		ui->view.summary_unit = (ui->view.summary_unit + 1) % UNIT_COUNT;
-		if (ui->mem_display != MEM_TEXT)
-			ui->mem_display = MEM_TEXT; /* the unit shows only in the text lines */
-		ui_status(ui, _("Memory lines in %s"), unit_names[ui->view.summary_unit]);
+		c->summary_unit = (c->summary_unit + 1) % UNIT_COUNT;
+		c->memory = MEM_TEXT; /* the unit shows only in the text lines */
+		display_apply(ui);
+		ui_status(ui, _("Memory lines in %s"), mem_unit_name(c->summary_unit));
 		return UI_HANDLED;
 	case ACT_LOAD_LINE:
-		ui->hide_load = !ui->hide_load;
+		c->load_line = !c->load_line;
 		return UI_HANDLED;
 	default:
 		return UI_IGNORED;

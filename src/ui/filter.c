@@ -33,7 +33,7 @@ static bool kernel_thread(const struct frame_proc *p)
 
 static bool keep(struct ui *ui, const struct frame_proc *p)
 {
-	if (ui->hide_kthreads && kernel_thread(p))
+	if (ui->cfg.hide_kthreads && kernel_thread(p))
 		return false;
 	if (ui->filter_text[0] && !filter_text_match(ui, p, ui->filter_text))
 		return false;
@@ -47,7 +47,7 @@ size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n)
 {
 	size_t kept = 0;
 
-	if (!ui->filter_text[0] && !ui->nfield_filters && !ui->hide_kthreads)
+	if (!ui->filter_text[0] && !ui->nfield_filters && !ui->cfg.hide_kthreads)
 		return n;
 	for (size_t i = 0; i < n; i++)
 		if (keep(ui, rows[i]))
@@ -123,9 +123,9 @@ unsigned filter_key(struct ui *ui, enum ui_action act)
 		ui_prompt(ui, PROMPT_FIELD_FILTER_CASE, "");
 		return UI_HANDLED;
 	case ACT_HIDE_KTHREADS:
-		ui->hide_kthreads = !ui->hide_kthreads;
-		ui_status(ui, ui->hide_kthreads ? _("Kernel threads hidden")
-						: _("Kernel threads shown"));
+		ui->cfg.hide_kthreads = !ui->cfg.hide_kthreads;
+		ui_status(ui, ui->cfg.hide_kthreads ? _("Kernel threads hidden")
+						    : _("Kernel threads shown"));
 		return UI_HANDLED | UI_REBUILD;
 	case ACT_SCROLL_LEFT:
 		ui->cmd_scroll = ui->cmd_scroll > 8 ? ui->cmd_scroll - 8 : 0;

@@ -26,7 +26,7 @@ static void mem_line(struct ui *ui, int y, int which)
 	struct sbuf b = {0}, rest = {0};
 	char *line, *nl, *colon;
 
-	output_memory_lines(&b, &ui->frame, ui->view.summary_unit);
+	output_memory_lines(&b, &ui->frame, ui->cfg.summary_unit);
 	sbuf_cstr(&b);
 	line = which ? strchr(b.p, '\n') + 1 : b.p;
 	nl = strchr(line, '\n');
@@ -42,7 +42,7 @@ static void mem_line(struct ui *ui, int y, int which)
 static int mem_height(const struct ui *ui, bool compact)
 {
 	(void)compact;
-	return ui->mem_display == MEM_HIDDEN ? 0 : 1;
+	return ui->cfg.memory == MEM_HIDDEN ? 0 : 1;
 }
 
 static void mem_draw(struct ui *ui, int y, int h)
@@ -58,7 +58,7 @@ static void mem_draw(struct ui *ui, int y, int h)
 	char text[128];
 
 	(void)h;
-	if (ui->mem_display == MEM_TEXT) {
+	if (ui->cfg.memory == MEM_TEXT) {
 		mem_line(ui, y, 0);
 		return;
 	}
@@ -74,7 +74,7 @@ static void swap_draw(struct ui *ui, int y, int h)
 	char text[128];
 
 	(void)h;
-	if (ui->mem_display == MEM_TEXT) {
+	if (ui->cfg.memory == MEM_TEXT) {
 		mem_line(ui, y, 1);
 		return;
 	}

@@ -34,7 +34,7 @@ static void uptime_draw(struct ui *ui, int y, int h)
 static int uptime_height(const struct ui *ui, bool compact)
 {
 	(void)compact;
-	return ui->hide_load ? 0 : 1;
+	return ui->cfg.load_line ? 1 : 0;
 }
 
 const struct meter_def meter_uptime = {

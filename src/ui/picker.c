@@ -7,6 +7,9 @@
  * the next frame (pipeline_counters_set) and keeps them in the settings, so
  * that W saves them as ptoprc's "counters =". It draws over the pane and takes
  * every key while open; the list is read when it opens, not per frame.
+ * libpfm4 lists hundreds of events: typing (or / first) narrows the list to
+ * those whose name or description contains the text, in any case, as htop's
+ * IncSet filters its panels; Esc clears it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,8 +30,13 @@ static struct {
 	char chosen[PERF_GROUP_MAX][PERF_NAME_MAX];
 	int nchosen;
 	bool changed;
-	int sel, top;
-	int rows; /* list rows on screen at the last draw: PgUp/PgDn's step */
+	size_t *shown; /* the items the filter lets through, in list order */
+	size_t nshown;
+	char filter[64];
+	size_t filter_len;
+	bool typing;  /* keys go to the filter until Enter or Esc */
+	int sel, top; /* in shown[] */
+	int rows;     /* list rows on screen at the last draw: PgUp/PgDn's step */
 } pk;
 
 static int add_item(void *ctx, const struct perf_event_desc *d)
@@ -64,6 +72,31 @@ bool picker_is_open(void)
 	return pk.open;
 }
 
+static bool item_matches(const struct pick_item *it)
+{
+	return text_contains(it->name, strlen(it->name), pk.filter, true) ||
+	       text_contains(it->desc, strlen(it->desc), pk.filter, true) ||
+	       (*it->desc && text_contains(_(it->desc), strlen(_(it->desc)), pk.filter, true));
+}
+
+/* shown[] after the filter changed: the selected event stays selected while it is shown. */
+static void refilter(void)
+{
+	size_t was = pk.nshown ? pk.shown[pk.sel] : (size_t)-1;
+
+	pk.shown = xreallocarray(pk.shown, pk.n ? pk.n : 1, sizeof(*pk.shown));
+	pk.nshown = 0;
+	pk.sel = 0;
+	for (size_t i = 0; i < pk.n; i++) {
+		if (pk.filter_len && !item_matches(&pk.items[i]))
+			continue;
+		if (i == was)
+			pk.sel = (int)pk.nshown;
+		pk.shown[pk.nshown++] = i;
+	}
+	pk.top = 0;
+}
+
 void picker_open(struct ui *ui)
 {
 	const struct frame_counters *fc = &ui->frame.counters;
@@ -89,6 +122,7 @@ void picker_open(struct ui *ui)
 		if (k == pk.n)
 			add_item(NULL, &(struct perf_event_desc){.name = pk.chosen[i], .desc = ""});
 	}
+	refilter();
 }
 
 /* Close, forgetting the list. */
@@ -99,6 +133,7 @@ static void close_picker(void)
 		free(pk.items[i].desc);
 	}
 	free(pk.items);
+	free(pk.shown);
 	memset(&pk, 0, sizeof(pk));
 }
 
@@ -152,9 +187,9 @@ static void toggle(struct ui *ui)
 	const char *name;
 	int at;
 
-	if (!pk.n)
+	if (!pk.nshown)
 		return;
-	name = pk.items[pk.sel].name;
+	name = pk.items[pk.shown[pk.sel]].name;
 	at = chosen_at(name);
 	if (at >= 0) {
 		memmove(pk.chosen[at], pk.chosen[at + 1],
@@ -172,7 +207,7 @@ static void toggle(struct ui *ui)
 
 static void move_sel(int key, enum ui_action act)
 {
-	int n = (int)pk.n, step = pk.rows > 1 ? pk.rows - 1 : 1;
+	int n = (int)pk.nshown, step = pk.rows > 1 ? pk.rows - 1 : 1;
 
 	if (key == KEY_UP || act == ACT_UP)
 		pk.sel--;
@@ -192,10 +227,42 @@ static void move_sel(int key, enum ui_action act)
 		pk.sel = 0;
 }
 
+/* A key while the filter is typed: true when it was the filter's. */
+static bool typed_key(int key)
+{
+	if (key == KEY_ESC) {
+		pk.filter_len = 0;
+		pk.filter[0] = '\0';
+		pk.typing = false;
+	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+		pk.typing = false; /* the list stays filtered */
+		return true;
+	} else if (key == KEY_BACKSPACE || key == KEY_DEL || key == KEY_CTRL('h')) {
+		if (pk.filter_len)
+			pk.filter[--pk.filter_len] = '\0';
+	} else if (key > ' ' && key < 127 && pk.filter_len + 1 < sizeof(pk.filter)) {
+		pk.filter[pk.filter_len++] = (char)key;
+		pk.filter[pk.filter_len] = '\0';
+	} else {
+		return false;
+	}
+	refilter();
+	return true;
+}
+
 unsigned picker_key(struct ui *ui, enum ui_action act, int key)
 {
 	unsigned r;
 
+	if (pk.typing && typed_key(key))
+		return UI_HANDLED;
+	/* / starts the filter, as does any other printable key that is no command */
+	if (!pk.typing && key > ' ' && key < 127 && key != 'E' && key != 'q') {
+		pk.typing = true;
+		if (key != '/')
+			typed_key(key);
+		return UI_HANDLED;
+	}
 	switch (key) {
 	case ' ':
 	case '\r':
@@ -204,6 +271,11 @@ unsigned picker_key(struct ui *ui, enum ui_action act, int key)
 		toggle(ui);
 		return UI_HANDLED;
 	case KEY_ESC:
+		if (pk.filter_len) {
+			typed_key(key); /* the first Esc clears a kept filter */
+			return UI_HANDLED;
+		}
+		/* fall through */
 	case 'E':
 	case 'q':
 	case KEY_F(10):
@@ -217,13 +289,14 @@ unsigned picker_key(struct ui *ui, enum ui_action act, int key)
 	}
 }
 
-static void draw_item(struct ui *ui, int y, size_t i)
+/* Row r of the list as it is filtered. */
+static void draw_item(struct ui *ui, int y, int r)
 {
-	const struct pick_item *it = &pk.items[i];
+	const struct pick_item *it = &pk.items[pk.shown[r]];
 	int at = chosen_at(it->name), x;
 	char mark[16];
 
-	if ((int)i == pk.sel)
+	if (r == pk.sel)
 		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 	mvhline(y, 0, ' ', COLS);
 	/* the column it will be: ctrN, as batch output and --fields name it */
@@ -237,7 +310,7 @@ static void draw_item(struct ui *ui, int y, size_t i)
 	x = x + 34 < COLS ? x + 34 : COLS;
 	if (*it->desc && x < COLS - 4)
 		ui_put(ui, y, x, COLS - x, _(it->desc), strlen(_(it->desc)));
-	if ((int)i == pk.sel)
+	if (r == pk.sel)
 		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 }
 
@@ -259,6 +332,21 @@ static int draw_head(struct ui *ui, int y)
 	printw("--counters=");
 	for (int i = 0; i < pk.nchosen && getcurx(stdscr) < COLS - 1; i++)
 		printw("%s%s", i ? "," : "", pk.chosen[i]);
+	move(++y, 0);
+	if (!pk.typing && !pk.filter_len) {
+		addnstr(_("Type or / to filter the list"), COLS);
+		return y + 1;
+	}
+	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	addnstr(_("Filter: "), COLS);
+	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	ui_put(ui, y, getcurx(stdscr), COLS - getcurx(stdscr), pk.filter, pk.filter_len);
+	if (pk.typing)
+		addch('_');
+	if (getcurx(stdscr) < COLS - 1)
+		printw("  ");
+	if (getcurx(stdscr) < COLS - 1)
+		printw(_("%zu of %zu events; Esc clears"), pk.nshown, pk.n);
 	return y + 1;
 }
 
@@ -279,8 +367,10 @@ void picker_draw(struct ui *ui, int y, int h)
 		pk.top = pk.sel;
 	if (pk.sel >= pk.top + rows)
 		pk.top = pk.sel - rows + 1;
-	for (int r = 0; r < rows && (size_t)(pk.top + r) < pk.n; r++)
-		draw_item(ui, y + r, (size_t)(pk.top + r));
+	if (!pk.nshown)
+		mvaddnstr(y, 1, _("(no event matches)"), COLS - 1);
+	for (int r = 0; r < rows && (size_t)(pk.top + r) < pk.nshown; r++)
+		draw_item(ui, y + r, pk.top + r);
 }
 
 const char *picker_unknown(const struct ui *ui)

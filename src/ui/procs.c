@@ -256,6 +256,14 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		ui->cfg.threads = !ui->cfg.threads;
 		ui_status(ui, ui->cfg.threads ? _("Showing threads") : _("Showing processes"));
 		return UI_HANDLED | UI_REFETCH; /* a new kind of frame: build it now */
+	case ACT_USER_THREADS:
+		/* from top's threads view (-H): back to processes, their threads hidden */
+		ui->cfg.user_threads = !ui->cfg.user_threads && !ui->cfg.threads;
+		ui_status(ui, ui->cfg.user_threads ? _("Showing user threads")
+			      : ui->cfg.threads	   ? _("Showing processes")
+						   : _("Hiding user threads"));
+		ui->cfg.threads = false;
+		return UI_HANDLED | UI_REFETCH;
 	case ACT_TREE:
 		ui->cfg.tree = !ui->cfg.tree;
 		return UI_HANDLED | UI_REBUILD;

@@ -22,7 +22,7 @@ static int col_width(const struct ui *ui, enum field_id id)
 			w++;
 		return w < 5 ? 5 : w;
 	}
-	return field_defs[id].width;
+	return field_width(&ui->frame, id);
 }
 
 /* Room the name keeps on a narrow screen before other columns give way:
@@ -107,6 +107,10 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 {
 	const struct frame_proc *p = procs_row_at(ui, i);
 	bool selected = i == ui->sel;
+	/* htop's user threads: told from their processes by colour */
+	attr_t thread = !ui->frame.threads && frame_proc_is_thread(p) && !selected
+			    ? ui_attr(ui, COLOR_THREAD, A_DIM)
+			    : 0;
 	enum field_id cols[UI_MAX_COLUMNS];
 	size_t ncols = fit_columns(ui, cols);
 	int x = 0;
@@ -115,6 +119,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		mvhline(y, 0, ' ', COLS);
 	}
+	attron(thread);
 	if (ui->ntags && tags_has(ui, p))
 		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
@@ -150,6 +155,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 	}
 	if (ui->ntags && tags_has(ui, p))
 		attroff(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
+	attroff(thread);
 	if (selected)
 		attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 }
@@ -176,7 +182,7 @@ static void fields_heading(struct ui *ui, int y)
 
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
 		enum field_id id = cols[c];
-		const char *t = field_defs[id].title;
+		const char *t = field_title(&ui->frame, id);
 		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, id);
 		int tl = (int)strlen(t);
 		bool sorted = !ui->cfg.tree && id == ui->cfg.order.field;

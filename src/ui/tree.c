@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tree.c: the process tree for the tree view (t, F5): each process under its
- * parent, siblings in the chosen sort order, with what the drawing needs
+ * parent, each thread under its process, siblings in the chosen sort order, with what the drawing needs
  * (depth, last sibling, which ancestors still have siblings below). No curses.
  */
 #include <stdlib.h>
@@ -164,10 +164,13 @@ size_t tree_build(const struct frame_proc *const *rows, size_t n, const struct r
 	qsort_r(byp, n, sizeof(*byp), idx_cmp, &by_pid);
 	qsort_r(order, n, sizeof(*order), idx_cmp, &by_ord);
 
-	/* A parent that is not shown (or a process that is its own parent) makes a root. */
-	for (size_t i = 0; i < n; i++)
-		parent[i] =
-		    rows[i]->ppid != rows[i]->pid ? find_pid(rows, byp, n, rows[i]->ppid) : n;
+	/* A parent that is not shown (or a process that is its own parent) makes a root;
+	 * a thread's parent is its process (its main thread's row with -H), as htop's. */
+	for (size_t i = 0; i < n; i++) {
+		int up = frame_proc_is_thread(rows[i]) ? rows[i]->tgid : rows[i]->ppid;
+
+		parent[i] = up != rows[i]->pid ? find_pid(rows, byp, n, up) : n;
+	}
 	break_cycles(parent, order, n);
 	for (size_t i = 0; i < n; i++)
 		if (parent[i] < n)

@@ -83,6 +83,7 @@ static void take_frame(struct ui *ui)
 	struct pipeline_request req = {
 	    .needs = ui_needs(ui) | (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),
 	    .threads = ui->cfg.threads,
+	    .user_threads = ui->cfg.user_threads,
 	    .per_cpu = ui->cfg.per_cpu,
 	    .sysio = true,
 	    .read_less = true,
@@ -113,6 +114,7 @@ static void take_frame(struct ui *ui)
 	ui->frame.view = &ui->view; /* the memory columns' unit (top's e) */
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
+	rows_count_tasks(&ui->frame, &ui->filter); /* -p's, as top's Tasks: line */
 	procs_rebuild(ui);
 	observe(ui);
 	/* sorted by what the observer just filled (a counter, PERF): sort again */
@@ -192,6 +194,11 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.threads = true;
 	if (o->cmdline)
 		ui->cfg.cmdline = true;
+	if (o->summary_unit >= 0)
+		ui->cfg.summary_unit = (enum mem_unit)o->summary_unit;
+	if (o->task_unit >= 0)
+		ui->cfg.task_unit = (enum mem_unit)o->task_unit;
+	display_apply(ui);
 	ui->filter = o->filter;
 	if (ui->cfg.pane >= ui_pane_count())
 		ui->cfg.pane = 0;
@@ -203,8 +210,8 @@ static int ui_readers(struct ui *ui, const struct ui_opts *o)
 {
 	static const char *names[PERF_GROUP_MAX];
 	int n = o->nevents;
-	/* ptoprc's counters, which --counters overrides */
-	const char *const *events = o->events ? o->events : config_counters(&ui->cfg, names, &n);
+	/* ptoprc's counters, which --counters overrides (without a list: the defaults) */
+	const char *const *events = o->counters ? o->events : config_counters(&ui->cfg, names, &n);
 	struct pipeline_opts po = {
 	    .root = o->root,
 	    .source = o->source_given ? o->source : ui->cfg.source,

@@ -32,6 +32,7 @@ enum ui_color {
 	COLOR_PANE_ACTIVE,
 	COLOR_TREE,
 	COLOR_TAGGED,
+	COLOR_THREAD, /* a thread's row among processes, as htop colours them */
 	COLOR_COUNT
 };
 
@@ -122,7 +123,6 @@ struct ui {
 	size_t nfield_filters;
 	struct ui_user users[UI_USERS_MAX]; /* of the u menu */
 	size_t nusers;
-	bool hide_kthreads;  /* K */
 	unsigned cmd_scroll; /* columns of COMMAND scrolled off to the left */
 	int menu_number;     /* digits typed in the signal menu */
 
@@ -156,10 +156,9 @@ struct ui {
 	int watch_pid;		 /* the process a `w` prompt arms on */
 	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
 
-	/* how the header and the memory columns show what they show (display.c) */
-	enum mem_display { MEM_BARS, MEM_TEXT, MEM_HIDDEN } mem_display; /* m */
-	bool hide_load;		 /* top's l: no uptime and load line */
-	struct output_view view; /* the memory columns' unit (top's e), the summary's (E) */
+	/* the frame's view: the memory columns' unit (top's e), the summary's (E),
+	 * from cfg (display_apply()) */
+	struct output_view view;
 
 	/* a replay (ptop -r FILE): frames from a recording */
 	bool replay;
@@ -370,8 +369,9 @@ void table_prepare(struct ui *ui);
 bool picker_is_open(void);
 /* Open it, the events counted now ticked. */
 void picker_open(struct ui *ui);
-/* Any key while it is open (it takes them all). E, Esc, q or F10 close it
- * and count the ticked events from the next frame (UI_REFETCH). */
+/* Any key while it is open (it takes them all): typing (or /) filters the
+ * list, Esc clears the filter. E, Esc (no filter), q or F10 close it and
+ * count the ticked events from the next frame (UI_REFETCH). */
 unsigned picker_key(struct ui *ui, enum ui_action act, int key);
 /* Draw it over the pane's rows y..y+h-1. */
 void picker_draw(struct ui *ui, int y, int h);
@@ -397,6 +397,8 @@ void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who);
 /* display.c: how the header and the memory columns show what they show */
 /* m, E, and top's e and l; UI_IGNORED for any other action. */
 unsigned display_key(struct ui *ui, enum ui_action act);
+/* ui->view as the settings say (after they are read, and after each change). */
+void display_apply(struct ui *ui);
 
 /* ---- replay.c: the viewer on a recording ---- */
 
