@@ -18,6 +18,7 @@
 #include "ptop/export.h"
 #include "ptop/pipeline.h"
 #include "ptop/record.h"
+#include "ptop/replay.h"
 
 static volatile sig_atomic_t batch_stop; /* the signal that asked to stop, or 0 */
 
@@ -160,44 +161,6 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	return -1;
 }
 
-/* A replay's --begin and --end: seek to the first frame, *end_ns the last time. */
-static int replay_range(struct pipeline *pipe, const struct batch_opts *o, int64_t *end_ns)
-{
-	struct record_reader *r = pipeline_replay(pipe);
-	struct record_error re;
-	int64_t first, t;
-	uint64_t n;
-
-	*end_ns = INT64_MAX;
-	if (record_frame_time(r, 0, &first, &re)) {
-		fprintf(stderr, "%s\n", re.msg);
-		return 1;
-	}
-	if (o->end && record_parse_time(o->end, first, end_ns)) {
-		fprintf(stderr,
-			_("ptop: --end: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
-			o->end);
-		return 2;
-	}
-	if (!o->begin)
-		return -1;
-	if (record_parse_time(o->begin, first, &t)) {
-		fprintf(stderr,
-			_("ptop: --begin: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
-			o->begin);
-		return 2;
-	}
-	if (record_find_time(r, t, &n, &re)) {
-		fprintf(stderr, "%s\n", re.msg);
-		return 1;
-	}
-	/* the last frame at or before --begin, unless it is before: the one after */
-	if (!record_frame_time(r, n, &first, &re) && first < t)
-		n++;
-	pipeline_seek(pipe, n);
-	return -1;
-}
-
 /* Open the pipeline and the recorder; -1 to go on, else the exit status. */
 static int batch_open(struct batch_out *b, struct pipeline_opts *po, int64_t *end_ns)
 {
@@ -215,9 +178,12 @@ static int batch_open(struct batch_out *b, struct pipeline_opts *po, int64_t *en
 		fprintf(stderr, "ptop: %s\n", pipeline_source_note(b->pipe));
 	*end_ns = INT64_MAX;
 	if (o->replay) {
-		err = replay_range(b->pipe, o, end_ns);
+		uint64_t from;
+
+		err = replay_range(pipeline_replay(b->pipe), o->begin, o->end, &from, end_ns);
 		if (err >= 0)
 			return err;
+		pipeline_seek(b->pipe, from);
 	}
 	if (o->listen) {
 		char msg[256];

@@ -120,14 +120,15 @@ static void help_record(struct sbuf *b)
 	sbuf_printf(
 	    b,
 	    _("Recording and replay:\n"
-	      "       %s [-b] --record FILE|DIRECTORY [--keep DAYS] [options]\n"
-	      "       %s -r FILE [-b [-o FORMAT] [--begin TIME] [--end TIME] | --summary]\n"
-	      "      --record=FILE        record frames into FILE (appended to), or into a\n"
-	      "                           directory with one file per day; with -b, also print\n"
-	      "      --keep=DAYS          a recording directory keeps DAYS days besides today\n"
-	      "  -r, --replay=FILE        replay a recording: the viewer, or with -b its frames\n"
-	      "      --begin=TIME, --end=TIME  the frames replayed: HH:MM[:SS] (on the\n"
-	      "                           recording's first day) or YYYY-MM-DD HH:MM[:SS]\n"
+	      "       %s [-b] --record FILE|DIR [--keep DAYS] [options]\n"
+	      "       %s -r FILE|DIR [-b [-o FORMAT] | --summary] [--begin TIME] [--end TIME]\n"
+	      "      --record=FILE|DIR    record frames into FILE (appended to), or into DIR\n"
+	      "                           with one file per day; with -b, also print\n"
+	      "      --keep=DAYS          DIR keeps its files of DAYS days besides today\n"
+	      "  -r, --replay=FILE|DIR    replay a recording, or DIR's day files as one: the\n"
+	      "                           viewer, or with -b its frames\n"
+	      "      --begin=TIME, --end=TIME  the frames replayed or summed up: HH:MM[:SS]\n"
+	      "                           on the recording's first day or YYYY-MM-DD HH:MM[:SS]\n"
 	      "      --summary            what a recording holds: when, processes, top\n"
 	      "                           consumers, what recording cost\n"
 	      "\n"),
@@ -816,6 +817,9 @@ static void check_record_options(struct cli *cli)
 		usage_error(_("--keep needs --record DIRECTORY"));
 	if ((o->begin || o->end || cli->summary) && !o->replay)
 		usage_error(_("--begin, --end and --summary need -r/--replay FILE"));
+	/* the viewer opens on the last frame and travels from there */
+	if ((o->begin || o->end) && !cli->batch && !cli->summary)
+		usage_error(_("--begin and --end need -b or --summary"));
 	if (o->record && o->record[0] == '\0')
 		usage_error(_("--record needs a file or a directory"));
 	/* --record alone records without printing */
@@ -898,7 +902,7 @@ int main(int argc, char **argv)
 	if (!cli.batch && cli.o.listen && !cli.viewer)
 		cli.o.quiet = true;
 	if (cli.summary)
-		status = replay_summary(cli.o.replay, STDOUT_FILENO);
+		status = replay_summary(cli.o.replay, cli.o.begin, cli.o.end, STDOUT_FILENO);
 	else if (cli.batch || cli.o.quiet)
 		status = batch_run(&cli.o);
 	else

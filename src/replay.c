@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * replay.c: ptop -r FILE --summary: one pass over a recording's frames (a
- * file, or a directory's day files as one), processes told apart by PID and
- * start time (a PID reused is another process), their CPU time summed from
- * each frame's %CPU over its interval; what sampling and recording cost.
+ * file, or a directory's day files as one) or those of a range (--begin,
+ * --end, which batch replays take from here too), processes told apart by
+ * PID and start time (a PID reused is another process), their CPU time
+ * summed from each frame's %CPU over its interval; what sampling and
+ * recording cost.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -102,30 +104,34 @@ static void put_time(struct sbuf *b, const struct timespec *t)
 
 struct summary {
 	struct timespec first, last;
-	uint64_t frames;
-	double *cost; /* each frame's CPU cost, seconds */
-	double *rec;  /* the recorder's CPU cost of the frames that say it, seconds */
+	uint64_t frames; /* in the range */
+	uint64_t bytes;	 /* theirs in the file */
+	double *cost;	 /* each frame's CPU cost, seconds */
+	double *rec;	 /* the recorder's CPU cost of the frames that say it, seconds */
 	uint64_t nrec;
 	uint64_t rows;
 	struct seen_set seen;
 };
 
-static int summary_read(struct record_reader *r, struct summary *s, struct record_error *e)
+/* Frames from frame from on, up to the time end_ns. */
+static int summary_read(struct record_reader *r, uint64_t from, int64_t end_ns, struct summary *s,
+			struct record_error *e)
 {
+	uint64_t most = record_frames(r) - from;
 	struct frame f = {0};
 	int err = 0;
 
-	s->frames = record_frames(r);
-	s->cost = xreallocarray(NULL, s->frames ? s->frames : 1, sizeof(*s->cost));
-	s->rec = xreallocarray(NULL, s->frames ? s->frames : 1, sizeof(*s->rec));
-	for (uint64_t n = 0; n < s->frames; n++) {
+	s->cost = xreallocarray(NULL, most ? most : 1, sizeof(*s->cost));
+	s->rec = xreallocarray(NULL, most ? most : 1, sizeof(*s->rec));
+	for (uint64_t n = from; n < record_frames(r); n++) {
 		err = record_read(r, n, &f, e);
-		if (err)
+		if (err || (int64_t)f.time.tv_sec * 1000000000 + f.time.tv_nsec > end_ns)
 			break;
-		if (n == 0)
+		if (!s->frames)
 			s->first = f.time;
 		s->last = f.time;
-		s->cost[n] = f.cost.cpu_s;
+		s->bytes += record_read_bytes(r);
+		s->cost[s->frames++] = f.cost.cpu_s;
 		if (record_read_cost_us(r))
 			s->rec[s->nrec++] = record_read_cost_us(r) / 1e6;
 		s->rows += f.nprocs;
@@ -143,7 +149,7 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 	const struct record_info *in = record_reader_info(r);
 	double span = (double)(s->last.tv_sec - s->first.tv_sec) +
 		      (double)(s->last.tv_nsec - s->first.tv_nsec) / 1e9;
-	double bytes = (double)record_size(r) / (double)s->frames;
+	double bytes = (double)s->bytes / (double)s->frames;
 	size_t ntop = 0;
 
 	sbuf_printf(b, _("Recording %s (format version %u)\n"), path, in->version);
@@ -161,7 +167,7 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 		    _("Cost:     %.3f ms CPU per frame to sample (median), %.0f bytes per frame "
 		      "on disk, %.2f per row\n"),
 		    s->cost[s->frames / 2] * 1e3, bytes,
-		    s->rows ? (double)record_size(r) / (double)s->rows : 0);
+		    s->rows ? (double)s->bytes / (double)s->rows : 0);
 	if (s->nrec) {
 		qsort(s->rec, s->nrec, sizeof(*s->rec), by_double);
 		sbuf_printf(b, _("Recorder: %.3f ms CPU per frame to encode and write (median)\n"),
@@ -186,22 +192,63 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 	}
 }
 
-int replay_summary(const char *path, int fd)
+int replay_range(struct record_reader *r, const char *begin, const char *end, uint64_t *from,
+		 int64_t *end_ns)
+{
+	struct record_error re;
+	int64_t first, t;
+
+	*from = 0;
+	*end_ns = INT64_MAX;
+	if (record_frame_time(r, 0, &first, &re)) {
+		fprintf(stderr, "%s\n", re.msg);
+		return 1;
+	}
+	if (end && record_parse_time(end, first, end_ns)) {
+		fprintf(stderr,
+			_("ptop: --end: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"), end);
+		return 2;
+	}
+	if (!begin)
+		return -1;
+	if (record_parse_time(begin, first, &t)) {
+		fprintf(stderr,
+			_("ptop: --begin: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
+			begin);
+		return 2;
+	}
+	if (record_find_time(r, t, from, &re)) {
+		fprintf(stderr, "%s\n", re.msg);
+		return 1;
+	}
+	/* the last frame at or before --begin, unless it is before: the one after */
+	if (!record_frame_time(r, *from, &first, &re) && first < t)
+		(*from)++;
+	return -1;
+}
+
+int replay_summary(const char *path, const char *begin, const char *end, int fd)
 {
 	struct record_reader *r;
 	struct record_error e;
 	struct summary s = {0};
 	struct sbuf b = {0};
-	int status = 0, err;
+	int64_t end_ns;
+	uint64_t from;
+	int status, err;
 
 	if (record_reader_open(path, &r, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
 		return 1;
 	}
-	if (summary_read(r, &s, &e)) {
+	status = replay_range(r, begin, end, &from, &end_ns);
+	if (status < 0 && summary_read(r, from, end_ns, &s, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
 		status = 1;
-	} else {
+	} else if (status < 0 && !s.frames) {
+		fprintf(stderr, _("ptop: %s: no frame between --begin and --end\n"), path);
+		status = 1;
+	} else if (status < 0) {
 		summary_print(&b, path, r, &s);
 		err = write_out(fd, b.p, b.len);
 		status = err && err != -EPIPE;

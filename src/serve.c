@@ -7,8 +7,13 @@
  * a slow or idle client holds one bounded slot until the timeout, and a
  * request line beyond the memory limit is refused by the library. Answers
  * GET and HEAD of /metrics and /, nothing else; touches no /proc file.
+ *
+ * libmicrohttpd is loaded when the endpoint starts, not linked: with GnuTLS
+ * and the libraries under it, its mere loading cost 2.4 MiB of resident
+ * memory in every run of ptop, serving or not (as libpfm4, see counters.c).
  */
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -22,6 +27,47 @@
 
 #include "ptop/metrics.h"
 #include "ptop/serve.h"
+
+/* The library's soname in Debian 12 (package libmicrohttpd12). */
+#define MHD_SONAME "libmicrohttpd.so.12"
+
+static struct {
+	int state; /* 0 not tried, 1 loaded, -1 not available */
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+} mhd;
+
+/* Load libmicrohttpd once. 0, or -ELIBACC when it or a function is missing. */
+static int mhd_load(void)
+{
+	if (!mhd.state) {
+		void *h = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+		mhd.state = -1;
+		if (h) {
+			*(void **)&mhd.start_daemon = dlsym(h, "MHD_start_daemon");
+			*(void **)&mhd.stop_daemon = dlsym(h, "MHD_stop_daemon");
+			*(void **)&mhd.create_response_from_buffer =
+			    dlsym(h, "MHD_create_response_from_buffer");
+			*(void **)&mhd.add_response_header = dlsym(h, "MHD_add_response_header");
+			*(void **)&mhd.queue_response = dlsym(h, "MHD_queue_response");
+			*(void **)&mhd.destroy_response = dlsym(h, "MHD_destroy_response");
+			*(void **)&mhd.lookup_connection_value =
+			    dlsym(h, "MHD_lookup_connection_value");
+			if (mhd.start_daemon && mhd.stop_daemon &&
+			    mhd.create_response_from_buffer && mhd.add_response_header &&
+			    mhd.queue_response && mhd.destroy_response &&
+			    mhd.lookup_connection_value)
+				mhd.state = 1;
+		}
+	}
+	return mhd.state > 0 ? 0 : -ELIBACC;
+}
 
 struct serve {
 	struct MHD_Daemon *d;
@@ -113,16 +159,16 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const ch
 			     const char *body)
 {
 	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+	    mhd.create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = mhd.queue_response(c, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -152,7 +198,7 @@ static void add_own(struct sbuf *b, bool om, unsigned long scrapes, double scrap
 
 static enum MHD_Result scrape(struct serve *s, struct MHD_Connection *c)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
 	bool om = accept && strstr(accept, "application/openmetrics-text");
 	double t0 = clock_mono(), scrape_s;
 	struct MHD_Response *r;
@@ -173,16 +219,16 @@ static enum MHD_Result scrape(struct serve *s, struct MHD_Connection *c)
 	timed = s->scrapes_timed;
 	pthread_mutex_unlock(&s->lock);
 	add_own(&b, om, n, scrape_s, timed);
-	r = MHD_create_response_from_buffer(b.len, b.p, MHD_RESPMEM_MUST_FREE);
+	r = mhd.create_response_from_buffer(b.len, b.p, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		sbuf_free(&b);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				om ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
 				   : "text/plain; version=0.0.4; charset=utf-8");
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+	ret = mhd.queue_response(c, MHD_HTTP_OK, r);
+	mhd.destroy_response(r);
 	pthread_mutex_lock(&s->lock);
 	s->scrape_s += clock_mono() - t0;
 	s->scrapes_timed++;
@@ -214,6 +260,8 @@ int serve_start(const struct serve_addr *a, struct serve **out)
 	int fd;
 
 	*out = NULL;
+	if (mhd_load())
+		return -ELIBACC;
 	s = xcalloc(1, sizeof(*s));
 	fd = listen_on(a, &s->port);
 	if (fd < 0) {
@@ -228,7 +276,7 @@ int serve_start(const struct serve_addr *a, struct serve **out)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	s->d = MHD_start_daemon(
+	s->d = mhd.start_daemon(
 	    MHD_USE_EPOLL_INTERNAL_THREAD, 0, NULL, NULL, answer, s, MHD_OPTION_LISTEN_SOCKET, fd,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS, MHD_OPTION_CONNECTION_LIMIT,
 	    (unsigned)SERVE_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -266,7 +314,7 @@ void serve_stop(struct serve *s)
 {
 	if (!s)
 		return;
-	MHD_stop_daemon(s->d);
+	mhd.stop_daemon(s->d);
 	pthread_mutex_destroy(&s->lock);
 	sbuf_free(&s->text);
 	sbuf_free(&s->om);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 
 #include <cmocka.h>
@@ -32,6 +33,8 @@ static pid_t sleeper(struct frame_proc *row)
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* gone with the test, however it ends */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (;;)
 			pause();
 	}
@@ -123,6 +126,7 @@ static pid_t fork_as(pid_t want)
 		pid = fork();
 		assert_true(pid >= 0);
 		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			for (;;)
 				pause();
 		}

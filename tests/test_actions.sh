@@ -27,9 +27,9 @@ spawn() {
 	kids="$kids $spawned"
 }
 
-# The nice value the children are born with: make check may run under nice(1).
-born=$(nice)
-[ "$born" -le 16 ] || skip "running at nice $born: no room for three steps of F8"
+# what this test's processes start at: make check may run under nice
+base=$(nice_of $$)
+[ "$base" -le 16 ] || skip "running at nice $base: no room for three steps of F8"
 
 # show SET N: filter for a set and wait for its N rows
 show() {
@@ -124,7 +124,7 @@ keys -l 5
 keys Enter
 expect "Process $b3 \\(pa[0-9]+3B\\) reniced to 5"
 [ "$(nice_of "$b3")" = 5 ] || fail "B ($b3) has nice $(nice_of "$b3"), not 5"
-[ "$(nice_of "$c3")" = "$born" ] || fail "C ($c3) was reniced to $(nice_of "$c3")"
+[ "$(nice_of "$c3")" = "$base" ] || fail "C ($c3) was reniced to $(nice_of "$c3")"
 
 # 4. The chosen process is gone by Enter: nothing is sent, and ptop says so.
 show 4 2
@@ -137,18 +137,17 @@ keys Enter
 expect "Process $b4 \\(pa[0-9]+4B\\) is gone: nothing was done"
 alive "$a4" || fail "A ($a4) took the signal meant for B ($b4)"
 
-# 5. F8 three times within one refresh: 3 above where it was born, not 1; then F7 once: 2.
+# 5. F8 three times within one refresh: nice +3, not +1; then F7 once: +2.
 show 5 1
 keys Home
 keys F8 F8 F8
 nice_is() {
 	[ "$(nice_of "$1")" = "$2" ]
 }
-wait_for nice_is "$x5" $((born + 3)) ||
-	fail "three F8 left nice at $(nice_of "$x5"), not $((born + 3))"
-expect "Process $x5 \\(pa[0-9]+5X\\) reniced to $((born + 3))"
+wait_for nice_is "$x5" $((base + 3)) || fail "three F8 left nice at $(nice_of "$x5"), not $((base + 3))"
+expect "Process $x5 \\(pa[0-9]+5X\\) reniced to $((base + 3))"
 keys F7
-wait_for nice_is "$x5" $((born + 2)) || fail "F7 left nice at $(nice_of "$x5"), not $((born + 2))"
+wait_for nice_is "$x5" $((base + 2)) || fail "F7 left nice at $(nice_of "$x5"), not $((base + 2))"
 
 keys q
 wait_for test -s "$tmp/status" || fail "ptop did not exit after q"

@@ -177,7 +177,7 @@ after=$(awk -v k="$page_kb" '{ print $2 * k }' "/proc/$a/statm")
 # A table that grows past its first size (1024 rows) in a later frame, at a
 # row that was in the frame before: its figures from the previous frame must
 # stay valid while the table moves (the sanitizer build catches a stale
-# pointer). Frame 1 has 1000 rows; then 200 processes start with PIDs below
+# pointer). Frame 1 has 1,100 rows; then 200 processes start with PIDs below
 # most of them (the next PID set low, as when PIDs wrap around), so that row
 # 1025 of frame 2 is an old one. Where the next PID cannot be set, only the
 # many rows are checked.
@@ -190,30 +190,33 @@ spawn() { # N: start N sleeping processes
 	kids="$kids $many"
 }
 now=$(ls /proc | grep -c '^[0-9]')
-[ "$now" -lt 1000 ] && spawn $((1000 - now))
-# ptop runs until two frames were taken after the last of them started
-# (however long starting 200 processes takes on a loaded machine), then a
-# SIGTERM ends it after the frame it is on.
-"$PTOP" -b -d 1 --source=bpf -o json >"$tmp/many" 2>"$tmp/many.err" &
+# a margin over 1024: processes of others counted now may end before the frames
+[ "$now" -lt 1100 ] && spawn $((1100 - now))
+"$PTOP" -b -n 120 -d 0.5 --source=bpf -o json >"$tmp/many" 2>"$tmp/many.err" &
 many_ptop=$!
-kids="$kids $many_ptop"
 wait_until test -s "$tmp/many" || :
 echo 300 >/proc/sys/kernel/ns_last_pid 2>/dev/null ||
 	echo "note: the next PID cannot be set here: rows that move are not tried"
 spawn 200
-before=$(wc -l <"$tmp/many")
-two_more() { [ "$(wc -l <"$tmp/many")" -ge $((before + 2)) ]; }
-wait_until two_more || :
-kill -TERM "$many_ptop" 2>/dev/null || :
-status=0
-wait "$many_ptop" || status=$?
-[ "$status" = 143 ] || fail "many processes: ptop exited $status: $(cat "$tmp/many.err")"
-python3 - "$tmp/many" <<'PY' || failures=$((failures + 1))
+# two frames begun after the last one started (the first may have begun before)
+want=$(($(wc -l <"$tmp/many") + 2))
+tries=0
+while [ "$(wc -l <"$tmp/many")" -lt $want ] && kill -0 "$many_ptop" 2>/dev/null; do
+	tries=$((tries + 1))
+	[ $tries -lt 600 ] || break
+	sleep 0.1
+done
+kill "$many_ptop" 2>/dev/null
+wait "$many_ptop" 2>/dev/null || :
+[ "$(wc -l <"$tmp/many")" -ge $want ] || fail "many processes: ptop stopped early: $(cat "$tmp/many.err")"
+python3 - "$tmp/many" $many <<'PY' || failures=$((failures + 1))
 import json, sys
-frames = [json.loads(l) for l in open(sys.argv[1])]
+frames = [json.loads(l) for l in open(sys.argv[1]) if l.endswith("\n")]
 assert len(frames) >= 3, "%d frames" % len(frames)
 last = frames[-1]
-assert len(last["processes"]) > 1100, "%d rows" % len(last["processes"])
+assert len(last["processes"]) > 1024, "%d rows" % len(last["processes"])
+missing = set(map(int, sys.argv[2:])) - {p["pid"] for p in last["processes"]}
+assert not missing, "started processes missing: %s" % sorted(missing)[:5]
 bad = [p["pid"] for p in last["processes"] if not 0 <= p["cpu_pct"] <= 100 * last["ncpu"]]
 assert not bad, "impossible %%CPU for %s" % bad[:5]
 PY

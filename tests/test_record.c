@@ -11,8 +11,8 @@
  * and 2, must read back as the frames that made them, and a frame with every
  * field set must encode to the committed bytes of full.raw; PTOP_UPDATE_GOLDEN=1
  * writes the current version's anew. Version 2 is appended to as it is;
- * each frame says what recording the one before cost; a directory's day
- * files read as one recording.
+ * each frame says what recording the one before cost, and the bytes it
+ * takes; a directory's day files read as one recording.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -637,6 +637,7 @@ static void test_record_cost(void **state)
 	struct record_reader *r;
 	struct record_error e;
 	struct frame g = {0};
+	uint64_t bytes = 0;
 
 	write_frames(p, 0, 3);
 	write_frames(p, 3, 5); /* a second writer knows nothing of the first's last frame */
@@ -648,7 +649,10 @@ static void test_record_cost(void **state)
 			assert_int_equal(record_read_cost_us(r), 0);
 		else
 			assert_true(record_read_cost_us(r) > 0);
+		bytes += record_read_bytes(r);
 	}
+	/* the frames' bytes are the file's but its header */
+	assert_int_equal(bytes, (uint64_t)file_size(p) - RECORD_HEADER_LEN);
 	record_reader_free(r);
 	unlink(p);
 	/* version 2 is appended to in version 2: heads without a cost, as its readers want */

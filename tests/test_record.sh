@@ -6,11 +6,12 @@
 # CSV with command lines, then text sorted by RES) and records at once; `ptop
 # -r FILE -b` must print the very same bytes, frame by frame. --begin/--end
 # pick the frames of a time range, --summary counts what the live JSON
-# showed and what recording cost, --record alone prints nothing and a
-# second run appends, a directory gets a file per day and loses those past
-# --keep, and replays as one recording; older formats read (version 2 also
-# appended to), and bad files and options end with a clear message and
-# status 1 or 2. Needs python3.
+# showed (in all, and in a range) and what recording cost, --record alone
+# prints nothing and a second run appends, a directory gets a file per day
+# and loses those past --keep, and replays as one recording; older formats
+# read (version 2 also appended to), and bad files (a huge one too) and
+# options end with a clear message and status 1 or 2. The systemd unit's
+# command line records, and SIGTERM ends it as the unit expects. Needs python3.
 set -eu
 
 NAME=test_record
@@ -90,15 +91,31 @@ want = [live[int(i)] for i in sys.argv[3].split(",")]
 assert got == want, "got %d frames, want %d" % (len(got), len(want))
 EOF
 
-# 4. --summary: the frames, and the processes the live JSON showed (PID and start).
-"$PTOP" -r "$tmp/a.rec" --summary >"$tmp/summary" || fail "--summary exited $?"
+# 4. --summary: when, the frames, and the processes the live JSON showed (PID
+# and start); over --begin and --end, those of the frames -b printed for them.
+TZ=UTC "$PTOP" -r "$tmp/a.rec" --summary >"$tmp/summary" || fail "--summary exited $?"
+TZ=UTC "$PTOP" -r "$tmp/a.rec" --summary --begin "$begin" --end "$end" >"$tmp/summary.range" ||
+	fail "--summary --begin --end exited $?"
+"$PYTHON" - "$tmp/range.json" "$tmp/summary.range" <<'EOF' || fail "--summary over a range is wrong"
+import json, re, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+seen = set((p["pid"], p["start_ticks"]) for f in frames for p in f["processes"])
+s = open(sys.argv[2]).read()
+when = "From:     %s to %s" % (frames[0]["time"][:19].replace("T", " "), frames[-1]["time"][:19].replace("T", " "))
+assert when in s and re.search(r"\b%d frames\b" % len(frames), s), "%s\n%s" % (when, s)
+m = re.search(r"Seen: +(\d+) processes", s)
+assert m and int(m.group(1)) == len(seen), "%s vs %d" % (m and m.group(1), len(seen))
+EOF
 "$PYTHON" - "$tmp/live.json" "$tmp/summary" <<'EOF' || fail "--summary is wrong"
 import json, re, sys
 seen = set()
+times = []
 for l in open(sys.argv[1]):
     seen.update((p["pid"], p["start_ticks"]) for p in json.loads(l)["processes"])
+    times.append(json.loads(l)["time"][:19].replace("T", " "))
 s = open(sys.argv[2]).read()
 assert re.search(r"\b15 frames\b", s), s
+assert "From:     %s to %s" % (times[0], times[-1]) in s, s
 m = re.search(r"Seen: +(\d+) processes", s)
 assert m and int(m.group(1)) == len(seen), "%s vs %d" % (m and m.group(1), len(seen))
 assert re.search(r"bytes per frame", s) and "Top CPU consumers" in s, s
@@ -188,6 +205,19 @@ expect 2 "need -r" "$PTOP" -b --begin 10:00
 expect 2 "do not go together" "$PTOP" -r "$tmp/q.rec" --record "$tmp/x.rec"
 expect 2 "needs --record" "$PTOP" -b --keep 3
 expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" -b --begin 25:99
+expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" --summary --end 25:99
+expect 2 "need -b or --summary" "$PTOP" -r "$tmp/q.rec" --begin 10:00
+expect 1 "no frame between --begin and --end" "$PTOP" -r "$tmp/q.rec" --summary --end 2000-01-01
+# huge files: one that is not a recording is refused by its first bytes; a
+# recording followed by a long run of zeros (what a crash can leave on some
+# file systems) reads back to its last frame
+echo 'not a recording' >"$tmp/huge.rec"
+truncate -s 1G "$tmp/huge.rec"
+expect 1 "not a ptop recording" "$PTOP" -r "$tmp/huge.rec" -b
+cp "$tmp/q.rec" "$tmp/zeros.rec"
+truncate -s 64M "$tmp/zeros.rec"
+"$PTOP" -r "$tmp/zeros.rec" -b -o json | wc -l | grep -qx 5 ||
+	fail "a recording with a tail of zeros does not replay its 5 frames"
 # an older format is read, never appended to
 cp "${srcdir:-.}/tests/fixtures/record/v1.rec" "$tmp/v1.rec"
 expect 1 "format version 1" "$PTOP" -b -n 1 --record "$tmp/v1.rec"
@@ -201,5 +231,33 @@ cp "${srcdir:-.}/tests/fixtures/record/v2.rec" "$tmp/v2a.rec"
 "$PTOP" -r "$tmp/v2a.rec" --summary >"$tmp/out" || fail "--summary of v2.rec appended to exited $?"
 grep -q "format version 2)" "$tmp/out" && grep -q ' 67 frames$' "$tmp/out" ||
 	fail "v2.rec appended to: $(cat "$tmp/out")"
+
+# 8. The systemd unit's command line records into its directory, writing
+# nothing; SIGTERM (systemctl stop) ends it with status 143, which the unit
+# counts as success, its frames readable.
+unit="${srcdir:-.}/doc/ptop-record.service"
+args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$unit" | sed "s|/var/log/ptop|$tmp/unit|")
+grep -q '^SuccessExitStatus=SIGTERM$' "$unit" || fail "the unit does not count SIGTERM as success"
+mkdir "$tmp/unit"
+# shellcheck disable=SC2086
+"$PTOP" $args -n 1 >"$tmp/unit.out" 2>&1 || fail "the unit's ptop $args: status $?, $(cat "$tmp/unit.out")"
+[ -s "$tmp/unit.out" ] && fail "the unit's ptop $args wrote: $(cat "$tmp/unit.out")"
+# shellcheck disable=SC2086
+"$PTOP" $args -d 0.1 >"$tmp/unit.out" 2>&1 &
+unit_pid=$!
+at_exit() {
+	[ -z "$unit_pid" ] || kill -KILL "$unit_pid" 2>/dev/null
+}
+unit_frames() {
+	"$PTOP" -r "$tmp/unit" --summary 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) frames$/\1/p'
+}
+three_frames() { [ "$(unit_frames)" -ge 3 ] 2>/dev/null; }
+wait_until three_frames || :
+kill -TERM "$unit_pid"
+st=0
+wait "$unit_pid" 2>/dev/null || st=$? # no "Terminated" from the shell
+unit_pid=
+[ "$st" = 143 ] || fail "SIGTERM: the unit's ptop ended with status $st, not 143"
+[ "$(unit_frames)" -ge 3 ] 2>/dev/null || fail "the unit's recording has $(unit_frames) frames, not 3 or more"
 
 finish

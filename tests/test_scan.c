@@ -273,6 +273,80 @@ static void test_fake_scan_lifecycle(void **state)
 }
 
 /* Enough PIDs to grow the slot table, then removing every other one exercises deletion. */
+/*
+ * A root whose ns_last_pid stands still: after a listing made once it had
+ * stood still for PROC_LIST_SETTLE_S, scans walk that listing (a directory
+ * added without moving the last PID is not seen, a removed one is returned
+ * and found gone by its read); a move of the last PID lists the root again.
+ */
+static void test_fake_listing_reuse(void **state)
+{
+	struct fake_root *fr = *state;
+	struct scan_result *res = calloc(1, sizeof(*res));
+	struct proc_reader_stats st;
+	struct proc_reader *r;
+	char path[256], self[16], buf[512];
+	int i;
+
+	assert_non_null(res);
+	snprintf(path, sizeof(path), "%s/sys", fr->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel", fr->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	put_file(fr->dir, "sys/kernel/ns_last_pid", "100\n");
+	snprintf(path, sizeof(path), "%s/self", fr->dir);
+	snprintf(self, sizeof(self), "%d", (int)getpid());
+	assert_int_equal(symlink(self, path), 0);
+	add_pid(fr->dir, 10, "a");
+	add_pid(fr->dir, 20, "b");
+
+	assert_int_equal(proc_reader_new(fr->dir, &r), 0);
+	scan_all(r, res); /* the last PID just seen: this listing is not trusted */
+	assert_int_equal(res->n, 2);
+	usleep((useconds_t)(PROC_LIST_SETTLE_S * 1e6) + 50000);
+	scan_all(r, res); /* stood still long enough: trusted */
+	assert_int_equal(res->n, 2);
+
+	add_pid(fr->dir, 30, "c");
+	scan_all(r, res);
+	assert_int_equal(res->n, 2);
+	assert_int_equal(find_pid(res, 30), -1);
+	proc_reader_stats(r, &st);
+	assert_int_equal(st.reused, 1);
+	assert_int_equal(st.relisted, 2);
+
+	/* gone without a new PID: listed again, and its read says so */
+	rm_pid(fr->dir, 20);
+	scan_all(r, res);
+	i = find_pid(res, 20);
+	assert_int_not_equal(i, -1);
+	assert_int_equal(proc_reader_read(r, res->slot[i], PROC_FILE_STAT, buf, sizeof(buf)),
+			 -ESRCH);
+	proc_reader_drop(r, res->slot[i]);
+	scan_all(r, res);
+	assert_int_equal(res->n, 1);
+	assert_int_equal(res->pid[0], 10);
+
+	/* a PID allocated: the root is read again */
+	put_file(fr->dir, "sys/kernel/ns_last_pid", "101\n");
+	scan_all(r, res);
+	assert_int_equal(res->n, 2);
+	assert_int_not_equal(find_pid(res, 30), -1);
+	assert_true(res->is_new[find_pid(res, 30)]);
+
+	/* however still the last PID, the root is read every PROC_RELIST_EVERY scans */
+	usleep((useconds_t)(PROC_LIST_SETTLE_S * 1e6) + 50000);
+	scan_all(r, res);
+	add_pid(fr->dir, 40, "d");
+	for (i = 0; i < PROC_RELIST_EVERY && find_pid(res, 40) == -1; i++)
+		scan_all(r, res);
+	assert_int_not_equal(find_pid(res, 40), -1);
+	assert_true(i >= 1);
+	proc_reader_free(r);
+	rm_pid(fr->dir, 40);
+	free(res);
+}
+
 static void test_fake_many(void **state)
 {
 	struct fake_root *fr = *state;
@@ -654,6 +728,7 @@ int main(void)
 	    cmocka_unit_test(test_new_missing_root),
 	    cmocka_unit_test_setup_teardown(test_fake_scan_lifecycle, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_fake_many, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_fake_listing_reuse, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_tasks_fake_and_live, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_dir_ids, fake_setup, fake_teardown),
 	    cmocka_unit_test(test_live_self),

@@ -293,6 +293,8 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
  * shows of it changed (it ran a tick, exec'd, changed size or threads), when
  * status is read anyway, and otherwise every SAMPLER_UID_RECHECK frames: a
  * setresuid() that left no trace in stat shows within that many frames.
+ * Read-less, that last look is skipped for a process whose schedstat shows
+ * it did not run since its uid was read: credentials change only by running.
  */
 #define SAMPLER_UID_RECHECK 32
 

@@ -222,6 +222,8 @@ struct proc_slot {
 	unsigned gen;	      /* the scan that last saw it */
 	unsigned id;	      /* dense, below proc_reader_stats().ids; kept while recycled */
 	bool have_prev;	      /* prev_ticks is from an earlier frame of this process */
+	bool quiet;	      /* did not run since its uid was last read from status
+			       * (known from schedstat; see SAMPLER_UID_RECHECK) */
 	bool reopened;	      /* a held descriptor outlived its process and was opened
 				      * again (the PID may be reused); the caller clears it */
 	uint64_t io_prev_read, io_prev_write; /* io's read_bytes, write_bytes at io_at */
@@ -251,8 +253,18 @@ void proc_reader_free(struct proc_reader *r);
  * Begin a scan: rewind the PID enumeration. Then call proc_reader_next()
  * until it returns 0 (end) or a negative errno (enumeration failed).
  * A return of 1 gives a slot (created if the PID is new; then *is_new).
+ * When the root is the proc of ptop's pid namespace and no PID was
+ * allocated there since the last complete listing (its ns_last_pid did not
+ * move), the scan walks that listing again instead of reading the root: the
+ * same slots in the same order, at most PROC_RELIST_EVERY scans running.
+ * A process gone since is then found gone by the caller's first read of it
+ * (-ESRCH, and proc_reader_drop()) rather than left out of the listing.
  */
 int proc_reader_begin(struct proc_reader *r);
+/* A listing stands in for later scans at most this many scans running. */
+#define PROC_RELIST_EVERY 16
+/* Seconds the last PID must have stood still before a listing that may be reused. */
+#define PROC_LIST_SETTLE_S 0.25
 int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new);
 /* Drop every slot (process or thread) the current scan did not see; returns processes dropped. */
 unsigned proc_reader_end(struct proc_reader *r);
@@ -326,6 +338,8 @@ struct proc_reader_stats {
 	unsigned fd_budget; /* descriptors the reader may hold */
 	unsigned fallback;  /* reads done with open/read/close in the last scan */
 	unsigned ids;	    /* every slot's id is below this */
+	unsigned relisted;  /* scans that read the root's PID directories */
+	unsigned reused;    /* scans that walked the last listing: no PID allocated since */
 };
 void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st);
 

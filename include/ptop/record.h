@@ -91,8 +91,6 @@ void record_reader_free(struct record_reader *r);
 const struct record_info *record_reader_info(const struct record_reader *r);
 /* Frames in the recording (numbered 0 to this - 1). */
 uint64_t record_frames(const struct record_reader *r);
-/* Bytes of the recording up to the end of its last complete frame. */
-uint64_t record_size(const struct record_reader *r);
 
 /*
  * Decode frame n into f (reusing f's memory, as the sampler does). Reading
@@ -110,6 +108,8 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
  * first frame a recorder wrote, or a file of format version 1 or 2.
  */
 uint32_t record_read_cost_us(const struct record_reader *r);
+/* The bytes the frame last read takes in the file (its head and compressed data). */
+uint64_t record_read_bytes(const struct record_reader *r);
 
 /*
  * The last frame recorded at or before t (CLOCK_REALTIME ns), by the

@@ -7,15 +7,32 @@
 #ifndef PTOP_REPLAY_H
 #define PTOP_REPLAY_H
 
+#include <stdint.h>
+
+struct record_reader;
+
 /* Number of consumers --summary lists. */
 #define REPLAY_TOP 10
 
 /*
- * Write the summary of the recording at path to fd: its machine, its time
+ * The frames --begin and --end pick in r, as typed (NULL: that end is
+ * open), times as record_parse_time() reads them on the day of the first
+ * frame: *from the first frame at or after begin, *end_ns the time no frame
+ * after it is replayed (INT64_MAX when open). Returns -1 to go on, else the
+ * exit status after saying why on stderr: 2 for a time that is none, 1 when
+ * the recording cannot be read.
+ */
+int replay_range(struct record_reader *r, const char *begin, const char *end, uint64_t *from,
+		 int64_t *end_ns);
+
+/*
+ * Write the summary of the recording at path, over the frames begin and end
+ * pick (as replay_range() takes them), to fd: its machine, the range's time
  * span and frames, the processes seen, the REPLAY_TOP processes that used
  * the most CPU time, and what recording cost (CPU per frame, bytes per
- * frame). Returns the exit status: 0, or 1 after saying why on stderr.
+ * frame). Returns the exit status: 0, 1 after saying why on stderr (also
+ * when the range holds no frame), or 2 for a time that is none.
  */
-int replay_summary(const char *path, int fd);
+int replay_summary(const char *path, const char *begin, const char *end, int fd);
 
 #endif

@@ -59,13 +59,33 @@ static __always_inline struct upid pid_upid(struct pid *p, __u32 level)
 	return u;
 }
 
-/* What /proc/PID/io shows of one accounting (do_io_accounting()). */
+/*
+ * What /proc/PID/io shows of one accounting (do_io_accounting()). Plain
+ * loads through the task's BTF pointer: each BPF_CORE_READ would be a helper
+ * call and a fault-safe copy, a tenth of a frame's CPU in all.
+ */
 static __always_inline void task_io(struct task_io_accounting *a, struct ptop_io *o)
 {
-	o->rchar = BPF_CORE_READ(a, rchar);
-	o->wchar = BPF_CORE_READ(a, wchar);
-	o->read_bytes = BPF_CORE_READ(a, read_bytes);
-	o->write_bytes = BPF_CORE_READ(a, write_bytes);
+	o->rchar = a->rchar;
+	o->wchar = a->wchar;
+	o->read_bytes = a->read_bytes;
+	o->write_bytes = a->write_bytes;
+}
+
+/* The kernfs id of t's unified-hierarchy cgroup, 0 when a link is missing. */
+static __always_inline __u64 task_cgroup_id(struct task_struct *t)
+{
+	struct css_set *cs = t->cgroups;
+	struct cgroup *cg;
+	struct kernfs_node *kn;
+
+	if (!cs)
+		return 0;
+	cg = cs->dfl_cgrp;
+	if (!cg)
+		return 0;
+	kn = cg->kn;
+	return kn ? kn->id : 0;
 }
 
 /* pid_nr_ns(): p's number in the reader's namespace, 0 when it has none there. */
@@ -108,24 +128,42 @@ static __always_inline void find_cpu_offsets(void)
 	ncpu_off = cpu;
 }
 
-/* percpu_counter_sum(): the count and every CPU's part not yet folded into it. */
-static __always_inline __s64 counter_sum(struct percpu_counter *c, __u32 *exact)
+/*
+ * percpu_counter_sum() of mm's RSS counters into r->rss: each count and
+ * every CPU's part not yet folded into it. The kernel allocates the four
+ * counters' per-CPU parts together (percpu_counter_init_many()), so one
+ * read per CPU fetches all four; counters allocated apart are read one by one.
+ */
+static __always_inline void rss_sum(struct mm_struct *mm, struct ptop_task *r)
 {
-	__s64 sum = c->count;
-	unsigned long base = (unsigned long)BPF_CORE_READ(c, counters);
-	__u32 n = ncpu_off;
+	unsigned long base[PTOP_MM_N];
+	__u32 n = ncpu_off, together = 1;
 
-	if (!base || !n) {
-		*exact = 0;
-		return sum;
+	for (int i = 0; i < PTOP_MM_N; i++) {
+		r->rss[i] = mm->rss_stat[i].count;
+		base[i] = (unsigned long)mm->rss_stat[i].counters;
+		together &= base[i] == base[0] + (unsigned long)i * sizeof(__s32);
+	}
+	if (!base[0] || !n) {
+		r->rss_exact = 0;
+		return;
 	}
 	for (__u32 cpu = 0; cpu < MAX_CPUS && cpu < n; cpu++) {
-		__s32 part = 0;
+		__s32 part[PTOP_MM_N] = {};
 
-		bpf_probe_read_kernel(&part, sizeof(part), (const void *)(base + cpu_off[cpu]));
-		sum += part;
+		if (together) {
+			bpf_probe_read_kernel(part, sizeof(part),
+					      (const void *)(base[0] + cpu_off[cpu]));
+		} else {
+			for (int i = 0; i < PTOP_MM_N; i++)
+				if (base[i])
+					bpf_probe_read_kernel(
+					    &part[i], sizeof(part[i]),
+					    (const void *)(base[i] + cpu_off[cpu]));
+		}
+		for (int i = 0; i < PTOP_MM_N; i++)
+			r->rss[i] += part[i];
 	}
-	return sum;
 }
 
 static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
@@ -137,8 +175,7 @@ static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 	r->has_mm = 1;
 	r->rss_exact = 1;
 	r->total_vm = mm->total_vm;
-	for (int i = 0; i < PTOP_MM_N; i++)
-		r->rss[i] = counter_sum(&mm->rss_stat[i], &r->rss_exact);
+	rss_sum(mm, r);
 }
 
 /* What proc_task_name() builds a kernel thread's name from. */
@@ -243,7 +280,7 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 	r->nivcsw = t->nivcsw;
 	task_io(&t->ioac, &r->io);
 	task_io(&sig->ioac, &r->sig_io);
-	r->cgroup_id = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+	r->cgroup_id = task_cgroup_id(t);
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
 	/* a thread's memory is its process's, wanted only once the leader has none */
 	if (t == leader || leader->exit_state)

@@ -24,6 +24,22 @@ struct proc_reader {
 	size_t dents_len, dents_pos;
 	bool dents_eof;
 	unsigned gen; /* scan counter, stamped on every slot seen */
+	/*
+	 * Listing reuse (see proc_reader_begin): the pid namespace's last
+	 * allocated PID, read through cursor_fd (-1: not available), when it was
+	 * first seen, and the PIDs of the last listing in its order.
+	 */
+	int cursor_fd;
+	long cursor;
+	double cursor_seen;
+	int *listed;
+	size_t nlisted, caplisted;
+	unsigned list_gen; /* the scan that made the listing */
+	bool list_trust;   /* the listing being made may be reused once complete */
+	bool list_ok;	   /* the last listing is complete and may be reused */
+	bool replay;	   /* this scan walks listed instead of the root */
+	size_t replay_pos;
+	unsigned relisted, reused; /* scans of each kind, for the statistics */
 	/* slot tables of processes and of threads (keyed by TID) */
 	struct slot_tab procs, tasks;
 	struct proc_slot *free_slots; /* recycled slots, through next_free */

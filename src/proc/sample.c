@@ -498,7 +498,8 @@ static bool uid_due(struct sampler *s, struct proc_slot *slot, bool is_new,
 		 * SAMPLER_UID_RECHECK frames, spread over the PIDs.
 		 */
 		check = sig != slot->stat_sig ||
-			(slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0;
+			(!(s->read_less && slot->quiet) &&
+			 (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0);
 	}
 	slot->stat_sig = sig;
 	return check && !(st->flags & PF_KTHREAD);
@@ -554,6 +555,7 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 	if (n < 0)
 		return (int)n;
 	if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
+		slot->quiet = s->read_less;
 		slot->uid = ss.uid[1];
 		p->ruid = ss.uid[0];
 		p->suid = ss.uid[2];
@@ -590,6 +592,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		err = uid_from_status(s, slot);
 		if (err == -ESRCH)
 			return err;
+		slot->quiet = !err && s->read_less;
 	}
 
 	p->pid = slot->pid;
@@ -737,6 +740,9 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	} else {
 		k->sched = false;
 	}
+	/* credentials change only in a process that runs */
+	if (ran)
+		slot->quiet = false;
 	if (!ran && k->valid && !full) {
 		err = keep_row(s, slot, k, p, f->uptime_s);
 		f->cost.read_kept += !err;

@@ -5,6 +5,11 @@
  * descriptor and one buffer serve every frame. Slots are kept in a hash keyed
  * by PID and recycled through a free list: a steady-state scan allocates
  * nothing. A slot not seen by a scan belongs to a process that is gone.
+ *
+ * A scan reuses the last listing instead of reading the root again when no
+ * PID was allocated since (the pid namespace's last PID, ns_last_pid, did
+ * not move): no process can have appeared, and those that went are found
+ * gone by their first read. See proc_reader_begin().
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ptop/util.h"
@@ -142,6 +148,25 @@ static void raise_nofile(void)
 	}
 }
 
+/*
+ * The descriptor of the root's last allocated PID, when the root is the proc
+ * of ptop's own pid namespace (the value is the reader's namespace's, and
+ * /proc/self there is ptop's PID); -1 otherwise, as for a fixture tree.
+ */
+static int open_cursor(int root_fd)
+{
+	char self[16], want[16];
+	ssize_t n = readlinkat(root_fd, "self", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return -1;
+	self[n] = 0;
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	if (strcmp(self, want) != 0)
+		return -1;
+	return openat(root_fd, "sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+}
+
 int proc_reader_new(const char *root, struct proc_reader **out)
 {
 	struct proc_reader *r;
@@ -153,6 +178,8 @@ int proc_reader_new(const char *root, struct proc_reader **out)
 	raise_nofile();
 	r = xcalloc(1, sizeof(*r));
 	r->root_fd = fd;
+	r->cursor_fd = open_cursor(fd);
+	r->cursor = -1;
 	r->dents = xmalloc(READER_DENTS_BUF);
 	tab_grow(&r->procs);
 	tab_grow(&r->tasks);
@@ -180,19 +207,105 @@ void proc_reader_free(struct proc_reader *r)
 	free(r->procs.tab);
 	free(r->tasks.tab);
 	free(r->dents);
+	free(r->listed);
+	if (r->cursor_fd >= 0)
+		close(r->cursor_fd);
 	close(r->root_fd);
 	free(r);
 }
 
+/* The last PID allocated in the namespace, or -1 when it cannot be read. */
+static long read_cursor(const struct proc_reader *r)
+{
+	char buf[24];
+	ssize_t n = pread(r->cursor_fd, buf, sizeof(buf) - 1, 0);
+	char *end;
+	long v;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	v = strtol(buf, &end, 10);
+	return end != buf && v >= 0 ? v : -1;
+}
+
+/*
+ * Whether this scan may walk the last listing instead of the root: the last
+ * PID did not move since that listing was made, the listing was complete and
+ * trusted, and it is less than PROC_RELIST_EVERY scans old. A listing is
+ * trusted when the last PID had stood still for PROC_LIST_SETTLE_S before it:
+ * a PID is allocated before its process appears in /proc, so a listing made
+ * right after an allocation may miss the newcomer.
+ */
+static bool reuse_listing(struct proc_reader *r)
+{
+	struct timespec ts;
+	double now;
+	long c;
+
+	if (r->cursor_fd < 0 || (c = read_cursor(r)) < 0)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (c != r->cursor) {
+		r->cursor = c;
+		r->cursor_seen = now;
+		r->list_trust = false;
+		return false;
+	}
+	if (r->list_ok && r->gen - r->list_gen < PROC_RELIST_EVERY)
+		return true;
+	r->list_trust = now - r->cursor_seen >= PROC_LIST_SETTLE_S;
+	return false;
+}
+
 int proc_reader_begin(struct proc_reader *r)
 {
+	r->fallback = 0;
+	r->gen++;
+	r->replay = reuse_listing(r);
+	r->replay_pos = 0;
+	if (r->replay) {
+		r->reused++;
+		return 0;
+	}
+	r->list_ok = false;
+	r->nlisted = 0;
+	r->list_gen = r->gen;
+	r->relisted++;
 	if (lseek(r->root_fd, 0, SEEK_SET) < 0)
 		return -errno;
 	r->dents_len = r->dents_pos = 0;
 	r->dents_eof = false;
-	r->fallback = 0;
-	r->gen++;
 	return 0;
+}
+
+/* The next slot of a scan that walks the last listing: 1, or 0 at its end. */
+static int replay_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new)
+{
+	while (r->replay_pos < r->nlisted) {
+		int pid = r->listed[r->replay_pos++];
+		struct proc_slot *s = r->procs.tab[tab_find(&r->procs, pid)];
+
+		/* a slot dropped as gone since the listing is not in the table */
+		if (!s || s->gen == r->gen)
+			continue;
+		s->gen = r->gen;
+		*slot = s;
+		*is_new = false;
+		return 1;
+	}
+	return 0;
+}
+
+/* Note pid in the listing being made. */
+static void list_pid(struct proc_reader *r, int pid)
+{
+	if (r->nlisted == r->caplisted) {
+		r->caplisted = r->caplisted ? r->caplisted * 2 : 1024;
+		r->listed = xreallocarray(r->listed, r->caplisted, sizeof(*r->listed));
+	}
+	r->listed[r->nlisted++] = pid;
 }
 
 /* A directory entry's PID, or 0 when the name is not all digits. */
@@ -212,6 +325,8 @@ static int name_pid(const char *name)
 
 int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new)
 {
+	if (r->replay)
+		return replay_next(r, slot, is_new);
 	for (;;) {
 		struct linux_dirent64 *d;
 		struct proc_slot *s;
@@ -229,6 +344,7 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 				return -errno;
 			if (n == 0) {
 				r->dents_eof = true;
+				r->list_ok = r->list_trust;
 				return 0;
 			}
 			r->dents_len = (size_t)n;
@@ -248,6 +364,7 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 			if (s->gen == r->gen)
 				continue; /* a directory listed twice while /proc changed */
 			s->gen = r->gen;
+			list_pid(r, pid);
 			*slot = s;
 			*is_new = false;
 			return 1;
@@ -257,6 +374,7 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 			continue; /* gone already */
 		s = tab_add(r, &r->procs, i, pid);
 		s->uid = st.st_uid;
+		list_pid(r, pid);
 		*slot = s;
 		*is_new = true;
 		return 1;
@@ -347,6 +465,8 @@ void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st
 	st->fds_held = r->fds_held;
 	st->fd_budget = r->fd_budget;
 	st->fallback = r->fallback;
+	st->relisted = r->relisted;
+	st->reused = r->reused;
 }
 
 int proc_dir_ids(int dirfd, char *buf, size_t cap, int (*fn)(void *ctx, int id), void *ctx,

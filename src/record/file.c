@@ -70,7 +70,7 @@ struct record_reader {
 	int fd;
 	char *path;
 	struct record_info info;
-	uint64_t end; /* after the last complete frame */
+	uint64_t end; /* after the last complete frame (a file; unused for a directory) */
 	struct key *keys;
 	size_t nkeys;
 	uint64_t nframes;
@@ -79,6 +79,7 @@ struct record_reader {
 	bool cur_valid;
 	uint64_t cur_seq, cur_next, cur_key;
 	uint32_t cur_rec_us; /* the head's rec_us of frame cur_seq */
+	uint64_t cur_bytes;  /* frame cur_seq's head and compressed data, bytes */
 	/* a directory (--record DIR): its day files in order, as one recording */
 	struct record_reader **parts;
 	uint64_t *base;	     /* the number of each part's first frame */
@@ -496,7 +497,6 @@ static int open_days(const char *dir, struct record_reader **out, struct record_
 		r->base[r->nparts] = r->nframes;
 		r->parts[r->nparts++] = p;
 		r->nframes += p->nframes;
-		r->end += p->end;
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -572,11 +572,6 @@ uint64_t record_frames(const struct record_reader *r)
 	return r->nframes;
 }
 
-uint64_t record_size(const struct record_reader *r)
-{
-	return r->end;
-}
-
 /* The keyframe at or before frame n. */
 static const struct key *key_for(const struct record_reader *r, uint64_t n)
 {
@@ -637,6 +632,7 @@ static int step(struct record_reader *r, uint64_t off, uint64_t n, struct record
 	r->cur_seq = n;
 	r->cur_next = off + RECORD_FRAME_HEAD + h.clen;
 	r->cur_rec_us = r->info.version >= 3 ? h.rec_us : 0;
+	r->cur_bytes = RECORD_FRAME_HEAD + (uint64_t)h.clen;
 	if (h.kind == KIND_KEY)
 		r->cur_key = off;
 	return 0;
@@ -991,6 +987,13 @@ uint32_t record_read_cost_us(const struct record_reader *r)
 	if (r->nparts)
 		return record_read_cost_us(r->parts[r->part]);
 	return r->cur_valid ? r->cur_rec_us : 0;
+}
+
+uint64_t record_read_bytes(const struct record_reader *r)
+{
+	if (r->nparts)
+		return record_read_bytes(r->parts[r->part]);
+	return r->cur_valid ? r->cur_bytes : 0;
 }
 
 uint64_t record_writer_bytes(const struct record_writer *w)

@@ -87,6 +87,14 @@ static void bp_draw(struct ui *ui, int y, int h)
 	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	y++;
 	h--;
+	if (!f->nbps && replay_on(ui)) {
+		/* a replay's processes cannot be watched: D is refused there */
+		mvaddnstr(y, 1,
+			  _("No breakpoints in this frame of the recording (ptop --record --watch "
+			    "records them)."),
+			  COLS - 1);
+		return;
+	}
 	if (!f->nbps) {
 		static const char *const how[] = {
 		    N_("No breakpoints. Select a process and press D to watch a variable:"),

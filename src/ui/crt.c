@@ -75,6 +75,12 @@ static void start_curses(struct ui *ui)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	set_escdelay(25);
+	/*
+	 * No look for typed keys during a refresh: ncurses would flush and poll
+	 * between lines (some 40 writes a frame instead of one). Keys typed
+	 * meanwhile are all taken before the next draw (ui_loop).
+	 */
+	typeahead(-1);
 	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	crt_set_color(ui, ui->cfg.color && !(nc && *nc));
 }

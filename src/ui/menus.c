@@ -123,9 +123,26 @@ void ui_draw_sort_menu(struct ui *ui)
 	ui_draw_menu(ui, _("Sort by:"), items, (int)n);
 }
 
+/* One line of the help below its scroll: false once the screen is full. */
+static bool help_line(struct ui *ui, int *y, int *line, const char *keys, const char *what)
+{
+	if ((*line)++ < ui->help_scroll)
+		return true;
+	if (*y >= LINES - 1)
+		return false;
+	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	mvprintw(*y, 1, "%-14s", keys);
+	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	ui_put(ui, *y, 16, COLS - 16, what, strlen(what));
+	(*y)++;
+	return true;
+}
+
 void ui_draw_help(struct ui *ui)
 {
+	const char *rkeys, *rwhat;
 	int y = 0, line = 0;
+	bool room = true;
 
 	erase();
 	attron(A_BOLD);
@@ -135,7 +152,9 @@ void ui_draw_help(struct ui *ui)
 		 PACKAGE_VERSION, keymap_profile_name(ui->cfg.keys));
 	attroff(A_BOLD);
 	y++;
-	for (int a = 1; a < ACT_COUNT; a++) {
+	for (size_t i = 0; room && replay_on(ui) && replay_help(i, &rkeys, &rwhat); i++)
+		room = help_line(ui, &y, &line, rkeys, rwhat);
+	for (int a = 1; room && a < ACT_COUNT; a++) {
 		char keys[64] = "";
 		size_t kl = 0;
 
@@ -148,30 +167,13 @@ void ui_draw_help(struct ui *ui)
 			if (kl >= sizeof(keys))
 				kl = sizeof(keys) - 1;
 		}
-		if (!kl)
-			continue;
-		if (line++ < ui->help_scroll)
-			continue;
-		if (y >= LINES - 1)
-			break;
-		attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
-		mvprintw(y, 1, "%-14s", keys);
-		attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
-		ui_put(ui, y, 16, COLS - 16, _(action_defs[a].help),
-		       strlen(_(action_defs[a].help)));
-		y++;
+		if (kl)
+			room = help_line(ui, &y, &line, keys, _(action_defs[a].help));
 	}
-	for (int i = 0; ui_panes[i]; i++) {
-		if (line++ < ui->help_scroll)
-			continue;
-		if (y >= LINES - 1)
-			break;
-		attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
-		mvprintw(y, 1, "%-14c", ui_panes[i]->hotkey);
-		attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
-		ui_put(ui, y, 16, COLS - 16, _(ui_panes[i]->key_help),
-		       strlen(_(ui_panes[i]->key_help)));
-		y++;
+	for (int i = 0; room && ui_panes[i]; i++) {
+		char key[2] = {(char)ui_panes[i]->hotkey, '\0'};
+
+		room = help_line(ui, &y, &line, key, _(ui_panes[i]->key_help));
 	}
 	if (y < LINES - 1)
 		mvaddstr(

@@ -1,23 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * meter_cost.c: what watching costs: ptop's CPU per frame, per process, the
- * descriptors it holds, its share of one CPU between frames, and where the
- * rows came from: how many processes were read in full, kept unchanged
- * (read-less) or came from BPF.
+ * descriptors it holds, its share of one CPU between frames (on a replay,
+ * the recorder's, as recorded), and where the rows came from: how many
+ * processes were read in full, kept unchanged (read-less) or came from BPF.
  */
 #include "meter.h"
 
 static void cost_draw(struct ui *ui, int y, int h)
 {
 	const struct frame *f = &ui->frame;
+	double share = ui->own_cpu_pct;
 
 	(void)h;
+	/* a replay's share is the recorder's over the recorded interval, not this viewer's */
+	if (replay_on(ui))
+		share = f->interval_s > 0 ? f->cost.cpu_s * 100.0 / f->interval_s : 0.0;
 	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	mvaddstr(y, 0, _("Cost"));
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	printw(_(": %.2f ms CPU/frame, %.1f us/process, %u fds held, %.1f%% CPU"),
 	       f->cost.cpu_s * 1e3, f->nprocs ? f->cost.cpu_s * 1e6 / (double)f->nprocs : 0.0,
-	       f->cost.fds_held, ui->own_cpu_pct);
+	       f->cost.fds_held, share);
 	/* where the rows came from, and how many were read, kept or from BPF */
 	printw(_("; %s: %u read, %u unchanged, %u bpf"), f->cost.source ? f->cost.source : "procfs",
 	       f->cost.read_full, f->cost.read_kept, f->cost.read_bpf);

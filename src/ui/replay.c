@@ -4,7 +4,9 @@
  * pipeline's recording instead of /proc and stay until the user travels:
  * [ and ] one frame, { and } a minute, g a typed time, Home and End the
  * ends. Actions on live processes (signals, renice, breakpoints) are refused
- * with a message: the rows are history. Touches no kernel interface.
+ * with a message: the rows are history; so are the keys that would ask the
+ * frame source for something else (pause, delay, threads). Touches no kernel
+ * interface.
  */
 #include <math.h>
 #include <stdint.h>
@@ -124,7 +126,17 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 				"reniced or watched"));
 		return UI_HANDLED;
 	case ACT_PAUSE:
+	case ACT_DELAY:
+		/* frames change only when the user travels: there is no clock to pause or set */
 		ui_status(ui, _("Replaying a recording: travel with [ ] { } g Home End"));
+		return UI_HANDLED;
+	case ACT_THREADS:
+		/* the rows are what was recorded: no frame source to ask for the others */
+		ui_status(ui,
+			  ui->frame.threads
+			      ? _("Replaying a recording of threads: it holds no process rows")
+			      : _("Replaying a recording of processes: it holds no threads (record "
+				  "with -H)"));
 		return UI_HANDLED;
 	default:
 		return UI_IGNORED;
@@ -154,6 +166,22 @@ void replay_draw_note(struct ui *ui)
 	printw(_("  [replay %s, frame %llu/%llu]"), day, (unsigned long long)ui->replay_pos + 1,
 	       (unsigned long long)record_frames(r));
 	attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+}
+
+bool replay_help(size_t i, const char **keys, const char **what)
+{
+	static const char *const help[][2] = {
+	    {"[ ]", N_("Replay: one frame back, one forward")},
+	    {"{ }", N_("Replay: a minute back, a minute forward")},
+	    {"g", N_("Replay: go to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]")},
+	    {"Home End", N_("Replay: the first frame, the last frame")},
+	};
+
+	if (i >= sizeof(help) / sizeof(help[0]))
+		return false;
+	*keys = help[i][0];
+	*what = _(help[i][1]);
+	return true;
 }
 
 void replay_draw_hints(struct ui *ui, int y)

@@ -412,6 +412,12 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key);
 unsigned replay_goto_done(struct ui *ui, const char *text);
 /* The header's note: "[replay DAY, frame N/M]". */
 void replay_draw_note(struct ui *ui);
+/*
+ * The help screen's line i of the travel keys, which go before the keys it
+ * lists after them: true with *keys and *what (translated, static), false
+ * past the last.
+ */
+bool replay_help(size_t i, const char **keys, const char **what);
 /* The function bar of a replay, on line y. */
 void replay_draw_hints(struct ui *ui, int y);
 
