@@ -245,18 +245,18 @@ mkdir "$tmp/unit"
 # shellcheck disable=SC2086
 "$PTOP" $args -d 0.1 >"$tmp/unit.out" 2>&1 &
 unit_pid=$!
+at_exit() {
+	[ -z "$unit_pid" ] || kill -KILL "$unit_pid" 2>/dev/null
+}
 unit_frames() {
 	"$PTOP" -r "$tmp/unit" --summary 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) frames$/\1/p'
 }
-i=0
-until [ "$(unit_frames)" -ge 3 ] 2>/dev/null; do
-	i=$((i + 1))
-	[ "$i" -ge $((DEADLINE * 10)) ] && break
-	sleep 0.1
-done
+three_frames() { [ "$(unit_frames)" -ge 3 ] 2>/dev/null; }
+wait_until three_frames || :
 kill -TERM "$unit_pid"
 st=0
 wait "$unit_pid" 2>/dev/null || st=$? # no "Terminated" from the shell
+unit_pid=
 [ "$st" = 143 ] || fail "SIGTERM: the unit's ptop ended with status $st, not 143"
 [ "$(unit_frames)" -ge 3 ] 2>/dev/null || fail "the unit's recording has $(unit_frames) frames, not 3 or more"
 

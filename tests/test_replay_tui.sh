@@ -30,11 +30,6 @@ at_exit() {
 	[ -z "$victim_pid" ] || kill -KILL "$victim_pid" 2>/dev/null
 }
 
-table_rows() {
-	screen | awk '/^ *PID(▲|▼)?( |[A-Z]).*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
-		grep -v '^ *$'
-}
-
 # 6 frames with the victim, 4 without it
 victim=$(printf 'ptreplay%07d' $$)
 cp "$(command -v sleep)" "$tmp/$victim" || exit 1

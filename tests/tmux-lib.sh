@@ -89,9 +89,10 @@ wait_for() {
 }
 
 # table_rows: the rows of the table on the screen, the lines between the
-# column headings (the sort mark may follow PID) and the status line.
+# column headings (PID first, the sort mark may follow it, USER need not) and
+# the status line.
 table_rows() {
-	screen | awk '/^ *PID(▲|▼)? *USER .*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
+	screen | awk '/^ *PID(▲|▼)?( |[A-Z]).*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
 		grep -v '^ *$'
 }
 
