@@ -199,6 +199,7 @@ now=$(ls /proc | grep -c '^[0-9]')
 # SIGTERM ends it after the frame it is on.
 "$PTOP" -b -d 1 --source=bpf -o json >"$tmp/many" 2>"$tmp/many.err" &
 many_ptop=$!
+kids="$kids $many_ptop"
 wait_until test -s "$tmp/many" || :
 echo 300 >/proc/sys/kernel/ns_last_pid 2>/dev/null ||
 	echo "note: the next PID cannot be set here: rows that move are not tried"
