@@ -101,8 +101,8 @@ threading.Thread(target=writer, daemon=True).start()
 time.sleep(600)
 ' "$tmp" "$N" &
 t_pid=$!
-pids="$pids $t_pid"
-wait_until test -e "$tmp/tready" || { echo "FAIL: the writing thread never finished" >&2; exit 1; }
+kids="$kids $t_pid"
+wait_until test -e "$tmp/tready" || die "the writing thread never finished"
 t_tid=$(cat "$tmp/tready")
 for src in procfs bpf; do
 	"$PTOP" -b -n 1 -H --source "$src" -o json -p "$t_pid" >"$tmp/thr.json" 2>"$tmp/thr.err" ||
