@@ -131,6 +131,7 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 		ui_status(ui, _("Replaying a recording: travel with [ ] { } g Home End"));
 		return UI_HANDLED;
 	case ACT_THREADS:
+	case ACT_USER_THREADS:
 		/* the rows are what was recorded: no frame source to ask for the others */
 		ui_status(ui,
 			  ui->frame.threads
