@@ -11,46 +11,17 @@
 # thread's own I/O, not the process's. make check sets PTOP, srcdir and
 # TMUX_BIN.
 
-PTOP=${PTOP:-./ptop}
-TMUX_BIN=${TMUX_BIN-$(command -v tmux)}
 NAME=test_threads_tui
 
 # Every wait here expects success: a loaded machine may slow it, not fail it.
 WAIT_SECONDS=30
 . "${srcdir:-.}/tests/tmux-lib.sh"
-need_tmux_and_ptop
+need_tmux
+need python3 "it makes the threads"
+[ -r /proc/self/io ] || skip "this kernel has no /proc/PID/io"
 
-command -v python3 >/dev/null 2>&1 || {
-	echo "$NAME: SKIP: python3 is not installed (it makes the threads)"
-	exit 77
-}
-[ -r /proc/self/io ] || {
-	echo "$NAME: SKIP: this kernel has no /proc/PID/io"
-	exit 77
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptop-threads.XXXXXX") || exit 1
-sock=ptopthreads$$
-session=ptopthreads
-child=
-
-cleanup() {
-	tm kill-server >/dev/null 2>&1
-	[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-mkdir -p "$tmp/home" "$tmp/config/ptop" || exit 1
-HOME=$tmp/home
-XDG_CONFIG_HOME=$tmp/config
-LANG=C.UTF-8
-LC_ALL=
-TERM=${TERM:-xterm}
-export HOME XDG_CONFIG_HOME LANG LC_ALL PTOP
-unset TMUX TMUX_PANE NO_COLOR
+mkdir -p "$tmp/config/ptop" || exit 1
+tm_env
 
 # The child: a writer thread (4 MiB) and an idle one beside the main thread.
 python3 -c '
@@ -68,6 +39,7 @@ threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
 time.sleep(600)
 ' "$tmp" &
 child=$!
+kids="$kids $child"
 wait_for test -e "$tmp/writer" || fail "the writer thread never finished"
 writer=$(cat "$tmp/writer")
 wait_for test "$(ls "/proc/$child/task" | wc -l)" -eq 3 || fail "the child has no three threads"
@@ -162,4 +134,4 @@ expect 'Showing processes'
 expect 'Tasks: 1 total'
 keys q
 
-echo "$NAME: PASS"
+finish
