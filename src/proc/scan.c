@@ -20,7 +20,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ptop/util.h"
@@ -239,14 +238,12 @@ static long read_cursor(const struct proc_reader *r)
  */
 static bool reuse_listing(struct proc_reader *r)
 {
-	struct timespec ts;
 	double now;
 	long c;
 
 	if (r->cursor_fd < 0 || (c = read_cursor(r)) < 0)
 		return false;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	now = clock_mono();
 	if (c != r->cursor) {
 		r->cursor = c;
 		r->cursor_seen = now;
