@@ -13,7 +13,6 @@
  * memory in every run of ptop, serving or not (as libpfm4, see counters.c).
  */
 #include <arpa/inet.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -27,6 +26,7 @@
 
 #include "ptop/metrics.h"
 #include "ptop/serve.h"
+#include "ptop/util.h"
 
 /* The library's soname in Debian 12 (package libmicrohttpd12). */
 #define MHD_SONAME "libmicrohttpd.so.12"
@@ -45,27 +45,19 @@ static struct {
 /* Load libmicrohttpd once. 0, or -ELIBACC when it or a function is missing. */
 static int mhd_load(void)
 {
-	if (!mhd.state) {
-		void *h = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const struct dl_sym syms[] = {
+	    {"MHD_start_daemon", (void **)&mhd.start_daemon},
+	    {"MHD_stop_daemon", (void **)&mhd.stop_daemon},
+	    {"MHD_create_response_from_buffer", (void **)&mhd.create_response_from_buffer},
+	    {"MHD_add_response_header", (void **)&mhd.add_response_header},
+	    {"MHD_queue_response", (void **)&mhd.queue_response},
+	    {"MHD_destroy_response", (void **)&mhd.destroy_response},
+	    {"MHD_lookup_connection_value", (void **)&mhd.lookup_connection_value},
+	};
 
-		mhd.state = -1;
-		if (h) {
-			*(void **)&mhd.start_daemon = dlsym(h, "MHD_start_daemon");
-			*(void **)&mhd.stop_daemon = dlsym(h, "MHD_stop_daemon");
-			*(void **)&mhd.create_response_from_buffer =
-			    dlsym(h, "MHD_create_response_from_buffer");
-			*(void **)&mhd.add_response_header = dlsym(h, "MHD_add_response_header");
-			*(void **)&mhd.queue_response = dlsym(h, "MHD_queue_response");
-			*(void **)&mhd.destroy_response = dlsym(h, "MHD_destroy_response");
-			*(void **)&mhd.lookup_connection_value =
-			    dlsym(h, "MHD_lookup_connection_value");
-			if (mhd.start_daemon && mhd.stop_daemon &&
-			    mhd.create_response_from_buffer && mhd.add_response_header &&
-			    mhd.queue_response && mhd.destroy_response &&
-			    mhd.lookup_connection_value)
-				mhd.state = 1;
-		}
-	}
+	if (!mhd.state)
+		mhd.state =
+		    util_dlsyms(MHD_SONAME, 0, syms, sizeof(syms) / sizeof(syms[0])) ? -1 : 1;
 	return mhd.state > 0 ? 0 : -ELIBACC;
 }
 

@@ -4,6 +4,7 @@
  * byte buffer every presenter builds its output in, the one write path of
  * the command-line outputs, and clocks.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -281,4 +282,18 @@ double clock_mono(void)
 double clock_cpu(void)
 {
 	return ts_sec(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+int util_dlsyms(const char *soname, int flags, const struct dl_sym *syms, size_t n)
+{
+	void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL | flags);
+
+	if (!h)
+		return -ELIBACC;
+	for (size_t i = 0; i < n; i++) {
+		*syms[i].addr = dlsym(h, syms[i].name);
+		if (!*syms[i].addr)
+			return -ELIBACC;
+	}
+	return 0;
 }

@@ -80,6 +80,21 @@ int write_all(int fd, const void *buf, size_t n);
  */
 int write_out(int fd, const void *buf, size_t n);
 
+/* A symbol to resolve, and where its address goes. */
+struct dl_sym {
+	const char *name;
+	void **addr;
+};
+
+/*
+ * Open the library soname with dlopen(soname, RTLD_NOW | RTLD_LOCAL | flags)
+ * (flags: 0, or RTLD_NOLOAD for one already loaded) and resolve each of the
+ * n symbols into its addr. The libraries ptop loads only when their feature
+ * starts (libpfm4, libmicrohttpd) come through here. Returns 0, or -ELIBACC
+ * when the library or one of the symbols is missing: then no addr may be used.
+ */
+int util_dlsyms(const char *soname, int flags, const struct dl_sym *syms, size_t n);
+
 /* Seconds of CLOCK_MONOTONIC and of this process's CPU time (user + system). */
 double clock_mono(void);
 double clock_cpu(void);

@@ -16,7 +16,6 @@
  * created in between, by a thread not yet attached, is missed.
  */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -28,6 +27,7 @@
 
 #include "ptop/perf.h"
 #include "ptop/proc.h"
+#include "ptop/util.h"
 
 #ifndef PERF_PMU_TYPE_SHIFT /* libpfm4's copy of the uapi header predates it */
 #define PERF_PMU_TYPE_SHIFT 32
@@ -52,15 +52,15 @@ static struct {
 int perf_init(void)
 {
 	if (!pfm.state) {
-		void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+		const struct dl_sym syms[] = {
+		    {"pfm_initialize", (void **)&pfm.initialize},
+		    {"pfm_get_os_event_encoding", (void **)&pfm.encode},
+		};
 
 		pfm.state = -1;
-		if (h) {
-			*(void **)&pfm.initialize = dlsym(h, "pfm_initialize");
-			*(void **)&pfm.encode = dlsym(h, "pfm_get_os_event_encoding");
-			if (pfm.initialize && pfm.encode && pfm.initialize() == PFM_SUCCESS)
-				pfm.state = 1;
-		}
+		if (!util_dlsyms("libpfm.so.4", 0, syms, sizeof(syms) / sizeof(syms[0])) &&
+		    pfm.initialize() == PFM_SUCCESS)
+			pfm.state = 1;
 	}
 	return pfm.state > 0 ? 0 : -ENODEV;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ptop/perf.h"
+#include "ptop/util.h"
 
 /* The kernel's software events (PERF_TYPE_SOFTWARE), by perf's names. */
 static const struct {
@@ -54,18 +55,16 @@ struct pfm_api {
 
 static int pfm_api(struct pfm_api *api)
 {
-	void *h;
+	const struct dl_sym syms[] = {
+	    {"pfm_get_pmu_info", (void **)&api->pmu_info},
+	    {"pfm_get_event_info", (void **)&api->event_info},
+	    {"pfm_get_event_next", (void **)&api->event_next},
+	};
 
 	if (perf_init())
 		return -ENODEV;
 	/* already loaded by perf_init(): RTLD_NOLOAD only takes another reference */
-	h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-	if (!h)
-		return -ENODEV;
-	*(void **)&api->pmu_info = dlsym(h, "pfm_get_pmu_info");
-	*(void **)&api->event_info = dlsym(h, "pfm_get_event_info");
-	*(void **)&api->event_next = dlsym(h, "pfm_get_event_next");
-	if (!api->pmu_info || !api->event_info || !api->event_next)
+	if (util_dlsyms("libpfm.so.4", RTLD_NOLOAD, syms, sizeof(syms) / sizeof(syms[0])))
 		return -ENODEV;
 	return 0;
 }
