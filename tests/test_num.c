@@ -149,6 +149,48 @@ static void test_u64_respects_end(void **state)
 	free(b);
 }
 
+/*
+ * Against strtoull: numbers of every length from 1 to 22 digits (the
+ * 8-digit steps, the unchecked tail and the checked one), with leading
+ * zeros, each followed by nothing or by a byte that is not a digit, and a
+ * run broken at every position by a byte just below '0', just above '9'
+ * or with the high bit set (what a word-at-a-time check could let through).
+ */
+static void test_u64_every_length(void **state)
+{
+	static const char breaks[] = {'/', ':', ' ', 'x', (char)0xb0, (char)0xb9};
+	char s[40], t[40], head[40];
+
+	(void)state;
+	srand(7);
+	for (int round = 0; round < 200; round++) {
+		for (size_t n = 1; n <= 22; n++) {
+			uint64_t want;
+
+			for (size_t i = 0; i < n; i++)
+				s[i] = (char)('0' +
+					      (round < 10 ? (round + (int)i) % 10 : rand() % 10));
+			if (round % 3 == 0 && n > 1)
+				s[0] = '0'; /* leading zeros */
+			s[n] = '\0';
+			errno = 0;
+			want = strtoull(s, NULL, 10);
+			check_u64(s, errno == ERANGE ? -ERANGE : 0, want, n);
+			for (size_t b = 0; b < sizeof(breaks); b++) {
+				for (size_t at = 1; at < n; at++) {
+					memcpy(t, s, n + 1);
+					t[at] = breaks[b];
+					memcpy(head, s, at);
+					head[at] = '\0';
+					errno = 0;
+					want = strtoull(head, NULL, 10);
+					check_u64(t, errno == ERANGE ? -ERANGE : 0, want, at);
+				}
+			}
+		}
+	}
+}
+
 static void test_s64_values(void **state)
 {
 	check_s64("0", 0, 0, 1);
@@ -267,17 +309,12 @@ static void test_expect(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_u64_values),
-	    cmocka_unit_test(test_u64_overflow),
-	    cmocka_unit_test(test_u64_stops),
-	    cmocka_unit_test(test_u64_not_a_number),
-	    cmocka_unit_test(test_u64_respects_end),
-	    cmocka_unit_test(test_s64_values),
-	    cmocka_unit_test(test_s64_errors),
-	    cmocka_unit_test(test_s64_minus_at_end),
-	    cmocka_unit_test(test_x64_values),
-	    cmocka_unit_test(test_x64_errors),
-	    cmocka_unit_test(test_hex_digit_every_byte),
+	    cmocka_unit_test(test_u64_values),	     cmocka_unit_test(test_u64_overflow),
+	    cmocka_unit_test(test_u64_stops),	     cmocka_unit_test(test_u64_not_a_number),
+	    cmocka_unit_test(test_u64_respects_end), cmocka_unit_test(test_u64_every_length),
+	    cmocka_unit_test(test_s64_values),	     cmocka_unit_test(test_s64_errors),
+	    cmocka_unit_test(test_s64_minus_at_end), cmocka_unit_test(test_x64_values),
+	    cmocka_unit_test(test_x64_errors),	     cmocka_unit_test(test_hex_digit_every_byte),
 	    cmocka_unit_test(test_expect),
 	};
 

@@ -12,20 +12,25 @@
 
 static inline int num_u64(const char **pp, const char *end, uint64_t *out)
 {
-	const char *p = *pp;
+	const char *p = *pp, *safe;
 	uint64_t v = 0;
 
 	if (p >= end || (unsigned char)(*p - '0') > 9)
 		return -EINVAL;
+	/* 19 digits cannot overflow: no check in the loop that reads nearly every number */
+	safe = end - p > 19 ? p + 19 : end;
 	do {
+		v = v * 10 + (unsigned char)(*p - '0');
+		p++;
+	} while (p < safe && (unsigned char)(*p - '0') <= 9);
+	for (; p < end && (unsigned char)(*p - '0') <= 9; p++) {
 		unsigned d = (unsigned char)(*p - '0');
 
 		/* v * 10 + d must stay <= UINT64_MAX */
-		if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10))
+		if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return -ERANGE;
 		v = v * 10 + d;
-		p++;
-	} while (p < end && (unsigned char)(*p - '0') <= 9);
+	}
 	*pp = p;
 	*out = v;
 	return 0;
