@@ -558,8 +558,18 @@ size_t fmt_printable(struct sbuf *b, const char *s, size_t n)
 	size_t i = 0, cols = 0;
 
 	while (i < n) {
-		size_t l = utf8_len(s + i, n - i);
+		size_t run = 0, l;
 
+		/* a run of printable ASCII (most names are all of it) is copied as it is */
+		while (i + run < n && u[i + run] >= 0x20 && u[i + run] < 0x7f)
+			run++;
+		if (run) {
+			sbuf_add(b, s + i, run);
+			i += run;
+			cols += run;
+			continue;
+		}
+		l = utf8_len(s + i, n - i);
 		if (l == 0 || unsafe_char(u + i, l)) {
 			/* one '?' per character, so that columns stay as the name's */
 			sbuf_addc(b, '?');

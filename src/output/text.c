@@ -122,7 +122,9 @@ static void justify(struct sbuf *b, size_t start, int width, bool left, bool pad
 	if (!w)
 		return;
 	for (size_t i = 0; i < n; cols++) {
-		size_t l = utf8_len(b->p + start + i, n - i);
+		/* a byte below 0x80 is a character: no call for the common case */
+		size_t l =
+		    (unsigned char)b->p[start + i] < 0x80 ? 1 : utf8_len(b->p + start + i, n - i);
 
 		if (cols == w - 1)
 			keep = i; /* the bytes of the first w - 1 characters */
@@ -294,6 +296,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 	size_t ncols = output_columns(f, text_columns, NCOLUMNS, &cols);
 	int limit = v->width > 1 ? v->width - 1 : 0;
 	size_t start = b->len;
+	bool over = false; /* a line longer than limit, which only cut_lines() mends */
 
 	ncols = columns_fitting(f, cols, ncols, limit);
 	for (size_t i = 0; i <= nrows; i++) {
@@ -322,8 +325,11 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 			pos += w;
 		}
 		sbuf_addc(b, '\n');
+		over |= limit && pos > limit;
 	}
-	cut_lines(b, start, limit);
+	/* each column was justified to its width: only an overlong line needs a pass */
+	if (over)
+		cut_lines(b, start, limit);
 }
 
 void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
