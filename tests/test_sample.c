@@ -1370,8 +1370,8 @@ static void test_uid_setuid_exec(void **state)
 /* Frames until pid's row is kept from an earlier one; the row. */
 static const struct frame_proc *frame_until_kept(struct sampler *s, struct frame *f, pid_t pid)
 {
-	/* a full read every SAMPLER_FULL_EVERY frames: within twice that, one is kept */
-	for (int i = 0; i < 2 * SAMPLER_FULL_EVERY + 2; i++) {
+	/* a full read at most every SAMPLER_FULL_EVERY_MAX frames: within twice that, one is kept */
+	for (int i = 0; i < 2 * SAMPLER_FULL_EVERY_MAX + 2; i++) {
 		const struct frame_proc *p;
 
 		assert_int_equal(sampler_frame(s, f), 0);
@@ -1470,7 +1470,7 @@ static void test_read_less_view(void **state)
 	for (int i = 0, was = base;; i++) {
 		int v = base + 1 + i % (19 - base);
 
-		assert_true(i < 2 * SAMPLER_FULL_EVERY + 2);
+		assert_true(i < 2 * SAMPLER_FULL_EVERY_MAX + 2);
 		assert_int_equal(setpriority(PRIO_PROCESS, (id_t)hidden, v), 0);
 		assert_int_equal(sampler_frame(a, &fa), 0);
 		p = (struct frame_proc *)frame_find(&fa, hidden);
@@ -1495,6 +1495,54 @@ static void test_read_less_view(void **state)
 	frame_free(&fb);
 	sampler_free(a);
 	sampler_free(b);
+}
+
+/*
+ * What a kept row lags by is bounded: a process reniced by another (which it
+ * does not run for) shows its new nice within SAMPLER_FULL_EVERY_MAX frames
+ * out of view. With a delay longer than half of SAMPLER_FULL_SECONDS, every
+ * frame reads every process in full: nothing lags.
+ */
+static void test_read_less_lag(void **state)
+{
+	int v = nice_now() + 1;
+	pid_t pid = fork_idle();
+	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
+	struct timespec pause = {.tv_sec = 2, .tv_nsec = 100 * 1000 * 1000};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	int i;
+
+	assert_true(wait_state(pid, 'S'));
+	assert_int_equal(sampler_new(&o, &s), 0);
+	p = frame_until_kept(s, &f, pid);
+	assert_int_not_equal(p->nice, v);
+	assert_int_equal(setpriority(PRIO_PROCESS, (id_t)pid, v), 0);
+	for (i = 0; i <= SAMPLER_FULL_EVERY_MAX; i++) {
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+		if (!p->kept)
+			break;
+	}
+	assert_true(i <= SAMPLER_FULL_EVERY_MAX);
+	assert_int_equal(p->nice, v);
+
+	/* a frame after a pause that long keeps nothing (the interval only grows under load) */
+	while (nanosleep(&pause, &pause) && errno == EINTR)
+		;
+	assert_int_equal(sampler_frame(s, &f), 0);
+	assert_true(f.interval_s * 2 > SAMPLER_FULL_SECONDS);
+	assert_int_equal(f.cost.read_kept, 0);
+	assert_int_equal(f.cost.read_full, f.nprocs);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_false(p->kept);
+
+	kill_reap(pid);
+	frame_free(&f);
+	sampler_free(s);
 }
 
 /* A kept process that starts running is read again: its ticks and %CPU move. */
@@ -1610,6 +1658,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_uid_setresuid_read_less, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setuid_exec, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_view, reap_children),
+	    cmocka_unit_test_teardown(test_read_less_lag, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_wakes, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_reparent, reap_children),
 	};

@@ -267,7 +267,7 @@ struct sampler_opts {
 	 * `needs_all` (what sorting and filtering use), and a single-threaded
 	 * process out of view whose schedstat did not move keeps its row from
 	 * the last frame (frame_proc.kept), re-read in full at least every
-	 * SAMPLER_FULL_EVERY frames. Ignored with threads.
+	 * SAMPLER_FULL_SECONDS. Ignored with threads.
 	 */
 	bool read_less;
 	unsigned needs_all;
@@ -278,10 +278,16 @@ struct sampler_opts {
 
 /*
  * With read_less, every process is read in full at least once in this many
- * frames (spread over the PIDs): what changes without the process running
- * (nice set by another, RSS reclaimed, swap) lags by no more than that.
+ * seconds: what changes without the process running (nice set by another,
+ * RSS reclaimed, swap) lags by no more than that. The reads are spread over
+ * the PIDs, one in every N frames where N is the largest power of two (at
+ * most SAMPLER_FULL_EVERY_MAX) whose frames at the last interval fit in that
+ * time: at a delay of more than half of it, every frame reads everything
+ * (and no schedstat). Powers of two, so that an interval that wavers between
+ * two of them never stretches a process's wait past the longer one.
  */
-#define SAMPLER_FULL_EVERY 16
+#define SAMPLER_FULL_SECONDS 4.0
+#define SAMPLER_FULL_EVERY_MAX 64
 
 /*
  * Create a sampler. Returns 0, or -errno: -ENOENT/-EACCES when the proc root
@@ -320,6 +326,7 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
  * setresuid() that left no trace in stat shows within that many frames.
  * Read-less, that last look is skipped for a process whose schedstat shows
  * it did not run since its uid was read: credentials change only by running.
+ * One that did run is not kept from an earlier frame on its turn.
  */
 #define SAMPLER_UID_RECHECK 32
 

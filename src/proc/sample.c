@@ -48,6 +48,8 @@ struct sampler {
 	struct meminfo_info *meminfo;
 	unsigned needs, needs_all;
 	bool read_less;
+	unsigned full_every; /* read-less: a full read in this many frames, a power of two */
+	bool less;	     /* read-less this frame: read_less, and full_every > 1 */
 	const int *view;
 	size_t nview;
 	struct kept_row *kept;
@@ -379,6 +381,12 @@ static int uid_from_status(struct sampler *s, struct proc_slot *slot)
 	return 0;
 }
 
+/* This frame is slot's turn for the periodic look at its uid (SAMPLER_UID_RECHECK). */
+static bool uid_turn(const struct proc_slot *slot)
+{
+	return (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0;
+}
+
 /*
  * I/O accounting, when asked for. A process whose io cannot be read (another
  * user's, without privilege) keeps its row with the figures unknown.
@@ -401,7 +409,7 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	 * open per process and frame, but a new try as often as the uid is
 	 * looked at again (its owner may change, or the process exec).
 	 */
-	if (slot->io_refused && (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK)
+	if (slot->io_refused && !uid_turn(slot))
 		return;
 	n = proc_reader_read(s->reader, slot, PROC_FILE_IO, s->io_buf, sizeof(s->io_buf));
 	slot->io_refused = n == -EACCES || n == -EPERM;
@@ -476,9 +484,7 @@ static bool uid_due(struct sampler *s, struct proc_slot *slot, bool is_new,
 		 * less than a tick (setresuid): look again every
 		 * SAMPLER_UID_RECHECK frames, spread over the PIDs.
 		 */
-		check = sig != slot->stat_sig ||
-			(!(s->read_less && slot->quiet) &&
-			 (slot->gen + (unsigned)slot->pid) % SAMPLER_UID_RECHECK == 0);
+		check = sig != slot->stat_sig || (!(s->less && slot->quiet) && uid_turn(slot));
 	}
 	slot->stat_sig = sig;
 	return check && !(st->flags & PF_KTHREAD);
@@ -534,7 +540,7 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 	if (n < 0)
 		return (int)n;
 	if (proc_parse_status(s->status_buf, (size_t)n, &ss) == 0) {
-		slot->quiet = s->read_less;
+		slot->quiet = s->less;
 		slot->uid = ss.uid[1];
 		p->ruid = ss.uid[0];
 		p->suid = ss.uid[2];
@@ -571,7 +577,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		err = uid_from_status(s, slot);
 		if (err == -ESRCH)
 			return err;
-		slot->quiet = !err && s->read_less;
+		slot->quiet = !err && s->less;
 	}
 
 	p->pid = slot->pid;
@@ -690,6 +696,17 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 	return err;
 }
 
+/* Read-less: how many frames of interval make SAMPLER_FULL_SECONDS, a power of two. */
+static unsigned full_every(double interval)
+{
+	unsigned n = 1;
+
+	/* the first frame (interval 0) reads every process anyway: they are new */
+	while (n < SAMPLER_FULL_EVERY_MAX && 2 * n * interval <= SAMPLER_FULL_SECONDS)
+		n *= 2;
+	return n;
+}
+
 /*
  * One process of a frame, read as the sampler is configured: in full, or
  * read-less (see sampler_opts). Returns 0, -ESRCH when it vanished, or
@@ -702,7 +719,10 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	bool full, ran = true;
 	int err;
 
-	if (!s->read_less) {
+	if (!s->less) {
+		/* read-less again later starts from schedstat afresh */
+		if (s->read_less)
+			kept_of(s, slot)->valid = false;
 		err = sample_proc(s, slot, is_new, p, s->needs, interval, f->uptime_s);
 		f->cost.read_full += !err;
 		return err;
@@ -710,7 +730,8 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	k = kept_of(s, slot);
 	if (is_new)
 		k->valid = k->sched = false;
-	full = in_view(s, slot->pid) || (slot->gen + (unsigned)slot->pid) % SAMPLER_FULL_EVERY == 0;
+	full =
+	    in_view(s, slot->pid) || ((slot->gen + (unsigned)slot->pid) & (s->full_every - 1)) == 0;
 	/* other threads' runs do not show in the leader's schedstat */
 	if (!k->valid || k->p.threads == 1) {
 		err = ran_since(s, slot, k, &ran);
@@ -719,10 +740,11 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	} else {
 		k->sched = false;
 	}
-	/* credentials change only in a process that runs */
+	/* credentials change only in a process that runs; one that ran since
+	 * its uid was read is not kept on its turn to have the uid looked at */
 	if (ran)
 		slot->quiet = false;
-	if (!ran && k->valid && !full) {
+	if (!ran && k->valid && !full && (slot->quiet || !uid_turn(slot))) {
 		err = keep_row(s, slot, k, p, f->uptime_s);
 		f->cost.read_kept += !err;
 		return err;
@@ -876,7 +898,7 @@ static int add_thread(void *ctx, int tid)
 	slot->have_prev = true;
 	/* its own I/O (task/TID/io), not the process's sum; read-less reads a
 	 * user thread out of view as it reads a process out of view */
-	sample_io(s, slot, t, !s->read_less || in_view(s, tid) ? s->needs : s->needs_all,
+	sample_io(s, slot, t, !s->less || in_view(s, tid) ? s->needs : s->needs_all,
 		  w->f->uptime_s);
 	/* the leader has no mm once its thread exited: a live thread shows the process's */
 	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
@@ -1091,6 +1113,8 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	if (s->bpf)
 		return sample_bpf(s, f, cpu0, mono);
 
+	s->full_every = full_every(interval);
+	s->less = s->read_less && s->full_every > 1;
 	ret = proc_reader_begin(s->reader);
 	if (ret)
 		return ret;
@@ -1117,7 +1141,7 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	if (ret < 0)
 		return ret;
 	proc_reader_end(s->reader);
-	if (s->read_less)
+	if (s->less)
 		reparented(s, f);
 
 	frame_done(s, f, cpu0, mono);
