@@ -168,6 +168,27 @@ compare threads
 "$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto"
 grep -q '"source":"bpf"' "$tmp/auto" || fail "auto did not choose bpf as root"
 
+# %CPU is over the interval: each row finds its own in the frame before
+# (batch primes one), among every process. Child a burnt 0.3 s in a thread
+# that ended and sleeps since: 0 in both frames, where a row that missed its
+# previous one would show its life's average; per thread too.
+for how in processes threads; do
+	flag=
+	[ "$how" = threads ] && flag=-H
+	"$PTOP" -b -n 2 -d 0.2 --source=bpf -o json $flag >"$tmp/rate.$how"
+	python3 - "$tmp/rate.$how" "$a" "$how" <<'PY' || failures=$((failures + 1))
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+a, how = int(sys.argv[2]), sys.argv[3]
+mine = [[r for r in f["processes"] if r["tgid"] == a] for f in frames]
+assert len(frames) == 2 and mine[0] and mine[1], "%s: no rows of %d" % (how, a)
+ticks = sum(r["utime_ticks"] + r["stime_ticks"] for r in mine[1])
+assert how == "threads" or ticks >= 30, "%s: %d has %d ticks, not its 0.3 s" % (how, a, ticks)
+busy = [(r["pid"], r["cpu_pct"]) for m in mine for r in m if r["cpu_pct"] != 0]
+assert not busy, "%s: %%CPU of sleeping %d over the interval: %s" % (how, a, busy)
+PY
+done
+
 # RES is statm's exact figure (the per-CPU counters summed), read around it.
 before=$(awk -v k="$page_kb" '{ print $2 * k }' "/proc/$a/statm")
 res=$("$PTOP" -b -n 1 --source=bpf -o json -p "$a" |

@@ -60,6 +60,7 @@ struct bpfsrc {
 	size_t pcap;
 	struct tick *prev, *cur;
 	size_t nprev, ncur, tcap;
+	size_t at;		       /* where in prev the last row was looked up */
 	bool threads;		       /* the rows of prev are threads */
 	bool user_threads;	       /* ... or processes, then their other threads */
 	struct cgroup_ids *cgroup_ids; /* NULL: not a cgroup v2 only system */
@@ -383,13 +384,39 @@ static int tick_cmp(const void *a, const void *b)
 }
 
 /*
+ * The previous frame's row of pid, or NULL. Rows come in ascending pid order
+ * (the iterator's), as prev is sorted: a cursor that walks forward instead of
+ * a search per row; a pid below the cursor (user threads, which come after
+ * every process) starts it again from where pid would be.
+ */
+static struct tick *prev_of(struct bpfsrc *b, int pid)
+{
+	if (b->at > 0 && b->prev[b->at - 1].pid >= pid) {
+		size_t lo = 0, hi = b->at;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (b->prev[mid].pid < pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		b->at = lo;
+	}
+	while (b->at < b->nprev && b->prev[b->at].pid < pid)
+		b->at++;
+	return b->at < b->nprev && b->prev[b->at].pid == pid ? &b->prev[b->at] : NULL;
+}
+
+/*
  * p's %CPU and I/O rates since the previous frame, as the /proc sampler
  * computes them (frame.h's frame_cpu_share and frame_io_rate).
  */
 static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct frame *f,
 		  struct frame_proc *p)
 {
-	struct tick key = {.pid = p->pid}, *prev;
+	struct tick *prev;
 	double secs;
 	uint64_t ticks = p->utime + p->stime;
 
@@ -399,7 +426,7 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 		b->cur = xreallocarray(b->cur, b->tcap, sizeof(*b->cur));
 		b->prev = xreallocarray(b->prev, b->tcap, sizeof(*b->prev));
 	}
-	prev = b->nprev ? bsearch(&key, b->prev, b->nprev, sizeof(key), tick_cmp) : NULL;
+	prev = prev_of(b, p->pid);
 	if (prev && prev->start != p->start_ticks)
 		prev = NULL;
 	b->cur[b->ncur++] = (struct tick){.pid = p->pid,
@@ -556,12 +583,17 @@ static void group_tasks(struct bpfsrc *b, size_t len)
 		b->leaders[b->nleaders] = r;
 		b->groups[b->nleaders++] = (struct group){0};
 	}
-	for (size_t off = 0; off + sizeof(struct ptop_task) <= len;
+	for (size_t off = 0, next = 0; off + sizeof(struct ptop_task) <= len;
 	     off += sizeof(struct ptop_task)) {
 		const struct ptop_task *r = rec(b, off), **l;
 		struct group *g;
 
-		l = bsearch(&r->tgid, b->leaders, b->nleaders, sizeof(*b->leaders), leader_cmp);
+		/* a leader is the next of the list just made; only other threads search */
+		if (r->pid == r->tgid)
+			l = &b->leaders[next++];
+		else
+			l = bsearch(&r->tgid, b->leaders, b->nleaders, sizeof(*b->leaders),
+				    leader_cmp);
 		if (!l)
 			continue; /* its leader was reaped between the two: nothing to add to */
 		g = &b->groups[l - b->leaders];
@@ -638,6 +670,7 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 	b->threads = c->threads;
 	b->user_threads = c->user_threads;
 	b->ncur = 0;
+	b->at = 0;
 	if (b->cgroup_ids)
 		cgroup_ids_frame(b->cgroup_ids);
 	group_tasks(b, (size_t)len);
