@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fdcache.c: held descriptors per PID. A process's stat, statm and (once
- * its uid or a shown field needs it) status stay open and are re-read with pread at offset
+ * fdcache.c: held descriptors per PID. A process's stat, statm and (when a
+ * shown field needs it) status stay open and are re-read with pread at offset
  * 0, which costs the kernel's text generation and little else. The number
  * held is bounded by RLIMIT_NOFILE less a reserve; past it, files are opened,
  * read and closed each time. A held descriptor is tied to its process, not to

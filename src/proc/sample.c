@@ -359,9 +359,7 @@ static uint64_t stat_sig(const struct proc_stat *st)
 /*
  * The effective uid from status (what top shows). The owner of /proc/PID,
  * which the reader takes at first sight, is root for a process that is not
- * dumpable, as one that dropped privileges with setresuid is. Its descriptor
- * is held like stat's: the periodic look (SAMPLER_UID_RECHECK) comes back to
- * every process, and openat + close cost more than the read.
+ * dumpable, as one that dropped privileges with setresuid is.
  * Returns 0, -ESRCH when the process is gone, or another -errno.
  */
 static int uid_from_status(struct sampler *s, struct proc_slot *slot)
@@ -370,8 +368,12 @@ static int uid_from_status(struct sampler *s, struct proc_slot *slot)
 	ssize_t n;
 	int err;
 
-	n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
-			     sizeof(s->status_buf));
+	if (slot->fd[PROC_FILE_STATUS] >= 0)
+		n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
+				     sizeof(s->status_buf));
+	else
+		n = proc_reader_read_file(s->reader, slot->pid, 0, "status", s->status_buf,
+					  sizeof(s->status_buf));
 	if (n < 0)
 		return (int)n;
 	err = proc_parse_status(s->status_buf, (size_t)n, &ss);
