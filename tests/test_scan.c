@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "ptop/proc.h"
+#include "ptop/util.h"
 
 #define MAX_SEEN 8192
 
@@ -286,6 +287,7 @@ static void test_fake_listing_reuse(void **state)
 	struct proc_reader_stats st;
 	struct proc_reader *r;
 	char path[256], self[16], buf[512];
+	double t0;
 	int i;
 
 	assert_non_null(res);
@@ -334,14 +336,20 @@ static void test_fake_listing_reuse(void **state)
 	assert_int_not_equal(find_pid(res, 30), -1);
 	assert_true(res->is_new[find_pid(res, 30)]);
 
-	/* however still the last PID, the root is read every PROC_RELIST_EVERY scans */
+	/* however still the last PID, the root is read again once the listing is
+	 * PROC_RELIST_S old (a PID given with set_tid does not move it): not
+	 * before, and within a generous deadline after */
 	usleep((useconds_t)(PROC_LIST_SETTLE_S * 1e6) + 50000);
-	scan_all(r, res);
+	t0 = clock_mono();
+	scan_all(r, res); /* trusted: made once the last PID had stood still */
 	add_pid(fr->dir, 40, "d");
-	for (i = 0; i < PROC_RELIST_EVERY && find_pid(res, 40) == -1; i++)
+	for (i = 0; find_pid(res, 40) == -1 && clock_mono() - t0 < PROC_RELIST_S + 30; i++) {
+		usleep(20000);
 		scan_all(r, res);
+	}
 	assert_int_not_equal(find_pid(res, 40), -1);
-	assert_true(i >= 1);
+	assert_true(i >= 2);
+	assert_true(clock_mono() - t0 >= PROC_RELIST_S);
 	proc_reader_free(r);
 	rm_pid(fr->dir, 40);
 	free(res);

@@ -256,13 +256,17 @@ void proc_reader_free(struct proc_reader *r);
  * When the root is the proc of ptop's pid namespace and no PID was
  * allocated there since the last complete listing (its ns_last_pid did not
  * move), the scan walks that listing again instead of reading the root: the
- * same slots in the same order, at most PROC_RELIST_EVERY scans running.
+ * same slots in the same order, for at most PROC_RELIST_S seconds.
  * A process gone since is then found gone by the caller's first read of it
  * (-ESRCH, and proc_reader_drop()) rather than left out of the listing.
  */
 int proc_reader_begin(struct proc_reader *r);
-/* A listing stands in for later scans at most this many scans running. */
-#define PROC_RELIST_EVERY 16
+/*
+ * A listing stands in for later scans at most this many seconds: a PID given
+ * without moving ns_last_pid (clone3() with set_tid, as CRIU restores a
+ * process) shows within that. Time, not scans: 16 scans were 48 s at -d 3.
+ */
+#define PROC_RELIST_S 4.0
 /* Seconds the last PID must have stood still before a listing that may be reused. */
 #define PROC_LIST_SETTLE_S 0.25
 int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new);

@@ -34,10 +34,10 @@ struct proc_reader {
 	double cursor_seen;
 	int *listed;
 	size_t nlisted, caplisted;
-	unsigned list_gen; /* the scan that made the listing */
-	bool list_trust;   /* the listing being made may be reused once complete */
-	bool list_ok;	   /* the last listing is complete and may be reused */
-	bool replay;	   /* this scan walks listed instead of the root */
+	double list_at;	 /* when the listing was begun (clock_mono) */
+	bool list_trust; /* the listing being made may be reused once complete */
+	bool list_ok;	 /* the last listing is complete and may be reused */
+	bool replay;	 /* this scan walks listed instead of the root */
 	size_t replay_pos;
 	unsigned relisted, reused; /* scans of each kind, for the statistics */
 	/* slot tables of processes and of threads (keyed by TID) */

@@ -231,7 +231,7 @@ static long read_cursor(const struct proc_reader *r)
 /*
  * Whether this scan may walk the last listing instead of the root: the last
  * PID did not move since that listing was made, the listing was complete and
- * trusted, and it is less than PROC_RELIST_EVERY scans old. A listing is
+ * trusted, and it is less than PROC_RELIST_S seconds old. A listing is
  * trusted when the last PID had stood still for PROC_LIST_SETTLE_S before it:
  * a PID is allocated before its process appears in /proc, so a listing made
  * right after an allocation may miss the newcomer.
@@ -250,7 +250,7 @@ static bool reuse_listing(struct proc_reader *r)
 		r->list_trust = false;
 		return false;
 	}
-	if (r->list_ok && r->gen - r->list_gen < PROC_RELIST_EVERY)
+	if (r->list_ok && now - r->list_at < PROC_RELIST_S)
 		return true;
 	r->list_trust = now - r->cursor_seen >= PROC_LIST_SETTLE_S;
 	return false;
@@ -268,7 +268,7 @@ int proc_reader_begin(struct proc_reader *r)
 	}
 	r->list_ok = false;
 	r->nlisted = 0;
-	r->list_gen = r->gen;
+	r->list_at = clock_mono();
 	r->relisted++;
 	if (lseek(r->root_fd, 0, SEEK_SET) < 0)
 		return -errno;
