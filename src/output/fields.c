@@ -311,7 +311,7 @@ int field_by_title(const char *name)
 
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
 
-#define VAL(type, p, d) (*(const type *)((const char *)(p) + (d)->off))
+#define VAL(type, p, d) (*(type const *)((const char *)(p) + (d)->off))
 
 /* The field's own order, without the PID tie-break: by the value as it is kept. */
 static int value_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
