@@ -140,9 +140,17 @@ void fmt_time_plus(struct sbuf *b, uint64_t ticks, long hz, int width);
 void fmt_uptime(struct sbuf *b, double secs);
 /* A size for a meter: the largest unit that keeps it under 1024, "23.5G", "316M", "0K". */
 void fmt_size_kb(struct sbuf *b, uint64_t kb);
+/* utf8_len() past its first byte: a byte of 0x80 or more at s. */
+size_t utf8_len_multi(const char *s, size_t n);
 /* Length of the well-formed UTF-8 sequence at s (1 for ASCII), or 0 when the bytes
- * there (n of them) are not UTF-8: overlong, surrogate, past U+10FFFF, cut short. */
-size_t utf8_len(const char *s, size_t n);
+ * there (n of them) are not UTF-8: overlong, surrogate, past U+10FFFF, cut short.
+ * Inline for ASCII, which is nearly every byte a writer measures. */
+static inline size_t utf8_len(const char *s, size_t n)
+{
+	if (n && (unsigned char)s[0] < 0x80)
+		return 1;
+	return n ? utf8_len_multi(s, n) : 0;
+}
 /* Append a name for a terminal: control bytes and invalid UTF-8 as '?'. Returns columns. */
 size_t fmt_printable(struct sbuf *b, const char *s, size_t n);
 

@@ -66,16 +66,12 @@ void output_format_names(struct sbuf *b)
 		sbuf_printf(b, "%s%s", f == output_formats ? "" : ", ", (*f)->name);
 }
 
-size_t utf8_len(const char *str, size_t n)
+size_t utf8_len_multi(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t len;
 	uint32_t cp;
 
-	if (!n)
-		return 0;
-	if (s[0] < 0x80)
-		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
 		len = 2, cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)

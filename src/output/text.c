@@ -122,9 +122,7 @@ static void justify(struct sbuf *b, size_t start, int width, bool left, bool pad
 	if (!w)
 		return;
 	for (size_t i = 0; i < n; cols++) {
-		/* a byte below 0x80 is a character: no call for the common case */
-		size_t l =
-		    (unsigned char)b->p[start + i] < 0x80 ? 1 : utf8_len(b->p + start + i, n - i);
+		size_t l = utf8_len(b->p + start + i, n - i);
 
 		if (cols == w - 1)
 			keep = i; /* the bytes of the first w - 1 characters */
