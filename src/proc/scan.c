@@ -236,14 +236,12 @@ static long read_cursor(const struct proc_reader *r)
  * a PID is allocated before its process appears in /proc, so a listing made
  * right after an allocation may miss the newcomer.
  */
-static bool reuse_listing(struct proc_reader *r)
+static bool reuse_listing(struct proc_reader *r, double now)
 {
-	double now;
 	long c;
 
 	if (r->cursor_fd < 0 || (c = read_cursor(r)) < 0)
 		return false;
-	now = clock_mono();
 	if (c != r->cursor) {
 		r->cursor = c;
 		r->cursor_seen = now;
@@ -258,9 +256,11 @@ static bool reuse_listing(struct proc_reader *r)
 
 int proc_reader_begin(struct proc_reader *r)
 {
+	double now = clock_mono();
+
 	r->fallback = 0;
 	r->gen++;
-	r->replay = reuse_listing(r);
+	r->replay = reuse_listing(r, now);
 	r->replay_pos = 0;
 	if (r->replay) {
 		r->reused++;
@@ -268,7 +268,7 @@ int proc_reader_begin(struct proc_reader *r)
 	}
 	r->list_ok = false;
 	r->nlisted = 0;
-	r->list_at = clock_mono();
+	r->list_at = now;
 	r->relisted++;
 	if (lseek(r->root_fd, 0, SEEK_SET) < 0)
 		return -errno;
