@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * child.h: what the perf, bench and sampler tests share: about processes,
- * ending a child, a PID that existed a moment ago and has been reaped, the
- * count of this process's open descriptors (to see that nothing was left
- * open), thread bodies that spin or sleep for good, skipping a test with
- * its reason, and a benchmark result's value by key. Include after cmocka.h.
+ * child.h: what the perf, bench, reader and sampler tests share: about
+ * processes, ending a child, a PID that existed a moment ago and has been
+ * reaped, a task's state and run time, the count of this process's
+ * open descriptors (to see that nothing was left open), thread bodies that
+ * spin or sleep for good, skipping a test with its reason, and a benchmark
+ * result's value by key. Include after cmocka.h.
  */
 #ifndef PTOP_TESTS_CHILD_H
 #define PTOP_TESTS_CHILD_H
@@ -12,6 +13,8 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -57,6 +60,41 @@ static inline pid_t gone_pid(void)
 		_exit(0);
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	return pid;
+}
+
+/* The time pid (or a thread id) has run on a CPU (ns), from its schedstat; -1 without it. */
+static inline int64_t schedstat_ns(pid_t pid)
+{
+	char path[64];
+	long long ns = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &ns) != 1)
+		ns = -1;
+	fclose(f);
+	return ns;
+}
+
+/* The state letter of pid (or a thread id), from its stat; '?' without it. */
+static inline char state_of(pid_t pid)
+{
+	char path[64], buf[512], *rp;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' ? rp[2] : '?';
 }
 
 /* Descriptors this process has open now. */

@@ -221,27 +221,10 @@ static pid_t spawn(enum child_kind kind)
 	return spawn_threads(0, kind);
 }
 
-/* The time pid has run on a CPU (ns), from /proc/PID/schedstat; -1 without it. */
-static int64_t cpu_ns(pid_t pid)
-{
-	char path[64];
-	long long ns = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &ns) != 1)
-		ns = -1;
-	fclose(f);
-	return ns;
-}
-
 /* The time a task (a thread id) has run on a CPU (ns), from /proc/TID/schedstat; -1 without it. */
 static int64_t task_ns(pid_t tid)
 {
-	return cpu_ns(tid);
+	return schedstat_ns(tid);
 }
 
 /* The time all of pid's threads have run (ns), summed over /proc/PID/task/TID/schedstat. */
@@ -460,14 +443,14 @@ static void test_busy_and_idle(void **state)
 	pids[0] = spawn(CHILD_BUSY);
 	pids[1] = spawn(CHILD_IDLE);
 	c = new_set(perf_software_events, 4, 4);
-	before = cpu_ns(pids[0]);
+	before = schedstat_ns(pids[0]);
 	perf_counters_update(c, pids, 2);
-	start = cpu_ns(pids[0]);
+	start = schedstat_ns(pids[0]);
 	t0 = clock_mono();
 	/* until the child has run 150 ms, however long other work crowds the CPUs */
 	stop = wait_run(task_ns, pids[0], start, 150000000);
 	perf_counters_update(c, pids, 2);
-	after = cpu_ns(pids[0]);
+	after = schedstat_ns(pids[0]);
 	elapsed_ns = (clock_mono() - t0) * 1e9;
 	perf_counters_info(c, &info);
 	assert_int_equal(info.attached, 2);
@@ -537,24 +520,6 @@ static void test_threads_before_attach(void **state)
 	assert_int_equal(count_fds(), before);
 }
 
-/* The state letter of pid's main thread, from /proc/PID/stat; '?' without it. */
-static char main_state(pid_t pid)
-{
-	char path[64], buf[512], *rp;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	rp = strrchr(buf, ')');
-	return rp && rp[1] == ' ' ? rp[2] : '?';
-}
-
 /*
  * A process whose main thread has exited (pthread_exit) while another
  * thread spins: the main thread is a zombie and cannot be attached, the
@@ -575,9 +540,9 @@ static void test_main_thread_exited(void **state)
 			_exit(1);
 		pthread_exit(NULL);
 	}
-	for (int i = 0; i < 400 && main_state(pid) != 'Z'; i++)
+	for (int i = 0; i < 400 && state_of(pid) != 'Z'; i++)
 		sleep_ms(5);
-	assert_int_equal(main_state(pid), 'Z');
+	assert_int_equal(state_of(pid), 'Z');
 	c = new_set(perf_software_events, 4, 4);
 	perf_counters_update(c, &pid, 1);
 	wait_run(proc_ns, pid, proc_ns(pid), 100000000);

@@ -183,26 +183,15 @@ static void kill_reap(pid_t pid)
 /* Wait until pid's state (as /proc prints it) is `want`, up to DEADLINE_S. */
 static bool wait_state(pid_t pid, char want)
 {
-	char path[64], buf[512];
 	double t0 = clock_mono();
+	char now;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	while (clock_mono() - t0 < DEADLINE_S) {
-		FILE *fp = fopen(path, "r");
-		size_t n;
-		char *rp;
-
-		if (!fp)
+	while ((now = state_of(pid)) != want) {
+		if (now == '?' || clock_mono() - t0 > DEADLINE_S)
 			return false;
-		n = fread(buf, 1, sizeof(buf) - 1, fp);
-		fclose(fp);
-		buf[n] = '\0';
-		rp = strrchr(buf, ')');
-		if (rp && rp[1] == ' ' && rp[2] == want)
-			return true;
 		sleep_ms(10);
 	}
-	return false;
+	return true;
 }
 
 enum oracle_idx {
@@ -1587,6 +1576,116 @@ static void test_read_less_wakes(void **state)
 	sampler_free(s);
 }
 
+/* The body of a thread that waits for a byte on the pipe *arg, then spins. */
+static void *spin_when_told(void *arg)
+{
+	char c;
+
+	if (read(*(int *)arg, &c, 1) != 1)
+		return NULL;
+	for (volatile unsigned long i = 0;; i++)
+		;
+	return arg;
+}
+
+/* A child of three threads: its leader and one more sleep for good; the
+ * third spins once a byte is written to *go. Returns after they exist. */
+static pid_t fork_threads(int *go)
+{
+	int fds[2], ready[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pthread_t t;
+
+		close(fds[1]);
+		close(ready[0]);
+		if (pthread_create(&t, NULL, sleep_forever, NULL) ||
+		    pthread_create(&t, NULL, spin_when_told, &fds[0]) ||
+		    write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	track(pid);
+	close(fds[0]);
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	*go = fds[1];
+	return pid;
+}
+
+/*
+ * A process of several threads is kept like one of a single thread while
+ * none of them runs (its process CPU clock is every thread's), and agrees
+ * with a full read; once a thread other than the leader runs, the row is
+ * read again. With htop's user threads shown, such a process is never kept:
+ * a kept row brings no thread rows.
+ */
+static void test_read_less_threads(void **state)
+{
+	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts ut_o = {
+	    .read_less = true, .user_threads = true, .source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts full_o = {.source = FRAME_SOURCE_PROCFS};
+	struct frame f = {0}, fb = {0};
+	const struct frame_proc *p;
+	struct sampler *s, *b;
+	uint64_t ticks0;
+	bool kept_any = false;
+	int go;
+	pid_t pid = fork_threads(&go);
+
+	assert_true(wait_state(pid, 'S'));
+	/* htop's user threads: read in full every frame, its threads listed after it */
+	assert_int_equal(sampler_new(&ut_o, &s), 0);
+	for (int i = 0; i < 2 * SAMPLER_FULL_EVERY_MAX + 2; i++) {
+		size_t at;
+
+		assert_int_equal(sampler_frame(s, &f), 0);
+		kept_any |= f.cost.read_kept > 0;
+		p = frame_find(&f, pid);
+		assert_non_null(p);
+		assert_false(p->kept);
+		at = (size_t)(p - f.procs);
+		assert_true(at + 2 < f.nprocs);
+		assert_int_equal(f.procs[at + 1].tgid, pid);
+		assert_int_equal(f.procs[at + 2].tgid, pid);
+	}
+	assert_true(kept_any); /* read-less was at work for the others */
+	sampler_free(s);
+
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_new(&full_o, &b), 0);
+	p = frame_until_kept(s, &f, pid);
+	assert_int_equal(p->threads, 3);
+	assert_int_equal(sampler_frame(b, &fb), 0);
+	assert_rows_agree(p, frame_find(&fb, pid), false);
+
+	ticks0 = p->utime + p->stime;
+	assert_int_equal(write(go, "x", 1), 1);
+	wait_ticks(pid, 0, (int64_t)ticks0 + 5);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_false(p->kept);
+	assert_true(p->utime + p->stime >= ticks0 + 5);
+	assert_true(p->cpu_pct > 0);
+
+	close(go);
+	kill_reap(pid);
+	frame_free(&f);
+	frame_free(&fb);
+	sampler_free(s);
+	sampler_free(b);
+}
+
 /*
  * A kept process whose parent exits is reparented without running: its
  * PPID must not lag (the tree would hang it under a process that is gone).
@@ -1658,6 +1757,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_read_less_view, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_lag, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_wakes, reap_children),
+	    cmocka_unit_test_teardown(test_read_less_threads, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_reparent, reap_children),
 	};
 

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "child.h"
+
 #include "ptop/proc.h"
 #include "ptop/util.h"
 
@@ -516,6 +518,86 @@ static void test_live_child_gone(void **state)
 	free(res);
 }
 
+/*
+ * The process CPU clock: a child blocked on a pipe reads the same twice, as
+ * its schedstat does (one thread: the same run time); once it spins, the
+ * clock moves; once reaped, -ESRCH. A fixture root has no clock.
+ */
+static void test_live_runtime(void **state)
+{
+	struct scan_result *res = calloc(1, sizeof(*res));
+	struct proc_reader *r;
+	struct proc_slot *slot;
+	uint64_t ns0, ns1;
+	int go[2], i;
+	double t0;
+	pid_t child;
+
+	assert_non_null(res);
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		for (volatile unsigned long x = 0;; x++)
+			;
+	}
+	live_child = child;
+	close(go[0]);
+	t0 = clock_mono();
+	while (state_of(child) != 'S') {
+		assert_true(clock_mono() - t0 < 30);
+		usleep(2000);
+	}
+	assert_int_equal(proc_reader_new(NULL, &r), 0);
+	scan_all(r, res);
+	i = find_pid(res, child);
+	assert_int_not_equal(i, -1);
+	slot = res->slot[i];
+	assert_int_equal(proc_reader_runtime(r, slot, &ns0), 0);
+	assert_true(ns0 > 0);
+	assert_int_equal(proc_reader_runtime(r, slot, &ns1), 0);
+	assert_int_equal(ns0, ns1);
+	if (schedstat_ns(child) >= 0)
+		assert_int_equal(schedstat_ns(child), (int64_t)ns0);
+
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[1]);
+	t0 = clock_mono();
+	do {
+		assert_true(clock_mono() - t0 < 30);
+		usleep(2000);
+		assert_int_equal(proc_reader_runtime(r, slot, &ns1), 0);
+	} while (ns1 < ns0 + 10000000u);
+
+	kill_child(state);
+	assert_int_equal(proc_reader_runtime(r, slot, &ns1), -ESRCH);
+	proc_reader_free(r);
+	free(res);
+}
+
+static void test_fake_runtime(void **state)
+{
+	struct fake_root *fr = *state;
+	struct scan_result *res = calloc(1, sizeof(*res));
+	struct proc_reader *r;
+	uint64_t ns;
+
+	assert_non_null(res);
+	add_pid(fr->dir, (int)getpid(), "me");
+	assert_int_equal(proc_reader_new(fr->dir, &r), 0);
+	scan_all(r, res);
+	assert_int_equal(res->n, 1);
+	/* the PID is ptop's own, but the root is not its namespace's proc */
+	assert_int_equal(proc_reader_runtime(r, res->slot[0], &ns), -EOPNOTSUPP);
+	proc_reader_free(r);
+	free(res);
+}
+
 #define BUDGET_HARD (PROC_FD_RESERVE + 44)
 #define BUDGET_CHILDREN 120
 
@@ -742,6 +824,8 @@ int main(void)
 	    cmocka_unit_test(test_live_self),
 	    cmocka_unit_test_teardown(test_live_child_gone, kill_child),
 	    cmocka_unit_test(test_live_budget_fallback),
+	    cmocka_unit_test_teardown(test_live_runtime, kill_child),
+	    cmocka_unit_test_setup_teardown(test_fake_runtime, fake_setup, fake_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

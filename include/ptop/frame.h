@@ -264,10 +264,12 @@ struct sampler_opts {
 	bool sysio;   /* fill frame.sysio */
 	/*
 	 * Read less: only the rows in view get `needs`; the others get
-	 * `needs_all` (what sorting and filtering use), and a single-threaded
-	 * process out of view whose schedstat did not move keeps its row from
-	 * the last frame (frame_proc.kept), re-read in full at least every
-	 * SAMPLER_FULL_SECONDS. Ignored with threads.
+	 * `needs_all` (what sorting and filtering use), and a process out of
+	 * view whose run time (its process CPU clock; the leader's schedstat
+	 * under a proc root of another namespace, for one thread only) did not
+	 * move keeps its row from the last frame (frame_proc.kept), re-read in
+	 * full at least every SAMPLER_FULL_SECONDS. Ignored with threads; with
+	 * user_threads, processes of several threads are read in full.
 	 */
 	bool read_less;
 	unsigned needs_all;
@@ -283,7 +285,7 @@ struct sampler_opts {
  * the PIDs, one in every N frames where N is the largest power of two (at
  * most SAMPLER_FULL_EVERY_MAX) whose frames at the last interval fit in that
  * time: at a delay of more than half of it, every frame reads everything
- * (and no schedstat). Powers of two, so that an interval that wavers between
+ * (and no run time is read). Powers of two, so that an interval that wavers between
  * two of them never stretches a process's wait past the longer one.
  */
 #define SAMPLER_FULL_SECONDS 4.0
@@ -324,7 +326,7 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
  * shows of it changed (it ran a tick, exec'd, changed size or threads), when
  * status is read anyway, and otherwise every SAMPLER_UID_RECHECK frames: a
  * setresuid() that left no trace in stat shows within that many frames.
- * Read-less, that last look is skipped for a process whose schedstat shows
+ * Read-less, that last look is skipped for a process whose run time shows
  * it did not run since its uid was read: credentials change only by running.
  * One that did run is not kept from an earlier frame on its turn.
  */

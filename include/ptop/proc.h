@@ -223,9 +223,11 @@ struct proc_slot {
 	unsigned id;	      /* dense, below proc_reader_stats().ids; kept while recycled */
 	bool have_prev;	      /* prev_ticks is from an earlier frame of this process */
 	bool quiet;	      /* did not run since its uid was last read from status
-			       * (known from schedstat; see SAMPLER_UID_RECHECK) */
+			       * (known from its run time; see SAMPLER_UID_RECHECK) */
 	bool reopened;	      /* a held descriptor outlived its process and was opened
 				      * again (the PID may be reused); the caller clears it */
+	bool has_clock;	      /* clock is the PID's process CPU clock */
+	clockid_t clock;      /* see proc_reader_runtime() */
 	uint64_t io_prev_read, io_prev_write; /* io's read_bytes, write_bytes at io_at */
 	double io_at;	 /* CLOCK_MONOTONIC seconds io was last read; 0: never, for this process */
 	bool io_refused; /* io was refused (another user's): tried again only now and then */
@@ -284,6 +286,16 @@ unsigned proc_reader_end(struct proc_reader *r);
  */
 ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *slot, enum proc_file f, char *buf,
 			 size_t cap);
+/*
+ * The CPU time (ns) all of slot's process's threads have run, dead threads
+ * included: its process CPU clock (clock_getcpuclockid(), looked up once per
+ * slot), read without a descriptor or any text. It moves whenever one of
+ * the threads runs. The clock is found by PID in ptop's pid namespace, so
+ * only a reader whose root is that namespace's proc has it: -EOPNOTSUPP
+ * otherwise. -ESRCH when no process has the PID. It follows the PID, not the
+ * process: a reused PID gives the new process's time.
+ */
+int proc_reader_runtime(struct proc_reader *r, struct proc_slot *slot, uint64_t *ns);
 /*
  * Read file `name` ("stat", "cmdline", ...) of pid, or of its thread tid when
  * tid > 0, with open/read/close. Returns the length, -ESRCH when gone, -EFBIG

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -118,6 +119,26 @@ ssize_t proc_reader_read(struct proc_reader *r, struct proc_slot *s, enum proc_f
 	close(fd);
 	r->fallback++;
 	return read_result(n, err, cap);
+}
+
+int proc_reader_runtime(struct proc_reader *r, struct proc_slot *s, uint64_t *ns)
+{
+	struct timespec ts;
+	int err;
+
+	if (!r->own_ns || s->tgid)
+		return -EOPNOTSUPP;
+	if (!s->has_clock) {
+		err = clock_getcpuclockid(s->pid, &s->clock);
+		if (err)
+			return err == ESRCH ? -ESRCH : -err;
+		s->has_clock = true;
+	}
+	/* a PID without a process is an invalid clock */
+	if (clock_gettime(s->clock, &ts) != 0)
+		return errno == EINVAL ? -ESRCH : -errno;
+	*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return 0;
 }
 
 ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const char *name, char *buf,

@@ -30,6 +30,7 @@ struct proc_reader {
 	 * first seen, and the PIDs of the last listing in its order.
 	 */
 	int cursor_fd;
+	bool own_ns; /* the root is the proc of ptop's pid namespace */
 	long cursor;
 	double cursor_seen;
 	int *listed;

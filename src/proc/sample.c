@@ -32,7 +32,7 @@
 /* A process's row as last read in full, for read-less frames; indexed by slot id. */
 struct kept_row {
 	struct frame_proc p;
-	uint64_t run_ns; /* schedstat's run time, read just before p's stat */
+	uint64_t run_ns; /* its run time (see ran_since), read just before p's stat */
 	bool valid;	 /* p is a full read of the slot's current process */
 	bool sched;	 /* run_ns is valid */
 	bool statm;	 /* p's rss_kb and shared_kb are statm's */
@@ -647,21 +647,46 @@ static bool in_view(const struct sampler *s, int pid)
 }
 
 /*
- * Whether k's process ran since its row was read: its schedstat run time
- * moved, or cannot be told. Reads schedstat (before stat, so that a run in
- * between shows next time) and keeps it as the new reference. -ESRCH: gone.
+ * Whether k's process ran since its row was read: its run time moved, or
+ * cannot be told. The run time is its process CPU clock (all its threads')
+ * where the reader has one, else its leader's schedstat, which tells only
+ * for a process of one thread. Read before stat, so that a run in between
+ * shows next time, and kept as the new reference. -ESRCH: gone.
  */
 static int ran_since(struct sampler *s, struct proc_slot *slot, struct kept_row *k, bool *ran)
 {
 	struct proc_schedstat ss;
-	ssize_t n = proc_reader_read(s->reader, slot, PROC_FILE_SCHEDSTAT, s->sched_buf,
-				     sizeof(s->sched_buf));
+	uint64_t ns;
+	ssize_t n;
+	int err;
 
 	*ran = true;
+	err = proc_reader_runtime(s->reader, slot, &ns);
+	if (err == -ESRCH)
+		return err;
+	if (slot->reopened) {
+		/* the descriptors were the old process's: the PID may be reused */
+		slot->reopened = false;
+		k->valid = false;
+	}
+	if (err == 0) {
+		/* 0 is a child not run yet: one that reused the PID of a process
+		 * last seen at 0 would not show */
+		*ran = !k->sched || ns != k->run_ns || ns == 0;
+		k->run_ns = ns;
+		k->sched = true;
+		return 0;
+	}
+	if (k->valid && k->p.threads > 1) {
+		/* other threads' runs do not show in the leader's schedstat */
+		k->sched = false;
+		return 0;
+	}
+	n = proc_reader_read(s->reader, slot, PROC_FILE_SCHEDSTAT, s->sched_buf,
+			     sizeof(s->sched_buf));
 	if (n == -ESRCH)
 		return -ESRCH;
 	if (slot->reopened) {
-		/* the descriptors were the old process's: the PID may be reused */
 		slot->reopened = false;
 		k->valid = false;
 	}
@@ -722,7 +747,7 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	int err;
 
 	if (!s->less) {
-		/* read-less again later starts from schedstat afresh */
+		/* read-less again later starts from the run time afresh */
 		if (s->read_less)
 			kept_of(s, slot)->valid = false;
 		err = sample_proc(s, slot, is_new, p, s->needs, interval, f->uptime_s);
@@ -734,13 +759,14 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 		k->valid = k->sched = false;
 	full =
 	    in_view(s, slot->pid) || ((slot->gen + (unsigned)slot->pid) & (s->full_every - 1)) == 0;
-	/* other threads' runs do not show in the leader's schedstat */
-	if (!k->valid || k->p.threads == 1) {
+	/* a kept row brings no thread rows: with user threads shown, a process
+	 * of several is read in full */
+	if (k->valid && k->p.threads > 1 && s->user_threads) {
+		k->sched = false;
+	} else {
 		err = ran_since(s, slot, k, &ran);
 		if (err)
 			return err;
-	} else {
-		k->sched = false;
 	}
 	/* credentials change only in a process that runs; one that ran since
 	 * its uid was read is not kept on its turn to have the uid looked at */

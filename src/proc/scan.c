@@ -148,22 +148,19 @@ static void raise_nofile(void)
 }
 
 /*
- * The descriptor of the root's last allocated PID, when the root is the proc
- * of ptop's own pid namespace (the value is the reader's namespace's, and
- * /proc/self there is ptop's PID); -1 otherwise, as for a fixture tree.
+ * Whether the root is the proc of ptop's own pid namespace: /proc/self there
+ * is ptop's PID. Not so for a fixture tree, or another namespace's proc.
  */
-static int open_cursor(int root_fd)
+static bool own_namespace(int root_fd)
 {
 	char self[16], want[16];
 	ssize_t n = readlinkat(root_fd, "self", self, sizeof(self) - 1);
 
 	if (n <= 0)
-		return -1;
+		return false;
 	self[n] = 0;
 	snprintf(want, sizeof(want), "%d", (int)getpid());
-	if (strcmp(self, want) != 0)
-		return -1;
-	return openat(root_fd, "sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+	return strcmp(self, want) == 0;
 }
 
 int proc_reader_new(const char *root, struct proc_reader **out)
@@ -177,7 +174,9 @@ int proc_reader_new(const char *root, struct proc_reader **out)
 	raise_nofile();
 	r = xcalloc(1, sizeof(*r));
 	r->root_fd = fd;
-	r->cursor_fd = open_cursor(fd);
+	r->own_ns = own_namespace(fd);
+	/* the namespace's last PID, which only ptop's own namespace's proc gives ptop */
+	r->cursor_fd = r->own_ns ? openat(fd, "sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC) : -1;
 	r->cursor = -1;
 	r->dents = xmalloc(READER_DENTS_BUF);
 	tab_grow(&r->procs);
