@@ -164,6 +164,32 @@ compare procs
 frames threads -H -p "$pids"
 compare threads
 
+# Where the kernel has the open-coded task iterator (6.7), frames come from
+# the walk; PTOP_BPF_WALK=0 reads the task iterator instead: both agree.
+major=$(uname -r | cut -d. -f1)
+minor=$(uname -r | cut -d. -f2)
+if command -v strace >/dev/null 2>&1; then
+	# (LeakSanitizer cannot run under ptrace: the sanitizer build leaves it out here)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -e trace=bpf -o "$tmp/strace" "$PTOP" -b -n 2 -d 0.1 --source=bpf -p 1 >/dev/null
+	runs=$(grep -c 'BPF_PROG_TEST_RUN' "$tmp/strace" || :)
+	iters=$(grep -c 'BPF_ITER_CREATE' "$tmp/strace" || :)
+	if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 7 ]; }; then
+		[ "$runs" -ge 2 ] && [ "$iters" = 0 ] ||
+			fail "kernel $(uname -r): $runs walks and $iters iterator passes, not the walk"
+	else
+		echo "note: kernel $(uname -r) has no open-coded task iterator: frames come from the task iterator"
+	fi
+else
+	echo "note: no strace: which BPF way the frames took is not checked"
+fi
+export PTOP_BPF_WALK=0
+frames iter_procs -p "$pids"
+compare iter_procs
+frames iter_threads -H -p "$pids"
+compare iter_threads
+unset PTOP_BPF_WALK
+
 # The default source as root is BPF.
 "$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto"
 grep -q '"source":"bpf"' "$tmp/auto" || fail "auto did not choose bpf as root"

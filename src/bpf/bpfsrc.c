@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * bpfsrc.c: the BPF frame source. Loads the task iterator (tasks.bpf.c,
- * embedded as a libbpf skeleton), keeps only its link, and each frame reads
- * one pass of fixed records from an iterator made from that link; then does
- * what /proc does to the raw fields: group CPU times summed and scaled,
- * state letters, uids through /proc/self/uid_map. Touches bpf(2) through
- * libbpf and /proc/self/uid_map once.
+ * bpfsrc.c: the BPF frame source. Loads tasks.bpf.c (embedded as a libbpf
+ * skeleton) and keeps only descriptors: the task iterator's link and, where
+ * the kernel has the open-coded task iterator, the walk program and its
+ * records map, mapped read-only. Each frame runs the walk (BPF_PROG_TEST_RUN)
+ * and reads the records in place, or reads one pass of the same records
+ * from an iterator made from the link; then does what /proc does to the raw
+ * fields: group CPU times summed and scaled, state letters, uids through
+ * /proc/self/uid_map. Touches bpf(2) through libbpf and /proc/self/uid_map once.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,8 +49,16 @@ struct group {
 	struct ptop_io io;
 };
 
+/* What the loader hands over: the iterator's link, and the walk's program and map or -1. */
+enum { FD_LINK, FD_WALK, FD_RECORDS, NFDS };
+
 struct bpfsrc {
-	int link_fd;
+	int fd[NFDS];
+	const struct ptop_task *map;   /* the records map, mapped; NULL: no walk */
+	size_t map_cap;		       /* records it holds */
+	size_t map_len;		       /* bytes mapped */
+	const struct ptop_task **recs; /* this frame's records, ascending pid */
+	size_t nrecs, rcap;
 	struct uid_extent uids[UID_EXTENTS];
 	unsigned nuids;
 	uint32_t overflow_uid;
@@ -63,6 +74,7 @@ struct bpfsrc {
 	size_t at;		       /* where in prev the last row was looked up */
 	bool threads;		       /* the rows of prev are threads */
 	bool user_threads;	       /* ... or processes, then their other threads */
+	bool io_prev;		       /* the rows of prev have their I/O read */
 	struct cgroup_ids *cgroup_ids; /* NULL: not a cgroup v2 only system */
 };
 
@@ -142,87 +154,150 @@ static uid_t map_uid(const struct bpfsrc *b, uint32_t kuid)
 	return b->overflow_uid;
 }
 
-/* Load, attach, keep a copy of the link's descriptor, free the rest. */
-static int load(int *link_fd)
+/* The records a walk's map holds: twice the tasks there are now, at least 4096. */
+static size_t walk_capacity(void)
 {
-	struct ptop_tasks *skel;
-	struct bpf_link *link;
+	char buf[128], *slash;
+	unsigned long tasks = 0;
+	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	/* "0.00 0.01 0.05 1/2087 4242": the fourth field's total is every task */
+	if (n > 0) {
+		buf[n] = 0;
+		slash = strchr(buf, '/');
+		if (slash)
+			tasks = strtoul(slash + 1, NULL, 10);
+	}
+	return tasks * 2 > 4096 ? (tasks * 2 + 1023) / 1024 * 1024 : 4096;
+}
+
+/* The skeleton, opened and loaded: with the walk and a map of cap records, or without (cap 0). */
+static int open_load(struct ptop_tasks **out, size_t cap)
+{
+	struct ptop_tasks *skel = ptop_tasks__open();
 	int n, err;
 
-	libbpf_set_print(quiet);
-	skel = ptop_tasks__open();
+	*out = NULL;
 	if (!skel)
 		return errno ? -errno : -EINVAL;
 	n = libbpf_num_possible_cpus();
 	skel->rodata->nr_cpus = n > 0 ? (uint32_t)n : 1;
-	err = ptop_tasks__load(skel);
+	if (!cap)
+		bpf_program__set_autoload(skel->progs.ptop_walk, false);
+	err = bpf_map__set_max_entries(skel->maps.records, cap ? (uint32_t)cap : 1);
+	if (!err)
+		err = ptop_tasks__load(skel);
+	if (err) {
+		ptop_tasks__destroy(skel);
+		return err < 0 ? err : -err;
+	}
+	*out = skel;
+	return 0;
+}
+
+/*
+ * Load, attach, keep copies of the descriptors (fd[FD_WALK] and fd[FD_RECORDS]
+ * are -1 where the walk did not load: a kernel before 6.7), free the rest.
+ */
+static int load(int fd[NFDS], size_t cap)
+{
+	struct ptop_tasks *skel;
+	struct bpf_link *link;
+	int err;
+
+	libbpf_set_print(quiet);
+	for (int i = 0; i < NFDS; i++)
+		fd[i] = -1;
+	err = open_load(&skel, cap);
 	if (err)
-		goto out;
+		err = open_load(&skel, 0);
+	if (err)
+		return err;
 	link = bpf_program__attach_iter(skel->progs.ptop_tasks, NULL);
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
 		goto out;
 	}
 	skel->links.ptop_tasks = link;
-	/* the link lives while a descriptor of it is open: the object can go */
-	*link_fd = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
-	if (*link_fd < 0)
+	/* the link, program and map live while a descriptor of each is open: the object can go */
+	fd[FD_LINK] = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
+	if (bpf_program__fd(skel->progs.ptop_walk) >= 0) {
+		fd[FD_WALK] = fcntl(bpf_program__fd(skel->progs.ptop_walk), F_DUPFD_CLOEXEC, 3);
+		fd[FD_RECORDS] = fcntl(bpf_map__fd(skel->maps.records), F_DUPFD_CLOEXEC, 3);
+	}
+	if (fd[FD_LINK] < 0)
 		err = -errno;
 out:
 	ptop_tasks__destroy(skel);
-	return err < 0 ? err : (err ? -err : 0);
+	return err;
 }
 
-/* What the loading child sends back: its result, and the link's descriptor on success. */
-static int send_link(int sock, int err, int fd)
+/* What the loading child sends back: its result, and the descriptors on success. */
+static int send_fds(int sock, int err, const int fd[NFDS])
 {
-	char ctl[CMSG_SPACE(sizeof(int))] = {0};
+	char ctl[CMSG_SPACE(NFDS * sizeof(int))] = {0};
 	struct iovec iov = {.iov_base = &err, .iov_len = sizeof(err)};
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
 	struct cmsghdr *c;
+	int n = 0, send[NFDS];
 
-	if (!err) {
+	for (int i = 0; !err && i < NFDS; i++)
+		if (fd[i] >= 0)
+			send[n++] = fd[i];
+	if (n) {
 		msg.msg_control = ctl;
-		msg.msg_controllen = sizeof(ctl);
+		msg.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
 		c = CMSG_FIRSTHDR(&msg);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		c->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+		memcpy(CMSG_DATA(c), send, (size_t)n * sizeof(int));
 	}
 	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
 }
 
-static int recv_link(int sock, int *fd)
+/* The descriptors in the order sent: the link, then the walk's two when there. */
+static int recv_fds(int sock, int fd[NFDS])
 {
-	char ctl[CMSG_SPACE(sizeof(int))];
-	int err = -EIO;
+	char ctl[CMSG_SPACE(NFDS * sizeof(int))];
+	int err = -EIO, n;
 	struct iovec iov = {.iov_base = &err, .iov_len = sizeof(err)};
 	struct msghdr msg = {
 	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl)};
 	struct cmsghdr *c;
-	ssize_t n;
+	ssize_t got;
 
+	for (int i = 0; i < NFDS; i++)
+		fd[i] = -1;
 	do
-		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)sizeof(err))
+		got = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	while (got < 0 && errno == EINTR);
+	if (got != (ssize_t)sizeof(err))
 		return -EIO; /* the child died before it could say */
 	c = CMSG_FIRSTHDR(&msg);
 	if (err)
 		return err;
 	if (!c || c->cmsg_type != SCM_RIGHTS)
 		return -EIO;
-	memcpy(fd, CMSG_DATA(c), sizeof(int));
+	n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+	if (n != 1 && n != NFDS) {
+		for (int i = 0; i < n && i < NFDS; i++)
+			close(((int *)(void *)CMSG_DATA(c))[i]);
+		return -EIO;
+	}
+	memcpy(fd, CMSG_DATA(c), (size_t)n * sizeof(int));
 	return 0;
 }
 
 /*
- * Load in a child that sends the link back and exits: libbpf's parse of the
- * kernel's BTF (some 10 MB at its peak) and the pages of the libraries that
- * do it never become ptop's, whose peak and steady RSS stay those of /proc.
+ * Load in a child that sends the descriptors back and exits: libbpf's parse
+ * of the kernel's BTF (some 10 MB at its peak) and the pages of the libraries
+ * that do it never become ptop's, whose peak and steady RSS stay those of /proc.
  */
-static int load_in_child(int *link_fd)
+static int load_in_child(int fd[NFDS], size_t cap)
 {
 	int sv[2], err;
 	pid_t pid;
@@ -237,31 +312,72 @@ static int load_in_child(int *link_fd)
 		return err;
 	}
 	if (pid == 0) {
-		int fd = -1;
+		int mine[NFDS];
 
 		close(sv[0]);
-		err = load(&fd);
-		_exit(send_link(sv[1], err, fd) ? 1 : 0);
+		err = load(mine, cap);
+		_exit(send_fds(sv[1], err, mine) ? 1 : 0);
 	}
 	close(sv[1]);
-	err = recv_link(sv[0], link_fd);
+	err = recv_fds(sv[0], fd);
 	close(sv[0]);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	return err;
 }
 
-int bpfsrc_open(struct bpfsrc **out)
+static void drop_walk(struct bpfsrc *b)
 {
-	struct bpfsrc *b;
-	int fd = -1, err;
+	if (b->map)
+		munmap((void *)b->map, b->map_len);
+	b->map = NULL;
+	for (int i = FD_WALK; i < NFDS; i++) {
+		if (b->fd[i] >= 0)
+			close(b->fd[i]);
+		b->fd[i] = -1;
+	}
+}
 
-	*out = NULL;
-	err = load_in_child(&fd);
+/* Load (again), with a walk whose map holds cap records; b keeps what loaded. */
+static int bpfsrc_load(struct bpfsrc *b, size_t cap)
+{
+	int fd[NFDS], err = load_in_child(fd, cap);
+	void *m;
+
 	if (err)
 		return err;
-	b = xcalloc(1, sizeof(*b));
-	b->link_fd = fd;
+	drop_walk(b);
+	if (b->fd[FD_LINK] >= 0)
+		close(b->fd[FD_LINK]);
+	memcpy(b->fd, fd, sizeof(fd));
+	if (b->fd[FD_WALK] < 0)
+		return 0;
+	b->map_cap = cap;
+	b->map_len = cap * sizeof(struct ptop_task);
+	m = mmap(NULL, b->map_len, PROT_READ, MAP_SHARED, b->fd[FD_RECORDS], 0);
+	if (m == MAP_FAILED)
+		drop_walk(b); /* the iterator alone, then */
+	else
+		b->map = m;
+	return 0;
+}
+
+int bpfsrc_open(struct bpfsrc **out)
+{
+	struct bpfsrc *b = xcalloc(1, sizeof(*b));
+	const char *walk_off;
+	int err;
+
+	*out = NULL;
+	for (int i = 0; i < NFDS; i++)
+		b->fd[i] = -1;
+	/* PTOP_BPF_WALK=0: the task iterator even where the walk loads (ptop(1), ENVIRONMENT) */
+	walk_off = getenv("PTOP_BPF_WALK");
+	err = bpfsrc_load(b, walk_off && !strcmp(walk_off, "0") ? 0 : walk_capacity());
+	if (err) {
+		free(b);
+		return err;
+	}
 	read_uid_map(b);
 	{
 		char root[4096];
@@ -277,9 +393,11 @@ void bpfsrc_free(struct bpfsrc *b)
 {
 	if (!b)
 		return;
-	close(b->link_fd);
+	drop_walk(b);
+	close(b->fd[FD_LINK]);
 	cgroup_ids_free(b->cgroup_ids);
 	free(b->buf);
+	free(b->recs);
 	free(b->leaders);
 	free(b->groups);
 	free(b->procs);
@@ -293,7 +411,7 @@ static ssize_t read_pass(struct bpfsrc *b)
 {
 	size_t len = 0;
 	ssize_t n;
-	int fd = bpf_iter_create(b->link_fd);
+	int fd = bpf_iter_create(b->fd[FD_LINK]);
 
 	if (fd < 0)
 		return -errno;
@@ -436,6 +554,9 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 					  .io_write = p->io_write_bytes};
 	p->cpu_pct = frame_cpu_share(ticks, prev ? &prev->ticks : NULL, c->interval, f->uptime_s,
 				     p->start_ticks, c->hz);
+	/* I/O unread in the previous frame (no column needed it) is no base for a rate */
+	if (!b->io_prev)
+		prev = NULL;
 	secs = prev ? c->interval : f->uptime_s - (double)p->start_ticks / (double)c->hz;
 	p->io_read_rate = frame_io_rate(p->io_read_bytes, prev ? prev->io_read : 0, secs);
 	p->io_write_rate = frame_io_rate(p->io_write_bytes, prev ? prev->io_write : 0, secs);
@@ -553,9 +674,75 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 		       r->sig_prev_utime, r->sig_prev_stime, c->hz, &p->utime, &p->stime);
 }
 
-static const struct ptop_task *rec(const struct bpfsrc *b, size_t off)
+static int rec_cmp(const void *a, const void *b)
 {
-	return (const struct ptop_task *)(const void *)(b->buf + off);
+	int x = (*(const struct ptop_task *const *)a)->pid;
+	int y = (*(const struct ptop_task *const *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+/* The records of n at base into b->recs, in ascending pid order. */
+static void index_records(struct bpfsrc *b, const char *base, size_t n)
+{
+	bool sorted = true;
+
+	if (n > b->rcap) {
+		b->rcap = n + n / 2;
+		b->recs = xreallocarray(b->recs, b->rcap, sizeof(*b->recs));
+	}
+	for (size_t i = 0; i < n; i++) {
+		b->recs[i] =
+		    (const struct ptop_task *)(const void *)(base + i * sizeof(struct ptop_task));
+		sorted = sorted && (i == 0 || b->recs[i - 1]->pid < b->recs[i]->pid);
+	}
+	/* the walk's task list is in order of creation: PIDs that wrapped are not */
+	if (!sorted)
+		qsort(b->recs, n, sizeof(*b->recs), rec_cmp);
+	b->nrecs = n;
+}
+
+/*
+ * A walk, where there is one: the records it wrote into the map, or 0 and
+ * nothing when it did not give them all (the map full: loaded again with
+ * room for twice the tasks found, or without the walk if that fails).
+ */
+static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
+{
+	struct ptop_walk_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
+					      (c->cgroups ? PTOP_WANT_CGROUP : 0)};
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
+	size_t found;
+
+	if (!b->map)
+		return 0;
+	if (bpf_prog_test_run_opts(b->fd[FD_WALK], &o) != 0) {
+		drop_walk(b);
+		return 0;
+	}
+	found = o.retval;
+	if (found <= b->map_cap)
+		return found;
+	if (bpfsrc_load(b, (found * 2 + 1023) / 1024 * 1024))
+		drop_walk(b);
+	return 0;
+}
+
+/* This frame's records into b->recs, ascending pid: the walk's, or the iterator's. 0 or -errno. */
+static int gather(struct bpfsrc *b, const struct bpfsrc_ctx *c)
+{
+	size_t n = walk(b, c);
+	ssize_t len;
+
+	if (n) {
+		index_records(b, (const char *)b->map, n);
+		return 0;
+	}
+	len = read_pass(b);
+	if (len < 0)
+		return (int)len;
+	index_records(b, b->buf, (size_t)len / sizeof(struct ptop_task));
+	return 0;
 }
 
 static int leader_cmp(const void *key, const void *elt)
@@ -565,13 +752,12 @@ static int leader_cmp(const void *key, const void *elt)
 	return (x > y) - (x < y);
 }
 
-/* Leaders in iteration order (ascending pid), each with its live threads' CPU summed. */
-static void group_tasks(struct bpfsrc *b, size_t len)
+/* Leaders in ascending pid order, each with its live threads' CPU summed. */
+static void group_tasks(struct bpfsrc *b)
 {
 	b->nleaders = 0;
-	for (size_t off = 0; off + sizeof(struct ptop_task) <= len;
-	     off += sizeof(struct ptop_task)) {
-		const struct ptop_task *r = rec(b, off);
+	for (size_t i = 0; i < b->nrecs; i++) {
+		const struct ptop_task *r = b->recs[i];
 
 		if (r->pid != r->tgid)
 			continue;
@@ -583,9 +769,8 @@ static void group_tasks(struct bpfsrc *b, size_t len)
 		b->leaders[b->nleaders] = r;
 		b->groups[b->nleaders++] = (struct group){0};
 	}
-	for (size_t off = 0, next = 0; off + sizeof(struct ptop_task) <= len;
-	     off += sizeof(struct ptop_task)) {
-		const struct ptop_task *r = rec(b, off), **l;
+	for (size_t i = 0, next = 0; i < b->nrecs; i++) {
+		const struct ptop_task *r = b->recs[i], **l;
 		struct group *g;
 
 		/* a leader is the next of the list just made; only other threads search */
@@ -623,12 +808,10 @@ static struct frame_proc *grow(struct frame_proc **procs, size_t *cap, size_t n)
  * b->procs). User threads: a row per task but the main ones, after the
  * process rows, which start at f->procs[procs].
  */
-static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c, size_t len,
-			size_t procs)
+static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c, size_t procs)
 {
-	for (size_t off = 0; off + sizeof(struct ptop_task) <= len;
-	     off += sizeof(struct ptop_task)) {
-		const struct ptop_task *r = rec(b, off), **l;
+	for (size_t i = 0; i < b->nrecs; i++) {
+		const struct ptop_task *r = b->recs[i], **l;
 		struct frame_proc *t;
 
 		if (c->user_threads && r->pid == r->tgid)
@@ -659,12 +842,12 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 
 int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 {
-	ssize_t len = read_pass(b);
 	size_t procs = f->nprocs;
 	struct tick *t;
+	int err = gather(b, c);
 
-	if (len < 0)
-		return (int)len;
+	if (err)
+		return err;
 	if (b->threads != c->threads || b->user_threads != c->user_threads)
 		b->nprev = 0;
 	b->threads = c->threads;
@@ -673,7 +856,7 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 	b->at = 0;
 	if (b->cgroup_ids)
 		cgroup_ids_frame(b->cgroup_ids);
-	group_tasks(b, (size_t)len);
+	group_tasks(b);
 	for (size_t i = 0; i < b->nleaders; i++) {
 		struct frame_proc *p =
 		    c->threads ? grow(&b->procs, &b->pcap, i) : grow(&f->procs, &f->cap, f->nprocs);
@@ -686,11 +869,12 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 		f->nprocs++;
 	}
 	if (c->threads || c->user_threads)
-		thread_rows(b, f, c, (size_t)len, procs);
+		thread_rows(b, f, c, procs);
 	/* rows came in ascending pid order: cur is sorted already, but for user
 	 * threads, which came after every process */
 	if (c->user_threads)
 		qsort(b->cur, b->ncur, sizeof(*b->cur), tick_cmp);
+	b->io_prev = c->io;
 	t = b->prev;
 	b->prev = b->cur;
 	b->nprev = b->ncur;

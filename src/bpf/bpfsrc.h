@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bpfsrc.h: the BPF frame source, inside the sampler: a task iterator that
- * the kernel runs over every task in one read() loop per frame, filling the
- * same frame_proc rows the /proc reader fills. Built only when configure
+ * bpfsrc.h: the BPF frame source, inside the sampler: a walk of the task
+ * list once per frame (or, before Linux 6.7, a task iterator the kernel runs
+ * over every task in one read() loop), filling the same frame_proc rows the
+ * /proc reader fills. Built only when configure
  * found libbpf, bpftool and clang; otherwise every call says -ENOSYS.
  */
 #ifndef PTOP_BPF_BPFSRC_H
@@ -25,11 +26,12 @@ struct bpfsrc_ctx {
 	double interval;     /* s since the previous frame, 0 for the first */
 	/* each row's cgroup and container through these names (bpfsrc_has_cgroups()), or NULL */
 	struct cgroup_names *cgroups;
+	bool io; /* a column or the order needs I/O: without, the rows' I/O is left unread */
 };
 
 /*
- * Load and attach the task iterator, then free everything libbpf kept for
- * loading (the object, the kernel's BTF) so that only the link stays.
+ * Load the walk and the task iterator, then free everything libbpf kept for
+ * loading (the object, the kernel's BTF) so that only their descriptors stay.
  * Returns 0, -ENOSYS when ptop was built without BPF, -EPERM when the kernel
  * refused (no CAP_BPF + CAP_PERFMON), or another -errno from loading.
  */
@@ -37,8 +39,8 @@ int bpfsrc_open(struct bpfsrc **out);
 void bpfsrc_free(struct bpfsrc *b);
 
 /*
- * Fill f's rows (f->procs, f->nprocs, f->tasks) from one pass of the
- * iterator: state letters as task_state_index() maps them, CPU times as
+ * Fill f's rows (f->procs, f->nprocs, f->tasks) from one walk or one pass
+ * of the iterator: state letters as task_state_index() maps them, CPU times as
  * /proc scales them (cputime_adjust over the live threads and the dead
  * ones' share), RSS as statm sums it, uids in the reader's user namespace.
  * f->uptime_s and f->mem.total must be set. Returns 0 or -errno when the

@@ -63,4 +63,12 @@ struct ptop_task {
 #define PTOP_WORKER_HIGHPRI 2 /* its pool's nice is below 0: "H" */
 #define PTOP_WORKER_BUSY 4    /* running a work: '+' before desc */
 
+/* What the walk is asked to fill beyond what every frame needs (its context). */
+#define PTOP_WANT_IO 1	   /* io and sig_io */
+#define PTOP_WANT_CGROUP 2 /* cgroup_id */
+
+struct ptop_walk_args {
+	__u32 want; /* PTOP_WANT_* */
+};
+
 #endif

@@ -1089,7 +1089,8 @@ static int sample_bpf(struct sampler *s, struct frame *f, double cpu0, double mo
 			       .page_kb = s->page_kb,
 			       .threads = s->threads,
 			       .user_threads = s->user_threads,
-			       .interval = interval};
+			       .interval = interval,
+			       .io = (s->needs | s->needs_all) & PROC_NEED(PROC_FILE_IO)};
 	bool cgroups = (s->needs | s->needs_all) & PROC_NEED(PROC_FILE_CGROUP);
 	int ret;
 
