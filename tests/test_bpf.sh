@@ -188,7 +188,25 @@ frames iter_procs -p "$pids"
 compare iter_procs
 frames iter_threads -H -p "$pids"
 compare iter_threads
+
+# Kernel threads' names, which the walk keeps apart from the records: the
+# same from the walk, the iterator and /proc (pool workers' names carry
+# their last work, which moves, and are left out).
+"$PTOP" -b -n 1 --source=bpf -o json >"$tmp/names.iter"
 unset PTOP_BPF_WALK
+"$PTOP" -b -n 1 --source=bpf -o json >"$tmp/names.walk"
+"$PTOP" -b -n 1 --source=procfs -o json >"$tmp/names.proc"
+python3 - "$tmp/names.walk" "$tmp/names.iter" "$tmp/names.proc" <<'PY' || failures=$((failures + 1))
+import json, re, sys
+frames = [{p["pid"]: p["comm"] for p in json.load(open(f))["processes"] if p["ppid"] == 2}
+          for f in sys.argv[1:]]
+pids = set(frames[0]) & set(frames[1]) & set(frames[2])
+stable = [p for p in pids if not re.match(r"kworker/u?[0-9]", frames[2][p])]
+bad = [(p, [f[p] for f in frames]) for p in stable if len({f[p] for f in frames}) > 1]
+assert not bad, "kernel thread names differ (walk, iterator, /proc): %s" % bad[:5]
+long = [frames[2][p] for p in stable if len(frames[2][p]) > 15]
+print("kernel threads: %d names agree, %d longer than comm" % (len(stable), len(long)))
+PY
 
 # The default source as root is BPF.
 "$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto"

@@ -49,14 +49,20 @@ struct group {
 	struct ptop_io io;
 };
 
-/* What the loader hands over: the iterator's link, and the walk's program and map or -1. */
-enum { FD_LINK, FD_WALK, FD_RECORDS, NFDS };
+/* What the loader hands over: the iterator's link, and the walk's program and maps or -1. */
+enum { FD_LINK, FD_WALK, FD_RECORDS, FD_NAMES, NFDS };
+
+/* A mapped part of one of the walk's maps. */
+struct mapped {
+	const void *at; /* NULL: not mapped */
+	size_t len;
+};
 
 struct bpfsrc {
 	int fd[NFDS];
-	const struct ptop_task *map;   /* the records map, mapped; NULL: no walk */
-	size_t map_cap;		       /* records it holds */
-	size_t map_len;		       /* bytes mapped */
+	size_t map_cap;		       /* records the walk's maps hold; 0: no walk */
+	struct mapped map, names;      /* the first records and kernel threads' names */
+	bool walked;		       /* this frame's records are the walk's */
 	const struct ptop_task **recs; /* this frame's records, ascending pid */
 	size_t nrecs, rcap;
 	struct uid_extent uids[UID_EXTENTS];
@@ -189,6 +195,8 @@ static int open_load(struct ptop_tasks **out, size_t cap)
 		bpf_program__set_autoload(skel->progs.ptop_walk, false);
 	err = bpf_map__set_max_entries(skel->maps.records, cap ? (uint32_t)cap : 1);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.names, cap ? (uint32_t)cap : 1);
+	if (!err)
 		err = ptop_tasks__load(skel);
 	if (err) {
 		ptop_tasks__destroy(skel);
@@ -227,6 +235,7 @@ static int load(int fd[NFDS], size_t cap)
 	if (bpf_program__fd(skel->progs.ptop_walk) >= 0) {
 		fd[FD_WALK] = fcntl(bpf_program__fd(skel->progs.ptop_walk), F_DUPFD_CLOEXEC, 3);
 		fd[FD_RECORDS] = fcntl(bpf_map__fd(skel->maps.records), F_DUPFD_CLOEXEC, 3);
+		fd[FD_NAMES] = fcntl(bpf_map__fd(skel->maps.names), F_DUPFD_CLOEXEC, 3);
 	}
 	if (fd[FD_LINK] < 0)
 		err = -errno;
@@ -326,11 +335,19 @@ static int load_in_child(int fd[NFDS], size_t cap)
 	return err;
 }
 
+static void unmap(struct mapped *m)
+{
+	if (m->at)
+		munmap((void *)m->at, m->len);
+	m->at = NULL;
+	m->len = 0;
+}
+
 static void drop_walk(struct bpfsrc *b)
 {
-	if (b->map)
-		munmap((void *)b->map, b->map_len);
-	b->map = NULL;
+	unmap(&b->map);
+	unmap(&b->names);
+	b->map_cap = 0;
 	for (int i = FD_WALK; i < NFDS; i++) {
 		if (b->fd[i] >= 0)
 			close(b->fd[i]);
@@ -342,7 +359,6 @@ static void drop_walk(struct bpfsrc *b)
 static int bpfsrc_load(struct bpfsrc *b, size_t cap)
 {
 	int fd[NFDS], err = load_in_child(fd, cap);
-	void *m;
 
 	if (err)
 		return err;
@@ -350,15 +366,33 @@ static int bpfsrc_load(struct bpfsrc *b, size_t cap)
 	if (b->fd[FD_LINK] >= 0)
 		close(b->fd[FD_LINK]);
 	memcpy(b->fd, fd, sizeof(fd));
-	if (b->fd[FD_WALK] < 0)
+	if (b->fd[FD_WALK] >= 0)
+		b->map_cap = cap;
+	return 0;
+}
+
+/*
+ * The first want bytes of the walk's map fd (all bytes long) into m: what
+ * the tasks fill and a little more (a sixty-fourth, and a page), since every
+ * page of a map's mapping is in RSS from mmap() on. Mapped again when the
+ * tasks outgrow it or shrink to half of it (not each frame: mapping costs a
+ * quarter of a frame). 0, or -errno.
+ */
+static int map_part(struct mapped *m, int fd, size_t want, size_t all)
+{
+	size_t len = want + want / 64 + 4096;
+	void *at;
+
+	if (m->at && want <= m->len && want * 2 >= m->len)
 		return 0;
-	b->map_cap = cap;
-	b->map_len = cap * sizeof(struct ptop_task);
-	m = mmap(NULL, b->map_len, PROT_READ, MAP_SHARED, b->fd[FD_RECORDS], 0);
-	if (m == MAP_FAILED)
-		drop_walk(b); /* the iterator alone, then */
-	else
-		b->map = m;
+	if (len > all)
+		len = all;
+	unmap(m);
+	at = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (at == MAP_FAILED)
+		return -errno;
+	m->at = at;
+	m->len = len;
 	return 0;
 }
 
@@ -582,18 +616,35 @@ static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, cons
 	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
 }
 
-/* The name /proc/PID/stat shows (proc_task_name()), at most PROC_COMM_MAX - 1 bytes. */
-static void fill_comm(const struct ptop_task *r, struct frame_proc *p)
+/*
+ * r's kernel thread name parts: after it in the iterator's stream, in the
+ * names map for the walk (NULL when it has none, or they were not mapped).
+ */
+static const struct ptop_names *ext_of(const struct bpfsrc *b, const struct ptop_task *r)
 {
+	if (!b->walked)
+		return &((const struct ptop_iter_record *)(const void *)r)->ext;
+	if (!r->ext_at || r->ext_at > b->names.len / sizeof(struct ptop_names))
+		return NULL;
+	return (const struct ptop_names *)b->names.at + (r->ext_at - 1);
+}
+
+/* The name /proc/PID/stat shows (proc_task_name()), at most PROC_COMM_MAX - 1 bytes. */
+static void fill_comm(const struct ptop_task *r, const struct ptop_names *x, struct frame_proc *p)
+{
+	static const struct ptop_names none;
 	char name[PROC_COMM_MAX];
 	int n;
 
+	if (!x)
+		x = &none;
+
 	switch (r->ext_kind) {
 	case PTOP_EXT_FULL_NAME:
-		n = snprintf(name, sizeof(name), "%.*s", (int)sizeof(r->ext), r->ext);
+		n = snprintf(name, sizeof(name), "%.*s", (int)sizeof(x->ext), x->ext);
 		break;
 	case PTOP_EXT_RESCUER:
-		n = snprintf(name, sizeof(name), "kworker/R-%.*s", (int)sizeof(r->ext), r->ext);
+		n = snprintf(name, sizeof(name), "kworker/R-%.*s", (int)sizeof(x->ext), x->ext);
 		break;
 	case PTOP_EXT_WORKER:
 		/* format_worker_id(): the comm set at creation may have been cut short */
@@ -613,10 +664,10 @@ static void fill_comm(const struct ptop_task *r, struct frame_proc *p)
 	}
 	if (n >= (int)sizeof(name))
 		n = (int)sizeof(name) - 1;
-	if (r->ext_kind >= PTOP_EXT_WORKER && (r->worker_flags & PTOP_WORKER_POOL) && r->desc[0]) {
+	if (r->ext_kind >= PTOP_EXT_WORKER && (r->worker_flags & PTOP_WORKER_POOL) && x->desc[0]) {
 		int m = snprintf(name + n, sizeof(name) - (size_t)n, "%c%.*s",
 				 r->worker_flags & PTOP_WORKER_BUSY ? '+' : '-',
-				 (int)sizeof(r->desc), r->desc);
+				 (int)sizeof(x->desc), x->desc);
 
 		n = m >= (int)sizeof(name) - n ? (int)sizeof(name) - 1 : n + m;
 	}
@@ -625,12 +676,13 @@ static void fill_comm(const struct ptop_task *r, struct frame_proc *p)
 }
 
 /* A task's own fields, as its /proc/PID/task/TID/stat shows them (times in ticks). */
-static void fill_task(const struct ptop_task *r, const struct bpfsrc_ctx *c, struct frame_proc *p)
+static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const struct bpfsrc_ctx *c,
+		      struct frame_proc *p)
 {
 	p->pid = r->pid;
 	p->tgid = r->tgid;
 	p->state = state_letter(r->state, (uint32_t)r->exit_state);
-	fill_comm(r, p);
+	fill_comm(r, ext_of(b, r), p);
 	p->priority = r->prio - 100;	/* MAX_RT_PRIO */
 	p->nice = r->static_prio - 120; /* DEFAULT_PRIO */
 	p->start_ticks = r->start_boottime / (1000000000ull / (uint64_t)c->hz);
@@ -644,7 +696,7 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 		      const struct bpfsrc_ctx *c, const struct frame *f, struct frame_proc *p)
 {
 	memset(p, 0, sizeof(*p));
-	fill_task(r, c, p);
+	fill_task(b, r, c, p);
 	p->ppid = r->ppid;
 	p->uid = map_uid(b, r->euid);
 	p->ruid = map_uid(b, r->ruid);
@@ -682,19 +734,25 @@ static int rec_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The records of n at base into b->recs, in ascending pid order. */
-static void index_records(struct bpfsrc *b, const char *base, size_t n)
+/*
+ * The n records at base, each stride bytes apart, into b->recs in ascending
+ * pid order; the highest ext_at into *names (the walk's kernel threads).
+ */
+static void index_records(struct bpfsrc *b, const char *base, size_t n, size_t stride,
+			  size_t *names)
 {
 	bool sorted = true;
 
+	*names = 0;
 	if (n > b->rcap) {
 		b->rcap = n + n / 2;
 		b->recs = xreallocarray(b->recs, b->rcap, sizeof(*b->recs));
 	}
 	for (size_t i = 0; i < n; i++) {
-		b->recs[i] =
-		    (const struct ptop_task *)(const void *)(base + i * sizeof(struct ptop_task));
+		b->recs[i] = (const struct ptop_task *)(const void *)(base + i * stride);
 		sorted = sorted && (i == 0 || b->recs[i - 1]->pid < b->recs[i]->pid);
+		if (b->recs[i]->ext_at > *names)
+			*names = b->recs[i]->ext_at;
 	}
 	/* the walk's task list is in order of creation: PIDs that wrapped are not */
 	if (!sorted)
@@ -714,15 +772,20 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
 	size_t found;
 
-	if (!b->map)
+	if (!b->map_cap)
 		return 0;
 	if (bpf_prog_test_run_opts(b->fd[FD_WALK], &o) != 0) {
 		drop_walk(b);
 		return 0;
 	}
 	found = o.retval;
-	if (found <= b->map_cap)
-		return found;
+	if (found <= b->map_cap) {
+		if (!map_part(&b->map, b->fd[FD_RECORDS], found * sizeof(struct ptop_task),
+			      b->map_cap * sizeof(struct ptop_task)))
+			return found;
+		drop_walk(b); /* the iterator alone, then */
+		return 0;
+	}
 	if (bpfsrc_load(b, (found * 2 + 1023) / 1024 * 1024))
 		drop_walk(b);
 	return 0;
@@ -731,17 +794,25 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 /* This frame's records into b->recs, ascending pid: the walk's, or the iterator's. 0 or -errno. */
 static int gather(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
-	size_t n = walk(b, c);
+	size_t n = walk(b, c), names;
 	ssize_t len;
 
+	b->walked = n > 0;
 	if (n) {
-		index_records(b, (const char *)b->map, n);
-		return 0;
+		index_records(b, b->map.at, n, sizeof(struct ptop_task), &names);
+		/* a kernel thread without its names would show its comm: no walk then */
+		if (!names ||
+		    !map_part(&b->names, b->fd[FD_NAMES], names * sizeof(struct ptop_names),
+			      b->map_cap * sizeof(struct ptop_names)))
+			return 0;
+		drop_walk(b);
+		b->walked = false;
 	}
 	len = read_pass(b);
 	if (len < 0)
 		return (int)len;
-	index_records(b, b->buf, (size_t)len / sizeof(struct ptop_task));
+	index_records(b, b->buf, (size_t)len / sizeof(struct ptop_iter_record),
+		      sizeof(struct ptop_iter_record), &names);
 	return 0;
 }
 
@@ -822,7 +893,7 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		t = grow(&f->procs, &f->cap, f->nprocs);
 		*t = c->user_threads ? f->procs[procs + (size_t)(l - b->leaders)]
 				     : b->procs[l - b->leaders];
-		fill_task(r, c, t);
+		fill_task(b, r, c, t);
 		/* its own I/O, as task/TID/io shows it, not the process's sum */
 		t->io_rchar = r->io.rchar;
 		t->io_wchar = r->io.wchar;

@@ -40,7 +40,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct ptop_task);
+	__type(value, struct ptop_iter_record);
 } record SEC(".maps");
 
 static unsigned long cpu_off[MAX_CPUS];
@@ -196,7 +196,8 @@ static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 }
 
 /* What proc_task_name() builds a kernel thread's name from. */
-static __always_inline void task_ext(struct task_struct *t, struct ptop_task *r)
+static __always_inline void task_ext(struct task_struct *t, struct ptop_task *r,
+				     struct ptop_names *x)
 {
 	struct kthread *k = (struct kthread *)t->worker_private;
 
@@ -213,7 +214,7 @@ static __always_inline void task_ext(struct task_struct *t, struct ptop_task *r)
 		wq = BPF_CORE_READ(w, rescue_wq);
 		if (wq) {
 			r->ext_kind = PTOP_EXT_RESCUER;
-			bpf_probe_read_kernel_str(r->ext, sizeof(r->ext), &wq->name);
+			bpf_probe_read_kernel_str(x->ext, sizeof(x->ext), &wq->name);
 		}
 		r->worker_id = BPF_CORE_READ(w, id);
 		pool = BPF_CORE_READ(w, pool);
@@ -226,11 +227,11 @@ static __always_inline void task_ext(struct task_struct *t, struct ptop_task *r)
 			r->worker_flags |= PTOP_WORKER_HIGHPRI;
 		if (BPF_CORE_READ(w, current_work))
 			r->worker_flags |= PTOP_WORKER_BUSY;
-		bpf_probe_read_kernel_str(r->desc, sizeof(r->desc), &w->desc);
+		bpf_probe_read_kernel_str(x->desc, sizeof(x->desc), &w->desc);
 	} else if (t->flags & PF_KTHREAD) {
 		char *name = BPF_CORE_READ(k, full_name);
 
-		if (name && bpf_probe_read_kernel_str(r->ext, sizeof(r->ext), name) > 1)
+		if (name && bpf_probe_read_kernel_str(x->ext, sizeof(x->ext), name) > 1)
 			r->ext_kind = PTOP_EXT_FULL_NAME;
 	}
 }
@@ -248,9 +249,11 @@ static __always_inline void pass_begin(void)
 
 /*
  * t's record into r (zeroed here), its I/O and cgroup only when want has
- * them (PTOP_WANT_*); 0 when t is not in the reader's namespace.
+ * them (PTOP_WANT_*), a kernel thread's name parts into x (zeroed by the
+ * caller; NULL: left out); 0 when t is not in the reader's namespace.
  */
-static __always_inline int fill_record(struct task_struct *t, struct ptop_task *r, __u32 want)
+static __always_inline int fill_record(struct task_struct *t, struct ptop_task *r, __u32 want,
+				       struct ptop_names *x)
 {
 	struct task_struct *leader;
 	struct signal_struct *sig;
@@ -306,8 +309,8 @@ static __always_inline int fill_record(struct task_struct *t, struct ptop_task *
 	/* a thread's memory is its process's, wanted only once the leader has none */
 	if (t == leader || leader->exit_state)
 		task_mm(t, r);
-	if (t->flags & PF_KTHREAD)
-		task_ext(t, r);
+	if (x && (t->flags & PF_KTHREAD))
+		task_ext(t, r, x);
 	return 1;
 }
 
@@ -315,7 +318,7 @@ SEC("iter/task")
 int ptop_tasks(struct bpf_iter__task *ctx)
 {
 	struct task_struct *t = ctx->task;
-	struct ptop_task *r;
+	struct ptop_iter_record *r;
 	__u32 zero = 0;
 
 	r = bpf_map_lookup_elem(&record, &zero);
@@ -323,7 +326,8 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 		return 0;
 	if (ctx->meta->seq_num == 0)
 		pass_begin();
-	if (fill_record(t, r, PTOP_WANT_IO | PTOP_WANT_CGROUP))
+	__builtin_memset(&r->ext, 0, sizeof(r->ext));
+	if (fill_record(t, &r->task, PTOP_WANT_IO | PTOP_WANT_CGROUP, &r->ext))
 		bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;
 }
@@ -348,20 +352,26 @@ extern void bpf_rcu_read_unlock(void) __ksym __weak;
 
 #define ITER_ALL_THREADS 1 /* kernel/bpf/task_iter.c's BPF_TASK_ITER_ALL_THREADS */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1); /* the reader sets it before load */
-	__type(key, __u32);
-	__type(value, struct ptop_task);
-} records SEC(".maps");
+/* An array of value_t the reader maps; it sets the size before load. */
+#define MAPPED_ARRAY(value_t)                                                                      \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                                  \
+		__uint(map_flags, BPF_F_MMAPABLE);                                                 \
+		__uint(max_entries, 1);                                                            \
+		__type(key, __u32);                                                                \
+		__type(value, value_t);                                                            \
+	}
+
+MAPPED_ARRAY(struct ptop_task) records SEC(".maps");
+/* Kernel threads' name parts, for the records of the walk (ptop_task.ext_at). */
+MAPPED_ARRAY(struct ptop_names) names SEC(".maps");
 
 /*
  * The walk's counts, in memory rather than in registers: a key the verifier
  * knows is a constant, and each turn of the loop a new state to verify
  * (a million instructions before it gives up).
  */
-static __u32 walk_n, walk_found;
+static __u32 walk_n, walk_found, walk_names;
 
 SEC("syscall")
 int ptop_walk(struct ptop_walk_args *args)
@@ -370,18 +380,26 @@ int ptop_walk(struct ptop_walk_args *args)
 	struct task_struct *t;
 	__u32 want = args->want;
 
-	walk_n = walk_found = 0;
+	walk_n = walk_found = walk_names = 0;
 	pass_begin();
 	bpf_rcu_read_lock();
 	bpf_iter_task_new(&it, NULL, ITER_ALL_THREADS);
 	while ((t = bpf_iter_task_next(&it))) {
 		struct ptop_task *r = bpf_map_lookup_elem(&records, &walk_n);
+		struct ptop_names *x = NULL;
 
 		if (!r) {
 			walk_found++; /* no room: counted, so the reader knows */
 			continue;
 		}
-		if (fill_record(t, r, want)) {
+		if (t->flags & PF_KTHREAD) {
+			x = bpf_map_lookup_elem(&names, &walk_names);
+			if (x)
+				__builtin_memset(x, 0, sizeof(*x));
+		}
+		if (fill_record(t, r, want, x)) {
+			if (x)
+				r->ext_at = ++walk_names;
 			walk_n++;
 			walk_found++;
 		}
