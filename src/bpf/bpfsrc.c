@@ -160,7 +160,13 @@ static uid_t map_uid(const struct bpfsrc *b, uint32_t kuid)
 	return b->overflow_uid;
 }
 
-/* The records a walk's map holds: twice the tasks there are now, at least 4096. */
+/* Room for tasks in the walk's maps: twice as many, rounded up to 1024, at least 4096. */
+static size_t room_for(size_t tasks)
+{
+	return tasks * 2 > 4096 ? (tasks * 2 + 1023) / 1024 * 1024 : 4096;
+}
+
+/* The records a walk's map holds at load: room for the tasks there are now. */
 static size_t walk_capacity(void)
 {
 	char buf[128], *slash;
@@ -177,7 +183,7 @@ static size_t walk_capacity(void)
 		if (slash)
 			tasks = strtoul(slash + 1, NULL, 10);
 	}
-	return tasks * 2 > 4096 ? (tasks * 2 + 1023) / 1024 * 1024 : 4096;
+	return room_for(tasks);
 }
 
 /* The skeleton, opened and loaded: with the walk and a map of cap records, or without (cap 0). */
@@ -207,8 +213,8 @@ static int open_load(struct ptop_tasks **out, size_t cap)
 }
 
 /*
- * Load, attach, keep copies of the descriptors (fd[FD_WALK] and fd[FD_RECORDS]
- * are -1 where the walk did not load: a kernel before 6.7), free the rest.
+ * Load, attach, keep copies of the descriptors (the walk's, fd[FD_WALK] on,
+ * are -1 where it did not load: a kernel before 6.7), free the rest.
  */
 static int load(int fd[NFDS], size_t cap)
 {
@@ -268,7 +274,7 @@ static int send_fds(int sock, int err, const int fd[NFDS])
 	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
 }
 
-/* The descriptors in the order sent: the link, then the walk's two when there. */
+/* The descriptors in the order sent: the link, then the walk's three when there. */
 static int recv_fds(int sock, int fd[NFDS])
 {
 	char ctl[CMSG_SPACE(NFDS * sizeof(int))];
@@ -786,7 +792,7 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 		drop_walk(b); /* the iterator alone, then */
 		return 0;
 	}
-	if (bpfsrc_load(b, (found * 2 + 1023) / 1024 * 1024))
+	if (bpfsrc_load(b, room_for(found)))
 		drop_walk(b);
 	return 0;
 }

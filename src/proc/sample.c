@@ -646,6 +646,15 @@ static bool in_view(const struct sampler *s, int pid)
 	return false;
 }
 
+/* A descriptor of slot outlived its process: the PID may be reused, k is the old one's. */
+static void forget_if_reopened(struct proc_slot *slot, struct kept_row *k)
+{
+	if (slot->reopened) {
+		slot->reopened = false;
+		k->valid = false;
+	}
+}
+
 /*
  * Whether k's process ran since its row was read: its run time moved, or
  * cannot be told. The run time is its process CPU clock (all its threads')
@@ -664,11 +673,7 @@ static int ran_since(struct sampler *s, struct proc_slot *slot, struct kept_row 
 	err = proc_reader_runtime(s->reader, slot, &ns);
 	if (err == -ESRCH)
 		return err;
-	if (slot->reopened) {
-		/* the descriptors were the old process's: the PID may be reused */
-		slot->reopened = false;
-		k->valid = false;
-	}
+	forget_if_reopened(slot, k);
 	if (err == 0) {
 		/* 0 is a child not run yet: one that reused the PID of a process
 		 * last seen at 0 would not show */
@@ -686,10 +691,7 @@ static int ran_since(struct sampler *s, struct proc_slot *slot, struct kept_row 
 			     sizeof(s->sched_buf));
 	if (n == -ESRCH)
 		return -ESRCH;
-	if (slot->reopened) {
-		slot->reopened = false;
-		k->valid = false;
-	}
+	forget_if_reopened(slot, k);
 	if (n < 0 || proc_parse_schedstat(s->sched_buf, (size_t)n, &ss)) {
 		k->sched = false; /* no schedstat (a kernel without it): read in full */
 		return 0;
