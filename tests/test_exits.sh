@@ -169,6 +169,10 @@ stopped() {
 	bg_pid=$!
 	if ! wait_until test -s "$tmp/sig.out"; then
 		fail "$what: no output within $DEADLINE s"
+		# the next call takes bg_pid over: this one is not left running
+		kill -KILL "$bg_pid" 2>/dev/null
+		wait "$bg_pid" 2>/dev/null
+		bg_pid=
 		return
 	fi
 	kill -"$sig" "$bg_pid" || fail "$what: ptop was already gone"
