@@ -135,10 +135,18 @@ struct rss_walk {
 	__u32 together;
 };
 
+/*
+ * In memory rather than on the stack: values the verifier knows there (which
+ * counters are together, each sum) made each task of the walk a new state
+ * for it to check; in a map value they are just numbers. One pass at a time
+ * uses it, as the globals below.
+ */
+static struct rss_walk rss_w;
+
 /* bpf_loop()'s body: one CPU's parts (a loop the verifier checks once, not per CPU). */
 static long rss_cpu(__u64 cpu, void *data)
 {
-	struct rss_walk *w = data;
+	struct rss_walk *w = &rss_w;
 	__s32 part[PTOP_MM_N] = {};
 
 	if (cpu >= MAX_CPUS)
@@ -165,22 +173,23 @@ static long rss_cpu(__u64 cpu, void *data)
  */
 static __always_inline void rss_sum(struct mm_struct *mm, struct ptop_task *r)
 {
-	struct rss_walk w = {.together = 1};
+	struct rss_walk *w = &rss_w;
 
+	w->together = 1;
 	for (int i = 0; i < PTOP_MM_N; i++) {
-		w.sum[i] = mm->rss_stat[i].count;
-		w.base[i] = (unsigned long)mm->rss_stat[i].counters;
-		w.together &= w.base[i] == w.base[0] + (unsigned long)i * sizeof(__s32);
+		w->sum[i] = mm->rss_stat[i].count;
+		w->base[i] = (unsigned long)mm->rss_stat[i].counters;
+		w->together &= w->base[i] == w->base[0] + (unsigned long)i * sizeof(__s32);
 	}
-	if (!w.base[0] || !ncpu_off) {
+	if (!w->base[0] || !ncpu_off) {
 		r->rss_exact = 0;
 		for (int i = 0; i < PTOP_MM_N; i++)
-			r->rss[i] = w.sum[i];
+			r->rss[i] = w->sum[i];
 		return;
 	}
-	bpf_loop(ncpu_off < MAX_CPUS ? ncpu_off : MAX_CPUS, rss_cpu, &w, 0);
+	bpf_loop(ncpu_off < MAX_CPUS ? ncpu_off : MAX_CPUS, rss_cpu, NULL, 0);
 	for (int i = 0; i < PTOP_MM_N; i++)
-		r->rss[i] = w.sum[i];
+		r->rss[i] = w->sum[i];
 }
 
 static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
@@ -251,32 +260,40 @@ static __always_inline void pass_begin(void)
  * t's record into r (zeroed here), its I/O and cgroup only when want has
  * them (PTOP_WANT_*), a kernel thread's name parts into x (zeroed by the
  * caller; NULL: left out); 0 when t is not in the reader's namespace.
+ * Pointer fields are loaded through u, t itself or an alias of t the verifier
+ * does not trust (the walk's): where it trusts the base, each such load costs
+ * it four searches of the kernel's BTF by name, in every state it checks
+ * (which fields pass trust on: a second of system time at each start). Plain
+ * fields stay loads through t: through an untrusted pointer each load is
+ * checked for faults when it runs, a tenth more a frame.
  */
-static __always_inline int fill_record(struct task_struct *t, struct ptop_task *r, __u32 want,
-				       struct ptop_names *x)
+static __always_inline int fill_record(struct task_struct *t, struct task_struct *u,
+				       struct ptop_task *r, __u32 want, struct ptop_names *x)
 {
 	struct task_struct *leader;
 	struct signal_struct *sig;
+	const struct cred *cred;
 
 	__builtin_memset(r, 0, sizeof(*r));
-	leader = t->group_leader;
-	sig = t->signal;
+	leader = u->group_leader;
+	sig = u->signal;
 	if (my_level == 0) {
 		/* the initial namespace: its numbers are the task's own, read without helpers */
 		r->pid = t->pid;
 		r->tgid = t->tgid;
-		r->ppid = t->real_parent->tgid;
+		r->ppid = u->real_parent->tgid;
 	} else {
-		r->pid = nr_ns(t->thread_pid);
+		r->pid = nr_ns(u->thread_pid);
 		r->tgid = nr_ns(BPF_CORE_READ(sig, pids[PIDTYPE_TGID]));
-		r->ppid = nr_ns(BPF_CORE_READ(t, real_parent, signal, pids[PIDTYPE_TGID]));
+		r->ppid = nr_ns(BPF_CORE_READ(u, real_parent, signal, pids[PIDTYPE_TGID]));
 	}
 	if (!r->pid || !r->tgid)
 		return 0; /* not in the reader's namespace: /proc would not list it */
-	r->euid = t->cred->euid.val;
-	r->ruid = t->cred->uid.val;
-	r->suid = t->cred->suid.val;
-	r->fsuid = t->cred->fsuid.val;
+	cred = u->cred;
+	r->euid = cred->euid.val;
+	r->ruid = cred->uid.val;
+	r->suid = cred->suid.val;
+	r->fsuid = cred->fsuid.val;
 	r->state = t->__state;
 	r->exit_state = t->exit_state;
 	r->flags = t->flags;
@@ -304,13 +321,13 @@ static __always_inline int fill_record(struct task_struct *t, struct ptop_task *
 		task_io(&sig->ioac, &r->sig_io);
 	}
 	if (want & PTOP_WANT_CGROUP)
-		r->cgroup_id = task_cgroup_id(t);
+		r->cgroup_id = task_cgroup_id(u);
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
 	/* a thread's memory is its process's, wanted only once the leader has none */
-	if (t == leader || leader->exit_state)
-		task_mm(t, r);
+	if (u == leader || leader->exit_state)
+		task_mm(u, r);
 	if (x && (t->flags & PF_KTHREAD))
-		task_ext(t, r, x);
+		task_ext(u, r, x);
 	return 1;
 }
 
@@ -327,7 +344,7 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 	if (ctx->meta->seq_num == 0)
 		pass_begin();
 	__builtin_memset(&r->ext, 0, sizeof(r->ext));
-	if (fill_record(t, &r->task, PTOP_WANT_IO | PTOP_WANT_CGROUP, &r->ext))
+	if (fill_record(t, t, &r->task, PTOP_WANT_IO | PTOP_WANT_CGROUP, &r->ext))
 		bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;
 }
@@ -349,6 +366,7 @@ extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __ksym _
 extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __ksym __weak;
 extern void bpf_rcu_read_lock(void) __ksym __weak;
 extern void bpf_rcu_read_unlock(void) __ksym __weak;
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
 
 #define ITER_ALL_THREADS 1 /* kernel/bpf/task_iter.c's BPF_TASK_ITER_ALL_THREADS */
 
@@ -397,7 +415,9 @@ int ptop_walk(struct ptop_walk_args *args)
 			if (x)
 				__builtin_memset(x, 0, sizeof(*x));
 		}
-		if (fill_record(t, r, want, x)) {
+		/* the cast (kernel 6.2 and later) is inlined: no call when it runs */
+		if (fill_record(t, bpf_rdonly_cast(t, bpf_core_type_id_kernel(struct task_struct)),
+				r, want, x)) {
 			if (x)
 				r->ext_at = ++walk_names;
 			walk_n++;
