@@ -1156,13 +1156,16 @@ static bool uid_filter_keeps(const struct frame *f, uid_t uid, pid_t pid)
 
 /*
  * A process that drops root with setresuid() (and so becomes non-dumpable:
- * /proc/PID stays root's) shows its new uid within SAMPLER_UID_RECHECK
- * frames, and -u follows it.
+ * its files in /proc/PID stay root's, the directory is the new user's) shows
+ * its new uid within SAMPLER_UID_RECHECK frames, and -u follows it; a
+ * sampler that first sees it after the change shows the new uid at once.
  */
 static void uid_setresuid(bool read_less)
 {
 	const uid_t nobody = 65534;
 	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM), .read_less = read_less};
+	char path[64];
+	struct stat st;
 	const struct frame_proc *p;
 	struct frame f = {0};
 	struct sampler *s;
@@ -1214,6 +1217,16 @@ static void uid_setresuid(bool read_less)
 	users_free(users);
 	assert_true(uid_filter_keeps(&f, nobody, pid));
 	assert_false(uid_filter_keeps(&f, 0, pid));
+	sampler_free(s);
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, 0); /* not dumpable: the case of a root-owned file */
+	assert_int_equal(procfs_sampler(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	p = frame_find(&f, pid);
+	assert_non_null(p);
+	assert_int_equal(p->uid, nobody);
 	close(go[1]);
 	close(done[0]);
 	kill_reap(pid);

@@ -322,8 +322,8 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
 int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
 
 /*
- * A process's uid is looked at again (in /proc/PID/status) when what stat
- * shows of it changed (it ran a tick, exec'd, changed size or threads), when
+ * A process's uid is looked at again (the owner of /proc/PID, or status
+ * when that is read anyway) when what stat shows of it changed (it ran a tick, exec'd, changed size or threads), when
  * status is read anyway, and otherwise every SAMPLER_UID_RECHECK frames: a
  * setresuid() that left no trace in stat shows within that many frames.
  * Read-less, that last look is skipped for a process whose run time shows

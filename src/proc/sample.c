@@ -356,33 +356,6 @@ static uint64_t stat_sig(const struct proc_stat *st)
 	return h;
 }
 
-/*
- * The effective uid from status (what top shows). The owner of /proc/PID,
- * which the reader takes at first sight, is root for a process that is not
- * dumpable, as one that dropped privileges with setresuid is.
- * Returns 0, -ESRCH when the process is gone, or another -errno.
- */
-static int uid_from_status(struct sampler *s, struct proc_slot *slot)
-{
-	struct proc_status ss;
-	ssize_t n;
-	int err;
-
-	if (slot->fd[PROC_FILE_STATUS] >= 0)
-		n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
-				     sizeof(s->status_buf));
-	else
-		n = proc_reader_read_file(s->reader, slot->pid, 0, "status", s->status_buf,
-					  sizeof(s->status_buf));
-	if (n < 0)
-		return (int)n;
-	err = proc_parse_status(s->status_buf, (size_t)n, &ss);
-	if (err)
-		return err;
-	slot->uid = ss.uid[1];
-	return 0;
-}
-
 /* This frame is slot's turn for the periodic look at its uid (SAMPLER_UID_RECHECK). */
 static bool uid_turn(const struct proc_slot *slot)
 {
@@ -470,8 +443,7 @@ static bool uid_due(struct sampler *s, struct proc_slot *slot, bool is_new,
 
 	if (is_new) {
 		slot->start_ticks = st->starttime;
-		/* a root owner may be a non-dumpable process of another user */
-		check = slot->uid == 0;
+		check = false; /* the listing just took its uid */
 	} else if (st->starttime != slot->start_ticks) {
 		/* Same PID, another process: nothing of the old one carries over. */
 		slot->start_ticks = st->starttime;
@@ -574,9 +546,13 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	err = proc_parse_stat(s->stat_buf, (size_t)n, &st);
 	if (err)
 		return err;
-	/* status gives the uid anyway when it is read for its other fields */
+	/*
+	 * The owner of /proc/PID again, as the listing took it (status gives
+	 * the uid anyway when it is read for its other fields): a stat of the
+	 * directory is a quarter of an open, read and close of status.
+	 */
 	if (uid_due(s, slot, is_new, &st) && !(needs & PROC_NEED(PROC_FILE_STATUS))) {
-		err = uid_from_status(s, slot);
+		err = proc_reader_restat(s->reader, slot);
 		if (err == -ESRCH)
 			return err;
 		slot->quiet = !err && s->less;
