@@ -633,6 +633,42 @@ static void test_rows_sort(void **state)
 	}
 }
 
+/*
+ * Every field, both ways: each row sorts before the next by its value in the
+ * field's direction, or by PID among equal values (what field_compare() says
+ * of the two values, the PID made equal).
+ */
+static void test_rows_sort_every_field(void **state)
+{
+	const struct frame_proc *rows[NPROCS];
+	struct frame f;
+	size_t n;
+
+	build_frame(&f);
+	for (int id = 0; id < FIELD_COUNT; id++) {
+		if (id == FIELD_PID)
+			continue; /* the value is the PID: test_rows_sort */
+		for (int reverse = 0; reverse < 2; reverse++) {
+			struct row_order ord = {.field = (enum field_id)id, .reverse = reverse};
+			int sign = (field_defs[id].ascending ? 1 : -1) * (reverse ? -1 : 1);
+
+			n = rows_select(&f, NULL, &ord, rows);
+			assert_int_equal(n, NPROCS);
+			for (size_t i = 0; i + 1 < n; i++) {
+				struct frame_proc next = *rows[i + 1];
+				int c;
+
+				next.pid = rows[i]->pid;
+				c = sign * field_compare((enum field_id)id, rows[i], &next);
+				if (c > 0 || (c == 0 && rows[i]->pid > rows[i + 1]->pid))
+					fail_msg("%s%s: PID %d before %d", field_defs[id].name,
+						 reverse ? " reversed" : "", rows[i]->pid,
+						 rows[i + 1]->pid);
+			}
+		}
+	}
+}
+
 static void test_field_by_name(void **state)
 {
 	assert_int_equal(field_by_name("pid"), FIELD_PID);
@@ -894,6 +930,7 @@ int main(void)
 	    cmocka_unit_test(test_fmt_printable),
 	    cmocka_unit_test(test_rows_filter),
 	    cmocka_unit_test(test_rows_sort),
+	    cmocka_unit_test(test_rows_sort_every_field),
 	    cmocka_unit_test(test_field_by_name),
 	    cmocka_unit_test(test_output_format_by_name),
 	    cmocka_unit_test(test_counters_no_count),

@@ -815,9 +815,131 @@ void rows_count_tasks(struct frame *f, const struct row_filter *flt)
 			frame_tasks_count(&f->tasks, f->procs[i].state);
 }
 
+/*
+ * A row's sort key, taken once: a sort compares each row about log2(n)
+ * times, and value_compare() looks at the field's definition and whether
+ * the value is absent on every one of them (a tenth of the viewer's CPU at
+ * 2,000 processes).
+ */
+struct keyed_row {
+	union {
+		int64_t i;
+		uint64_t u;
+		double d;
+	} v;
+	int present; /* 0: the field is absent, which sorts below any value */
+	int pid;
+	const struct frame_proc *p;
+};
+
+enum key_kind { KEY_I, KEY_U, KEY_D };
+
+struct key_order {
+	enum key_kind kind;
+	int sign; /* -1: descending, by the field or reversed */
+};
+
+static int keyed_cmp(const void *x, const void *y, void *arg)
+{
+	const struct key_order *o = arg;
+	const struct keyed_row *a = x, *b = y;
+	int c = CMP(a->present, b->present);
+
+	if (!c && a->present) {
+		if (o->kind == KEY_I)
+			c = CMP(a->v.i, b->v.i);
+		else if (o->kind == KEY_U)
+			c = CMP(a->v.u, b->v.u);
+		else
+			c = CMP(a->v.d, b->v.d);
+	}
+	c *= o->sign;
+	/* Equal values keep PID order whichever way the field sorts, as in row_cmp(). */
+	return c ? c : CMP(a->pid, b->pid);
+}
+
+/* k's key from p by id (a type that key_kind_of() gives a kind). */
+static void key_of(enum field_id id, const struct frame_proc *p, struct keyed_row *k)
+{
+	const struct field_def *d = &field_defs[id];
+
+	k->p = p;
+	k->pid = p->pid;
+	k->present = !field_absent(id, p);
+	switch (d->type) {
+	case FT_INT:
+		k->v.i = VAL(int, p, d);
+		break;
+	case FT_I64:
+		k->v.i = VAL(int64_t, p, d);
+		break;
+	case FT_CHAR:
+		k->v.i = VAL(char, p, d);
+		break;
+	case FT_U64:
+		k->v.u = VAL(uint64_t, p, d);
+		break;
+	case FT_UID:
+		k->v.u = VAL(uid_t, p, d);
+		break;
+	case FT_TICKS:
+		k->v.u = p->utime + p->stime;
+		break;
+	case FT_PCT:
+		k->v.d = VAL(double, p, d);
+		break;
+	default:
+		k->v.d = field_ctr_value(id, p);
+		break;
+	}
+}
+
+/* How t's values compare as keys; false for text, compared in place. */
+static bool key_kind_of(enum field_type t, enum key_kind *kind)
+{
+	switch (t) {
+	case FT_INT:
+	case FT_I64:
+	case FT_CHAR:
+		*kind = KEY_I;
+		return true;
+	case FT_U64:
+	case FT_UID:
+	case FT_TICKS:
+		*kind = KEY_U;
+		return true;
+	case FT_PCT:
+	case FT_CTR:
+		*kind = KEY_D;
+		return true;
+	case FT_NAME:
+	case FT_COMM:
+		break;
+	}
+	return false;
+}
+
 void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord)
 {
-	qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
+	struct key_order o = {.sign = 1};
+	struct keyed_row *k;
+
+	if (n < 2)
+		return;
+	if (!key_kind_of(field_defs[ord->field].type, &o.kind) || !(k = malloc(n * sizeof(*k)))) {
+		qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
+		return;
+	}
+	if (!field_defs[ord->field].ascending)
+		o.sign = -o.sign;
+	if (ord->reverse)
+		o.sign = -o.sign;
+	for (size_t i = 0; i < n; i++)
+		key_of(ord->field, rows[i], &k[i]);
+	qsort_r(k, n, sizeof(*k), keyed_cmp, &o);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = k[i].p;
+	free(k);
 }
 
 void fmt_uptime(struct sbuf *b, double up)
