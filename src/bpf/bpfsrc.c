@@ -63,7 +63,7 @@ struct bpfsrc {
 	size_t map_cap;		       /* records the walk's maps hold; 0: no walk */
 	struct mapped map, names;      /* the first records and kernel threads' names */
 	bool walked;		       /* this frame's records are the walk's */
-	const struct ptop_task **recs; /* this frame's records, ascending pid */
+	const struct ptop_task **recs; /* this frame's records: ascending pid with threads shown */
 	size_t nrecs, rcap;
 	struct uid_extent uids[UID_EXTENTS];
 	unsigned nuids;
@@ -741,13 +741,38 @@ static int rec_cmp(const void *a, const void *b)
 }
 
 /*
- * The n records at base, each stride bytes apart, into b->recs in ascending
- * pid order; the highest ext_at into *names (the walk's kernel threads).
+ * v (n tasks, descents of them after a higher pid) into ascending pid order.
+ * The task list is in order of creation, which is nearly that of PIDs (two
+ * forks at once may take their PIDs in one order and join the list in the
+ * other): a few steps back each, where a full sort compared every record
+ * about eleven times a frame. Many out of place (PIDs wrapped): qsort.
  */
-static void index_records(struct bpfsrc *b, const char *base, size_t n, size_t stride,
-			  size_t *names)
+static void sort_tasks(const struct ptop_task **v, size_t n, size_t descents)
 {
-	bool sorted = true;
+	if (descents > 16) {
+		qsort(v, n, sizeof(*v), rec_cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		const struct ptop_task *t = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1]->pid > t->pid; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+/*
+ * The n records at base, each stride bytes apart, into b->recs, in
+ * ascending pid order when c shows threads (rows of threads; process rows
+ * sort their leaders alone: group_tasks()); the highest ext_at into *names
+ * (the walk's kernel threads).
+ */
+static void index_records(struct bpfsrc *b, const struct bpfsrc_ctx *c, const char *base, size_t n,
+			  size_t stride, size_t *names)
+{
+	size_t descents = 0;
 
 	*names = 0;
 	if (n > b->rcap) {
@@ -756,13 +781,13 @@ static void index_records(struct bpfsrc *b, const char *base, size_t n, size_t s
 	}
 	for (size_t i = 0; i < n; i++) {
 		b->recs[i] = (const struct ptop_task *)(const void *)(base + i * stride);
-		sorted = sorted && (i == 0 || b->recs[i - 1]->pid < b->recs[i]->pid);
+		descents += i > 0 && b->recs[i - 1]->pid > b->recs[i]->pid;
 		if (b->recs[i]->ext_at > *names)
 			*names = b->recs[i]->ext_at;
 	}
-	/* the walk's task list is in order of creation: PIDs that wrapped are not */
-	if (!sorted)
-		qsort(b->recs, n, sizeof(*b->recs), rec_cmp);
+	/* each process's threads follow it: one started after a later process is out of order */
+	if (descents && (c->threads || c->user_threads))
+		sort_tasks(b->recs, n, descents);
 	b->nrecs = n;
 }
 
@@ -805,7 +830,7 @@ static int gather(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 
 	b->walked = n > 0;
 	if (n) {
-		index_records(b, b->map.at, n, sizeof(struct ptop_task), &names);
+		index_records(b, c, b->map.at, n, sizeof(struct ptop_task), &names);
 		/* a kernel thread without its names would show its comm: no walk then */
 		if (!names ||
 		    !map_part(&b->names, b->fd[FD_NAMES], names * sizeof(struct ptop_names),
@@ -817,7 +842,7 @@ static int gather(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 	len = read_pass(b);
 	if (len < 0)
 		return (int)len;
-	index_records(b, b->buf, (size_t)len / sizeof(struct ptop_iter_record),
+	index_records(b, c, b->buf, (size_t)len / sizeof(struct ptop_iter_record),
 		      sizeof(struct ptop_iter_record), &names);
 	return 0;
 }
@@ -832,6 +857,8 @@ static int leader_cmp(const void *key, const void *elt)
 /* Leaders in ascending pid order, each with its live threads' CPU summed. */
 static void group_tasks(struct bpfsrc *b)
 {
+	size_t descents = 0;
+
 	b->nleaders = 0;
 	for (size_t i = 0; i < b->nrecs; i++) {
 		const struct ptop_task *r = b->recs[i];
@@ -843,15 +870,19 @@ static void group_tasks(struct bpfsrc *b)
 			b->leaders = xreallocarray(b->leaders, b->lcap, sizeof(*b->leaders));
 			b->groups = xreallocarray(b->groups, b->lcap, sizeof(*b->groups));
 		}
+		descents += b->nleaders && b->leaders[b->nleaders - 1]->pid > r->pid;
 		b->leaders[b->nleaders] = r;
 		b->groups[b->nleaders++] = (struct group){0};
 	}
+	if (descents)
+		sort_tasks(b->leaders, b->nleaders, descents);
 	for (size_t i = 0, next = 0; i < b->nrecs; i++) {
 		const struct ptop_task *r = b->recs[i], **l;
 		struct group *g;
 
-		/* a leader is the next of the list just made; only other threads search */
-		if (r->pid == r->tgid)
+		/* a leader is the next of the list just made (when it needed no sort);
+		 * other threads search */
+		if (r->pid == r->tgid && !descents)
 			l = &b->leaders[next++];
 		else
 			l = bsearch(&r->tgid, b->leaders, b->nleaders, sizeof(*b->leaders),
