@@ -923,7 +923,7 @@ static void test_threads_tables_grow(void **state)
 		fake_thread(dir, 100 + i, TABLE_FIRST);
 	snprintf(path, sizeof(path), "%s/100/stat", dir);
 	fake_stat(path, 100, TABLE_FIRST);
-	snprintf(path, sizeof(path), "%s/100/status", dir); /* where the uid is looked up */
+	snprintf(path, sizeof(path), "%s/100/status", dir); /* a copy's uid is looked up there */
 	{
 		FILE *fp = fopen(path, "w");
 
@@ -952,6 +952,56 @@ static void test_threads_tables_grow(void **state)
 		assert_int_equal(rows, TABLE_FIRST + i);
 		if (i == 0)
 			fake_thread(dir, 100 + TABLE_FIRST, TABLE_FIRST + 1);
+	}
+	frame_free(&f);
+	sampler_free(s);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
+/*
+ * In a copy of /proc (fixtures, --proc-root) the owner of PID/ is whoever
+ * made the copy: the uid comes from status, at first sight when the owner is
+ * root and on every later look, never from the owner (which the real proc
+ * gives as the effective uid).
+ */
+static void test_uid_in_a_copy(void **state)
+{
+	char dir[256], path[512];
+	const char *tmp = getenv("TMPDIR");
+	struct sampler_opts o = {.root = dir, .needs = PROC_NEED(PROC_FILE_STATM)};
+	const struct frame_proc *p;
+	struct frame f = {0};
+	struct sampler *s;
+	FILE *fp;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/ptop-uid-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/100", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/100/stat", dir);
+	fake_stat(path, 100, 1);
+	snprintf(path, sizeof(path), "%s/100/statm", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("6766 280 200 1 0 300 0\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	snprintf(path, sizeof(path), "%s/100/status", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("Name:\tt100\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t1\n"
+	      "Uid:\t4241\t4242\t4243\t4244\nGid:\t0\t0\t0\t0\nThreads:\t1\n",
+	      fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	for (int i = 0; i < 2 * SAMPLER_UID_RECHECK; i++) {
+		assert_int_equal(sampler_frame(s, &f), 0);
+		p = frame_find(&f, 100);
+		assert_non_null(p);
+		/* an owner other than root is taken at first sight, until the next look */
+		if (geteuid() == 0 || i >= SAMPLER_UID_RECHECK)
+			assert_int_equal(p->uid, 4242);
 	}
 	frame_free(&f);
 	sampler_free(s);
@@ -1764,6 +1814,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_threads_single_own, reap_children),
 	    cmocka_unit_test_teardown(test_threads_churn, reap_children),
 	    cmocka_unit_test_teardown(test_threads_tables_grow, reap_children),
+	    cmocka_unit_test(test_uid_in_a_copy),
 	    cmocka_unit_test_teardown(test_uid_setresuid, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setresuid_read_less, reap_children),
 	    cmocka_unit_test_teardown(test_uid_setuid_exec, reap_children),

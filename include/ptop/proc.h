@@ -331,8 +331,15 @@ int proc_dir_ids(int dirfd, char *buf, size_t cap, int (*fn)(void *ctx, int id),
  */
 void proc_path(char out[PROC_PATH_MAX], unsigned pid, unsigned tid, const char *name);
 
-/* Refresh slot->uid from /proc/PID (after the PID was found reused). 0 or -errno. */
+/* Refresh slot->uid from the owner of /proc/PID. 0, -ESRCH when gone, or -errno. */
 int proc_reader_restat(struct proc_reader *r, struct proc_slot *slot);
+/*
+ * Whether the owner of /proc/PID is the process's effective uid: on a proc
+ * file system the kernel gives that directory the effective uid at each stat,
+ * even for a process that is not dumpable (whose files are root's). Not in a
+ * copy (test fixtures), where status tells.
+ */
+bool proc_reader_owner_is_euid(const struct proc_reader *r);
 /*
  * The slot of thread tid of process tgid, for reading its task/TID files with
  * held descriptors (tgid's slot is not touched). Created when new (then

@@ -31,6 +31,7 @@ struct proc_reader {
 	 */
 	int cursor_fd;
 	bool own_ns; /* the root is the proc of ptop's pid namespace */
+	bool procfs; /* the root is a proc file system (not a copy: test fixtures) */
 	long cursor;
 	double cursor_seen;
 	int *listed;

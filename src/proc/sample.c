@@ -356,6 +356,32 @@ static uint64_t stat_sig(const struct proc_stat *st)
 	return h;
 }
 
+/*
+ * The effective uid again. On a proc file system the owner of /proc/PID, as
+ * the listing takes it (proc_reader_owner_is_euid()): a stat of the
+ * directory is a quarter of an open, read and close of status. In a copy
+ * (test fixtures) the owner is whoever made it: status tells.
+ * Returns 0, -ESRCH when the process is gone, or another -errno.
+ */
+static int uid_look(struct sampler *s, struct proc_slot *slot)
+{
+	struct proc_status ss;
+	ssize_t n;
+	int err;
+
+	if (proc_reader_owner_is_euid(s->reader))
+		return proc_reader_restat(s->reader, slot);
+	n = proc_reader_read_file(s->reader, slot->pid, 0, "status", s->status_buf,
+				  sizeof(s->status_buf));
+	if (n < 0)
+		return (int)n;
+	err = proc_parse_status(s->status_buf, (size_t)n, &ss);
+	if (err)
+		return err;
+	slot->uid = ss.uid[1];
+	return 0;
+}
+
 /* This frame is slot's turn for the periodic look at its uid (SAMPLER_UID_RECHECK). */
 static bool uid_turn(const struct proc_slot *slot)
 {
@@ -443,15 +469,17 @@ static bool uid_due(struct sampler *s, struct proc_slot *slot, bool is_new,
 
 	if (is_new) {
 		slot->start_ticks = st->starttime;
-		check = false; /* the listing just took its uid */
+		/* the listing just took its uid: a copy's root owner says nothing */
+		check = !proc_reader_owner_is_euid(s->reader) && slot->uid == 0;
 	} else if (st->starttime != slot->start_ticks) {
 		/* Same PID, another process: nothing of the old one carries over. */
 		slot->start_ticks = st->starttime;
 		slot->have_prev = false;
 		slot->io_at = 0;
 		slot->io_refused = false;
-		proc_reader_restat(s->reader, slot);
-		check = true;
+		/* its uid anew: on proc that stat is the look (a failed one looks again) */
+		check =
+		    proc_reader_restat(s->reader, slot) || !proc_reader_owner_is_euid(s->reader);
 	} else {
 		/*
 		 * Credentials change without a trace in stat when the process ran
@@ -546,13 +574,9 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	err = proc_parse_stat(s->stat_buf, (size_t)n, &st);
 	if (err)
 		return err;
-	/*
-	 * The owner of /proc/PID again, as the listing took it (status gives
-	 * the uid anyway when it is read for its other fields): a stat of the
-	 * directory is a quarter of an open, read and close of status.
-	 */
+	/* status gives the uid anyway when it is read for its other fields */
 	if (uid_due(s, slot, is_new, &st) && !(needs & PROC_NEED(PROC_FILE_STATUS))) {
-		err = proc_reader_restat(s->reader, slot);
+		err = uid_look(s, slot);
 		if (err == -ESRCH)
 			return err;
 		slot->quiet = !err && s->less;
@@ -1007,6 +1031,9 @@ static void sample_init(struct sampler *s, struct frame *f, double interval)
 		if (f->procs[i].tgid == 1)
 			return;
 	p = frame_grow(f);
+	/* no listing took its uid */
+	if (!s->init_seen && proc_reader_restat(s->reader, &s->init))
+		return;
 	if (sample_proc(s, &s->init, !s->init_seen, p, s->needs, interval, f->uptime_s))
 		return;
 	s->init_seen = true;

@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -166,6 +168,7 @@ static bool own_namespace(int root_fd)
 int proc_reader_new(const char *root, struct proc_reader **out)
 {
 	struct proc_reader *r;
+	struct statfs sfs;
 	int fd;
 
 	fd = open(root ? root : "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -174,6 +177,7 @@ int proc_reader_new(const char *root, struct proc_reader **out)
 	raise_nofile();
 	r = xcalloc(1, sizeof(*r));
 	r->root_fd = fd;
+	r->procfs = fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
 	r->own_ns = own_namespace(fd);
 	/* the namespace's last PID, which only ptop's own namespace's proc gives ptop */
 	r->cursor_fd = r->own_ns ? openat(fd, "sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC) : -1;
@@ -375,6 +379,11 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 		*is_new = true;
 		return 1;
 	}
+}
+
+bool proc_reader_owner_is_euid(const struct proc_reader *r)
+{
+	return r->procfs;
 }
 
 int proc_reader_restat(struct proc_reader *r, struct proc_slot *s)
