@@ -741,24 +741,30 @@ static int rec_cmp(const void *a, const void *b)
 }
 
 /*
- * v (n tasks, descents of them after a higher pid) into ascending pid order.
- * The task list is in order of creation, which is nearly that of PIDs (two
- * forks at once may take their PIDs in one order and join the list in the
- * other): a few steps back each, where a full sort compared every record
- * about eleven times a frame. Many out of place (PIDs wrapped): qsort.
+ * v (n tasks) into ascending pid order. The task list is in order of
+ * creation, which is nearly that of PIDs (two forks at once may take their
+ * PIDs in one order and join the list in the other): a few steps back each
+ * by insertion, where a full sort compared every record about eleven times
+ * a frame. Past 8 moves a task on average it is no such list (PIDs that
+ * wrapped; with thread rows, threads started long after their process):
+ * qsort, from wherever insertion stopped.
  */
-static void sort_tasks(const struct ptop_task **v, size_t n, size_t descents)
+static void sort_tasks(const struct ptop_task **v, size_t n)
 {
-	if (descents > 16) {
-		qsort(v, n, sizeof(*v), rec_cmp);
-		return;
-	}
+	size_t budget = 8 * n;
+
 	for (size_t i = 1; i < n; i++) {
 		const struct ptop_task *t = v[i];
 		size_t j = i;
 
-		for (; j > 0 && v[j - 1]->pid > t->pid; j--)
+		for (; j > 0 && v[j - 1]->pid > t->pid; j--) {
+			if (!budget--) {
+				v[j] = t; /* the hole its moves left: v is whole again */
+				qsort(v, n, sizeof(*v), rec_cmp);
+				return;
+			}
 			v[j] = v[j - 1];
+		}
 		v[j] = t;
 	}
 }
@@ -787,7 +793,7 @@ static void index_records(struct bpfsrc *b, const struct bpfsrc_ctx *c, const ch
 	}
 	/* each process's threads follow it: one started after a later process is out of order */
 	if (descents && (c->threads || c->user_threads))
-		sort_tasks(b->recs, n, descents);
+		sort_tasks(b->recs, n);
 	b->nrecs = n;
 }
 
@@ -875,7 +881,7 @@ static void group_tasks(struct bpfsrc *b)
 		b->groups[b->nleaders++] = (struct group){0};
 	}
 	if (descents)
-		sort_tasks(b->leaders, b->nleaders, descents);
+		sort_tasks(b->leaders, b->nleaders);
 	for (size_t i = 0, next = 0; i < b->nrecs; i++) {
 		const struct ptop_task *r = b->recs[i], **l;
 		struct group *g;
