@@ -871,6 +871,18 @@ static void test_threads_churn(void **state)
 
 #define TABLE_FIRST 1024 /* the first size of the sampler's thread tables */
 
+/* A fresh proc root in dir (room for 256 bytes) named after what, with an empty 100/. */
+static void fake_root(char dir[256], const char *what)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[512];
+
+	snprintf(dir, 256, "%s/ptop-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/100", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
 /* A stat line of a thread tid of process 100 (of nthreads threads) at path. */
 static void fake_stat(const char *path, int tid, int nthreads)
 {
@@ -907,16 +919,12 @@ static void fake_thread(const char *dir, int tid, int nthreads)
 static void test_threads_tables_grow(void **state)
 {
 	char dir[256], path[512];
-	const char *tmp = getenv("TMPDIR");
 	struct sampler_opts o = {.threads = true, .root = dir};
 	struct frame f = {0};
 	struct sampler *s;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/ptop-grow-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/100", dir);
-	assert_int_equal(mkdir(path, 0755), 0);
+	fake_root(dir, "grow");
 	snprintf(path, sizeof(path), "%s/100/task", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	for (int i = 0; i < TABLE_FIRST; i++)
@@ -968,7 +976,6 @@ static void test_threads_tables_grow(void **state)
 static void test_uid_in_a_copy(void **state)
 {
 	char dir[256], path[512];
-	const char *tmp = getenv("TMPDIR");
 	struct sampler_opts o = {.root = dir, .needs = PROC_NEED(PROC_FILE_STATM)};
 	const struct frame_proc *p;
 	struct frame f = {0};
@@ -976,10 +983,7 @@ static void test_uid_in_a_copy(void **state)
 	FILE *fp;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/ptop-uid-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/100", dir);
-	assert_int_equal(mkdir(path, 0755), 0);
+	fake_root(dir, "uid");
 	snprintf(path, sizeof(path), "%s/100/stat", dir);
 	fake_stat(path, 100, 1);
 	snprintf(path, sizeof(path), "%s/100/statm", dir);
