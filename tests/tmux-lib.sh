@@ -56,8 +56,15 @@ tm() {
 # for the next one. A server killed and started again at once on the same
 # socket races: the new client can reach the dying server ("server exited
 # unexpectedly"). The test's cleanup kills the last one, through $sock.
+# The last session's ptop, if still running, is killed first rather than
+# left to the hangup of its vanishing terminal: sanitized ptops exiting on
+# that were found spinning for good in the leak check's stop of their
+# threads, long after test_inspect.sh had passed.
 tm_servers=0
 tm_new_server() {
+	if [ -s "$tmp/ptop.pid" ] && [ ! -e "$tmp/status" ]; then
+		kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null || :
+	fi
 	tm kill-server >/dev/null 2>&1
 	tm_servers=$((tm_servers + 1))
 	sock=${sock%_[0-9]*}_$tm_servers
