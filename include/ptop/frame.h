@@ -322,9 +322,10 @@ int sampler_cmdline(struct sampler *s, struct frame *f, struct frame_proc *p);
 int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
 
 /*
- * A process's uid is looked at again (the owner of /proc/PID, or status
- * when that is read anyway) when what stat shows of it changed (it ran a tick, exec'd, changed size or threads), when
- * status is read anyway, and otherwise every SAMPLER_UID_RECHECK frames: a
+ * A process's uid is looked at again (the owner of /proc/PID; in a copy of
+ * /proc, status) when what stat shows of it changed (it ran a tick, exec'd,
+ * changed size or threads), when status is read anyway (it gives the uid
+ * then), and otherwise every SAMPLER_UID_RECHECK frames: a
  * setresuid() that left no trace in stat shows within that many frames.
  * Read-less, that last look is skipped for a process whose run time shows
  * it did not run since its uid was read: credentials change only by running.

@@ -818,8 +818,8 @@ void rows_count_tasks(struct frame *f, const struct row_filter *flt)
 /*
  * A row's sort key, taken once: a sort compares each row about log2(n)
  * times, and value_compare() looks at the field's definition and whether
- * the value is absent on every one of them (a tenth of the viewer's CPU at
- * 2,000 processes).
+ * the value is absent on every one of them (with row_cmp and field_absent,
+ * 5.5% of the BPF viewer's samples at 2,000 processes).
  */
 struct keyed_row {
 	union {
