@@ -72,6 +72,14 @@ finish() {
 	exit 0
 }
 
+# kill_ptop: kill the ptop whose PID is in $tmp/ptop.pid, unless it ended
+# (tmux-lib.sh's tm_run writes its status then).
+kill_ptop() {
+	if [ -s "$tmp/ptop.pid" ] && [ ! -e "$tmp/status" ]; then
+		kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null || :
+	fi
+}
+
 # Every step may fail (what it ends may be gone already): none may keep the
 # rest from running, under set -e too.
 kids=
@@ -83,9 +91,7 @@ lib_cleanup() {
 	if [ -n "${sock:-}" ] && [ -n "${TMUX_BIN:-}" ]; then
 		"$TMUX_BIN" -L "$sock" -f /dev/null kill-server >/dev/null 2>&1 || :
 	fi
-	if [ -s "$tmp/ptop.pid" ]; then
-		kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null || :
-	fi
+	kill_ptop
 	for p in $kids; do
 		kill -KILL "$p" 2>/dev/null || : # a stopped one would not see a TERM
 	done

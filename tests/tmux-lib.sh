@@ -62,9 +62,7 @@ tm() {
 # threads, long after test_inspect.sh had passed.
 tm_servers=0
 tm_new_server() {
-	if [ -s "$tmp/ptop.pid" ] && [ ! -e "$tmp/status" ]; then
-		kill -KILL "$(cat "$tmp/ptop.pid")" 2>/dev/null || :
-	fi
+	kill_ptop
 	tm kill-server >/dev/null 2>&1
 	tm_servers=$((tm_servers + 1))
 	sock=${sock%_[0-9]*}_$tm_servers
