@@ -22,20 +22,77 @@ const struct frame_proc *procs_selected(const struct ui *ui)
 	return ui->sel < row_count(ui) ? procs_row_at(ui, ui->sel) : NULL;
 }
 
-static void select_pid(struct ui *ui, int pid)
+void procs_select_row(struct ui *ui, size_t i)
+{
+	const struct frame_proc *p;
+
+	ui->sel = i;
+	p = procs_selected(ui);
+	ui->sel_pid = p ? p->pid : 0;
+	ui->sel_start = p ? p->start_ticks : 0;
+	if (p)
+		snprintf(ui->sel_name, sizeof(ui->sel_name), "%.*s", (int)p->comm_len, p->comm);
+}
+
+/* The row of the selected process (PID and start time), or -1. */
+static long selected_row(const struct ui *ui)
 {
 	for (size_t i = 0; i < row_count(ui); i++) {
-		if (procs_row_at(ui, i)->pid == pid) {
-			ui->sel = i;
-			return;
-		}
+		const struct frame_proc *p = procs_row_at(ui, i);
+
+		if (p->pid == ui->sel_pid && p->start_ticks == ui->sel_start)
+			return (long)i;
 	}
+	return -1;
+}
+
+/* Whether the selected process is still in the frame, shown or not. */
+static bool selected_in_frame(const struct ui *ui)
+{
+	for (size_t i = 0; i < ui->frame.nprocs; i++) {
+		const struct frame_proc *p = &ui->frame.procs[i];
+
+		if (p->pid == ui->sel_pid && p->start_ticks == ui->sel_start)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The rows were made again: the selection stays on its process wherever it
+ * sorts now (htop keeps it only after F or a search; here always, so that
+ * a key acts on the process the user chose, never on a row). When the
+ * process ended, or no longer shows, the row now in its place is selected,
+ * and an ended one is reported.
+ */
+static void keep_selection(struct ui *ui, size_t before)
+{
+	long at = ui->sel_pid ? selected_row(ui) : -1;
+	int pid = ui->sel_pid;
+	char name[sizeof(ui->sel_name)];
+
+	if (at >= 0) {
+		ui->sel = (size_t)at;
+		return;
+	}
+	snprintf(name, sizeof(name), "%s", ui->sel_name);
+	if (before >= row_count(ui))
+		before = row_count(ui) ? row_count(ui) - 1 : 0;
+	if (pid && !selected_in_frame(ui)) {
+		procs_select_row(ui, before);
+		if (procs_selected(ui))
+			ui_status(ui, _("Process %d (%s) ended: selected %d (%s)"), pid, name,
+				  ui->sel_pid, ui->sel_name);
+		else
+			ui_status(ui, _("Process %d (%s) ended"), pid, name);
+		return;
+	}
+	procs_select_row(ui, before);
 }
 
 void procs_rebuild(struct ui *ui)
 {
 	const struct frame *f = &ui->frame;
-	int keep = ui->sel_pid;
 
 	if (ui->rows_cap < f->nprocs) {
 		ui->rows_cap = f->cap;
@@ -52,20 +109,7 @@ void procs_rebuild(struct ui *ui)
 		ui->nrows = tree_build(ui->rows, ui->nrows, &ui->cfg.order, ui->collapsed,
 				       ui->ncollapsed, ui->tree);
 	}
-	if (ui->follow) {
-		size_t before = ui->sel;
-
-		ui->sel = (size_t)-1;
-		select_pid(ui, keep);
-		if (ui->sel == (size_t)-1) {
-			ui->follow = false;
-			ui->sel = before;
-			ui_status(ui, _("Process %d is gone: no longer following"), keep);
-		}
-	}
-	if (ui->sel >= row_count(ui))
-		ui->sel = row_count(ui) ? row_count(ui) - 1 : 0;
-	ui->sel_pid = procs_selected(ui) ? procs_selected(ui)->pid : 0;
+	keep_selection(ui, ui->sel);
 }
 
 void procs_search_next(struct ui *ui, bool from_current)
@@ -78,8 +122,7 @@ void procs_search_next(struct ui *ui, bool from_current)
 		size_t i = (ui->sel + k) % n;
 
 		if (filter_text_match(ui, procs_row_at(ui, i), ui->search_text)) {
-			ui->sel = i;
-			ui->sel_pid = procs_row_at(ui, i)->pid;
+			procs_select_row(ui, i);
 			return;
 		}
 	}
@@ -99,8 +142,7 @@ static void move_sel(struct ui *ui, long delta)
 		s = n - 1;
 	if (s < 0)
 		s = 0;
-	ui->sel = (size_t)s;
-	ui->sel_pid = procs_selected(ui) ? procs_selected(ui)->pid : 0;
+	procs_select_row(ui, (size_t)s);
 }
 
 static void sort_by(struct ui *ui, enum field_id id)
@@ -222,7 +264,8 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		return r;
 	switch (act) {
 	case ACT_SEARCH:
-		ui_prompt(ui, PROMPT_SEARCH, "");
+		/* htop's F3 opens the bar, the last search shown (typing replaces it) */
+		ui_prompt(ui, PROMPT_SEARCH, ui->search_text);
 		break;
 	case ACT_SEARCH_NEXT:
 		if (!ui->search_text[0])
@@ -236,9 +279,9 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 	case ACT_FOLLOW:
 		if (!p)
 			break;
-		ui->follow = !ui->follow;
-		ui_status(ui, ui->follow ? _("Following process %d") : _("Not following %d"),
-			  p->pid);
+		/* htop's F; here the selection follows its process always */
+		ui_status(ui, _("Following process %d (%s) wherever it sorts"), p->pid,
+			  ui->sel_name);
 		break;
 	case ACT_KILL:
 		ui_signal_menu(ui, p);
@@ -293,10 +336,8 @@ static unsigned procs_click(struct ui *ui, int y, int x)
 	if (y >= ui->table_y && y < ui->table_y + ui->table_h) {
 		size_t i = ui->scroll + (size_t)(y - ui->table_y);
 
-		if (i < row_count(ui)) {
-			ui->sel = i;
-			ui->sel_pid = procs_row_at(ui, i)->pid;
-		}
+		if (i < row_count(ui))
+			procs_select_row(ui, i);
 	}
 	return UI_HANDLED;
 }

@@ -247,6 +247,12 @@ unsigned ui_prompt_key(struct ui *ui, int key)
 	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER)
 		return prompt_done(ui);
+	if (key == KEY_F(3) && ui->prompt == PROMPT_SEARCH) { /* in htop's bar: the next match */
+		snprintf(ui->search_text, sizeof(ui->search_text), "%s", ui->input);
+		ui->input_fresh = false;
+		procs_search_next(ui, false);
+		return UI_HANDLED;
+	}
 	if (key >= 0x20 && key < 0x100 && key != KEY_DEL && ui->input_fresh) {
 		ui->input_len = 0; /* the first character typed replaces the value shown */
 		ui->input[0] = '\0';

@@ -92,8 +92,7 @@ unsigned tags_key(struct ui *ui, enum ui_action act)
 		else
 			tag_add(ui, p);
 		if (ui->sel + 1 < ui->nrows)
-			ui->sel++;
-		ui->sel_pid = procs_selected(ui)->pid;
+			procs_select_row(ui, ui->sel + 1);
 		break;
 	case ACT_TAG_CHILDREN:
 		if (p)

@@ -112,8 +112,10 @@ struct ui {
 	size_t view_cap;
 	size_t vis_cap;
 	size_t sel, scroll;
+	/* the selection is a process, not a row: kept across frames (procs.c) */
 	int sel_pid;
-	bool follow;
+	uint64_t sel_start; /* its start time, clock ticks after boot */
+	char sel_name[PROC_COMM_MAX + 1];
 	int collapsed[UI_COLLAPSED_MAX];
 	size_t ncollapsed;
 	struct row_filter filter;
@@ -345,6 +347,8 @@ const struct frame_proc *procs_row_at(const struct ui *ui, size_t i);
 /* Filter and order the frame's rows again, keeping the selected (followed) process. */
 void procs_rebuild(struct ui *ui);
 const struct frame_proc *procs_selected(const struct ui *ui);
+/* The user chose row i (< ui->nrows): the selection is its process from now on. */
+void procs_select_row(struct ui *ui, size_t i);
 void procs_search_next(struct ui *ui, bool from_current);
 
 /* table.c: the pane's rows drawn as a table */
