@@ -1,166 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * action.c: actions on a process the user chose (signal, renice). The choice
- * is fixed when the menu or prompt opens: the task's PID and start time, and a
- * pidfd of its process (pidfd_open). Frames keep coming while the menu is
- * open, rows move and PIDs are reused, so nothing here looks at rows again:
- * a signal goes through the pidfd (pidfd_send_signal), which can only reach
- * the process it was opened on; a renice, which has no pidfd form, checks the
- * start time in /proc/PID/task/TID/stat right before setpriority(2).
+ * action.c: the viewer's side of acting on the processes the user chose
+ * (signal, renice): which ones (every tagged process, or the selected one),
+ * fixed when the menu or prompt opens through src/control.c, which does the
+ * acting; and what the status line says of it. Frames keep coming while the
+ * menu is open, rows move and PIDs are reused, so nothing here looks at rows
+ * again.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sched.h>
-#include <sys/pidfd.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
-#include "ptop/proc.h"
+#include "ptop/control.h"
 #include "tui.h"
 
-/* The start time of task pid of process tgid, from the proc root (NULL: /proc). */
-static int task_start(const char *root, int tgid, int pid, uint64_t *start)
+int action_target_open(struct proc_target *t, const char *root, const struct frame_proc *p)
 {
-	char rel[PROC_PATH_MAX], path[4096], buf[1024];
-	struct proc_stat st;
-	ssize_t n;
-	int fd, err;
-
-	proc_path(rel, (unsigned)tgid, pid == tgid ? 0 : (unsigned)pid, "stat");
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root ? root : "/proc", rel) >=
-	    sizeof(path))
-		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	n = read(fd, buf, sizeof(buf));
-	err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
-		return err == -ENOENT ? -ESRCH : err;
-	err = proc_parse_stat(buf, (size_t)n, &st);
-	if (err)
-		return err;
-	*start = st.starttime;
-	return 0;
+	return control_open(t, root, p->pid, p->tgid, p->start_ticks, p->comm, p->comm_len);
 }
 
-void action_target_close(struct ui_target *t)
-{
-	if (t->pidfd >= 0)
-		close(t->pidfd);
-	t->pidfd = -1;
-	t->set = false;
-}
-
-int action_target_open(struct ui_target *t, const char *root, const struct frame_proc *p)
-{
-	uint64_t start;
-	int err;
-
-	action_target_close(t);
-	t->err = 0;
-	t->pid = p->pid;
-	t->tgid = p->tgid ? p->tgid : p->pid;
-	t->start_ticks = p->start_ticks;
-	snprintf(t->name, sizeof(t->name), "%.*s", (int)p->comm_len, p->comm);
-	for (char *c = t->name; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
-	/* A fixture root names processes of another machine: never signal those. */
-	if (!root || !strcmp(root, "/proc")) {
-		t->pidfd = pidfd_open(t->tgid, 0);
-		if (t->pidfd < 0 && errno != ENOSYS)
-			return errno == EINVAL ? -ESRCH : -errno;
-	}
-	/* Opened first, checked after: if the start time still matches now, the
-	 * pidfd holds the process the row showed, whatever happens to the PID. */
-	err = task_start(root, t->tgid, t->pid, &start);
-	if (!err && start != t->start_ticks)
-		err = -ESRCH;
-	if (err) {
-		action_target_close(t);
-		return err;
-	}
-	t->set = true;
-	return 0;
-}
-
-/* Still the process that was chosen: 0, or -ESRCH when it is gone or its PID reused. */
-static int target_check(const struct ui_target *t, const char *root)
-{
-	uint64_t start;
-	int err;
-
-	if (!t->set)
-		return -ESRCH;
-	if (t->pidfd >= 0 && pidfd_send_signal(t->pidfd, 0, NULL, 0) < 0)
-		return -errno;
-	err = task_start(root, t->tgid, t->pid, &start);
-	if (err)
-		return err;
-	return start == t->start_ticks ? 0 : -ESRCH;
-}
-
-int action_affinity(const struct ui_target *t, const char *root, const cpu_set_t *cpus)
-{
-	int err;
-
-	/* A fixture root names processes of another machine: never touch those. */
-	if (root && strcmp(root, "/proc"))
-		return -EPERM;
-	/* sched_setaffinity has no pidfd form: the start time, checked right before */
-	err = target_check(t, root);
-	if (err)
-		return err;
-	return sched_setaffinity(t->pid, sizeof(*cpus), cpus) < 0 ? -errno : 0;
-}
-
-int action_signal(const struct ui_target *t, const char *root, int sig)
-{
-	int err = target_check(t, root);
-
-	if (err)
-		return err;
-	if (t->pidfd >= 0)
-		return pidfd_send_signal(t->pidfd, sig, NULL, 0) < 0 ? -errno : 0;
-	if (root && strcmp(root, "/proc"))
-		return -EPERM;
-	/* no pidfd_open in this kernel: the start time was checked just now */
-	return kill(t->tgid, sig) < 0 ? -errno : 0;
-}
-
-int action_renice(const struct ui_target *t, const char *root, bool relative, int value,
-		  int *set_to)
-{
-	int err = target_check(t, root), nice = value;
-
-	if (err)
-		return err;
-	if (root && strcmp(root, "/proc"))
-		return -EPERM;
-	if (relative) {
-		/* from the value the kernel has now, so that quick presses add up */
-		errno = 0;
-		nice = getpriority(PRIO_PROCESS, (id_t)t->pid);
-		if (nice == -1 && errno)
-			return errno == ESRCH ? -ESRCH : -errno;
-		nice += value;
-	}
-	if (nice < -20)
-		nice = -20;
-	if (nice > 19)
-		nice = 19;
-	if (setpriority(PRIO_PROCESS, (id_t)t->pid, nice) < 0)
-		return -errno;
-	*set_to = nice;
-	return 0;
-}
-
-static void action_gone(struct ui *ui, const struct ui_target *t)
+static void action_gone(struct ui *ui, const struct proc_target *t)
 {
 	ui_status(ui, _("Process %d (%s) is gone: nothing was done"), t->pid, t->name);
 }
@@ -168,7 +27,7 @@ static void action_gone(struct ui *ui, const struct ui_target *t)
 void action_release(struct ui *ui)
 {
 	for (size_t i = 0; i < ui->ntargets; i++)
-		action_target_close(&ui->targets[i]);
+		control_close(&ui->targets[i]);
 	ui->ntargets = 0;
 }
 
@@ -188,7 +47,7 @@ static const struct frame_proc *tag_row(const struct ui *ui, const struct ui_tag
 static void choose_tagged(struct ui *ui)
 {
 	for (size_t i = 0; i < ui->ntags; i++) {
-		struct ui_target *t = &ui->targets[ui->ntargets++];
+		struct proc_target *t = &ui->targets[ui->ntargets++];
 		const struct frame_proc *p = tag_row(ui, &ui->tags[i]);
 
 		t->pidfd = -1; /* never opened: nothing to close */
@@ -196,17 +55,17 @@ static void choose_tagged(struct ui *ui)
 			t->err = action_target_open(t, ui->opts->root, p);
 			continue;
 		}
-		*t = (struct ui_target){.pid = ui->tags[i].pid,
-					.start_ticks = ui->tags[i].start_ticks,
-					.pidfd = -1,
-					.err = -ESRCH};
+		*t = (struct proc_target){.pid = ui->tags[i].pid,
+					  .start_ticks = ui->tags[i].start_ticks,
+					  .pidfd = -1,
+					  .err = -ESRCH};
 		snprintf(t->name, sizeof(t->name), "%s", ui->tags[i].name);
 	}
 }
 
 bool action_choose(struct ui *ui, const struct frame_proc *p)
 {
-	struct ui_target *t = &ui->targets[0];
+	struct proc_target *t = &ui->targets[0];
 	int err;
 
 	if (ui->opts->secure) {
@@ -252,7 +111,7 @@ static void report_all(struct ui *ui, const char *done, const int *err)
 
 	sbuf_adds(&b, done);
 	for (size_t i = 0; i < ui->ntargets; i++) {
-		const struct ui_target *t = &ui->targets[i];
+		const struct proc_target *t = &ui->targets[i];
 
 		if (err[i] != -ESRCH)
 			continue;
@@ -261,11 +120,11 @@ static void report_all(struct ui *ui, const char *done, const int *err)
 		tags_drop(ui, t->pid, t->start_ticks);
 	}
 	for (size_t i = 0; i < ui->ntargets; i++) {
-		const struct ui_target *t = &ui->targets[i];
+		const struct proc_target *t = &ui->targets[i];
 
 		if (err[i] && err[i] != -ESRCH)
 			sbuf_printf(&b, "%s %d (%s): %s", nfail++ ? "," : _("; failed:"), t->pid,
-				    t->name, strerror(-err[i]));
+				    t->name, control_strerror(err[i]));
 	}
 	ui_status(ui, "%s", sbuf_cstr(&b));
 	sbuf_free(&b);
@@ -278,19 +137,19 @@ void action_signal_targets(struct ui *ui, int sig, const char *name)
 	char done[128];
 
 	for (size_t i = 0; i < ui->ntargets; i++) {
-		const struct ui_target *t = &ui->targets[i];
+		const struct proc_target *t = &ui->targets[i];
 
-		err[i] = t->err ? t->err : action_signal(t, ui->opts->root, sig);
+		err[i] = t->err ? t->err : control_signal(t, sig);
 		ok += !err[i];
 	}
 	if (ui->ntargets == 1 && !ui->ntags) {
-		const struct ui_target *t = &ui->targets[0];
+		const struct proc_target *t = &ui->targets[0];
 
 		if (err[0] == -ESRCH)
 			action_gone(ui, t);
 		else if (err[0])
 			ui_status(ui, _("Cannot send SIG%s to %d (%s): %s"), name, t->pid, t->name,
-				  strerror(-err[0]));
+				  control_strerror(err[0]));
 		else
 			ui_status(ui, _("Sent SIG%s to %d (%s)"), name, t->pid, t->name);
 	} else {
@@ -308,19 +167,19 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value)
 	char done[128];
 
 	for (size_t i = 0; i < ui->ntargets; i++) {
-		const struct ui_target *t = &ui->targets[i];
+		const struct proc_target *t = &ui->targets[i];
 
-		err[i] = t->err ? t->err : action_renice(t, ui->opts->root, relative, value, &set);
+		err[i] = t->err ? t->err : control_renice(t, relative, value, &set);
 		ok += !err[i];
 	}
 	if (ui->ntargets == 1 && !ui->ntags) {
-		const struct ui_target *t = &ui->targets[0];
+		const struct proc_target *t = &ui->targets[0];
 
 		if (err[0] == -ESRCH)
 			action_gone(ui, t);
 		else if (err[0])
 			ui_status(ui, _("Cannot renice %d (%s): %s"), t->pid, t->name,
-				  strerror(-err[0]));
+				  control_strerror(err[0]));
 		else
 			ui_status(ui, _("Process %d (%s) reniced to %d"), t->pid, t->name, set);
 	} else {

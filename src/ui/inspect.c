@@ -26,10 +26,10 @@ static struct {
 	struct sbuf text;  /* the lines, each ended by '\n' */
 	size_t *starts;	   /* where each line starts in text */
 	size_t nlines, cap;
-	size_t top;		 /* the first line shown */
-	struct ui_target target; /* the affinity panel's task, fixed when it opened */
-	cpu_set_t cpus;		 /* the affinity being edited */
-	int ncpus, sel;		 /* the affinity panel's rows, the one selected */
+	size_t top;		   /* the first line shown */
+	struct proc_target target; /* the affinity panel's task, fixed when it opened */
+	cpu_set_t cpus;		   /* the affinity being edited */
+	int ncpus, sel;		   /* the affinity panel's rows, the one selected */
 } panel = {.target = {.pidfd = -1}};
 
 /* Index the lines of panel.text. */
@@ -164,11 +164,14 @@ static void show_affinity(struct ui *ui, const struct frame_proc *p, const char 
 		return;
 	}
 	err = action_target_open(&panel.target, ui->opts->root, p);
+	if (!err) /* sched_getaffinity takes a PID, as the setting will */
+		err = control_before(&panel.target);
 	if (!err && sched_getaffinity(p->pid, sizeof(panel.cpus), &panel.cpus) < 0)
 		err = errno == ESRCH ? -ESRCH : -errno;
 	if (err) {
-		action_target_close(&panel.target);
-		ui_status(ui, _("Cannot read the CPU affinity of %s: %s"), who, strerror(-err));
+		control_close(&panel.target);
+		ui_status(ui, _("Cannot read the CPU affinity of %s: %s"), who,
+			  control_strerror(err));
 		return;
 	}
 	panel.ncpus = get_nprocs_conf();
@@ -225,13 +228,13 @@ static void affinity_set(struct ui *ui)
 		ui_status(ui, _("Choose at least one CPU"));
 		return;
 	}
-	err = action_affinity(&panel.target, ui->opts->root, &panel.cpus);
+	err = control_affinity(&panel.target, &panel.cpus);
 	if (err == -ESRCH)
 		ui_status(ui, _("Process %d (%s) is gone: nothing set"), panel.target.pid,
 			  panel.target.name);
 	else if (err)
 		ui_status(ui, _("Cannot set the CPU affinity of %d (%s): %s"), panel.target.pid,
-			  panel.target.name, strerror(-err));
+			  panel.target.name, control_strerror(err));
 	else
 		ui_status(ui, _("CPU affinity of %d (%s) set to %d CPUs"), panel.target.pid,
 			  panel.target.name, CPU_COUNT(&panel.cpus));
@@ -354,14 +357,14 @@ void inspect_draw(struct ui *ui)
 
 void inspect_close(struct ui *ui)
 {
-	action_target_close(&panel.target);
+	control_close(&panel.target);
 	if (ui->mode == MODE_INSPECT)
 		ui->mode = MODE_NORMAL;
 }
 
 void inspect_free(void)
 {
-	action_target_close(&panel.target);
+	control_close(&panel.target);
 	sbuf_free(&panel.text);
 	free(panel.starts);
 	panel.starts = NULL;

@@ -36,7 +36,7 @@ static bool on_path(const char *name)
 }
 
 /* Run strace on t's task with the terminal; its wait status, or -errno. */
-static int run_strace(const struct ui_target *t)
+static int run_strace(const struct proc_target *t)
 {
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
 	char pid[16];
@@ -64,7 +64,7 @@ static int run_strace(const struct ui_target *t)
 
 void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who)
 {
-	struct ui_target t = {.pidfd = -1};
+	struct proc_target t = {.pidfd = -1};
 	int err, status;
 
 	if (ui->opts->secure) {
@@ -77,8 +77,11 @@ void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who)
 	}
 	/* strace takes a number: it must still be the process the row showed */
 	err = action_target_open(&t, ui->opts->root, p);
+	if (!err)
+		err = control_before(&t);
 	if (err) {
-		ui_status(ui, _("Cannot trace %s: %s"), who, strerror(-err));
+		control_close(&t);
+		ui_status(ui, _("Cannot trace %s: %s"), who, control_strerror(err));
 		return;
 	}
 	def_prog_mode();
@@ -86,7 +89,7 @@ void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who)
 	printf(_("Tracing %s with strace; Ctrl-C stops it and returns to ptop.\n"), who);
 	fflush(stdout);
 	status = run_strace(&t);
-	action_target_close(&t);
+	control_close(&t);
 	reset_prog_mode();
 	clearok(curscr, TRUE);
 	refresh();

@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <stdbool.h>
 
+#include "ptop/control.h"
 #include "ptop/frame.h"
 #include "ptop/pipeline.h"
 #include "ptop/ui.h"
@@ -61,17 +62,6 @@ enum prompt_kind {
 
 #define UI_TEXT_MAX 128
 #define UI_COLLAPSED_MAX 256
-
-/* A process an action is aimed at, fixed when its menu or prompt opens (action.c). */
-struct ui_target {
-	int pid;	      /* the row's task: a process, or a thread in the threads view */
-	int tgid;	      /* its process: what a signal reaches */
-	uint64_t start_ticks; /* clock ticks after boot: tells a reused PID apart */
-	int pidfd;	      /* of tgid; -1 when closed or the kernel has no pidfd_open */
-	char name[PROC_COMM_MAX + 1]; /* comm, printable, for messages */
-	bool set;
-	int err; /* a tagged target: why it could not be fixed (-ESRCH gone), else 0 */
-};
 
 /* A tagged process: its PID and start time, so a reused PID is not tagged. */
 struct ui_tag {
@@ -142,7 +132,7 @@ struct ui {
 	bool input_fresh;		/* input is the current value, shown: typing replaces it */
 	char prompt_label[UI_TEXT_MAX]; /* a prompt's label naming its target */
 	/* of the signal menu or the renice prompt: the tagged processes, or the selected one */
-	struct ui_target targets[UI_TAGS_MAX];
+	struct proc_target targets[UI_TAGS_MAX];
 	size_t ntargets;
 	struct ui_tag tags[UI_TAGS_MAX];
 	size_t ntags;
@@ -306,20 +296,10 @@ void tags_drop(struct ui *ui, int pid, uint64_t start_ticks);
 /* Space, c and U on the process rows; UI_IGNORED for any other action. */
 unsigned tags_key(struct ui *ui, enum ui_action act);
 
-/* action.c: acting on the processes the user chose, and no other. */
-/* Fix t on row p: pidfd of its process, then its start time checked against the
- * row's. 0, or -ESRCH (gone, or its PID already reused), -EACCES, ... (-errno). */
-int action_target_open(struct ui_target *t, const char *root, const struct frame_proc *p);
-void action_target_close(struct ui_target *t);
-/* Send sig to t's process through its pidfd. 0, -ESRCH when it is gone, or -errno. */
-int action_signal(const struct ui_target *t, const char *root, int sig);
-/* Set t's nice to value, or (relative) to what the kernel has now plus value,
- * clamped to -20..19; *set_to is what was set. 0, -ESRCH when gone, or -errno. */
-int action_renice(const struct ui_target *t, const char *root, bool relative, int value,
-		  int *set_to);
-/* Set the CPU affinity of t's task to cpus, after checking its start time.
- * 0, -ESRCH when it is gone, -EPERM under a proc root other than /proc, or -errno. */
-int action_affinity(const struct ui_target *t, const char *root, const cpu_set_t *cpus);
+/* action.c: acting on the processes the user chose, and no other (through control.h). */
+/* Fix t on row p (control_open). 0, or -ESRCH (gone, or its PID already
+ * reused), -EACCES, ... (-errno). */
+int action_target_open(struct proc_target *t, const char *root, const struct frame_proc *p);
 /* Fix ui->targets: every tagged process when there are tags (one that is gone
  * already is reported and untagged, never replaced), else row p. False (and
  * the reason on the status line) when there is nothing to act on. */
