@@ -108,6 +108,9 @@ expect '^MiB Mem : '
 expect '^ptop - .*load average'
 keys l
 wait_for off_screen '^ptop - .*load average' || fail "l left the load line"
+# the first line is the Tasks line alone: no tail of the load line under it
+expect '^Tasks: .* zombie *$'
+off_screen 'load average' || fail "l left a part of the load line"
 keys l
 expect '^ptop - .*load average'
 res0=$(screen | awk -v p="$target" '$1 == p { print $6 }')

@@ -87,6 +87,9 @@ int meters_draw(struct ui *ui, int max_rows)
 	for (size_t i = 0; i < NMETERS; i++) {
 		int h = meter_table[i]->height(ui, compact);
 
+		/* a hidden meter (top's l) draws nothing: the next one takes its row */
+		if (h <= 0)
+			continue;
 		meter_table[i]->draw(ui, y, h);
 		y += h;
 	}
