@@ -206,9 +206,13 @@ while [ "$i" -lt "$res" ]; do
 done
 keys Enter
 expect '^ *PID +USER .* RES▼ '
+# the selection stays on its process, wherever it sorts now: page up to the top
+# (Home is the first frame in a replay)
+keys PPage PPage PPage PPage PPage PPage PPage PPage
 wait_for rows_sorted rss_kb down || fail "F6 RES: the rows are not frame 1's by RES, largest first"
 keys R
 expect '^ *PID +USER .* RES▲ '
+keys PPage PPage PPage PPage PPage PPage PPage PPage
 wait_for rows_sorted rss_kb up || fail "R: the rows are not frame 1's by RES, smallest first"
 
 # F4: the filter, and the victim alone

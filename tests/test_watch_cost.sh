@@ -55,7 +55,7 @@ keys D
 expect 'Watch NAME'
 keys -l counter
 keys Enter
-expect "Watching counter on $child: 0x$counter"
+expect "Watching counter on $child \\(watched\\): 0x$counter"
 for n in 1 2 3; do
 	kill -USR1 "$child"
 	wait_for grep -qx "$n" "$tmp/addr.rounds" || fail "round $n not done"

@@ -64,12 +64,12 @@ watch() {
 	expect "$2"
 }
 
-watch counter "Watching counter on $child: 0x$counter in watched, 8 bytes"
-watch counter "Cannot watch $child: already watched with that address, length and type"
+watch counter "Watching counter on $child \\(watched\\): 0x$counter in watched, 8 bytes"
+watch counter "Cannot watch $child \\(watched\\): already watched with that address, length and type"
 watch daylight "daylight is in more than one file: .*watched:daylight.*libc\.so\.6:daylight"
-watch libc.so.6:daylight "Watching libc\.so\.6:daylight on $child: 0x$libc_daylight in libc\.so\.6, 4 bytes"
+watch libc.so.6:daylight "Watching libc\.so\.6:daylight on $child \\(watched\\): 0x$libc_daylight in libc\.so\.6, 4 bytes"
 watch count "no variable count; names containing it: .*watched:counter"
-watch "watched+0x$deep_vaddr" "Watching watched\+0x$deep_vaddr on $child: 0x$deep in watched"
+watch "watched+0x$deep_vaddr" "Watching watched\+0x$deep_vaddr on $child \\(watched\\): 0x$deep in watched"
 
 # the same in batch, by name
 "$PTOP" -b -n 1 -o json -p "$child" --watch "$child:counter" >"$tmp/json" 2>"$tmp/err" ||

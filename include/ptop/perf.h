@@ -483,6 +483,8 @@ void observer_set(struct observer *ob, bool counters, bool perf_fds);
 int observer_watch(struct observer *ob, struct perf_bp_spec *spec);
 /* Disarm breakpoint i (in the order frames list them). */
 void observer_unwatch(struct observer *ob, size_t i);
+/* How many breakpoints are armed (a new one is armed last). */
+size_t observer_nwatches(const struct observer *ob);
 
 struct frame_proc;
 

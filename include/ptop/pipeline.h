@@ -140,6 +140,8 @@ int pipeline_watch(struct pipeline *p, struct perf_bp_spec *spec);
 void pipeline_watch_error(const struct perf_bp_spec *spec, int err, char *buf, size_t cap);
 /* Disarm breakpoint i (in the order frames list them). */
 void pipeline_unwatch(struct pipeline *p, size_t i);
+/* How many breakpoints are armed; one pipeline_watch() armed last is the last of them. */
+size_t pipeline_nwatches(const struct pipeline *p);
 /*
  * Why frames come from /proc although BPF was wanted ("bpf: needs CAP_BPF and
  * CAP_PERFMON; using /proc"), translated, for the presenter to say once; NULL

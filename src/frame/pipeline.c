@@ -267,6 +267,11 @@ void pipeline_unwatch(struct pipeline *p, size_t i)
 		observer_unwatch(p->ob, i);
 }
 
+size_t pipeline_nwatches(const struct pipeline *p)
+{
+	return p->ob ? observer_nwatches(p->ob) : 0;
+}
+
 const char *pipeline_source_note(const struct pipeline *p)
 {
 	return p->sampler ? sampler_note(p->sampler) : NULL; /* a replay has no sampler */

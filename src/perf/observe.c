@@ -199,6 +199,11 @@ void observer_unwatch(struct observer *ob, size_t i)
 	ob->nbps--;
 }
 
+size_t observer_nwatches(const struct observer *ob)
+{
+	return ob->nbps;
+}
+
 void observer_begin(struct observer *ob)
 {
 	for (int i = 0; i < ob->nself; i++)

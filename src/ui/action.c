@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptop/control.h"
@@ -196,6 +197,32 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value)
 	return ok ? UI_HANDLED | UI_REFETCH : UI_HANDLED;
 }
 
+static unsigned renice_done(struct ui *ui, const char *text)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (text[0] && !*end && !errno && v >= -20 && v <= 19)
+		return action_renice_target(ui, false, (int)v);
+	if (!text[0])
+		ui_status(ui, _("Cancelled"));
+	else
+		ui_status(ui, _("Not a nice value: %s"), text);
+	action_release(ui);
+	return UI_HANDLED;
+}
+
+static unsigned renice_cancel(struct ui *ui)
+{
+	action_release(ui);
+	return UI_HANDLED;
+}
+
+/* Its label names the targets: ui->prompt_label. */
+static const struct ui_prompt renice_prompt = {.done = renice_done, .cancel = renice_cancel};
+
 void ui_renice_prompt(struct ui *ui, const struct frame_proc *p)
 {
 	char who[UI_TEXT_MAX / 2];
@@ -203,6 +230,6 @@ void ui_renice_prompt(struct ui *ui, const struct frame_proc *p)
 	if (!action_choose(ui, p))
 		return;
 	action_targets_label(ui, who, sizeof(who));
-	ui_prompt(ui, PROMPT_RENICE, "");
+	ui_prompt(ui, &renice_prompt, "");
 	snprintf(ui->prompt_label, sizeof(ui->prompt_label), _("Renice %s to (-20..19): "), who);
 }

@@ -236,6 +236,18 @@ static void toggle_cpu(char *args, size_t cap)
 	snprintf(args, cap, "%s", out);
 }
 
+/* e answered: the options the next run of the selected benchmark takes. */
+static unsigned options_done(struct ui *ui, const char *text)
+{
+	need_args();
+	(void)ui;
+	snprintf(bp.args[bp.sel], sizeof(bp.args[bp.sel]), "%s", text);
+	return UI_HANDLED;
+}
+
+/* Its label names the benchmark: ui->prompt_label. */
+static const struct ui_prompt options_prompt = {.done = options_done};
+
 static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 {
 	need_args();
@@ -252,11 +264,9 @@ static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 		return UI_HANDLED;
 	}
 	if (key == 'e') {
-		static char label[128];
-
-		snprintf(label, sizeof(label), _("Options for %s: "), bench_get(bp.sel)->name);
-		ui->pane_prompt = label;
-		ui_prompt(ui, PROMPT_PANE, bp.args[bp.sel]);
+		ui_prompt(ui, &options_prompt, bp.args[bp.sel]);
+		snprintf(ui->prompt_label, sizeof(ui->prompt_label), _("Options for %s: "),
+			 bench_get(bp.sel)->name);
 		return UI_HANDLED;
 	}
 	switch (act) {
@@ -279,13 +289,6 @@ static unsigned bench_key(struct ui *ui, enum ui_action act, int key)
 	}
 }
 
-static void bench_prompt_done(struct ui *ui, const char *text)
-{
-	need_args();
-	(void)ui;
-	snprintf(bp.args[bp.sel], sizeof(bp.args[bp.sel]), "%s", text);
-}
-
 static void bench_shutdown(struct ui *ui)
 {
 	(void)ui;
@@ -303,5 +306,4 @@ const struct pane_def pane_bench = {
     .key = bench_key,
     .poll = bench_child_poll,
     .shutdown = bench_shutdown,
-    .prompt_done = bench_prompt_done,
 };

@@ -323,8 +323,6 @@ static void sort_step(struct ui *ui, int dir)
 
 static unsigned counters_key(struct ui *ui, enum ui_action act, int key)
 {
-	if (picker_is_open())
-		return picker_key(ui, act, key);
 	switch (act) {
 	case ACT_SUMMARY_UNITS: /* E: on this pane, the events to count, not top's units */
 		picker_open(ui);

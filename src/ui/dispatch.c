@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * dispatch.c: where a key goes. A key is the screen's that has it now (a
- * prompt, a menu, the column chooser, a panel, help: by ui->mode), else the
+ * dispatch.c: where a key goes. A key is the screen's on top of the stack
+ * when one is open (a prompt, a menu, the column chooser, a panel, help,
+ * the picker: screens.c), whatever the key, else the
  * travel keys' of a replay, else a pane's hot key, else the current pane's,
  * else one of the keys every pane shares (quit, help, pause, the delay, W,
  * the menus, colour, a watch), else the panels' and the display's; a key
  * nobody takes gets a hint. Every handler returns what the loop must do
  * (enum ui_reaction); none rebuilds or refetches itself.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ptop/perf.h"
 #include "tui.h"
 
 static void write_config(struct ui *ui)
@@ -30,34 +34,115 @@ static void write_config(struct ui *ui)
 	free(path);
 }
 
-/* A key for the screen that has it now, if not the normal one; UI_IGNORED if none. */
-static unsigned mode_key(struct ui *ui, int key)
+static unsigned delay_done(struct ui *ui, const char *text)
 {
-	switch (ui->mode) {
-	case MODE_PROMPT:
-		return ui_prompt_key(ui, key);
-	case MODE_COLUMNS:
-		return ui_columns_key(ui, key);
-	case MODE_SIGNAL_MENU:
-		return ui_signal_menu_key(ui, key);
-	case MODE_USER_MENU:
-		return filter_user_menu_key(ui, key);
-	case MODE_SORT_MENU:
-		return ui_sort_menu_key(ui, key);
-	case MODE_INSPECT:
-		return inspect_key(ui, key);
-	case MODE_HELP:
-		if (key == KEY_DOWN)
-			ui->help_scroll++;
-		else if (key == KEY_UP && ui->help_scroll > 0)
-			ui->help_scroll--;
-		else
-			ui->mode = MODE_NORMAL;
+	char *end;
+	double d;
+
+	if (!text[0])
 		return UI_HANDLED;
-	case MODE_NORMAL:
-		break;
+	errno = 0;
+	d = strtod_user(text, &end);
+	if (*end || errno || !isfinite(d) || d < 0 || d > 86400) {
+		ui_status(ui, _("Not a delay: %s"), text);
+		return UI_HANDLED;
 	}
-	return UI_IGNORED;
+	ui->cfg.delay_s = d;
+	ui->next_frame = clock_mono() + d;
+	ui_status(ui, _("Delay: %g s"), d);
+	return UI_HANDLED;
+}
+
+static const struct ui_prompt delay_prompt = {
+    .label = N_("Delay in seconds: "),
+    .done = delay_done,
+};
+
+/*
+ * D answered: arm on the process the prompt opened on, if it is still that
+ * one (perf_event_open takes a PID), and disarm again if it ended meanwhile.
+ */
+static unsigned watch_done(struct ui *ui, const char *text)
+{
+	struct proc_target *t = &ui->watch_target;
+	struct perf_bp_spec spec;
+	char arg[UI_TEXT_MAX + 16], why[512];
+	int err;
+
+	if (!text[0] || !pipeline_observes(ui->pipe)) {
+		control_close(t);
+		return UI_HANDLED;
+	}
+	snprintf(arg, sizeof(arg), "%d:%s", t->tgid, text);
+	if (perf_bp_parse(arg, &spec)) {
+		ui_status(ui,
+			  _("Not a watch: %s (NAME, LIB:NAME, ADDR or FILE+ADDR, then :LEN:TYPE)"),
+			  text);
+		control_close(t);
+		return UI_HANDLED;
+	}
+	err = control_before(t);
+	if (err) {
+		ui_status(ui, _("Cannot watch %d (%s): %s"), t->tgid, t->name,
+			  control_strerror(err));
+		control_close(t);
+		return UI_HANDLED;
+	}
+	err = pipeline_watch(ui->pipe, &spec);
+	if (!err && control_after(t)) {
+		pipeline_unwatch(ui->pipe, pipeline_nwatches(ui->pipe) - 1);
+		err = CONTROL_RACED;
+	}
+	if (err == CONTROL_RACED) {
+		ui_status(ui, _("Cannot watch %d (%s): %s"), t->tgid, t->name,
+			  control_strerror(err));
+	} else if (err) {
+		pipeline_watch_error(&spec, err, why, sizeof(why));
+		ui_status(ui, _("Cannot watch %d (%s): %s"), t->tgid, t->name, why);
+	} else if (spec.object[0]) {
+		ui_status(ui, _("Watching %s on %d (%s): 0x%llx in %s, %d bytes"), text, t->tgid,
+			  t->name, (unsigned long long)spec.addr, spec.object, spec.len);
+	} else {
+		ui_status(ui, _("Watching %s on %d (%s)"), text, t->tgid, t->name);
+	}
+	control_close(t);
+	return err ? UI_HANDLED : UI_HANDLED | UI_REFETCH;
+}
+
+static unsigned watch_cancel(struct ui *ui)
+{
+	control_close(&ui->watch_target);
+	return UI_HANDLED;
+}
+
+static const struct ui_prompt watch_prompt = {
+    .label = N_("Watch NAME, LIB:NAME, 0xADDR or FILE+0xADDR [:LEN[:TYPE]] (1/2/4/8; "
+		"r w rw x): "),
+    .done = watch_done,
+    .cancel = watch_cancel,
+};
+
+/* D: the watch prompt, its process fixed now (PID and start time), named in its label. */
+static void watch_open(struct ui *ui)
+{
+	const struct frame_proc *p = procs_selected(ui);
+	struct proc_target *t = &ui->watch_target;
+	int err;
+
+	if (!p) {
+		ui_status(ui, _("Select a process to watch first"));
+		return;
+	}
+	err = action_target_open(t, ui->opts->root, p);
+	if (!err)
+		err = control_before(t);
+	if (err) {
+		ui_status(ui, _("Cannot watch %d (%s): %s"), t->tgid, t->name,
+			  control_strerror(err));
+		control_close(t);
+		return;
+	}
+	ui_prompt(ui, &watch_prompt, "");
 }
 
 /* The keys every pane shares, when the pane did not take the action. */
@@ -68,8 +153,7 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 		ui->quit = true;
 		break;
 	case ACT_HELP:
-		ui->mode = MODE_HELP;
-		ui->help_scroll = 0;
+		menus_open_help(ui);
 		break;
 	case ACT_PAUSE:
 		ui->paused = !ui->paused;
@@ -85,22 +169,17 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 			break;
 		}
 		snprintf(now, sizeof(now), "%g", ui->cfg.delay_s);
-		ui_prompt(ui, PROMPT_DELAY, now);
+		ui_prompt(ui, &delay_prompt, now);
 		break;
 	}
 	case ACT_WRITE_CONFIG:
 		write_config(ui);
 		break;
 	case ACT_COLUMNS:
-		ui->mode = MODE_COLUMNS;
-		ui->menu_sel = 0;
+		menus_open_columns(ui);
 		break;
 	case ACT_SORT_MENU:
-		ui->mode = MODE_SORT_MENU;
-		ui->menu_sel = 0;
-		for (size_t c = 0; c < ui->cfg.ncolumns; c++)
-			if (ui->cfg.columns[c] == ui->cfg.order.field)
-				ui->menu_sel = (int)c;
+		menus_open_sort(ui);
 		break;
 	case ACT_PANE_NEXT:
 		panes_cycle(ui, 1);
@@ -117,17 +196,9 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 		if (ui->cfg.color && !ui->color)
 			ui_status(ui, _("This terminal has no colours"));
 		break;
-	case ACT_WATCH: {
-		const struct frame_proc *p = procs_selected(ui);
-
-		if (!p) {
-			ui_status(ui, _("Select a process to watch first"));
-			break;
-		}
-		ui->watch_pid = p->tgid ? p->tgid : p->pid;
-		ui_prompt(ui, PROMPT_WATCH, "");
+	case ACT_WATCH:
+		watch_open(ui);
 		break;
-	}
 	default:
 		return UI_IGNORED;
 	}
@@ -143,7 +214,7 @@ unsigned dispatch_key(struct ui *ui, int key)
 		return UI_HANDLED; /* redrawn at the new size right after */
 	if (key == KEY_MOUSE)
 		return panes_mouse(ui);
-	r = mode_key(ui, key);
+	r = screen_key(ui, key); /* a screen open takes every key */
 	if (r)
 		return r;
 	r = replay_key(ui, keymap_lookup(key, ui->cfg.keys), key);

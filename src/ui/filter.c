@@ -65,22 +65,23 @@ void filter_draw_kept(struct ui *ui, struct sbuf *b)
 	}
 }
 
-unsigned filter_field_done(struct ui *ui)
+/* The o or O prompt was answered (empty: clear the field filters). */
+static unsigned field_done(struct ui *ui, const char *text, bool any_case)
 {
 	struct field_filter ff;
 	int err;
 
-	if (!ui->input[0]) {
+	if (!text[0]) {
 		ui->nfield_filters = 0;
 		ui_status(ui, _("Field filters cleared"));
 		return UI_HANDLED | UI_REBUILD;
 	}
-	err = field_filter_parse(ui->input, ui->prompt == PROMPT_FIELD_FILTER, &ff);
+	err = field_filter_parse(text, any_case, &ff);
 	if (err == -ENOENT) {
-		ui_status(ui, _("No such field: %s"), ui->input);
+		ui_status(ui, _("No such field: %s"), text);
 	} else if (err) {
 		ui_status(ui, _("Not a filter: %s (FIELD=TEXT, FIELD<N or FIELD>N, ! negates)"),
-			  ui->input);
+			  text);
 	} else if (ui->nfield_filters >= UI_FIELD_FILTERS_MAX) {
 		ui_status(ui, _("At most %d field filters (o, then Enter, clears them)"),
 			  UI_FIELD_FILTERS_MAX);
@@ -90,6 +91,26 @@ unsigned filter_field_done(struct ui *ui)
 	}
 	return UI_HANDLED;
 }
+
+static unsigned field_done_any_case(struct ui *ui, const char *text)
+{
+	return field_done(ui, text, true);
+}
+
+static unsigned field_done_exact_case(struct ui *ui, const char *text)
+{
+	return field_done(ui, text, false);
+}
+
+static const struct ui_prompt field_prompt = {
+    .label = N_("Field filter, any case (%CPU>5.0, !COMMAND=foo; empty clears): "),
+    .done = field_done_any_case,
+};
+
+static const struct ui_prompt field_prompt_case = {
+    .label = N_("Field filter, exact case (COMMAND=Foo; empty clears): "),
+    .done = field_done_exact_case,
+};
 
 /* htop's *: collapse every branch (as many as fit), or expand them all. */
 static void tree_all(struct ui *ui)
@@ -117,10 +138,10 @@ unsigned filter_key(struct ui *ui, enum ui_action act)
 		filter_user_menu(ui);
 		return UI_HANDLED;
 	case ACT_FIELD_FILTER:
-		ui_prompt(ui, PROMPT_FIELD_FILTER, "");
+		ui_prompt(ui, &field_prompt, "");
 		return UI_HANDLED;
 	case ACT_FIELD_FILTER_CASE:
-		ui_prompt(ui, PROMPT_FIELD_FILTER_CASE, "");
+		ui_prompt(ui, &field_prompt_case, "");
 		return UI_HANDLED;
 	case ACT_HIDE_KTHREADS:
 		ui->cfg.hide_kthreads = !ui->cfg.hide_kthreads;
@@ -151,6 +172,11 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct ui_user *)a)->name, ((const struct ui_user *)b)->name);
 }
 
+static unsigned user_menu_key(struct ui *ui, int key);
+static void user_menu_draw(struct ui *ui);
+
+static const struct ui_screen user_menu = {.key = user_menu_key, .draw = user_menu_draw};
+
 void filter_user_menu(struct ui *ui)
 {
 	ui->nusers = 0;
@@ -172,14 +198,14 @@ void filter_user_menu(struct ui *ui)
 		ui->nusers++;
 	}
 	qsort(ui->users, ui->nusers, sizeof(ui->users[0]), by_name);
-	ui->mode = MODE_USER_MENU;
+	screen_push(ui, &user_menu);
 	ui->menu_sel = 0;
 	for (size_t u = 0; u < ui->nusers; u++)
 		if (ui->filter.by_uid && ui->users[u].uid == ui->filter.uid)
 			ui->menu_sel = (int)u + 1;
 }
 
-unsigned filter_user_menu_key(struct ui *ui, int key)
+static unsigned user_menu_key(struct ui *ui, int key)
 {
 	if (ui_menu_move(ui, key, (int)ui->nusers + 1))
 		return UI_HANDLED;
@@ -187,20 +213,20 @@ unsigned filter_user_menu_key(struct ui *ui, int key)
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
-		ui->mode = MODE_NORMAL;
+		screen_pop(ui);
 		ui->filter.by_uid = ui->menu_sel > 0;
 		if (ui->filter.by_uid)
 			ui->filter.uid = ui->users[ui->menu_sel - 1].uid;
 		return UI_HANDLED | UI_REBUILD;
 	case KEY_ESC:
 	case 'q':
-		ui->mode = MODE_NORMAL;
+		screen_pop(ui);
 		break;
 	}
 	return UI_HANDLED;
 }
 
-void filter_draw_user_menu(struct ui *ui)
+static void user_menu_draw(struct ui *ui)
 {
 	const char *items[UI_USERS_MAX + 1];
 

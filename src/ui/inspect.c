@@ -49,13 +49,25 @@ static void index_lines(void)
 	}
 }
 
+static unsigned inspect_key(struct ui *ui, int key);
+static void inspect_draw(struct ui *ui);
+
+static void inspect_closed(struct ui *ui)
+{
+	(void)ui;
+	control_close(&panel.target);
+}
+
+static const struct ui_screen inspect_screen = {
+    .key = inspect_key, .draw = inspect_draw, .full = true, .closed = inspect_closed};
+
 static void panel_open(struct ui *ui, enum inspect_kind kind)
 {
 	panel.kind = kind;
 	panel.top = 0;
 	panel.sel = 0;
 	index_lines();
-	ui->mode = MODE_INSPECT;
+	screen_push(ui, &inspect_screen);
 }
 
 /* "1234 (name)" of row p, printable. */
@@ -238,7 +250,7 @@ static void affinity_set(struct ui *ui)
 	else
 		ui_status(ui, _("CPU affinity of %d (%s) set to %d CPUs"), panel.target.pid,
 			  panel.target.name, CPU_COUNT(&panel.cpus));
-	inspect_close(ui);
+	screen_pop(ui);
 }
 
 /* Up, Down, Page Up/Down, Home, End move the selection (affinity) or the view. */
@@ -293,10 +305,10 @@ static size_t panel_rows(void)
 	return rows > 1 ? (size_t)rows : 1;
 }
 
-unsigned inspect_key(struct ui *ui, int key)
+static unsigned inspect_key(struct ui *ui, int key)
 {
 	if (key == KEY_ESC || key == 'q') {
-		inspect_close(ui);
+		screen_pop(ui);
 		return UI_HANDLED;
 	}
 	if (panel_move(key, panel_rows()))
@@ -314,7 +326,7 @@ unsigned inspect_key(struct ui *ui, int key)
 	return UI_HANDLED;
 }
 
-void inspect_draw(struct ui *ui)
+static void inspect_draw(struct ui *ui)
 {
 	int y = 0;
 	size_t rows = panel_rows();
@@ -353,13 +365,6 @@ void inspect_draw(struct ui *ui)
 	mvhline(LINES - 1, 0, ' ', COLS);
 	mvaddnstr(LINES - 1, 0, _("Esc or q closes; Up, Down, PgUp, PgDn, Home, End scroll"), COLS);
 	attroff(A_REVERSE);
-}
-
-void inspect_close(struct ui *ui)
-{
-	control_close(&panel.target);
-	if (ui->mode == MODE_INSPECT)
-		ui->mode = MODE_NORMAL;
 }
 
 void inspect_free(void)

@@ -90,7 +90,7 @@ static const char *sort_title(const struct ui *ui, enum field_id id)
 	return field_defs[id].title;
 }
 
-unsigned ui_sort_menu_key(struct ui *ui, int key)
+static unsigned sort_menu_key(struct ui *ui, int key)
 {
 	enum field_id cols[UI_MAX_COLUMNS];
 	size_t n = sort_columns(ui, cols);
@@ -102,17 +102,17 @@ unsigned ui_sort_menu_key(struct ui *ui, int key)
 	case '\n':
 	case KEY_ENTER:
 		ui->cfg.order = (struct row_order){.field = cols[ui->menu_sel]};
-		ui->mode = MODE_NORMAL;
+		screen_pop(ui);
 		return UI_HANDLED | UI_REBUILD;
 	case KEY_ESC:
 	case 'q':
-		ui->mode = MODE_NORMAL;
+		screen_pop(ui);
 		break;
 	}
 	return UI_HANDLED;
 }
 
-void ui_draw_sort_menu(struct ui *ui)
+static void sort_menu_draw(struct ui *ui)
 {
 	const char *items[UI_MAX_COLUMNS];
 	enum field_id cols[UI_MAX_COLUMNS];
@@ -138,7 +138,7 @@ static bool help_line(struct ui *ui, int *y, int *line, const char *keys, const 
 	return true;
 }
 
-void ui_draw_help(struct ui *ui)
+static void help_draw(struct ui *ui)
 {
 	const char *rkeys, *rwhat;
 	int y = 0, line = 0;
@@ -181,7 +181,7 @@ void ui_draw_help(struct ui *ui)
 		    _("Mouse: click a row to select it, a heading to sort, a pane to switch."));
 }
 
-void ui_draw_columns(struct ui *ui)
+static void columns_draw(struct ui *ui)
 {
 	bool shown[FIELD_COUNT] = {false};
 	int y = 2;
@@ -230,7 +230,7 @@ static enum field_id column_at(const struct ui *ui, int i)
 	return FIELD_COMMAND;
 }
 
-unsigned ui_columns_key(struct ui *ui, int key)
+static unsigned columns_key(struct ui *ui, int key)
 {
 	enum field_id id = column_at(ui, ui->menu_sel);
 	size_t n = ui->cfg.ncolumns;
@@ -274,8 +274,49 @@ unsigned ui_columns_key(struct ui *ui, int key)
 	case KEY_ENTER:
 	case 'q':
 	case 'f':
-		ui->mode = MODE_NORMAL;
+		screen_pop(ui);
 		break;
 	}
 	return UI_HANDLED | UI_REBUILD;
+}
+
+static unsigned help_key(struct ui *ui, int key)
+{
+	if (key == KEY_DOWN)
+		ui->help_scroll++;
+	else if (key == KEY_UP && ui->help_scroll > 0)
+		ui->help_scroll--;
+	else
+		screen_pop(ui); /* any other key closes help, as in htop */
+	return UI_HANDLED;
+}
+
+static const struct ui_screen sort_menu = {.key = sort_menu_key, .draw = sort_menu_draw};
+static const struct ui_screen help_screen = {.key = help_key, .draw = help_draw, .full = true};
+static const struct ui_screen columns_screen = {
+    .key = columns_key, .draw = columns_draw, .full = true};
+
+void menus_open_sort(struct ui *ui)
+{
+	enum field_id cols[UI_MAX_COLUMNS];
+	size_t n;
+
+	ui->menu_sel = 0;
+	n = sort_columns(ui, cols);
+	screen_push(ui, &sort_menu);
+	for (size_t c = 0; c < n; c++)
+		if (cols[c] == ui->cfg.order.field)
+			ui->menu_sel = (int)c;
+}
+
+void menus_open_help(struct ui *ui)
+{
+	screen_push(ui, &help_screen);
+	ui->help_scroll = 0;
+}
+
+void menus_open_columns(struct ui *ui)
+{
+	screen_push(ui, &columns_screen);
+	ui->menu_sel = 0;
 }

@@ -89,7 +89,7 @@ unsigned panes_mouse(struct ui *ui)
 {
 	MEVENT ev;
 
-	if (getmouse(&ev) != OK || ui->mode != MODE_NORMAL)
+	if (getmouse(&ev) != OK || ui->nscreens)
 		return UI_HANDLED;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		/* the wheel moves the selection three rows, as htop's */

@@ -97,6 +97,12 @@ static void refilter(void)
 	pk.top = 0;
 }
 
+static void picker_closed(struct ui *ui);
+static unsigned picker_screen_key(struct ui *ui, int key);
+
+/* Drawn by the Counters pane, over its rows: picker_draw(). */
+static const struct ui_screen picker_screen = {.key = picker_screen_key, .closed = picker_closed};
+
 void picker_open(struct ui *ui)
 {
 	const struct frame_counters *fc = &ui->frame.counters;
@@ -123,6 +129,7 @@ void picker_open(struct ui *ui)
 			add_item(NULL, &(struct perf_event_desc){.name = pk.chosen[i], .desc = ""});
 	}
 	refilter();
+	screen_push(ui, &picker_screen);
 }
 
 /* Close, forgetting the list. */
@@ -135,6 +142,12 @@ static void close_picker(void)
 	free(pk.items);
 	free(pk.shown);
 	memset(&pk, 0, sizeof(pk));
+}
+
+static void picker_closed(struct ui *ui)
+{
+	(void)ui;
+	close_picker();
 }
 
 void picker_shutdown(struct ui *ui)
@@ -250,7 +263,7 @@ static bool typed_key(int key)
 	return true;
 }
 
-unsigned picker_key(struct ui *ui, enum ui_action act, int key)
+static unsigned picker_key(struct ui *ui, enum ui_action act, int key)
 {
 	unsigned r;
 
@@ -280,7 +293,7 @@ unsigned picker_key(struct ui *ui, enum ui_action act, int key)
 	case 'q':
 	case KEY_F(10):
 		r = apply(ui);
-		close_picker();
+		screen_pop(ui);
 		return r;
 	default:
 		/* every other key is the picker's while it is open: nothing behind it acts */
@@ -381,4 +394,9 @@ const char *picker_unknown(const struct ui *ui)
 		if (perf_event_resolve(ui->cfg.counters[i], &ev) == -ENOENT)
 			return ui->cfg.counters[i];
 	return NULL;
+}
+
+static unsigned picker_screen_key(struct ui *ui, int key)
+{
+	return picker_key(ui, keymap_lookup(key, ui->cfg.keys), key);
 }

@@ -129,6 +129,50 @@ void procs_search_next(struct ui *ui, bool from_current)
 	ui_status(ui, _("No process matches \"%s\""), ui->search_text);
 }
 
+static unsigned search_changed(struct ui *ui, const char *text)
+{
+	/* the search jumps while typing, as in htop */
+	snprintf(ui->search_text, sizeof(ui->search_text), "%s", text);
+	procs_search_next(ui, true);
+	return UI_HANDLED;
+}
+
+static unsigned search_key(struct ui *ui, int key)
+{
+	if (key == KEY_F(3)) { /* in htop's bar: the next match */
+		snprintf(ui->search_text, sizeof(ui->search_text), "%s", ui->input);
+		procs_search_next(ui, false);
+	}
+	return UI_HANDLED;
+}
+
+static const struct ui_prompt search_prompt = {
+    .label = N_("Search: "),
+    .done = search_changed,
+    .changed = search_changed,
+    .key = search_key,
+};
+
+static unsigned filter_changed(struct ui *ui, const char *text)
+{
+	/* the filter narrows while typing, as in htop */
+	snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", text);
+	return UI_HANDLED | UI_REBUILD;
+}
+
+static unsigned filter_cancel(struct ui *ui)
+{
+	ui->filter_text[0] = '\0'; /* Esc clears the filter, as in htop */
+	return UI_HANDLED | UI_REBUILD;
+}
+
+static const struct ui_prompt filter_prompt = {
+    .label = N_("Filter: "),
+    .done = filter_changed,
+    .changed = filter_changed,
+    .cancel = filter_cancel,
+};
+
 static void procs_draw(struct ui *ui, int y, int h)
 {
 	table_draw_fields(ui, y, h);
@@ -265,16 +309,16 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 	switch (act) {
 	case ACT_SEARCH:
 		/* htop's F3 opens the bar, the last search shown (typing replaces it) */
-		ui_prompt(ui, PROMPT_SEARCH, ui->search_text);
+		ui_prompt(ui, &search_prompt, ui->search_text);
 		break;
 	case ACT_SEARCH_NEXT:
 		if (!ui->search_text[0])
-			ui_prompt(ui, PROMPT_SEARCH, "");
+			ui_prompt(ui, &search_prompt, "");
 		else
 			procs_search_next(ui, false);
 		break;
 	case ACT_FILTER:
-		ui_prompt(ui, PROMPT_FILTER, ui->filter_text);
+		ui_prompt(ui, &filter_prompt, ui->filter_text);
 		break;
 	case ACT_FOLLOW:
 		if (!p)

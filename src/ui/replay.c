@@ -94,6 +94,13 @@ static unsigned go_frame(struct ui *ui, int64_t delta)
 	return UI_HANDLED | UI_REFETCH;
 }
 
+static unsigned goto_done(struct ui *ui, const char *text);
+
+static const struct ui_prompt goto_prompt = {
+    .label = N_("Go to (HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]): "),
+    .done = goto_done,
+};
+
 unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 {
 	if (!ui->replay)
@@ -112,7 +119,7 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 	case KEY_END:
 		return go_frame(ui, INT64_MAX / 2);
 	case 'g':
-		ui_prompt(ui, PROMPT_GOTO, "");
+		ui_prompt(ui, &goto_prompt, "");
 		return UI_HANDLED;
 	}
 	switch (act) {
@@ -144,7 +151,7 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 	}
 }
 
-unsigned replay_goto_done(struct ui *ui, const char *text)
+static unsigned goto_done(struct ui *ui, const char *text)
 {
 	int64_t t;
 

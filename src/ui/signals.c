@@ -63,12 +63,19 @@ static int signal_index(int sig)
 	return -1;
 }
 
+static unsigned signal_menu_key(struct ui *ui, int key);
+static void signal_menu_draw(struct ui *ui);
+
+/* Closed (Esc, Enter, or ptop quits): the targets let go, sent to or not. */
+static const struct ui_screen signal_menu = {
+    .key = signal_menu_key, .draw = signal_menu_draw, .closed = action_release};
+
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p)
 {
 	list_signals();
 	if (!action_choose(ui, p))
 		return;
-	ui->mode = MODE_SIGNAL_MENU;
+	screen_push(ui, &signal_menu);
 	ui->menu_sel = signal_index(SIGTERM);
 	ui->menu_number = 0;
 }
@@ -85,7 +92,7 @@ static void pick_by_number(struct ui *ui, int digit)
 		ui->menu_sel = signal_index(n);
 }
 
-unsigned ui_signal_menu_key(struct ui *ui, int key)
+static unsigned signal_menu_key(struct ui *ui, int key)
 {
 	if (ui_menu_move(ui, key, nsignals)) {
 		ui->menu_number = 0;
@@ -99,20 +106,19 @@ unsigned ui_signal_menu_key(struct ui *ui, int key)
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
-		ui->mode = MODE_NORMAL;
 		action_signal_targets(ui, numbers[ui->menu_sel], names[ui->menu_sel]);
+		screen_pop(ui);
 		return UI_HANDLED | UI_REFETCH;
 	case KEY_ESC:
 	case 'q':
-		ui->mode = MODE_NORMAL;
-		action_release(ui);
+		screen_pop(ui);
 		ui_status(ui, _("Cancelled"));
 		break;
 	}
 	return UI_HANDLED;
 }
 
-void ui_draw_signal_menu(struct ui *ui)
+static void signal_menu_draw(struct ui *ui)
 {
 	static char labels[SIGNALS_MAX][40];
 	const char *items[SIGNALS_MAX];

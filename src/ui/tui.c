@@ -141,18 +141,11 @@ static void draw(struct ui *ui)
 		refresh();
 		return;
 	}
-	if (ui->mode == MODE_HELP) {
-		ui_draw_help(ui);
-		refresh();
-		return;
-	}
-	if (ui->mode == MODE_COLUMNS) {
-		ui_draw_columns(ui);
-		refresh();
-		return;
-	}
-	if (ui->mode == MODE_INSPECT) {
-		inspect_draw(ui);
+	if (screen_covers(ui)) {
+		/* help, the column chooser, a panel: over everything, with their own last line */
+		screen_draw(ui);
+		if (ui_prompt_open(ui))
+			ui_draw_status(ui);
 		refresh();
 		return;
 	}
@@ -161,13 +154,7 @@ static void draw(struct ui *ui)
 		panes_draw_bar(ui, y++);
 		ui_panes[ui->cfg.pane]->draw(ui, y, LINES - 1 - y);
 	}
-	if (ui->mode == MODE_SIGNAL_MENU) {
-		ui_draw_signal_menu(ui);
-	} else if (ui->mode == MODE_SORT_MENU) {
-		ui_draw_sort_menu(ui);
-	} else if (ui->mode == MODE_USER_MENU) {
-		filter_draw_user_menu(ui);
-	}
+	screen_draw(ui); /* a menu over the pane */
 	ui_draw_status(ui);
 	refresh();
 }
@@ -305,6 +292,7 @@ int ui_run(const struct ui_opts *o)
 	int status, tty_gone;
 
 	ui.opts = o;
+	ui.watch_target.pidfd = -1;
 	ui_settings(&ui, o, &errors);
 	status = ui_readers(&ui, o);
 	if (status) {
@@ -321,12 +309,14 @@ int ui_run(const struct ui_opts *o)
 	}
 	sbuf_free(&errors);
 	tty_gone = ui_loop(&ui);
+	screen_close_all(&ui);
 	for (int i = 0; ui_panes[i]; i++)
 		if (ui_panes[i]->shutdown)
 			ui_panes[i]->shutdown(&ui);
 	crt_restore();
 	inspect_free();
 	action_release(&ui);
+	control_close(&ui.watch_target);
 	free(ui.rows);
 	free(ui.tree);
 	free(ui.vis);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tui.h: the viewer's state and what its files share: the loop (tui.c),
- * where keys go (dispatch.c), the terminal (crt.c), the status line and
- * prompts (prompt.c), menus, help and the column chooser (menus.c), the
+ * the stack of modal screens (screens.c), where keys go (dispatch.c), the
+ * terminal (crt.c), the status line and prompts (prompt.c), menus, help and the column chooser (menus.c), the
  * signal menu (signals.c), actions on a chosen process (action.c), the
  * header meters (meters.c) and the panes (procs.c with table.c, counters.c,
  * breakpoints.c, bench.c with bench_child.h). A pane is one row in
@@ -37,27 +37,38 @@ enum ui_color {
 	COLOR_COUNT
 };
 
-enum ui_mode {
-	MODE_NORMAL,
-	MODE_HELP,
-	MODE_COLUMNS,
-	MODE_SORT_MENU,
-	MODE_SIGNAL_MENU,
-	MODE_USER_MENU,
-	MODE_PROMPT,
-	MODE_INSPECT, /* a panel of inspect.c over the whole screen */
+struct ui;
+
+/*
+ * A modal screen (a prompt, a menu, help, the column chooser, an inspect
+ * panel, the event picker): pushed on the viewer's stack (screens.c), the one
+ * on top owns every key until it is popped; nothing behind it (a pane, the
+ * process table) sees a key meanwhile. htop's ScreenManager with its panels.
+ */
+struct ui_screen {
+	/* A key, any key: a mask of enum ui_reaction (UI_HANDLED is added). */
+	unsigned (*key)(struct ui *ui, int key);
+	/* Draw it: over the whole screen when full, else over the pane; NULL when
+	 * its owner draws it (the prompt on the status line, the picker in its pane). */
+	void (*draw)(struct ui *ui);
+	bool full;
+	/* Popped, or ptop quits with it open: let go of what it held. May be NULL. */
+	void (*closed)(struct ui *ui);
 };
 
-enum prompt_kind {
-	PROMPT_SEARCH,
-	PROMPT_FILTER,
-	PROMPT_FIELD_FILTER,	  /* o */
-	PROMPT_FIELD_FILTER_CASE, /* O */
-	PROMPT_RENICE,
-	PROMPT_DELAY,
-	PROMPT_WATCH,
-	PROMPT_PANE, /* answered by the current pane's prompt_done */
-	PROMPT_GOTO, /* a time in a recording (replay.c) */
+#define UI_SCREENS_MAX 8
+
+/* A one-line prompt on the status line (htop's IncSet): a widget with callbacks. */
+struct ui_prompt {
+	const char *label; /* translatable; NULL: ui->prompt_label, written by the opener */
+	/* Enter, with the text typed: a mask of enum ui_reaction. */
+	unsigned (*done)(struct ui *ui, const char *text);
+	/* The text changed while typing (the filter narrows, the search jumps). May be NULL. */
+	unsigned (*changed)(struct ui *ui, const char *text);
+	/* Esc. May be NULL. */
+	unsigned (*cancel)(struct ui *ui);
+	/* A key the line editor has no use for (F3 in the search bar). May be NULL. */
+	unsigned (*key)(struct ui *ui, int key);
 };
 
 #define UI_TEXT_MAX 128
@@ -123,10 +134,11 @@ struct ui {
 	bool utf8;
 	bool paused;
 	bool quit;
-	enum ui_mode mode;
+	const struct ui_screen *screens[UI_SCREENS_MAX]; /* the modal screens, last on top */
+	size_t nscreens;
 	int menu_sel; /* selection in a menu or list screen */
 	int help_scroll;
-	enum prompt_kind prompt;
+	const struct ui_prompt *prompt; /* the prompt open, or the last one */
 	char input[UI_TEXT_MAX];
 	size_t input_len;
 	bool input_fresh;		/* input is the current value, shown: typing replaces it */
@@ -142,11 +154,10 @@ struct ui {
 	int pane_bar_y;
 
 	/* counters and breakpoints */
-	const char *ob_error;	 /* why counters could not start, or NULL */
-	struct sbuf cell;	 /* scratch for one table cell, kept across frames */
-	size_t bp_sel;		 /* selected breakpoint in the Breakpoints pane */
-	int watch_pid;		 /* the process a `w` prompt arms on */
-	const char *pane_prompt; /* label of a PROMPT_PANE prompt */
+	const char *ob_error;		 /* why counters could not start, or NULL */
+	struct sbuf cell;		 /* scratch for one table cell, kept across frames */
+	size_t bp_sel;			 /* selected breakpoint in the Breakpoints pane */
+	struct proc_target watch_target; /* the process a D prompt arms on */
 
 	/* the frame's view: the memory columns' unit (top's e), the summary's (E),
 	 * from cfg (display_apply()) */
@@ -182,8 +193,6 @@ struct pane_def {
 	int (*poll)(struct ui *ui);
 	/* Called once before ptop exits (a running benchmark is stopped). May be NULL. */
 	void (*shutdown)(struct ui *ui);
-	/* A prompt this pane opened was answered. May be NULL. */
-	void (*prompt_done)(struct ui *ui, const char *text);
 	/* The columns F6 offers, into out (room for max); NULL: the Processes pane's. */
 	size_t (*sort_columns)(struct ui *ui, enum field_id *out, size_t max);
 };
@@ -238,12 +247,31 @@ attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono);
  * unprintable or not valid in the locale as '?'. Returns the columns used. */
 int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
 
+/* screens.c: the stack of modal screens */
+/* Open s over what shows; it takes every key from now on. Past UI_SCREENS_MAX
+ * the top one is closed first. */
+void screen_push(struct ui *ui, const struct ui_screen *s);
+/* Close the screen on top (its closed() is called); nothing when none is open. */
+void screen_pop(struct ui *ui);
+/* The screen on top, or NULL. */
+const struct ui_screen *screen_top(const struct ui *ui);
+/* Close every screen (ptop quits). */
+void screen_close_all(struct ui *ui);
+/* A key for the screen on top: its reaction, or UI_IGNORED when none is open. */
+unsigned screen_key(struct ui *ui, int key);
+/* Draw the screens: true when a full one covers the panes (drawn, then, alone
+ * with what is above it). Called with the panes drawn already when false. */
+bool screen_covers(const struct ui *ui);
+void screen_draw(struct ui *ui);
+
 /* prompt.c: the status line */
 void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *initial);
+/* Open prompt p with initial text (shown selected: typing replaces it). */
+void ui_prompt(struct ui *ui, const struct ui_prompt *p, const char *initial);
+/* Whether a prompt is the screen on top. */
+bool ui_prompt_open(const struct ui *ui);
 /* A key nothing took: say so, rather than ignore it (top and htop users try theirs). */
 void ui_no_such_key(struct ui *ui, int key);
-unsigned ui_prompt_key(struct ui *ui, int key);
 /* The prompt, a message, or the function-key bar, on the last line. */
 void ui_draw_status(struct ui *ui);
 
@@ -251,17 +279,14 @@ void ui_draw_status(struct ui *ui);
 /* Up/Down/Home/End in a list of n entries (ui->menu_sel); true when key was one. */
 bool ui_menu_move(struct ui *ui, int key, int n);
 void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n);
-unsigned ui_sort_menu_key(struct ui *ui, int key);
-void ui_draw_sort_menu(struct ui *ui);
-void ui_draw_help(struct ui *ui);
-void ui_draw_columns(struct ui *ui);
-unsigned ui_columns_key(struct ui *ui, int key);
+/* Open the sort menu (F6), help (h) or the column chooser (F2). */
+void menus_open_sort(struct ui *ui);
+void menus_open_help(struct ui *ui);
+void menus_open_columns(struct ui *ui);
 
 /* signals.c */
 /* Open the signal menu on row p's process (fixed now: see action_choose). */
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
-unsigned ui_signal_menu_key(struct ui *ui, int key);
-void ui_draw_signal_menu(struct ui *ui);
 
 /* dispatch.c: a key to whatever takes it; what the loop must do (enum ui_reaction) */
 unsigned dispatch_key(struct ui *ui, int key);
@@ -281,12 +306,8 @@ size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n);
 void filter_draw_kept(struct ui *ui, struct sbuf *b);
 /* u, o, O, K and *; UI_IGNORED for any other action. */
 unsigned filter_key(struct ui *ui, enum ui_action act);
-/* The o or O prompt was answered (empty: clear the field filters). */
-unsigned filter_field_done(struct ui *ui);
 /* Open the u menu: All users, then the users that have processes now. */
 void filter_user_menu(struct ui *ui);
-unsigned filter_user_menu_key(struct ui *ui, int key);
-void filter_draw_user_menu(struct ui *ui);
 
 /* tags.c */
 /* Whether p is tagged (by PID and start time). */
@@ -351,12 +372,11 @@ void table_prepare(struct ui *ui);
 
 /* picker.c: the Counters pane's event picker (E) */
 bool picker_is_open(void);
-/* Open it, the events counted now ticked. */
+/* Open it, the events counted now ticked: a screen that takes every key while
+ * open. Typing (or /) filters the list, Esc clears the filter. E, Esc (no
+ * filter), q or F10 close it and count the ticked events from the next frame
+ * (UI_REFETCH). */
 void picker_open(struct ui *ui);
-/* Any key while it is open (it takes them all): typing (or /) filters the
- * list, Esc clears the filter. E, Esc (no filter), q or F10 close it and
- * count the ticked events from the next frame (UI_REFETCH). */
-unsigned picker_key(struct ui *ui, enum ui_action act, int key);
 /* Draw it over the pane's rows y..y+h-1. */
 void picker_draw(struct ui *ui, int y, int h);
 /* Close it without counting anything new (ptop quits). */
@@ -367,12 +387,6 @@ const char *picker_unknown(const struct ui *ui);
 /* inspect.c: the selected process looked at closely (htop's e, l, a; s in strace.c) */
 /* e, l, s and a on the selected process; UI_IGNORED for any other action. */
 unsigned inspect_action(struct ui *ui, enum ui_action act);
-/* A key while a panel is open (MODE_INSPECT): scrolling, Esc and q close it. */
-unsigned inspect_key(struct ui *ui, int key);
-/* The open panel, over the whole screen. */
-void inspect_draw(struct ui *ui);
-/* Close the panel (and let its target go). */
-void inspect_close(struct ui *ui);
 /* Free what the panels kept, before ptop exits. */
 void inspect_free(void);
 /* strace.c: run strace -p on row p's task (named who) in the terminal, or say why not. */
@@ -394,8 +408,6 @@ void replay_start(struct ui *ui);
 void replay_seek(struct ui *ui);
 /* Time travel and the refused actions; UI_IGNORED for other keys or when live. */
 unsigned replay_key(struct ui *ui, enum ui_action act, int key);
-/* g answered with text: go to that time. */
-unsigned replay_goto_done(struct ui *ui, const char *text);
 /* The header's note: "[replay DAY, frame N/M]". */
 void replay_draw_note(struct ui *ui);
 /*
