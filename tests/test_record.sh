@@ -202,7 +202,7 @@ expect 1 "no recorded frames" "$PTOP" -r "$tmp/nodays" -b
 # a day file that is a link to its directory is read as a file, not followed round
 mkdir "$tmp/loop"
 ln -s . "$tmp/loop/ptop-2030-01-01.rec"
-expect 1 "not a ptop recording" "$PTOP" -r "$tmp/loop" --summary
+expect 1 "a directory, not a regular file: not read" "$PTOP" -r "$tmp/loop" --summary
 cp "$tmp/cut.rec" "$tmp/days/ptop-2001-01-01.rec"
 expect 1 "truncated header" "$PTOP" -r "$tmp/days" --summary
 expect 2 "need -r" "$PTOP" -b --begin 10:00

@@ -24,6 +24,7 @@
 #include <zstd.h>
 
 #include "ptop/record.h"
+#include "ptop/safefile.h"
 
 static const char file_magic[8] = {'P', 'T', 'O', 'P', 'R', 'E', 'C', '\n'};
 static const char frame_magic[4] = {'P', 'T', 'F', 'R'};
@@ -68,6 +69,7 @@ struct record_writer {
 
 struct record_reader {
 	int fd;
+	bool borrowed; /* fd is the writer's: closing it would drop the writer's lock */
 	char *path;
 	struct record_info info;
 	uint64_t end; /* after the last complete frame (a file; unused for a directory) */
@@ -368,8 +370,9 @@ static int keys_load(struct record_reader *r, uint64_t last, const struct head *
 	return 0;
 }
 
-int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
-			  struct record_error *e)
+/* record_reader_open_fd(), fd owned by the reader unless borrowed. */
+static int reader_open(int fd, bool borrowed, const char *path, struct record_reader **out,
+		       struct record_error *e)
 {
 	struct record_reader *r = xcalloc(1, sizeof(*r));
 	unsigned char h[RECORD_HEADER_LEN];
@@ -381,6 +384,7 @@ int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
 
 	*out = NULL;
 	r->fd = fd;
+	r->borrowed = borrowed;
 	r->path = xstrdup(path);
 	if (fstat(fd, &st)) {
 		err = rec_fail(e, -errno, path, "%s", strerror(errno));
@@ -427,6 +431,26 @@ fail:
 	return err;
 }
 
+/* path opened by safefile_open(), or -errno with e saying why. */
+static int open_file(const char *path, int flags, unsigned how, struct stat *st,
+		     struct record_error *e)
+{
+	int fd = safefile_open(path, flags, how, st);
+
+	if (fd >= 0)
+		return fd;
+	if (fd == -ENOENT || (fd == -EACCES && !safefile_refused(fd, st, how)))
+		return rec_fail(e, fd, path, "%s", strerror(-fd));
+	return rec_fail(e, fd, path, "%s: %s", safefile_why(fd, st, how),
+			flags == O_RDONLY ? _("not read") : _("not recorded into"));
+}
+
+int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
+			  struct record_error *e)
+{
+	return reader_open(fd, false, path, out, e);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -470,6 +494,7 @@ static int open_days(const char *dir, struct record_reader **out, struct record_
 {
 	struct record_reader *r = xcalloc(1, sizeof(*r));
 	char **names, path[PATH_MAX];
+	struct stat st;
 	size_t n;
 	int err = day_files(dir, &names, &n, e);
 
@@ -483,9 +508,8 @@ static int open_days(const char *dir, struct record_reader **out, struct record_
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		/* a file each, never a directory again (a link to "." would not end) */
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		err = fd < 0 ? rec_fail(e, -errno, path, "%s", strerror(errno))
-			     : record_reader_open_fd(fd, path, &p, e);
+		fd = open_file(path, O_RDONLY, 0, &st, e);
+		err = fd < 0 ? fd : record_reader_open_fd(fd, path, &p, e);
 		if (err == -ENODATA) {
 			err = 0;
 			continue;
@@ -513,13 +537,14 @@ static int open_days(const char *dir, struct record_reader **out, struct record_
 
 int record_reader_open(const char *path, struct record_reader **out, struct record_error *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	int fd;
 
 	*out = NULL;
+	fd = open_file(path, O_RDONLY, SAFEFILE_DIR, &st, e);
 	if (fd < 0)
-		return rec_fail(e, -errno, path, "%s", strerror(errno));
-	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		return fd;
+	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return open_days(path, out, e);
 	}
@@ -550,7 +575,7 @@ void record_reader_free(struct record_reader *r)
 		record_reader_free(r->parts[i]);
 	free(r->parts);
 	free(r->base);
-	if (r->fd >= 0)
+	if (r->fd >= 0 && !r->borrowed)
 		close(r->fd);
 	ZSTD_freeDCtx(r->dctx);
 	sbuf_free(&r->comp);
@@ -792,7 +817,7 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 {
 	struct record_reader *r;
 	struct stat st;
-	int fd, err;
+	int err;
 
 	w->version = RECORD_VERSION;
 	if (fstat(w->fd, &st))
@@ -800,10 +825,7 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 	/* an empty file given to record into */
 	if (st.st_size == 0)
 		return writer_new_header(w, e);
-	fd = dup(w->fd);
-	if (fd < 0)
-		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
-	err = record_reader_open_fd(fd, w->path, &r, e);
+	err = reader_open(w->fd, true, w->path, &r, e);
 	if (err == -ENODATA) {
 		/* a header and no complete frame: this format's header, the first frame after it */
 		err = writer_new_header(w, e);
@@ -832,25 +854,58 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 	return 0;
 }
 
+/*
+ * One recorder per file: two would write their frames over each other's. A
+ * POSIX lock, as it names its holder; it lasts while this process keeps
+ * every descriptor of the file open (closing any drops it), hence the
+ * borrowed descriptor of writer_resume()'s reader.
+ */
+static int writer_lock(struct record_writer *w, struct record_error *e)
+{
+	struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+
+	if (fcntl(w->fd, F_SETLK, &l) == 0)
+		return 0;
+	if (errno != EAGAIN && errno != EACCES)
+		return rec_fail(e, -errno, w->path, _("cannot lock it: %s"), strerror(errno));
+	l = (struct flock){.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	/* the holder's PID is 0 when it is in another PID namespace */
+	if (fcntl(w->fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK && l.l_pid > 0)
+		snprintf(e->msg, sizeof(e->msg), _("ptop: %s is being recorded by process %d"),
+			 w->path, (int)l.l_pid);
+	else
+		snprintf(e->msg, sizeof(e->msg), _("ptop: %s is being recorded by another process"),
+			 w->path);
+	return -EBUSY;
+}
+
 int record_writer_open(const char *path, struct record_writer **out, struct record_error *e)
 {
 	struct record_writer *w = xcalloc(1, sizeof(*w));
+	/* a recording holds every user's processes: never into a file another user can read */
+	const unsigned how = SAFEFILE_OWN_FILE;
+	struct stat st;
 	int err;
 
 	*out = NULL;
 	w->path = xstrdup(path);
-	w->fd = open(path, O_RDWR | O_CLOEXEC);
-	if (w->fd < 0 && errno == ENOENT) {
+	w->fd = safefile_open(path, O_RDWR, how, &st);
+	if (w->fd == -ENOENT && !st.st_mode) {
 		err = create_file(path, e);
 		if (err)
 			goto fail;
-		w->fd = open(path, O_RDWR | O_CLOEXEC);
+		w->fd = -1;
 	}
 	if (w->fd < 0) {
-		err = rec_fail(e, -errno, path, "%s", strerror(errno));
-		goto fail;
+		w->fd = open_file(path, O_RDWR, how, &st, e);
+		if (w->fd < 0) {
+			err = w->fd;
+			goto fail;
+		}
 	}
-	err = writer_resume(w, e);
+	err = writer_lock(w, e);
+	if (!err)
+		err = writer_resume(w, e);
 	if (err)
 		goto fail;
 	w->cctx = ZSTD_createCCtx();
