@@ -192,11 +192,57 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 	}
 }
 
+/* --begin or --end (opt) as typed into *t: 0, or the exit status after saying why. */
+static int range_time(const char *opt, const char *s, int64_t ref, int64_t *t)
+{
+	int err = record_parse_time(s, ref, t);
+
+	if (err == -ERANGE)
+		fprintf(stderr,
+			_("ptop: %s: '%s' is out of the times a recording holds (1677-09-21 to "
+			  "2262-04-11)\n"),
+			opt, s);
+	else if (err)
+		fprintf(stderr, _("ptop: %s: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
+			opt, s);
+	return err ? 2 : 0;
+}
+
+static void ns_time(struct sbuf *b, int64_t ns)
+{
+	struct timespec t = {.tv_sec = (time_t)(ns / 1000000000)};
+
+	put_time(b, &t);
+}
+
+/* No frame from frame from up to end_ns: say so, with what the recording spans. */
+static int range_empty(struct record_reader *r, int64_t begin_ns, int64_t end_ns, int64_t first)
+{
+	struct record_error re;
+	struct sbuf b = {0};
+	int64_t last;
+
+	if (record_frame_time(r, record_frames(r) - 1, &last, &re))
+		last = first;
+	sbuf_adds(&b, _("no frame between "));
+	ns_time(&b, begin_ns == INT64_MIN ? first : begin_ns);
+	sbuf_adds(&b, _(" and "));
+	ns_time(&b, end_ns == INT64_MAX ? last : end_ns);
+	sbuf_adds(&b, _("; the recording spans "));
+	ns_time(&b, first);
+	sbuf_adds(&b, _(" to "));
+	ns_time(&b, last);
+	fprintf(stderr, "ptop: %s: %s\n", record_reader_path(r), sbuf_cstr(&b));
+	sbuf_free(&b);
+	return 1;
+}
+
 int replay_range(struct record_reader *r, const char *begin, const char *end, uint64_t *from,
 		 int64_t *end_ns)
 {
 	struct record_error re;
-	int64_t first, t;
+	int64_t first, t = INT64_MIN, at;
+	int status;
 
 	*from = 0;
 	*end_ns = INT64_MAX;
@@ -204,26 +250,19 @@ int replay_range(struct record_reader *r, const char *begin, const char *end, ui
 		fprintf(stderr, "%s\n", re.msg);
 		return 1;
 	}
-	if (end && record_parse_time(end, first, end_ns)) {
-		fprintf(stderr,
-			_("ptop: --end: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"), end);
-		return 2;
-	}
-	if (!begin)
-		return -1;
-	if (record_parse_time(begin, first, &t)) {
-		fprintf(stderr,
-			_("ptop: --begin: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
-			begin);
-		return 2;
-	}
-	if (record_find_time(r, t, from, &re)) {
+	if (end && (status = range_time("--end", end, first, end_ns)))
+		return status;
+	if (begin && (status = range_time("--begin", begin, first, &t)))
+		return status;
+	if (begin && record_find_time(r, t, from, &re)) {
 		fprintf(stderr, "%s\n", re.msg);
 		return 1;
 	}
 	/* the last frame at or before --begin, unless it is before: the one after */
-	if (!record_frame_time(r, *from, &first, &re) && first < t)
+	if (begin && !record_frame_time(r, *from, &at, &re) && at < t)
 		(*from)++;
+	if (*from >= record_frames(r) || (!record_frame_time(r, *from, &at, &re) && at > *end_ns))
+		return range_empty(r, t, *end_ns, first);
 	return -1;
 }
 
@@ -244,9 +283,6 @@ int replay_summary(const char *path, const char *begin, const char *end, int fd)
 	status = replay_range(r, begin, end, &from, &end_ns);
 	if (status < 0 && summary_read(r, from, end_ns, &s, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
-		status = 1;
-	} else if (status < 0 && !s.frames) {
-		fprintf(stderr, _("ptop: %s: no frame between --begin and --end\n"), path);
 		status = 1;
 	} else if (status < 0) {
 		summary_print(&b, path, r, &s);

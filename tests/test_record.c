@@ -734,6 +734,12 @@ static void test_parse_time(void **state)
 	assert_int_equal(record_parse_time("12:3x", ref, &t), -EINVAL);
 	assert_int_equal(record_parse_time("yesterday", ref, &t), -EINVAL);
 	assert_int_equal(record_parse_time("", ref, &t), -EINVAL);
+	/* a frame's time is int64 ns: past 2262 there is none, and no overflow */
+	assert_int_equal(record_parse_time("2262-04-10", 0, &t), 0);
+	assert_true(t > 0);
+	assert_int_equal(record_parse_time("2262-04-12", 0, &t), -ERANGE);
+	assert_int_equal(record_parse_time("9999-12-31 23:59", 0, &t), -ERANGE);
+	assert_int_equal(record_parse_time("1600-01-01", 0, &t), -ERANGE);
 }
 
 static int setup(void **state)

@@ -211,7 +211,16 @@ expect 2 "needs --record" "$PTOP" -b --keep 3
 expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" -b --begin 25:99
 expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" --summary --end 25:99
 expect 2 "need -b or --summary" "$PTOP" -r "$tmp/q.rec" --begin 10:00
-expect 1 "no frame between --begin and --end" "$PTOP" -r "$tmp/q.rec" --summary --end 2000-01-01
+# an empty range is an error, saying what the recording spans; times past 2262 are no times
+expect 1 "no frame between .* and 2000-01-01 00:00:00; the recording spans " \
+	"$PTOP" -r "$tmp/q.rec" --summary --end 2000-01-01
+expect 1 "no frame between 2030-01-01 00:00:00 and .*; the recording spans " \
+	"$PTOP" -r "$tmp/q.rec" -b --begin 2030-01-01
+[ -s "$tmp/out" ] && fail "an empty range printed frames"
+expect 1 "no frame between" "$PTOP" -r "$tmp/dir" -b --begin 2030-01-01 --end 2030-01-02
+expect 2 "--begin: '2300-01-01' is out of the times a recording holds" \
+	"$PTOP" -r "$tmp/q.rec" -b --begin 2300-01-01
+expect 2 "--end: '9999-12-31 23:59' is out of the times" "$PTOP" -r "$tmp/q.rec" --summary --end "9999-12-31 23:59"
 # huge files: one that is not a recording is refused by its first bytes; a
 # recording followed by a long run of zeros (what a crash can leave on some
 # file systems) reads back to its last frame

@@ -89,6 +89,8 @@ int record_reader_open(const char *path, struct record_reader **out, struct reco
 void record_reader_free(struct record_reader *r);
 
 const struct record_info *record_reader_info(const struct record_reader *r);
+/* The path the reader was opened on (a file or a directory), for messages. */
+const char *record_reader_path(const struct record_reader *r);
 /* Frames in the recording (numbered 0 to this - 1). */
 uint64_t record_frames(const struct record_reader *r);
 
@@ -137,7 +139,8 @@ int recorder_close(struct recorder *r, struct record_error *e);
 /*
  * A time as users type it, into CLOCK_REALTIME ns: "HH:MM[:SS]" on the local
  * day of ref_ns, or "YYYY-MM-DD[ HH:MM[:SS]]" (a T may stand for the space),
- * local time. 0 or -EINVAL.
+ * local time. 0, -EINVAL not such a time, or -ERANGE a time a recording
+ * cannot hold (int64 ns: before 1677-09-21 or after 2262-04-11).
  */
 int record_parse_time(const char *s, int64_t ref_ns, int64_t *out);
 

@@ -592,6 +592,11 @@ const struct record_info *record_reader_info(const struct record_reader *r)
 	return &r->info;
 }
 
+const char *record_reader_path(const struct record_reader *r)
+{
+	return r->path;
+}
+
 uint64_t record_frames(const struct record_reader *r)
 {
 	return r->nframes;

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,9 @@ done:
 	t = mktime(&tm);
 	if (t == (time_t)-1)
 		return -EINVAL;
+	/* a frame's time is int64 ns: 1677-09-21 to 2262-04-11 */
+	if (t > INT64_MAX / 1000000000 || t < INT64_MIN / 1000000000)
+		return -ERANGE;
 	*out = (int64_t)t * 1000000000;
 	return 0;
 }

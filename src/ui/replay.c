@@ -8,6 +8,7 @@
  * frame source for something else (pause, delay, threads). Touches no kernel
  * interface.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -148,7 +149,15 @@ unsigned replay_goto_done(struct ui *ui, const char *text)
 {
 	int64_t t;
 
-	if (record_parse_time(text, frame_ns(&ui->frame), &t)) {
+	int err = record_parse_time(text, frame_ns(&ui->frame), &t);
+
+	if (err == -ERANGE) {
+		ui_status(ui,
+			  _("Out of the times a recording holds (1677-09-21 to 2262-04-11): '%s'"),
+			  text);
+		return UI_HANDLED;
+	}
+	if (err) {
 		ui_status(ui, _("Not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS])"), text);
 		return UI_HANDLED;
 	}
