@@ -483,6 +483,27 @@ static void head_crc(char *h)
 		h[44 + i] = (char)(c >> (8 * i));
 }
 
+static void put32(char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (char)(v >> (8 * i));
+}
+
+/* Make the header's check of its version, then the header's own checksum, match. */
+static void version_crc(char *b)
+{
+	put32(b + RECORD_VERSION_CRC_AT,
+	      (uint32_t)crc32(crc32(0, Z_NULL, 0), (const unsigned char *)b + 8, 8));
+	put32(b + 16, (uint32_t)crc32(crc32(0, Z_NULL, 0), (const unsigned char *)b + 20,
+				      RECORD_HEADER_LEN - 20));
+}
+
+static void header_crc(char *b)
+{
+	put32(b + 16, (uint32_t)crc32(crc32(0, Z_NULL, 0), (const unsigned char *)b + 20,
+				      RECORD_HEADER_LEN - 20));
+}
+
 /* Opening p fails with err and a message containing what. */
 static void expect_open_error(const char *p, int err, const char *what)
 {
@@ -515,12 +536,34 @@ static void test_hostile(void **state)
 	expect_open_error(p, -EINVAL, "truncated header");
 	write_bytes(p, good, RECORD_HEADER_LEN);
 	expect_open_error(p, -ENODATA, "no complete frame");
-	/* a newer format: refused before anything else of its header is read */
+	/* a newer format: refused by its version and that field's check, whatever else its
+	 * header says */
 	b = malloc(n);
 	memcpy(b, good, n);
 	b[8] = RECORD_VERSION + 1;
+	version_crc(b);
+	b[50] ^= 1;
 	write_bytes(p, b, n);
 	expect_open_error(p, -EPROTO, "newer ptop");
+	/* a flipped bit of the version is damage, not a newer ptop; so is an absurd version */
+	for (int bit = 0; bit < 32; bit++) {
+		memcpy(b, good, n);
+		b[8 + bit / 8] ^= (char)(1 << bit % 8);
+		write_bytes(p, b, n);
+		expect_open_error(p, -EINVAL, "version field");
+	}
+	memcpy(b, good, n);
+	b[11] = 0x40;
+	version_crc(b);
+	write_bytes(p, b, n);
+	expect_open_error(p, -EINVAL, "version field");
+	/* files from before the check (0 there) read, as v1.rec and v2.rec do */
+	memcpy(b, good, n);
+	memset(b + RECORD_VERSION_CRC_AT, 0, 4);
+	header_crc(b);
+	write_bytes(p, b, n);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	record_reader_free(r);
 	/* a byte of the header */
 	memcpy(b, good, n);
 	b[50] ^= 1;

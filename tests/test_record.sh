@@ -192,10 +192,18 @@ expect 1 "empty" "$PTOP" -r "$tmp/empty.rec" -b
 expect 1 "not a ptop recording" "$PTOP" -r /etc/passwd -b
 expect 1 "No such file" "$PTOP" -r "$tmp/none.rec" -b
 expect 1 "not a ptop recording" "$PTOP" -r "$tmp/empty.rec" --summary -r /etc/passwd
-"$PYTHON" -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[8] = 99; open(sys.argv[2], "wb").write(b)' \
-	"$tmp/q.rec" "$tmp/v2.rec"
+# a newer format by its version and that field's CRC-32 (at byte 252), a damaged one without
+"$PYTHON" -c 'import sys, zlib
+b = bytearray(open(sys.argv[1], "rb").read())
+b[8] = 99
+b[252:256] = zlib.crc32(bytes(b[8:16])).to_bytes(4, "little")
+open(sys.argv[2], "wb").write(b)
+b[8] = 3 ^ 0x40
+open(sys.argv[3], "wb").write(b)' "$tmp/q.rec" "$tmp/v2.rec" "$tmp/flip.rec"
 expect 1 "newer ptop" "$PTOP" -r "$tmp/v2.rec" -b
 expect 1 "newer ptop" "$PTOP" --record "$tmp/v2.rec" -n 1
+expect 1 "corrupt header: its version field (67) is damaged" "$PTOP" -r "$tmp/flip.rec" -b
+expect 1 "corrupt header: its version field (67) is damaged" "$PTOP" --record "$tmp/flip.rec" -n 1
 head -c 100 "$tmp/q.rec" >"$tmp/cut.rec"
 expect 1 "truncated header" "$PTOP" -r "$tmp/cut.rec" --summary
 expect 1 "no recorded frames" "$PTOP" -r "$tmp/nodays" -b

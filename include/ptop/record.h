@@ -24,6 +24,11 @@
 #define RECORD_KEY_EVERY 60   /* frames from one keyframe to the next */
 #define RECORD_HEADER_LEN 256 /* bytes of the file header */
 #define RECORD_FRAME_HEAD 48  /* bytes before each frame's compressed data */
+/* Where the header keeps the CRC-32 of its version and length fields (bytes 8 to 15), in
+ * every version: a damaged version is told from a newer one by it (0: a file older than it). */
+#define RECORD_VERSION_CRC_AT 252
+/* A version above this is damage, never a newer ptop's. */
+#define RECORD_VERSION_SANE 255
 /* A frame's compressed and decoded sizes are refused above this: a corrupt length
  * must not make the reader allocate gigabytes. */
 #define RECORD_FRAME_MAX (256u << 20)

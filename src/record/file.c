@@ -205,13 +205,31 @@ static void header_build(unsigned char h[RECORD_HEADER_LEN])
 		memcpy(h + 44, u.nodename, strnlen(u.nodename, 64));
 		memcpy(h + 109, u.release, strnlen(u.release, 64));
 	}
+	le32(h + RECORD_VERSION_CRC_AT, crc(h + 8, 8));
 	le32(h + 16, crc(h + 20, RECORD_HEADER_LEN - 20));
+}
+
+/*
+ * Whether the version field (and the header length after it) is as written:
+ * its CRC-32 at RECORD_VERSION_CRC_AT, which every version from this one on
+ * writes there, or 0 in a file written before it was.
+ */
+static int version_check(const unsigned char *h, size_t n)
+{
+	uint32_t v;
+
+	if (n < RECORD_HEADER_LEN)
+		return -ENODATA;
+	v = rd32(h + RECORD_VERSION_CRC_AT);
+	return v == crc(h + 8, 8) ? 0 : v == 0 ? -ENOENT : -EINVAL;
 }
 
 /* Parse and check the header read into h (n bytes of it). */
 static int header_parse(const unsigned char *h, size_t n, const char *path, struct record_info *in,
 			struct record_error *e)
 {
+	int check;
+
 	if (n == 0)
 		return rec_fail(e, -EPROTO, path, _("empty file, not a ptop recording"));
 	if (n < sizeof(file_magic) || memcmp(h, file_magic, sizeof(file_magic)))
@@ -219,11 +237,19 @@ static int header_parse(const unsigned char *h, size_t n, const char *path, stru
 	if (n < 12)
 		return rec_fail(e, -EINVAL, path, _("truncated header"));
 	in->version = rd32(h + 8);
-	if (in->version > RECORD_VERSION)
+	check = version_check(h, n);
+	/* newer by its version field and that field's own check, whatever else its header says */
+	if (in->version > RECORD_VERSION && in->version <= RECORD_VERSION_SANE && !check)
 		return rec_fail(e, -EPROTO, path,
 				_("recorded in format version %u by a newer ptop; this ptop reads "
 				  "versions up to %u"),
 				in->version, RECORD_VERSION);
+	if (check == -ENODATA)
+		return rec_fail(e, -EINVAL, path, _("truncated header"));
+	if (in->version == 0 || in->version > RECORD_VERSION || check == -EINVAL)
+		return rec_fail(e, -EINVAL, path,
+				_("corrupt header: its version field (%u) is damaged"),
+				in->version);
 	if (n < RECORD_HEADER_LEN)
 		return rec_fail(e, -EINVAL, path, _("truncated header"));
 	if (in->version == 0 || rd32(h + 12) != RECORD_HEADER_LEN ||
