@@ -110,22 +110,45 @@ struct summary {
 	double *rec;	 /* the recorder's CPU cost of the frames that say it, seconds */
 	uint64_t nrec;
 	uint64_t rows;
+	uint64_t skipped; /* corrupt frames, and those after them up to a keyframe */
 	struct seen_set seen;
 };
 
-/* Frames from frame from on, up to the time end_ns. */
+void replay_say_tail(const struct record_reader *r)
+{
+	const char *path;
+	uint64_t n = record_reader_tail(r, &path);
+
+	if (n)
+		fprintf(stderr,
+			_("ptop: %s: %llu bytes after its last complete frame are not a frame "
+			  "(cut short by a crash?), not replayed\n"),
+			path, (unsigned long long)n);
+}
+
+void replay_say_skipped(const char *first, uint64_t n)
+{
+	fprintf(stderr, _("%s; %llu frames skipped in all, to the next keyframe that reads\n"),
+		first, (unsigned long long)n);
+}
+
+/* Frames from frame from on, up to the time end_ns; corrupt ones skipped, counted. */
 static int summary_read(struct record_reader *r, uint64_t from, int64_t end_ns, struct summary *s,
 			struct record_error *e)
 {
 	uint64_t most = record_frames(r) - from;
+	struct record_error later;
 	struct frame f = {0};
 	int err = 0;
 
 	s->cost = xreallocarray(NULL, most ? most : 1, sizeof(*s->cost));
 	s->rec = xreallocarray(NULL, most ? most : 1, sizeof(*s->rec));
 	for (uint64_t n = from; n < record_frames(r); n++) {
-		err = record_read(r, n, &f, e);
-		if (err || (int64_t)f.time.tv_sec * 1000000000 + f.time.tv_nsec > end_ns)
+		err = record_read_next(r, &n, &f, &s->skipped, s->skipped ? &later : e);
+		if (err == -ERANGE)
+			err = 0;
+		if (err || n >= record_frames(r) ||
+		    (int64_t)f.time.tv_sec * 1000000000 + f.time.tv_nsec > end_ns)
 			break;
 		if (!s->frames)
 			s->first = f.time;
@@ -280,14 +303,24 @@ int replay_summary(const char *path, const char *begin, const char *end, int fd)
 		fprintf(stderr, "%s\n", e.msg);
 		return 1;
 	}
+	replay_say_tail(r);
 	status = replay_range(r, begin, end, &from, &end_ns);
 	if (status < 0 && summary_read(r, from, end_ns, &s, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
 		status = 1;
+	} else if (status < 0 && !s.frames) {
+		/* every frame of the range is corrupt */
+		replay_say_skipped(e.msg, s.skipped);
+		status = 1;
 	} else if (status < 0) {
+		/* the intact frames summed up, then how many were not */
 		summary_print(&b, path, r, &s);
 		err = write_out(fd, b.p, b.len);
 		status = err && err != -EPIPE;
+		if (s.skipped) {
+			replay_say_skipped(e.msg, s.skipped);
+			status = 1;
+		}
 	}
 	sbuf_free(&b);
 	free(s.cost);

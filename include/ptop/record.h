@@ -94,6 +94,13 @@ int record_reader_open(const char *path, struct record_reader **out, struct reco
 void record_reader_free(struct record_reader *r);
 
 const struct record_info *record_reader_info(const struct record_reader *r);
+/*
+ * Bytes after the last complete frame (a frame cut short by a crash, or what
+ * a file system left), which the reader skips; 0 also while another process
+ * records into the file (its lock held: the frame being written). For a
+ * directory, those of the first day file that has some; *path says which.
+ */
+uint64_t record_reader_tail(const struct record_reader *r, const char **path);
 /* The path the reader was opened on (a file or a directory), for messages. */
 const char *record_reader_path(const struct record_reader *r);
 /* Frames in the recording (numbered 0 to this - 1). */
@@ -107,6 +114,17 @@ uint64_t record_frames(const struct record_reader *r);
  * end, or -EINVAL with e saying where the file is corrupt.
  */
 int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct record_error *e);
+
+/*
+ * record_read() past damage: frame *n, or, when it is corrupt, the first
+ * frame that reads from the next keyframe on (a delta needs every frame
+ * since its keyframe). *n becomes the frame read and *skipped grows by the
+ * frames passed over; e says what the first corrupt frame was. Returns 0,
+ * -ERANGE when no frame from *n on reads (*n is then record_frames()), or
+ * another error of record_read().
+ */
+int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e);
 
 /*
  * What recording the frame before the one last read cost the recorder: its

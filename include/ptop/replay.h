@@ -27,6 +27,15 @@ struct record_reader;
 int replay_range(struct record_reader *r, const char *begin, const char *end, uint64_t *from,
 		 int64_t *end_ns);
 
+/* The line that says r has a torn tail (record_reader_tail()), on stderr; none without. */
+void replay_say_tail(const struct record_reader *r);
+
+/*
+ * The line that ends a replay that skipped n corrupt frames (and the frames
+ * after them up to a keyframe), on stderr: first is the first one's message.
+ */
+void replay_say_skipped(const char *first, uint64_t n);
+
 /*
  * Write the summary of the recording at path, over the frames begin and end
  * pick (as replay_range() takes them), to fd: its machine, the range's time

@@ -72,7 +72,8 @@ struct record_reader {
 	bool borrowed; /* fd is the writer's: closing it would drop the writer's lock */
 	char *path;
 	struct record_info info;
-	uint64_t end; /* after the last complete frame (a file; unused for a directory) */
+	uint64_t end;  /* after the last complete frame (a file; unused for a directory) */
+	uint64_t tail; /* bytes after it, when no recorder is writing them */
 	struct key *keys;
 	size_t nkeys;
 	uint64_t nframes;
@@ -396,6 +397,14 @@ static int keys_load(struct record_reader *r, uint64_t last, const struct head *
 	return 0;
 }
 
+/* Whether another process records into fd's file now (holds the writer's lock). */
+static bool being_recorded(int fd)
+{
+	struct flock l = {.l_type = F_RDLCK, .l_whence = SEEK_SET};
+
+	return fcntl(fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK;
+}
+
 /* record_reader_open_fd(), fd owned by the reader unless borrowed. */
 static int reader_open(int fd, bool borrowed, const char *path, struct record_reader **out,
 		       struct record_error *e)
@@ -439,6 +448,8 @@ static int reader_open(int fd, bool borrowed, const char *path, struct record_re
 		goto fail;
 	}
 	r->end = last + RECORD_FRAME_HEAD + lh.clen;
+	if ((uint64_t)st.st_size > r->end && !borrowed && !being_recorded(fd))
+		r->tail = (uint64_t)st.st_size - r->end;
 	err = keys_load(r, last, &lh);
 	if (err) {
 		rec_fail(e, err, path, _("corrupt: the chain of keyframes is broken"));
@@ -618,6 +629,15 @@ const struct record_info *record_reader_info(const struct record_reader *r)
 	return &r->info;
 }
 
+uint64_t record_reader_tail(const struct record_reader *r, const char **path)
+{
+	for (size_t i = 0; i < r->nparts; i++)
+		if (r->parts[i]->tail)
+			return record_reader_tail(r->parts[i], path);
+	*path = r->path;
+	return r->tail;
+}
+
 const char *record_reader_path(const struct record_reader *r)
 {
 	return r->path;
@@ -721,6 +741,51 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
 	if (record_decode(r->cur.p, r->cur.len, r->info.version, f, &r->store))
 		return corrupt(r, e, n, r->cur_next, _("bad frame contents"));
 	return 0;
+}
+
+/* The first keyframe after frame n (n < r->nframes), or r->nframes when there is none. */
+static uint64_t next_key(const struct record_reader *r, uint64_t n)
+{
+	size_t lo = 0, hi = r->nkeys;
+
+	if (r->nparts) {
+		size_t i = part_of(r, n);
+
+		return r->base[i] + next_key(r->parts[i], n - r->base[i]);
+	}
+	/* the first key whose frame is past n */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->keys[mid].seq <= n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nkeys ? r->keys[lo].seq : r->nframes;
+}
+
+int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e)
+{
+	struct record_error later;
+	bool damaged = false;
+
+	for (;;) {
+		uint64_t k;
+		int err;
+
+		if (*n >= r->nframes)
+			return -ERANGE;
+		err = record_read(r, *n, f, damaged ? &later : e);
+		if (err != -EINVAL)
+			return err;
+		/* a delta needs every frame since its keyframe: on from the next one */
+		damaged = true;
+		k = next_key(r, *n);
+		*skipped += k - *n;
+		*n = k;
+	}
 }
 
 /* Walk heads from keyframe k to the last frame with time <= t (k's time is). */

@@ -38,6 +38,27 @@ void replay_seek(struct ui *ui)
 	ui->next_frame = HUGE_VAL;
 }
 
+bool replay_taken(struct ui *ui, int err)
+{
+	uint64_t skipped = pipeline_replay_skipped(ui->pipe);
+	bool more = skipped != ui->replay_skipped;
+
+	ui->replay_skipped = skipped;
+	if (err == -ENODATA && more) {
+		ui_status(ui, _("%s; no frame after it reads"), pipeline_replay_error(ui->pipe));
+		return true;
+	}
+	if (err) {
+		ui_status(ui, "%s", pipeline_replay_error(ui->pipe));
+		return true;
+	}
+	ui->replay_pos = pipeline_position(ui->pipe);
+	if (more)
+		ui_status(ui, _("%s; skipped to frame %llu"), pipeline_replay_error(ui->pipe),
+			  (unsigned long long)ui->replay_pos + 1);
+	return false;
+}
+
 static int64_t frame_ns(const struct frame *f)
 {
 	return (int64_t)f->time.tv_sec * 1000000000 + f->time.tv_nsec;
