@@ -674,6 +674,70 @@ static void test_fixture_v2(void **state)
 	test_fixture(2);
 }
 
+/* Bytes the library asked pread() for (the test links with --wrap=pread). */
+static uint64_t pread_bytes;
+ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
+ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
+
+ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
+{
+	pread_bytes += n;
+	return __real_pread(fd, buf, n, off);
+}
+
+/*
+ * Opening costs reads linear in the file's size, whatever it holds: a
+ * recording followed by 1 MiB of crafted frame heads, each with its own
+ * checksum right and data running to the end of the file that is not what
+ * its checksum says, cost the size squared (4 s for 1 MiB, 159 s for 4).
+ */
+static void test_open_linear(void **state)
+{
+	const char *p = path_in_dir("crafted.rec");
+	struct record_reader *r;
+	struct record_error e;
+	size_t n, size;
+	char *good, *b;
+	int err;
+
+	write_frames(p, 0, 3);
+	good = read_bytes(p, &n);
+	size = n + (1u << 20);
+	b = calloc(1, size);
+	assert_non_null(b);
+	memcpy(b, good, n);
+	for (size_t at = n; at + RECORD_FRAME_HEAD <= size; at += RECORD_FRAME_HEAD) {
+		char *h = b + at;
+
+		memcpy(h, "PTFR", 4);
+		put32(h + 4, (uint32_t)(size - at - RECORD_FRAME_HEAD));
+		h[8] = 0; /* a keyframe, the one before it the first frame */
+		put32(h + 12, 0xdeadbeef);
+		put32(h + 32, RECORD_HEADER_LEN);
+		head_crc(h);
+	}
+	write_bytes(p, b, size);
+	pread_bytes = 0;
+	err = record_reader_open(p, &r, &e);
+	/* refused as corrupt, or its 3 frames found: either way, a few times its size read */
+	if (err)
+		assert_non_null(strstr(e.msg, "corrupt"));
+	else
+		record_reader_free(r);
+	if (pread_bytes > 4 * (uint64_t)size)
+		fail_msg("opening %zu bytes read %llu", size, (unsigned long long)pread_bytes);
+	/* a plain recording still opens with a few reads */
+	write_bytes(p, good, n);
+	pread_bytes = 0;
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_frames(r), 3);
+	record_reader_free(r);
+	assert_true(pread_bytes <= 2 * (uint64_t)n);
+	free(b);
+	free(good);
+	unlink(p);
+}
+
 /* A corrupt frame is skipped to the next keyframe: every intact frame reads, the rest counted. */
 static void test_skip_damaged(void **state)
 {
@@ -906,6 +970,7 @@ int main(void)
 	    cmocka_unit_test(test_days),
 	    cmocka_unit_test(test_codec_bytes),
 	    cmocka_unit_test(test_skip_damaged),
+	    cmocka_unit_test(test_open_linear),
 	    cmocka_unit_test(test_torn_tail_told),
 	};
 

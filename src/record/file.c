@@ -284,13 +284,10 @@ static void head_build(unsigned char b[RECORD_FRAME_HEAD], const struct head *h)
 	le32(b + 44, crc(b, 44));
 }
 
-/* The head at off, checked on its own (magic, its CRC, sizes within end): 0 or -EINVAL. */
-static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
+/* The head in b, for a frame at off, checked on its own (magic, its CRC, sizes within end). */
+static int head_parse(const unsigned char *b, uint64_t off, uint64_t end, struct head *h)
 {
-	unsigned char b[RECORD_FRAME_HEAD];
-
-	if (off < RECORD_HEADER_LEN || off > end || end - off < RECORD_FRAME_HEAD ||
-	    pread_all(fd, b, sizeof(b), off))
+	if (off < RECORD_HEADER_LEN || off > end || end - off < RECORD_FRAME_HEAD)
 		return -EINVAL;
 	if (memcmp(b, frame_magic, sizeof(frame_magic)) || rd32(b + 44) != crc(b, 44) ||
 	    b[8] > KIND_DELTA || b[9] || b[10] || b[11])
@@ -312,6 +309,17 @@ static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
 	return 0;
 }
 
+/* The head at off, read and checked on its own: 0 or -EINVAL. */
+static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
+{
+	unsigned char b[RECORD_FRAME_HEAD];
+
+	if (off < RECORD_HEADER_LEN || off > end || end - off < RECORD_FRAME_HEAD ||
+	    pread_all(fd, b, sizeof(b), off))
+		return -EINVAL;
+	return head_parse(b, off, end, h);
+}
+
 /* The compressed data of the frame at off (head h) into b, its CRC checked. */
 static int data_read(int fd, uint64_t off, const struct head *h, struct sbuf *b)
 {
@@ -329,18 +337,26 @@ static int data_read(int fd, uint64_t off, const struct head *h, struct sbuf *b)
 /*
  * The last complete frame: back from the file's end to the last place where
  * a frame's magic starts a head and data whose checksums hold. A crash or a
- * full disk leaves at most a part of one frame after it.
+ * full disk leaves at most a part of one frame after it. Linear in the
+ * file's size whatever it holds: each chunk is read once and the heads in
+ * it checked there, and the data of the heads that hold is checked within
+ * a budget of twice the file's size (a damaged last frame and the one before
+ * it fit), past which the file is corrupt (-EINVAL), not searched on:
+ * crafted heads claiming long data would otherwise cost the size squared.
  */
 static int find_last(int fd, uint64_t size, struct sbuf *tmp, uint64_t *last, struct head *h)
 {
 	enum { CHUNK = 1 << 16 };
-	unsigned char *buf = xmalloc(CHUNK + 3);
-	uint64_t hi = size;
+	unsigned char *buf = xmalloc(CHUNK + RECORD_FRAME_HEAD - 1);
+	uint64_t hi = size, budget = 2 * size;
 	int err = -ENODATA;
 
 	while (err == -ENODATA && hi > RECORD_HEADER_LEN) {
 		uint64_t lo = hi - RECORD_HEADER_LEN > CHUNK ? hi - CHUNK : RECORD_HEADER_LEN;
-		size_t n = (size_t)(hi - lo) + (size - hi < 3 ? (size_t)(size - hi) : 3);
+		/* the head of a frame that starts in the chunk, up to its last byte */
+		size_t n =
+		    (size_t)(hi - lo) + (size - hi < RECORD_FRAME_HEAD - 1 ? (size_t)(size - hi)
+									   : RECORD_FRAME_HEAD - 1);
 
 		if (pread_all(fd, buf, n, lo)) {
 			err = -EIO;
@@ -349,9 +365,15 @@ static int find_last(int fd, uint64_t size, struct sbuf *tmp, uint64_t *last, st
 		for (uint64_t p = hi; p-- > lo;) {
 			size_t i = (size_t)(p - lo);
 
-			if (i + 4 > n || memcmp(buf + i, frame_magic, 4))
+			if (i + RECORD_FRAME_HEAD > n || memcmp(buf + i, frame_magic, 4) ||
+			    head_parse(buf + i, p, size, h))
 				continue;
-			if (head_read(fd, p, size, h) || data_read(fd, p, h, tmp))
+			if (h->clen > budget) {
+				err = -EINVAL;
+				break;
+			}
+			budget -= h->clen;
+			if (data_read(fd, p, h, tmp))
 				continue;
 			*last = p;
 			err = 0;
@@ -442,6 +464,11 @@ static int reader_open(int fd, bool borrowed, const char *path, struct record_re
 	err = find_last(fd, (uint64_t)st.st_size, &r->comp, &last, &lh);
 	if (err == -ENODATA) {
 		rec_fail(e, err, path, _("no complete frame recorded"));
+		goto fail;
+	} else if (err == -EINVAL) {
+		rec_fail(e, err, path,
+			 _("corrupt: too many damaged frame heads at its end to find its last "
+			   "complete frame"));
 		goto fail;
 	} else if (err) {
 		rec_fail(e, err, path, "%s", strerror(-err));
