@@ -231,32 +231,32 @@ static int range_time(const char *opt, const char *s, int64_t ref, int64_t *t)
 	return err ? 2 : 0;
 }
 
-static void ns_time(struct sbuf *b, int64_t ns)
+/* ns as put_time() writes it, into s. */
+static void ns_time(char s[32], int64_t ns)
 {
 	struct timespec t = {.tv_sec = (time_t)(ns / 1000000000)};
+	struct sbuf b = {0};
 
-	put_time(b, &t);
+	put_time(&b, &t);
+	snprintf(s, 32, "%s", sbuf_cstr(&b));
+	sbuf_free(&b);
 }
 
 /* No frame from frame from up to end_ns: say so, with what the recording spans. */
 static int range_empty(struct record_reader *r, int64_t begin_ns, int64_t end_ns, int64_t first)
 {
 	struct record_error re;
-	struct sbuf b = {0};
+	char b[32], e[32], f[32], l[32];
 	int64_t last;
 
 	if (record_frame_time(r, record_frames(r) - 1, &last, &re))
 		last = first;
-	sbuf_adds(&b, _("no frame between "));
-	ns_time(&b, begin_ns == INT64_MIN ? first : begin_ns);
-	sbuf_adds(&b, _(" and "));
-	ns_time(&b, end_ns == INT64_MAX ? last : end_ns);
-	sbuf_adds(&b, _("; the recording spans "));
-	ns_time(&b, first);
-	sbuf_adds(&b, _(" to "));
-	ns_time(&b, last);
-	fprintf(stderr, "ptop: %s: %s\n", record_reader_path(r), sbuf_cstr(&b));
-	sbuf_free(&b);
+	ns_time(b, begin_ns == INT64_MIN ? first : begin_ns);
+	ns_time(e, end_ns == INT64_MAX ? last : end_ns);
+	ns_time(f, first);
+	ns_time(l, last);
+	fprintf(stderr, _("ptop: %s: no frame between %s and %s; the recording spans %s to %s\n"),
+		record_reader_path(r), b, e, f, l);
 	return 1;
 }
 

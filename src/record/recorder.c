@@ -97,9 +97,11 @@ int recorder_open(const char *path, unsigned keep_days, struct recorder **out,
 	if (fd >= 0)
 		close(fd);
 	if (fd < 0 && fd != -ENOENT) {
-		snprintf(e->msg, sizeof(e->msg), "ptop: %s: %s%s", path,
-			 safefile_why(fd, &st, SAFEFILE_DIR),
-			 safefile_refused(fd, &st, SAFEFILE_DIR) ? _(": not recorded into") : "");
+		if (safefile_refused(fd, &st, SAFEFILE_DIR))
+			snprintf(e->msg, sizeof(e->msg), "ptop: %s: %s: %s", path,
+				 safefile_why(fd, &st, SAFEFILE_DIR), _("not recorded into"));
+		else
+			snprintf(e->msg, sizeof(e->msg), "ptop: %s: %s", path, strerror(-fd));
 		err = fd;
 		goto fail;
 	}
