@@ -182,6 +182,7 @@ static int batch_open(struct batch_out *b, struct pipeline_opts *po, int64_t *en
 	if (o->replay) {
 		uint64_t from;
 
+		replay_say_tail(pipeline_replay(b->pipe));
 		err = replay_range(pipeline_replay(b->pipe), o->begin, o->end, &from, end_ns);
 		if (err >= 0)
 			return err;
@@ -271,6 +272,12 @@ int batch_run(const struct batch_opts *o)
 	}
 	if (status < 0)
 		status = 0;
+	/* every intact frame printed: then one line for those that were not */
+	if (o->replay && b.pipe && pipeline_replay_skipped(b.pipe)) {
+		replay_say_skipped(pipeline_replay_error(b.pipe), pipeline_replay_skipped(b.pipe));
+		if (!status)
+			status = 1;
+	}
 	if (recorder_close(b.rec, &re) && !status) {
 		fprintf(stderr, "%s\n", re.msg);
 		status = 1;

@@ -110,22 +110,45 @@ struct summary {
 	double *rec;	 /* the recorder's CPU cost of the frames that say it, seconds */
 	uint64_t nrec;
 	uint64_t rows;
+	uint64_t skipped; /* corrupt frames, and those after them up to a keyframe */
 	struct seen_set seen;
 };
 
-/* Frames from frame from on, up to the time end_ns. */
+void replay_say_tail(const struct record_reader *r)
+{
+	const char *path;
+	uint64_t n = record_reader_tail(r, &path);
+
+	if (n)
+		fprintf(stderr,
+			_("ptop: %s: %llu bytes after its last complete frame are not a frame "
+			  "(cut short by a crash?), not replayed\n"),
+			path, (unsigned long long)n);
+}
+
+void replay_say_skipped(const char *first, uint64_t n)
+{
+	fprintf(stderr, _("%s; %llu frames skipped in all, to the next keyframe that reads\n"),
+		first, (unsigned long long)n);
+}
+
+/* Frames from frame from on, up to the time end_ns; corrupt ones skipped, counted. */
 static int summary_read(struct record_reader *r, uint64_t from, int64_t end_ns, struct summary *s,
 			struct record_error *e)
 {
 	uint64_t most = record_frames(r) - from;
+	struct record_error later;
 	struct frame f = {0};
 	int err = 0;
 
 	s->cost = xreallocarray(NULL, most ? most : 1, sizeof(*s->cost));
 	s->rec = xreallocarray(NULL, most ? most : 1, sizeof(*s->rec));
 	for (uint64_t n = from; n < record_frames(r); n++) {
-		err = record_read(r, n, &f, e);
-		if (err || (int64_t)f.time.tv_sec * 1000000000 + f.time.tv_nsec > end_ns)
+		err = record_read_next(r, &n, &f, &s->skipped, s->skipped ? &later : e);
+		if (err == -ERANGE)
+			err = 0;
+		if (err || n >= record_frames(r) ||
+		    (int64_t)f.time.tv_sec * 1000000000 + f.time.tv_nsec > end_ns)
 			break;
 		if (!s->frames)
 			s->first = f.time;
@@ -192,11 +215,57 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 	}
 }
 
+/* --begin or --end (opt) as typed into *t: 0, or the exit status after saying why. */
+static int range_time(const char *opt, const char *s, int64_t ref, int64_t *t)
+{
+	int err = record_parse_time(s, ref, t);
+
+	if (err == -ERANGE)
+		fprintf(stderr,
+			_("ptop: %s: '%s' is out of the times a recording holds (1677-09-21 to "
+			  "2262-04-11)\n"),
+			opt, s);
+	else if (err)
+		fprintf(stderr, _("ptop: %s: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
+			opt, s);
+	return err ? 2 : 0;
+}
+
+/* ns as put_time() writes it, into s. */
+static void ns_time(char s[32], int64_t ns)
+{
+	struct timespec t = {.tv_sec = (time_t)(ns / 1000000000)};
+	struct sbuf b = {0};
+
+	put_time(&b, &t);
+	snprintf(s, 32, "%s", sbuf_cstr(&b));
+	sbuf_free(&b);
+}
+
+/* No frame from frame from up to end_ns: say so, with what the recording spans. */
+static int range_empty(struct record_reader *r, int64_t begin_ns, int64_t end_ns, int64_t first)
+{
+	struct record_error re;
+	char b[32], e[32], f[32], l[32];
+	int64_t last;
+
+	if (record_frame_time(r, record_frames(r) - 1, &last, &re))
+		last = first;
+	ns_time(b, begin_ns == INT64_MIN ? first : begin_ns);
+	ns_time(e, end_ns == INT64_MAX ? last : end_ns);
+	ns_time(f, first);
+	ns_time(l, last);
+	fprintf(stderr, _("ptop: %s: no frame between %s and %s; the recording spans %s to %s\n"),
+		record_reader_path(r), b, e, f, l);
+	return 1;
+}
+
 int replay_range(struct record_reader *r, const char *begin, const char *end, uint64_t *from,
 		 int64_t *end_ns)
 {
 	struct record_error re;
-	int64_t first, t;
+	int64_t first, t = INT64_MIN, at;
+	int status;
 
 	*from = 0;
 	*end_ns = INT64_MAX;
@@ -204,26 +273,19 @@ int replay_range(struct record_reader *r, const char *begin, const char *end, ui
 		fprintf(stderr, "%s\n", re.msg);
 		return 1;
 	}
-	if (end && record_parse_time(end, first, end_ns)) {
-		fprintf(stderr,
-			_("ptop: --end: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"), end);
-		return 2;
-	}
-	if (!begin)
-		return -1;
-	if (record_parse_time(begin, first, &t)) {
-		fprintf(stderr,
-			_("ptop: --begin: not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM)\n"),
-			begin);
-		return 2;
-	}
-	if (record_find_time(r, t, from, &re)) {
+	if (end && (status = range_time("--end", end, first, end_ns)))
+		return status;
+	if (begin && (status = range_time("--begin", begin, first, &t)))
+		return status;
+	if (begin && record_find_time(r, t, from, &re)) {
 		fprintf(stderr, "%s\n", re.msg);
 		return 1;
 	}
 	/* the last frame at or before --begin, unless it is before: the one after */
-	if (!record_frame_time(r, *from, &first, &re) && first < t)
+	if (begin && !record_frame_time(r, *from, &at, &re) && at < t)
 		(*from)++;
+	if (*from >= record_frames(r) || (!record_frame_time(r, *from, &at, &re) && at > *end_ns))
+		return range_empty(r, t, *end_ns, first);
 	return -1;
 }
 
@@ -241,17 +303,24 @@ int replay_summary(const char *path, const char *begin, const char *end, int fd)
 		fprintf(stderr, "%s\n", e.msg);
 		return 1;
 	}
+	replay_say_tail(r);
 	status = replay_range(r, begin, end, &from, &end_ns);
 	if (status < 0 && summary_read(r, from, end_ns, &s, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
 		status = 1;
 	} else if (status < 0 && !s.frames) {
-		fprintf(stderr, _("ptop: %s: no frame between --begin and --end\n"), path);
+		/* every frame of the range is corrupt */
+		replay_say_skipped(e.msg, s.skipped);
 		status = 1;
 	} else if (status < 0) {
+		/* the intact frames summed up, then how many were not */
 		summary_print(&b, path, r, &s);
 		err = write_out(fd, b.p, b.len);
 		status = err && err != -EPIPE;
+		if (s.skipped) {
+			replay_say_skipped(e.msg, s.skipped);
+			status = 1;
+		}
 	}
 	sbuf_free(&b);
 	free(s.cost);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -483,6 +484,27 @@ static void head_crc(char *h)
 		h[44 + i] = (char)(c >> (8 * i));
 }
 
+static void put32(char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (char)(v >> (8 * i));
+}
+
+/* Make the header's check of its version, then the header's own checksum, match. */
+static void version_crc(char *b)
+{
+	put32(b + RECORD_VERSION_CRC_AT,
+	      (uint32_t)crc32(crc32(0, Z_NULL, 0), (const unsigned char *)b + 8, 8));
+	put32(b + 16, (uint32_t)crc32(crc32(0, Z_NULL, 0), (const unsigned char *)b + 20,
+				      RECORD_HEADER_LEN - 20));
+}
+
+static void header_crc(char *b)
+{
+	put32(b + 16, (uint32_t)crc32(crc32(0, Z_NULL, 0), (const unsigned char *)b + 20,
+				      RECORD_HEADER_LEN - 20));
+}
+
 /* Opening p fails with err and a message containing what. */
 static void expect_open_error(const char *p, int err, const char *what)
 {
@@ -515,12 +537,34 @@ static void test_hostile(void **state)
 	expect_open_error(p, -EINVAL, "truncated header");
 	write_bytes(p, good, RECORD_HEADER_LEN);
 	expect_open_error(p, -ENODATA, "no complete frame");
-	/* a newer format: refused before anything else of its header is read */
+	/* a newer format: refused by its version and that field's check, whatever else its
+	 * header says */
 	b = malloc(n);
 	memcpy(b, good, n);
 	b[8] = RECORD_VERSION + 1;
+	version_crc(b);
+	b[50] ^= 1;
 	write_bytes(p, b, n);
 	expect_open_error(p, -EPROTO, "newer ptop");
+	/* a flipped bit of the version is damage, not a newer ptop; so is an absurd version */
+	for (int bit = 0; bit < 32; bit++) {
+		memcpy(b, good, n);
+		b[8 + bit / 8] ^= (char)(1 << bit % 8);
+		write_bytes(p, b, n);
+		expect_open_error(p, -EINVAL, "version field");
+	}
+	memcpy(b, good, n);
+	b[11] = 0x40;
+	version_crc(b);
+	write_bytes(p, b, n);
+	expect_open_error(p, -EINVAL, "version field");
+	/* files from before the check (0 there) read, as v1.rec and v2.rec do */
+	memcpy(b, good, n);
+	memset(b + RECORD_VERSION_CRC_AT, 0, 4);
+	header_crc(b);
+	write_bytes(p, b, n);
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	record_reader_free(r);
 	/* a byte of the header */
 	memcpy(b, good, n);
 	b[50] ^= 1;
@@ -630,6 +674,166 @@ static void test_fixture_v2(void **state)
 	test_fixture(2);
 }
 
+/* Bytes the library asked pread() for (the test links with --wrap=pread). */
+static uint64_t pread_bytes;
+ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
+ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
+
+ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
+{
+	pread_bytes += n;
+	return __real_pread(fd, buf, n, off);
+}
+
+/*
+ * Opening costs reads linear in the file's size, whatever it holds: a
+ * recording followed by 1 MiB of crafted frame heads, each with its own
+ * checksum right and data running to the end of the file that is not what
+ * its checksum says, cost the size squared (4 s for 1 MiB, 159 s for 4).
+ */
+static void test_open_linear(void **state)
+{
+	const char *p = path_in_dir("crafted.rec");
+	struct record_reader *r;
+	struct record_error e;
+	size_t n, size;
+	char *good, *b;
+	int err;
+
+	write_frames(p, 0, 3);
+	good = read_bytes(p, &n);
+	size = n + (1u << 20);
+	b = calloc(1, size);
+	assert_non_null(b);
+	memcpy(b, good, n);
+	for (size_t at = n; at + RECORD_FRAME_HEAD <= size; at += RECORD_FRAME_HEAD) {
+		char *h = b + at;
+
+		memcpy(h, "PTFR", 4);
+		put32(h + 4, (uint32_t)(size - at - RECORD_FRAME_HEAD));
+		h[8] = 0; /* a keyframe, the one before it the first frame */
+		put32(h + 12, 0xdeadbeef);
+		put32(h + 32, RECORD_HEADER_LEN);
+		head_crc(h);
+	}
+	write_bytes(p, b, size);
+	pread_bytes = 0;
+	err = record_reader_open(p, &r, &e);
+	/* refused as corrupt, or its 3 frames found: either way, a few times its size read */
+	if (err)
+		assert_non_null(strstr(e.msg, "corrupt"));
+	else
+		record_reader_free(r);
+	if (pread_bytes > 4 * (uint64_t)size)
+		fail_msg("opening %zu bytes read %llu", size, (unsigned long long)pread_bytes);
+	/* a plain recording still opens with a few reads */
+	write_bytes(p, good, n);
+	pread_bytes = 0;
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_frames(r), 3);
+	record_reader_free(r);
+	assert_true(pread_bytes <= 2 * (uint64_t)n);
+	free(b);
+	free(good);
+	unlink(p);
+}
+
+/* A corrupt frame is skipped to the next keyframe: every intact frame reads, the rest counted. */
+static void test_skip_damaged(void **state)
+{
+	char p[512];
+	struct record_reader *r;
+	struct record_error e;
+	struct frame g = {0};
+	uint64_t skipped = 0, got = 0;
+
+	/* v2.rec with a bit of frame 5's data flipped: frames 0 to 4, then 60 to 64 */
+	snprintf(p, sizeof(p), "%s/record/damaged.rec", FIXTURES);
+	if (record_reader_open(p, &r, &e))
+		fail_msg("%s", e.msg);
+	assert_int_equal(record_frames(r), FIXTURE_FRAMES);
+	for (uint64_t n = 0;; n++) {
+		int err = record_read_next(r, &n, &g, &skipped, &e);
+
+		if (err == -ERANGE)
+			break;
+		assert_int_equal(err, 0);
+		assert_true(n < 5 || n >= 60);
+		expect_frame(r, n, (int)n);
+		got++;
+	}
+	assert_int_equal(got, 10);
+	assert_int_equal(skipped, 55);
+	assert_non_null(strstr(e.msg, "damaged.rec: frame 5 at byte "));
+	/* from a frame in the damage on, as a seek does */
+	skipped = 0;
+	for (uint64_t n = 30; n < 35; n++) {
+		assert_int_equal(record_read_next(r, &n, &g, &skipped, &e), 0);
+		assert_true(n >= 60);
+	}
+	record_reader_free(r);
+	frame_free(&g);
+}
+
+/* A torn tail is told (its bytes), unless a recorder holds the file: its frame being written. */
+static void test_torn_tail_told(void **state)
+{
+	char p[512];
+	struct record_reader *r;
+	struct record_error e;
+	const char *where;
+	int ready[2], hold[2];
+	pid_t child;
+	char c;
+
+	const char *q = path_in_dir("torn.rec");
+	size_t n;
+	char *b;
+
+	/* v2.rec cut 7 bytes short of its end, copied: the source tree may be read-only */
+	snprintf(p, sizeof(p), "%s/record/torn.rec", FIXTURES);
+	b = read_bytes(p, &n);
+	write_bytes(q, b, n);
+	free(b);
+	snprintf(p, sizeof(p), "%s", q);
+	if (record_reader_open(p, &r, &e))
+		fail_msg("%s", e.msg);
+	assert_int_equal(record_frames(r), FIXTURE_FRAMES - 1);
+	expect_frame(r, FIXTURE_FRAMES - 2, FIXTURE_FRAMES - 2);
+	assert_true(record_reader_tail(r, &where) > 0);
+	assert_true(record_reader_tail(r, &where) < (uint64_t)file_size(p));
+	assert_string_equal(where, p);
+	record_reader_free(r);
+	/* another process holds the recorder's lock (locks within one process never conflict) */
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(hold), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+		int fd = open(p, O_RDWR);
+
+		close(ready[0]);
+		close(hold[1]);
+		c = fd >= 0 && fcntl(fd, F_SETLK, &l) == 0 ? 'y' : 'n';
+		if (write(ready[1], &c, 1) != 1 || read(hold[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(c, 'y');
+	assert_int_equal(record_reader_open(p, &r, &e), 0);
+	assert_int_equal(record_reader_tail(r, &where), 0);
+	assert_int_equal(record_frames(r), FIXTURE_FRAMES - 1);
+	record_reader_free(r);
+	close(hold[1]);
+	close(ready[0]);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	unlink(q);
+}
+
 /* Each frame after a writer's first says what recording the one before cost; v2 files do not. */
 static void test_record_cost(void **state)
 {
@@ -734,6 +938,12 @@ static void test_parse_time(void **state)
 	assert_int_equal(record_parse_time("12:3x", ref, &t), -EINVAL);
 	assert_int_equal(record_parse_time("yesterday", ref, &t), -EINVAL);
 	assert_int_equal(record_parse_time("", ref, &t), -EINVAL);
+	/* a frame's time is int64 ns: past 2262 there is none, and no overflow */
+	assert_int_equal(record_parse_time("2262-04-10", 0, &t), 0);
+	assert_true(t > 0);
+	assert_int_equal(record_parse_time("2262-04-12", 0, &t), -ERANGE);
+	assert_int_equal(record_parse_time("9999-12-31 23:59", 0, &t), -ERANGE);
+	assert_int_equal(record_parse_time("1600-01-01", 0, &t), -ERANGE);
 }
 
 static int setup(void **state)
@@ -759,6 +969,9 @@ int main(void)
 	    cmocka_unit_test(test_record_cost),
 	    cmocka_unit_test(test_days),
 	    cmocka_unit_test(test_codec_bytes),
+	    cmocka_unit_test(test_skip_damaged),
+	    cmocka_unit_test(test_open_linear),
+	    cmocka_unit_test(test_torn_tail_told),
 	};
 
 	setenv("TZ", "UTC", 1);

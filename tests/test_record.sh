@@ -192,17 +192,25 @@ expect 1 "empty" "$PTOP" -r "$tmp/empty.rec" -b
 expect 1 "not a ptop recording" "$PTOP" -r /etc/passwd -b
 expect 1 "No such file" "$PTOP" -r "$tmp/none.rec" -b
 expect 1 "not a ptop recording" "$PTOP" -r "$tmp/empty.rec" --summary -r /etc/passwd
-"$PYTHON" -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[8] = 99; open(sys.argv[2], "wb").write(b)' \
-	"$tmp/q.rec" "$tmp/v2.rec"
+# a newer format by its version and that field's CRC-32 (at byte 252), a damaged one without
+"$PYTHON" -c 'import sys, zlib
+b = bytearray(open(sys.argv[1], "rb").read())
+b[8] = 99
+b[252:256] = zlib.crc32(bytes(b[8:16])).to_bytes(4, "little")
+open(sys.argv[2], "wb").write(b)
+b[8] = 3 ^ 0x40
+open(sys.argv[3], "wb").write(b)' "$tmp/q.rec" "$tmp/v2.rec" "$tmp/flip.rec"
 expect 1 "newer ptop" "$PTOP" -r "$tmp/v2.rec" -b
 expect 1 "newer ptop" "$PTOP" --record "$tmp/v2.rec" -n 1
+expect 1 "corrupt header: its version field (67) is damaged" "$PTOP" -r "$tmp/flip.rec" -b
+expect 1 "corrupt header: its version field (67) is damaged" "$PTOP" --record "$tmp/flip.rec" -n 1
 head -c 100 "$tmp/q.rec" >"$tmp/cut.rec"
 expect 1 "truncated header" "$PTOP" -r "$tmp/cut.rec" --summary
 expect 1 "no recorded frames" "$PTOP" -r "$tmp/nodays" -b
 # a day file that is a link to its directory is read as a file, not followed round
 mkdir "$tmp/loop"
 ln -s . "$tmp/loop/ptop-2030-01-01.rec"
-expect 1 "not a ptop recording" "$PTOP" -r "$tmp/loop" --summary
+expect 1 "a directory, not a regular file: not read" "$PTOP" -r "$tmp/loop" --summary
 cp "$tmp/cut.rec" "$tmp/days/ptop-2001-01-01.rec"
 expect 1 "truncated header" "$PTOP" -r "$tmp/days" --summary
 expect 2 "need -r" "$PTOP" -b --begin 10:00
@@ -211,7 +219,16 @@ expect 2 "needs --record" "$PTOP" -b --keep 3
 expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" -b --begin 25:99
 expect 2 "not a time" "$PTOP" -r "$tmp/q.rec" --summary --end 25:99
 expect 2 "need -b or --summary" "$PTOP" -r "$tmp/q.rec" --begin 10:00
-expect 1 "no frame between --begin and --end" "$PTOP" -r "$tmp/q.rec" --summary --end 2000-01-01
+# an empty range is an error, saying what the recording spans; times past 2262 are no times
+expect 1 "no frame between .* and 2000-01-01 00:00:00; the recording spans " \
+	"$PTOP" -r "$tmp/q.rec" --summary --end 2000-01-01
+expect 1 "no frame between 2030-01-01 00:00:00 and .*; the recording spans " \
+	"$PTOP" -r "$tmp/q.rec" -b --begin 2030-01-01
+[ -s "$tmp/out" ] && fail "an empty range printed frames"
+expect 1 "no frame between" "$PTOP" -r "$tmp/dir" -b --begin 2030-01-01 --end 2030-01-02
+expect 2 "--begin: '2300-01-01' is out of the times a recording holds" \
+	"$PTOP" -r "$tmp/q.rec" -b --begin 2300-01-01
+expect 2 "--end: '9999-12-31 23:59' is out of the times" "$PTOP" -r "$tmp/q.rec" --summary --end "9999-12-31 23:59"
 # huge files: one that is not a recording is refused by its first bytes; a
 # recording followed by a long run of zeros (what a crash can leave on some
 # file systems) reads back to its last frame

@@ -6,9 +6,10 @@
 # in the middle, as a kill during a write leaves it) and that the next
 # --record appends to; a full disk (a small tmpfs: skipped where mounting is
 # not permitted) ends the recorder with "No space left on device" and status
-# 1 and leaves a file that replays whole; a corrupt byte in a frame ends a
-# replay with status 1 and a message naming the frame, after the frames
-# before it. Waits end on what they wait for, DEADLINE seconds at most.
+# 1 and leaves a file that replays whole; a corrupt byte in a frame is
+# skipped to the next keyframe, every intact frame printed, then one line
+# naming it and counting those skipped, status 1; a torn tail is told,
+# unless a recorder holds the file. Waits end on what they wait for, DEADLINE seconds at most.
 set -eu
 
 NAME=test_record_crash
@@ -45,7 +46,11 @@ m=$(frames "$tmp/k.rec") || fail "a torn file does not replay"
 m=$(frames "$tmp/k.rec") || fail "an appended torn file does not replay"
 [ "$m" -eq $((n + 1)) ] || fail "appending 2 frames gave $m frames, not $((n + 1))"
 
-# 2. A corrupt byte in the data of the fourth frame: three frames, then status 1.
+# 2. A corrupt byte in the data of the fourth frame: frames 0 to 2, then
+# those from the next keyframe on (the appended run's first frame), one line
+# that counts the frames skipped, status 1; --summary sums up the same.
+total=$("$PTOP" -r "$tmp/k.rec" --summary | sed -n 's/.* \([0-9][0-9]*\) frames$/\1/p')
+"$PTOP" -r "$tmp/k.rec" -b -o json >"$tmp/good.out" || fail "replaying k.rec exited $?"
 "$PYTHON" - "$tmp/k.rec" "$tmp/bad.rec" <<'EOF'
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
@@ -60,10 +65,46 @@ set +e
 st=$?
 set -e
 [ "$st" -eq 1 ] || fail "a corrupt frame: status $st, not 1"
-grep -q "^ptop: .*bad.rec: frame 3 at byte [0-9]* is corrupt" "$tmp/bad.err" ||
-	fail "a corrupt frame: $(cat "$tmp/bad.err")"
-[ "$(wc -l <"$tmp/bad.out" | tr -d ' ')" -eq 3 ] || fail "the frames before a corrupt one were not printed"
-"$PTOP" -r "$tmp/bad.rec" --summary >/dev/null 2>&1 && fail "--summary of a corrupt file succeeded"
+printed=$(wc -l <"$tmp/bad.out" | tr -d ' ')
+grep -q "^ptop: .*bad.rec: frame 3 at byte [0-9]* is corrupt (checksum mismatch); $((total - printed)) frames skipped in all" \
+	"$tmp/bad.err" || fail "a corrupt frame: $(cat "$tmp/bad.err")"
+[ "$(wc -l <"$tmp/bad.err")" -eq 1 ] || fail "a corrupt frame: not one line: $(cat "$tmp/bad.err")"
+head -3 "$tmp/bad.out" >"$tmp/bad.head"
+head -3 "$tmp/good.out" | cmp -s - "$tmp/bad.head" || fail "the frames before a corrupt one were not printed"
+# the appended run's two frames come after its keyframe: printed too, as recorded
+[ "$printed" -ge 5 ] || fail "only $printed frames printed: none after the damage"
+tail -2 "$tmp/bad.out" >"$tmp/bad.tail"
+tail -2 "$tmp/good.out" | cmp -s - "$tmp/bad.tail" || fail "the frames after the damage differ"
+set +e
+"$PTOP" -r "$tmp/bad.rec" --summary >"$tmp/sum.out" 2>"$tmp/sum.err"
+st=$?
+set -e
+[ "$st" -eq 1 ] || fail "--summary of a corrupt file: status $st, not 1"
+grep -q " $printed frames$" "$tmp/sum.out" || fail "--summary of a corrupt file: $(cat "$tmp/sum.out")"
+grep -q "frames skipped in all" "$tmp/sum.err" || fail "--summary of a corrupt file: $(cat "$tmp/sum.err")"
+
+# 2b. A torn tail is told in one line, status 0, unless a recorder holds the
+# file (the frame it is writing): a lock held as the recorder holds it.
+cp "$tmp/k.rec" "$tmp/torn.rec"
+"$PYTHON" -c 'import os, sys; os.truncate(sys.argv[1], os.path.getsize(sys.argv[1]) - 5)' "$tmp/torn.rec"
+"$PTOP" -r "$tmp/torn.rec" -b -o json >/dev/null 2>"$tmp/torn.err" || fail "a torn file: status $?"
+grep -q "^ptop: .*torn.rec: [0-9]* bytes after its last complete frame are not a frame" "$tmp/torn.err" ||
+	fail "a torn tail is not told: $(cat "$tmp/torn.err")"
+mkfifo "$tmp/held"
+"$PYTHON" -c 'import fcntl, sys
+f = open(sys.argv[1], "r+b")
+fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+print("locked", flush=True)
+sys.stdin.read()' "$tmp/torn.rec" <"$tmp/held" >"$tmp/lock.out" &
+locker=$!
+kids="$kids $locker"
+exec 8>"$tmp/held"
+locked() { grep -q locked "$tmp/lock.out"; }
+wait_until locked || fail "the lock was not taken"
+"$PTOP" -r "$tmp/torn.rec" -b -o json >/dev/null 2>"$tmp/torn.err" || fail "a torn file, locked: status $?"
+[ -s "$tmp/torn.err" ] && fail "a torn tail under a recorder's lock is told: $(cat "$tmp/torn.err")"
+exec 8>&-
+stop "$locker"
 
 # 3. A full disk: a small tmpfs fills; the file replays whole, without its partial frame.
 # A keyframe holds every process of the machine: the room freed afterwards (a

@@ -72,8 +72,9 @@ struct pipeline_request {
 
 /*
  * Build the next frame into f (reusing its memory). 0 or -errno (no processes
- * listed). From a recording: the next recorded frame, -ENODATA after the last,
- * -EINVAL for a corrupt one (pipeline_replay_error() says where).
+ * listed). From a recording: the next recorded frame that reads, -ENODATA
+ * after the last; corrupt frames are skipped to the next keyframe, counted
+ * by pipeline_replay_skipped(), the first named by pipeline_replay_error().
  */
 int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct frame *f);
 
@@ -84,7 +85,9 @@ struct record_reader *pipeline_replay(struct pipeline *p);
 void pipeline_seek(struct pipeline *p, uint64_t n);
 /* The number of the frame pipeline_frame() gave last (a recording's). */
 uint64_t pipeline_position(const struct pipeline *p);
-/* Why the last replayed frame failed: "ptop: FILE: ...". */
+/* Corrupt frames skipped so far (and frames after them up to a keyframe). */
+uint64_t pipeline_replay_skipped(const struct pipeline *p);
+/* Why the last replayed frame failed, or the first skipped: "ptop: FILE: ...". */
 const char *pipeline_replay_error(const struct pipeline *p);
 
 /*

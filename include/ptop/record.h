@@ -24,6 +24,11 @@
 #define RECORD_KEY_EVERY 60   /* frames from one keyframe to the next */
 #define RECORD_HEADER_LEN 256 /* bytes of the file header */
 #define RECORD_FRAME_HEAD 48  /* bytes before each frame's compressed data */
+/* Where the header keeps the CRC-32 of its version and length fields (bytes 8 to 15), in
+ * every version: a damaged version is told from a newer one by it (0: a file older than it). */
+#define RECORD_VERSION_CRC_AT 252
+/* A version above this is damage, never a newer ptop's. */
+#define RECORD_VERSION_SANE 255
 /* A frame's compressed and decoded sizes are refused above this: a corrupt length
  * must not make the reader allocate gigabytes. */
 #define RECORD_FRAME_MAX (256u << 20)
@@ -89,6 +94,15 @@ int record_reader_open(const char *path, struct record_reader **out, struct reco
 void record_reader_free(struct record_reader *r);
 
 const struct record_info *record_reader_info(const struct record_reader *r);
+/*
+ * Bytes after the last complete frame (a frame cut short by a crash, or what
+ * a file system left), which the reader skips; 0 also while another process
+ * records into the file (its lock held: the frame being written). For a
+ * directory, those of the first day file that has some; *path says which.
+ */
+uint64_t record_reader_tail(const struct record_reader *r, const char **path);
+/* The path the reader was opened on (a file or a directory), for messages. */
+const char *record_reader_path(const struct record_reader *r);
 /* Frames in the recording (numbered 0 to this - 1). */
 uint64_t record_frames(const struct record_reader *r);
 
@@ -100,6 +114,17 @@ uint64_t record_frames(const struct record_reader *r);
  * end, or -EINVAL with e saying where the file is corrupt.
  */
 int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct record_error *e);
+
+/*
+ * record_read() past damage: frame *n, or, when it is corrupt, the first
+ * frame that reads from the next keyframe on (a delta needs every frame
+ * since its keyframe). *n becomes the frame read and *skipped grows by the
+ * frames passed over; e says what the first corrupt frame was. Returns 0,
+ * -ERANGE when no frame from *n on reads (*n is then record_frames()), or
+ * another error of record_read().
+ */
+int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e);
 
 /*
  * What recording the frame before the one last read cost the recorder: its
@@ -137,7 +162,8 @@ int recorder_close(struct recorder *r, struct record_error *e);
 /*
  * A time as users type it, into CLOCK_REALTIME ns: "HH:MM[:SS]" on the local
  * day of ref_ns, or "YYYY-MM-DD[ HH:MM[:SS]]" (a T may stand for the space),
- * local time. 0 or -EINVAL.
+ * local time. 0, -EINVAL not such a time, or -ERANGE a time a recording
+ * cannot hold (int64 ns: before 1677-09-21 or after 2262-04-11).
  */
 int record_parse_time(const char *s, int64_t ref_ns, int64_t *out);
 

@@ -19,11 +19,22 @@ struct record_reader;
  * open), times as record_parse_time() reads them on the day of the first
  * frame: *from the first frame at or after begin, *end_ns the time no frame
  * after it is replayed (INT64_MAX when open). Returns -1 to go on, else the
- * exit status after saying why on stderr: 2 for a time that is none, 1 when
- * the recording cannot be read.
+ * exit status after saying why on stderr: 2 for a time that is none or
+ * that no recording can hold, 1 when the recording cannot be read or no
+ * frame lies between begin and end ("no frame between ... and ...; the
+ * recording spans ... to ...").
  */
 int replay_range(struct record_reader *r, const char *begin, const char *end, uint64_t *from,
 		 int64_t *end_ns);
+
+/* The line that says r has a torn tail (record_reader_tail()), on stderr; none without. */
+void replay_say_tail(const struct record_reader *r);
+
+/*
+ * The line that ends a replay that skipped n corrupt frames (and the frames
+ * after them up to a keyframe), on stderr: first is the first one's message.
+ */
+void replay_say_skipped(const char *first, uint64_t n);
 
 /*
  * Write the summary of the recording at path, over the frames begin and end

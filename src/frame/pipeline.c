@@ -25,8 +25,10 @@ struct pipeline {
 	size_t view_cap;
 	/* a replay: frames from a recording, no sampler and no observer */
 	struct record_reader *rec;
-	uint64_t next; /* the frame pipeline_frame() gives next */
-	struct record_error rec_err;
+	uint64_t next;			/* the frame pipeline_frame() gives next */
+	struct record_error rec_err;	/* the last failure, or the first corrupt frame skipped */
+	struct record_error skip_later; /* corrupt frames skipped after the first */
+	uint64_t skipped;		/* corrupt frames skipped so far */
 };
 
 static int fail(struct pipeline_error *e, int status, int err, const char *fmt, ...)
@@ -147,8 +149,11 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .needs_all = r->needs_all};
 
 	if (p->rec) {
-		int err = record_read(p->rec, p->next, f, &p->rec_err);
+		uint64_t skipped = 0;
+		int err = record_read_next(p->rec, &p->next, f, &skipped,
+					   p->skipped ? &p->skip_later : &p->rec_err);
 
+		p->skipped += skipped;
 		if (err == -ERANGE)
 			return -ENODATA;
 		if (!err)
@@ -295,6 +300,11 @@ void pipeline_seek(struct pipeline *p, uint64_t n)
 uint64_t pipeline_position(const struct pipeline *p)
 {
 	return p->next ? p->next - 1 : 0;
+}
+
+uint64_t pipeline_replay_skipped(const struct pipeline *p)
+{
+	return p->skipped;
 }
 
 const char *pipeline_replay_error(const struct pipeline *p)

@@ -24,6 +24,7 @@
 #include <zstd.h>
 
 #include "ptop/record.h"
+#include "ptop/safefile.h"
 
 static const char file_magic[8] = {'P', 'T', 'O', 'P', 'R', 'E', 'C', '\n'};
 static const char frame_magic[4] = {'P', 'T', 'F', 'R'};
@@ -68,9 +69,11 @@ struct record_writer {
 
 struct record_reader {
 	int fd;
+	bool borrowed; /* fd is the writer's: closing it would drop the writer's lock */
 	char *path;
 	struct record_info info;
-	uint64_t end; /* after the last complete frame (a file; unused for a directory) */
+	uint64_t end;  /* after the last complete frame (a file; unused for a directory) */
+	uint64_t tail; /* bytes after it, when no recorder is writing them */
 	struct key *keys;
 	size_t nkeys;
 	uint64_t nframes;
@@ -203,13 +206,31 @@ static void header_build(unsigned char h[RECORD_HEADER_LEN])
 		memcpy(h + 44, u.nodename, strnlen(u.nodename, 64));
 		memcpy(h + 109, u.release, strnlen(u.release, 64));
 	}
+	le32(h + RECORD_VERSION_CRC_AT, crc(h + 8, 8));
 	le32(h + 16, crc(h + 20, RECORD_HEADER_LEN - 20));
+}
+
+/*
+ * Whether the version field (and the header length after it) is as written:
+ * its CRC-32 at RECORD_VERSION_CRC_AT, which every version from this one on
+ * writes there, or 0 in a file written before it was.
+ */
+static int version_check(const unsigned char *h, size_t n)
+{
+	uint32_t v;
+
+	if (n < RECORD_HEADER_LEN)
+		return -ENODATA;
+	v = rd32(h + RECORD_VERSION_CRC_AT);
+	return v == crc(h + 8, 8) ? 0 : v == 0 ? -ENOENT : -EINVAL;
 }
 
 /* Parse and check the header read into h (n bytes of it). */
 static int header_parse(const unsigned char *h, size_t n, const char *path, struct record_info *in,
 			struct record_error *e)
 {
+	int check;
+
 	if (n == 0)
 		return rec_fail(e, -EPROTO, path, _("empty file, not a ptop recording"));
 	if (n < sizeof(file_magic) || memcmp(h, file_magic, sizeof(file_magic)))
@@ -217,11 +238,19 @@ static int header_parse(const unsigned char *h, size_t n, const char *path, stru
 	if (n < 12)
 		return rec_fail(e, -EINVAL, path, _("truncated header"));
 	in->version = rd32(h + 8);
-	if (in->version > RECORD_VERSION)
+	check = version_check(h, n);
+	/* newer by its version field and that field's own check, whatever else its header says */
+	if (in->version > RECORD_VERSION && in->version <= RECORD_VERSION_SANE && !check)
 		return rec_fail(e, -EPROTO, path,
 				_("recorded in format version %u by a newer ptop; this ptop reads "
 				  "versions up to %u"),
 				in->version, RECORD_VERSION);
+	if (check == -ENODATA)
+		return rec_fail(e, -EINVAL, path, _("truncated header"));
+	if (in->version == 0 || in->version > RECORD_VERSION || check == -EINVAL)
+		return rec_fail(e, -EINVAL, path,
+				_("corrupt header: its version field (%u) is damaged"),
+				in->version);
 	if (n < RECORD_HEADER_LEN)
 		return rec_fail(e, -EINVAL, path, _("truncated header"));
 	if (in->version == 0 || rd32(h + 12) != RECORD_HEADER_LEN ||
@@ -255,13 +284,10 @@ static void head_build(unsigned char b[RECORD_FRAME_HEAD], const struct head *h)
 	le32(b + 44, crc(b, 44));
 }
 
-/* The head at off, checked on its own (magic, its CRC, sizes within end): 0 or -EINVAL. */
-static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
+/* The head in b, for a frame at off, checked on its own (magic, its CRC, sizes within end). */
+static int head_parse(const unsigned char *b, uint64_t off, uint64_t end, struct head *h)
 {
-	unsigned char b[RECORD_FRAME_HEAD];
-
-	if (off < RECORD_HEADER_LEN || off > end || end - off < RECORD_FRAME_HEAD ||
-	    pread_all(fd, b, sizeof(b), off))
+	if (off < RECORD_HEADER_LEN || off > end || end - off < RECORD_FRAME_HEAD)
 		return -EINVAL;
 	if (memcmp(b, frame_magic, sizeof(frame_magic)) || rd32(b + 44) != crc(b, 44) ||
 	    b[8] > KIND_DELTA || b[9] || b[10] || b[11])
@@ -283,6 +309,17 @@ static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
 	return 0;
 }
 
+/* The head at off, read and checked on its own: 0 or -EINVAL. */
+static int head_read(int fd, uint64_t off, uint64_t end, struct head *h)
+{
+	unsigned char b[RECORD_FRAME_HEAD];
+
+	if (off < RECORD_HEADER_LEN || off > end || end - off < RECORD_FRAME_HEAD ||
+	    pread_all(fd, b, sizeof(b), off))
+		return -EINVAL;
+	return head_parse(b, off, end, h);
+}
+
 /* The compressed data of the frame at off (head h) into b, its CRC checked. */
 static int data_read(int fd, uint64_t off, const struct head *h, struct sbuf *b)
 {
@@ -300,18 +337,26 @@ static int data_read(int fd, uint64_t off, const struct head *h, struct sbuf *b)
 /*
  * The last complete frame: back from the file's end to the last place where
  * a frame's magic starts a head and data whose checksums hold. A crash or a
- * full disk leaves at most a part of one frame after it.
+ * full disk leaves at most a part of one frame after it. Linear in the
+ * file's size whatever it holds: each chunk is read once and the heads in
+ * it checked there, and the data of the heads that hold is checked within
+ * a budget of twice the file's size (a damaged last frame and the one before
+ * it fit), past which the file is corrupt (-EINVAL), not searched on:
+ * crafted heads claiming long data would otherwise cost the size squared.
  */
 static int find_last(int fd, uint64_t size, struct sbuf *tmp, uint64_t *last, struct head *h)
 {
 	enum { CHUNK = 1 << 16 };
-	unsigned char *buf = xmalloc(CHUNK + 3);
-	uint64_t hi = size;
+	unsigned char *buf = xmalloc(CHUNK + RECORD_FRAME_HEAD - 1);
+	uint64_t hi = size, budget = 2 * size;
 	int err = -ENODATA;
 
 	while (err == -ENODATA && hi > RECORD_HEADER_LEN) {
 		uint64_t lo = hi - RECORD_HEADER_LEN > CHUNK ? hi - CHUNK : RECORD_HEADER_LEN;
-		size_t n = (size_t)(hi - lo) + (size - hi < 3 ? (size_t)(size - hi) : 3);
+		/* the head of a frame that starts in the chunk, up to its last byte */
+		size_t n =
+		    (size_t)(hi - lo) + (size - hi < RECORD_FRAME_HEAD - 1 ? (size_t)(size - hi)
+									   : RECORD_FRAME_HEAD - 1);
 
 		if (pread_all(fd, buf, n, lo)) {
 			err = -EIO;
@@ -320,9 +365,15 @@ static int find_last(int fd, uint64_t size, struct sbuf *tmp, uint64_t *last, st
 		for (uint64_t p = hi; p-- > lo;) {
 			size_t i = (size_t)(p - lo);
 
-			if (i + 4 > n || memcmp(buf + i, frame_magic, 4))
+			if (i + RECORD_FRAME_HEAD > n || memcmp(buf + i, frame_magic, 4) ||
+			    head_parse(buf + i, p, size, h))
 				continue;
-			if (head_read(fd, p, size, h) || data_read(fd, p, h, tmp))
+			if (h->clen > budget) {
+				err = -EINVAL;
+				break;
+			}
+			budget -= h->clen;
+			if (data_read(fd, p, h, tmp))
 				continue;
 			*last = p;
 			err = 0;
@@ -368,8 +419,17 @@ static int keys_load(struct record_reader *r, uint64_t last, const struct head *
 	return 0;
 }
 
-int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
-			  struct record_error *e)
+/* Whether another process records into fd's file now (holds the writer's lock). */
+static bool being_recorded(int fd)
+{
+	struct flock l = {.l_type = F_RDLCK, .l_whence = SEEK_SET};
+
+	return fcntl(fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK;
+}
+
+/* record_reader_open_fd(), fd owned by the reader unless borrowed. */
+static int reader_open(int fd, bool borrowed, const char *path, struct record_reader **out,
+		       struct record_error *e)
 {
 	struct record_reader *r = xcalloc(1, sizeof(*r));
 	unsigned char h[RECORD_HEADER_LEN];
@@ -381,6 +441,7 @@ int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
 
 	*out = NULL;
 	r->fd = fd;
+	r->borrowed = borrowed;
 	r->path = xstrdup(path);
 	if (fstat(fd, &st)) {
 		err = rec_fail(e, -errno, path, "%s", strerror(errno));
@@ -404,11 +465,18 @@ int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
 	if (err == -ENODATA) {
 		rec_fail(e, err, path, _("no complete frame recorded"));
 		goto fail;
+	} else if (err == -EINVAL) {
+		rec_fail(e, err, path,
+			 _("corrupt: too many damaged frame heads at its end to find its last "
+			   "complete frame"));
+		goto fail;
 	} else if (err) {
 		rec_fail(e, err, path, "%s", strerror(-err));
 		goto fail;
 	}
 	r->end = last + RECORD_FRAME_HEAD + lh.clen;
+	if ((uint64_t)st.st_size > r->end && !borrowed && !being_recorded(fd))
+		r->tail = (uint64_t)st.st_size - r->end;
 	err = keys_load(r, last, &lh);
 	if (err) {
 		rec_fail(e, err, path, _("corrupt: the chain of keyframes is broken"));
@@ -425,6 +493,26 @@ int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
 fail:
 	record_reader_free(r);
 	return err;
+}
+
+/* path opened by safefile_open(), or -errno with e saying why. */
+static int open_file(const char *path, int flags, unsigned how, struct stat *st,
+		     struct record_error *e)
+{
+	int fd = safefile_open(path, flags, how, st);
+
+	if (fd >= 0)
+		return fd;
+	if (fd == -ENOENT || (fd == -EACCES && !safefile_refused(fd, st, how)))
+		return rec_fail(e, fd, path, "%s", strerror(-fd));
+	return rec_fail(e, fd, path, "%s: %s", safefile_why(fd, st, how),
+			flags == O_RDONLY ? _("not read") : _("not recorded into"));
+}
+
+int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
+			  struct record_error *e)
+{
+	return reader_open(fd, false, path, out, e);
 }
 
 static int by_name(const void *a, const void *b)
@@ -470,6 +558,7 @@ static int open_days(const char *dir, struct record_reader **out, struct record_
 {
 	struct record_reader *r = xcalloc(1, sizeof(*r));
 	char **names, path[PATH_MAX];
+	struct stat st;
 	size_t n;
 	int err = day_files(dir, &names, &n, e);
 
@@ -483,9 +572,8 @@ static int open_days(const char *dir, struct record_reader **out, struct record_
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		/* a file each, never a directory again (a link to "." would not end) */
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		err = fd < 0 ? rec_fail(e, -errno, path, "%s", strerror(errno))
-			     : record_reader_open_fd(fd, path, &p, e);
+		fd = open_file(path, O_RDONLY, 0, &st, e);
+		err = fd < 0 ? fd : record_reader_open_fd(fd, path, &p, e);
 		if (err == -ENODATA) {
 			err = 0;
 			continue;
@@ -513,13 +601,14 @@ static int open_days(const char *dir, struct record_reader **out, struct record_
 
 int record_reader_open(const char *path, struct record_reader **out, struct record_error *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	int fd;
 
 	*out = NULL;
+	fd = open_file(path, O_RDONLY, SAFEFILE_DIR, &st, e);
 	if (fd < 0)
-		return rec_fail(e, -errno, path, "%s", strerror(errno));
-	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		return fd;
+	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return open_days(path, out, e);
 	}
@@ -550,7 +639,7 @@ void record_reader_free(struct record_reader *r)
 		record_reader_free(r->parts[i]);
 	free(r->parts);
 	free(r->base);
-	if (r->fd >= 0)
+	if (r->fd >= 0 && !r->borrowed)
 		close(r->fd);
 	ZSTD_freeDCtx(r->dctx);
 	sbuf_free(&r->comp);
@@ -565,6 +654,20 @@ void record_reader_free(struct record_reader *r)
 const struct record_info *record_reader_info(const struct record_reader *r)
 {
 	return &r->info;
+}
+
+uint64_t record_reader_tail(const struct record_reader *r, const char **path)
+{
+	for (size_t i = 0; i < r->nparts; i++)
+		if (r->parts[i]->tail)
+			return record_reader_tail(r->parts[i], path);
+	*path = r->path;
+	return r->tail;
+}
+
+const char *record_reader_path(const struct record_reader *r)
+{
+	return r->path;
 }
 
 uint64_t record_frames(const struct record_reader *r)
@@ -665,6 +768,51 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
 	if (record_decode(r->cur.p, r->cur.len, r->info.version, f, &r->store))
 		return corrupt(r, e, n, r->cur_next, _("bad frame contents"));
 	return 0;
+}
+
+/* The first keyframe after frame n (n < r->nframes), or r->nframes when there is none. */
+static uint64_t next_key(const struct record_reader *r, uint64_t n)
+{
+	size_t lo = 0, hi = r->nkeys;
+
+	if (r->nparts) {
+		size_t i = part_of(r, n);
+
+		return r->base[i] + next_key(r->parts[i], n - r->base[i]);
+	}
+	/* the first key whose frame is past n */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->keys[mid].seq <= n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nkeys ? r->keys[lo].seq : r->nframes;
+}
+
+int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e)
+{
+	struct record_error later;
+	bool damaged = false;
+
+	for (;;) {
+		uint64_t k;
+		int err;
+
+		if (*n >= r->nframes)
+			return -ERANGE;
+		err = record_read(r, *n, f, damaged ? &later : e);
+		if (err != -EINVAL)
+			return err;
+		/* a delta needs every frame since its keyframe: on from the next one */
+		damaged = true;
+		k = next_key(r, *n);
+		*skipped += k - *n;
+		*n = k;
+	}
 }
 
 /* Walk heads from keyframe k to the last frame with time <= t (k's time is). */
@@ -792,7 +940,7 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 {
 	struct record_reader *r;
 	struct stat st;
-	int fd, err;
+	int err;
 
 	w->version = RECORD_VERSION;
 	if (fstat(w->fd, &st))
@@ -800,10 +948,7 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 	/* an empty file given to record into */
 	if (st.st_size == 0)
 		return writer_new_header(w, e);
-	fd = dup(w->fd);
-	if (fd < 0)
-		return rec_fail(e, -errno, w->path, "%s", strerror(errno));
-	err = record_reader_open_fd(fd, w->path, &r, e);
+	err = reader_open(w->fd, true, w->path, &r, e);
 	if (err == -ENODATA) {
 		/* a header and no complete frame: this format's header, the first frame after it */
 		err = writer_new_header(w, e);
@@ -832,25 +977,58 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 	return 0;
 }
 
+/*
+ * One recorder per file: two would write their frames over each other's. A
+ * POSIX lock, as it names its holder; it lasts while this process keeps
+ * every descriptor of the file open (closing any drops it), hence the
+ * borrowed descriptor of writer_resume()'s reader.
+ */
+static int writer_lock(struct record_writer *w, struct record_error *e)
+{
+	struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+
+	if (fcntl(w->fd, F_SETLK, &l) == 0)
+		return 0;
+	if (errno != EAGAIN && errno != EACCES)
+		return rec_fail(e, -errno, w->path, _("cannot lock it: %s"), strerror(errno));
+	l = (struct flock){.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	/* the holder's PID is 0 when it is in another PID namespace */
+	if (fcntl(w->fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK && l.l_pid > 0)
+		snprintf(e->msg, sizeof(e->msg), _("ptop: %s is being recorded by process %d"),
+			 w->path, (int)l.l_pid);
+	else
+		snprintf(e->msg, sizeof(e->msg), _("ptop: %s is being recorded by another process"),
+			 w->path);
+	return -EBUSY;
+}
+
 int record_writer_open(const char *path, struct record_writer **out, struct record_error *e)
 {
 	struct record_writer *w = xcalloc(1, sizeof(*w));
+	/* a recording holds every user's processes: never into a file another user can read */
+	const unsigned how = SAFEFILE_OWN_FILE;
+	struct stat st;
 	int err;
 
 	*out = NULL;
 	w->path = xstrdup(path);
-	w->fd = open(path, O_RDWR | O_CLOEXEC);
-	if (w->fd < 0 && errno == ENOENT) {
+	w->fd = safefile_open(path, O_RDWR, how, &st);
+	if (w->fd == -ENOENT && !st.st_mode) {
 		err = create_file(path, e);
 		if (err)
 			goto fail;
-		w->fd = open(path, O_RDWR | O_CLOEXEC);
+		w->fd = -1;
 	}
 	if (w->fd < 0) {
-		err = rec_fail(e, -errno, path, "%s", strerror(errno));
-		goto fail;
+		w->fd = open_file(path, O_RDWR, how, &st, e);
+		if (w->fd < 0) {
+			err = w->fd;
+			goto fail;
+		}
 	}
-	err = writer_resume(w, e);
+	err = writer_lock(w, e);
+	if (!err)
+		err = writer_resume(w, e);
 	if (err)
 		goto fail;
 	w->cctx = ZSTD_createCCtx();

@@ -8,6 +8,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "ptop/record.h"
+#include "ptop/safefile.h"
 
 struct recorder {
 	char *path;
@@ -84,17 +87,31 @@ int recorder_open(const char *path, unsigned keep_days, struct recorder **out,
 {
 	struct recorder *r = xcalloc(1, sizeof(*r));
 	struct stat st;
-	int err = 0;
+	int fd, err = 0;
 
 	*out = NULL;
 	r->path = xstrdup(path);
 	r->keep_days = keep_days;
-	r->dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	/* a directory or a file to record into: looked at without opening anything else */
+	fd = safefile_open(path, O_RDONLY, SAFEFILE_DIR, &st);
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 && fd != -ENOENT) {
+		if (safefile_refused(fd, &st, SAFEFILE_DIR))
+			snprintf(e->msg, sizeof(e->msg), "ptop: %s: %s: %s", path,
+				 safefile_why(fd, &st, SAFEFILE_DIR), _("not recorded into"));
+		else
+			snprintf(e->msg, sizeof(e->msg), "ptop: %s: %s", path, strerror(-fd));
+		err = fd;
+		goto fail;
+	}
+	r->dir = fd >= 0 && S_ISDIR(st.st_mode);
 	if (r->dir)
 		err = open_day(r, time(NULL), e);
 	else
 		err = record_writer_open(path, &r->w, e);
 	if (err) {
+	fail:
 		free(r->path);
 		free(r);
 		return err;
@@ -167,6 +184,9 @@ done:
 	t = mktime(&tm);
 	if (t == (time_t)-1)
 		return -EINVAL;
+	/* a frame's time is int64 ns: 1677-09-21 to 2262-04-11 */
+	if (t > INT64_MAX / 1000000000 || t < INT64_MIN / 1000000000)
+		return -ERANGE;
 	*out = (int64_t)t * 1000000000;
 	return 0;
 }

@@ -2,8 +2,8 @@
 /*
  * rcfile.c: ptoprc as a file. It may sit in a directory another user
  * controls (root with a user's XDG_CONFIG_HOME), so reading takes only a
- * bounded regular file and never blocks (stat before open, O_NONBLOCK, fstat
- * again), and writing creates its temporary file afresh (O_EXCL|O_NOFOLLOW)
+ * bounded regular file and never blocks (safefile_open(): stat before open,
+ * O_NONBLOCK, fstat again), and writing creates its temporary file afresh (O_EXCL|O_NOFOLLOW)
  * in the directory it opened, follows only the user's own links to the
  * user's own files, fsyncs it and renames it over the old file.
  */
@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ptop/safefile.h"
 #include "rcfile.h"
 
 _Static_assert(CONFIG_MAX_SIZE == 1 << 20, "the message below says 1 MiB");
@@ -31,23 +32,12 @@ int rcfile_read(const char *path, struct sbuf *text, struct sbuf *errors)
 	struct stat st;
 	int fd, err = 0;
 
-	/* Looked at before it is opened: opening a FIFO waits for a writer, a device may act. */
-	if (stat(path, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
+	/* a link to another user's file may be read: what matters is never to block or act */
+	fd = safefile_open(path, O_RDONLY, SAFEFILE_ANY_LINK, &st);
+	if (fd == -EINVAL || fd == -EISDIR || fd == -ESTALE)
 		return not_regular(path, &st, errors);
-	/* O_NONBLOCK all the same, should it have been swapped for a FIFO since */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = not_regular(path, &st, errors);
-		goto out;
-	}
+		return fd;
 	/* one byte past the limit, so that a file still growing is caught too */
 	while (st.st_size <= CONFIG_MAX_SIZE && text->len <= CONFIG_MAX_SIZE) {
 		size_t want = CONFIG_MAX_SIZE + 1 - text->len;

@@ -8,6 +8,7 @@
  * frame source for something else (pause, delay, threads). Touches no kernel
  * interface.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,6 +36,27 @@ void replay_seek(struct ui *ui)
 	pipeline_seek(ui->pipe, ui->replay_pos);
 	/* the next frame comes when the user travels, not with the clock */
 	ui->next_frame = HUGE_VAL;
+}
+
+bool replay_taken(struct ui *ui, int err)
+{
+	uint64_t skipped = pipeline_replay_skipped(ui->pipe);
+	bool more = skipped != ui->replay_skipped;
+
+	ui->replay_skipped = skipped;
+	if (err == -ENODATA && more) {
+		ui_status(ui, _("%s; no frame after it reads"), pipeline_replay_error(ui->pipe));
+		return true;
+	}
+	if (err) {
+		ui_status(ui, "%s", pipeline_replay_error(ui->pipe));
+		return true;
+	}
+	ui->replay_pos = pipeline_position(ui->pipe);
+	if (more)
+		ui_status(ui, _("%s; skipped to frame %llu"), pipeline_replay_error(ui->pipe),
+			  (unsigned long long)ui->replay_pos + 1);
+	return false;
 }
 
 static int64_t frame_ns(const struct frame *f)
@@ -155,7 +177,15 @@ static unsigned goto_done(struct ui *ui, const char *text)
 {
 	int64_t t;
 
-	if (record_parse_time(text, frame_ns(&ui->frame), &t)) {
+	int err = record_parse_time(text, frame_ns(&ui->frame), &t);
+
+	if (err == -ERANGE) {
+		ui_status(ui,
+			  _("Out of the times a recording holds (1677-09-21 to 2262-04-11): '%s'"),
+			  text);
+		return UI_HANDLED;
+	}
+	if (err) {
 		ui_status(ui, _("Not a time: '%s' (HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS])"), text);
 		return UI_HANDLED;
 	}

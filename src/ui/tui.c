@@ -97,10 +97,8 @@ static void take_frame(struct ui *ui)
 	if (ui->replay)
 		replay_seek(ui);
 	err = pipeline_frame(ui->pipe, &req, &ui->frame);
-	if (err && ui->replay) {
-		ui_status(ui, "%s", pipeline_replay_error(ui->pipe));
+	if (ui->replay && replay_taken(ui, err))
 		return;
-	}
 	if (err) {
 		ui_status(ui, _("Cannot list processes: %s"), strerror(-err));
 		return;

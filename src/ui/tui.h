@@ -165,7 +165,8 @@ struct ui {
 
 	/* a replay (ptop -r FILE): frames from a recording */
 	bool replay;
-	uint64_t replay_pos; /* the frame shown, counted from 0 */
+	uint64_t replay_pos;	 /* the frame shown, counted from 0 */
+	uint64_t replay_skipped; /* corrupt frames skipped so far, as told */
 };
 
 /* What a handled key asks of the loop (htop's Htop_Reaction): the loop
@@ -406,6 +407,12 @@ bool replay_on(const struct ui *ui);
 void replay_start(struct ui *ui);
 /* Before a replay's frame is taken: the frame the user travelled to, and no timer. */
 void replay_seek(struct ui *ui);
+/*
+ * After a replay's pipeline_frame() returned err: the frame shown is the one
+ * the pipeline gave (past corrupt frames, which the status line then names).
+ * True when there is no new frame to show (the status line says why).
+ */
+bool replay_taken(struct ui *ui, int err);
 /* Time travel and the refused actions; UI_IGNORED for other keys or when live. */
 unsigned replay_key(struct ui *ui, enum ui_action act, int key);
 /* The header's note: "[replay DAY, frame N/M]". */

@@ -2,11 +2,13 @@
 /*
  * fuzz_record.c: libFuzzer target for the recording reader (src/record/).
  * The first byte chooses what the rest is: even, a whole file (in a memfd,
- * opened and every frame read, then a seek by time); odd, one frame's
- * uncompressed data for record_decode(), whose frame must then hold no more
- * rows than it said and command lines inside its strings. The file path meets
+ * opened and every frame read as a replay reads, past corrupt ones, then a
+ * seek by time); odd, one frame's uncompressed data for record_decode(),
+ * whose frame must then hold no more rows than it said and command lines
+ * inside its strings. The file path meets
  * the checksums first, so the decoder gets its own way in.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +42,20 @@ static void fuzz_file(const uint8_t *data, size_t size)
 		return;
 	}
 	if (record_reader_open_fd(fd, "fuzz", &r, &e) == 0) {
-		for (uint64_t k = 0; k < record_frames(r) && k < 256; k++)
-			if (record_read(r, k, &f, &e))
+		uint64_t skipped = 0, read = 0;
+		const char *where;
+
+		/* as a replay reads: past corrupt frames to the next keyframe */
+		for (uint64_t k = 0; k < record_frames(r) && read < 256; k++, read++) {
+			int err = record_read_next(r, &k, &f, &skipped, &e);
+
+			if (err == -ERANGE)
 				break;
+			if (err || k >= record_frames(r))
+				abort();
+		}
+		if (skipped > record_frames(r) || record_reader_tail(r, &where) > size)
+			abort();
 		record_find_time(r, INT64_MAX / 2, &n, &e);
 		record_reader_free(r);
 	}
