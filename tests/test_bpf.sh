@@ -6,7 +6,8 @@
 # value, a BPF frame taken between two /proc frames agrees with them: every
 # field that did not change between the two /proc frames is equal, and CPU
 # times lie between them (ptop(1), FRAME SOURCES, gives the bounds). Rows per
-# thread (-H) agree likewise. RES is statm's exact figure. As an
+# thread (-H) agree likewise, and start times in a time namespace with its
+# boot time offset. RES is statm's exact figure. As an
 # unprivileged user, ptop says once why it reads /proc and its figures are
 # still right. Skips (77) with the reason where BPF cannot load.
 set -eu
@@ -207,6 +208,33 @@ assert not bad, "kernel thread names differ (walk, iterator, /proc): %s" % bad[:
 long = [frames[2][p] for p in stable if len(frames[2][p]) > 15]
 print("kernel threads: %d names agree, %d longer than comm" % (len(stable), len(long)))
 PY
+
+# In a time namespace whose boot time is offset (unshare -T --boottime),
+# /proc/PID/stat shows start times with the offset of the reader's
+# namespace, and the viewer's actions compare a row's start time with it:
+# BPF rows must carry the same offset, or every action says "gone".
+if ! unshare -T --boottime 1000000 true 2>/dev/null; then
+	partial_skip "no time namespaces here (util-linux unshare -T --boottime, CONFIG_TIME_NS): start times in one not checked"
+elif ! unshare -T --boottime 1000000 cat /proc/self/timens_offsets | grep -q '^boottime  *1000000 '; then
+	partial_skip "unshare -T --boottime did not offset the boot time here: not checked"
+else
+	unshare -T --boottime 1000000 sh -c '
+		"$PTOP" -b -n 1 --source=procfs -o json -p "$1" >"$2.1" &&
+		"$PTOP" -b -n 1 --source=bpf -o json -p "$1" >"$2.b" 2>"$2.err"' \
+		sh "$a" "$tmp/timens" || fail "ptop in a time namespace exited non-zero"
+	[ -s "$tmp/timens.err" ] && fail "time namespace: ptop said: $(cat "$tmp/timens.err")"
+	python3 - "$tmp/timens" "$a" <<'PY' || failures=$((failures + 1))
+import json, sys
+base, a = sys.argv[1], int(sys.argv[2])
+p, b = (json.load(open(base + s)) for s in (".1", ".b"))
+assert (p["cost"]["source"], b["cost"]["source"]) == ("procfs", "bpf"), "sources"
+ps, bs = ([r["start_ticks"] for r in f["processes"] if r["pid"] == a] for f in (p, b))
+assert ps and bs, "no row of %d" % a
+# the offset is 1,000,000 s: 10^8 ticks at 100 Hz
+assert ps[0] > p["hz"] * 1000000, "/proc shows no offset: %d" % ps[0]
+assert bs == ps, "time namespace: start_ticks of %d: bpf %d, /proc %d" % (a, bs[0], ps[0])
+PY
+fi
 
 # The default source as root is BPF.
 "$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto"

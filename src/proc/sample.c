@@ -172,6 +172,9 @@ static void choose_source(struct sampler *s, const struct sampler_opts *o)
 			      : NULL;
 	else if (err == -EPERM || err == -EACCES)
 		s->note = _("bpf: needs CAP_BPF and CAP_PERFMON; using /proc");
+	else if (err == -EBADMSG)
+		s->note = _("bpf: cannot read the time namespace's offsets "
+			    "(/proc/self/timens_offsets); using /proc");
 	else
 		s->note = s->note_buf;
 	if (s->note == s->note_buf)
