@@ -67,6 +67,7 @@ int bpfsrc_parse_boottime(const char *buf, size_t len, int64_t *ns)
 
 #if HAVE_BPF
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "tasks.h"
@@ -274,6 +275,27 @@ static int open_load(struct ptop_tasks **out, size_t cap)
 }
 
 /*
+ * What made a load fail. libbpf (1.1) turns every failure to read the
+ * kernel's BTF into -ESRCH ("failed to find valid kernel BTF"), out of
+ * memory included, which strerror() calls "No such process": read the BTF
+ * once more, here in the loading child, to have the real error. -ESRCH
+ * stays when the BTF reads (then something was missing from it).
+ */
+static int load_cause(int err)
+{
+	struct btf *btf;
+
+	if (err != -ESRCH)
+		return err;
+	errno = 0;
+	btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	if (!btf)
+		return errno ? -errno : err;
+	btf__free(btf);
+	return err;
+}
+
+/*
  * Load, attach, keep copies of the descriptors (the walk's, fd[FD_WALK] on,
  * are -1 where it did not load: a kernel before 6.7), free the rest.
  */
@@ -290,7 +312,7 @@ static int load(int fd[NFDS], size_t cap)
 	if (err)
 		err = open_load(&skel, 0);
 	if (err)
-		return err;
+		return load_cause(err);
 	link = bpf_program__attach_iter(skel->progs.ptop_tasks, NULL);
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
@@ -299,13 +321,23 @@ static int load(int fd[NFDS], size_t cap)
 	skel->links.ptop_tasks = link;
 	/* the link, program and map live while a descriptor of each is open: the object can go */
 	fd[FD_LINK] = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
+	if (fd[FD_LINK] < 0) {
+		err = -errno; /* before the destroy below, which may set errno again */
+		goto out;
+	}
 	if (bpf_program__fd(skel->progs.ptop_walk) >= 0) {
 		fd[FD_WALK] = fcntl(bpf_program__fd(skel->progs.ptop_walk), F_DUPFD_CLOEXEC, 3);
 		fd[FD_RECORDS] = fcntl(bpf_map__fd(skel->maps.records), F_DUPFD_CLOEXEC, 3);
 		fd[FD_NAMES] = fcntl(bpf_map__fd(skel->maps.names), F_DUPFD_CLOEXEC, 3);
 	}
-	if (fd[FD_LINK] < 0)
-		err = -errno;
+	/* the walk whole or not at all: the parent takes the link alone or all four */
+	if (fd[FD_WALK] < 0 || fd[FD_RECORDS] < 0 || fd[FD_NAMES] < 0) {
+		for (int i = FD_WALK; i < NFDS; i++) {
+			if (fd[i] >= 0)
+				close(fd[i]);
+			fd[i] = -1;
+		}
+	}
 out:
 	ptop_tasks__destroy(skel);
 	return err;

@@ -149,6 +149,19 @@ const char *frame_source_name(enum frame_source src)
 }
 
 /*
+ * Why BPF did not load, as a person can act on it: what limits the memory a
+ * load takes (the kernel's BTF parsed in the loading child, the maps, and
+ * where memory is counted by RLIMIT_MEMLOCK, the locked memory) rather than
+ * strerror's bare "Cannot allocate memory".
+ */
+static const char *bpf_strerror(int err)
+{
+	if (err == -ENOMEM)
+		return _("out of memory (a memory limit, locked memory or the map size)");
+	return strerror(-err);
+}
+
+/*
  * BPF when asked for or, by default, on the real /proc: a proc root given
  * (a test's fixtures) is what the frames must show.
  */
@@ -179,7 +192,8 @@ static void choose_source(struct sampler *s, const struct sampler_opts *o)
 		s->note = s->note_buf;
 	if (s->note == s->note_buf)
 		snprintf(s->note_buf, sizeof(s->note_buf),
-			 _("bpf: cannot load the task iterator: %s; using /proc"), strerror(-err));
+			 _("bpf: cannot load the task iterator: %s; using /proc"),
+			 bpf_strerror(err));
 }
 
 const char *sampler_note(const struct sampler *s)
