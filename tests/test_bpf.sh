@@ -8,8 +8,10 @@
 # times lie between them (ptop(1), FRAME SOURCES, gives the bounds). Rows per
 # thread (-H) agree likewise, and start times in a time namespace with its
 # boot time offset. RES is statm's exact figure. A load out of memory says
-# so. As an unprivileged user, ptop says once why it reads /proc and its
-# figures are still right. Skips (77) with the reason where BPF cannot load.
+# so. Under a parent pid namespace's /proc, BPF is not used (auto) or
+# refused (--source=bpf). As an unprivileged user, ptop says once why it
+# reads /proc and its figures are still right. Skips (77) with the reason
+# where BPF cannot load.
 set -eu
 
 NAME=test_bpf
@@ -255,6 +257,42 @@ if command -v prlimit >/dev/null 2>&1; then
 		partial_skip "no address-space limit lets ptop read /proc but not load BPF: out of memory not tried"
 else
 	partial_skip "no prlimit: a BPF load out of memory is not tried"
+fi
+
+# A pid namespace that sees its parent's /proc (unshare -p -f without
+# --mount-proc): BPF numbers tasks in ptop's namespace, /proc in the
+# parent's, so its rows would carry other processes' command lines. auto
+# reads /proc then, saying why; --source=bpf is refused.
+if ! unshare -p -f true 2>/dev/null; then
+	partial_skip "unshare -p -f fails here: BPF under a parent's /proc not tried"
+else
+	unshare -p -f "$PTOP" -b -n 1 -c -o json >"$tmp/pidns" 2>"$tmp/pidns.err" ||
+		fail "auto in a pid namespace with its parent's /proc exited non-zero: $(cat "$tmp/pidns.err")"
+	grep -q '"source":"procfs"' "$tmp/pidns" ||
+		fail "auto in a pid namespace with its parent's /proc: not from procfs"
+	grep -q "bpf: /proc is not this pid namespace's" "$tmp/pidns.err" ||
+		fail "auto in a pid namespace with its parent's /proc said: $(cat "$tmp/pidns.err")"
+	python3 - "$tmp/pidns" <<'PY' || failures=$((failures + 1))
+import json, sys
+f = json.load(open(sys.argv[1]))
+# /proc's rows: each pid's command line is that process's own
+bad = [(p["pid"], p["comm"], p["cmdline"]) for p in f["processes"]
+       if p["pid"] == 1 and p["comm"] in ("ptop", "unshare")]
+assert not bad, "pid 1 is ptop's namespace's, its command line another's: %s" % bad
+PY
+	st=0
+	unshare -p -f "$PTOP" -b -n 1 --source=bpf -o json >"$tmp/pidns.bpf" 2>"$tmp/pidns.bpf.err" || st=$?
+	[ "$st" -ne 0 ] || fail "--source=bpf in a pid namespace with its parent's /proc was taken"
+	[ -s "$tmp/pidns.bpf" ] && fail "--source=bpf refused, yet wrote a frame"
+	grep -q "source bpf: /proc is not the proc of ptop's pid namespace" "$tmp/pidns.bpf.err" ||
+		fail "--source=bpf refused with: $(cat "$tmp/pidns.bpf.err")"
+	# with its own /proc the namespace is BPF's again
+	if unshare -p -f --mount-proc true 2>/dev/null; then
+		unshare -p -f --mount-proc "$PTOP" -b -n 1 --source=bpf -o json >"$tmp/pidns.own" \
+			2>"$tmp/pidns.own.err" || fail "--source=bpf under --mount-proc exited non-zero"
+		grep -q '"source":"bpf"' "$tmp/pidns.own" ||
+			fail "--source=bpf under --mount-proc: not from bpf: $(cat "$tmp/pidns.own.err")"
+	fi
 fi
 
 # The default source as root is BPF.
