@@ -162,6 +162,40 @@ got = mine[0]["comm"].encode("utf-8", "surrogateescape")
 assert got == sys.argv[3].encode(), "comm %r" % got
 ' "$tmp/out.csv" "$bg_pid" "$hostile" || fail "-o csv: output did not check out"
 
+# CSV injection: a process named as a spreadsheet formula, its command line
+# one too. Text cells that start like a formula carry a quote before it, so
+# a spreadsheet shows them as text; numbers stay numbers (a negative nice).
+cp "$(command -v sleep)" "$tmp/=HYPERLINK"
+"$PYTHON" -c 'import os, sys; os.execv(sys.argv[1], ["=cmd", "600"])' "$tmp/=HYPERLINK" &
+f_pid=$!
+kids="$kids $f_pid"
+formula() { [ "$(cat "/proc/$f_pid/comm" 2>/dev/null)" = "=HYPERLINK" ]; }
+wait_until formula || fail "the formula-named process never took its name"
+want_nice=0
+if renice -n -5 -p "$f_pid" >/dev/null 2>&1; then
+	want_nice=-5
+else
+	partial_skip "cannot set a negative nice here: -o csv's numbers checked at nice 0"
+fi
+"$PTOP" -b -n 1 -c -o csv -p "$f_pid" >"$tmp/formula.csv" ||
+	fail "-c -o csv -p exited non-zero"
+py '
+import csv, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape")
+rows = list(csv.reader(text.splitlines(keepends=True)))
+body = [dict(zip(rows[0], r)) for r in rows[1:]]
+mine = [r for r in body if r["pid"] == sys.argv[2]]
+assert len(mine) == 1, "the formula-named process in %d rows" % len(mine)
+r = mine[0]
+assert r["comm"] == "\x27=HYPERLINK", "comm cell %r" % r["comm"]
+assert r["cmdline"] == "\x27=cmd 600", "cmdline cell %r" % r["cmdline"]
+assert r["nice"] == sys.argv[3], "nice cell %r, not %s" % (r["nice"], sys.argv[3])
+for k, v in r.items():
+	assert v[:1] not in ("=", "+", "-", "@", "\t", "\r") or k in ("nice", "priority"), \
+		"%s cell %r reads as a formula" % (k, v)
+assert "\"\x27=HYPERLINK\"" in text, "the comm cell is not quoted"
+' "$tmp/formula.csv" "$f_pid" "$want_nice" || fail "-o csv: a formula-named process not neutralised"
+
 # --- text, as top -b ---------------------------------------------------------------
 "$PTOP" -b -n 2 -d 0.1 >"$tmp/out.txt" || fail "-o text exited non-zero"
 py '

@@ -6,9 +6,12 @@
 # value, a BPF frame taken between two /proc frames agrees with them: every
 # field that did not change between the two /proc frames is equal, and CPU
 # times lie between them (ptop(1), FRAME SOURCES, gives the bounds). Rows per
-# thread (-H) agree likewise. RES is statm's exact figure. As an
-# unprivileged user, ptop says once why it reads /proc and its figures are
-# still right. Skips (77) with the reason where BPF cannot load.
+# thread (-H) agree likewise, and start times in a time namespace with its
+# boot time offset. RES is statm's exact figure. A load out of memory says
+# so. Under a parent pid namespace's /proc, BPF is not used (auto) or
+# refused (--source=bpf). As an unprivileged user, ptop says once why it
+# reads /proc and its figures are still right. Skips (77) with the reason
+# where BPF cannot load.
 set -eu
 
 NAME=test_bpf
@@ -207,6 +210,90 @@ assert not bad, "kernel thread names differ (walk, iterator, /proc): %s" % bad[:
 long = [frames[2][p] for p in stable if len(frames[2][p]) > 15]
 print("kernel threads: %d names agree, %d longer than comm" % (len(stable), len(long)))
 PY
+
+# In a time namespace whose boot time is offset (unshare -T --boottime),
+# /proc/PID/stat shows start times with the offset of the reader's
+# namespace, and the viewer's actions compare a row's start time with it:
+# BPF rows must carry the same offset, or every action says "gone".
+if ! unshare -T --boottime 1000000 true 2>/dev/null; then
+	partial_skip "no time namespaces here (util-linux unshare -T --boottime, CONFIG_TIME_NS): start times in one not checked"
+elif ! unshare -T --boottime 1000000 cat /proc/self/timens_offsets | grep -q '^boottime  *1000000 '; then
+	partial_skip "unshare -T --boottime did not offset the boot time here: not checked"
+else
+	unshare -T --boottime 1000000 sh -c '
+		"$PTOP" -b -n 1 --source=procfs -o json -p "$1" >"$2.1" &&
+		"$PTOP" -b -n 1 --source=bpf -o json -p "$1" >"$2.b" 2>"$2.err"' \
+		sh "$a" "$tmp/timens" || fail "ptop in a time namespace exited non-zero"
+	[ -s "$tmp/timens.err" ] && fail "time namespace: ptop said: $(cat "$tmp/timens.err")"
+	python3 - "$tmp/timens" "$a" <<'PY' || failures=$((failures + 1))
+import json, sys
+base, a = sys.argv[1], int(sys.argv[2])
+p, b = (json.load(open(base + s)) for s in (".1", ".b"))
+assert (p["cost"]["source"], b["cost"]["source"]) == ("procfs", "bpf"), "sources"
+ps, bs = ([r["start_ticks"] for r in f["processes"] if r["pid"] == a] for f in (p, b))
+assert ps and bs, "no row of %d" % a
+# the offset is 1,000,000 s: 10^8 ticks at 100 Hz
+assert ps[0] > p["hz"] * 1000000, "/proc shows no offset: %d" % ps[0]
+assert bs == ps, "time namespace: start_ticks of %d: bpf %d, /proc %d" % (a, bs[0], ps[0])
+PY
+fi
+
+# Out of memory while loading (libbpf parses the kernel's BTF, some 10 MB):
+# the note names it, not libbpf's stand-in -ESRCH ("No such process"). An
+# address-space limit (RLIMIT_AS) low enough for that and high enough for
+# ptop to read /proc is searched for; a build that cannot start under such
+# a limit at all (the sanitizers reserve terabytes) finds none.
+if command -v prlimit >/dev/null 2>&1; then
+	oom=0
+	for mib in 8 10 12 14 16 18 20 24 28 32 40 48 64; do
+		prlimit --as=$((mib << 20)) "$PTOP" -b -n 1 --source=bpf -o json -p "$a" \
+			>"$tmp/oom" 2>"$tmp/oom.err" || continue
+		grep -q '"source":"procfs"' "$tmp/oom" || continue
+		oom=$((oom + 1))
+		grep -q 'bpf: cannot load the task iterator: out of memory' "$tmp/oom.err" ||
+			fail "BPF out of memory at $mib MiB of address space: $(cat "$tmp/oom.err")"
+	done
+	[ "$oom" -gt 0 ] ||
+		partial_skip "no address-space limit lets ptop read /proc but not load BPF: out of memory not tried"
+else
+	partial_skip "no prlimit: a BPF load out of memory is not tried"
+fi
+
+# A pid namespace that sees its parent's /proc (unshare -p -f without
+# --mount-proc): BPF numbers tasks in ptop's namespace, /proc in the
+# parent's, so its rows would carry other processes' command lines. auto
+# reads /proc then, saying why; --source=bpf is refused.
+if ! unshare -p -f true 2>/dev/null; then
+	partial_skip "unshare -p -f fails here: BPF under a parent's /proc not tried"
+else
+	unshare -p -f "$PTOP" -b -n 1 -c -o json >"$tmp/pidns" 2>"$tmp/pidns.err" ||
+		fail "auto in a pid namespace with its parent's /proc exited non-zero: $(cat "$tmp/pidns.err")"
+	grep -q '"source":"procfs"' "$tmp/pidns" ||
+		fail "auto in a pid namespace with its parent's /proc: not from procfs"
+	grep -q "bpf: /proc is not this pid namespace's" "$tmp/pidns.err" ||
+		fail "auto in a pid namespace with its parent's /proc said: $(cat "$tmp/pidns.err")"
+	python3 - "$tmp/pidns" <<'PY' || failures=$((failures + 1))
+import json, sys
+f = json.load(open(sys.argv[1]))
+# /proc's rows: each pid's command line is that process's own
+bad = [(p["pid"], p["comm"], p["cmdline"]) for p in f["processes"]
+       if p["pid"] == 1 and p["comm"] in ("ptop", "unshare")]
+assert not bad, "pid 1 is ptop's namespace's, its command line another's: %s" % bad
+PY
+	st=0
+	unshare -p -f "$PTOP" -b -n 1 --source=bpf -o json >"$tmp/pidns.bpf" 2>"$tmp/pidns.bpf.err" || st=$?
+	[ "$st" -ne 0 ] || fail "--source=bpf in a pid namespace with its parent's /proc was taken"
+	[ -s "$tmp/pidns.bpf" ] && fail "--source=bpf refused, yet wrote a frame"
+	grep -q "source bpf: /proc is not the proc of ptop's pid namespace" "$tmp/pidns.bpf.err" ||
+		fail "--source=bpf refused with: $(cat "$tmp/pidns.bpf.err")"
+	# with its own /proc the namespace is BPF's again
+	if unshare -p -f --mount-proc true 2>/dev/null; then
+		unshare -p -f --mount-proc "$PTOP" -b -n 1 --source=bpf -o json >"$tmp/pidns.own" \
+			2>"$tmp/pidns.own.err" || fail "--source=bpf under --mount-proc exited non-zero"
+		grep -q '"source":"bpf"' "$tmp/pidns.own" ||
+			fail "--source=bpf under --mount-proc: not from bpf: $(cat "$tmp/pidns.own.err")"
+	fi
+fi
 
 # The default source as root is BPF.
 "$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto"

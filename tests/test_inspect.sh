@@ -3,7 +3,8 @@
 #
 # test_inspect.sh: one process looked at closely, as htop's keys do it, driven
 # in a private tmux server as a user would: e shows its environment, l its
-# open files (a descriptor it holds, with its mode and path), a its CPU
+# open files (a descriptor it holds, with its mode and path; control bytes
+# in a path escaped, so a newline forges no line), a its CPU
 # affinity, which Space and Enter change (the kernel's Cpus_allowed_list
 # says so), s runs strace on it and Ctrl-C brings ptop back, or says strace
 # is missing. Esc and q close a panel. Another user's process gives a message,
@@ -24,11 +25,18 @@ mkdir -p "$tmp/config/ptop" "$tmp/nobin" || exit 1
 tm_env
 
 # The process looked at: a copy of sleep named for this run, holding the
-# file opened-file on descriptor 7, with a variable of its own.
+# file opened-file on descriptor 7, with a variable of its own, and on
+# descriptor 8 a file whose path has a tab and a newline followed by what
+# the panel would draw for another descriptor: the panel must show the
+# name escaped on one line, never that forged line.
 name=$(printf 'pi%07d' $$)
 cp "$(command -v sleep)" "$tmp/$name" || exit 1
 echo data >"$tmp/opened-file"
-PTOP_INSPECT_MARK=mark$$ sh -c 'exec 7<"$1"; exec "$2" 600' sh "$tmp/opened-file" "$tmp/$name" &
+forged='   99r REG                0 0100000 '
+evil_dir=$(printf '%s/x\ty\n%s/etc' "$tmp" "$forged")
+mkdir -p "$evil_dir" && echo secret >"$evil_dir/shadow" || exit 1
+PTOP_INSPECT_MARK=mark$$ sh -c 'exec 7<"$1"; exec 8<"$3"; exec "$2" 600' sh \
+	"$tmp/opened-file" "$tmp/$name" "$evil_dir/shadow" &
 target=$!
 kids=$target
 wait_for grep -q "^Name:.$name" "/proc/$target/status" || fail "the target did not start"
@@ -64,6 +72,9 @@ keys l
 expect "^Open files of $target \($name\): [0-9]+ descriptors"
 expect '^ +FD +TYPE +POS FLAGS +PATH'
 expect "^ +7r REG +0 [0-7]+ $tmp/opened-file\$"
+expect "^ +8r REG +0 [0-7]+ $tmp/x\\\\x09y\\\\n +99r REG +0 0100000 /etc/shadow\$"
+off_screen '^ +99r REG +0 0100000 /etc/shadow$' ||
+	fail "a newline in a file name forged a line in the open files panel"
 keys Escape
 back_in_table
 

@@ -337,6 +337,54 @@ static void test_golden_csv(void **state)
 	sbuf_free(&b);
 }
 
+/*
+ * CSV injection: a text cell that a spreadsheet would read as a formula
+ * (=, +, -, @, or a leading tab or carriage return, as OWASP lists them)
+ * is quoted with a single quote before it, whichever column it is in;
+ * numbers are never touched, so a negative nice value stays -5.
+ */
+static void test_csv_formula_cells(void **state)
+{
+	static const char *const cmd = "=cmd|' /C calc'!A0";
+	struct frame f;
+	struct sbuf b = {0};
+	struct frame_proc *p;
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	p = proc_at(0, 41, "=HYPERLINK(\"x\")", 'S');
+	p->user = "+user";
+	p->cgroup = "@cg";
+	p->container = "-unit";
+	p->nice = -5;
+	p->priority = 15;
+	p = proc_at(1, 42, "\tname", 'S');
+	p->user = "\ruser";
+	p = proc_at(2, 43, "plain-name", 'S');
+	p->cgroup = "/a=b";
+	f.nprocs = 3;
+	f.cmdlines = true;
+	sbuf_add(&f.strings, cmd, strlen(cmd));
+	f.procs[0].has_cmd = true;
+	f.procs[0].cmd_off = 0;
+	f.procs[0].cmd_len = (uint32_t)strlen(cmd);
+	output_csv_frame(&b, &f, frame_rows(&f), f.nprocs, false);
+	s = sbuf_cstr(&b);
+	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
+	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
+	assert_non_null(strstr(s, ",\"'@cg\",\"'-unit\",\"'=cmd|' /C calc'!A0\"\r\n"));
+	assert_non_null(strstr(s, ",42,1,S,\"'\ruser\","));
+	assert_non_null(strstr(s, ",\"'\tname\",42,"));
+	/* only the first character counts */
+	assert_non_null(strstr(s, ",plain-name,43,"));
+	assert_non_null(strstr(s, ",/a=b,ssh.service,\r\n"));
+	assert_null(strstr(s, ",="));
+	assert_null(strstr(s, ",\"="));
+	sbuf_free(&f.strings);
+	sbuf_free(&b);
+}
+
 /* An empty frame writes its summary (text, JSON) or nothing but the header (CSV). */
 static void test_empty_frame(void **state)
 {
@@ -922,6 +970,7 @@ int main(void)
 	    cmocka_unit_test(test_text_multibyte_user),
 	    cmocka_unit_test(test_golden_json),
 	    cmocka_unit_test(test_golden_csv),
+	    cmocka_unit_test(test_csv_formula_cells),
 	    cmocka_unit_test(test_empty_frame),
 	    cmocka_unit_test(test_fmt_mem_kb),
 	    cmocka_unit_test(test_fmt_time_plus),

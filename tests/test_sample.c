@@ -37,6 +37,7 @@
 #include "ptop/frame.h"
 #include "ptop/output.h"
 #include "ptop/util.h"
+#include "../src/bpf/bpfsrc.h"
 #include "child.h"
 
 /*
@@ -1803,6 +1804,66 @@ static void test_read_less_reparent(void **state)
 	sampler_free(s);
 }
 
+/*
+ * The BPF source's start times take the boot time offset of ptop's time
+ * namespace from /proc/self/timens_offsets, as the kernel prints it; a
+ * file without the line, or with a bad one, is an error, never an offset.
+ */
+static void test_timens_boottime(void **state)
+{
+	static const struct {
+		const char *text;
+		int err;
+		int64_t ns;
+	} cases[] = {
+	    {"monotonic           0         0\nboottime            0         0\n", 0, 0},
+	    {"monotonic         -50         0\nboottime      1000000         0\n", 0,
+	     1000000000000000},
+	    {"boottime        -3600 250000000\nmonotonic 1 0\n", 0, -3599750000000},
+	    {"boottime 0 999999999", 0, 999999999},
+	    {"  boottime\t7\t1\n", 0, 7000000001},
+	    {"monotonic           0         0\n", -ENOENT, 0},
+	    {"", -ENOENT, 0},
+	    {"boottimes 1 0\n", -ENOENT, 0},
+	    {"boottime\n", -EINVAL, 0},
+	    {"boottime 1\n", -EINVAL, 0},
+	    {"boottime x 0\n", -EINVAL, 0},
+	    {"boottime 1 1000000000\n", -EINVAL, 0},
+	    {"boottime 1 -1\n", -EINVAL, 0},
+	    {"boottime 1 0 junk\n", -EINVAL, 0},
+	    {"boottime 99999999999999999999 0\n", -ERANGE, 0},
+	    {"boottime 9223372036 0\n", -ERANGE, 0},
+	    {"boottime -9223372036 0\n", -ERANGE, 0},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t ns = -1;
+		int err = bpfsrc_parse_boottime(cases[i].text, strlen(cases[i].text), &ns);
+
+		if (err != cases[i].err || (!err && ns != cases[i].ns))
+			fail_msg("%zu: %d %lld, want %d %lld", i, err, (long long)ns, cases[i].err,
+				 (long long)cases[i].ns);
+		if (err)
+			assert_int_equal(ns, -1);
+	}
+	/* cut anywhere: an error or the line's value, never a read past the end */
+	{
+		const char *text = "monotonic 0 0\nboottime 123 456\n";
+
+		for (size_t n = 0; n < strlen(text); n++) {
+			char *cut = xmalloc(n ? n : 1);
+			int64_t ns = 0;
+			int err;
+
+			memcpy(cut, text, n);
+			err = bpfsrc_parse_boottime(cut, n, &ns);
+			assert_true(err == -ENOENT || err == -EINVAL || (err == 0 && ns > 0));
+			free(cut);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1827,6 +1888,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_read_less_wakes, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_threads, reap_children),
 	    cmocka_unit_test_teardown(test_read_less_reparent, reap_children),
+	    cmocka_unit_test(test_timens_boottime),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -303,6 +303,11 @@ void sampler_free(struct sampler *s);
  * be said. Lives as long as the sampler.
  */
 const char *sampler_note(const struct sampler *s);
+/*
+ * Whether BPF was wanted and not loaded because the proc root is not the
+ * proc of ptop's pid namespace (BPF's PIDs would name other processes there).
+ */
+bool sampler_bpf_foreign(const struct sampler *s);
 /* Change what later frames read (needs, threads, per_cpu; root is kept). */
 void sampler_configure(struct sampler *s, const struct sampler_opts *o);
 

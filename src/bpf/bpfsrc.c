@@ -7,7 +7,8 @@
  * and reads the records in place, or reads one pass of the same records
  * from an iterator made from the link; then does what /proc does to the raw
  * fields: group CPU times summed and scaled, state letters, uids through
- * /proc/self/uid_map. Touches bpf(2) through libbpf and /proc/self/uid_map once.
+ * /proc/self/uid_map, start times offset as in ptop's time namespace. Touches
+ * bpf(2) through libbpf, and /proc/self/uid_map and /proc/self/timens_offsets once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,13 +22,55 @@
 
 #include "bpfsrc.h"
 #include "cgroupid.h"
+#include "../proc/num.h"
+
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+int bpfsrc_parse_boottime(const char *buf, size_t len, int64_t *ns)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q;
+		int64_t sec;
+		uint64_t nsec;
+		int err;
+
+		if (!eol)
+			eol = end;
+		q = skip_blank(p, eol);
+		p = eol + 1;
+		/* "boottime   1000000         0": the clock, seconds (signed), nanoseconds */
+		if (eol - q < 8 || memcmp(q, "boottime", 8) ||
+		    (eol - q > 8 && q[8] != ' ' && q[8] != '\t'))
+			continue;
+		q = skip_blank(q + 8, eol);
+		err = num_s64(&q, eol, &sec);
+		if (err)
+			return err;
+		q = skip_blank(q, eol);
+		if (num_u64(&q, eol, &nsec) || nsec >= 1000000000u || skip_blank(q, eol) != eol)
+			return -EINVAL;
+		if (sec > INT64_MAX / 1000000000 - 1 || sec < -(INT64_MAX / 1000000000 - 1))
+			return -ERANGE;
+		*ns = sec * 1000000000 + (int64_t)nsec;
+		return 0;
+	}
+	return -ENOENT;
+}
 
 #if HAVE_BPF
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "tasks.h"
-#include "../proc/num.h"
 #include "tasks.skel.h"
 
 #define UID_EXTENTS 340 /* the kernel's limit on uid_map lines */
@@ -68,7 +111,8 @@ struct bpfsrc {
 	struct uid_extent uids[UID_EXTENTS];
 	unsigned nuids;
 	uint32_t overflow_uid;
-	char *buf; /* one pass of records; capacity kept */
+	uint64_t boottime_ns; /* ptop's time namespace's boot time offset, as two's complement */
+	char *buf;	      /* one pass of records; capacity kept */
 	size_t cap;
 	const struct ptop_task **leaders; /* thread-group leaders, ascending tgid */
 	struct group *groups;		  /* per leader */
@@ -104,13 +148,6 @@ static uint32_t read_u32_file(const char *path, uint32_t dflt)
 	if (n <= 0 || num_u64(&p, buf + n, &v) || v > UINT32_MAX)
 		return dflt;
 	return (uint32_t)v;
-}
-
-static const char *skip_blank(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p;
 }
 
 /* from_kuid()'s map: "first lower count" lines of the reader's user namespace. */
@@ -150,6 +187,31 @@ static void read_uid_map(struct bpfsrc *b)
 identity:
 	b->uids[0] = (struct uid_extent){0, 0, UINT32_MAX};
 	b->nuids = 1;
+}
+
+/*
+ * The boot time offset of ptop's time namespace: /proc/PID/stat adds it to
+ * start times (timens_add_boottime_ns() of the reader's namespace), BPF
+ * reads the task's raw start_boottime. The file shows the namespace ptop's
+ * children get, which is ptop's own since its exec. No file (a kernel
+ * without CONFIG_TIME_NS): no offset. 0, or -EBADMSG when it cannot be read.
+ */
+static int read_boottime(struct bpfsrc *b)
+{
+	char buf[256];
+	int64_t ns;
+	ssize_t n;
+	int fd = open("/proc/self/timens_offsets", O_RDONLY | O_CLOEXEC);
+
+	b->boottime_ns = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -EBADMSG;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0 || bpfsrc_parse_boottime(buf, (size_t)n, &ns))
+		return -EBADMSG;
+	b->boottime_ns = (uint64_t)ns;
+	return 0;
 }
 
 static uid_t map_uid(const struct bpfsrc *b, uint32_t kuid)
@@ -213,6 +275,27 @@ static int open_load(struct ptop_tasks **out, size_t cap)
 }
 
 /*
+ * What made a load fail. libbpf (1.1) turns every failure to read the
+ * kernel's BTF into -ESRCH ("failed to find valid kernel BTF"), out of
+ * memory included, which strerror() calls "No such process": read the BTF
+ * once more, here in the loading child, to have the real error. -ESRCH
+ * stays when the BTF reads (then something was missing from it).
+ */
+static int load_cause(int err)
+{
+	struct btf *btf;
+
+	if (err != -ESRCH)
+		return err;
+	errno = 0;
+	btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	if (!btf)
+		return errno ? -errno : err;
+	btf__free(btf);
+	return err;
+}
+
+/*
  * Load, attach, keep copies of the descriptors (the walk's, fd[FD_WALK] on,
  * are -1 where it did not load: a kernel before 6.7), free the rest.
  */
@@ -229,7 +312,7 @@ static int load(int fd[NFDS], size_t cap)
 	if (err)
 		err = open_load(&skel, 0);
 	if (err)
-		return err;
+		return load_cause(err);
 	link = bpf_program__attach_iter(skel->progs.ptop_tasks, NULL);
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
@@ -238,13 +321,23 @@ static int load(int fd[NFDS], size_t cap)
 	skel->links.ptop_tasks = link;
 	/* the link, program and map live while a descriptor of each is open: the object can go */
 	fd[FD_LINK] = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
+	if (fd[FD_LINK] < 0) {
+		err = -errno; /* before the destroy below, which may set errno again */
+		goto out;
+	}
 	if (bpf_program__fd(skel->progs.ptop_walk) >= 0) {
 		fd[FD_WALK] = fcntl(bpf_program__fd(skel->progs.ptop_walk), F_DUPFD_CLOEXEC, 3);
 		fd[FD_RECORDS] = fcntl(bpf_map__fd(skel->maps.records), F_DUPFD_CLOEXEC, 3);
 		fd[FD_NAMES] = fcntl(bpf_map__fd(skel->maps.names), F_DUPFD_CLOEXEC, 3);
 	}
-	if (fd[FD_LINK] < 0)
-		err = -errno;
+	/* the walk whole or not at all: the parent takes the link alone or all four */
+	if (fd[FD_WALK] < 0 || fd[FD_RECORDS] < 0 || fd[FD_NAMES] < 0) {
+		for (int i = FD_WALK; i < NFDS; i++) {
+			if (fd[i] >= 0)
+				close(fd[i]);
+			fd[i] = -1;
+		}
+	}
 out:
 	ptop_tasks__destroy(skel);
 	return err;
@@ -411,6 +504,11 @@ int bpfsrc_open(struct bpfsrc **out)
 	*out = NULL;
 	for (int i = 0; i < NFDS; i++)
 		b->fd[i] = -1;
+	err = read_boottime(b);
+	if (err) {
+		free(b);
+		return err;
+	}
 	/* PTOP_BPF_WALK=0: the task iterator even where the walk loads (ptop(1), ENVIRONMENT) */
 	walk_off = getenv("PTOP_BPF_WALK");
 	err = bpfsrc_load(b, walk_off && !strcmp(walk_off, "0") ? 0 : walk_capacity());
@@ -691,7 +789,8 @@ static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const s
 	fill_comm(r, ext_of(b, r), p);
 	p->priority = r->prio - 100;	/* MAX_RT_PRIO */
 	p->nice = r->static_prio - 120; /* DEFAULT_PRIO */
-	p->start_ticks = r->start_boottime / (1000000000ull / (uint64_t)c->hz);
+	/* as stat shows it: the offset added in ns, wrapping as the kernel's u64 does */
+	p->start_ticks = (r->start_boottime + b->boottime_ns) / (1000000000ull / (uint64_t)c->hz);
 	p->processor = (int)r->cpu;
 	p->vctxsw = r->nvcsw;
 	p->nvctxsw = r->nivcsw;

@@ -10,6 +10,7 @@
 #define PTOP_BPF_BPFSRC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ptop/frame.h"
@@ -33,7 +34,9 @@ struct bpfsrc_ctx {
  * Load the walk and the task iterator, then free everything libbpf kept for
  * loading (the object, the kernel's BTF) so that only their descriptors stay.
  * Returns 0, -ENOSYS when ptop was built without BPF, -EPERM when the kernel
- * refused (no CAP_BPF + CAP_PERFMON), or another -errno from loading.
+ * refused (no CAP_BPF + CAP_PERFMON), -EBADMSG when /proc/self/timens_offsets
+ * cannot be read (start times would not be /proc's), or another -errno from
+ * loading.
  */
 int bpfsrc_open(struct bpfsrc **out);
 void bpfsrc_free(struct bpfsrc *b);
@@ -53,6 +56,15 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
  * alone is mounted (else /proc/PID/cgroup's paths come from other lines).
  */
 bool bpfsrc_has_cgroups(const struct bpfsrc *b);
+
+/*
+ * The boottime line of a /proc/PID/timens_offsets text (len bytes at buf,
+ * not NUL-terminated) into *ns: seconds and nanoseconds as one signed count
+ * of ns. 0, -ENOENT when no line is boottime's, -EINVAL when that line is
+ * malformed, -ERANGE when it does not fit in 64 bits of ns. Built with or
+ * without BPF.
+ */
+int bpfsrc_parse_boottime(const char *buf, size_t len, int64_t *ns);
 
 /* Whether this ptop was built with the BPF source. */
 bool bpfsrc_built(void);

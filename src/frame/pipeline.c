@@ -100,6 +100,16 @@ int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pi
 		return fail(e, 1, err, _("ptop: cannot read %s: %s"), o->root ? o->root : "/proc",
 			    strerror(-err));
 	}
+	/* asked for by name, BPF is not swapped for /proc here: its rows would be wrong */
+	if (o->source == FRAME_SOURCE_BPF && sampler_bpf_foreign(p->sampler)) {
+		fail(e, 1, -EXDEV,
+		     _("ptop: source bpf: %s is not the proc of ptop's pid namespace, so BPF's "
+		       "PIDs would name other processes there; mount one (unshare --mount-proc) "
+		       "or use the procfs source"),
+		     o->root ? o->root : "/proc");
+		pipeline_free(p);
+		return -EXDEV;
+	}
 	err = start_observer(p, o, e);
 	for (size_t i = 0; !err && i < o->nwatches; i++) {
 		struct perf_bp_spec w = o->watches[i];

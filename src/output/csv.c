@@ -2,14 +2,29 @@
 /*
  * csv.c: RFC 4180 CSV, one row per process per frame, one header row for the
  * whole run; every row carries its frame's time so rows can be grouped.
+ * Text cells that a spreadsheet would run as a formula get a leading quote.
  */
 #include <string.h>
 
 #include "ptop/output.h"
 
+/*
+ * A text cell a spreadsheet would take for a formula (CSV injection: a
+ * process names itself "=HYPERLINK(...)"): OWASP's leading characters,
+ * tab and carriage return among them. Numbers never pass here, so a
+ * negative nice value stays a number.
+ */
+static bool csv_formula(const char *s, size_t n)
+{
+	return n && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' ||
+		     s[0] == '\r');
+}
+
+/* A text cell: quoted when RFC 4180 needs it, and with a ' before a formula. */
 static void csv_field(struct sbuf *b, const char *s, size_t n)
 {
-	bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
+	bool formula = csv_formula(s, n);
+	bool quote = formula || (n && (s[0] == ' ' || s[n - 1] == ' '));
 
 	for (size_t i = 0; i < n && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
@@ -18,6 +33,8 @@ static void csv_field(struct sbuf *b, const char *s, size_t n)
 		return;
 	}
 	sbuf_addc(b, '"');
+	if (formula)
+		sbuf_addc(b, '\'');
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '"')
 			sbuf_addc(b, '"');

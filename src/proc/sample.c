@@ -65,6 +65,7 @@ struct sampler {
 	struct proc_slot init; /* PID 1 from /proc when the iterator does not reach it */
 	bool init_seen;
 	const char *note; /* why not BPF, see sampler_note() */
+	bool foreign;	  /* BPF wanted, but the proc root is not ptop's pid namespace's */
 	char note_buf[160];
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
@@ -149,8 +150,66 @@ const char *frame_source_name(enum frame_source src)
 }
 
 /*
+ * Why BPF did not load, as a person can act on it: what limits the memory a
+ * load takes (the kernel's BTF parsed in the loading child, the maps, and
+ * where memory is counted by RLIMIT_MEMLOCK, the locked memory) rather than
+ * strerror's bare "Cannot allocate memory".
+ */
+static const char *bpf_strerror(int err)
+{
+	if (err == -ENOMEM)
+		return _("out of memory (a memory limit, locked memory or the map size)");
+	return strerror(-err);
+}
+
+/*
+ * Whether root is the proc of ptop's own pid namespace, where BPF's PIDs
+ * (pid_nr_ns() in ptop's namespace) name the same processes: its self is
+ * ptop's PID, and self's NSpid has one PID (it lists one per level from the
+ * proc's namespace down to ptop's: more under an ancestor's proc, as after
+ * unshare -p -f without --mount-proc, where a PID can also be ptop's in both).
+ * A kernel before 4.1 has no NSpid: the first test alone then.
+ */
+static bool own_pid_ns(const char *root)
+{
+	char path[4096], buf[4096], want[16];
+	const char *p, *end;
+	ssize_t n;
+	int fd, pids = 0;
+
+	snprintf(path, sizeof(path), "%s/self", root);
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	if (strcmp(buf, want))
+		return false;
+	snprintf(path, sizeof(path), "%s/self/status", root);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strstr(buf, "\nNSpid:");
+	if (!p)
+		return true;
+	end = strchr(p + 1, '\n');
+	if (!end)
+		end = buf + n;
+	for (p += 7; p < end; p++)
+		pids += (*p >= '0' && *p <= '9') && (p[-1] == ' ' || p[-1] == '\t');
+	return pids == 1;
+}
+
+/*
  * BPF when asked for or, by default, on the real /proc: a proc root given
- * (a test's fixtures) is what the frames must show.
+ * (a test's fixtures) is what the frames must show. Not under a proc root of
+ * another pid namespace: rows would pair BPF's PIDs with the files of the
+ * processes that have those numbers there (pipeline_new() refuses --source=bpf).
  */
 static void choose_source(struct sampler *s, const struct sampler_opts *o)
 {
@@ -159,6 +218,12 @@ static void choose_source(struct sampler *s, const struct sampler_opts *o)
 	if (o->source == FRAME_SOURCE_PROCFS ||
 	    (o->source == FRAME_SOURCE_AUTO && o->root && strcmp(o->root, "/proc")))
 		return;
+	if (bpfsrc_built() && !own_pid_ns(o->root ? o->root : "/proc")) {
+		s->foreign = true;
+		s->note = _("bpf: /proc is not this pid namespace's (mount one, as unshare "
+			    "--mount-proc does); using /proc");
+		return;
+	}
 	err = bpfsrc_open(&s->bpf);
 	if (!err) {
 		s->init = (struct proc_slot){.pid = 1};
@@ -172,16 +237,25 @@ static void choose_source(struct sampler *s, const struct sampler_opts *o)
 			      : NULL;
 	else if (err == -EPERM || err == -EACCES)
 		s->note = _("bpf: needs CAP_BPF and CAP_PERFMON; using /proc");
+	else if (err == -EBADMSG)
+		s->note = _("bpf: cannot read the time namespace's offsets "
+			    "(/proc/self/timens_offsets); using /proc");
 	else
 		s->note = s->note_buf;
 	if (s->note == s->note_buf)
 		snprintf(s->note_buf, sizeof(s->note_buf),
-			 _("bpf: cannot load the task iterator: %s; using /proc"), strerror(-err));
+			 _("bpf: cannot load the task iterator: %s; using /proc"),
+			 bpf_strerror(err));
 }
 
 const char *sampler_note(const struct sampler *s)
 {
 	return s->note;
+}
+
+bool sampler_bpf_foreign(const struct sampler *s)
+{
+	return s->foreign;
 }
 
 int sampler_new(const struct sampler_opts *o, struct sampler **out)

@@ -121,6 +121,28 @@ static char fd_mode(const struct proc_fd *f)
 	}
 }
 
+/*
+ * A path as the panel shows it: a file name may hold any byte but '/' and
+ * NUL, and a newline in one would start what looks like another descriptor's
+ * line. Control bytes are escaped (newline as \n, the rest as \xNN) and a
+ * backslash doubled, so that two names never show alike.
+ */
+static void add_path(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			sbuf_adds(b, "\\n");
+		else if (c == '\\')
+			sbuf_adds(b, "\\\\");
+		else if (c < 0x20 || c == 0x7f)
+			sbuf_printf(b, "\\x%02x", c);
+		else
+			sbuf_addc(b, (char)c);
+	}
+}
+
 static void show_files(struct ui *ui, const struct frame_proc *p, const char *who)
 {
 	int tgid = p->tgid ? p->tgid : p->pid, err;
@@ -142,7 +164,8 @@ static void show_files(struct ui *ui, const struct frame_proc *p, const char *wh
 				    f->flags);
 		else
 			sbuf_printf(&panel.text, "%12s %7s ", "-", "-");
-		sbuf_printf(&panel.text, "%s\n", f->path);
+		add_path(&panel.text, f->path);
+		sbuf_addc(&panel.text, '\n');
 	}
 	if (!n)
 		sbuf_printf(&panel.text, "%s\n", _("(no open files)"));
