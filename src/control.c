@@ -30,17 +30,7 @@ static bool root_is_proc(const char *root)
 
 bool control_own_proc(const char *root)
 {
-	char buf[32];
-	ssize_t n;
-
-	if (!root_is_proc(root))
-		return false;
-	/* a /proc mounted for another pid namespace names ptop by another number */
-	n = readlink("/proc/self", buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return atoi(buf) == getpid();
+	return root_is_proc(root) && proc_own_pid_ns("/proc");
 }
 
 /* The start time of t's task: through its directory when open, else under root. */

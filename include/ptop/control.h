@@ -75,7 +75,7 @@ int control_affinity(const struct proc_target *t, const cpu_set_t *cpus);
  */
 int control_before(const struct proc_target *t);
 int control_after(const struct proc_target *t);
-/* Whether /proc (root NULL or "/proc") is ptop's own pid namespace's: /proc/self is getpid(). */
+/* Whether root is /proc (NULL or "/proc") and ptop's own pid namespace's (proc_own_pid_ns). */
 bool control_own_proc(const char *root);
 /* A translated sentence for an error of these functions. */
 const char *control_strerror(int err);

@@ -322,6 +322,14 @@ int proc_tasks(const char *root, int pid, int (*fn)(void *ctx, int tid), void *c
 int proc_dir_ids(int dirfd, char *buf, size_t cap, int (*fn)(void *ctx, int id), void *ctx,
 		 uint64_t *calls);
 
+/*
+ * Whether the proc mounted at root is the one of ptop's own pid namespace,
+ * where the PIDs it shows are the numbers the kernel's calls (kill,
+ * setpriority, perf_event_open) and BPF's pid_nr_ns() take for the same
+ * processes. False when it cannot be told.
+ */
+bool proc_own_pid_ns(const char *root);
+
 /* Room for any path proc_path() makes. */
 #define PROC_PATH_MAX 48
 

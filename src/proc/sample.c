@@ -163,14 +163,12 @@ static const char *bpf_strerror(int err)
 }
 
 /*
- * Whether root is the proc of ptop's own pid namespace, where BPF's PIDs
- * (pid_nr_ns() in ptop's namespace) name the same processes: its self is
- * ptop's PID, and self's NSpid has one PID (it lists one per level from the
- * proc's namespace down to ptop's: more under an ancestor's proc, as after
- * unshare -p -f without --mount-proc, where a PID can also be ptop's in both).
- * A kernel before 4.1 has no NSpid: the first test alone then.
+ * Its self is ptop's PID, and self's NSpid has one PID (it lists one per
+ * level from the proc's namespace down to ptop's: more under an ancestor's
+ * proc, as after unshare -p -f without --mount-proc, where a PID can also be
+ * ptop's in both). A kernel before 4.1 has no NSpid: the first test alone then.
  */
-static bool own_pid_ns(const char *root)
+bool proc_own_pid_ns(const char *root)
 {
 	char path[4096], buf[4096], want[16];
 	const char *p, *end;
@@ -218,7 +216,7 @@ static void choose_source(struct sampler *s, const struct sampler_opts *o)
 	if (o->source == FRAME_SOURCE_PROCFS ||
 	    (o->source == FRAME_SOURCE_AUTO && o->root && strcmp(o->root, "/proc")))
 		return;
-	if (bpfsrc_built() && !own_pid_ns(o->root ? o->root : "/proc")) {
+	if (bpfsrc_built() && !proc_own_pid_ns(o->root ? o->root : "/proc")) {
 		s->foreign = true;
 		s->note = _("bpf: /proc is not this pid namespace's (mount one, as unshare "
 			    "--mount-proc does); using /proc");
