@@ -10,7 +10,8 @@
 # twice (refused), and each armed address must be the one the program
 # printed. The Breakpoints pane lists them by name; when the program exits
 # its rows stay, marked "(exited)". `h` says how to find a name. Batch
-# --watch by name gives the same address in JSON. Hit counts are checked by
+# --watch by name gives the same address in JSON; a watched process that
+# runs another program ends its watch, under its new command. Hit counts are checked by
 # test_watch_cost.sh, on machines that deliver them. Skips (77) without
 # tmux or nm. make check sets PTOP, srcdir, builddir and TMUX_BIN.
 
@@ -99,6 +100,27 @@ wait "$child" 2>/dev/null
 child=
 
 expect "^ *[0-9]+ +counter +0x$counter +8 +w +[0-9]+ .* watched \(exited\) *$"
+
+# A process that runs another program: the watch ends there (the address is
+# another program's), named by its new command. A shell that execs sleep
+# once told to, through a FIFO, after ptop has armed and shown a frame.
+mkfifo "$tmp/go" || fail "mkfifo"
+sh -c 'read -r x <"$0"; exec sleep 600' "$tmp/go" &
+execer=$!
+kids="$kids $execer"
+"$PTOP" -b -d 0.3 -n 40 -o json -p "$execer" --watch "$execer:[stack]+0:4:w" \
+	>"$tmp/exec.json" 2>"$tmp/exec.err" &
+batch=$!
+wait_for test -s "$tmp/exec.json" || fail "batch --watch on a shell wrote no frame: $(cat "$tmp/exec.err")"
+echo go >"$tmp/go"
+wait "$batch" || fail "batch --watch across an exec exited non-zero: $(cat "$tmp/exec.err")"
+python3 - "$tmp/exec.json" <<'PY' || fail "the watch across an exec: $(tail -n 1 "$tmp/exec.json")"
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+first, last = frames[0]["breakpoints"][0], frames[-1]["breakpoints"][0]
+assert first["comm"] == "sh" and not first["execd"], first
+assert last["comm"] == "sleep" and last["execd"] and last["exited"], last
+PY
 
 keys h
 expect 'This help'

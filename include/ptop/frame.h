@@ -149,9 +149,10 @@ struct frame_bp {
 	uint64_t hits;
 	double hits_per_s;
 	int threads;	/* threads it was armed on */
-	bool gone;	/* the process ended; hits are final */
+	bool gone;	/* the process ended, or ran another program; hits are final */
+	bool execd;	/* it ran another program (not recorded: replays show gone) */
 	char label[96]; /* what was asked for ("counter", "[heap]+0x40"), "" for a plain address */
-	char comm[16];	/* the process's name at arming */
+	char comm[16];	/* the process's name now (at its exit, when gone) */
 	double cpu_pct; /* its estimated cost to the process: % of one CPU; < 0 unknown */
 };
 

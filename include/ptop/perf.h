@@ -374,11 +374,14 @@ const char *perf_bp_type_name(enum perf_bp_type t);
 struct perf_bp {
 	struct perf_bp_spec spec;
 	int nfds;
-	int *fds;      /* one per thread of the process at arming */
-	int pidfd;     /* the process, to see it exit whatever reuses its PID; -1 */
-	bool exited;   /* it did: hits are final */
-	char comm[16]; /* its name at arming, kept past its exit */
-	uint64_t hits; /* total over all threads */
+	int *fds;		   /* one per thread of the process at arming */
+	int pidfd;		   /* the process, to see it exit whatever reuses its PID; -1 */
+	bool exited;		   /* it did, or ran another program (execd): hits are final */
+	bool execd;		   /* it ran another program: the kernel removed the events */
+	char comm[16];		   /* its name now, kept past its exit */
+	uint64_t exe_dev, exe_ino; /* its program at arming, to see an exec; 0 unknown */
+	const char *root;	   /* the proc root it was armed under (NULL: /proc) */
+	uint64_t hits;		   /* total over all threads */
 	uint64_t prev_hits;
 	double hits_per_s;
 };
@@ -390,7 +393,10 @@ struct perf_bp {
  */
 int perf_bp_arm(struct perf_bp *bp, const struct perf_bp_spec *spec, const char *root);
 /* Sum the hits of every thread; interval (s) gives hits_per_s. 0 or -errno.
- * Once the process has exited, bp->exited is set and hits stay final. */
+ * Once the process has exited or run another program (execve: the address
+ * means nothing there, and the kernel removed the events), bp->exited is set
+ * (and bp->execd for an exec) and hits stay final. bp->comm follows the
+ * process's name until then. */
 int perf_bp_read(struct perf_bp *bp, double interval);
 void perf_bp_disarm(struct perf_bp *bp);
 /*

@@ -227,6 +227,9 @@ static void json_breakpoints(struct sbuf *b, const struct frame *f)
 		json_string(b, bp->comm, strlen(bp->comm));
 		key(b, "exited", true);
 		sbuf_adds(b, bp->gone ? "true" : "false");
+		/* the watch ended because the process ran another program (execve) */
+		key(b, "execd", true);
+		sbuf_adds(b, bp->execd ? "true" : "false");
 		/* hits/s times the per-hit cost calibrated on this machine; null unknown */
 		if (bp->cpu_pct >= 0) {
 			kv_f(b, "est_cpu_pct", bp->cpu_pct, 2, true);

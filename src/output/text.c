@@ -254,7 +254,10 @@ static void breakpoints_section(struct sbuf *b, const struct frame *f)
 		sbuf_printf(b, "%7d %-18.18s 0x%-16llx %3d %-4s %15llu %10.1f %7s %7d %s%s\n",
 			    bp->pid, bp->label[0] ? bp->label : "-", (unsigned long long)bp->addr,
 			    bp->len, bp->type, (unsigned long long)bp->hits, bp->hits_per_s, cost,
-			    bp->threads, bp->comm, bp->gone ? " (exited)" : "");
+			    bp->threads, bp->comm,
+			    bp->execd  ? " (ran another program)"
+			    : bp->gone ? " (exited)"
+				       : "");
 	}
 }
 

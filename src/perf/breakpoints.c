@@ -19,6 +19,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -566,6 +567,23 @@ static void read_comm(const char *root, int pid, char *out, size_t cap)
 	out[strcspn(out, "\n")] = '\0';
 }
 
+/* The program a process runs, as the device and inode of its exe; 0 unknown. */
+static void read_exe(const char *root, int pid, uint64_t *dev, uint64_t *ino)
+{
+	char path[4096];
+	struct stat st;
+
+	*dev = *ino = 0;
+	snprintf(path, sizeof(path), "%s/%d/exe", root ? root : "/proc", pid);
+	if (stat(path, &st) == 0) {
+		*dev = (uint64_t)st.st_dev;
+		*ino = (uint64_t)st.st_ino;
+	}
+}
+
+/* Cleared when the kernel refuses remove_on_exec (before Linux 5.13). */
+static bool remove_on_exec = true;
+
 static int bp_open(const struct perf_bp_spec *s, int tid)
 {
 	struct perf_event_attr attr;
@@ -580,7 +598,13 @@ static int bp_open(const struct perf_bp_spec *s, int tid)
 	attr.inherit = 1;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
+	/* after an execve the address is another program's: stop counting there */
+	attr.remove_on_exec = remove_on_exec;
 	fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && remove_on_exec) {
+		remove_on_exec = false;
+		return bp_open(s, tid);
+	}
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -629,7 +653,9 @@ int perf_bp_arm(struct perf_bp *bp, const struct perf_bp_spec *spec, const char 
 	}
 	/* Without a pidfd (an old kernel, a proc root of fixtures) exits go unseen. */
 	bp->pidfd = (int)syscall(SYS_pidfd_open, spec->pid, 0);
+	bp->root = root;
 	read_comm(root, spec->pid, bp->comm, sizeof(bp->comm));
+	read_exe(root, spec->pid, &bp->exe_dev, &bp->exe_ino);
 	return 0;
 }
 
@@ -642,7 +668,8 @@ static bool has_exited(int pidfd)
 
 int perf_bp_read(struct perf_bp *bp, double interval)
 {
-	uint64_t total = 0;
+	uint64_t total = 0, dev, ino;
+	char comm[sizeof(bp->comm)];
 	int live = 0;
 
 	if (bp->exited) {
@@ -650,8 +677,18 @@ int perf_bp_read(struct perf_bp *bp, double interval)
 		bp->hits_per_s = 0;
 		return 0;
 	}
+	/* Read by PID before the pidfd is asked: if the process is still there
+	 * after, they were its own, not those of a process that took its PID. */
+	read_comm(bp->root, bp->spec.pid, comm, sizeof(comm));
+	read_exe(bp->root, bp->spec.pid, &dev, &ino);
 	/* seen before the counts are read, so that the last read takes every hit */
 	bp->exited = has_exited(bp->pidfd);
+	if (!bp->exited && bp->pidfd >= 0) {
+		if (comm[0])
+			memcpy(bp->comm, comm, sizeof(comm));
+		bp->execd = bp->exe_ino && ino && (dev != bp->exe_dev || ino != bp->exe_ino);
+		bp->exited = bp->execd;
+	}
 	for (int i = 0; i < bp->nfds; i++) {
 		uint64_t v;
 

@@ -385,6 +385,7 @@ void observer_update(struct observer *ob, struct frame *f, const struct frame_pr
 		fb->hits_per_s = bp->hits_per_s;
 		fb->threads = bp->nfds;
 		fb->gone = bp->exited;
+		fb->execd = bp->execd;
 		snprintf(fb->label, sizeof(fb->label), "%s", bp->spec.label);
 		snprintf(fb->comm, sizeof(fb->comm), "%s", bp->comm);
 		fb->cpu_pct = ob->bp_hit_ns > 0 ? fb->hits_per_s * ob->bp_hit_ns / 1e7 : -1;

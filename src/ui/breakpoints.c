@@ -65,7 +65,9 @@ static void bp_row(struct ui *ui, int y, const struct frame_bp *bp)
 		 bp->label, (unsigned long long)bp->addr, bp->len, bp->type,
 		 (unsigned long long)bp->hits, bp->hits_per_s, cost, bp->threads);
 	clen = (size_t)ui_put(ui, y, getcurx(stdscr), COLS - getcurx(stdscr), comm, clen);
-	if (bp->gone)
+	if (bp->execd)
+		addnstr(_(" (ran another program)"), COLS - getcurx(stdscr));
+	else if (bp->gone)
 		addnstr(_(" (exited)"), COLS - getcurx(stdscr));
 }
 
