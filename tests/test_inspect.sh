@@ -35,7 +35,11 @@ echo data >"$tmp/opened-file"
 forged='   99r REG                0 0100000 '
 evil_dir=$(printf '%s/x\ty\n%s/etc' "$tmp" "$forged")
 mkdir -p "$evil_dir" && echo secret >"$evil_dir/shadow" || exit 1
-PTOP_INSPECT_MARK=mark$$ sh -c 'exec 7<"$1"; exec 8<"$3"; exec "$2" 600' sh \
+# A variable whose value holds a newline and what looks like another
+# variable: the environment panel shows it escaped on one line.
+# (a bare environment: all of it fits on the screen)
+env -i PTOP_INSPECT_MARK=mark$$ PTOP_INSPECT_FORGED="$(printf 'a\nLD_PRELOAD=/forged.so')" \
+	/bin/sh -c 'exec 7<"$1"; exec 8<"$3"; exec "$2" 600' sh \
 	"$tmp/opened-file" "$tmp/$name" "$evil_dir/shadow" &
 target=$!
 kids=$target
@@ -63,6 +67,8 @@ start htop "$PTOP" -d 0.5 -p "$target"
 keys e
 expect "^Environment of $target \($name\): [0-9]+ variables"
 expect "^PTOP_INSPECT_MARK=mark$$\$"
+expect '^PTOP_INSPECT_FORGED=a\\nLD_PRELOAD=/forged\.so$'
+off_screen '^LD_PRELOAD=/forged' || fail "a newline in a variable forged a line in the e panel"
 keys End
 expect "Esc or q closes"
 keys q

@@ -24,6 +24,7 @@ static struct {
 	char title[256];
 	char heading[128]; /* over the lines, or empty */
 	struct sbuf text;  /* the lines, each ended by '\n' */
+	struct sbuf raw;   /* what the environment panel read, before escaping */
 	size_t *starts;	   /* where each line starts in text */
 	size_t nlines, cap;
 	size_t top;		   /* the first line shown */
@@ -79,22 +80,31 @@ static void proc_label(char *out, size_t n, const struct frame_proc *p)
 			*c = '?';
 }
 
+static void add_escaped(struct sbuf *b, const char *s, size_t n);
+
 static void show_environ(struct ui *ui, const struct frame_proc *p, const char *who)
 {
 	int tgid = p->tgid ? p->tgid : p->pid, err;
 	size_t vars = 0;
 
+	struct sbuf *raw = &panel.raw;
+
+	sbuf_reset(raw);
 	sbuf_reset(&panel.text);
-	err = proc_environ(ui->opts->root, tgid, &panel.text);
+	err = proc_environ(ui->opts->root, tgid, raw);
 	if (err) {
 		ui_status(ui, _("Cannot read the environment of %s: %s"), who, strerror(-err));
 		return;
 	}
-	for (size_t i = 0; i < panel.text.len; i++) {
-		if (!panel.text.p[i]) {
-			panel.text.p[i] = '\n';
-			vars++;
-		}
+	/* one variable a line, each NUL-terminated (the last may be cut short) */
+	for (size_t i = 0; i < raw->len;) {
+		const char *end = memchr(raw->p + i, '\0', raw->len - i);
+		size_t n = end ? (size_t)(end - (raw->p + i)) : raw->len - i;
+
+		add_escaped(&panel.text, raw->p + i, n);
+		sbuf_addc(&panel.text, '\n');
+		vars++;
+		i += n + 1;
 	}
 	if (!panel.text.len)
 		sbuf_printf(&panel.text, "%s\n", _("(no environment: a kernel thread)"));
@@ -122,15 +132,16 @@ static char fd_mode(const struct proc_fd *f)
 }
 
 /*
- * A path as the panel shows it: a file name may hold any byte but '/' and
- * NUL, and a newline in one would start what looks like another descriptor's
- * line. Control bytes are escaped (newline as \n, the rest as \xNN) and a
- * backslash doubled, so that two names never show alike.
+ * Text as the panels show it: a file name may hold any byte but '/' and NUL,
+ * an environment variable any but NUL, and a newline in one would start what
+ * looks like another line (another descriptor, another variable). Control
+ * bytes are escaped (newline as \n, the rest as \xNN) and a backslash
+ * doubled, so that two texts never show alike.
  */
-static void add_path(struct sbuf *b, const char *s)
+static void add_escaped(struct sbuf *b, const char *s, size_t n)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
 
 		if (c == '\n')
 			sbuf_adds(b, "\\n");
@@ -141,6 +152,11 @@ static void add_path(struct sbuf *b, const char *s)
 		else
 			sbuf_addc(b, (char)c);
 	}
+}
+
+static void add_path(struct sbuf *b, const char *s)
+{
+	add_escaped(b, s, strlen(s));
 }
 
 static void show_files(struct ui *ui, const struct frame_proc *p, const char *who)
@@ -394,6 +410,7 @@ void inspect_free(void)
 {
 	control_close(&panel.target);
 	sbuf_free(&panel.text);
+	sbuf_free(&panel.raw);
 	free(panel.starts);
 	panel.starts = NULL;
 	panel.cap = panel.nlines = 0;
