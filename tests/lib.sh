@@ -14,6 +14,7 @@
 #   process whose PID is in $tmp/ptop.pid; a test that started anything
 #   else defines at_exit, which runs first; stop PID ends one of $kids
 #   before that;
+# - spawn_sleeper NAME, a sleeping process of that name;
 # - a process's state, whether it is alive or gone, its nice value; waits
 #   with a deadline and no timing besides: wait_until CMD... (until CMD
 #   succeeds), wait_state PID LETTER (until a process is in that state);
@@ -157,6 +158,15 @@ stop() {
 		[ "$p" = "$1" ] || rest="$rest $p"
 	done
 	kids=$rest
+}
+
+# spawn_sleeper NAME: a copy of sleep named NAME (its command as ptop shows
+# it) sleeping 600 s; its PID in $spawned and in $kids for the cleanup.
+spawn_sleeper() {
+	cp "$(command -v sleep)" "$tmp/$1" || exit 1
+	"$tmp/$1" 600 &
+	spawned=$!
+	kids="$kids $spawned"
 }
 
 tmp=$(mktemp -d "${TMP_IN:-${TMPDIR:-/tmp}}/ptop-$NAME.XXXXXX") || exit 1

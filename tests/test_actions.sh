@@ -20,11 +20,7 @@ need_tmux
 # spawn SET LETTER: a sleeping process named for this run, set and letter;
 # its PID is left in $spawned and in $kids for the cleanup.
 spawn() {
-	name=$(printf 'pa%07d%s%s' $$ "$1" "$2")
-	cp "$(command -v sleep)" "$tmp/$name" || exit 1
-	"$tmp/$name" 600 &
-	spawned=$!
-	kids="$kids $spawned"
+	spawn_sleeper "$(printf 'pa%07d%s%s' $$ "$1" "$2")"
 }
 
 # The nice value the children are born with: make check may run under nice(1).

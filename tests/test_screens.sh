@@ -20,10 +20,7 @@ set_name=$(printf 'sc%07d' $$)
 
 # spawn LETTER: a sleeping process of this run; its PID in $spawned and $kids.
 spawn() {
-	cp "$(command -v sleep)" "$tmp/$set_name$1" || exit 1
-	"$tmp/$set_name$1" 600 &
-	spawned=$!
-	kids="$kids $spawned"
+	spawn_sleeper "$set_name$1"
 }
 
 born=$(nice)

@@ -22,10 +22,7 @@ set_name=$(printf 'ps%07d' $$)
 # spawn LETTER: a sleeping process named for this run and the letter; its
 # PID in $spawned and in $kids for the cleanup.
 spawn() {
-	cp "$(command -v sleep)" "$tmp/$set_name$1" || exit 1
-	"$tmp/$set_name$1" 600 &
-	spawned=$!
-	kids="$kids $spawned"
+	spawn_sleeper "$set_name$1"
 }
 
 born=$(nice)
