@@ -6,7 +6,8 @@
  * connections in all and per address, idle time and per-connection memory:
  * a slow or idle client holds one bounded slot until the timeout, and a
  * request line beyond the memory limit is refused by the library. Answers
- * GET and HEAD of /metrics and /, nothing else; touches no /proc file.
+ * GET and HEAD of /metrics and /, nothing else, matched on the request
+ * target as sent; touches no /proc file.
  *
  * libmicrohttpd is loaded when the endpoint starts, not linked: with GnuTLS
  * and the libraries under it, its mere loading cost 2.4 MiB of resident
@@ -18,6 +19,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -147,6 +149,42 @@ static int listen_on(const struct serve_addr *a, unsigned *port)
 	return fd;
 }
 
+/* What a request asks for, from its request target as sent. */
+enum route { ROUTE_NONE, ROUTE_INDEX, ROUTE_METRICS };
+static const enum route routes[] = {ROUTE_NONE, ROUTE_INDEX, ROUTE_METRICS};
+
+/*
+ * The target as sent, before libmicrohttpd unescapes it ("/metrics%00x"
+ * unescaped is "/metrics" to a C string): one of ptop's paths byte for byte,
+ * without a query, or nothing. The answer sees it as its request context.
+ */
+static void *route_of(void *cls, const char *uri, struct MHD_Connection *mc)
+{
+	(void)cls;
+	(void)mc;
+	if (!strcmp(uri, "/"))
+		return (void *)&routes[ROUTE_INDEX];
+	if (!strcmp(uri, "/metrics"))
+		return (void *)&routes[ROUTE_METRICS];
+	return (void *)&routes[ROUTE_NONE];
+}
+
+/*
+ * Whether the target went on past a NUL byte sent in it: libmicrohttpd 0.9.75
+ * takes that byte as the target's end ("/metrics<NUL>x" reads "/metrics");
+ * later versions refuse such a request. Both keep the target and the version
+ * in the request's buffer, with one byte between them (the space, made the
+ * target's NUL): more there is a part of the target the strings do not show.
+ * Only the addresses are compared; a version elsewhere ("" for none) is not
+ * a cut target.
+ */
+static bool target_cut(const char *url, const char *version)
+{
+	uintptr_t end = (uintptr_t)url + strlen(url), v = (uintptr_t)version;
+
+	return v > end + 1 && v - end <= SERVE_CONNECTION_MEMORY;
+}
+
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
 			     const char *body)
 {
@@ -232,15 +270,15 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 			      const char *method, const char *version, const char *upload_data,
 			      size_t *upload_data_size, void **con_cls)
 {
-	bool metrics = !strcmp(url, "/metrics"), index = !strcmp(url, "/");
+	const enum route *route = *con_cls;
 
-	if (!metrics && !index)
+	if (!route || *route == ROUTE_NONE || target_cut(url, version))
 		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
 			     "Not found: ptop serves /metrics.\n");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
 			     "Method not allowed: ptop answers GET and HEAD.\n");
-	if (index)
+	if (*route == ROUTE_INDEX)
 		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", index_page);
 	return scrape(cls, c);
 }
@@ -273,7 +311,8 @@ int serve_start(const struct serve_addr *a, struct serve **out)
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS, MHD_OPTION_CONNECTION_LIMIT,
 	    (unsigned)SERVE_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 	    (unsigned)SERVE_MAX_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_TIMEOUT_S,
-	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONNECTION_MEMORY, MHD_OPTION_END);
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONNECTION_MEMORY,
+	    MHD_OPTION_URI_LOG_CALLBACK, route_of, s, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!s->d) {
 		close(fd);

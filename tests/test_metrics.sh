@@ -9,10 +9,10 @@
 # its bytes, rows are counted by how they were read, --group-by, --max-groups,
 # --top-pids and --expose-cmdline shape the series, names that differ only
 # in control bytes, a bidirectional control or a backslash stay one series
-# each (parsed, and read back to the names), HTTP answers other paths and
-# methods with their status codes, -b still writes frames, and bad options
-# end with status 2, a port in use with 1. Skips (77) without promtool, after
-# running everything else.
+# each (parsed, and read back to the names), HTTP answers other paths (also
+# ones cut short by %00 or a NUL byte) and methods with their status codes,
+# -b still writes frames, and bad options end with status 2, a port in use
+# with 1. Skips (77) without promtool, after running everything else.
 set -eu
 
 NAME=test_metrics
@@ -99,6 +99,13 @@ for m in POST PUT DELETE PATCH OPTIONS; do
 done
 client get "$port" /metrics HEAD >"$tmp/h"
 grep -q '^200 text/plain.* 0$' "$tmp/h" || fail "HEAD /metrics: $(cat "$tmp/h")"
+# Request targets as sent: only "/metrics" and "/", byte for byte (\x00 is a NUL byte).
+for target in '/metrics%00x' '/metrics%00' '/%00' '/metrics\x00x' '/metrics\x00' '/\x00/metrics' \
+	'/%6detrics' '/metrics?x=1' '/metrics/'; do
+	st=$(client raw "$port" "$target") || st=none
+	[ "$st" = 404 ] || fail "GET $target answered $st, not 404"
+done
+[ "$(client raw "$port" /metrics)" = 200 ] || fail "GET /metrics on a raw socket is not 200"
 
 # A child that writes 1 MiB to a file on disk (not tmpfs, which counts no
 # storage writes) with fsync, then stays: its group's write bytes reach that.
