@@ -7,10 +7,13 @@ HTTP on loopback (http.client from the standard library).
   value PORT NAME [LABEL=VALUE...]  print the sample's value (text format); status 1
                                     when there is no such sample
   series PORT NAME                  print each sample of NAME: its labels, one a line
+  raw PORT TARGET                   GET TARGET as sent on a socket (Python escapes such
+                                    as \\x00 decoded, nothing else): print the status
 """
 import http.client
 import os
 import re
+import socket
 import sys
 
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$')
@@ -42,8 +45,26 @@ def samples(body):
     return out
 
 
+def raw(port, target):
+    """The status of GET target, the bytes sent as they are."""
+    t = target.encode("latin-1").decode("unicode_escape").encode("latin-1")
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(b"GET " + t + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        head = b""
+        while b"\r\n" not in head:
+            got = s.recv(4096)
+            if not got:
+                break
+            head += got
+    line = head.split(b"\r\n")[0].split()
+    return line[1].decode() if len(line) > 1 else "none"
+
+
 def main(argv):
     cmd, port = argv[1], int(argv[2])
+    if cmd == "raw":
+        print(raw(port, argv[3]))
+        return 0
     if cmd == "get":
         method = argv[4] if len(argv) > 4 else "GET"
         accept = (OM if argv[5] == "om" else argv[5]) if len(argv) > 5 else None

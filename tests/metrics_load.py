@@ -12,7 +12,17 @@ loopback; prints what it measured and exits 1 on the first broken promise.
                                   byte a second, then a scrape from 127.0.0.1
   longline PORT                   a 1 MB request line from 127.0.0.4: its status,
                                   then a scrape from 127.0.0.1
+  slowheader PORT LIMIT           one request from 127.0.0.5 sending a header byte
+                                  every 0.5 s: ptop closes it within LIMIT seconds
+  swarm PORT SECONDS LIMIT        500 slow requests from 500 addresses across
+                                  127.0.0.0/8 and 100 from 127.0.0.1, each sending
+                                  a header byte a second and opened again once
+                                  closed, for SECONDS; meanwhile a scrape from
+                                  127.0.0.1 each second, every one answered 200
+                                  within LIMIT seconds; exits 77 when RLIMIT_NOFILE
+                                  cannot hold the connections
 """
+import errno
 import http.client
 import resource
 import socket
@@ -101,7 +111,7 @@ def slowloris(port, n):
             s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
             held.append(s)
         except OSError:
-            pass  # refused over the per-address limit: that is the point
+            pass  # closed at once, to make room for a newer one
     stop = time.monotonic() + 3
     while time.monotonic() < stop:
         for s in held:
@@ -134,6 +144,123 @@ def longline(port):
     scrape_ok(port, "a 1 MB request line")
 
 
+def slowheader(port, limit):
+    s = connect_from("127.0.0.5", port)
+    s.settimeout(0.5)
+    t0 = time.monotonic()
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    closed = None
+    while closed is None and time.monotonic() - t0 < limit:
+        try:
+            if s.recv(1024) == b"":
+                closed = time.monotonic() - t0
+        except socket.timeout:
+            pass
+        except OSError:
+            closed = time.monotonic() - t0
+        try:
+            s.send(b"a")
+        except OSError:
+            closed = time.monotonic() - t0
+    s.close()
+    if closed is None:
+        sys.exit("a header sent a byte every 0.5 s still open after %.1f s" % limit)
+    print("a header sent a byte every 0.5 s: closed after %.3f s" % closed)
+
+
+SWARM_OTHERS, SWARM_LOCAL = 500, 100
+
+
+def swarm_addr(i):
+    """The source of slow connection i: 127.0.0.1 for the last SWARM_LOCAL,
+    else one of 500 addresses spread over 127.0.0.0/8."""
+    if i >= SWARM_OTHERS:
+        return "127.0.0.1"
+    return "127.%d.%d.%d" % (1 + i % 250, i // 250, 1 + i % 7)
+
+
+def swarm(port, seconds, limit):
+    n = SWARM_OTHERS + SWARM_LOCAL
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = n + 200
+    if soft < want:
+        if hard != resource.RLIM_INFINITY and hard < want:
+            print("RLIMIT_NOFILE %d is below the %d descriptors needed" % (hard, want))
+            return 77
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    head = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: "
+    socks, sent = [None] * n, [False] * n
+    stats = {"opened": 0, "closed": 0}
+    stop = threading.Event()
+
+    def open_one(i):
+        socks[i] = connect_from(swarm_addr(i), port, False)
+        sent[i] = False
+        stats["opened"] += 1
+
+    def reopen(i):
+        socks[i].close()
+        stats["closed"] += 1
+        open_one(i)
+
+    def tick(i):
+        """One more byte on connection i; open it again if ptop closed it."""
+        s = socks[i]
+        try:
+            s.recv(1)  # an answer (a 4xx) or the end: ptop is done with it
+            return reopen(i)
+        except BlockingIOError:
+            pass  # nothing from ptop: still open, or still connecting
+        except OSError:
+            return reopen(i)
+        try:
+            s.send(b"a" if sent[i] else head)
+            sent[i] = True
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError as e:
+            if e.errno != errno.ENOTCONN:  # still connecting: the next tick
+                reopen(i)
+
+    def trickle():
+        while not stop.is_set():
+            for i in range(n):
+                tick(i)
+            stop.wait(1)
+
+    for i in range(n):
+        open_one(i)
+    t = threading.Thread(target=trickle)
+    t.start()
+    bad, took = [], []
+    end = time.monotonic() + seconds
+    try:
+        time.sleep(1)
+        while time.monotonic() < end:
+            t0 = time.monotonic()
+            try:
+                status, _, _, body = request(port, "/metrics", timeout=limit + 5)
+                ok = status == 200 and b"ptop_scrapes_total" in body
+                what = "status %d, %d bytes" % (status, len(body))
+            except OSError as e:
+                ok, what = False, repr(e)
+            dt = time.monotonic() - t0
+            took.append(dt)
+            if not ok or dt > limit:
+                bad.append("%s in %.3f s" % (what, dt))
+            time.sleep(max(0.0, 1 - dt))
+    finally:
+        stop.set()
+        t.join()
+        for s in socks:
+            s.close()
+    print("swarm of %d slow connections (%d opened, %d closed by ptop): scrapes %s" %
+          (n, stats["opened"], stats["closed"], " ".join("%.3f" % x for x in took)))
+    if bad or not took:
+        sys.exit("scrapes during the swarm not answered within %.1f s: %s" % (limit, bad))
+    return 0
+
+
 def main(argv):
     mode, port = argv[1], int(argv[2])
     if mode == "load":
@@ -144,6 +271,10 @@ def main(argv):
         slowloris(port, int(argv[3]))
     elif mode == "longline":
         longline(port)
+    elif mode == "slowheader":
+        slowheader(port, float(argv[3]))
+    elif mode == "swarm":
+        return swarm(port, float(argv[3]), float(argv[4]))
     return 0
 
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_metrics.c: frames as metrics (src/output/metrics.c), on frames built
- * by hand: label values escaped (quote, backslash, newline, bytes that are
- * not UTF-8), groups bounded by max_groups with the rest in "other", a
- * group's CPU seconds not going down when a process ends or its PID is
- * reused, a stale group's slot given to a newcomer, counter events summed
- * only where counted, storage bytes per group only where io was readable,
- * rows by how they were read, and the two formats' metadata.
+ * by hand: label values escaped (quote, backslash, control characters,
+ * bidirectional controls, bytes that are not UTF-8) one to one, so that
+ * names that differ stay different series and decode back, groups bounded
+ * by max_groups with the rest in "other", a group's CPU seconds not going
+ * down when a process ends or its PID is reused, a stale group's slot given
+ * to a newcomer, counter events summed only where counted, storage bytes per
+ * group only where io was readable, rows by how they were read, and the two
+ * formats' metadata.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +21,7 @@
 
 #include "ptop/metrics.h"
 
-#define MAXP 8
+#define MAXP 32
 
 struct fixture {
 	struct frame f;
@@ -84,8 +86,152 @@ static void test_label_value(void **state)
 	struct sbuf b = {0};
 
 	metrics_label_value(&b, "a\"b\\c\nd\xff\x01\xc3\xa9", 11);
-	assert_string_equal(sbuf_cstr(&b), "a\\\"b\\\\c\\nd??\xc3\xa9");
+	assert_string_equal(sbuf_cstr(&b), "a\\\"b\\\\\\\\c\\\\x0ad\\\\xff\\\\x01\xc3\xa9");
 	sbuf_free(&b);
+}
+
+/*
+ * Names that an escape to '?' made one series, or that show other text than
+ * their bytes: controls, C1, bidirectional overrides, bytes that are not
+ * UTF-8, ptop's own escape written out, and a quote.
+ */
+static const char *const hostile[] = {
+    "a\x01",	     "a\x02",	      "a?",
+    "a\\x01",	     "a\\\\x01",      "a\\x02",
+    "b\xff",	     "b\xfe",	      "b\xc3",
+    "c\xc2\x80",     "c\xc2\x9f",     "c\xc2\xa0",
+    "d\xe2\x80\xae", "d\xe2\x80\xad", "d\xe2\x81\xa6",
+    "d\xe2\x81\xa9", "e\n",	      "e\\n",
+    "e\\\n",	     "f\"",	      "f\\\"",
+    "f\x7f",	     "g\xd8\x9c",     "g\xe2\x80\x8f",
+    "h\\",	     "h\\\\",	      "i\xf0\x9f\x98\x80",
+};
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * A label value as the text format writes it, read back to the name's bytes:
+ * the format's escapes (\\, \", \n), then ptop's (\\, \xNN in lowercase).
+ * Returns the length, or -1 where either is malformed.
+ */
+static int label_decode(const char *p, size_t n, char *out)
+{
+	char mid[256];
+	size_t m = 0, o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] != '\\') {
+			mid[m++] = p[i];
+			continue;
+		}
+		if (++i == n)
+			return -1;
+		if (p[i] == 'n')
+			mid[m++] = '\n';
+		else if (p[i] == '\\' || p[i] == '"')
+			mid[m++] = p[i];
+		else
+			return -1;
+	}
+	for (size_t i = 0; i < m; i++) {
+		if (mid[i] != '\\') {
+			out[o++] = mid[i];
+		} else if (i + 1 < m && mid[i + 1] == '\\') {
+			out[o++] = '\\';
+			i++;
+		} else if (i + 3 < m && mid[i + 1] == 'x' && hex_digit(mid[i + 2]) >= 0 &&
+			   hex_digit(mid[i + 3]) >= 0) {
+			out[o++] = (char)(hex_digit(mid[i + 2]) << 4 | hex_digit(mid[i + 3]));
+			i += 3;
+		} else {
+			return -1;
+		}
+	}
+	return (int)o;
+}
+
+/* No byte or character in s that could rewrite what a reader sees, and UTF-8 throughout. */
+static void assert_clean(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] == '\n')
+			continue;
+		assert_false(u[i] < 0x20 || u[i] == 0x7f);
+		if (u[i] < 0x80)
+			continue;
+		/* well-formed UTF-8, and no C1 (U+0080..U+009F) */
+		if (u[i] >= 0xc2 && u[i] <= 0xdf) {
+			assert_true(i + 1 < n && (u[i + 1] & 0xc0) == 0x80);
+			assert_false(u[i] == 0xc2 && u[i + 1] <= 0x9f);
+			assert_false(u[i] == 0xd8 && u[i + 1] == 0x9c);
+			i += 1;
+		} else if (u[i] >= 0xe0 && u[i] <= 0xef) {
+			assert_true(i + 2 < n && (u[i + 1] & 0xc0) == 0x80 &&
+				    (u[i + 2] & 0xc0) == 0x80);
+			/* U+200E, U+200F, U+202A..U+202E, U+2066..U+2069 */
+			assert_false(u[i] == 0xe2 && u[i + 1] == 0x80 &&
+				     (u[i + 2] == 0x8e || u[i + 2] == 0x8f ||
+				      (u[i + 2] >= 0xaa && u[i + 2] <= 0xae)));
+			assert_false(u[i] == 0xe2 && u[i + 1] == 0x81 && u[i + 2] >= 0xa6 &&
+				     u[i + 2] <= 0xa9);
+			i += 2;
+		} else {
+			assert_true(u[i] >= 0xf0 && u[i] <= 0xf4 && i + 3 < n);
+			i += 3;
+		}
+	}
+}
+
+static void test_label_distinct(void **state)
+{
+	const size_t n = sizeof(hostile) / sizeof(hostile[0]);
+	struct metrics_opts o = {.max_groups = 64, .top_pids = MAXP};
+	struct metrics *m = metrics_new(&o);
+	const char *key = "ptop_group_processes{comm=\"";
+	bool seen[sizeof(hostile) / sizeof(hostile[0])] = {0};
+	struct sbuf b = {0};
+	const char *at;
+	size_t found = 0;
+
+	(void)state;
+	assert_true(n <= MAXP);
+	frame_reset();
+	for (size_t i = 0; i < n; i++)
+		add((int)i + 1, hostile[i], 1, 1);
+	update(m);
+	metrics_render(m, &b, false);
+	assert_clean(b.p, b.len);
+	for (at = strstr(sbuf_cstr(&b), key); at; at = strstr(at + 1, key)) {
+		const char *v = at + strlen(key), *end = v;
+		char name[PROC_COMM_MAX * 2];
+		int len;
+
+		/* the value ends at the first quote that no backslash escapes */
+		while (*end && *end != '"')
+			end += *end == '\\' ? 2 : 1;
+		assert_int_equal(*end, '"');
+		len = label_decode(v, (size_t)(end - v), name);
+		assert_true(len >= 0);
+		if (len == 5 && !memcmp(name, "other", 5))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if ((size_t)len == strlen(hostile[i]) &&
+			    !memcmp(name, hostile[i], (size_t)len)) {
+				/* one series per name: two names never merge */
+				assert_false(seen[i]);
+				seen[i] = true;
+				found++;
+			}
+		}
+	}
+	assert_int_equal(found, n);
+	sbuf_free(&b);
+	metrics_free(m);
 }
 
 static void test_groups_bounded(void **state)
@@ -268,10 +414,11 @@ static void test_formats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_label_value),	       cmocka_unit_test(test_groups_bounded),
-	    cmocka_unit_test(test_counters_monotonic), cmocka_unit_test(test_stale_slot),
-	    cmocka_unit_test(test_perf_events),	       cmocka_unit_test(test_formats),
-	    cmocka_unit_test(test_io_bytes),	       cmocka_unit_test(test_rows_read),
+	    cmocka_unit_test(test_label_value),	   cmocka_unit_test(test_label_distinct),
+	    cmocka_unit_test(test_groups_bounded), cmocka_unit_test(test_counters_monotonic),
+	    cmocka_unit_test(test_stale_slot),	   cmocka_unit_test(test_perf_events),
+	    cmocka_unit_test(test_formats),	   cmocka_unit_test(test_io_bytes),
+	    cmocka_unit_test(test_rows_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,10 +7,12 @@
 # parser where installed), a busy child's group counts its CPU time and
 # keeps counting after one of its processes ends, a writer's group counts
 # its bytes, rows are counted by how they were read, --group-by, --max-groups,
-# --top-pids and --expose-cmdline shape the series, HTTP answers other paths
-# and methods with their status codes, -b still writes frames, and bad
-# options end with status 2, a port in use with 1. Skips (77) without
-# promtool, after running everything else.
+# --top-pids and --expose-cmdline shape the series, names that differ only
+# in control bytes, a bidirectional control or a backslash stay one series
+# each (parsed, and read back to the names), HTTP answers other paths (also
+# ones cut short by %00 or a NUL byte) and methods with their status codes,
+# -b still writes frames, and bad options end with status 2, a port in use
+# with 1. Skips (77) without promtool, after running everything else.
 set -eu
 
 NAME=test_metrics
@@ -97,6 +99,13 @@ for m in POST PUT DELETE PATCH OPTIONS; do
 done
 client get "$port" /metrics HEAD >"$tmp/h"
 grep -q '^200 text/plain.* 0$' "$tmp/h" || fail "HEAD /metrics: $(cat "$tmp/h")"
+# Request targets as sent: only "/metrics" and "/", byte for byte (\x00 is a NUL byte).
+for target in '/metrics%00x' '/metrics%00' '/%00' '/metrics\x00x' '/metrics\x00' '/\x00/metrics' \
+	'/%6detrics' '/metrics?x=1' '/metrics/'; do
+	st=$(client raw "$port" "$target") || st=none
+	[ "$st" = 404 ] || fail "GET $target answered $st, not 404"
+done
+[ "$(client raw "$port" /metrics)" = 200 ] || fail "GET /metrics on a raw socket is not 200"
 
 # A child that writes 1 MiB to a file on disk (not tmpfs, which counts no
 # storage writes) with fsync, then stays: its group's write bytes reach that.
@@ -123,6 +132,50 @@ for how in full kept bpf; do
 	grep -q "^ptop_frame_rows{how=\"$how\",source=\"\(procfs\|bpf\)\"} " "$tmp/om" ||
 		fail "no ptop_frame_rows of how=$how"
 	grep -q "^ptop_rows_read_total{how=\"$how\"} " "$tmp/om" || fail "no ptop_rows_read_total of how=$how"
+done
+
+# Names that an escape to '?' would merge, or that would show other text than
+# their bytes (C0, C1, a bidirectional override, ptop's own escape written
+# out): one series each, parsed by promtool and prometheus_client's
+# OpenMetrics parser, and read back to the names through ptop's \\ and \xNN.
+h=ptm$$h
+set -- "$h$(printf '\001')" "$h$(printf '\002')" "$h?" "$h\\x01" \
+	"$h$(printf '\342\200\256')" "$h$(printf '\302\205')"
+for n in "$@"; do
+	ln -sf "$(command -v sh)" "$tmp/$n"
+	"$tmp/$n" -c 'while :; do sleep 1; done' &
+	kids="$kids $!"
+done
+start_ptop names -d 0.3 --max-groups 10000
+named() { [ "$(client series "$port" ptop_group_processes | grep -c "^comm=$h")" -ge $# ]; }
+wait_until named "$@" ||
+	fail "not one group per name: $(client series "$port" ptop_group_processes | grep "^comm=$h")"
+BODY="$tmp/names.om" client get "$port" /metrics GET om >/dev/null
+BODY="$tmp/names.text" client get "$port" /metrics >/dev/null
+if [ "$have_promtool" ]; then
+	promtool check metrics <"$tmp/names.text" >"$tmp/lint" 2>&1 ||
+		fail "promtool on hostile names: $(cat "$tmp/lint")"
+fi
+cat >"$tmp/names.py" <<'EOF'
+import re, sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+want = {n.encode("utf-8", "surrogateescape") for n in sys.argv[3:]}
+esc = re.compile(rb"\\(\\|x([0-9a-f]{2}))")
+got = []
+for f in om(open(sys.argv[1], encoding="utf-8").read()):
+    for s in f.samples:
+        v = s.labels.get("comm", "")
+        if f.name == "ptop_group_processes" and v.startswith(sys.argv[2]):
+            got.append(esc.sub(lambda m: bytes([int(m.group(2), 16)]) if m.group(2) else b"\\",
+                               v.encode("utf-8")))
+assert len(got) == len(set(got)) == len(want) and set(got) == want, (sorted(got), sorted(want))
+EOF
+for py in "$PYTHON" /usr/bin/python3; do
+	if "$py" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
+		"$py" "$tmp/names.py" "$tmp/names.om" "$h" "$@" >"$tmp/names.err" 2>&1 ||
+			fail "hostile names: $(cat "$tmp/names.err")"
+		break
+	fi
 done
 
 # --group-by user, --max-groups 1 (one group and "other"), --expose-cmdline.

@@ -68,8 +68,15 @@ void metrics_family(struct sbuf *b, bool openmetrics, const char *name, enum met
  * ("" or "{a=\"b\"}"), and value. */
 void metrics_sample(struct sbuf *b, const char *name, const char *suffix, const char *labels,
 		    double v);
-/* Append s (n bytes) as a label value's inside: \\, \" and \n escaped, bytes
- * that are not UTF-8 and other control bytes as '?'. */
+/*
+ * Append s (n bytes) as a label value's inside, in two steps. ptop's own,
+ * one to one so that two different names stay two series: a backslash
+ * becomes two, and each byte of a control character (C0, DEL, C1), of a
+ * bidirectional control (U+061C, U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069) or that is not UTF-8 becomes \xNN (lowercase hex); the
+ * rest is kept. Then the exposition formats' own: backslash and double quote
+ * escaped with a backslash. So the name a\x is written a\\\\x, and a byte 0x01 \\x01.
+ */
 void metrics_label_value(struct sbuf *b, const char *s, size_t n);
 
 #endif

@@ -4,7 +4,9 @@
  * (libmicrohttpd, its own threads) serves GET /metrics from the last snapshot
  * the frame loop published: scrapes never read /proc and never wait for a
  * frame, and run in parallel under one mutex held only to copy the snapshot.
- * Connections, their idle time and their memory are bounded (SERVE_*).
+ * Connections, the time a request header may take, idle time and memory are
+ * bounded (SERVE_*), in all and not per address: a scraper shares its
+ * address with whatever else runs on its host, or a reverse proxy's.
  */
 #ifndef PTOP_SERVE_H
 #define PTOP_SERVE_H
@@ -12,11 +14,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Limits given to libmicrohttpd; the man page lists them. */
-#define SERVE_THREADS 2		      /* threads answering requests */
-#define SERVE_MAX_CONNECTIONS 256     /* in all */
-#define SERVE_MAX_PER_IP 64	      /* from one address */
-#define SERVE_TIMEOUT_S 10	      /* an idle or slow connection is closed after this */
+/* Limits; the man page lists them. */
+#define SERVE_THREADS 2 /* threads answering requests */
+/*
+ * Open at once: a new one closes the one waiting longest for a request
+ * header, so this bounds memory and descriptors (about 12 KiB of resident
+ * memory each), not who gets in.
+ */
+#define SERVE_MAX_CONNECTIONS 128
+/* s: a request header must come whole within this of the connection's start or last answer */
+#define SERVE_HEADER_S 2
+#define SERVE_TIMEOUT_S 10	      /* s: an answer whose reader is idle this long is dropped */
 #define SERVE_CONNECTION_MEMORY 32768 /* bytes per connection: request line and headers */
 
 struct serve_addr {

@@ -308,24 +308,52 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 	keep_frame(m, f, n);
 }
 
+/*
+ * Whether the character at u (l bytes of UTF-8) is shown as \xNN bytes: a
+ * control, which could end or rewrite a line where the value is shown, or a
+ * bidirectional control, which could make the value read as another.
+ */
+static bool label_escaped(const unsigned char *u, size_t l)
+{
+	uint32_t cp;
+
+	if (l == 1)
+		return u[0] < 0x20 || u[0] == 0x7f;
+	if (l == 2) {
+		cp = (uint32_t)(u[0] & 0x1f) << 6 | (u[1] & 0x3f);
+		return (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c;
+	}
+	if (l != 3)
+		return false;
+	cp = (uint32_t)(u[0] & 0x0f) << 12 | (uint32_t)(u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+	return cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 void metrics_label_value(struct sbuf *b, const char *s, size_t n)
 {
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 
 	while (i < n) {
 		size_t l = utf8_len(s + i, n - i);
-		unsigned char c = (unsigned char)s[i];
 
-		if (l == 1 && c == '\\')
-			sbuf_adds(b, "\\\\");
-		else if (l == 1 && c == '"')
+		if (!l || label_escaped(u + i, l)) {
+			/* ptop's \xNN, its backslash escaped again for the format */
+			for (size_t k = 0; k < (l ? l : 1); k++) {
+				char e[6] = {'\\', '\\', 'x', hex[u[i + k] >> 4],
+					     hex[u[i + k] & 15]};
+
+				sbuf_add(b, e, 5);
+			}
+		} else if (u[i] == '\\') {
+			sbuf_adds(b, "\\\\\\\\"); /* ptop's \\, each escaped again */
+		} else if (u[i] == '"') {
 			sbuf_adds(b, "\\\"");
-		else if (l == 1 && c == '\n')
-			sbuf_adds(b, "\\n");
-		else if (l == 0 || (l == 1 && (c < 0x20 || c == 0x7f)))
-			sbuf_addc(b, '?');
-		else
+		} else {
 			sbuf_add(b, s + i, l);
+		}
 		i += l ? l : 1;
 	}
 }
