@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -256,6 +257,38 @@ static void *conn_of(struct MHD_Connection *mc)
 	return i ? i->socket_context : NULL;
 }
 
+/* Whether c's client sent bytes that its thread has not read yet. */
+static bool has_unread(const struct conn *c)
+{
+	int n = 0;
+
+	return ioctl(c->fd, FIONREAD, &n) == 0 && n > 0;
+}
+
+/*
+ * The connection to close for a new one: the one waiting longest for its
+ * header, passing over those whose client has sent bytes not read yet (a
+ * scraper's request, queued behind a burst of accepts: it is answered in
+ * milliseconds, and closing it would fail the scrape); or, when all are
+ * being answered, the oldest of those. Never c. Under conns_lock.
+ */
+static struct conn *victim(struct serve *s, const struct conn *c)
+{
+	struct conn *first = NULL;
+	int looked = 0;
+
+	for (struct conn *v = s->waiting.head; v && looked < SERVE_EVICT_LOOK; v = v->next) {
+		if (v == c)
+			continue;
+		if (!first)
+			first = v;
+		looked++;
+		if (!has_unread(v))
+			return v;
+	}
+	return first ? first : s->busy.head;
+}
+
 /* libmicrohttpd's notice of a connection accepted, or closed. */
 static void on_connection(void *cls, struct MHD_Connection *mc, void **ctx,
 			  enum MHD_ConnectionNotificationCode code)
@@ -290,13 +323,9 @@ static void on_connection(void *cls, struct MHD_Connection *mc, void **ctx,
 	reaper_wake(s);
 	conn_append(&s->waiting, c);
 	s->live++;
-	/*
-	 * Room for this one: close the one waiting longest for its header (a
-	 * scraper's takes milliseconds), or, when all are being answered, the
-	 * oldest of those. The new one is never refused.
-	 */
+	/* Room for this one (see victim()): the new one is never refused. */
 	while (s->live > SERVE_MAX_CONNECTIONS) {
-		struct conn *v = s->waiting.head != c ? s->waiting.head : s->busy.head;
+		struct conn *v = victim(s, c);
 
 		if (!v)
 			break;

@@ -24,6 +24,8 @@
 #define SERVE_MAX_CONNECTIONS 128
 /* s: a request header must come whole within this of the connection's start or last answer */
 #define SERVE_HEADER_S 2
+/* connections an eviction looks at for one that sent nothing unread */
+#define SERVE_EVICT_LOOK 32
 #define SERVE_TIMEOUT_S 10	      /* s: an answer whose reader is idle this long is dropped */
 #define SERVE_CONNECTION_MEMORY 32768 /* bytes per connection: request line and headers */
 
