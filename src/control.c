@@ -33,7 +33,11 @@ bool control_own_proc(const char *root)
 	return root_is_proc(root) && proc_own_pid_ns("/proc");
 }
 
-/* The start time of t's task: through its directory when open, else under root. */
+/*
+ * The start time of t's task: through its directory when open, else under
+ * root. -ESRCH for a zombie too: it has ended, only its entry waits for its
+ * parent, and it has no address space to watch nor priority that matters.
+ */
 static int task_start(const struct proc_target *t, const char *root, uint64_t *start)
 {
 	char rel[PROC_PATH_MAX], path[4096], buf[1024];
@@ -65,6 +69,8 @@ static int task_start(const struct proc_target *t, const char *root, uint64_t *s
 	err = proc_parse_stat(buf, (size_t)n, &st);
 	if (err)
 		return err;
+	if (st.state == 'Z' || st.state == 'X')
+		return -ESRCH;
 	*start = st.starttime;
 	return 0;
 }

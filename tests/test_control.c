@@ -119,6 +119,30 @@ static void test_gone_before_open(void **state)
 	assert_int_equal(t.pidfd, -1);
 }
 
+/* A zombie (ended, not reaped by its parent yet) is gone: nothing is done to it. */
+static void test_zombie_is_gone(void **state)
+{
+	struct proc_target t = {.pidfd = -1};
+	struct frame_proc row;
+	pid_t pid = sleeper(&row);
+	siginfo_t info;
+	int set = 0;
+
+	(void)state;
+	assert_int_equal(open_row(&t, NULL, &row), 0);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	/* ended, and left unreaped */
+	assert_int_equal(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT), 0);
+	assert_int_equal(control_check(&t), -ESRCH);
+	assert_int_equal(control_signal(&t, SIGTERM), -ESRCH);
+	assert_int_equal(control_renice(&t, false, 5, &set), -ESRCH);
+	assert_int_equal(control_before(&t), -ESRCH);
+	control_close(&t);
+	/* and a row of it is refused at once */
+	assert_int_equal(open_row(&t, NULL, &row), -ESRCH);
+	reap(pid);
+}
+
 /* Fork until a child gets PID want (ns_last_pid steers the next PID); 0 if
  * another process took it first every time. */
 static pid_t fork_as(pid_t want)
@@ -306,6 +330,7 @@ int main(void)
 	    cmocka_unit_test(test_signal_reaches_target),
 	    cmocka_unit_test(test_stale_row_refused),
 	    cmocka_unit_test(test_gone_before_open),
+	    cmocka_unit_test(test_zombie_is_gone),
 	    cmocka_unit_test(test_reused_pid_never_hit),
 	    cmocka_unit_test(test_renice_steps_add_up),
 	    cmocka_unit_test(test_fixture_root_never_signalled),

@@ -75,6 +75,7 @@ if "$PTOP" -b -n 1 -p "$b" --watch "$b:[stack]+0:4:w" >"$tmp/probe" 2>&1; then
 	keys D
 	expect 'Watch NAME'
 	kill -KILL "$b"
+	# (not reaped yet, maybe: a zombie is gone to ptop too)
 	wait_for gone "$b" || fail "B ($b) should end"
 	keys -l '[stack]+0:4:w'
 	keys Enter
