@@ -596,6 +596,17 @@ static void test_hostile(void **state)
 	assert_int_equal(record_reader_open(p, &r, &e), 0);
 	assert_int_equal(record_frames(r), 69);
 	record_reader_free(r);
+	/* a huge number in the last frame's head, made right: no reader counts to it */
+	memcpy(b, good, n);
+	for (size_t at = n - RECORD_FRAME_HEAD; at > RECORD_HEADER_LEN; at--) {
+		if (memcmp(b + at, "PTFR", 4))
+			continue;
+		put32(b + at + 20, 0x40000000);
+		head_crc(b + at);
+		break;
+	}
+	write_bytes(p, b, n);
+	expect_open_error(p, -EINVAL, "more than the file holds");
 	/* every byte of a small file flipped in turn: an error or frames, never a crash */
 	unlink(q);
 	write_frames(q, 0, 3);
@@ -773,6 +784,134 @@ static void test_skip_damaged(void **state)
 	}
 	record_reader_free(r);
 	frame_free(&g);
+}
+
+/* Where each of the n frames of the recording in b starts, from their heads' lengths. */
+static void frame_offsets(const char *b, size_t len, size_t *off, size_t n)
+{
+	size_t at = RECORD_HEADER_LEN;
+
+	for (size_t k = 0; k < n; k++) {
+		const unsigned char *h = (const unsigned char *)b + at;
+
+		assert_true(at + RECORD_FRAME_HEAD <= len && !memcmp(h, "PTFR", 4));
+		off[k] = at;
+		at += RECORD_FRAME_HEAD +
+		      ((size_t)h[4] | (size_t)h[5] << 8 | (size_t)h[6] << 16 | (size_t)h[7] << 24);
+	}
+	assert_int_equal(at, len);
+}
+
+/*
+ * Every frame of p that reads, past damage, as record_read_next() gives
+ * them: each must print as build_frame() of its number did, and every frame
+ * is read or counted skipped. The frames read into got, their count returned.
+ */
+static uint64_t replay_all(const char *p, bool got[FIXTURE_FRAMES], struct record_error *first)
+{
+	struct record_reader *r;
+	struct record_error e;
+	struct frame g = {0};
+	uint64_t skipped = 0, read = 0;
+
+	if (record_reader_open(p, &r, &e))
+		fail_msg("%s", e.msg);
+	assert_int_equal(record_frames(r), FIXTURE_FRAMES);
+	memset(got, 0, FIXTURE_FRAMES * sizeof(*got));
+	first->msg[0] = '\0';
+	for (uint64_t n = 0;; n++) {
+		int err = record_read_next(r, &n, &g, &skipped, skipped ? &e : first);
+
+		if (err == -ERANGE)
+			break;
+		assert_int_equal(err, 0);
+		assert_true(n < FIXTURE_FRAMES && !got[n]);
+		expect_frame(r, n, (int)n);
+		got[n] = true;
+		read++;
+	}
+	assert_int_equal(read + skipped, FIXTURE_FRAMES);
+	record_reader_free(r);
+	frame_free(&g);
+	return read;
+}
+
+/* got holds frames [lo, hi) and none else. */
+static void expect_got(const bool got[FIXTURE_FRAMES], int lo, int hi)
+{
+	for (int k = 0; k < FIXTURE_FRAMES; k++)
+		if (got[k] != (k >= lo && k < hi))
+			fail_msg("frame %d %s", k, got[k] ? "read" : "not read");
+}
+
+/*
+ * A copy of v2.rec with one bit flipped in a keyframe's head (the chain of
+ * keyframes followed back from the end breaks there), in a delta's head, or
+ * in the first keyframe's data: it opens, and every frame whose own head and
+ * data hold and whose keyframe's do reads; the rest are counted skipped.
+ */
+static void test_damaged_heads(void **state)
+{
+	const char *q = path_in_dir("heads.rec");
+	struct record_reader *r;
+	size_t off[FIXTURE_FRAMES], n;
+	struct record_error first;
+	bool got[FIXTURE_FRAMES];
+	char p[512], *good, *b;
+
+	snprintf(p, sizeof(p), "%s/record/v2.rec", FIXTURES);
+	good = read_bytes(p, &n);
+	frame_offsets(good, n, off, FIXTURE_FRAMES);
+	b = malloc(n);
+	assert_non_null(b);
+
+	/* the head of keyframe 60: frames 0 to 59, found in one more read of the file */
+	memcpy(b, good, n);
+	b[off[60] + 20] ^= 0x04;
+	write_bytes(q, b, n);
+	pread_bytes = 0;
+	assert_int_equal(record_reader_open(q, &r, &first), 0);
+	record_reader_free(r);
+	if (pread_bytes > 3 * (uint64_t)n)
+		fail_msg("opening %zu bytes read %llu", n, (unsigned long long)pread_bytes);
+	assert_int_equal(replay_all(q, got, &first), 60);
+	expect_got(got, 0, 60);
+	assert_non_null(strstr(first.msg, "frame 60 at byte "));
+
+	/* the head of keyframe 0 (its magic): frames 60 to 64 */
+	memcpy(b, good, n);
+	b[off[0] + 1] ^= 0x01;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 5);
+	expect_got(got, 60, 65);
+	assert_non_null(strstr(first.msg, "frame 0 at byte "));
+
+	/* the head of delta 5 (its length): frames 0 to 4 and 60 to 64 */
+	memcpy(b, good, n);
+	b[off[5] + 5] ^= 0x80;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 10);
+	for (int k = 0; k < FIXTURE_FRAMES; k++)
+		assert_true(got[k] == (k < 5 || k >= 60));
+	assert_non_null(strstr(first.msg, "frame 5 at byte "));
+
+	/* both keyframes' heads: nothing reads, every frame counted */
+	memcpy(b, good, n);
+	b[off[0] + 30] ^= 0x10;
+	b[off[60] + 30] ^= 0x10;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 0);
+
+	/* a byte of keyframe 0's data: frames 60 to 64 */
+	memcpy(b, good, n);
+	b[off[0] + RECORD_FRAME_HEAD + 17] ^= 0x02;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 5);
+	expect_got(got, 60, 65);
+	assert_non_null(strstr(first.msg, "frame 0 at byte "));
+	free(b);
+	free(good);
+	unlink(q);
 }
 
 /* A torn tail is told (its bytes), unless a recorder holds the file: its frame being written. */
@@ -972,6 +1111,7 @@ int main(void)
 	    cmocka_unit_test(test_skip_damaged),
 	    cmocka_unit_test(test_open_linear),
 	    cmocka_unit_test(test_torn_tail_told),
+	    cmocka_unit_test(test_damaged_heads),
 	};
 
 	setenv("TZ", "UTC", 1);
