@@ -465,6 +465,15 @@ static char *read_bytes(const char *p, size_t *n)
 	return b;
 }
 
+static void copy_file(const char *from, const char *to)
+{
+	size_t n;
+	char *b = read_bytes(from, &n);
+
+	write_bytes(to, b, n);
+	free(b);
+}
+
 /* Where the second frame starts (the first begins right after the header). */
 static size_t second_frame(const char *b, size_t n)
 {
@@ -914,6 +923,95 @@ static void test_damaged_heads(void **state)
 	unlink(q);
 }
 
+/*
+ * record_read_prev(): frame n, or the last before it that reads, each
+ * skipped frame counted and the damage named; in a directory, frames are
+ * numbered across its day files.
+ */
+static void test_read_prev(void **state)
+{
+	const char *d = path_in_dir("prev");
+	char src[512], p[2][512];
+	struct record_reader *r;
+	struct record_error e;
+	struct frame g = {0};
+	uint64_t n, skipped;
+	struct {
+		uint64_t from, to, skipped;
+	} back[] = {{64, 64, 0}, {60, 60, 0}, {59, 4, 55}, {30, 4, 26}, {5, 4, 1}, {4, 4, 0}};
+
+	/* v2.rec with a bit of frame 5's data flipped: frames 0 to 4 and 60 to 64 read */
+	snprintf(src, sizeof(src), "%s/record/damaged.rec", FIXTURES);
+	if (record_reader_open(src, &r, &e))
+		fail_msg("%s", e.msg);
+	for (size_t i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
+		n = back[i].from;
+		skipped = 0;
+		e.why = NULL;
+		assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), 0);
+		assert_int_equal(n, back[i].to);
+		assert_int_equal(skipped, back[i].skipped);
+		if (skipped) {
+			assert_int_equal(e.frame, 5);
+			assert_string_equal(e.why, "checksum mismatch");
+		}
+		expect_frame(r, n, (int)n);
+	}
+	n = 65;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), -ERANGE);
+	record_reader_free(r);
+
+	/* the damaged file as the second day of a directory: its frame 5 is frame 70 */
+	assert_int_equal(mkdir(d, 0700), 0);
+	snprintf(p[0], sizeof(p[0]), "%s/ptop-2025-12-02.rec", d);
+	snprintf(p[1], sizeof(p[1]), "%s/ptop-2025-12-03.rec", d);
+	snprintf(src, sizeof(src), "%s/record/v2.rec", FIXTURES);
+	copy_file(src, p[0]);
+	snprintf(src, sizeof(src), "%s/record/damaged.rec", FIXTURES);
+	copy_file(src, p[1]);
+	assert_int_equal(record_reader_open(d, &r, &e), 0);
+	assert_int_equal(record_frames(r), 2 * FIXTURE_FRAMES);
+	n = FIXTURE_FRAMES + 59;
+	skipped = 0;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), 0);
+	assert_int_equal(n, FIXTURE_FRAMES + 4);
+	assert_int_equal(skipped, 55);
+	assert_int_equal(e.frame, FIXTURE_FRAMES + 5);
+	n = FIXTURE_FRAMES + 7;
+	skipped = 0;
+	assert_int_equal(record_read_next(r, &n, &g, &skipped, &e), 0);
+	assert_int_equal(n, FIXTURE_FRAMES + 60);
+	assert_int_equal(skipped, 53);
+	assert_int_equal(e.frame, FIXTURE_FRAMES + 5);
+	assert_non_null(strstr(e.msg, "ptop-2025-12-03.rec: frame 5 at byte "));
+	record_reader_free(r);
+
+	/* keyframe 0's head damaged: nothing reads up to frame 59, frame 60 on does */
+	{
+		size_t off[FIXTURE_FRAMES], len;
+		char *b = read_bytes(p[0], &len);
+
+		frame_offsets(b, len, off, FIXTURE_FRAMES);
+		b[off[0] + 9] ^= 0x01;
+		write_bytes(p[0], b, len);
+		free(b);
+	}
+	assert_int_equal(record_reader_open(p[0], &r, &e), 0);
+	n = 59;
+	skipped = 0;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), -ERANGE);
+	assert_int_equal(skipped, 60);
+	assert_int_equal(e.frame, 0);
+	n = 61;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), 0);
+	assert_int_equal(n, 61);
+	record_reader_free(r);
+	unlink(p[0]);
+	unlink(p[1]);
+	assert_int_equal(rmdir(d), 0);
+	frame_free(&g);
+}
+
 /* A torn tail is told (its bytes), unless a recorder holds the file: its frame being written. */
 static void test_torn_tail_told(void **state)
 {
@@ -1112,6 +1210,7 @@ int main(void)
 	    cmocka_unit_test(test_open_linear),
 	    cmocka_unit_test(test_torn_tail_told),
 	    cmocka_unit_test(test_damaged_heads),
+	    cmocka_unit_test(test_read_prev),
 	};
 
 	setenv("TZ", "UTC", 1);

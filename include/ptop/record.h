@@ -48,6 +48,10 @@ struct record_info {
 /* Why a record function failed: a translated "ptop: FILE: ..." without a newline. */
 struct record_error {
 	char msg[320];
+	/* a corrupt frame (-EINVAL from reading one): which, counted from 0, and why
+	 * (translated); why is NULL for any other failure */
+	uint64_t frame;
+	const char *why;
 };
 
 struct record_writer;
@@ -127,6 +131,13 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
  * another error of record_read().
  */
 int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e);
+/*
+ * record_read_next() backwards: frame *n, or, when it is corrupt, the last
+ * frame before it that reads (the frame before the first corrupt one since
+ * its keyframe). -ERANGE when no frame up to *n reads or *n is past the end.
+ */
+int record_read_prev(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
 		     struct record_error *e);
 
 /*

@@ -101,6 +101,7 @@ static int rec_fail(struct record_error *e, int err, const char *path, const cha
 
 	if (!e)
 		return err;
+	e->why = NULL;
 	n = snprintf(e->msg, sizeof(e->msg), "ptop: %s: ", path);
 	if (n < 0 || (size_t)n >= sizeof(e->msg))
 		return err;
@@ -780,8 +781,13 @@ static int corrupt(struct record_reader *r, struct record_error *e, uint64_t n, 
 		   const char *why)
 {
 	r->cur_valid = false;
-	return rec_fail(e, -EINVAL, r->path, _("frame %llu at byte %llu is corrupt (%s)"),
-			(unsigned long long)n, (unsigned long long)off, why);
+	rec_fail(e, -EINVAL, r->path, _("frame %llu at byte %llu is corrupt (%s)"),
+		 (unsigned long long)n, (unsigned long long)off, why);
+	if (e) {
+		e->frame = n;
+		e->why = why;
+	}
+	return -EINVAL;
 }
 
 /* Decode frame n at off into r->cur; a delta needs frame n - 1 there. */
@@ -834,7 +840,10 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
 		return -ERANGE;
 	if (r->nparts) {
 		r->part = part_of(r, n);
-		return record_read(r->parts[r->part], n - r->base[r->part], f, e);
+		err = record_read(r->parts[r->part], n - r->base[r->part], f, e);
+		if (err == -EINVAL && e)
+			e->frame += r->base[r->part];
+		return err;
 	}
 	if (!(r->cur_valid && r->cur_seq == n)) {
 		if (r->cur_valid && r->cur_seq + 1 == n) {
@@ -880,6 +889,17 @@ static uint64_t next_key(const struct record_reader *r, uint64_t n)
 	return lo < r->nkeys ? r->keys[lo].seq : r->nframes;
 }
 
+/* The keyframe at or before frame n (n < r->nframes). */
+static uint64_t key_at(const struct record_reader *r, uint64_t n)
+{
+	if (r->nparts) {
+		size_t i = part_of(r, n);
+
+		return r->base[i] + key_at(r->parts[i], n - r->base[i]);
+	}
+	return key_for(r, n)->seq;
+}
+
 int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
 		     struct record_error *e)
 {
@@ -893,13 +913,47 @@ int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint
 		if (*n >= r->nframes)
 			return -ERANGE;
 		err = record_read(r, *n, f, damaged ? &later : e);
-		if (err != -EINVAL)
+		if (err != -EINVAL) {
+			/* a failure past the damage is what the caller says, not the damage */
+			if (err && damaged)
+				*e = later;
 			return err;
+		}
 		/* a delta needs every frame since its keyframe: on from the next one */
 		damaged = true;
 		k = next_key(r, *n);
 		*skipped += k - *n;
 		*n = k;
+	}
+}
+
+int record_read_prev(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e)
+{
+	struct record_error later;
+	bool damaged = false;
+
+	for (;;) {
+		struct record_error *now = damaged ? &later : e;
+		uint64_t k, bad;
+		int err;
+
+		if (*n >= r->nframes)
+			return -ERANGE;
+		err = record_read(r, *n, f, now);
+		if (err != -EINVAL) {
+			if (err && damaged)
+				*e = later;
+			return err;
+		}
+		damaged = true;
+		/* every frame from the corrupt one to *n needs it: back to the one before it */
+		k = key_at(r, *n);
+		bad = now->frame > k && now->frame <= *n ? now->frame : k;
+		*skipped += *n - bad + 1;
+		if (!bad)
+			return -ERANGE;
+		*n = bad - 1;
 	}
 }
 
