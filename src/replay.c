@@ -269,10 +269,9 @@ int replay_range(struct record_reader *r, const char *begin, const char *end, ui
 
 	*from = 0;
 	*end_ns = INT64_MAX;
-	if (record_frame_time(r, 0, &first, &re)) {
-		fprintf(stderr, "%s\n", re.msg);
-		return 1;
-	}
+	/* the recording's day for times typed without one; frame 0's head may be damaged */
+	if (record_frame_time(r, 0, &first, &re))
+		first = record_reader_info(r)->created_ns;
 	if (end && (status = range_time("--end", end, first, end_ns)))
 		return status;
 	if (begin && (status = range_time("--begin", begin, first, &t)))

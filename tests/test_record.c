@@ -12,7 +12,11 @@
  * field set must encode to the committed bytes of full.raw; PTOP_UPDATE_GOLDEN=1
  * writes the current version's anew. Version 2 is appended to as it is;
  * each frame says what recording the one before cost, and the bytes it
- * takes; a directory's day files read as one recording.
+ * takes; a directory's day files read as one recording. Damage costs only
+ * what it touched: a flipped bit in a keyframe's head, a delta's head or a
+ * keyframe's data, or any bit of the first 2 KiB and of one delta in turn,
+ * leaves every other frame readable; going back, record_read_prev() lands
+ * on the frame before the damage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -465,6 +469,15 @@ static char *read_bytes(const char *p, size_t *n)
 	return b;
 }
 
+static void copy_file(const char *from, const char *to)
+{
+	size_t n;
+	char *b = read_bytes(from, &n);
+
+	write_bytes(to, b, n);
+	free(b);
+}
+
 /* Where the second frame starts (the first begins right after the header). */
 static size_t second_frame(const char *b, size_t n)
 {
@@ -596,6 +609,17 @@ static void test_hostile(void **state)
 	assert_int_equal(record_reader_open(p, &r, &e), 0);
 	assert_int_equal(record_frames(r), 69);
 	record_reader_free(r);
+	/* a huge number in the last frame's head, made right: no reader counts to it */
+	memcpy(b, good, n);
+	for (size_t at = n - RECORD_FRAME_HEAD; at > RECORD_HEADER_LEN; at--) {
+		if (memcmp(b + at, "PTFR", 4))
+			continue;
+		put32(b + at + 20, 0x40000000);
+		head_crc(b + at);
+		break;
+	}
+	write_bytes(p, b, n);
+	expect_open_error(p, -EINVAL, "more than the file holds");
 	/* every byte of a small file flipped in turn: an error or frames, never a crash */
 	unlink(q);
 	write_frames(q, 0, 3);
@@ -773,6 +797,317 @@ static void test_skip_damaged(void **state)
 	}
 	record_reader_free(r);
 	frame_free(&g);
+}
+
+/* Where each of the n frames of the recording in b starts, from their heads' lengths. */
+static void frame_offsets(const char *b, size_t len, size_t *off, size_t n)
+{
+	size_t at = RECORD_HEADER_LEN;
+
+	for (size_t k = 0; k < n; k++) {
+		const unsigned char *h = (const unsigned char *)b + at;
+
+		assert_true(at + RECORD_FRAME_HEAD <= len && !memcmp(h, "PTFR", 4));
+		off[k] = at;
+		at += RECORD_FRAME_HEAD +
+		      ((size_t)h[4] | (size_t)h[5] << 8 | (size_t)h[6] << 16 | (size_t)h[7] << 24);
+	}
+	assert_int_equal(at, len);
+}
+
+/*
+ * Every frame of p that reads, past damage, as record_read_next() gives
+ * them: each must print as build_frame() of its number did, and every frame
+ * is read or counted skipped. The frames read into got, their count returned.
+ */
+static uint64_t replay_all(const char *p, bool got[FIXTURE_FRAMES], struct record_error *first)
+{
+	struct record_reader *r;
+	struct record_error e;
+	struct frame g = {0};
+	uint64_t skipped = 0, read = 0;
+
+	if (record_reader_open(p, &r, &e))
+		fail_msg("%s", e.msg);
+	assert_int_equal(record_frames(r), FIXTURE_FRAMES);
+	memset(got, 0, FIXTURE_FRAMES * sizeof(*got));
+	first->msg[0] = '\0';
+	for (uint64_t n = 0;; n++) {
+		int err = record_read_next(r, &n, &g, &skipped, skipped ? &e : first);
+
+		if (err == -ERANGE)
+			break;
+		assert_int_equal(err, 0);
+		assert_true(n < FIXTURE_FRAMES && !got[n]);
+		expect_frame(r, n, (int)n);
+		got[n] = true;
+		read++;
+	}
+	assert_int_equal(read + skipped, FIXTURE_FRAMES);
+	record_reader_free(r);
+	frame_free(&g);
+	return read;
+}
+
+/* got holds frames [lo, hi) and none else. */
+static void expect_got(const bool got[FIXTURE_FRAMES], int lo, int hi)
+{
+	for (int k = 0; k < FIXTURE_FRAMES; k++)
+		if (got[k] != (k >= lo && k < hi))
+			fail_msg("frame %d %s", k, got[k] ? "read" : "not read");
+}
+
+/*
+ * A copy of v2.rec with one bit flipped in a keyframe's head (the chain of
+ * keyframes followed back from the end breaks there), in a delta's head, or
+ * in the first keyframe's data: it opens, and every frame whose own head and
+ * data hold and whose keyframe's do reads; the rest are counted skipped.
+ */
+static void test_damaged_heads(void **state)
+{
+	const char *q = path_in_dir("heads.rec");
+	struct record_reader *r;
+	size_t off[FIXTURE_FRAMES], n;
+	struct record_error first;
+	bool got[FIXTURE_FRAMES];
+	char p[512], *good, *b;
+
+	snprintf(p, sizeof(p), "%s/record/v2.rec", FIXTURES);
+	good = read_bytes(p, &n);
+	frame_offsets(good, n, off, FIXTURE_FRAMES);
+	b = malloc(n);
+	assert_non_null(b);
+
+	/* the head of keyframe 60: frames 0 to 59, found in one more read of the file */
+	memcpy(b, good, n);
+	b[off[60] + 20] ^= 0x04;
+	write_bytes(q, b, n);
+	pread_bytes = 0;
+	assert_int_equal(record_reader_open(q, &r, &first), 0);
+	record_reader_free(r);
+	if (pread_bytes > 3 * (uint64_t)n)
+		fail_msg("opening %zu bytes read %llu", n, (unsigned long long)pread_bytes);
+	assert_int_equal(replay_all(q, got, &first), 60);
+	expect_got(got, 0, 60);
+	assert_non_null(strstr(first.msg, "frame 60 at byte "));
+
+	/* the head of keyframe 0 (its magic): frames 60 to 64 */
+	memcpy(b, good, n);
+	b[off[0] + 1] ^= 0x01;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 5);
+	expect_got(got, 60, 65);
+	assert_non_null(strstr(first.msg, "frame 0 at byte "));
+
+	/* the head of delta 5 (its length): frames 0 to 4 and 60 to 64 */
+	memcpy(b, good, n);
+	b[off[5] + 5] ^= 0x80;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 10);
+	for (int k = 0; k < FIXTURE_FRAMES; k++)
+		assert_true(got[k] == (k < 5 || k >= 60));
+	assert_non_null(strstr(first.msg, "frame 5 at byte "));
+
+	/* both keyframes' heads: nothing reads, every frame counted */
+	memcpy(b, good, n);
+	b[off[0] + 30] ^= 0x10;
+	b[off[60] + 30] ^= 0x10;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 0);
+
+	/* a byte of keyframe 0's data: frames 60 to 64 */
+	memcpy(b, good, n);
+	b[off[0] + RECORD_FRAME_HEAD + 17] ^= 0x02;
+	write_bytes(q, b, n);
+	assert_int_equal(replay_all(q, got, &first), 5);
+	expect_got(got, 60, 65);
+	assert_non_null(strstr(first.msg, "frame 0 at byte "));
+	free(b);
+	free(good);
+	unlink(q);
+}
+
+/*
+ * record_read_prev(): frame n, or the last before it that reads, each
+ * skipped frame counted and the damage named; in a directory, frames are
+ * numbered across its day files.
+ */
+static void test_read_prev(void **state)
+{
+	const char *d = path_in_dir("prev");
+	char src[512], p[2][512];
+	struct record_reader *r;
+	struct record_error e;
+	struct frame g = {0};
+	uint64_t n, skipped;
+	struct {
+		uint64_t from, to, skipped;
+	} back[] = {{64, 64, 0}, {60, 60, 0}, {59, 4, 55}, {30, 4, 26}, {5, 4, 1}, {4, 4, 0}};
+
+	/* v2.rec with a bit of frame 5's data flipped: frames 0 to 4 and 60 to 64 read */
+	snprintf(src, sizeof(src), "%s/record/damaged.rec", FIXTURES);
+	if (record_reader_open(src, &r, &e))
+		fail_msg("%s", e.msg);
+	for (size_t i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
+		n = back[i].from;
+		skipped = 0;
+		e.why = NULL;
+		assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), 0);
+		assert_int_equal(n, back[i].to);
+		assert_int_equal(skipped, back[i].skipped);
+		if (skipped) {
+			assert_int_equal(e.frame, 5);
+			assert_string_equal(e.why, "checksum mismatch");
+		}
+		expect_frame(r, n, (int)n);
+	}
+	n = 65;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), -ERANGE);
+	record_reader_free(r);
+
+	/* the damaged file as the second day of a directory: its frame 5 is frame 70 */
+	assert_int_equal(mkdir(d, 0700), 0);
+	snprintf(p[0], sizeof(p[0]), "%s/ptop-2025-12-02.rec", d);
+	snprintf(p[1], sizeof(p[1]), "%s/ptop-2025-12-03.rec", d);
+	snprintf(src, sizeof(src), "%s/record/v2.rec", FIXTURES);
+	copy_file(src, p[0]);
+	snprintf(src, sizeof(src), "%s/record/damaged.rec", FIXTURES);
+	copy_file(src, p[1]);
+	assert_int_equal(record_reader_open(d, &r, &e), 0);
+	assert_int_equal(record_frames(r), 2 * FIXTURE_FRAMES);
+	n = FIXTURE_FRAMES + 59;
+	skipped = 0;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), 0);
+	assert_int_equal(n, FIXTURE_FRAMES + 4);
+	assert_int_equal(skipped, 55);
+	assert_int_equal(e.frame, FIXTURE_FRAMES + 5);
+	n = FIXTURE_FRAMES + 7;
+	skipped = 0;
+	assert_int_equal(record_read_next(r, &n, &g, &skipped, &e), 0);
+	assert_int_equal(n, FIXTURE_FRAMES + 60);
+	assert_int_equal(skipped, 53);
+	assert_int_equal(e.frame, FIXTURE_FRAMES + 5);
+	assert_non_null(strstr(e.msg, "ptop-2025-12-03.rec: frame 5 at byte "));
+	record_reader_free(r);
+
+	/* keyframe 0's head damaged: nothing reads up to frame 59, frame 60 on does */
+	{
+		size_t off[FIXTURE_FRAMES], len;
+		char *b = read_bytes(p[0], &len);
+
+		frame_offsets(b, len, off, FIXTURE_FRAMES);
+		b[off[0] + 9] ^= 0x01;
+		write_bytes(p[0], b, len);
+		free(b);
+	}
+	assert_int_equal(record_reader_open(p[0], &r, &e), 0);
+	n = 59;
+	skipped = 0;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), -ERANGE);
+	assert_int_equal(skipped, 60);
+	assert_int_equal(e.frame, 0);
+	n = 61;
+	assert_int_equal(record_read_prev(r, &n, &g, &skipped, &e), 0);
+	assert_int_equal(n, 61);
+	record_reader_free(r);
+	unlink(p[0]);
+	unlink(p[1]);
+	assert_int_equal(rmdir(d), 0);
+	frame_free(&g);
+}
+
+/*
+ * One bit flipped at a time in a recording of FIXTURE_FRAMES frames, in
+ * every bit of its first 2 KiB (the header, keyframe 0, the first deltas),
+ * of one whole delta and of keyframe 60's head: opening and reading every
+ * frame never crashes or loops, a damaged header is refused, and exactly
+ * the frames the bit did not touch come back (their times and the row that
+ * changes as written; test_fixture compares whole frames): all but the
+ * frame it is in and those after it up to the next keyframe.
+ */
+static void test_flip_sweep(void **state)
+{
+	const char *p = path_in_dir("sweep.rec");
+	size_t off[FIXTURE_FRAMES + 1], n, runs = 0, stretch[3][2];
+	struct frame g = {0};
+	char *good;
+	int fd;
+
+	write_frames(p, 0, FIXTURE_FRAMES);
+	good = read_bytes(p, &n);
+	frame_offsets(good, n, off, FIXTURE_FRAMES);
+	off[FIXTURE_FRAMES] = n;
+	/* the first 2 KiB, delta 30, keyframe 60's head */
+	stretch[0][0] = 0;
+	stretch[0][1] = 2048;
+	stretch[1][0] = off[30];
+	stretch[1][1] = off[31];
+	stretch[2][0] = off[60];
+	stretch[2][1] = off[60] + RECORD_FRAME_HEAD;
+	fd = open(p, O_WRONLY);
+	assert_true(fd >= 0);
+	for (size_t s = 0; s < 3; s++) {
+		for (size_t at = stretch[s][0]; at < stretch[s][1]; at++) {
+			int j = 0, lost_to;
+
+			/* the frame the byte is in, and the first frame after it that reads */
+			while (at >= RECORD_HEADER_LEN && off[j + 1] <= at)
+				j++;
+			lost_to = j < 60 ? 60 : FIXTURE_FRAMES;
+
+			for (int bit = 0; bit < 8; bit++) {
+				char c = (char)(good[at] ^ (1 << bit));
+				struct record_reader *r;
+				struct record_error e;
+				uint64_t skipped = 0, read = 0, last = 0;
+				int err;
+
+				assert_int_equal(pwrite(fd, &c, 1, (off_t)at), 1);
+				err = record_reader_open(p, &r, &e);
+				runs++;
+				if (at < RECORD_HEADER_LEN) {
+					assert_int_not_equal(err, 0);
+					assert_null(r);
+					continue;
+				}
+				if (err)
+					fail_msg("bit %d of byte %zu: %s", bit, at, e.msg);
+				assert_int_equal(record_frames(r), FIXTURE_FRAMES);
+				for (uint64_t k = 0;; k++) {
+					err = record_read_next(r, &k, &g, &skipped, &e);
+					if (err == -ERANGE)
+						break;
+					if (err)
+						fail_msg("bit %d of byte %zu: %s", bit, at, e.msg);
+					/* each frame read once, in order: no loop */
+					assert_true(k < FIXTURE_FRAMES && (!read || k > last));
+					if ((int)k >= j && (int)k < lost_to)
+						fail_msg(
+						    "bit %d of byte %zu (frame %d): frame %d read",
+						    bit, at, j, (int)k);
+					/* frame k as written: its time and the row that changes */
+					if (g.time.tv_sec != 1764686441 + (time_t)k ||
+					    g.nprocs != NPROCS ||
+					    g.procs[1].utime != 6000000 + k * 50)
+						fail_msg("bit %d of byte %zu: frame %d differs",
+							 bit, at, (int)k);
+					last = k;
+					read++;
+				}
+				if (read != (uint64_t)(FIXTURE_FRAMES - (lost_to - j)))
+					fail_msg("bit %d of byte %zu (frame %d): %llu frames read",
+						 bit, at, j, (unsigned long long)read);
+				assert_int_equal(read + skipped, FIXTURE_FRAMES);
+				record_reader_free(r);
+			}
+			assert_int_equal(pwrite(fd, &good[at], 1, (off_t)at), 1);
+		}
+	}
+	assert_true(runs > 8 * 2048);
+	close(fd);
+	frame_free(&g);
+	free(good);
+	unlink(p);
 }
 
 /* A torn tail is told (its bytes), unless a recorder holds the file: its frame being written. */
@@ -972,6 +1307,9 @@ int main(void)
 	    cmocka_unit_test(test_skip_damaged),
 	    cmocka_unit_test(test_open_linear),
 	    cmocka_unit_test(test_torn_tail_told),
+	    cmocka_unit_test(test_damaged_heads),
+	    cmocka_unit_test(test_read_prev),
+	    cmocka_unit_test(test_flip_sweep),
 	};
 
 	setenv("TZ", "UTC", 1);

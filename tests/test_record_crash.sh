@@ -8,7 +8,8 @@
 # not permitted) ends the recorder with "No space left on device" and status
 # 1 and leaves a file that replays whole; a corrupt byte in a frame is
 # skipped to the next keyframe, every intact frame printed, then one line
-# naming it and counting those skipped, status 1; a torn tail is told,
+# naming it and counting those skipped, status 1, and so is a damaged
+# keyframe head (the chain of keyframes broken); a torn tail is told,
 # unless a recorder holds the file. Waits end on what they wait for, DEADLINE seconds at most.
 set -eu
 
@@ -82,6 +83,27 @@ set -e
 [ "$st" -eq 1 ] || fail "--summary of a corrupt file: status $st, not 1"
 grep -q " $printed frames$" "$tmp/sum.out" || fail "--summary of a corrupt file: $(cat "$tmp/sum.out")"
 grep -q "frames skipped in all" "$tmp/sum.err" || fail "--summary of a corrupt file: $(cat "$tmp/sum.err")"
+
+# 2a. A flipped bit in the first keyframe's head, which breaks the chain of
+# keyframes: the file opens all the same, the frames of the appended run (from
+# its own keyframe on) are printed as recorded, one line counts the rest.
+"$PYTHON" - "$tmp/k.rec" "$tmp/head.rec" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[256 + 20] ^= 0x04
+open(sys.argv[2], "wb").write(b)
+EOF
+set +e
+"$PTOP" -r "$tmp/head.rec" -b -o json >"$tmp/head.out" 2>"$tmp/head.err"
+st=$?
+set -e
+[ "$st" -eq 1 ] || fail "a damaged keyframe head: status $st, not 1"
+printed=$(wc -l <"$tmp/head.out" | tr -d ' ')
+[ "$printed" -eq 2 ] || fail "a damaged keyframe head: $printed frames printed, not the last 2"
+tail -2 "$tmp/good.out" | cmp -s - "$tmp/head.out" || fail "a damaged keyframe head: the frames after it differ"
+grep -q "^ptop: .*head.rec: frame 0 at byte 256 is corrupt (bad frame head); $((total - 2)) frames skipped in all" \
+	"$tmp/head.err" || fail "a damaged keyframe head: $(cat "$tmp/head.err")"
+[ "$(wc -l <"$tmp/head.err")" -eq 1 ] || fail "a damaged keyframe head: not one line: $(cat "$tmp/head.err")"
 
 # 2b. A torn tail is told in one line, status 0, unless a recorder holds the
 # file (the frame it is writing): a lock held as the recorder holds it.

@@ -83,12 +83,21 @@ struct record_reader;
 struct record_reader *pipeline_replay(struct pipeline *p);
 /* Make frame n of the recording the next pipeline_frame() gives. */
 void pipeline_seek(struct pipeline *p, uint64_t n);
+/*
+ * The same as the viewer travels: the next pipeline_frame() gives frame n
+ * or, when it is corrupt, the nearest frame that reads, first the way the
+ * user went (back: before n; else after), then the other way; -ENODATA
+ * when none reads.
+ */
+void pipeline_travel(struct pipeline *p, uint64_t n, bool back);
 /* The number of the frame pipeline_frame() gave last (a recording's). */
 uint64_t pipeline_position(const struct pipeline *p);
 /* Corrupt frames skipped so far (and frames after them up to a keyframe). */
 uint64_t pipeline_replay_skipped(const struct pipeline *p);
 /* Why the last replayed frame failed, or the first skipped: "ptop: FILE: ...". */
 const char *pipeline_replay_error(const struct pipeline *p);
+/* The first corrupt frame the last pipeline_frame() skipped (its number and why), or NULL. */
+const struct record_error *pipeline_replay_damage(const struct pipeline *p);
 
 /*
  * Fill the observer's fields of the rows the presenter shows (pointing into

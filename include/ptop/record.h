@@ -48,6 +48,10 @@ struct record_info {
 /* Why a record function failed: a translated "ptop: FILE: ..." without a newline. */
 struct record_error {
 	char msg[320];
+	/* a corrupt frame (-EINVAL from reading one): which, counted from 0, and why
+	 * (translated); why is NULL for any other failure */
+	uint64_t frame;
+	const char *why;
 };
 
 struct record_writer;
@@ -83,9 +87,12 @@ int record_writer_close(struct record_writer *w, struct record_error *e);
 /*
  * Open a recording for reading (path is for messages; fd is owned by the
  * reader from then on, also on failure). Reads the header and finds the
- * keyframes from the last complete frame back. Returns 0, or -errno with e
- * saying why: -EPROTO not a recording, a newer version, -EINVAL truncated
- * header or corrupt keyframe, -ENODATA no complete frame.
+ * keyframes from the last complete frame back; when a damaged keyframe head
+ * breaks their chain, from every frame head that holds, in one more read of
+ * the file (the frames it cannot place are then skipped by
+ * record_read_next()). Returns 0, or -errno with e saying why: -EPROTO not a
+ * recording, a newer version, -EINVAL truncated or corrupt header, or too
+ * many damaged heads at its end, -ENODATA no complete frame.
  */
 int record_reader_open_fd(int fd, const char *path, struct record_reader **out,
 			  struct record_error *e);
@@ -125,6 +132,13 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
  */
 int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
 		     struct record_error *e);
+/*
+ * record_read_next() backwards: frame *n, or, when it is corrupt, the last
+ * frame before it that reads (the frame before the first corrupt one since
+ * its keyframe). -ERANGE when no frame up to *n reads or *n is past the end.
+ */
+int record_read_prev(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e);
 
 /*
  * What recording the frame before the one last read cost the recorder: its
@@ -139,7 +153,9 @@ uint64_t record_read_bytes(const struct record_reader *r);
 /*
  * The last frame recorded at or before t (CLOCK_REALTIME ns), by the
  * keyframes' times and then at most RECORD_KEY_EVERY frame heads; 0 when t is
- * before the first. Returns 0 or -EINVAL with e (corrupt).
+ * before the first. A damaged head on the way ends the walk at the frame
+ * before it (none after it reads before the next keyframe); a keyframe that
+ * cannot be read gives its own number. Returns 0 (e is for a failure to come).
  */
 int record_find_time(struct record_reader *r, int64_t t, uint64_t *n, struct record_error *e);
 /* The time of frame n (CLOCK_REALTIME ns), from its head. 0 or -errno with e. */

@@ -25,10 +25,12 @@ struct pipeline {
 	size_t view_cap;
 	/* a replay: frames from a recording, no sampler and no observer */
 	struct record_reader *rec;
-	uint64_t next;			/* the frame pipeline_frame() gives next */
-	struct record_error rec_err;	/* the last failure, or the first corrupt frame skipped */
-	struct record_error skip_later; /* corrupt frames skipped after the first */
-	uint64_t skipped;		/* corrupt frames skipped so far */
+	uint64_t next;	   /* the frame pipeline_frame() gives next */
+	bool travel, back; /* pipeline_travel(): the nearest frame that reads, back first */
+	struct record_error rec_err; /* the last failure, or the first corrupt frame skipped */
+	struct record_error damage;  /* the first corrupt frame the last frame skipped */
+	uint64_t skipped;	     /* corrupt frames skipped so far */
+	uint64_t took_skipped;	     /* of them by the last frame */
 };
 
 static int fail(struct pipeline_error *e, int status, int err, const char *fmt, ...)
@@ -147,6 +149,39 @@ static int pid_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The next frame of a recording, past damage (pipeline_travel() says which way). */
+static int replay_frame(struct pipeline *p, struct frame *f)
+{
+	uint64_t skipped = 0, n = p->next;
+	int err;
+
+	if (p->travel && p->back)
+		err = record_read_prev(p->rec, &p->next, f, &skipped, &p->damage);
+	else
+		err = record_read_next(p->rec, &p->next, f, &skipped, &p->damage);
+	if (err == -ERANGE && p->travel) {
+		/* nothing reads that way: the nearest frame the other way, the damage still the
+		 * first met */
+		struct record_error other;
+
+		p->next = n;
+		err = p->back ? record_read_next(p->rec, &p->next, f, &skipped, &other)
+			      : record_read_prev(p->rec, &p->next, f, &skipped, &other);
+		if (err && err != -ERANGE)
+			p->damage = other;
+	}
+	p->travel = false;
+	if ((err && err != -ERANGE) || (skipped && !p->skipped))
+		p->rec_err = p->damage;
+	p->took_skipped = skipped;
+	p->skipped += skipped;
+	if (err == -ERANGE)
+		return -ENODATA;
+	if (!err)
+		p->next++;
+	return err;
+}
+
 int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct frame *f)
 {
 	struct sampler_opts so = {.root = p->root,
@@ -158,18 +193,8 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .read_less = r->read_less,
 				  .needs_all = r->needs_all};
 
-	if (p->rec) {
-		uint64_t skipped = 0;
-		int err = record_read_next(p->rec, &p->next, f, &skipped,
-					   p->skipped ? &p->skip_later : &p->rec_err);
-
-		p->skipped += skipped;
-		if (err == -ERANGE)
-			return -ENODATA;
-		if (!err)
-			p->next++;
-		return err;
-	}
+	if (p->rec)
+		return replay_frame(p, f);
 	if (r->read_less && r->nview) {
 		if (p->view_cap < r->nview) {
 			p->view_cap = r->nview;
@@ -305,6 +330,14 @@ struct record_reader *pipeline_replay(struct pipeline *p)
 void pipeline_seek(struct pipeline *p, uint64_t n)
 {
 	p->next = n;
+	p->travel = false;
+}
+
+void pipeline_travel(struct pipeline *p, uint64_t n, bool back)
+{
+	p->next = n;
+	p->travel = true;
+	p->back = back;
 }
 
 uint64_t pipeline_position(const struct pipeline *p)
@@ -320,4 +353,9 @@ uint64_t pipeline_replay_skipped(const struct pipeline *p)
 const char *pipeline_replay_error(const struct pipeline *p)
 {
 	return p->rec_err.msg;
+}
+
+const struct record_error *pipeline_replay_damage(const struct pipeline *p)
+{
+	return p->took_skipped && p->damage.why ? &p->damage : NULL;
 }

@@ -50,6 +50,7 @@ struct head {
 struct key {
 	uint64_t off, seq;
 	int64_t time_ns;
+	bool bad; /* no keyframe reads here: frames from seq to the next key are lost */
 };
 
 struct record_writer {
@@ -100,6 +101,7 @@ static int rec_fail(struct record_error *e, int err, const char *path, const cha
 
 	if (!e)
 		return err;
+	e->why = NULL;
 	n = snprintf(e->msg, sizeof(e->msg), "ptop: %s: ", path);
 	if (n < 0 || (size_t)n >= sizeof(e->msg))
 		return err;
@@ -385,7 +387,20 @@ static int find_last(int fd, uint64_t size, struct sbuf *tmp, uint64_t *last, st
 	return err;
 }
 
-/* The keyframes, from the last frame's back to the first frame, into r->keys (in order). */
+static void key_add(struct record_reader *r, size_t *cap, struct key k)
+{
+	if (r->nkeys == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		r->keys = xreallocarray(r->keys, *cap, sizeof(*r->keys));
+	}
+	r->keys[r->nkeys++] = k;
+}
+
+/*
+ * The keyframes, from the last frame's back to the first frame, into r->keys
+ * (in order): one head read per keyframe. -EINVAL when a head on the way
+ * does not hold.
+ */
 static int keys_load(struct record_reader *r, uint64_t last, const struct head *lh)
 {
 	uint64_t off = lh->kind == KIND_KEY ? last : lh->key_off, seq_above = lh->seq + 1;
@@ -397,11 +412,7 @@ static int keys_load(struct record_reader *r, uint64_t last, const struct head *
 
 		if (head_read(r->fd, off, r->end, &h) || h.kind != KIND_KEY || h.seq >= seq_above)
 			return -EINVAL;
-		if (r->nkeys == cap) {
-			cap = cap ? cap * 2 : 64;
-			r->keys = xreallocarray(r->keys, cap, sizeof(*r->keys));
-		}
-		r->keys[r->nkeys++] = (struct key){.off = off, .seq = h.seq, .time_ns = h.time_ns};
+		key_add(r, &cap, (struct key){.off = off, .seq = h.seq, .time_ns = h.time_ns});
 		seq_above = h.seq;
 		off = h.key_off;
 	}
@@ -415,7 +426,73 @@ static int keys_load(struct record_reader *r, uint64_t last, const struct head *
 		r->keys[i] = r->keys[r->nkeys - 1 - i];
 		r->keys[r->nkeys - 1 - i] = k;
 	}
-	r->nframes = lh->seq + 1;
+	return 0;
+}
+
+/*
+ * The keyframes when their chain is broken (a damaged keyframe head): every
+ * frame head from the first frame to the last complete one whose own
+ * checksum holds, in one pass (a head that holds is jumped over with its
+ * data; a damaged one is passed byte by byte to the next that holds), so
+ * each byte is read at most once. Frames whose heads were not found are lost
+ * with every frame after them up to the next keyframe: a bad key there (at
+ * the damaged bytes, where no head reads) makes reading skip them at once.
+ */
+static int keys_scan(struct record_reader *r, const struct head *lh)
+{
+	enum { CHUNK = 1 << 16 };
+	unsigned char *buf = xmalloc(CHUNK + RECORD_FRAME_HEAD);
+	uint64_t at = RECORD_HEADER_LEN, lo = 0, hi = 0, gap = 0, next = 0;
+	size_t cap = 0;
+	int err = 0;
+
+	r->nkeys = 0;
+	while (at + RECORD_FRAME_HEAD <= r->end) {
+		const unsigned char *b;
+		struct head h;
+
+		if (at + RECORD_FRAME_HEAD > hi) {
+			size_t n = r->end - at > CHUNK + RECORD_FRAME_HEAD
+				       ? CHUNK + RECORD_FRAME_HEAD
+				       : (size_t)(r->end - at);
+
+			err = pread_all(r->fd, buf, n, at);
+			if (err)
+				break;
+			lo = at;
+			hi = at + n;
+		}
+		b = buf + (at - lo);
+		if (memcmp(b, frame_magic, sizeof(frame_magic)) || head_parse(b, at, r->end, &h) ||
+		    h.seq < next || h.seq > lh->seq) {
+			if (!gap)
+				gap = at;
+			at++;
+			continue;
+		}
+		/* frames lost before this one: from the first of them to the next keyframe */
+		if (h.seq != next || (h.kind == KIND_DELTA && !r->nkeys))
+			key_add(r, &cap,
+				(struct key){.off = gap ? gap : at,
+					     .seq = next,
+					     .time_ns = h.time_ns,
+					     .bad = true});
+		if (h.kind == KIND_KEY)
+			key_add(r, &cap,
+				(struct key){.off = at, .seq = h.seq, .time_ns = h.time_ns});
+		next = h.seq + 1;
+		gap = 0;
+		at += RECORD_FRAME_HEAD + (uint64_t)h.clen;
+	}
+	free(buf);
+	if (err)
+		return err == -ENODATA ? -EIO : err;
+	/* the last frame's head holds: passed over only by a crafted head's length */
+	if (next <= lh->seq)
+		key_add(
+		    r, &cap,
+		    (struct key){
+			.off = gap ? gap : at, .seq = next, .time_ns = lh->time_ns, .bad = true});
 	return 0;
 }
 
@@ -477,9 +554,18 @@ static int reader_open(int fd, bool borrowed, const char *path, struct record_re
 	r->end = last + RECORD_FRAME_HEAD + lh.clen;
 	if ((uint64_t)st.st_size > r->end && !borrowed && !being_recorded(fd))
 		r->tail = (uint64_t)st.st_size - r->end;
-	err = keys_load(r, last, &lh);
+	/* every frame takes a head: a crafted number must not make readers count to it */
+	if (lh.seq >= (r->end - RECORD_HEADER_LEN) / RECORD_FRAME_HEAD) {
+		err = rec_fail(e, -EINVAL, path,
+			       _("corrupt: its last frame's number is more than the file holds"));
+		goto fail;
+	}
+	r->nframes = lh.seq + 1;
+	/* a damaged keyframe head breaks the chain: the frames that read are found one by one */
+	if (keys_load(r, last, &lh))
+		err = keys_scan(r, &lh);
 	if (err) {
-		rec_fail(e, err, path, _("corrupt: the chain of keyframes is broken"));
+		rec_fail(e, err, path, "%s", strerror(-err));
 		goto fail;
 	}
 	r->dctx = ZSTD_createDCtx();
@@ -695,8 +781,13 @@ static int corrupt(struct record_reader *r, struct record_error *e, uint64_t n, 
 		   const char *why)
 {
 	r->cur_valid = false;
-	return rec_fail(e, -EINVAL, r->path, _("frame %llu at byte %llu is corrupt (%s)"),
-			(unsigned long long)n, (unsigned long long)off, why);
+	rec_fail(e, -EINVAL, r->path, _("frame %llu at byte %llu is corrupt (%s)"),
+		 (unsigned long long)n, (unsigned long long)off, why);
+	if (e) {
+		e->frame = n;
+		e->why = why;
+	}
+	return -EINVAL;
 }
 
 /* Decode frame n at off into r->cur; a delta needs frame n - 1 there. */
@@ -749,7 +840,10 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
 		return -ERANGE;
 	if (r->nparts) {
 		r->part = part_of(r, n);
-		return record_read(r->parts[r->part], n - r->base[r->part], f, e);
+		err = record_read(r->parts[r->part], n - r->base[r->part], f, e);
+		if (err == -EINVAL && e)
+			e->frame += r->base[r->part];
+		return err;
 	}
 	if (!(r->cur_valid && r->cur_seq == n)) {
 		if (r->cur_valid && r->cur_seq + 1 == n) {
@@ -758,7 +852,10 @@ int record_read(struct record_reader *r, uint64_t n, struct frame *f, struct rec
 			const struct key *k = key_for(r, n);
 
 			r->cur_valid = false;
-			err = step(r, k->off, k->seq, e);
+			if (k->bad)
+				err = corrupt(r, e, k->seq, k->off, _("bad frame head"));
+			else
+				err = step(r, k->off, k->seq, e);
 			while (!err && r->cur_seq < n)
 				err = step(r, r->cur_next, r->cur_seq + 1, e);
 		}
@@ -792,6 +889,17 @@ static uint64_t next_key(const struct record_reader *r, uint64_t n)
 	return lo < r->nkeys ? r->keys[lo].seq : r->nframes;
 }
 
+/* The keyframe at or before frame n (n < r->nframes). */
+static uint64_t key_at(const struct record_reader *r, uint64_t n)
+{
+	if (r->nparts) {
+		size_t i = part_of(r, n);
+
+		return r->base[i] + key_at(r->parts[i], n - r->base[i]);
+	}
+	return key_for(r, n)->seq;
+}
+
 int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
 		     struct record_error *e)
 {
@@ -805,13 +913,47 @@ int record_read_next(struct record_reader *r, uint64_t *n, struct frame *f, uint
 		if (*n >= r->nframes)
 			return -ERANGE;
 		err = record_read(r, *n, f, damaged ? &later : e);
-		if (err != -EINVAL)
+		if (err != -EINVAL) {
+			/* a failure past the damage is what the caller says, not the damage */
+			if (err && damaged)
+				*e = later;
 			return err;
+		}
 		/* a delta needs every frame since its keyframe: on from the next one */
 		damaged = true;
 		k = next_key(r, *n);
 		*skipped += k - *n;
 		*n = k;
+	}
+}
+
+int record_read_prev(struct record_reader *r, uint64_t *n, struct frame *f, uint64_t *skipped,
+		     struct record_error *e)
+{
+	struct record_error later;
+	bool damaged = false;
+
+	for (;;) {
+		struct record_error *now = damaged ? &later : e;
+		uint64_t k, bad;
+		int err;
+
+		if (*n >= r->nframes)
+			return -ERANGE;
+		err = record_read(r, *n, f, now);
+		if (err != -EINVAL) {
+			if (err && damaged)
+				*e = later;
+			return err;
+		}
+		damaged = true;
+		/* every frame from the corrupt one to *n needs it: back to the one before it */
+		k = key_at(r, *n);
+		bad = now->frame > k && now->frame <= *n ? now->frame : k;
+		*skipped += *n - bad + 1;
+		if (!bad)
+			return -ERANGE;
+		*n = bad - 1;
 	}
 }
 
@@ -847,15 +989,14 @@ int record_find_time(struct record_reader *r, int64_t t, uint64_t *n, struct rec
 	seq = r->keys[lo].seq;
 	stop = lo + 1 < r->nkeys ? r->keys[lo + 1].seq : r->nframes;
 	*n = seq;
-	while (++seq < stop) {
+	/* a damaged head ends the walk: no frame after it reads before the next keyframe */
+	while (!r->keys[lo].bad && ++seq < stop) {
 		struct head h, cur;
 
 		if (head_read(r->fd, off, r->end, &cur))
-			return corrupt(r, e, seq - 1, off, _("bad frame head"));
+			break;
 		off += RECORD_FRAME_HEAD + cur.clen;
-		if (head_read(r->fd, off, r->end, &h) || h.seq != seq)
-			return corrupt(r, e, seq, off, _("bad frame head"));
-		if (h.time_ns > t)
+		if (head_read(r->fd, off, r->end, &h) || h.seq != seq || h.time_ns > t)
 			break;
 		*n = seq;
 	}
@@ -876,6 +1017,8 @@ int record_frame_time(struct record_reader *r, uint64_t n, int64_t *t, struct re
 		return record_frame_time(r->parts[i], n - r->base[i], t, e);
 	}
 	k = key_for(r, n);
+	if (k->bad)
+		return corrupt(r, e, k->seq, k->off, _("bad frame head"));
 	off = k->off;
 	for (uint64_t s = k->seq;; s++) {
 		if (head_read(r->fd, off, r->end, &h) || h.seq != s)
@@ -969,7 +1112,10 @@ static int writer_resume(struct record_writer *w, struct record_error *e)
 		w->version = r->info.version;
 		w->end = r->end;
 		w->seq = r->nframes;
-		w->key_off = r->keys[r->nkeys - 1].off;
+		/* the last keyframe that reads, for the chain: a damaged one is left out */
+		for (size_t i = r->nkeys; i-- > 0 && !w->key_off;)
+			if (!r->keys[i].bad)
+				w->key_off = r->keys[i].off;
 		record_reader_free(r);
 	}
 	if (ftruncate(w->fd, (off_t)w->end))

@@ -26,26 +26,29 @@ void replay_start(struct ui *ui)
 	struct record_reader *r = pipeline_replay(ui->pipe);
 
 	ui->replay = r != NULL;
-	/* open on the newest frame: time travel goes back from there */
-	if (r)
+	/* open on the newest frame that reads: time travel goes back from there */
+	if (r) {
 		ui->replay_pos = record_frames(r) - 1;
+		ui->replay_back = true;
+	}
 }
 
 void replay_seek(struct ui *ui)
 {
-	pipeline_seek(ui->pipe, ui->replay_pos);
+	pipeline_travel(ui->pipe, ui->replay_pos, ui->replay_back);
 	/* the next frame comes when the user travels, not with the clock */
 	ui->next_frame = HUGE_VAL;
 }
 
 bool replay_taken(struct ui *ui, int err)
 {
-	uint64_t skipped = pipeline_replay_skipped(ui->pipe);
-	bool more = skipped != ui->replay_skipped;
+	const struct record_error *d = pipeline_replay_damage(ui->pipe);
+	/* frames as the header counts them, from 1 */
+	unsigned long long want = ui->replay_pos + 1, got, bad = d ? d->frame + 1 : 0;
 
-	ui->replay_skipped = skipped;
-	if (err == -ENODATA && more) {
-		ui_status(ui, _("%s; no frame after it reads"), pipeline_replay_error(ui->pipe));
+	if (err == -ENODATA && d) {
+		ui_status(ui, _("No frame of the recording reads: frame %llu is damaged (%s)"), bad,
+			  d->why);
 		return true;
 	}
 	if (err) {
@@ -53,9 +56,22 @@ bool replay_taken(struct ui *ui, int err)
 		return true;
 	}
 	ui->replay_pos = pipeline_position(ui->pipe);
-	if (more)
-		ui_status(ui, _("%s; skipped to frame %llu"), pipeline_replay_error(ui->pipe),
-			  (unsigned long long)ui->replay_pos + 1);
+	got = ui->replay_pos + 1;
+	if (!d)
+		return false;
+	/* gone the other way: none reads the way the user went */
+	if (ui->replay_back && got > want)
+		ui_status(ui, _("No frame before frame %llu reads: frame %llu is damaged (%s)"),
+			  got, bad, d->why);
+	else if (!ui->replay_back && got < want)
+		ui_status(ui, _("No frame after frame %llu reads: frame %llu is damaged (%s)"), got,
+			  bad, d->why);
+	else if (got > want + 1 || want > got + 1)
+		ui_status(ui, _("Skipped frames %llu to %llu: frame %llu is damaged (%s)"),
+			  got > want ? want : got + 1, got > want ? got - 1 : want, bad, d->why);
+	else
+		ui_status(ui, _("Skipped frame %llu: frame %llu is damaged (%s)"),
+			  got > want ? want : got + 1, bad, d->why);
 	return false;
 }
 
@@ -75,7 +91,9 @@ static unsigned go_time(struct ui *ui, int64_t t)
 		ui_status(ui, "%s", e.msg);
 		return UI_HANDLED;
 	}
+	/* the last frame at or before t: when it is corrupt, the one before it that reads */
 	ui->replay_pos = n;
+	ui->replay_back = true;
 	return UI_HANDLED | UI_REFETCH;
 }
 
@@ -93,6 +111,7 @@ static unsigned go_minute(struct ui *ui, int dir)
 		if (record_find_time(r, frame_ns(&ui->frame) + 60000000000LL, &n, &e))
 			return UI_HANDLED;
 		ui->replay_pos = n;
+		ui->replay_back = false;
 		res = UI_HANDLED | UI_REFETCH;
 	} else {
 		res = go_time(ui, frame_ns(&ui->frame) - 60000000000LL);
@@ -108,6 +127,8 @@ static unsigned go_frame(struct ui *ui, int64_t delta)
 {
 	uint64_t last = record_frames(pipeline_replay(ui->pipe)) - 1;
 
+	/* past a corrupt frame the way the user goes: [ lands before it, ] after */
+	ui->replay_back = delta < 0;
 	if (delta < 0)
 		ui->replay_pos = ui->replay_pos >= (uint64_t)-delta ? ui->replay_pos + delta : 0;
 	else

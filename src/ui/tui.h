@@ -165,8 +165,8 @@ struct ui {
 
 	/* a replay (ptop -r FILE): frames from a recording */
 	bool replay;
-	uint64_t replay_pos;	 /* the frame shown, counted from 0 */
-	uint64_t replay_skipped; /* corrupt frames skipped so far, as told */
+	uint64_t replay_pos; /* the frame shown, counted from 0; or travelled to */
+	bool replay_back;    /* travelled back: a corrupt frame gives the nearest before it */
 };
 
 /* What a handled key asks of the loop (htop's Htop_Reaction): the loop
@@ -409,8 +409,9 @@ void replay_start(struct ui *ui);
 void replay_seek(struct ui *ui);
 /*
  * After a replay's pipeline_frame() returned err: the frame shown is the one
- * the pipeline gave (past corrupt frames, which the status line then names).
- * True when there is no new frame to show (the status line says why).
+ * the pipeline gave, the nearest that reads (the status line then says which
+ * frames it skipped, and which frame is damaged). True when there is no new
+ * frame to show (the status line says why).
  */
 bool replay_taken(struct ui *ui, int err);
 /* Time travel and the refused actions; UI_IGNORED for other keys or when live. */

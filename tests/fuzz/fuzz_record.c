@@ -2,11 +2,11 @@
 /*
  * fuzz_record.c: libFuzzer target for the recording reader (src/record/).
  * The first byte chooses what the rest is: even, a whole file (in a memfd,
- * opened and every frame read as a replay reads, past corrupt ones, then a
- * seek by time); odd, one frame's uncompressed data for record_decode(),
- * whose frame must then hold no more rows than it said and command lines
- * inside its strings. The file path meets
- * the checksums first, so the decoder gets its own way in.
+ * opened and every frame read as a replay reads, past corrupt ones, then
+ * back from the end as the viewer travels, then a seek by time); odd, one
+ * frame's uncompressed data for record_decode(), whose frame must then hold
+ * no more rows than it said and command lines inside its strings. The file
+ * path meets the checksums first, so the decoder gets its own way in.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -56,6 +56,16 @@ static void fuzz_file(const uint8_t *data, size_t size)
 		}
 		if (skipped > record_frames(r) || record_reader_tail(r, &where) > size)
 			abort();
+		/* as the viewer goes back: a frame at or before the one asked for */
+		for (uint64_t k = record_frames(r), i = 0; k-- > 0 && i < 64; i++) {
+			uint64_t at = k;
+			int err = record_read_prev(r, &k, &f, &skipped, &e);
+
+			if (err == -ERANGE)
+				break;
+			if (err || k > at)
+				abort();
+		}
 		record_find_time(r, INT64_MAX / 2, &n, &e);
 		record_reader_free(r);
 	}
