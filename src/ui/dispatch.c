@@ -93,11 +93,11 @@ static unsigned watch_done(struct ui *ui, const char *text)
 		pipeline_unwatch(ui->pipe, pipeline_nwatches(ui->pipe) - 1);
 		err = CONTROL_RACED;
 	}
-	if (err == CONTROL_RACED) {
-		ui_status(ui, _("Cannot watch %d (%s): %s"), t->tgid, t->name,
-			  control_strerror(err));
-	} else if (err) {
-		pipeline_watch_error(&spec, err, why, sizeof(why));
+	if (err) {
+		if (err == CONTROL_RACED)
+			snprintf(why, sizeof(why), "%s", control_strerror(err));
+		else
+			pipeline_watch_error(&spec, err, why, sizeof(why));
 		ui_status(ui, _("Cannot watch %d (%s): %s"), t->tgid, t->name, why);
 	} else if (spec.object[0]) {
 		ui_status(ui, _("Watching %s on %d (%s): 0x%llx in %s, %d bytes"), text, t->tgid,

@@ -69,25 +69,32 @@ static void keep_selection(struct ui *ui, size_t before)
 {
 	long at = ui->sel_pid ? selected_row(ui) : -1;
 	int pid = ui->sel_pid;
-	char name[sizeof(ui->sel_name)];
+	char name[sizeof(ui->sel_name)], note[sizeof(ui->status)], shown[sizeof(ui->status)];
+	bool ended;
 
 	if (at >= 0) {
 		ui->sel = (size_t)at;
 		return;
 	}
+	ended = pid && !selected_in_frame(ui);
 	snprintf(name, sizeof(name), "%s", ui->sel_name);
 	if (before >= row_count(ui))
 		before = row_count(ui) ? row_count(ui) - 1 : 0;
-	if (pid && !selected_in_frame(ui)) {
-		procs_select_row(ui, before);
-		if (procs_selected(ui))
-			ui_status(ui, _("Process %d (%s) ended: selected %d (%s)"), pid, name,
-				  ui->sel_pid, ui->sel_name);
-		else
-			ui_status(ui, _("Process %d (%s) ended"), pid, name);
-		return;
-	}
 	procs_select_row(ui, before);
+	if (!ended)
+		return;
+	if (procs_selected(ui))
+		snprintf(note, sizeof(note), _("Process %d (%s) ended: selected %d (%s)"), pid,
+			 name, ui->sel_pid, ui->sel_name);
+	else
+		snprintf(note, sizeof(note), _("Process %d (%s) ended"), pid, name);
+	/* after what the status line says now: "Sent SIGTERM to ..." stays in view */
+	if (ui->status[0] && clock_mono() < ui->status_until) {
+		snprintf(shown, sizeof(shown), "%s", ui->status);
+		ui_status(ui, "%s; %s", shown, note);
+	} else {
+		ui_status(ui, "%s", note);
+	}
 }
 
 void procs_rebuild(struct ui *ui)
