@@ -863,6 +863,14 @@ static void expect_got(const bool got[FIXTURE_FRAMES], int lo, int hi)
  * in the first keyframe's data: it opens, and every frame whose own head and
  * data hold and whose keyframe's do reads; the rest are counted skipped.
  */
+/* Write to q a copy of good (n bytes, through b) with the bits of mask flipped at byte at. */
+static void flip_into(const char *q, char *b, const char *good, size_t n, size_t at, int mask)
+{
+	memcpy(b, good, n);
+	b[at] ^= (char)mask;
+	write_bytes(q, b, n);
+}
+
 static void test_damaged_heads(void **state)
 {
 	const char *q = path_in_dir("heads.rec");
@@ -879,9 +887,7 @@ static void test_damaged_heads(void **state)
 	assert_non_null(b);
 
 	/* the head of keyframe 60: frames 0 to 59, found in one more read of the file */
-	memcpy(b, good, n);
-	b[off[60] + 20] ^= 0x04;
-	write_bytes(q, b, n);
+	flip_into(q, b, good, n, off[60] + 20, 0x04);
 	pread_bytes = 0;
 	assert_int_equal(record_reader_open(q, &r, &first), 0);
 	record_reader_free(r);
@@ -892,17 +898,13 @@ static void test_damaged_heads(void **state)
 	assert_non_null(strstr(first.msg, "frame 60 at byte "));
 
 	/* the head of keyframe 0 (its magic): frames 60 to 64 */
-	memcpy(b, good, n);
-	b[off[0] + 1] ^= 0x01;
-	write_bytes(q, b, n);
+	flip_into(q, b, good, n, off[0] + 1, 0x01);
 	assert_int_equal(replay_all(q, got, &first), 5);
 	expect_got(got, 60, 65);
 	assert_non_null(strstr(first.msg, "frame 0 at byte "));
 
 	/* the head of delta 5 (its length): frames 0 to 4 and 60 to 64 */
-	memcpy(b, good, n);
-	b[off[5] + 5] ^= 0x80;
-	write_bytes(q, b, n);
+	flip_into(q, b, good, n, off[5] + 5, 0x80);
 	assert_int_equal(replay_all(q, got, &first), 10);
 	for (int k = 0; k < FIXTURE_FRAMES; k++)
 		assert_true(got[k] == (k < 5 || k >= 60));
@@ -916,9 +918,7 @@ static void test_damaged_heads(void **state)
 	assert_int_equal(replay_all(q, got, &first), 0);
 
 	/* a byte of keyframe 0's data: frames 60 to 64 */
-	memcpy(b, good, n);
-	b[off[0] + RECORD_FRAME_HEAD + 17] ^= 0x02;
-	write_bytes(q, b, n);
+	flip_into(q, b, good, n, off[0] + RECORD_FRAME_HEAD + 17, 0x02);
 	assert_int_equal(replay_all(q, got, &first), 5);
 	expect_got(got, 60, 65);
 	assert_non_null(strstr(first.msg, "frame 0 at byte "));
