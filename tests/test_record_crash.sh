@@ -13,6 +13,18 @@
 # unless a recorder holds the file. Waits end on what they wait for, DEADLINE seconds at most.
 set -eu
 
+# ptop_st OUT ERR ARGS...: ptop ARGS, its output in OUT and its errors in
+# ERR, its exit status in $st (set -e stays as it was for the rest)
+ptop_st() {
+	out=$1
+	err=$2
+	shift 2
+	set +e
+	"$PTOP" "$@" >"$out" 2>"$err"
+	st=$?
+	set -e
+}
+
 NAME=test_record_crash
 . "${srcdir:-.}/tests/lib.sh"
 need_python "to edit recordings"
@@ -61,10 +73,7 @@ for _ in range(3):
 b[at + 48 + 3] ^= 0x20
 open(sys.argv[2], "wb").write(b)
 EOF
-set +e
-"$PTOP" -r "$tmp/bad.rec" -b -o json >"$tmp/bad.out" 2>"$tmp/bad.err"
-st=$?
-set -e
+ptop_st "$tmp/bad.out" "$tmp/bad.err" -r "$tmp/bad.rec" -b -o json
 [ "$st" -eq 1 ] || fail "a corrupt frame: status $st, not 1"
 printed=$(wc -l <"$tmp/bad.out" | tr -d ' ')
 grep -q "^ptop: .*bad.rec: frame 3 at byte [0-9]* is corrupt (checksum mismatch); $((total - printed)) frames skipped in all" \
@@ -76,10 +85,7 @@ head -3 "$tmp/good.out" | cmp -s - "$tmp/bad.head" || fail "the frames before a 
 [ "$printed" -ge 5 ] || fail "only $printed frames printed: none after the damage"
 tail -2 "$tmp/bad.out" >"$tmp/bad.tail"
 tail -2 "$tmp/good.out" | cmp -s - "$tmp/bad.tail" || fail "the frames after the damage differ"
-set +e
-"$PTOP" -r "$tmp/bad.rec" --summary >"$tmp/sum.out" 2>"$tmp/sum.err"
-st=$?
-set -e
+ptop_st "$tmp/sum.out" "$tmp/sum.err" -r "$tmp/bad.rec" --summary
 [ "$st" -eq 1 ] || fail "--summary of a corrupt file: status $st, not 1"
 grep -q " $printed frames$" "$tmp/sum.out" || fail "--summary of a corrupt file: $(cat "$tmp/sum.out")"
 grep -q "frames skipped in all" "$tmp/sum.err" || fail "--summary of a corrupt file: $(cat "$tmp/sum.err")"
@@ -93,10 +99,7 @@ b = bytearray(open(sys.argv[1], "rb").read())
 b[256 + 20] ^= 0x04
 open(sys.argv[2], "wb").write(b)
 EOF
-set +e
-"$PTOP" -r "$tmp/head.rec" -b -o json >"$tmp/head.out" 2>"$tmp/head.err"
-st=$?
-set -e
+ptop_st "$tmp/head.out" "$tmp/head.err" -r "$tmp/head.rec" -b -o json
 [ "$st" -eq 1 ] || fail "a damaged keyframe head: status $st, not 1"
 printed=$(wc -l <"$tmp/head.out" | tr -d ' ')
 [ "$printed" -eq 2 ] || fail "a damaged keyframe head: $printed frames printed, not the last 2"
