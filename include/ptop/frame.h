@@ -66,6 +66,16 @@ struct frame_proc {
 	/* read-less (sampler_opts.read_less): stat, statm and status were not read
 	 * this frame; the values are from its last full read (see sampler_complete) */
 	bool kept;
+	/* CPU of its children reaped in the interval, less what earlier frames showed of
+	 * them as rows (frame_account; the CHILD% column): clock ticks, % of one CPU */
+	uint64_t child_ticks;
+	double child_pct;
+	/* a row of frame.exited: a process that ended in the interval (an exit hook) */
+	bool exited;
+	int exit_status;    /* as wait() gives it: code << 8, or the signal (| 0x80 core) */
+	uint64_t end_ticks; /* clock ticks after boot at its exit */
+	uint64_t maxrss_kb; /* its peak RSS, KiB (getrusage's ru_maxrss) */
+	uint64_t run_ns;    /* CPU of all its threads over its life (sum_exec_runtime) */
 };
 
 /*
@@ -190,6 +200,32 @@ struct frame_cost {
 	unsigned read_bpf;   /* rows from a BPF task iterator */
 };
 
+/*
+ * Where the busy CPU of an interval went (src/frame/account.c), in CPU-seconds.
+ * Busy is user + nice + system of the cpu summary; irq and softirq belong to no
+ * process. With an exit hook (exits) the processes that ended are counted
+ * from their exit records (exited_s, lost_s); without one, from their
+ * parents' growing children's time (children_s).
+ */
+struct frame_account {
+	bool exits;	   /* frame.exited comes from an exit hook (the BPF source) */
+	double busy_s;	   /* user + nice + system over the interval */
+	double irq_s;	   /* irq + softirq */
+	double rows_s;	   /* the live rows' CPU */
+	double exited_s;   /* the exited processes' CPU in the interval */
+	double lost_s;	   /* CPU of exits the buffer could not hold (counted in the kernel) */
+	double children_s; /* the parents' children's share (frame_proc.child_ticks) */
+	uint64_t lost;	   /* exits not recorded: the buffer was full */
+};
+
+/* The share of busy CPU the frame's rows explain, percent; < 0 when nothing was busy. */
+static inline double frame_accounted_pct(const struct frame_account *a)
+{
+	double got = a->rows_s + (a->exits ? a->exited_s + a->lost_s : a->children_s);
+
+	return a->busy_s > 0 ? got / a->busy_s * 100.0 : -1;
+}
+
 /* The machine's storage and network throughput (sysio.c), when asked for (sampler_opts.sysio). */
 struct frame_sysio {
 	bool asked;		    /* read in this frame */
@@ -225,6 +261,11 @@ struct frame {
 	size_t nprocs;
 	size_t cap; /* procs allocated; kept across frames */
 	struct frame_proc *procs;
+	/* processes that ended in the interval, from an exit hook (frame_account.exits);
+	 * merged into their row instead when that row is still here (a zombie) */
+	struct frame_proc *exited;
+	size_t nexited, exited_cap;
+	struct frame_account acct;
 	struct frame_counters counters;
 	struct frame_bp *bps; /* owned by the observer; valid until its next update */
 	size_t nbps;

@@ -324,6 +324,7 @@ void sampler_free(struct sampler *s)
 void frame_free(struct frame *f)
 {
 	free(f->procs);
+	free(f->exited);
 	free(f->cpus);
 	sbuf_free(&f->strings);
 	memset(f, 0, sizeof(*f));
