@@ -46,7 +46,6 @@
  */
 static int procfs_sampler(struct sampler_opts *o, struct sampler **s)
 {
-	o->source = FRAME_SOURCE_PROCFS;
 	return sampler_new(o, s);
 }
 
@@ -1498,12 +1497,13 @@ static void test_read_less_view(void **state)
 {
 	int base = nice_now();
 	pid_t shown = fork_idle(), hidden = fork_idle();
-	struct sampler_opts full_o = {.needs = RL_NEEDS, .source = FRAME_SOURCE_PROCFS};
-	struct sampler_opts rl_o = {.needs = RL_NEEDS,
-				    .read_less = true,
-				    .view = &shown,
-				    .nview = 1,
-				    .source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts full_o = {.needs = RL_NEEDS};
+	struct sampler_opts rl_o = {
+	    .needs = RL_NEEDS,
+	    .read_less = true,
+	    .view = &shown,
+	    .nview = 1,
+	};
 	struct frame fa = {0}, fb = {0};
 	struct sampler *a, *b;
 	struct frame_proc *p;
@@ -1564,7 +1564,7 @@ static void test_read_less_lag(void **state)
 {
 	int v = nice_now() + 1;
 	pid_t pid = fork_idle();
-	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts o = {.read_less = true};
 	const struct frame_proc *p;
 	struct frame f = {0};
 	struct sampler *s;
@@ -1603,7 +1603,7 @@ static void test_read_less_lag(void **state)
 /* A kept process that starts running is read again: its ticks and %CPU move. */
 static void test_read_less_wakes(void **state)
 {
-	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts o = {.read_less = true};
 	const struct frame_proc *p;
 	struct frame f = {0};
 	struct sampler *s;
@@ -1698,10 +1698,9 @@ static pid_t fork_threads(int *go)
  */
 static void test_read_less_threads(void **state)
 {
-	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
-	struct sampler_opts ut_o = {
-	    .read_less = true, .user_threads = true, .source = FRAME_SOURCE_PROCFS};
-	struct sampler_opts full_o = {.source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts o = {.read_less = true};
+	struct sampler_opts ut_o = {.read_less = true, .user_threads = true};
+	struct sampler_opts full_o = {0};
 	struct frame f = {0}, fb = {0};
 	const struct frame_proc *p;
 	struct sampler *s, *b;
@@ -1760,7 +1759,7 @@ static void test_read_less_threads(void **state)
  */
 static void test_read_less_reparent(void **state)
 {
-	struct sampler_opts o = {.read_less = true, .source = FRAME_SOURCE_PROCFS};
+	struct sampler_opts o = {.read_less = true};
 	const struct frame_proc *p;
 	struct frame f = {0};
 	struct sampler *s;

@@ -10,6 +10,7 @@
 #include "ptop/output.h"
 #include "ptop/perf.h"
 #include "ptop/serve.h"
+#include "ptop/source.h"
 
 struct batch_opts {
 	long iterations; /* frames to write; 0: until interrupted */

@@ -282,18 +282,6 @@ struct frame {
 struct output_view;
 struct sampler;
 
-/* Where a sampler reads processes from (--source, ptoprc's source). */
-enum frame_source {
-	FRAME_SOURCE_AUTO,   /* BPF when it loads (root, or CAP_BPF + CAP_PERFMON), else /proc */
-	FRAME_SOURCE_PROCFS, /* /proc only */
-	FRAME_SOURCE_BPF,    /* BPF; when it cannot load, /proc with a note saying why */
-};
-
-/* "auto", "procfs" (or "proc") or "bpf": 0 and *out, or -EINVAL. */
-int frame_source_parse(const char *s, enum frame_source *out);
-/* "auto", "procfs" or "bpf". */
-const char *frame_source_name(enum frame_source s);
-
 struct sampler_opts {
 	const char *root; /* proc root; NULL means "/proc" */
 	unsigned needs;	  /* PROC_NEED() bits beyond stat, which is always read */
@@ -317,7 +305,6 @@ struct sampler_opts {
 	unsigned needs_all;
 	const int *view; /* PIDs of the rows in view, ascending; not kept past sampler_frame() */
 	size_t nview;
-	enum frame_source source; /* taken by sampler_new() only; AUTO with a root reads it */
 };
 
 /*
@@ -339,17 +326,6 @@ struct sampler_opts {
  */
 int sampler_new(const struct sampler_opts *o, struct sampler **out);
 void sampler_free(struct sampler *s);
-/*
- * Why the sampler reads /proc although BPF was wanted, translated, as
- * "bpf: needs CAP_BPF and CAP_PERFMON; using /proc"; NULL when nothing is to
- * be said. Lives as long as the sampler.
- */
-const char *sampler_note(const struct sampler *s);
-/*
- * Whether BPF was wanted and not loaded because the proc root is not the
- * proc of ptop's pid namespace (BPF's PIDs would name other processes there).
- */
-bool sampler_bpf_foreign(const struct sampler *s);
 /* Change what later frames read (needs, threads, per_cpu; root is kept). */
 void sampler_configure(struct sampler *s, const struct sampler_opts *o);
 
@@ -389,6 +365,24 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
  */
 int sampler_frame(struct sampler *s, struct frame *f);
 void frame_free(struct frame *f);
+
+/*
+ * The parts of sampler_frame() for a source that takes its rows elsewhere
+ * (BPF) and the rest from /proc: sampler_begin() starts f (time, interval,
+ * system totals, what sampler_configure() asked for of them; no rows),
+ * sampler_add_init() adds PID 1 (and, with threads, its threads) from /proc
+ * when the rows lack it, sampler_read_cgroups() gives rows without a cgroup
+ * /proc's, sampler_end() ends f (its cost since sampler_begin()).
+ */
+void sampler_begin(struct sampler *s, struct frame *f);
+void sampler_add_init(struct sampler *s, struct frame *f);
+void sampler_read_cgroups(struct sampler *s, struct frame *f);
+void sampler_end(struct sampler *s, struct frame *f);
+/* The sampler's uid names and cgroup paths, for rows filled elsewhere; live as long. */
+struct users *sampler_users(struct sampler *s);
+struct cgroup_names *sampler_cgroup_names(struct sampler *s);
+/* What the last sampler_configure() asked to be read (needs | needs_all). */
+unsigned sampler_needs(const struct sampler *s);
 
 /* Cached uid -> user name ("1234" when the uid has no name). Never NULL. */
 struct users;

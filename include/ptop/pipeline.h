@@ -18,6 +18,7 @@
 #include "ptop/frame.h"
 #include "ptop/output.h"
 #include "ptop/perf.h"
+#include "ptop/source.h"
 
 struct pipeline_opts {
 	const char *root;	      /* proc root, NULL for /proc */

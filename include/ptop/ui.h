@@ -13,6 +13,7 @@
 
 #include "ptop/output.h"
 #include "ptop/perf.h"
+#include "ptop/source.h"
 
 /* ---- settings (src/ui/config.c) ---- */
 

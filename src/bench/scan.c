@@ -32,6 +32,7 @@
 
 #include "ptop/bench.h"
 #include "ptop/frame.h"
+#include "ptop/source.h"
 #include "ptop/util.h"
 
 #define SCAN_DENTS 32768
@@ -77,6 +78,7 @@ struct scan_state {
 	unsigned long changed; /* read-less: processes that ran, over the run */
 	size_t listed;	       /* PIDs the last listing gave */
 	const char *no_bpf;    /* why the BPF way did not run, or NULL */
+	char no_bpf_buf[192];
 };
 
 enum scan_way {
@@ -268,10 +270,11 @@ static int run_way(struct scan_state *st, enum scan_way w, unsigned frames, doub
 	    [WAY_CLOCK] = read_less_clock,
 	};
 	struct sampler_opts so = {.needs = PROC_NEED(PROC_FILE_STATM),
-				  .read_less = w == WAY_SAMPLER_RL,
-				  .source = w == WAY_BPF ? FRAME_SOURCE_BPF : FRAME_SOURCE_PROCFS};
-	struct sampler *s = NULL;
+				  .read_less = w == WAY_SAMPLER_RL};
+	struct frame_source_opts o = {0};
+	struct source src = {0};
 	struct frame f = {0};
+	char why[256];
 	unsigned long changed = st->changed;
 	double t0;
 	int err = 0;
@@ -279,27 +282,30 @@ static int run_way(struct scan_state *st, enum scan_way w, unsigned frames, doub
 	if (w == WAY_HELD || w == WAY_READLESS || w == WAY_CLOCK)
 		err = held_setup(st, fn[w]);
 	if (w >= WAY_SAMPLER) {
-		err = sampler_new(&so, &s);
+		err = source_open(w == WAY_BPF ? FRAME_SOURCE_BPF : FRAME_SOURCE_PROCFS, &o, &src,
+				  why, sizeof(why));
 		/* the first frame opens the descriptors and sets the references */
 		if (!err)
-			err = sampler_frame(s, &f);
-		/* BPF did not load: the sampler read /proc, which is not what is asked */
-		if (!err && w == WAY_BPF && strcmp(f.cost.source, "bpf")) {
-			st->no_bpf = sampler_note(s) ? sampler_note(s) : _("bpf: not available");
+			err = src.ops->frame(src.s, &so, &f);
+		/* BPF did not load: the source is /proc, which is not what is asked */
+		if (!err && w == WAY_BPF && src.ops != &source_bpf) {
+			snprintf(st->no_bpf_buf, sizeof(st->no_bpf_buf), "%s",
+				 src.note ? src.note : _("bpf: not available"));
+			st->no_bpf = st->no_bpf_buf;
 			frames = 0;
 		}
 	}
 	t0 = clock_cpu();
 	for (unsigned i = 0; i < frames && !err; i++)
-		err = s ? sampler_frame(s, &f) : scan_pids(st, fn[w]);
+		err = src.ops ? src.ops->frame(src.s, &so, &f) : scan_pids(st, fn[w]);
 	*cpu_s = clock_cpu() - t0;
-	*nprocs = s ? f.nprocs : st->listed;
+	*nprocs = src.ops ? f.nprocs : st->listed;
 	if (w == WAY_READLESS || w == WAY_CLOCK)
 		changed += st->changed;
 	close_held(st);
 	st->changed = changed;
 	frame_free(&f);
-	sampler_free(s);
+	source_close(&src);
 	return err;
 }
 

@@ -17,20 +17,13 @@
 #include "ptop/record.h"
 
 struct pipeline {
-	struct sampler *sampler;
-	struct observer *ob; /* NULL: perf events could not be set up */
+	struct source src;
+	unsigned provides;   /* the source's SOURCE_* */
+	struct observer *ob; /* NULL: perf events could not be set up, or not live */
 	struct observer_opts oo;
 	const char *root;
 	int *view; /* the request's rows in view, sorted for the sampler */
 	size_t view_cap;
-	/* a replay: frames from a recording, no sampler and no observer */
-	struct record_reader *rec;
-	uint64_t next;	   /* the frame pipeline_frame() gives next */
-	bool travel, back; /* pipeline_travel(): the nearest frame that reads, back first */
-	struct record_error rec_err; /* the last failure, or the first corrupt frame skipped */
-	struct record_error damage;  /* the first corrupt frame the last frame skipped */
-	uint64_t skipped;	     /* corrupt frames skipped so far */
-	uint64_t took_skipped;	     /* of them by the last frame */
 };
 
 static int fail(struct pipeline_error *e, int status, int err, const char *fmt, ...)
@@ -77,7 +70,7 @@ static int start_observer(struct pipeline *p, const struct pipeline_opts *o,
 
 int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pipeline_error *e)
 {
-	struct sampler_opts so = {.root = o->root, .source = o->source};
+	struct frame_source_opts so = {.root = o->root, .replay = o->replay};
 	struct pipeline *p = xcalloc(1, sizeof(*p));
 	int err;
 
@@ -85,32 +78,16 @@ int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pi
 	e->status = 0;
 	e->msg[0] = '\0';
 	p->root = o->root;
-	if (o->replay) {
-		struct record_error re;
-
-		err = record_reader_open(o->replay, &p->rec, &re);
-		if (err) {
-			free(p);
-			return fail(e, 1, err, "%s", re.msg);
-		}
+	err = source_open(o->source, &so, &p->src, e->msg, sizeof(e->msg));
+	if (err) {
+		e->status = 1;
+		free(p);
+		return err;
+	}
+	p->provides = p->src.ops->provides(p->src.s);
+	if (!(p->provides & SOURCE_LIVE)) {
 		*out = p;
 		return 0;
-	}
-	err = sampler_new(&so, &p->sampler);
-	if (err) {
-		free(p);
-		return fail(e, 1, err, _("ptop: cannot read %s: %s"), o->root ? o->root : "/proc",
-			    strerror(-err));
-	}
-	/* asked for by name, BPF is not swapped for /proc here: its rows would be wrong */
-	if (o->source == FRAME_SOURCE_BPF && sampler_bpf_foreign(p->sampler)) {
-		fail(e, 1, -EXDEV,
-		     _("ptop: source bpf: %s is not the proc of ptop's pid namespace, so BPF's "
-		       "PIDs would name other processes there; mount one (unshare --mount-proc) "
-		       "or use the procfs source"),
-		     o->root ? o->root : "/proc");
-		pipeline_free(p);
-		return -EXDEV;
 	}
 	err = start_observer(p, o, e);
 	for (size_t i = 0; !err && i < o->nwatches; i++) {
@@ -136,9 +113,8 @@ void pipeline_free(struct pipeline *p)
 	if (!p)
 		return;
 	observer_free(p->ob);
-	sampler_free(p->sampler);
+	source_close(&p->src);
 	free(p->view);
-	record_reader_free(p->rec);
 	free(p);
 }
 
@@ -147,39 +123,6 @@ static int pid_cmp(const void *a, const void *b)
 	int x = *(const int *)a, y = *(const int *)b;
 
 	return (x > y) - (x < y);
-}
-
-/* The next frame of a recording, past damage (pipeline_travel() says which way). */
-static int replay_frame(struct pipeline *p, struct frame *f)
-{
-	uint64_t skipped = 0, n = p->next;
-	int err;
-
-	if (p->travel && p->back)
-		err = record_read_prev(p->rec, &p->next, f, &skipped, &p->damage);
-	else
-		err = record_read_next(p->rec, &p->next, f, &skipped, &p->damage);
-	if (err == -ERANGE && p->travel) {
-		/* nothing reads that way: the nearest frame the other way, the damage still the
-		 * first met */
-		struct record_error other;
-
-		p->next = n;
-		err = p->back ? record_read_next(p->rec, &p->next, f, &skipped, &other)
-			      : record_read_prev(p->rec, &p->next, f, &skipped, &other);
-		if (err && err != -ERANGE)
-			p->damage = other;
-	}
-	p->travel = false;
-	if ((err && err != -ERANGE) || (skipped && !p->skipped))
-		p->rec_err = p->damage;
-	p->took_skipped = skipped;
-	p->skipped += skipped;
-	if (err == -ERANGE)
-		return -ENODATA;
-	if (!err)
-		p->next++;
-	return err;
 }
 
 int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct frame *f)
@@ -193,8 +136,6 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .read_less = r->read_less,
 				  .needs_all = r->needs_all};
 
-	if (p->rec)
-		return replay_frame(p, f);
 	if (r->read_less && r->nview) {
 		if (p->view_cap < r->nview) {
 			p->view_cap = r->nview;
@@ -205,10 +146,9 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 		so.view = p->view;
 		so.nview = r->nview;
 	}
-	sampler_configure(p->sampler, &so);
 	if (p->ob)
 		observer_begin(p->ob);
-	return sampler_frame(p->sampler, f);
+	return p->src.ops->frame(p->src.s, &so, f);
 }
 
 void pipeline_observe(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
@@ -241,28 +181,28 @@ size_t pipeline_select(struct pipeline *p, struct frame *f, const struct row_fil
 void pipeline_complete(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
 		       size_t n)
 {
-	if (!p->sampler)
+	if (!p->src.ops->complete)
 		return; /* a replay's rows are as they were recorded */
 	for (size_t i = 0; i < n; i++) {
 		/* rows point into f->procs, which the caller owns and lets us fill */
 		struct frame_proc *q = &f->procs[rows[i] - f->procs];
 
 		if (q->kept)
-			sampler_complete(p->sampler, f, q);
+			p->src.ops->complete(p->src.s, f, q);
 	}
 }
 
 void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
 		       size_t n)
 {
-	if (!p->sampler)
+	if (!p->src.ops->cmdline)
 		return; /* a replay's rows are as they were recorded */
 	for (size_t i = 0; i < n; i++) {
 		/* rows point into f->procs, which the caller owns and lets us fill */
 		struct frame_proc *q = &f->procs[rows[i] - f->procs];
 
-		if (!q->has_cmd && p->sampler)
-			sampler_cmdline(p->sampler, f, q);
+		if (!q->has_cmd)
+			p->src.ops->cmdline(p->src.s, f, q);
 	}
 }
 
@@ -314,7 +254,7 @@ size_t pipeline_nwatches(const struct pipeline *p)
 
 const char *pipeline_source_note(const struct pipeline *p)
 {
-	return p->sampler ? sampler_note(p->sampler) : NULL; /* a replay has no sampler */
+	return p->src.note;
 }
 
 bool pipeline_observes(const struct pipeline *p)
@@ -324,38 +264,38 @@ bool pipeline_observes(const struct pipeline *p)
 
 struct record_reader *pipeline_replay(struct pipeline *p)
 {
-	return p->rec;
+	return p->provides & SOURCE_SEEK ? replay_source_reader(p->src.s) : NULL;
 }
 
 void pipeline_seek(struct pipeline *p, uint64_t n)
 {
-	p->next = n;
-	p->travel = false;
+	if (p->src.ops->seek)
+		p->src.ops->seek(p->src.s, n, SOURCE_SEEK_EXACT);
 }
 
 void pipeline_travel(struct pipeline *p, uint64_t n, bool back)
 {
-	p->next = n;
-	p->travel = true;
-	p->back = back;
+	if (p->src.ops->seek)
+		p->src.ops->seek(p->src.s, n,
+				 back ? SOURCE_SEEK_NEAREST_BACK : SOURCE_SEEK_NEAREST_FORWARD);
 }
 
 uint64_t pipeline_position(const struct pipeline *p)
 {
-	return p->next ? p->next - 1 : 0;
+	return p->provides & SOURCE_SEEK ? replay_source_position(p->src.s) : 0;
 }
 
 uint64_t pipeline_replay_skipped(const struct pipeline *p)
 {
-	return p->skipped;
+	return p->provides & SOURCE_SEEK ? replay_source_skipped(p->src.s) : 0;
 }
 
 const char *pipeline_replay_error(const struct pipeline *p)
 {
-	return p->rec_err.msg;
+	return p->provides & SOURCE_SEEK ? replay_source_error(p->src.s) : "";
 }
 
 const struct record_error *pipeline_replay_damage(const struct pipeline *p)
 {
-	return p->took_skipped && p->damage.why ? &p->damage : NULL;
+	return p->provides & SOURCE_SEEK ? replay_source_damage(p->src.s) : NULL;
 }

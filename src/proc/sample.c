@@ -17,7 +17,6 @@
 #include <libproc2/misc.h>
 #include <libproc2/stat.h>
 
-#include "../bpf/bpfsrc.h"
 #include "ptop/frame.h"
 #include "ptop/util.h"
 
@@ -61,12 +60,9 @@ struct sampler {
 	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	double now_mono;  /* CLOCK_MONOTONIC of the frame being built */
 	char sched_buf[64];
-	struct bpfsrc *bpf;    /* rows from the BPF task iterator; NULL: from /proc */
-	struct proc_slot init; /* PID 1 from /proc when the iterator does not reach it */
+	double cpu0;	       /* ptop's CPU time when the frame being built began */
+	struct proc_slot init; /* PID 1 when the rows came from elsewhere (sampler_add_init) */
 	bool init_seen;
-	const char *note; /* why not BPF, see sampler_note() */
-	bool foreign;	  /* BPF wanted, but the proc root is not ptop's pid namespace's */
-	char note_buf[160];
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
 };
@@ -131,37 +127,6 @@ static unsigned count_users(void)
 	return n;
 }
 
-int frame_source_parse(const char *str, enum frame_source *out)
-{
-	if (!strcmp(str, "auto"))
-		*out = FRAME_SOURCE_AUTO;
-	else if (!strcmp(str, "procfs") || !strcmp(str, "proc"))
-		*out = FRAME_SOURCE_PROCFS;
-	else if (!strcmp(str, "bpf"))
-		*out = FRAME_SOURCE_BPF;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-const char *frame_source_name(enum frame_source src)
-{
-	return src == FRAME_SOURCE_BPF ? "bpf" : src == FRAME_SOURCE_PROCFS ? "procfs" : "auto";
-}
-
-/*
- * Why BPF did not load, as a person can act on it: what limits the memory a
- * load takes (the kernel's BTF parsed in the loading child, the maps, and
- * where memory is counted by RLIMIT_MEMLOCK, the locked memory) rather than
- * strerror's bare "Cannot allocate memory".
- */
-static const char *bpf_strerror(int err)
-{
-	if (err == -ENOMEM)
-		return _("out of memory (a memory limit, locked memory or the map size)");
-	return strerror(-err);
-}
-
 /*
  * Its self is ptop's PID, and self's NSpid has one PID (it lists one per
  * level from the proc's namespace down to ptop's: more under an ancestor's
@@ -203,59 +168,6 @@ bool proc_own_pid_ns(const char *root)
 	return pids == 1;
 }
 
-/*
- * BPF when asked for or, by default, on the real /proc: a proc root given
- * (a test's fixtures) is what the frames must show. Not under a proc root of
- * another pid namespace: rows would pair BPF's PIDs with the files of the
- * processes that have those numbers there (pipeline_new() refuses --source=bpf).
- */
-static void choose_source(struct sampler *s, const struct sampler_opts *o)
-{
-	int err;
-
-	if (o->source == FRAME_SOURCE_PROCFS ||
-	    (o->source == FRAME_SOURCE_AUTO && o->root && strcmp(o->root, "/proc")))
-		return;
-	if (bpfsrc_built() && !proc_own_pid_ns(o->root ? o->root : "/proc")) {
-		s->foreign = true;
-		s->note = _("bpf: /proc is not this pid namespace's (mount one, as unshare "
-			    "--mount-proc does); using /proc");
-		return;
-	}
-	err = bpfsrc_open(&s->bpf);
-	if (!err) {
-		s->init = (struct proc_slot){.pid = 1};
-		for (int i = 0; i < PROC_NFILES; i++)
-			s->init.fd[i] = -1;
-		return;
-	}
-	if (err == -ENOSYS)
-		s->note = o->source == FRAME_SOURCE_BPF
-			      ? _("bpf: this ptop was built without BPF; using /proc")
-			      : NULL;
-	else if (err == -EPERM || err == -EACCES)
-		s->note = _("bpf: needs CAP_BPF and CAP_PERFMON; using /proc");
-	else if (err == -EBADMSG)
-		s->note = _("bpf: cannot read the time namespace's offsets "
-			    "(/proc/self/timens_offsets); using /proc");
-	else
-		s->note = s->note_buf;
-	if (s->note == s->note_buf)
-		snprintf(s->note_buf, sizeof(s->note_buf),
-			 _("bpf: cannot load the task iterator: %s; using /proc"),
-			 bpf_strerror(err));
-}
-
-const char *sampler_note(const struct sampler *s)
-{
-	return s->note;
-}
-
-bool sampler_bpf_foreign(const struct sampler *s)
-{
-	return s->foreign;
-}
-
 int sampler_new(const struct sampler_opts *o, struct sampler **out)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
@@ -279,7 +191,9 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	page = sysconf(_SC_PAGESIZE);
 	s->page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
 	s->pid_max = read_pid_max(o->root);
-	choose_source(s, o);
+	s->init = (struct proc_slot){.pid = 1};
+	for (int i = 0; i < PROC_NFILES; i++)
+		s->init.fd[i] = -1;
 	*out = s;
 	return 0;
 
@@ -306,7 +220,6 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	free(s->kept);
-	bpfsrc_free(s->bpf);
 	for (int i = 0; i < PROC_NFILES; i++)
 		if (s->init.fd[i] >= 0)
 			close(s->init.fd[i]);
@@ -1091,11 +1004,11 @@ static void sample_tasks(struct sampler *s, struct frame *f, size_t first, doubl
 }
 
 /*
- * PID 1 from /proc when the iterator did not reach it: a kernel may keep it
+ * PID 1 when the rows came from elsewhere and lack it: a kernel may keep it
  * from task iterators (as some VMs do, alongside refusing ptrace of it),
  * and a frame without it would differ from what top shows.
  */
-static void sample_init(struct sampler *s, struct frame *f, double interval)
+void sampler_add_init(struct sampler *s, struct frame *f)
 {
 	size_t first = f->nprocs;
 	struct frame_proc *p;
@@ -1107,18 +1020,17 @@ static void sample_init(struct sampler *s, struct frame *f, double interval)
 	/* no listing took its uid */
 	if (!s->init_seen && proc_reader_restat(s->reader, &s->init))
 		return;
-	if (sample_proc(s, &s->init, !s->init_seen, p, s->needs, interval, f->uptime_s))
+	if (sample_proc(s, &s->init, !s->init_seen, p, s->needs, f->interval_s, f->uptime_s))
 		return;
 	s->init_seen = true;
 	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
 	p->tgid = p->pid;
 	p->has_cmd = false;
 	f->nprocs++;
-	sample_tasks(s, f, first, interval);
+	sample_tasks(s, f, first, f->interval_s);
 }
 
-/* The frame's cost: the descriptors held, its CPU and wall time since cpu0 and mono. */
-static void frame_done(struct sampler *s, struct frame *f, double cpu0, double mono)
+void sampler_end(struct sampler *s, struct frame *f)
 {
 	struct proc_reader_stats rs;
 
@@ -1126,17 +1038,12 @@ static void frame_done(struct sampler *s, struct frame *f, double cpu0, double m
 	f->cost.fds_held = rs.fds_held;
 	f->cost.fd_budget = rs.fd_budget;
 	f->cost.fallback = rs.fallback;
-	f->cost.cpu_s = clock_cpu() - cpu0;
-	f->cost.wall_s = clock_mono() - mono;
-	s->last_mono = mono;
+	f->cost.cpu_s = clock_cpu() - s->cpu0;
+	f->cost.wall_s = clock_mono() - s->now_mono;
+	s->last_mono = s->now_mono;
 }
 
-/*
- * Each BPF row's cgroup from /proc/PID/cgroup, where the iterator cannot
- * give the path /proc shows (a hybrid or v1 machine): a thread row takes
- * its process's, read once.
- */
-static void bpf_cgroups(struct sampler *s, struct frame *f)
+void sampler_read_cgroups(struct sampler *s, struct frame *f)
 {
 	const struct frame_proc *last = NULL;
 
@@ -1158,45 +1065,27 @@ static void bpf_cgroups(struct sampler *s, struct frame *f)
 	}
 }
 
-/* The rows from the BPF task iterator instead of /proc; the frame's cost likewise. */
-static int sample_bpf(struct sampler *s, struct frame *f, double cpu0, double mono)
+struct users *sampler_users(struct sampler *s)
 {
-	double interval = s->last_mono > 0 ? mono - s->last_mono : 0;
-	struct bpfsrc_ctx c = {.users = s->users,
-			       .hz = s->hz,
-			       .page_kb = s->page_kb,
-			       .threads = s->threads,
-			       .user_threads = s->user_threads,
-			       .interval = interval,
-			       .io = (s->needs | s->needs_all) & PROC_NEED(PROC_FILE_IO)};
-	bool cgroups = (s->needs | s->needs_all) & PROC_NEED(PROC_FILE_CGROUP);
-	int ret;
-
-	if (cgroups && bpfsrc_has_cgroups(s->bpf))
-		c.cgroups = s->cgroups;
-	ret = bpfsrc_frame(s->bpf, f, &c);
-	if (ret)
-		return ret;
-	if (cgroups && !c.cgroups)
-		bpf_cgroups(s, f);
-	f->interval_s = interval;
-	f->cost.read_bpf = (unsigned)f->nprocs;
-	sample_init(s, f, interval);
-	f->cost.read_full = (unsigned)f->nprocs - f->cost.read_bpf;
-	/* what PID 1's reads hold when it came from /proc */
-	frame_done(s, f, cpu0, mono);
-	return 0;
+	return s->users;
 }
 
-int sampler_frame(struct sampler *s, struct frame *f)
+struct cgroup_names *sampler_cgroup_names(struct sampler *s)
 {
-	double cpu0 = clock_cpu(), mono = clock_mono();
-	double interval = s->last_mono > 0 ? mono - s->last_mono : 0;
-	struct proc_slot *slot;
-	bool is_new;
-	size_t first;
-	int ret;
+	return s->cgroups;
+}
 
+unsigned sampler_needs(const struct sampler *s)
+{
+	return s->needs | s->needs_all;
+}
+
+void sampler_begin(struct sampler *s, struct frame *f)
+{
+	double mono = clock_mono();
+	double interval = s->last_mono > 0 ? mono - s->last_mono : 0;
+
+	s->cpu0 = clock_cpu();
 	clock_gettime(CLOCK_REALTIME, &f->time);
 	s->now_mono = mono;
 	/* the frame before, whose rows pointed at these names, is being overwritten */
@@ -1204,11 +1093,13 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		cgroup_names_clear(s->cgroups);
 	f->interval_s = interval;
 	f->nprocs = 0;
+	f->nexited = 0;
 	f->threads = s->threads;
 	sbuf_reset(&f->strings);
 	memset(&f->tasks, 0, sizeof(f->tasks));
 	memset(&f->cost, 0, sizeof(f->cost));
-	f->cost.source = s->bpf ? "bpf" : "procfs";
+	memset(&f->acct, 0, sizeof(f->acct));
+	f->cost.source = "procfs";
 	sample_system(s, f, interval == 0);
 	memset(&f->sysio, 0, sizeof(f->sysio));
 	if (s->want_sysio) {
@@ -1217,8 +1108,18 @@ int sampler_frame(struct sampler *s, struct frame *f)
 		sysio_sample(s->sysio, mono, &f->sysio);
 		f->sysio.asked = true;
 	}
-	if (s->bpf)
-		return sample_bpf(s, f, cpu0, mono);
+}
+
+int sampler_frame(struct sampler *s, struct frame *f)
+{
+	struct proc_slot *slot;
+	double interval;
+	bool is_new;
+	size_t first;
+	int ret;
+
+	sampler_begin(s, f);
+	interval = f->interval_s;
 
 	s->full_every = full_every(interval);
 	s->less = s->read_less && s->full_every > 1;
@@ -1251,6 +1152,6 @@ int sampler_frame(struct sampler *s, struct frame *f)
 	if (s->less)
 		reparented(s, f);
 
-	frame_done(s, f, cpu0, mono);
+	sampler_end(s, f);
 	return 0;
 }

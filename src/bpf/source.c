@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * source.c: BPF as a frame source (source.h): the rows from the task walk
+ * (bpfsrc.c), the rest of the frame from a /proc sampler (system totals,
+ * PID 1 when the walk cannot reach it, cgroup paths on a hybrid machine,
+ * command lines). It calls into src/proc/ and nothing there calls back.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpfsrc.h"
+#include "ptop/source.h"
+
+struct bpf_source {
+	struct bpfsrc *bpf;
+	struct sampler *sampler; /* on /proc: BPF's PIDs are those of ptop's namespace */
+	long hz;
+	uint64_t page_kb;
+};
+
+static void bpf_close(void *v)
+{
+	struct bpf_source *b = v;
+
+	if (!b)
+		return;
+	bpfsrc_free(b->bpf);
+	sampler_free(b->sampler);
+	free(b);
+}
+
+static int bpf_open(const struct frame_source_opts *o, void **out, char *why, size_t cap)
+{
+	struct sampler_opts so = {.root = o->root};
+	struct bpf_source *b = xcalloc(1, sizeof(*b));
+	long page = sysconf(_SC_PAGESIZE);
+	int err;
+
+	b->hz = sysconf(_SC_CLK_TCK);
+	if (b->hz <= 0)
+		b->hz = 100;
+	b->page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
+	err = bpfsrc_open(&b->bpf);
+	if (!err) {
+		err = sampler_new(&so, &b->sampler);
+		if (err)
+			snprintf(why, cap, _("ptop: cannot read %s: %s"),
+				 o->root ? o->root : "/proc", strerror(-err));
+	}
+	if (err) {
+		bpf_close(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
+static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
+{
+	struct bpf_source *b = v;
+	unsigned needs = want->needs | want->needs_all;
+	bool cgroups = needs & PROC_NEED(PROC_FILE_CGROUP);
+	struct bpfsrc_ctx c = {.hz = b->hz,
+			       .page_kb = b->page_kb,
+			       .threads = want->threads,
+			       .user_threads = want->user_threads && !want->threads,
+			       .io = needs & PROC_NEED(PROC_FILE_IO)};
+	double interval;
+	int ret;
+
+	sampler_configure(b->sampler, want);
+	sampler_begin(b->sampler, f);
+	interval = f->interval_s;
+	c.users = sampler_users(b->sampler);
+	c.interval = interval;
+	if (cgroups && bpfsrc_has_cgroups(b->bpf))
+		c.cgroups = sampler_cgroup_names(b->sampler);
+	ret = bpfsrc_frame(b->bpf, f, &c);
+	if (ret)
+		return ret;
+	if (cgroups && !c.cgroups)
+		sampler_read_cgroups(b->sampler, f);
+	f->interval_s = interval;
+	f->cost.source = "bpf";
+	f->cost.read_bpf = (unsigned)f->nprocs;
+	sampler_add_init(b->sampler, f);
+	f->cost.read_full = (unsigned)f->nprocs - f->cost.read_bpf;
+	/* what PID 1's reads hold when it came from /proc */
+	sampler_end(b->sampler, f);
+	return 0;
+}
+
+static unsigned bpf_provides(const void *v)
+{
+	(void)v;
+	return SOURCE_LIVE;
+}
+
+static int bpf_complete(void *v, struct frame *f, struct frame_proc *p)
+{
+	return sampler_complete(((struct bpf_source *)v)->sampler, f, p);
+}
+
+static int bpf_cmdline(void *v, struct frame *f, struct frame_proc *p)
+{
+	return sampler_cmdline(((struct bpf_source *)v)->sampler, f, p);
+}
+
+const struct frame_source_ops source_bpf = {
+    .name = "bpf",
+    .open = bpf_open,
+    .frame = bpf_frame,
+    .provides = bpf_provides,
+    .complete = bpf_complete,
+    .cmdline = bpf_cmdline,
+    .close = bpf_close,
+};
