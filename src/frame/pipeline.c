@@ -16,10 +16,13 @@
 #include "ptop/pipeline.h"
 #include "ptop/record.h"
 
+#include "account.h"
+
 struct pipeline {
 	struct source src;
-	unsigned provides;   /* the source's SOURCE_* */
-	struct observer *ob; /* NULL: perf events could not be set up, or not live */
+	unsigned provides;    /* the source's SOURCE_* */
+	struct observer *ob;  /* NULL: perf events could not be set up, or not live */
+	struct account *acct; /* live frames: the busy CPU's whereabouts */
 	struct observer_opts oo;
 	const char *root;
 	int *view; /* the request's rows in view, sorted for the sampler */
@@ -89,6 +92,7 @@ int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pi
 		*out = p;
 		return 0;
 	}
+	p->acct = account_new();
 	err = start_observer(p, o, e);
 	for (size_t i = 0; !err && i < o->nwatches; i++) {
 		struct perf_bp_spec w = o->watches[i];
@@ -113,6 +117,7 @@ void pipeline_free(struct pipeline *p)
 	if (!p)
 		return;
 	observer_free(p->ob);
+	account_free(p->acct);
 	source_close(&p->src);
 	free(p->view);
 	free(p);
@@ -135,6 +140,7 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .sysio = r->sysio,
 				  .read_less = r->read_less,
 				  .needs_all = r->needs_all};
+	int err;
 
 	if (r->read_less && r->nview) {
 		if (p->view_cap < r->nview) {
@@ -148,7 +154,10 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 	}
 	if (p->ob)
 		observer_begin(p->ob);
-	return p->src.ops->frame(p->src.s, &so, f);
+	err = p->src.ops->frame(p->src.s, &so, f);
+	if (!err && p->acct)
+		account_frame(p->acct, f);
+	return err;
 }
 
 void pipeline_observe(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,

@@ -34,6 +34,30 @@ static void kv_f(struct sbuf *b, const char *k, double v, int dec, bool comma)
 	sbuf_addf(b, v, dec);
 }
 
+/*
+ * How a process ended, as wait() told its parent: exit_code, or signal (and
+ * core_dumped); when (end_uptime_s, as start times count), its peak RSS and
+ * its CPU over its life, all threads, in ns (utime and stime split it).
+ */
+static void json_exit(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
+{
+	int st = p->exit_status;
+
+	key(b, "exit", true);
+	sbuf_addc(b, '{');
+	if ((st & 0x7f) == 0) {
+		kv_i(b, "exit_code", (st >> 8) & 0xff, false);
+	} else {
+		kv_i(b, "signal", st & 0x7f, false);
+		key(b, "core_dumped", true);
+		sbuf_adds(b, st & 0x80 ? "true" : "false");
+	}
+	kv_f(b, "end_uptime_s", f->hz > 0 ? (double)p->end_ticks / (double)f->hz : 0, 2, true);
+	kv_u(b, "maxrss_kb", p->maxrss_kb, true);
+	kv_u(b, "cpu_ns", p->run_ns, true);
+	sbuf_addc(b, '}');
+}
+
 static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
 {
 	const enum field_id *cols;
@@ -65,6 +89,8 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_
 			json_string(b, f->strings.p + p->cmd_off, p->cmd_len);
 		}
 	}
+	if (p->exited)
+		json_exit(b, f, p);
 	if (f->counters.on && p->has_ctr) {
 		struct ctr_derived d;
 
@@ -343,6 +369,39 @@ static void json_cost(struct sbuf *b, const struct frame *f)
 	sbuf_addc(b, '}');
 }
 
+/*
+ * Where the interval's busy CPU went (frame_account), CPU-seconds: the rows,
+ * the processes that ended (an exit hook's records and what the buffer lost)
+ * or, without a hook, the parents' children's share; accounted_pct is the
+ * share of busy the rows explain, null when nothing was busy.
+ */
+static void json_accounted(struct sbuf *b, const struct frame *f)
+{
+	const struct frame_account *a = &f->acct;
+	double pct = frame_accounted_pct(a);
+
+	key(b, "accounted", true);
+	sbuf_addc(b, '{');
+	kv_f(b, "busy_s", a->busy_s, 3, false);
+	kv_f(b, "irq_s", a->irq_s, 3, true);
+	kv_f(b, "rows_s", a->rows_s, 3, true);
+	kv_f(b, "children_s", a->children_s, 3, true);
+	key(b, "exits", true);
+	sbuf_adds(b, a->exits ? "true" : "false");
+	if (a->exits) {
+		kv_f(b, "exited_s", a->exited_s, 3, true);
+		kv_u(b, "exited", f->nexited, true);
+		kv_u(b, "lost", a->lost, true);
+		kv_f(b, "lost_s", a->lost_s, 3, true);
+	}
+	key(b, "accounted_pct", true);
+	if (pct >= 0)
+		sbuf_addf(b, pct, 1);
+	else
+		sbuf_adds(b, "null");
+	sbuf_addc(b, '}');
+}
+
 void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
 		       size_t nrows, bool first)
 {
@@ -351,6 +410,7 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	json_cpu(b, f);
 	json_memory(b, f);
 	json_cost(b, f);
+	json_accounted(b, f);
 	if (f->counters.on)
 		json_counters(b, f);
 	if (f->nbps)
@@ -362,7 +422,19 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 			sbuf_addc(b, ',');
 		json_proc(b, f, rows[i]);
 	}
-	sbuf_adds(b, "]}\n");
+	sbuf_addc(b, ']');
+	/* the processes that ended in the interval, with an exit hook: every one of them */
+	if (f->acct.exits) {
+		key(b, "exited", true);
+		sbuf_addc(b, '[');
+		for (size_t i = 0; i < f->nexited; i++) {
+			if (i)
+				sbuf_addc(b, ',');
+			json_proc(b, f, &f->exited[i]);
+		}
+		sbuf_addc(b, ']');
+	}
+	sbuf_adds(b, "}\n");
 	(void)first;
 }
 

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * account.c: where an interval's busy CPU went (frame_account), from two
+ * frames in a row, whichever source made them. Processes that ended between
+ * frames are counted two ways: from the exit records of a source that has
+ * them (the interval's share of each: its total at exit less what the last
+ * frame showed of it), and from their parents' children's time, which grows
+ * by a child's whole life (its own and its reaped children's) when it is
+ * reaped: less what earlier frames showed of the children that vanished,
+ * that growth is the parent's CHILD%. No /proc or kernel interface is
+ * touched here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "account.h"
+
+/* One process as a frame showed it. */
+struct acct_proc {
+	int pid, ppid;
+	uint64_t start_ticks;
+	uint64_t ticks;	 /* utime + stime: its own */
+	uint64_t cticks; /* cutime + cstime: its reaped children's */
+	size_t row;	 /* its row in the frame (the process's, or its leader thread's) */
+};
+
+/* vanished generations followed down (a reused PID could make a loop) */
+#define ACCT_DEPTH_MAX 32
+
+struct account {
+	struct acct_proc *prev, *cur, *gone;
+	size_t nprev, ncur, ngone;
+	size_t cap_prev, cap_cur, cap_gone;
+	bool have_prev; /* prev holds the frame before */
+};
+
+struct account *account_new(void)
+{
+	return xcalloc(1, sizeof(struct account));
+}
+
+void account_free(struct account *a)
+{
+	if (!a)
+		return;
+	free(a->prev);
+	free(a->cur);
+	free(a->gone);
+	free(a);
+}
+
+static void grow(struct acct_proc **v, size_t *cap, size_t n)
+{
+	if (n <= *cap)
+		return;
+	*cap = n + n / 2 + 64;
+	*v = xreallocarray(*v, *cap, sizeof(**v));
+}
+
+static int by_pid(const void *x, const void *y)
+{
+	const struct acct_proc *a = x, *b = y;
+
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int by_ppid(const void *x, const void *y)
+{
+	const struct acct_proc *a = x, *b = y;
+
+	return (a->ppid > b->ppid) - (a->ppid < b->ppid);
+}
+
+static void sort_by_pid(struct acct_proc *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i].pid < v[i - 1].pid) {
+			qsort(v, n, sizeof(*v), by_pid);
+			return;
+		}
+}
+
+/*
+ * The frame's processes, by PID: its process rows or, when its rows are
+ * threads, each thread group's threads summed (children's time is the
+ * group's, the same in every thread's stat).
+ */
+static void collect(struct account *a, const struct frame *f)
+{
+	size_t n = 0;
+
+	grow(&a->cur, &a->cap_cur, f->nprocs);
+	for (size_t i = 0; i < f->nprocs; i++) {
+		const struct frame_proc *p = &f->procs[i];
+		int tgid = p->tgid > 0 ? p->tgid : p->pid;
+
+		if (!f->threads && frame_proc_is_thread(p))
+			continue;
+		a->cur[n++] = (struct acct_proc){.pid = tgid,
+						 .ppid = p->ppid,
+						 .start_ticks = p->start_ticks,
+						 .ticks = p->utime + p->stime,
+						 .cticks = p->cutime + p->cstime,
+						 .row = i};
+	}
+	sort_by_pid(a->cur, n);
+	if (f->threads) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (m && a->cur[m - 1].pid == a->cur[i].pid) {
+				a->cur[m - 1].ticks += a->cur[i].ticks;
+				/* the leader's row names the group: its PID is the group's */
+				if (f->procs[a->cur[i].row].pid == a->cur[i].pid) {
+					a->cur[m - 1].row = a->cur[i].row;
+					a->cur[m - 1].ppid = a->cur[i].ppid;
+					a->cur[m - 1].start_ticks = a->cur[i].start_ticks;
+				}
+				continue;
+			}
+			a->cur[m++] = a->cur[i];
+		}
+		n = m;
+	}
+	a->ncur = n;
+}
+
+static const struct acct_proc *find(const struct acct_proc *v, size_t n, int pid,
+				    uint64_t start_ticks)
+{
+	struct acct_proc key = {.pid = pid};
+	const struct acct_proc *e = bsearch(&key, v, n, sizeof(*v), by_pid);
+
+	return e && e->start_ticks == start_ticks ? e : NULL;
+}
+
+/* The processes of the frame before that are not in this one, sorted by parent. */
+static void vanished(struct account *a)
+{
+	size_t j = 0;
+
+	a->ngone = 0;
+	grow(&a->gone, &a->cap_gone, a->nprev);
+	for (size_t i = 0; i < a->nprev; i++) {
+		const struct acct_proc *o = &a->prev[i];
+
+		while (j < a->ncur && a->cur[j].pid < o->pid)
+			j++;
+		if (j < a->ncur && a->cur[j].pid == o->pid &&
+		    a->cur[j].start_ticks == o->start_ticks)
+			continue;
+		a->gone[a->ngone++] = *o;
+	}
+	qsort(a->gone, a->ngone, sizeof(*a->gone), by_ppid);
+}
+
+/*
+ * What earlier frames showed of pid's children that vanished in the
+ * interval, ticks: each one's own time and its children's time then, and
+ * what was shown of its own vanished children, which a child reaped in the
+ * interval may have reaped first (their time reaches pid through it).
+ */
+static uint64_t gone_children(const struct account *a, int pid, int depth)
+{
+	struct acct_proc key = {.ppid = pid};
+	const struct acct_proc *e = bsearch(&key, a->gone, a->ngone, sizeof(*a->gone), by_ppid);
+	uint64_t sum = 0;
+
+	if (!e || depth > ACCT_DEPTH_MAX)
+		return 0;
+	while (e > a->gone && e[-1].ppid == pid)
+		e--;
+	for (; e < a->gone + a->ngone && e->ppid == pid; e++)
+		sum += e->ticks + e->cticks + gone_children(a, e->pid, depth + 1);
+	return sum;
+}
+
+/* Each process's CHILD%: its children's time's growth, less their rows' last totals. */
+static void children(struct account *a, struct frame *f)
+{
+	for (size_t i = 0; i < a->ncur; i++) {
+		const struct acct_proc *c = &a->cur[i];
+		const struct acct_proc *o = find(a->prev, a->nprev, c->pid, c->start_ticks);
+		struct frame_proc *p = &f->procs[c->row];
+		uint64_t grew, shown;
+
+		/* new since the frame before: all its children's time is of this interval */
+		grew = o ? (c->cticks > o->cticks ? c->cticks - o->cticks : 0) : c->cticks;
+		shown = gone_children(a, c->pid, 0);
+		p->child_ticks = grew > shown ? grew - shown : 0;
+		p->child_pct = f->interval_s > 0 && f->hz > 0
+				   ? (double)p->child_ticks / (double)f->hz / f->interval_s * 100.0
+				   : 0;
+		f->acct.children_s += (double)p->child_ticks / (double)f->hz;
+	}
+}
+
+/*
+ * Each exit record's share of the interval: its whole CPU when no earlier
+ * frame showed it, else what it ran since. One whose row is still here (a
+ * zombie not yet reaped) is merged into that row and leaves the list.
+ */
+static void exits(struct account *a, struct frame *f)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < f->nexited; i++) {
+		struct frame_proc *e = &f->exited[i];
+		const struct acct_proc *row = find(a->cur, a->ncur, e->pid, e->start_ticks);
+		const struct acct_proc *o;
+		double secs = (double)e->run_ns / 1e9;
+
+		if (row) {
+			struct frame_proc *p = &f->procs[row->row];
+
+			p->exited = true;
+			p->exit_status = e->exit_status;
+			p->end_ticks = e->end_ticks;
+			p->maxrss_kb = e->maxrss_kb;
+			p->run_ns = e->run_ns;
+			continue;
+		}
+		o = find(a->prev, a->nprev, e->pid, e->start_ticks);
+		if (o && f->hz > 0) {
+			double before = (double)o->ticks / (double)f->hz;
+
+			secs = secs > before ? secs - before : 0;
+		}
+		e->cpu_pct = f->interval_s > 0 ? secs / f->interval_s * 100.0 : 0;
+		f->acct.exited_s += secs;
+		if (kept != i)
+			f->exited[kept] = *e;
+		kept++;
+	}
+	f->nexited = kept;
+}
+
+void account_frame(struct account *a, struct frame *f)
+{
+	struct frame_account *t = &f->acct;
+	struct acct_proc *swap;
+	size_t cap;
+	double all = f->interval_s * (double)(f->ncpu ? f->ncpu : 1) / 100.0;
+
+	t->busy_s = (f->cpu.user + f->cpu.nice + f->cpu.system) * all;
+	t->irq_s = (f->cpu.irq + f->cpu.softirq) * all;
+	t->rows_s = t->exited_s = t->children_s = 0;
+	for (size_t i = 0; i < f->nprocs; i++) {
+		f->procs[i].child_ticks = 0;
+		f->procs[i].child_pct = 0;
+	}
+	collect(a, f);
+	for (size_t i = 0; i < a->ncur; i++) {
+		const struct frame_proc *p = &f->procs[a->cur[i].row];
+
+		if (!f->threads)
+			t->rows_s += p->cpu_pct / 100.0 * f->interval_s;
+	}
+	if (f->threads)
+		for (size_t i = 0; i < f->nprocs; i++)
+			t->rows_s += f->procs[i].cpu_pct / 100.0 * f->interval_s;
+	if (a->have_prev && f->interval_s > 0) {
+		vanished(a);
+		children(a, f);
+		exits(a, f);
+	} else {
+		f->nexited = 0; /* no frame before to say what of them is this interval's */
+	}
+	/* this frame is the next one's before */
+	swap = a->prev;
+	a->prev = a->cur;
+	a->cur = swap;
+	cap = a->cap_prev;
+	a->cap_prev = a->cap_cur;
+	a->cap_cur = cap;
+	a->nprev = a->ncur;
+	a->have_prev = true;
+}

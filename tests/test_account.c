@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_account.c: where an interval's busy CPU went (src/frame/account.c),
+ * over frames built by hand: a parent's children's share less what earlier
+ * frames showed of the children, a reused PID, exit records (their share of
+ * the interval, a zombie's merged into its row), threads summed per process.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../src/frame/account.h"
+
+#define HZ 100
+
+static void frame_init(struct frame *f, double interval)
+{
+	memset(f, 0, sizeof(*f));
+	f->hz = HZ;
+	f->ncpu = 2;
+	f->interval_s = interval;
+	f->cap = 16;
+	f->procs = calloc(f->cap, sizeof(*f->procs));
+	f->exited_cap = 8;
+	f->exited = calloc(f->exited_cap, sizeof(*f->exited));
+}
+
+static struct frame_proc *add(struct frame *f, int pid, int ppid, uint64_t start, uint64_t ticks,
+			      uint64_t cticks)
+{
+	struct frame_proc *p = &f->procs[f->nprocs++];
+
+	memset(p, 0, sizeof(*p));
+	p->pid = p->tgid = pid;
+	p->ppid = ppid;
+	p->start_ticks = start;
+	p->utime = ticks / 2;
+	p->stime = ticks - ticks / 2;
+	p->cutime = cticks;
+	p->state = 'S';
+	return p;
+}
+
+static struct frame_proc *add_exit(struct frame *f, int pid, int ppid, uint64_t start,
+				   uint64_t run_ms)
+{
+	struct frame_proc *e = &f->exited[f->nexited++];
+
+	memset(e, 0, sizeof(*e));
+	e->pid = e->tgid = pid;
+	e->ppid = ppid;
+	e->start_ticks = start;
+	e->run_ns = run_ms * 1000000;
+	e->exited = true;
+	e->exit_status = 7 << 8;
+	e->maxrss_kb = 1234;
+	return e;
+}
+
+static const struct frame_proc *row(const struct frame *f, int pid)
+{
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (f->procs[i].pid == pid)
+			return &f->procs[i];
+	fail_msg("no row %d", pid);
+	return NULL;
+}
+
+static void frame_done(struct frame *f)
+{
+	free(f->procs);
+	free(f->exited);
+}
+
+/*
+ * A parent's children's time grows by a reaped child's whole life (its own
+ * and its reaped children's); what the last frame showed of that child as a
+ * row is not counted again.
+ */
+static void test_children_less_shown(void **state)
+{
+	struct account *a = account_new();
+	struct frame f1, f2;
+
+	(void)state;
+	frame_init(&f1, 0);
+	add(&f1, 100, 1, 10, 5, 0);
+	add(&f1, 101, 100, 20, 30, 4);
+	account_frame(a, &f1);
+	assert_int_equal(row(&f1, 100)->child_ticks, 0); /* nothing to compare with */
+
+	frame_init(&f2, 2.0);
+	f2.cpu.user = 20;
+	f2.cpu.system = 5;
+	f2.cpu.irq = 1;
+	f2.cpu.softirq = 1;
+	add(&f2, 100, 1, 10, 5, 0 + 34 + 50); /* 101 reaped at 34 ticks, 102 at 50 */
+	account_frame(a, &f2);
+	/* 84 grown, 34 of it shown as 101's row before: 102 was never seen */
+	assert_int_equal(row(&f2, 100)->child_ticks, 50);
+	assert_float_equal(row(&f2, 100)->child_pct, 50.0 / HZ / 2.0 * 100.0, 1e-9);
+	assert_float_equal(f2.acct.children_s, 0.5, 1e-9);
+	/* 25% of 2 CPUs over 2 s */
+	assert_float_equal(f2.acct.busy_s, 1.0, 1e-9);
+	assert_float_equal(f2.acct.irq_s, 0.08, 1e-9);
+	frame_done(&f1);
+	frame_done(&f2);
+	account_free(a);
+}
+
+/* A process not in the frame before is new: all its children's time is this interval's. */
+static void test_new_process_and_reused_pid(void **state)
+{
+	struct account *a = account_new();
+	struct frame f1, f2;
+
+	(void)state;
+	frame_init(&f1, 0);
+	add(&f1, 200, 1, 10, 40, 0);
+	add(&f1, 300, 200, 11, 25, 0);
+	account_frame(a, &f1);
+	frame_init(&f2, 1.0);
+	add(&f2, 200, 1, 10, 40, 25);
+	/* PID 300 again, another process: the first one vanished (and was reaped by 200) */
+	add(&f2, 300, 1, 90, 3, 12);
+	account_frame(a, &f2);
+	assert_int_equal(row(&f2, 200)->child_ticks, 0);
+	assert_int_equal(row(&f2, 300)->child_ticks, 12);
+	frame_done(&f1);
+	frame_done(&f2);
+	account_free(a);
+}
+
+/*
+ * Exit records: one never seen counts whole, one seen counts what it ran
+ * since, one whose row is still here (a zombie) is merged into the row.
+ */
+static void test_exits(void **state)
+{
+	struct account *a = account_new();
+	struct frame f1, f2;
+	const struct frame_proc *z;
+
+	(void)state;
+	frame_init(&f1, 0);
+	add(&f1, 400, 1, 10, 1, 0);
+	add(&f1, 401, 400, 20, 30, 0); /* 0.3 s at 100 Hz */
+	add(&f1, 402, 400, 21, 10, 0);
+	account_frame(a, &f1);
+
+	frame_init(&f2, 2.0);
+	f2.acct.exits = true;
+	add(&f2, 400, 1, 10, 1, 0);
+	add(&f2, 402, 400, 21, 12, 0)->state = 'Z';
+	add_exit(&f2, 401, 400, 20, 500); /* ran 0.2 s more, then ended */
+	add_exit(&f2, 403, 400, 30, 200); /* born and ended in the interval */
+	add_exit(&f2, 402, 400, 21, 120); /* still a zombie: its row stays */
+	add_exit(&f2, 401, 400, 99, 100); /* PID 401 again: another process, never seen */
+	account_frame(a, &f2);
+	assert_true(f2.acct.exits);
+	assert_int_equal(f2.nexited, 3);
+	assert_int_equal(f2.exited[0].pid, 401);
+	assert_float_equal(f2.exited[0].cpu_pct, 0.2 / 2.0 * 100.0, 1e-9);
+	assert_int_equal(f2.exited[1].pid, 403);
+	assert_float_equal(f2.exited[1].cpu_pct, 0.2 / 2.0 * 100.0, 1e-9);
+	assert_int_equal(f2.exited[2].start_ticks, 99);
+	assert_float_equal(f2.exited[2].cpu_pct, 0.1 / 2.0 * 100.0, 1e-9);
+	assert_float_equal(f2.acct.exited_s, 0.5, 1e-9);
+	z = row(&f2, 402);
+	assert_true(z->exited);
+	assert_int_equal(z->exit_status, 7 << 8);
+	assert_int_equal(z->maxrss_kb, 1234);
+	frame_done(&f1);
+	frame_done(&f2);
+	account_free(a);
+}
+
+/* Rows that are threads (top -H): a process's threads are one process here. */
+static void test_threads(void **state)
+{
+	struct account *a = account_new();
+	struct frame f1, f2;
+	struct frame_proc *t;
+
+	(void)state;
+	frame_init(&f1, 0);
+	f1.threads = true;
+	add(&f1, 500, 1, 10, 2, 0);
+	add(&f1, 501, 500, 20, 10, 0);	   /* a child process... */
+	t = add(&f1, 502, 500, 20, 15, 0); /* ...with a second thread */
+	t->tgid = 501;
+	t->ppid = 500;
+	account_frame(a, &f1);
+	frame_init(&f2, 1.0);
+	f2.threads = true;
+	add(&f2, 500, 1, 10, 2, 40)->cpu_pct = 5;
+	t = add(&f2, 503, 1, 10, 0, 40); /* the parent's second thread, same children's time */
+	t->tgid = 500;
+	t->cpu_pct = 7;
+	account_frame(a, &f2);
+	/* 40 grown, the child's two threads showed 25 */
+	assert_int_equal(row(&f2, 500)->child_ticks, 15);
+	assert_int_equal(row(&f2, 503)->child_ticks, 0);
+	assert_float_equal(f2.acct.rows_s, 0.12, 1e-9);
+	frame_done(&f1);
+	frame_done(&f2);
+	account_free(a);
+}
+
+/* The share of busy CPU explained: rows and exits, or rows and children's time. */
+static void test_accounted_pct(void **state)
+{
+	struct frame_account t = {
+	    .busy_s = 2.0, .rows_s = 1.0, .exited_s = 0.5, .lost_s = 0.1, .children_s = 0.7};
+
+	(void)state;
+	assert_float_equal(frame_accounted_pct(&t), 85.0, 1e-9);
+	t.exits = true;
+	assert_float_equal(frame_accounted_pct(&t), 80.0, 1e-9);
+	t.busy_s = 0;
+	assert_true(frame_accounted_pct(&t) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_children_less_shown),
+	    cmocka_unit_test(test_new_process_and_reused_pid),
+	    cmocka_unit_test(test_exits),
+	    cmocka_unit_test(test_threads),
+	    cmocka_unit_test(test_accounted_pct),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
