@@ -373,12 +373,12 @@ static void test_csv_formula_cells(void **state)
 	s = sbuf_cstr(&b);
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
-	assert_non_null(strstr(s, ",\"'@cg\",\"'-unit\",\"'=cmd|' /C calc'!A0\"\r\n"));
+	assert_non_null(strstr(s, ",\"'@cg\",\"'-unit\",0.00,\"'=cmd|' /C calc'!A0\"\r\n"));
 	assert_non_null(strstr(s, ",42,1,S,\"'\ruser\","));
 	assert_non_null(strstr(s, ",\"'\tname\",42,"));
 	/* only the first character counts */
 	assert_non_null(strstr(s, ",plain-name,43,"));
-	assert_non_null(strstr(s, ",/a=b,ssh.service,\r\n"));
+	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,\r\n"));
 	assert_null(strstr(s, ",="));
 	assert_null(strstr(s, ",\"="));
 	sbuf_free(&f.strings);

@@ -162,7 +162,7 @@ static void test_codec_roundtrip(void **state)
 	char *want, *got;
 
 	build_frame(&f, 3);
-	record_encode(&raw, &f);
+	record_encode(&raw, &f, RECORD_VERSION);
 	assert_int_equal(record_decode(raw.p, raw.len, RECORD_VERSION, &g, &st), 0);
 	want = print_all(&f);
 	got = print_all(&g);
@@ -256,6 +256,85 @@ static void build_full_frame(struct frame *f, struct frame_cpu *cpus)
 	p->ctr[7] = -1.5;
 }
 
+static struct frame_proc exited[2];
+
+/*
+ * build_full_frame() with what format version 4 added: the accounting, a
+ * parent's children's share, a zombie with its exit merged into its row, and
+ * two processes that ended in the interval (one by a signal, with a core).
+ */
+static void build_v4_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_full_frame(f, cpus);
+	f->acct = (struct frame_account){.exits = true,
+					 .busy_s = 1.25,
+					 .irq_s = 0.125,
+					 .rows_s = 0.5,
+					 .exited_s = 0.625,
+					 .lost_s = 1.0 / 3,
+					 .children_s = 0.25,
+					 .lost = 17};
+	procs[0].child_ticks = 25;
+	procs[0].child_pct = 12.5;
+	procs[4].exited = true;
+	procs[4].exit_status = 3 << 8;
+	procs[4].end_ticks = 8640012;
+	procs[4].maxrss_kb = 4096;
+	procs[4].run_ns = 150000000;
+	exited[0] = procs[2];
+	exited[0].pid = exited[0].tgid = 900;
+	exited[0].state = 'X';
+	exited[0].exited = true;
+	exited[0].exit_status = 0x80 | 11;
+	exited[0].end_ticks = 8640010;
+	exited[0].maxrss_kb = 123456;
+	exited[0].run_ns = 1234567891;
+	exited[0].cpu_pct = 61.7;
+	exited[1] = exited[0];
+	exited[1].pid = exited[1].tgid = 901;
+	exited[1].exit_status = 0;
+	exited[1].has_io = true;
+	exited[1].io_read_bytes = 4096;
+	f->exited = exited;
+	f->nexited = 2;
+	f->exited_cap = 2;
+}
+
+static void read_fixture(const char *name, struct sbuf *b);
+
+/* A fixture's bytes against what encoding f in version gives, and back and again. */
+static void check_bytes(const struct frame *f, unsigned version, const char *name)
+{
+	struct frame g = {0};
+	struct record_store st = {0};
+	struct sbuf raw = {0}, again = {0}, want = {0};
+	const char *update = getenv("PTOP_UPDATE_GOLDEN");
+
+	record_encode(&raw, f, version);
+	if (update && *update) {
+		char p[512];
+		FILE *out;
+
+		snprintf(p, sizeof(p), "%s/record/%s", FIXTURES, name);
+		out = fopen(p, "w");
+		assert_non_null(out);
+		assert_int_equal(fwrite(raw.p, 1, raw.len, out), raw.len);
+		fclose(out);
+	}
+	read_fixture(name, &want);
+	assert_int_equal(raw.len, want.len);
+	assert_memory_equal(raw.p, want.p, raw.len);
+	assert_int_equal(record_decode(raw.p, raw.len, version, &g, &st), 0);
+	record_encode(&again, &g, version);
+	assert_int_equal(again.len, raw.len);
+	assert_memory_equal(again.p, raw.p, raw.len);
+	sbuf_free(&raw);
+	sbuf_free(&again);
+	sbuf_free(&want);
+	frame_free(&g);
+	record_store_free(&st);
+}
+
 /* The bytes of the committed file name in the fixtures' record/ folder, into b. */
 static void read_fixture(const char *name, struct sbuf *b)
 {
@@ -275,51 +354,34 @@ static void read_fixture(const char *name, struct sbuf *b)
 /*
  * The codec's bytes are the format: build_full_frame() encodes to the
  * committed bytes (tests/fixtures/record/full.raw, as the codec of format
- * version 2 wrote them), decodes, and encodes to them again; build_frame(1)
- * encodes to frame.raw. PTOP_UPDATE_GOLDEN=1 writes full.raw anew.
+ * version 3 wrote them: a ptop appending to such a file still writes them,
+ * whatever version 4 added to the frame), build_v4_frame() to full4.raw,
+ * each decodes and encodes to them again; build_frame(1) encodes to
+ * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
 static void test_codec_bytes(void **state)
 {
 	struct frame_cpu cpus[2];
-	struct frame f, g = {0};
-	struct record_store st = {0};
-	struct sbuf raw = {0}, again = {0}, want = {0};
-	const char *update = getenv("PTOP_UPDATE_GOLDEN");
+	struct frame f;
+	struct sbuf raw = {0}, want = {0};
 
 	build_full_frame(&f, cpus);
-	record_encode(&raw, &f);
-	if (update && *update) {
-		char p[512];
-		FILE *out;
-
-		snprintf(p, sizeof(p), "%s/record/full.raw", FIXTURES);
-		out = fopen(p, "w");
-		assert_non_null(out);
-		assert_int_equal(fwrite(raw.p, 1, raw.len, out), raw.len);
-		fclose(out);
-	}
-	read_fixture("full.raw", &want);
-	assert_int_equal(raw.len, want.len);
-	assert_memory_equal(raw.p, want.p, raw.len);
-	assert_int_equal(record_decode(raw.p, raw.len, RECORD_VERSION, &g, &st), 0);
-	record_encode(&again, &g);
-	assert_int_equal(again.len, raw.len);
-	assert_memory_equal(again.p, raw.p, raw.len);
+	check_bytes(&f, 3, "full.raw");
+	sbuf_free(&f.strings);
+	build_v4_frame(&f, cpus);
+	/* what version 4 added leaves version 3's bytes as they were */
+	check_bytes(&f, 3, "full.raw");
+	check_bytes(&f, RECORD_VERSION, "full4.raw");
 	sbuf_free(&f.strings);
 
-	sbuf_reset(&raw);
-	sbuf_reset(&want);
 	build_frame(&f, 1);
-	record_encode(&raw, &f);
+	record_encode(&raw, &f, 3);
 	read_fixture("frame.raw", &want);
 	assert_int_equal(raw.len, want.len);
 	assert_memory_equal(raw.p, want.p, raw.len);
 	sbuf_free(&f.strings);
 	sbuf_free(&raw);
-	sbuf_free(&again);
 	sbuf_free(&want);
-	frame_free(&g);
-	record_store_free(&st);
 }
 
 /* name in the test's directory; four at a time */
@@ -667,7 +729,7 @@ static void test_fixture(unsigned v)
 		write_frames(p, 0, FIXTURE_FRAMES);
 		/* one frame's data, a seed for the fuzz target's decoder */
 		build_frame(&f, 1);
-		record_encode(&raw, &f);
+		record_encode(&raw, &f, RECORD_VERSION);
 		snprintf(p, sizeof(p), "%s/record/frame.raw", FIXTURES);
 		out = fopen(p, "w");
 		assert_non_null(out);

@@ -20,7 +20,7 @@
 
 #include "ptop/frame.h"
 
-#define RECORD_VERSION 3      /* the format this ptop writes, and the newest it reads */
+#define RECORD_VERSION 4      /* the format this ptop writes, and the newest it reads */
 #define RECORD_KEY_EVERY 60   /* frames from one keyframe to the next */
 #define RECORD_HEADER_LEN 256 /* bytes of the file header */
 #define RECORD_FRAME_HEAD 48  /* bytes before each frame's compressed data */
@@ -188,9 +188,11 @@ int record_parse_time(const char *s, int64_t ref_ns, int64_t *out);
  * file's uncompressed frame (appended to b), and back. record_decode()
  * checks every length against the bytes there; it returns 0 or -EINVAL. The
  * decoded frame points into store (names, reasons) and bps, both owned by
- * the caller and reused.
+ * the caller and reused. record_encode() writes the data of the given format
+ * version (a recording appended to keeps its own): what a later version
+ * added is left out.
  */
-void record_encode(struct sbuf *b, const struct frame *f);
+void record_encode(struct sbuf *b, const struct frame *f, unsigned version);
 struct record_store {
 	struct sbuf names;
 	struct frame_bp *bps;

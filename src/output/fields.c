@@ -262,6 +262,15 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			 .type = FT_NAME,
 			 AT(container),
 			 .key = "container"},
+    /* the accounting's (src/frame/account.c): CPU no row showed, of children reaped */
+    [FIELD_CHILD] = {.name = "child",
+		     .title = "CHILD%",
+		     .width = 6,
+		     .desc = N_("CPU of children it reaped in the interval, not shown as rows "
+				"before, percent of one CPU"),
+		     .type = FT_PCT,
+		     AT(child_pct),
+		     .key = "child_cpu_pct"},
 /* "ctr1": headed by its event's name where the frame counts one
      * (field_title()); .off is the event's index */
 #define CTR_FIELD(i, n)                                                                            \
@@ -679,6 +688,9 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 		break;
 	case FIELD_CPU:
 		sbuf_addf_local(b, p->cpu_pct, p->cpu_pct >= 999.95 ? 0 : 1);
+		break;
+	case FIELD_CHILD:
+		sbuf_addf_local(b, p->child_pct, p->child_pct >= 999.95 ? 0 : 1);
 		break;
 	case FIELD_MEM:
 		sbuf_addf_local(b, p->mem_pct, 1);

@@ -115,7 +115,9 @@ static const struct codec_field counters_fields[] = {
 /* A row. The flags come before the fields they say are there. */
 #define P(m, k) CF(struct frame_proc, m, k)
 #define P2(m, k) CF_SINCE(struct frame_proc, m, k, 2)
+#define P4(m, k) CF_SINCE(struct frame_proc, m, k, 4)
 #define IO(m) CF_WHEN(struct frame_proc, m, CK_U64, 0, 2, has_io)
+#define EXIT(m, k) CF_WHEN(struct frame_proc, m, k, 0, 4, exited)
 static const struct codec_field proc_fields[] = {
 	P(pid, CK_I32), P(ppid, CK_I32), P(state, CK_CHAR), P(comm, CK_COMM),
 	P(uid, CK_U32), P(user, CK_USER),
@@ -126,7 +128,7 @@ static const struct codec_field proc_fields[] = {
 	P(swap_kb, CK_U64), P(rss_anon_kb, CK_U64), P(rss_file_kb, CK_U64),
 	P(vctxsw, CK_U64), P(nvctxsw, CK_U64), P(perf_fds, CK_I32), P(tgid, CK_I32),
 	P(has_ctr, CK_BIT), P(ctr_partial, CK_BIT), P(ctr_not_counted, CK_BIT),
-	P(has_cmd, CK_BIT), P2(has_io, CK_BIT),
+	P(has_cmd, CK_BIT), P2(has_io, CK_BIT), P4(exited, CK_BIT),
 	/* version 2: -S's children times, -U's uids, I/O and control group */
 	P2(cutime, CK_U64), P2(cstime, CK_U64), P2(ruid, CK_U32), P2(suid, CK_U32),
 	P2(fsuid, CK_U32),
@@ -138,10 +140,24 @@ static const struct codec_field proc_fields[] = {
 	CF_WHEN(struct frame_proc, ctr_na, CK_U8, 0, 0, has_ctr),
 	CF_WHEN(struct frame_proc, ctr_scale, CK_F64, 0, 0, has_ctr),
 	CF_WHEN(struct frame_proc, ctr, CK_F64, FRAME_MAX_EVENTS, 0, has_ctr),
+	/* version 4: the accounting's children's share, and how an exited process ended */
+	P4(child_ticks, CK_U64), P4(child_pct, CK_F64),
+	EXIT(exit_status, CK_I32), EXIT(end_ticks, CK_U64), EXIT(maxrss_kb, CK_U64),
+	EXIT(run_ns, CK_U64),
 };
 #undef P
 #undef P2
+#undef P4
 #undef IO
+#undef EXIT
+
+/* Version 4: where the interval's busy CPU went (frame_account), after the breakpoints. */
+#define A(m, k) CF_SINCE(struct frame, acct.m, k, 4)
+static const struct codec_field acct_fields[] = {
+	A(exits, CK_BOOL), A(busy_s, CK_F64), A(irq_s, CK_F64), A(rows_s, CK_F64),
+	A(exited_s, CK_F64), A(lost_s, CK_F64), A(children_s, CK_F64), A(lost, CK_U64),
+};
+#undef A
 
 #define B(m, k) CF(struct frame_bp, m, k)
 static const struct codec_field bp_fields[] = {
@@ -199,23 +215,34 @@ static void put_cstr(struct sbuf *b, const char *s)
 	put_str(b, s, s ? strlen(s) : 0);
 }
 
-static void put_fields(struct sbuf *b, const void *base, const struct codec_field *t, size_t n);
+/* The encoder's state: the bytes, and the format version they are written in. */
+struct put {
+	struct sbuf *b;
+	unsigned version;
+};
 
-/* The CK_BIT fields from t[0] on as one byte, t[0] the lowest bit; how many there were. */
-static size_t put_bits(struct sbuf *b, const char *base, const struct codec_field *t, size_t n)
+static void put_fields(struct put *w, const void *base, const struct codec_field *t, size_t n);
+
+/*
+ * The CK_BIT fields from t[0] on as one byte, t[0] the lowest bit (a later
+ * version's always 0); how many there were.
+ */
+static size_t put_bits(struct put *w, const char *base, const struct codec_field *t, size_t n)
 {
 	unsigned byte = 0;
 	size_t k;
 
 	for (k = 0; k < n && t[k].kind == CK_BIT; k++)
-		byte |= (unsigned)*(const bool *)(base + t[k].off) << k;
-	put_u8(b, byte);
+		if (t[k].since <= w->version)
+			byte |= (unsigned)*(const bool *)(base + t[k].off) << k;
+	put_u8(w->b, byte);
 	return k;
 }
 
-static void put_field(struct sbuf *b, const char *base, const struct codec_field *fd)
+static void put_field(struct put *w, const char *base, const struct codec_field *fd)
 {
 	const char *at = base + fd->off;
+	struct sbuf *b = w->b;
 
 	switch (fd->kind) {
 	case CK_U8:
@@ -254,7 +281,7 @@ static void put_field(struct sbuf *b, const char *base, const struct codec_field
 			put_f64(b, ((const double *)at)[i]);
 		break;
 	case CK_CPU:
-		put_fields(b, at, cpu_fields, ARRAY_SIZE(cpu_fields));
+		put_fields(w, at, cpu_fields, ARRAY_SIZE(cpu_fields));
 		break;
 	case CK_STORED:
 	case CK_USER:
@@ -272,30 +299,31 @@ static void put_field(struct sbuf *b, const char *base, const struct codec_field
 	}
 }
 
-/* Every field of t of the struct at base (the writer writes the current version). */
-static void put_fields(struct sbuf *b, const void *base, const struct codec_field *t, size_t n)
+/* Every field of t of the struct at base that the version being written has. */
+static void put_fields(struct put *w, const void *base, const struct codec_field *t, size_t n)
 {
 	const char *p = base;
 
 	for (size_t i = 0; i < n; i++) {
-		if (t[i].when && !*(const bool *)(p + t[i].when - 1))
-			continue;
 		if (t[i].kind == CK_BIT)
-			i += put_bits(b, p, t + i, n - i) - 1;
-		else
-			put_field(b, p, &t[i]);
+			i += put_bits(w, p, t + i, n - i) - 1;
+		else if (t[i].since <= w->version &&
+			 (!t[i].when || *(const bool *)(p + t[i].when - 1)))
+			put_field(w, p, &t[i]);
 	}
 }
 
-static void put_counters(struct sbuf *b, const struct frame_counters *c)
+static void put_counters(struct put *w, const struct frame_counters *c)
 {
+	struct sbuf *b = w->b;
+
 	put_u8(b, c->on);
 	if (!c->on)
 		return;
 	put_u8(b, (unsigned)c->nevents);
 	for (int e = 0; e < c->nevents; e++)
 		put_cstr(b, c->names[e]);
-	put_fields(b, c, counters_fields, ARRAY_SIZE(counters_fields));
+	put_fields(w, c, counters_fields, ARRAY_SIZE(counters_fields));
 	put_u8(b, (unsigned)c->npmus);
 	for (int i = 0; i < c->npmus; i++)
 		put_cstr(b, c->pmus[i]);
@@ -309,24 +337,34 @@ static void put_counters(struct sbuf *b, const struct frame_counters *c)
 		put_f64(b, c->self_ctr[e]);
 }
 
-void record_encode(struct sbuf *b, const struct frame *f)
+void record_encode(struct sbuf *b, const struct frame *f, unsigned version)
 {
-	put_fields(b, f, system_fields, ARRAY_SIZE(system_fields));
+	struct put w = {.b = b, .version = version};
+
+	put_fields(&w, f, system_fields, ARRAY_SIZE(system_fields));
 	put_u32(b, f->cpus ? f->ncpus : 0);
 	for (unsigned i = 0; f->cpus && i < f->ncpus; i++)
-		put_fields(b, &f->cpus[i], cpu_fields, ARRAY_SIZE(cpu_fields));
+		put_fields(&w, &f->cpus[i], cpu_fields, ARRAY_SIZE(cpu_fields));
 	/* version 2: where the rows came from */
-	put_cstr(b, f->cost.source);
-	put_fields(b, f, cost_fields, ARRAY_SIZE(cost_fields));
-	put_counters(b, &f->counters);
+	if (version >= 2)
+		put_cstr(b, f->cost.source);
+	put_fields(&w, f, cost_fields, ARRAY_SIZE(cost_fields));
+	put_counters(&w, &f->counters);
 	put_u32(b, (uint32_t)f->strings.len);
 	sbuf_add(b, f->strings.p, f->strings.len);
 	put_u32(b, (uint32_t)f->nprocs);
 	for (size_t i = 0; i < f->nprocs; i++)
-		put_fields(b, &f->procs[i], proc_fields, ARRAY_SIZE(proc_fields));
+		put_fields(&w, &f->procs[i], proc_fields, ARRAY_SIZE(proc_fields));
 	put_u32(b, (uint32_t)f->nbps);
 	for (size_t i = 0; i < f->nbps; i++)
-		put_fields(b, &f->bps[i], bp_fields, ARRAY_SIZE(bp_fields));
+		put_fields(&w, &f->bps[i], bp_fields, ARRAY_SIZE(bp_fields));
+	if (version < 4)
+		return;
+	/* version 4: the accounting, and the processes that ended in the interval */
+	put_fields(&w, f, acct_fields, ARRAY_SIZE(acct_fields));
+	put_u32(b, (uint32_t)f->nexited);
+	for (size_t i = 0; i < f->nexited; i++)
+		put_fields(&w, &f->exited[i], proc_fields, ARRAY_SIZE(proc_fields));
 }
 
 /* ---- reading ---- */
@@ -692,6 +730,33 @@ static void decode_bps(struct cur *c, struct frame *f)
 	}
 }
 
+/* Version 4: the accounting and the exited processes' rows (f->exited). */
+static void decode_exited(struct cur *c, struct frame *f)
+{
+	uint32_t n;
+
+	memset(&f->acct, 0, sizeof(f->acct));
+	f->nexited = 0;
+	if (c->version < 4)
+		return;
+	get_fields(c, f, acct_fields, ARRAY_SIZE(acct_fields));
+	n = get_u32(c);
+	if (n > CODEC_MAX_ROWS || !need(c, (size_t)n * 150)) {
+		c->bad = true;
+		return;
+	}
+	if (f->exited_cap < n) {
+		f->exited = xreallocarray(f->exited, n, sizeof(*f->exited));
+		f->exited_cap = n;
+	}
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		get_proc(c, &f->exited[i], f->strings.len);
+		if (!f->exited[i].exited)
+			c->bad = true; /* every row there ended */
+	}
+	f->nexited = c->bad ? 0 : n;
+}
+
 int record_decode(const void *data, size_t len, unsigned version, struct frame *f,
 		  struct record_store *st)
 {
@@ -712,9 +777,11 @@ int record_decode(const void *data, size_t len, unsigned version, struct frame *
 		sbuf_add(&f->strings, s, n);
 	decode_procs(&c, f);
 	decode_bps(&c, f);
+	decode_exited(&c, f);
 	if (c.bad || c.p != c.end) {
 		f->nprocs = 0;
 		f->nbps = 0;
+		f->nexited = 0;
 		f->counters.on = false;
 		return -EINVAL;
 	}

@@ -1295,7 +1295,7 @@ int record_write(struct record_writer *w, const struct frame *f, struct record_e
 	if (w->failed)
 		return rec_fail(e, -EIO, w->path, _("recording stopped after an error"));
 	sbuf_reset(&w->raw);
-	record_encode(&w->raw, f);
+	record_encode(&w->raw, f, w->version);
 	if (w->raw.len > RECORD_FRAME_MAX || compress_frame(w, key))
 		return rec_fail(e, -EFBIG, w->path, _("frame too large to record"));
 	err = append_frame(w, f, key, e);
