@@ -277,6 +277,49 @@ static void test_counters_monotonic(void **state)
 	metrics_free(m);
 }
 
+/*
+ * A process that ended in the interval (an exit record, frame.exited)
+ * counts into its group: the CPU the accounting gave the interval, storage
+ * bytes since its last row; one never seen as a row counts whole. The
+ * accounting's sums are counters of their own.
+ */
+static void test_exited(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+	struct frame_proc ex[2] = {0};
+
+	frame_reset();
+	add(20, "cc", 10, 5);
+	fx.procs[0].has_io = true;
+	fx.procs[0].io_read_bytes = 1000;
+	update(m);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"cc\"}") == 0.1);
+	/* 20 ended after 0.25 s more of CPU and 500 bytes more; 21 lived and ended between */
+	ex[0] = fx.procs[0];
+	ex[0].exited = true;
+	ex[0].cpu_pct = 12.5;
+	ex[0].io_read_bytes = 1500;
+	ex[1] = ex[0];
+	ex[1].pid = ex[1].tgid = 21;
+	ex[1].start_ticks = 50;
+	ex[1].cpu_pct = 25;
+	ex[1].io_read_bytes = 300;
+	fx.f.exited = ex;
+	fx.f.nexited = 2;
+	fx.f.interval_s = 2;
+	fx.f.acct = (struct frame_account){
+	    .exits = true, .busy_s = 1, .rows_s = 0.2, .exited_s = 0.75, .lost = 3, .lost_s = 0.05};
+	add(1, "init", 0, 1);
+	update(m);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"cc\"}") == 0.1 + 0.25 + 0.5);
+	assert_true(sample(m, "ptop_group_io_read_bytes_total{comm=\"cc\"}") == 1000 + 500 + 300);
+	assert_true(sample(m, "ptop_accounted_cpu_seconds_total{kind=\"exited\"}") == 0.75);
+	assert_true(sample(m, "ptop_accounted_cpu_seconds_total{kind=\"busy\"}") == 1);
+	assert_true(sample(m, "ptop_exits_lost_total") == 3);
+	metrics_free(m);
+}
+
 static void io(int i, uint64_t r, uint64_t w)
 {
 	fx.procs[i].has_io = true;
@@ -418,7 +461,7 @@ int main(void)
 	    cmocka_unit_test(test_groups_bounded), cmocka_unit_test(test_counters_monotonic),
 	    cmocka_unit_test(test_stale_slot),	   cmocka_unit_test(test_perf_events),
 	    cmocka_unit_test(test_formats),	   cmocka_unit_test(test_io_bytes),
-	    cmocka_unit_test(test_rows_read),
+	    cmocka_unit_test(test_rows_read),	   cmocka_unit_test(test_exited),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,6 +54,9 @@ struct mtop {
 	bool has_cmd;
 };
 
+/* ptop_accounted_cpu_seconds_total's kinds, in frame_account's terms */
+enum { ACCT_BUSY, ACCT_IRQ, ACCT_ROWS, ACCT_EXITED, ACCT_LOST, ACCT_CHILDREN, ACCT_KINDS };
+
 struct metrics {
 	struct metrics_opts o;
 	struct mgroup *groups; /* o.max_groups, then "other" */
@@ -69,6 +72,10 @@ struct metrics {
 	struct timespec time;
 	struct frame_cost cost;
 	double rows_read[3]; /* rows read in full, kept, from BPF, over all frames */
+	/* where busy CPU went, over all frames (frame_account): seconds */
+	double acct[ACCT_KINDS];
+	double exits_lost; /* exits the source's buffer could not hold */
+	bool exits;	   /* the last frame's source lists processes that ended */
 	size_t nrows;
 	double hz;
 	bool counters_on;
@@ -237,6 +244,37 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 			     .has_io = p->has_io};
 }
 
+/*
+ * The processes that ended in the interval (an exit hook's records) into
+ * their groups: the CPU the accounting gave the interval, and the storage
+ * bytes since the last frame's look (all of them for one never seen), so a
+ * process that lived between two frames counts too. Before add_deltas(),
+ * whose prev is then the last frame's.
+ */
+static void add_exited(struct metrics *m, const struct frame *f)
+{
+	for (size_t i = 0; i < f->nexited; i++) {
+		const struct frame_proc *e = &f->exited[i];
+		struct mgroup *g = &m->groups[row_group(m, e)];
+		struct mtrack key = {.pid = e->pid};
+		const struct mtrack *p =
+		    m->nprev ? bsearch(&key, m->prev, m->nprev, sizeof(*m->prev), by_pid) : NULL;
+
+		if (p && p->start != e->start_ticks)
+			p = NULL;
+		g->cpu_s += e->cpu_pct / 100.0 * f->interval_s;
+		g->last_seen = m->frames;
+		if (!e->has_io)
+			continue;
+		if (p && !p->has_io)
+			p = NULL;
+		g->has_io = true;
+		g->io_read += (double)(p ? grown(e->io_read_bytes, p->io_read) : e->io_read_bytes);
+		g->io_write +=
+		    (double)(p ? grown(e->io_write_bytes, p->io_write) : e->io_write_bytes);
+	}
+}
+
 static void keep_top(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
 		     size_t n)
 {
@@ -270,6 +308,14 @@ static void keep_frame(struct metrics *m, const struct frame *f, size_t n)
 	m->rows_read[0] += f->cost.read_full;
 	m->rows_read[1] += f->cost.read_kept;
 	m->rows_read[2] += f->cost.read_bpf;
+	m->acct[ACCT_BUSY] += f->acct.busy_s;
+	m->acct[ACCT_IRQ] += f->acct.irq_s;
+	m->acct[ACCT_ROWS] += f->acct.rows_s;
+	m->acct[ACCT_EXITED] += f->acct.exited_s;
+	m->acct[ACCT_LOST] += f->acct.lost_s;
+	m->acct[ACCT_CHILDREN] += f->acct.children_s;
+	m->exits_lost += (double)f->acct.lost;
+	m->exits = f->acct.exits;
 	m->nrows = n;
 	m->counters_on = f->counters.on;
 	m->nevents = f->counters.on ? f->counters.nevents : 0;
@@ -303,6 +349,7 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 	}
 	for (size_t i = 0; i < n; i++)
 		add_row(m, f, rows[i], &m->cur[i]);
+	add_exited(m, f);
 	add_deltas(m, n);
 	keep_top(m, f, rows, n);
 	keep_frame(m, f, n);
@@ -618,6 +665,34 @@ static void render_rows_read(const struct metrics *m, struct sbuf *b, bool om)
 	sbuf_free(&l);
 }
 
+/* Where busy CPU went, as the frames accounted it: a counter per kind. */
+static void render_accounted(const struct metrics *m, struct sbuf *b, bool om)
+{
+	static const char *const kind[ACCT_KINDS] = {
+	    [ACCT_BUSY] = "busy",     [ACCT_IRQ] = "irq",   [ACCT_ROWS] = "rows",
+	    [ACCT_EXITED] = "exited", [ACCT_LOST] = "lost", [ACCT_CHILDREN] = "children"};
+	char l[32];
+
+	metrics_family(b, om, "ptop_accounted_cpu_seconds", METRICS_COUNTER, "seconds",
+		       "CPU time of the frames' intervals: busy (user, nice and system of the "
+		       "cpu summary), irq (irq and softirq), and what explains busy: rows (the "
+		       "processes listed), exited (processes that ended, from an exit hook), "
+		       "lost (exits the hook's buffer could not hold), children (children their "
+		       "parents reaped, not shown as rows before).");
+	for (int k = 0; k < ACCT_KINDS; k++) {
+		if (!m->exits && (k == ACCT_EXITED || k == ACCT_LOST))
+			continue;
+		snprintf(l, sizeof(l), "{kind=\"%s\"}", kind[k]);
+		metrics_sample(b, "ptop_accounted_cpu_seconds", "_total", l, m->acct[k]);
+	}
+	if (!m->exits)
+		return;
+	metrics_family(b, om, "ptop_exits_lost", METRICS_COUNTER, NULL,
+		       "Process exits the exit hook's buffer could not hold (their CPU is "
+		       "counted as lost).");
+	metrics_sample(b, "ptop_exits_lost", "_total", "", m->exits_lost);
+}
+
 static void render_cost(const struct metrics *m, struct sbuf *b, bool om)
 {
 	metrics_family(b, om, "ptop_frame_timestamp_seconds", METRICS_GAUGE, "seconds",
@@ -646,6 +721,7 @@ static void render_cost(const struct metrics *m, struct sbuf *b, bool om)
 	metrics_sample(b, "ptop_frame_processes", "", "{outcome=\"unreadable\"}",
 		       m->cost.unreadable);
 	render_rows_read(m, b, om);
+	render_accounted(m, b, om);
 	metrics_family(b, om, "ptop_fallback_reads", METRICS_GAUGE, NULL,
 		       "Reads of the last frame that opened and closed a file (over the budget).");
 	metrics_sample(b, "ptop_fallback_reads", "", "", m->cost.fallback);
