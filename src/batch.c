@@ -130,7 +130,6 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	size_t nrows;
 	int err;
 
-	f->view = &o->view;
 	if (o->cumulative)
 		add_children_time(f);
 	if (b->rows_cap < f->nprocs) {
@@ -154,7 +153,7 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 		/* what -p shows, as top's Tasks: line; the recording keeps the whole frame's */
 		rows_count_tasks(f, &o->filter);
 		sbuf_reset(&b->buf);
-		b->fmt->frame(&b->buf, f, b->rows, nrows, b->printed++ == 0);
+		b->fmt->frame(&b->buf, f, &o->view, b->rows, nrows, b->printed++ == 0);
 		err = write_out(o->out_fd, b->buf.p, b->buf.len);
 		/* -EPIPE: the reader is done with us, not an error */
 		if (err)

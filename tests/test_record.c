@@ -150,7 +150,7 @@ static char *print_all(const struct frame *f)
 	for (size_t i = 0; i < f->nprocs; i++)
 		rows[i] = &f->procs[i];
 	for (const struct output_format_def *const *o = output_formats; *o; o++)
-		(*o)->frame(&b, f, rows, f->nprocs, true);
+		(*o)->frame(&b, f, NULL, rows, f->nprocs, true);
 	return (char *)sbuf_cstr(&b);
 }
 

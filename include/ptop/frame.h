@@ -275,11 +275,8 @@ struct frame {
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads;  /* rows are threads (top -H): pid is a thread id, tasks count threads */
 	bool cmdlines; /* the presenter read every row's command line (top -c) */
-	/* how the presenter shows it (output.h), set after each sample; NULL: the defaults */
-	const struct output_view *view;
 };
 
-struct output_view;
 struct sampler;
 
 /* Where a sampler reads processes from (--source, ptoprc's source). */

@@ -43,13 +43,13 @@ static void csv_field(struct sbuf *b, const char *s, size_t n)
 	sbuf_addc(b, '"');
 }
 
-void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		      size_t nrows, bool first)
+void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		      const struct frame_proc *const *rows, size_t nrows, bool first)
 {
 	char when[RFC3339_LEN + 1];
 	size_t wlen = fmt_time_rfc3339(when, &f->time);
 	const enum field_id *cols;
-	size_t ncols = output_columns(f, NULL, FIELD_COUNT, &cols);
+	size_t ncols = output_columns(v, NULL, FIELD_COUNT, &cols);
 
 	if (first) {
 		/* the column table's keys, in its order (or --fields') */

@@ -615,13 +615,11 @@ static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct f
 		sbuf_adds(b, s);
 }
 
-/* VIRT, RES, SHR, SWAP: in the view's unit (-e), top's default KiB without a view. */
+/* VIRT, RES, SHR, SWAP: in the view's unit (-e). */
 static void fmt_mem_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-			  const struct frame *f)
+			  const struct output_view *v)
 {
-	enum mem_unit unit = f->view ? f->view->task_unit : UNIT_KIB;
-
-	fmt_mem_unit(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width, unit);
+	fmt_mem_unit(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width, v->task_unit);
 }
 
 /* TIME+, UTIME, STIME: clock ticks as top's TIME+. */
@@ -697,8 +695,10 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 }
 
 void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-		  const struct frame *f)
+		  const struct frame *f, const struct output_view *v)
 {
+	if (!v)
+		v = &output_view_default;
 	if (field_absent(id, p)) {
 		sbuf_addc(b, '-');
 		return;
@@ -708,7 +708,7 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_RES:
 	case FIELD_SHR:
 	case FIELD_SWAP:
-		fmt_mem_field(b, id, p, f);
+		fmt_mem_field(b, id, p, v);
 		break;
 	case FIELD_TIME:
 	case FIELD_UTIME:

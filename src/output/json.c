@@ -34,10 +34,11 @@ static void kv_f(struct sbuf *b, const char *k, double v, int dec, bool comma)
 	sbuf_addf(b, v, dec);
 }
 
-static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
+static void json_proc(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		      const struct frame_proc *p)
 {
 	const enum field_id *cols;
-	size_t ncols = output_columns(f, NULL, FIELD_COUNT, &cols);
+	size_t ncols = output_columns(v, NULL, FIELD_COUNT, &cols);
 	bool comma = false;
 
 	sbuf_addc(b, '{');
@@ -343,8 +344,8 @@ static void json_cost(struct sbuf *b, const struct frame *f)
 	sbuf_addc(b, '}');
 }
 
-void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		       size_t nrows, bool first)
+void output_json_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		       const struct frame_proc *const *rows, size_t nrows, bool first)
 {
 	json_system(b, f);
 	json_tasks(b, f);
@@ -360,7 +361,7 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	for (size_t i = 0; i < nrows; i++) {
 		if (i)
 			sbuf_addc(b, ',');
-		json_proc(b, f, rows[i]);
+		json_proc(b, f, v, rows[i]);
 	}
 	sbuf_adds(b, "]}\n");
 	(void)first;
