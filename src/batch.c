@@ -139,10 +139,9 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	nrows = pipeline_select(b->pipe, f, &o->filter, &o->order, b->rows, counters, perf_fds);
 	if (b->x)
 		exporter_frame(b->x, b->pipe, f, b->rows, nrows);
-	/* -c: a process that is gone since has its name for a command line; a replay
-	 * shows them as recorded */
-	f->cmdlines = o->cmdline || (o->replay && f->cmdlines);
-	if (o->cmdline)
+	/* -c: a process that is gone since keeps its name; a replay has the command
+	 * lines it recorded */
+	if (o->view.cmdlines)
 		pipeline_cmdlines(b->pipe, f, b->rows, nrows);
 	/* recorded first: a reader that went away ends the run, not this frame's record */
 	if (b->rec && recorder_frame(b->rec, f, &re)) {

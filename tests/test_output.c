@@ -346,6 +346,7 @@ static void test_golden_csv(void **state)
 static void test_csv_formula_cells(void **state)
 {
 	static const char *const cmd = "=cmd|' /C calc'!A0";
+	struct output_view v = output_view_default;
 	struct frame f;
 	struct sbuf b = {0};
 	struct frame_proc *p;
@@ -364,12 +365,12 @@ static void test_csv_formula_cells(void **state)
 	p = proc_at(2, 43, "plain-name", 'S');
 	p->cgroup = "/a=b";
 	f.nprocs = 3;
-	f.cmdlines = true;
+	v.cmdlines = true;
 	sbuf_add(&f.strings, cmd, strlen(cmd));
 	f.procs[0].has_cmd = true;
 	f.procs[0].cmd_off = 0;
 	f.procs[0].cmd_len = (uint32_t)strlen(cmd);
-	output_csv_frame(&b, &f, NULL, frame_rows(&f), f.nprocs, false);
+	output_csv_frame(&b, &f, &v, frame_rows(&f), f.nprocs, false);
 	s = sbuf_cstr(&b);
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));

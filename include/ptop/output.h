@@ -118,7 +118,7 @@ int field_compare(enum field_id id, const struct frame_proc *a, const struct fra
  * The value of field id of p (a record of f), unpadded, as the text formats
  * show it through view v (NULL: output_view_default): memory in K/M/G to fit
  * from v's task_unit, times as TIME+, the command line instead of the name
- * when f->cmdlines is set and it was read.
+ * when v->cmdlines is set and the row's was read (has_cmd).
  */
 void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		  const struct frame *f, const struct output_view *v);
@@ -219,6 +219,9 @@ struct output_view {
 	int width;		    /* text: lines cut to this many columns; 0: no limit */
 	enum mem_unit summary_unit; /* text: the summary's memory lines (top -E) */
 	enum mem_unit task_unit;    /* text: memory columns shown from this unit up (top -e) */
+	/* COMMAND shows the command line of rows that have one read (top -c); CSV adds
+	 * a cmdline column. JSON gives every row's that was read, whatever this says. */
+	bool cmdlines;
 };
 
 /* No column choice, no width limit, MiB in the summary and KiB columns: as top's. */

@@ -649,10 +649,11 @@ static void fmt_ctr_field(struct sbuf *b, enum field_id id, const struct frame_p
 		fmt_ctr(b, f->counters.names[e], p->ctr[e], field_defs[id].width);
 }
 
-/* The command line when the frame holds it (-c) and the row has one, else the name. */
-static void fmt_command(struct sbuf *b, const struct frame_proc *p, const struct frame *f)
+/* The command line when the view shows them (-c) and the row has one, else the name. */
+static void fmt_command(struct sbuf *b, const struct frame_proc *p, const struct frame *f,
+			const struct output_view *v)
 {
-	if (f->cmdlines && p->has_cmd)
+	if (v->cmdlines && p->has_cmd)
 		fmt_printable(b, f->strings.p + p->cmd_off, p->cmd_len);
 	else
 		fmt_printable(b, p->comm, p->comm_len);
@@ -737,7 +738,7 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		fmt_ctr_field(b, id, p, f);
 		break;
 	case FIELD_COMMAND:
-		fmt_command(b, p, f);
+		fmt_command(b, p, f, v);
 		break;
 	default:
 		fmt_row_field(b, id, p);

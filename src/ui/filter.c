@@ -17,7 +17,6 @@ static struct sbuf scratch; /* a row's command as shown, kept across frames */
 
 bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *text)
 {
-	ui->frame.cmdlines = ui->cfg.cmdline;
 	if (ui->cfg.cmdline && !p->has_cmd)
 		pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
 	sbuf_reset(&scratch);

@@ -249,7 +249,6 @@ void table_prepare(struct ui *ui)
 {
 	size_t first, n;
 
-	ui->frame.cmdlines = ui->cfg.cmdline; /* what COMMAND shows */
 	if (!ui->have_frame)
 		return;
 	/* before the first draw the table's height is not known: the screen's bounds it */
