@@ -100,22 +100,14 @@ static int batch_prime(struct pipeline *pipe, const struct pipeline_request *req
 	return 0;
 }
 
-/* -S: each row's time with its dead children's, as top's cumulative mode. */
-static void add_children_time(struct frame *f)
-{
-	for (size_t i = 0; i < f->nprocs; i++) {
-		f->procs[i].utime += f->procs[i].cutime;
-		f->procs[i].stime += f->procs[i].cstime;
-	}
-}
-
 /* Where the frames of one run go: the output buffer, the recording. */
 struct batch_out {
 	const struct batch_opts *o;
 	const struct output_format_def *fmt;
 	struct pipeline *pipe;
 	struct recorder *rec;
-	struct exporter *x; /* --listen */
+	struct exporter *x;	/* --listen */
+	struct row_order order; /* -s/-o, sorting times as -S shows them */
 	const struct frame_proc **rows;
 	size_t rows_cap;
 	struct sbuf buf;
@@ -130,13 +122,11 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	size_t nrows;
 	int err;
 
-	if (o->cumulative)
-		add_children_time(f);
 	if (b->rows_cap < f->nprocs) {
 		b->rows_cap = f->cap;
 		b->rows = xreallocarray(b->rows, b->rows_cap, sizeof(*b->rows));
 	}
-	nrows = pipeline_select(b->pipe, f, &o->filter, &o->order, b->rows, counters, perf_fds);
+	nrows = pipeline_select(b->pipe, f, &o->filter, &b->order, b->rows, counters, perf_fds);
 	if (b->x)
 		exporter_frame(b->x, b->pipe, f, b->rows, nrows);
 	/* -c: a process that is gone since keeps its name; a replay has the command
@@ -232,6 +222,8 @@ int batch_run(const struct batch_opts *o)
 	int status = -1, err = 0;
 
 	catch_signals();
+	b.order = o->order;
+	b.order.cumulative = o->view.cumulative;
 	/* JSON and CSV write every column with a key: what those need is read as well */
 	for (int id = 0; b.fmt->every_column && id < FIELD_COUNT; id++)
 		if (field_defs[id].key && !field_defs[id].json_only)

@@ -612,7 +612,7 @@ static bool take_top_option(int c, struct cli *cli, char **argv, int argc)
 		o->filter.hide_idle = true;
 		break;
 	case 'S':
-		o->cumulative = true;
+		o->view.cumulative = true;
 		break;
 	case '1':
 		o->per_cpu = true;

@@ -927,6 +927,89 @@ static void test_io_cgroup_columns(void **state)
 	assert_int_equal(field_by_name("write_rate"), FIELD_IO_WRITE_RATE);
 }
 
+/*
+ * The view says how a frame is shown and the frame stays as it was sampled:
+ * -S (cumulative) adds the dead children's time to TIME+, UTIME+ and STIME+
+ * in text and in their sort order, never to %CPU nor to JSON's and CSV's
+ * tick counts; -c (cmdlines) shows a row's command line where it was read.
+ * No format writes into the frame.
+ */
+static void test_view_not_frame(void **state)
+{
+	struct frame_proc before[NPROCS];
+	const struct frame_proc *rows[NPROCS];
+	struct output_view v = output_view_default;
+	struct row_order by = {.field = FIELD_TIME, .reverse = true};
+	struct frame f;
+	struct sbuf b = {0};
+	size_t at_own = 0, at_all = 0;
+
+	(void)state;
+	build_frame(&f);
+	procs[2].utime = 7;
+	procs[2].stime = 2;
+	procs[2].cutime = 6000;
+	procs[2].cstime = 50;
+	sbuf_adds(&f.strings, "say hi --loud");
+	procs[2].has_cmd = true;
+	procs[2].cmd_len = 13;
+	memcpy(before, procs, sizeof(before));
+	v.cumulative = true;
+	v.cmdlines = true;
+
+	field_format(&b, FIELD_TIME, &procs[2], &f, NULL);
+	assert_string_equal(sbuf_cstr(&b), "0:00.09");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_TIME, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "1:00.59");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_UTIME, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "1:00.07");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_STIME, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "0:00.52");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_CPU, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "0.3");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_COMMAND, &procs[2], &f, NULL);
+	assert_string_equal(sbuf_cstr(&b), "say \"hi\"");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_COMMAND, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "say hi --loud");
+
+	/* ascending TIME+: 9 ticks before systemd's 450, 6059 after */
+	rows_select(&f, NULL, &by, rows);
+	for (size_t i = 0; i < NPROCS; i++) {
+		at_own = rows[i]->pid == 300 ? i : at_own;
+		at_all = rows[i]->pid == 1 ? i : at_all;
+	}
+	assert_true(at_own < at_all);
+	by.cumulative = true;
+	rows_select(&f, NULL, &by, rows);
+	for (size_t i = 0; i < NPROCS; i++) {
+		at_own = rows[i]->pid == 300 ? i : at_own;
+		at_all = rows[i]->pid == 1 ? i : at_all;
+	}
+	assert_true(at_own > at_all);
+
+	sbuf_reset(&b);
+	output_text_frame(&b, &f, &v, frame_rows(&f), f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "1:00.59 say hi --loud\n"));
+	sbuf_reset(&b);
+	output_json_frame(&b, &f, &v, frame_rows(&f), f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "\"utime_ticks\":7,\"stime_ticks\":2,"));
+	assert_null(strstr(sbuf_cstr(&b), "\"utime_ticks\":6007"));
+	sbuf_reset(&b);
+	output_csv_frame(&b, &f, &v, frame_rows(&f), f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&b), ",7,2,"));
+	assert_null(strstr(sbuf_cstr(&b), ",6007,"));
+	assert_non_null(strstr(sbuf_cstr(&b), ",say hi --loud\r\n"));
+	assert_memory_equal(procs, before, sizeof(before));
+	sbuf_free(&b);
+	sbuf_free(&f.strings);
+}
+
 static void test_output_format_by_name(void **state)
 {
 	assert_ptr_equal(output_format_by_name("text"), &output_format_text);
@@ -987,6 +1070,7 @@ int main(void)
 	    cmocka_unit_test(test_io_cgroup_columns),
 	    cmocka_unit_test(test_output_formats_listed),
 	    cmocka_unit_test(test_counters_text_headings),
+	    cmocka_unit_test(test_view_not_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

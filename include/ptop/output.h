@@ -171,7 +171,8 @@ struct row_filter {
 
 struct row_order {
 	enum field_id field;
-	bool reverse; /* against the field's natural order */
+	bool reverse;	 /* against the field's natural order */
+	bool cumulative; /* TIME+, UTIME+, STIME+ with dead children's time (top -S) */
 };
 
 /* Fill rows (room for f->nprocs) with the chosen processes, sorted. Returns how many. */
@@ -222,6 +223,9 @@ struct output_view {
 	/* COMMAND shows the command line of rows that have one read (top -c); CSV adds
 	 * a cmdline column. JSON gives every row's that was read, whatever this says. */
 	bool cmdlines;
+	/* text: TIME+, UTIME+ and STIME+ with the dead children's time (top -S); %CPU,
+	 * JSON and CSV keep the process's own, as the frame does */
+	bool cumulative;
 };
 
 /* No column choice, no width limit, MiB in the summary and KiB columns: as top's. */
