@@ -100,22 +100,14 @@ static int batch_prime(struct pipeline *pipe, const struct pipeline_request *req
 	return 0;
 }
 
-/* -S: each row's time with its dead children's, as top's cumulative mode. */
-static void add_children_time(struct frame *f)
-{
-	for (size_t i = 0; i < f->nprocs; i++) {
-		f->procs[i].utime += f->procs[i].cutime;
-		f->procs[i].stime += f->procs[i].cstime;
-	}
-}
-
 /* Where the frames of one run go: the output buffer, the recording. */
 struct batch_out {
 	const struct batch_opts *o;
 	const struct output_format_def *fmt;
 	struct pipeline *pipe;
 	struct recorder *rec;
-	struct exporter *x; /* --listen */
+	struct exporter *x;	/* --listen */
+	struct row_order order; /* -s/-o, sorting times as -S shows them */
 	const struct frame_proc **rows;
 	size_t rows_cap;
 	struct sbuf buf;
@@ -130,20 +122,16 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	size_t nrows;
 	int err;
 
-	f->view = &o->view;
-	if (o->cumulative)
-		add_children_time(f);
 	if (b->rows_cap < f->nprocs) {
 		b->rows_cap = f->cap;
 		b->rows = xreallocarray(b->rows, b->rows_cap, sizeof(*b->rows));
 	}
-	nrows = pipeline_select(b->pipe, f, &o->filter, &o->order, b->rows, counters, perf_fds);
+	nrows = pipeline_select(b->pipe, f, &o->filter, &b->order, b->rows, counters, perf_fds);
 	if (b->x)
 		exporter_frame(b->x, b->pipe, f, b->rows, nrows);
-	/* -c: a process that is gone since has its name for a command line; a replay
-	 * shows them as recorded */
-	f->cmdlines = o->cmdline || (o->replay && f->cmdlines);
-	if (o->cmdline)
+	/* -c: a process that is gone since keeps its name; a replay has the command
+	 * lines it recorded */
+	if (o->view.cmdlines)
 		pipeline_cmdlines(b->pipe, f, b->rows, nrows);
 	/* recorded first: a reader that went away ends the run, not this frame's record */
 	if (b->rec && recorder_frame(b->rec, f, &re)) {
@@ -154,7 +142,7 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 		/* what -p shows, as top's Tasks: line; the recording keeps the whole frame's */
 		rows_count_tasks(f, &o->filter);
 		sbuf_reset(&b->buf);
-		b->fmt->frame(&b->buf, f, b->rows, nrows, b->printed++ == 0);
+		b->fmt->frame(&b->buf, f, &o->view, b->rows, nrows, b->printed++ == 0);
 		err = write_out(o->out_fd, b->buf.p, b->buf.len);
 		/* -EPIPE: the reader is done with us, not an error */
 		if (err)
@@ -234,6 +222,8 @@ int batch_run(const struct batch_opts *o)
 	int status = -1, err = 0;
 
 	catch_signals();
+	b.order = o->order;
+	b.order.cumulative = o->view.cumulative;
 	/* JSON and CSV write every column with a key: what those need is read as well */
 	for (int id = 0; b.fmt->every_column && id < FIELD_COUNT; id++)
 		if (field_defs[id].key && !field_defs[id].json_only)

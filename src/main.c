@@ -612,7 +612,7 @@ static bool take_top_option(int c, struct cli *cli, char **argv, int argc)
 		o->filter.hide_idle = true;
 		break;
 	case 'S':
-		o->cumulative = true;
+		o->view.cumulative = true;
 		break;
 	case '1':
 		o->per_cpu = true;
@@ -777,7 +777,7 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		o->threads = true;
 		break;
 	case 'c':
-		o->cmdline = true;
+		o->view.cmdlines = true;
 		break;
 	case OPT_FORMAT:
 		o->format = output_format_by_name(optarg);
@@ -846,7 +846,7 @@ static int run_viewer(const struct cli *cli)
 	    .watches = o->watches,
 	    .nwatches = o->nwatches,
 	    .threads = o->threads,
-	    .cmdline = o->cmdline,
+	    .cmdline = o->view.cmdlines,
 	    .secure = cli->secure,
 	    .listen = o->listen,
 	    .metrics = &o->metrics,

@@ -54,7 +54,7 @@ static void test_text(void **state)
 	struct sbuf b = {0};
 
 	(void)state;
-	field_format(&b, FIELD_TEST, &procs[0], &frame);
+	field_format(&b, FIELD_TEST, &procs[0], &frame, NULL);
 	assert_string_equal(sbuf_cstr(&b), "42");
 	sbuf_free(&b);
 }
@@ -64,7 +64,7 @@ static void test_json(void **state)
 	struct sbuf b = {0};
 
 	(void)state;
-	output_json_frame(&b, &frame, rows, 2, true);
+	output_json_frame(&b, &frame, NULL, rows, 2, true);
 	assert_non_null(strstr(sbuf_cstr(&b), "\"test_vcsw\":42"));
 	assert_non_null(strstr(sbuf_cstr(&b), "\"test_vcsw\":7"));
 	sbuf_free(&b);
@@ -95,7 +95,7 @@ static void test_csv(void **state)
 	int empty = 0;
 
 	(void)state;
-	output_csv_frame(&b, &frame, rows, 2, true);
+	output_csv_frame(&b, &frame, NULL, rows, 2, true);
 	s = sbuf_cstr(&b);
 	nl = strchr(s, '\n');
 	assert_non_null(nl);

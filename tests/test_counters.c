@@ -950,7 +950,7 @@ static int refusal_said(int err)
 	observer_update(ob, &f, rows, 1);
 	if (f.counters.refused != 1 || f.counters.refused_error != err)
 		ret = 21;
-	output_text_frame(&b, &f, rows, 1, true);
+	output_text_frame(&b, &f, NULL, rows, 1, true);
 	out = sbuf_cstr(&b);
 	snprintf(want, sizeof(want), "counters: not attached to 1 process: %s", strerror(-err));
 	if (!ret && !strstr(out, want))
@@ -1065,7 +1065,7 @@ static void test_own_row_fields_set(void **state)
 	assert_true(f.procs[0].has_ctr);
 	/* the byte itself: a bool holding 0xff may test false */
 	assert_int_equal(*(const unsigned char *)&f.procs[0].ctr_partial, 0);
-	output_json_frame(&b, &f, rows, 1, true);
+	output_json_frame(&b, &f, NULL, rows, 1, true);
 	assert_null(strstr(sbuf_cstr(&b), "\"partial\":true"));
 	observer_free(ob);
 	sbuf_free(&b);
@@ -1197,7 +1197,7 @@ static void test_no_inherit_thread(void **state)
 	perf_set_open_fn(NULL);
 	assert_true(f.procs[0].has_ctr);
 	assert_true(f.counters.children_counted);
-	output_text_frame(&b, &f, rows, 1, true);
+	output_text_frame(&b, &f, NULL, rows, 1, true);
 	assert_non_null(strstr(sbuf_cstr(&b), "kernel without inherit_thread"));
 	assert_false(perf_children_counted());
 	observer_free(ob);
@@ -1404,7 +1404,7 @@ static void test_not_counted_shown(void **state)
 		assert_true(f.procs[i].has_ctr);
 		assert_true(f.procs[i].ctr_not_counted);
 	}
-	output_text_frame(&b, &f, rows, 2, true);
+	output_text_frame(&b, &f, NULL, rows, 2, true);
 	out = sbuf_cstr(&b);
 	print_message("%s", strstr(out, "Counters"));
 	for (int i = 0; i < 2; i++) {
@@ -1462,7 +1462,7 @@ static void test_user_only_na(void **state)
 		assert_true(f.procs[i].has_ctr);
 		assert_int_equal(f.procs[i].ctr_na, na);
 	}
-	output_text_frame(&b, &f, rows, 2, true);
+	output_text_frame(&b, &f, NULL, rows, 2, true);
 	out = sbuf_cstr(&b);
 	print_message("%s", strstr(out, "Counters"));
 	/* after task-clock's figure, in the rows of both */
@@ -1825,7 +1825,7 @@ static void test_split_groups(void **state)
 	assert_true(f.procs[0].has_ctr);
 	assert_int_equal(f.counters.nsplit, 2);
 	assert_true(f.procs[0].ctr[0] > 0);
-	output_text_frame(&b, &f, rows, 1, true);
+	output_text_frame(&b, &f, NULL, rows, 1, true);
 	assert_non_null(strstr(sbuf_cstr(&b), "split into 2 groups"));
 	observer_free(ob);
 	sbuf_free(&b);
@@ -1973,7 +1973,7 @@ static void test_hybrid_pmus(void **state)
 		f.counters.npmus = 2;
 		strcpy(f.counters.pmus[0], "cpu_atom");
 		strcpy(f.counters.pmus[1], "cpu_core");
-		output_text_frame(&b, &f, rows, 0, true);
+		output_text_frame(&b, &f, NULL, rows, 0, true);
 		assert_non_null(strstr(
 		    sbuf_cstr(&b), "(hybrid CPU: hardware events summed over cpu_atom, cpu_core)"));
 		sbuf_free(&b);

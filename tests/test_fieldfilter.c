@@ -37,7 +37,7 @@ static bool matches(const char *filter, bool icase, const struct frame_proc *p)
 
 	if (field_filter_parse(filter, icase, &ff))
 		fail_msg("%s does not parse", filter);
-	hit = field_filter_match(&ff, p, &f, &scratch);
+	hit = field_filter_match(&ff, p, &f, NULL, &scratch);
 	sbuf_free(&scratch);
 	return hit;
 }

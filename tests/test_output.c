@@ -249,14 +249,14 @@ static void test_golden_text(void **state)
 	setenv("TZ", "UTC", 1);
 	tzset();
 	build_frame(&f);
-	output_text_frame(&b, &f, frame_rows(&f), f.nprocs, true);
+	output_text_frame(&b, &f, NULL, frame_rows(&f), f.nprocs, true);
 	check_golden("frame.txt", &b);
 
 	/* A later frame starts with a blank line, then the same text. */
 	{
 		struct sbuf again = {0};
 
-		output_text_frame(&again, &f, frame_rows(&f), f.nprocs, false);
+		output_text_frame(&again, &f, NULL, frame_rows(&f), f.nprocs, false);
 		assert_int_equal(again.len, b.len + 1);
 		assert_int_equal(again.p[0], '\n');
 		assert_memory_equal(again.p + 1, b.p, b.len);
@@ -289,7 +289,7 @@ static void test_text_multibyte_user(void **state)
 		char want[64];
 
 		p->user = cases[i].user;
-		output_text_frame(&b, &f, &row, 1, true);
+		output_text_frame(&b, &f, NULL, &row, 1, true);
 		sbuf_addc(&b, '\0');
 		line = strstr(b.p, "\n     42 ");
 		assert_non_null(line);
@@ -306,12 +306,12 @@ static void test_golden_json(void **state)
 	struct sbuf b = {0}, again = {0};
 
 	build_frame(&f);
-	output_json_frame(&b, &f, frame_rows(&f), f.nprocs, true);
+	output_json_frame(&b, &f, NULL, frame_rows(&f), f.nprocs, true);
 	check_golden("frame.json", &b);
 	/* One line per frame, whatever is in the names. */
 	assert_int_equal(b.p[b.len - 1], '\n');
 	assert_null(memchr(b.p, '\n', b.len - 1));
-	output_json_frame(&again, &f, frame_rows(&f), f.nprocs, false);
+	output_json_frame(&again, &f, NULL, frame_rows(&f), f.nprocs, false);
 	assert_int_equal(again.len, b.len);
 	assert_memory_equal(again.p, b.p, b.len);
 	sbuf_free(&again);
@@ -325,12 +325,12 @@ static void test_golden_csv(void **state)
 	size_t header;
 
 	build_frame(&f);
-	output_csv_frame(&b, &f, frame_rows(&f), f.nprocs, true);
+	output_csv_frame(&b, &f, NULL, frame_rows(&f), f.nprocs, true);
 	check_golden("frame.csv", &b);
 	/* Only the first frame carries the header row. */
 	header = (size_t)((const char *)memchr(b.p, '\n', b.len) - b.p) + 1;
 	assert_memory_equal(b.p, "time,pid,", 9);
-	output_csv_frame(&again, &f, frame_rows(&f), f.nprocs, false);
+	output_csv_frame(&again, &f, NULL, frame_rows(&f), f.nprocs, false);
 	assert_int_equal(again.len, b.len - header);
 	assert_memory_equal(again.p, b.p + header, again.len);
 	sbuf_free(&again);
@@ -346,6 +346,7 @@ static void test_golden_csv(void **state)
 static void test_csv_formula_cells(void **state)
 {
 	static const char *const cmd = "=cmd|' /C calc'!A0";
+	struct output_view v = output_view_default;
 	struct frame f;
 	struct sbuf b = {0};
 	struct frame_proc *p;
@@ -364,12 +365,12 @@ static void test_csv_formula_cells(void **state)
 	p = proc_at(2, 43, "plain-name", 'S');
 	p->cgroup = "/a=b";
 	f.nprocs = 3;
-	f.cmdlines = true;
+	v.cmdlines = true;
 	sbuf_add(&f.strings, cmd, strlen(cmd));
 	f.procs[0].has_cmd = true;
 	f.procs[0].cmd_off = 0;
 	f.procs[0].cmd_len = (uint32_t)strlen(cmd);
-	output_csv_frame(&b, &f, frame_rows(&f), f.nprocs, false);
+	output_csv_frame(&b, &f, &v, frame_rows(&f), f.nprocs, false);
 	s = sbuf_cstr(&b);
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
@@ -393,12 +394,12 @@ static void test_empty_frame(void **state)
 
 	build_frame(&f);
 	f.nprocs = 0;
-	output_csv_frame(&b, &f, NULL, 0, false);
+	output_csv_frame(&b, &f, NULL, NULL, 0, false);
 	assert_int_equal(b.len, 0);
-	output_json_frame(&b, &f, NULL, 0, true);
+	output_json_frame(&b, &f, NULL, NULL, 0, true);
 	assert_non_null(strstr(sbuf_cstr(&b), "\"processes\":[]}\n"));
 	sbuf_reset(&b);
-	output_text_frame(&b, &f, NULL, 0, true);
+	output_text_frame(&b, &f, NULL, NULL, 0, true);
 	sbuf_cstr(&b);
 	assert_int_equal(b.p[b.len - 1], '\n');
 	assert_non_null(strstr(b.p, "\n\n    PID USER"));
@@ -769,7 +770,7 @@ static void test_counters_no_count(void **state)
 	f.procs[0].ctr_not_counted = true;
 	f.procs[1].ctr[0] = 5e6;
 	f.procs[1].ctr_na = 2;
-	output_json_frame(&j, &f, frame_rows(&f), f.nprocs, true);
+	output_json_frame(&j, &f, NULL, frame_rows(&f), f.nprocs, true);
 	s = sbuf_cstr(&j);
 	assert_non_null(strstr(s,
 			       "{\"source\":\"software\",\"task-clock\":null,"
@@ -780,7 +781,7 @@ static void test_counters_no_count(void **state)
 				  "\"perf_event_paranoid\":2"));
 	assert_non_null(
 	    strstr(s, "\"failed\":[{\"event\":\"cycles\",\"reason\":\"no hardware PMU\"}]"));
-	output_csv_frame(&c, &f, frame_rows(&f), f.nprocs, true);
+	output_csv_frame(&c, &f, NULL, frame_rows(&f), f.nprocs, true);
 	s = sbuf_cstr(&c);
 	/* process 1: neither is a count; process 2: task-clock is, context-switches not */
 	assert_non_null(strstr(s, ",software,,\r\n"));
@@ -814,15 +815,15 @@ static void test_counters_text_units(void **state)
 	f.procs[1].ctr[0] = 5e6;
 	f.procs[1].ctr[1] = 1234567;
 	f.procs[1].ctr_scale = 1;
-	output_text_frame(&t, &f, frame_rows(&f), f.nprocs, true);
+	output_text_frame(&t, &f, NULL, frame_rows(&f), f.nprocs, true);
 	s = sbuf_cstr(&t);
 	assert_non_null(strstr(s, ": task-clock 250ms context-switches 42\n"));
 	assert_non_null(strstr(s, "4194303            5.0ms            1235K   1.00 "));
 	assert_null(strstr(s, "1234567"));
-	output_json_frame(&j, &f, frame_rows(&f), f.nprocs, true);
+	output_json_frame(&j, &f, NULL, frame_rows(&f), f.nprocs, true);
 	assert_non_null(
 	    strstr(sbuf_cstr(&j), "\"task-clock\":5000000,\"context-switches\":1234567"));
-	output_csv_frame(&c, &f, frame_rows(&f), f.nprocs, true);
+	output_csv_frame(&c, &f, NULL, frame_rows(&f), f.nprocs, true);
 	assert_non_null(strstr(sbuf_cstr(&c), ",software,5000000,1234567\r\n"));
 	sbuf_free(&t);
 	sbuf_free(&j);
@@ -847,7 +848,6 @@ static void test_counters_text_headings(void **state)
 	build_frame(&f);
 	v.columns = cols;
 	v.ncolumns = sizeof(cols) / sizeof(cols[0]);
-	f.view = &v;
 	f.counters.on = true;
 	f.counters.nevents = 2;
 	strcpy(f.counters.names[0], "ipc");
@@ -862,7 +862,7 @@ static void test_counters_text_headings(void **state)
 	assert_string_equal(field_title(&f, FIELD_CTR3), "CTR3");
 	assert_int_equal(field_width(&f, FIELD_CTR1), field_defs[FIELD_CTR1].width);
 	assert_int_equal(field_width(&f, FIELD_CTR2), (int)strlen(f.counters.names[1]));
-	output_text_frame(&t, &f, frame_rows(&f), f.nprocs, true);
+	output_text_frame(&t, &f, &v, frame_rows(&f), f.nprocs, true);
 	s = sbuf_cstr(&t);
 	assert_null(strstr(s, "CTR1"));
 	assert_null(strstr(s, "CTR2"));
@@ -905,7 +905,7 @@ static void test_io_cgroup_columns(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct sbuf b = {0};
 
-		field_format(&b, cases[i].id, &procs[cases[i].row], &f);
+		field_format(&b, cases[i].id, &procs[cases[i].row], &f, NULL);
 		if (strcmp(sbuf_cstr(&b), cases[i].want))
 			fail_msg("case %zu: \"%s\", want \"%s\"", i, sbuf_cstr(&b), cases[i].want);
 		sbuf_free(&b);
@@ -925,6 +925,89 @@ static void test_io_cgroup_columns(void **state)
 	assert_string_equal(rows[1]->container, "a,b \"q\".scope");
 	assert_int_equal(field_by_name("CONTAINER"), FIELD_CONTAINER);
 	assert_int_equal(field_by_name("write_rate"), FIELD_IO_WRITE_RATE);
+}
+
+/*
+ * The view says how a frame is shown and the frame stays as it was sampled:
+ * -S (cumulative) adds the dead children's time to TIME+, UTIME+ and STIME+
+ * in text and in their sort order, never to %CPU nor to JSON's and CSV's
+ * tick counts; -c (cmdlines) shows a row's command line where it was read.
+ * No format writes into the frame.
+ */
+static void test_view_not_frame(void **state)
+{
+	struct frame_proc before[NPROCS];
+	const struct frame_proc *rows[NPROCS];
+	struct output_view v = output_view_default;
+	struct row_order by = {.field = FIELD_TIME, .reverse = true};
+	struct frame f;
+	struct sbuf b = {0};
+	size_t at_own = 0, at_all = 0;
+
+	(void)state;
+	build_frame(&f);
+	procs[2].utime = 7;
+	procs[2].stime = 2;
+	procs[2].cutime = 6000;
+	procs[2].cstime = 50;
+	sbuf_adds(&f.strings, "say hi --loud");
+	procs[2].has_cmd = true;
+	procs[2].cmd_len = 13;
+	memcpy(before, procs, sizeof(before));
+	v.cumulative = true;
+	v.cmdlines = true;
+
+	field_format(&b, FIELD_TIME, &procs[2], &f, NULL);
+	assert_string_equal(sbuf_cstr(&b), "0:00.09");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_TIME, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "1:00.59");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_UTIME, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "1:00.07");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_STIME, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "0:00.52");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_CPU, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "0.3");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_COMMAND, &procs[2], &f, NULL);
+	assert_string_equal(sbuf_cstr(&b), "say \"hi\"");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_COMMAND, &procs[2], &f, &v);
+	assert_string_equal(sbuf_cstr(&b), "say hi --loud");
+
+	/* ascending TIME+: 9 ticks before systemd's 450, 6059 after */
+	rows_select(&f, NULL, &by, rows);
+	for (size_t i = 0; i < NPROCS; i++) {
+		at_own = rows[i]->pid == 300 ? i : at_own;
+		at_all = rows[i]->pid == 1 ? i : at_all;
+	}
+	assert_true(at_own < at_all);
+	by.cumulative = true;
+	rows_select(&f, NULL, &by, rows);
+	for (size_t i = 0; i < NPROCS; i++) {
+		at_own = rows[i]->pid == 300 ? i : at_own;
+		at_all = rows[i]->pid == 1 ? i : at_all;
+	}
+	assert_true(at_own > at_all);
+
+	sbuf_reset(&b);
+	output_text_frame(&b, &f, &v, frame_rows(&f), f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "1:00.59 say hi --loud\n"));
+	sbuf_reset(&b);
+	output_json_frame(&b, &f, &v, frame_rows(&f), f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "\"utime_ticks\":7,\"stime_ticks\":2,"));
+	assert_null(strstr(sbuf_cstr(&b), "\"utime_ticks\":6007"));
+	sbuf_reset(&b);
+	output_csv_frame(&b, &f, &v, frame_rows(&f), f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&b), ",7,2,"));
+	assert_null(strstr(sbuf_cstr(&b), ",6007,"));
+	assert_non_null(strstr(sbuf_cstr(&b), ",say hi --loud\r\n"));
+	assert_memory_equal(procs, before, sizeof(before));
+	sbuf_free(&b);
+	sbuf_free(&f.strings);
 }
 
 static void test_output_format_by_name(void **state)
@@ -987,6 +1070,7 @@ int main(void)
 	    cmocka_unit_test(test_io_cgroup_columns),
 	    cmocka_unit_test(test_output_formats_listed),
 	    cmocka_unit_test(test_counters_text_headings),
+	    cmocka_unit_test(test_view_not_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
 # test_record.sh: recording and replaying as a user does it. Under a fork
 # storm of short-lived children, `ptop -b --record FILE` prints JSON (then
 # CSV with command lines, then text sorted by RES) and records at once; `ptop
-# -r FILE -b` must print the very same bytes, frame by frame. --begin/--end
+# -r FILE -b` with the same display options must print the very same
+# bytes, frame by frame (without -c, no command lines). --begin/--end
 # pick the frames of a time range, --summary counts what the live JSON
 # showed (in all, and in a range) and what recording cost, --record alone
 # prints nothing and a second run appends, a directory gets a file per day
@@ -57,11 +58,15 @@ for i, (a, b) in enumerate(zip(live, replay)):
 assert len(pids) > 15 + len(json.loads(live[0])["processes"]), "no storm seen: %d pids" % len(pids)
 EOF
 
-# 2. CSV with command lines, and text sorted by RES, the same way.
+# 2. CSV with command lines, and text sorted by RES, the same way: how a replay
+# shows them is its own options', as any presenter's (-c, -s), what it shows
+# is what was recorded.
 "$PTOP" -b -o csv -c -d 0.2 -n 5 --record "$tmp/c.rec" >"$tmp/live.csv" || fail "csv record"
-"$PTOP" -r "$tmp/c.rec" -b -o csv >"$tmp/replay.csv" || fail "csv replay"
+"$PTOP" -r "$tmp/c.rec" -b -o csv -c >"$tmp/replay.csv" || fail "csv replay"
 cmp -s "$tmp/live.csv" "$tmp/replay.csv" || fail "replayed CSV differs"
 grep -q '/' "$tmp/replay.csv" || fail "no command line in the replayed CSV"
+"$PTOP" -r "$tmp/c.rec" -b -o csv >"$tmp/replay-names.csv" || fail "csv replay without -c"
+head -n 1 "$tmp/replay-names.csv" | grep -q ',cmdline' && fail "a cmdline column without -c"
 "$PTOP" -b -s res -d 0.2 -n 4 --record "$tmp/t.rec" >"$tmp/live.txt" || fail "text record"
 "$PTOP" -r "$tmp/t.rec" -b -s res >"$tmp/replay.txt" || fail "text replay"
 cmp -s "$tmp/live.txt" "$tmp/replay.txt" || fail "replayed text differs"

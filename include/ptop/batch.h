@@ -25,10 +25,8 @@ struct batch_opts {
 	const struct perf_bp_spec *watches;	/* --watch, armed before the first frame */
 	size_t nwatches;
 	bool threads;			 /* -H: a row per thread, as top -H */
-	bool cmdline;			 /* -c: command lines instead of names, as top -c */
-	bool cumulative;		 /* -S: TIME+ with the dead children's time, as top -S */
 	bool per_cpu;			 /* -1: a summary line per CPU, as top -1 */
-	struct output_view view;	 /* --fields, -w, -E, -e */
+	struct output_view view;	 /* --fields, -w, -E, -e, -c, -S */
 	bool quiet;			 /* write no frames: --listen or --record without -b */
 	const struct serve_addr *listen; /* --listen: serve each frame's metrics, or NULL */
 	struct metrics_opts metrics;	 /* --group-by, --max-groups, --top-pids ... */

@@ -273,13 +273,9 @@ struct frame {
 	double
 	    bp_hit_ns; /* what one hit costs the process taking it (perf_bp_hit_cost); 0 unknown */
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
-	bool threads;  /* rows are threads (top -H): pid is a thread id, tasks count threads */
-	bool cmdlines; /* the presenter read every row's command line (top -c) */
-	/* how the presenter shows it (output.h), set after each sample; NULL: the defaults */
-	const struct output_view *view;
+	bool threads; /* rows are threads (top -H): pid is a thread id, tasks count threads */
 };
 
-struct output_view;
 struct sampler;
 
 struct sampler_opts {

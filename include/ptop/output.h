@@ -15,6 +15,8 @@
 #include "ptop/frame.h"
 #include "ptop/util.h"
 
+struct output_view;
+
 /* The columns, in the order CSV writes them (and JSON, and the column chooser). */
 enum field_id {
 	FIELD_PID,
@@ -115,11 +117,12 @@ int field_width(const struct frame *f, enum field_id id);
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b);
 /*
  * The value of field id of p (a record of f), unpadded, as the text formats
- * show it: memory in K/M/G to fit, times as TIME+, the command line instead of
- * the name when f->cmdlines is set and it was read.
+ * show it through view v (NULL: output_view_default): memory in K/M/G to fit
+ * from v's task_unit, times as TIME+, the command line instead of the name
+ * when v->cmdlines is set and the row's was read (has_cmd).
  */
 void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-		  const struct frame *f);
+		  const struct frame *f, const struct output_view *v);
 /* Field id of p as a string (FT_CHAR, FT_NAME, FT_COMM): true and *s, *n set. */
 bool field_string(enum field_id id, const struct frame_proc *p, const char **s, size_t *n);
 /* Field id of p as a number, as the machine formats write it (not a string type). */
@@ -169,7 +172,8 @@ struct row_filter {
 
 struct row_order {
 	enum field_id field;
-	bool reverse; /* against the field's natural order */
+	bool reverse;	 /* against the field's natural order */
+	bool cumulative; /* TIME+, UTIME+, STIME+ with dead children's time (top -S) */
 };
 
 /* Fill rows (room for f->nprocs) with the chosen processes, sorted. Returns how many. */
@@ -207,13 +211,22 @@ static inline bool ctr_counted(const struct frame_proc *p, int e)
 /* Sort rows in place. */
 void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order *ord);
 
-/* How a presenter shows frames (frame.view), beyond what the frame holds. */
+/*
+ * How a presenter shows frames, beyond what the frame holds: its own, passed
+ * to each format and field_format() beside the frame, which it never changes.
+ */
 struct output_view {
 	const enum field_id *columns; /* --fields, in their order; NULL: the format's own */
 	size_t ncolumns;
 	int width;		    /* text: lines cut to this many columns; 0: no limit */
 	enum mem_unit summary_unit; /* text: the summary's memory lines (top -E) */
 	enum mem_unit task_unit;    /* text: memory columns shown from this unit up (top -e) */
+	/* COMMAND shows the command line of rows that have one read (top -c); CSV adds
+	 * a cmdline column. JSON gives every row's that was read, whatever this says. */
+	bool cmdlines;
+	/* text: TIME+, UTIME+ and STIME+ with the dead children's time (top -S); %CPU,
+	 * JSON and CSV keep the process's own, as the frame does */
+	bool cumulative;
 };
 
 /* No column choice, no width limit, MiB in the summary and KiB columns: as top's. */
@@ -234,11 +247,11 @@ const char *mem_unit_name(enum mem_unit u);
 int mem_unit_by_name(const char *s);
 
 /*
- * The columns a format shows of f: the presenter's choice (f->view), else
- * the n of fallback; *out is set and the count returned. A NULL *out means
- * every field in the table's order (fallback NULL, n FIELD_COUNT).
+ * The columns a format shows: the presenter's choice (v's, when v is not NULL
+ * and has one), else the n of fallback; *out is set and the count returned. A
+ * NULL *out means every field in the table's order (fallback NULL, n FIELD_COUNT).
  */
-size_t output_columns(const struct frame *f, const enum field_id *fallback, size_t n,
+size_t output_columns(const struct output_view *v, const enum field_id *fallback, size_t n,
 		      const enum field_id **out);
 
 /*
@@ -250,9 +263,10 @@ struct output_format_def {
 	const char *summary; /* what it writes, for --help; translatable (N_) */
 	/* writes every column with a key, whatever is shown: the reader reads what they need */
 	bool every_column;
-	/* Append one frame. `first` is true for the first frame written (CSV's header). */
-	void (*frame)(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		      size_t nrows, bool first);
+	/* Append one frame as view v shows it (NULL: output_view_default). `first` is
+	 * true for the first frame written (CSV's header). */
+	void (*frame)(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		      const struct frame_proc *const *rows, size_t nrows, bool first);
 };
 
 extern const struct output_format_def output_format_text; /* top -b's (text.c) */
@@ -267,12 +281,12 @@ const struct output_format_def *output_format_by_name(const char *name);
 /* The formats' names, in the table's order, separated by ", ", appended to b. */
 void output_format_names(struct sbuf *b);
 
-void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		       size_t nrows, bool first);
-void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		       size_t nrows, bool first);
-void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		      size_t nrows, bool first);
+void output_text_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		       const struct frame_proc *const *rows, size_t nrows, bool first);
+void output_json_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		       const struct frame_proc *const *rows, size_t nrows, bool first);
+void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		      const struct frame_proc *const *rows, size_t nrows, bool first);
 
 /* JSON string of n raw bytes; bytes that are not UTF-8 become \udcXX (lossless, as
  * Python's surrogateescape reads them back). */

@@ -194,9 +194,10 @@ bool text_contains(const char *hay, size_t n, const char *needle, bool icase);
  * field; -ERANGE when the value does not fit ff->text.
  */
 int field_filter_parse(const char *s, bool icase, struct field_filter *ff);
-/* Whether row p of frame f passes ff; scratch is any buffer, reused. */
+/* Whether row p of frame f, as view v shows it (NULL: the defaults), passes ff;
+ * scratch is any buffer, reused. */
 bool field_filter_match(const struct field_filter *ff, const struct frame_proc *p,
-			const struct frame *f, struct sbuf *scratch);
+			const struct frame *f, const struct output_view *v, struct sbuf *scratch);
 
 /* ---- key map (src/ui/keymap.c) ---- */
 

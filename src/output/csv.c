@@ -43,14 +43,17 @@ static void csv_field(struct sbuf *b, const char *s, size_t n)
 	sbuf_addc(b, '"');
 }
 
-void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		      size_t nrows, bool first)
+void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		      const struct frame_proc *const *rows, size_t nrows, bool first)
 {
 	char when[RFC3339_LEN + 1];
 	size_t wlen = fmt_time_rfc3339(when, &f->time);
 	const enum field_id *cols;
-	size_t ncols = output_columns(f, NULL, FIELD_COUNT, &cols);
+	size_t ncols;
 
+	if (!v)
+		v = &output_view_default;
+	ncols = output_columns(v, NULL, FIELD_COUNT, &cols);
 	if (first) {
 		/* the column table's keys, in its order (or --fields') */
 		sbuf_adds(b, "time");
@@ -62,7 +65,7 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 			sbuf_addc(b, ',');
 			sbuf_adds(b, field_defs[id].key);
 		}
-		if (f->cmdlines)
+		if (v->cmdlines)
 			sbuf_adds(b, ",cmdline");
 		if (f->counters.on) {
 			sbuf_adds(b, ",ctr_source");
@@ -93,7 +96,7 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct frame_
 			else
 				field_number(b, (enum field_id)id, p);
 		}
-		if (f->cmdlines) {
+		if (v->cmdlines) {
 			sbuf_addc(b, ',');
 			if (p->has_cmd)
 				csv_field(b, f->strings.p + p->cmd_off, p->cmd_len);

@@ -322,14 +322,37 @@ int field_by_title(const char *name)
 
 #define VAL(type, p, d) (*(type const *)((const char *)(p) + (d)->off))
 
-/* The field's own order, without the PID tie-break: by the value as it is kept. */
-static int value_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
+static bool is_time_field(enum field_id id)
+{
+	return id == FIELD_TIME || id == FIELD_UTIME || id == FIELD_STIME;
+}
+
+/*
+ * TIME+, UTIME+ or STIME+ of p in clock ticks; with cumulative, its dead
+ * children's (cutime, cstime) added, as top -S shows and sorts them.
+ */
+static uint64_t time_ticks(enum field_id id, const struct frame_proc *p, bool cumulative)
+{
+	uint64_t u = p->utime + (cumulative ? p->cutime : 0);
+	uint64_t s = p->stime + (cumulative ? p->cstime : 0);
+
+	return id == FIELD_UTIME ? u : id == FIELD_STIME ? s : u + s;
+}
+
+/*
+ * The field's own order, without the PID tie-break: by the value as it is
+ * kept (the times with the dead children's when cumulative).
+ */
+static int value_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b,
+			 bool cumulative)
 {
 	const struct field_def *d = &field_defs[id];
 	bool na = field_absent(id, a), nb = field_absent(id, b);
 
 	if (na || nb)
 		return CMP(!na, !nb);
+	if (is_time_field(id))
+		return CMP(time_ticks(id, a, cumulative), time_ticks(id, b, cumulative));
 	switch (d->type) {
 	case FT_INT:
 		return CMP(VAL(int, a, d), VAL(int, b, d));
@@ -351,8 +374,8 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 
 		return c ? c : CMP(a->comm_len, b->comm_len);
 	}
-	case FT_TICKS:
-		return CMP(a->utime + a->stime, b->utime + b->stime);
+	case FT_TICKS: /* a time field, above */
+		break;
 	case FT_CTR:
 		return CMP(field_ctr_value(id, a), field_ctr_value(id, b));
 	}
@@ -471,7 +494,7 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b)
 {
-	int c = value_compare(id, a, b);
+	int c = value_compare(id, a, b, false);
 
 	return c ? c : CMP(a->pid, b->pid);
 }
@@ -624,24 +647,18 @@ static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct f
 		sbuf_adds(b, s);
 }
 
-/* VIRT, RES, SHR, SWAP: in the view's unit (-e), top's default KiB without a view. */
+/* VIRT, RES, SHR, SWAP: in the view's unit (-e). */
 static void fmt_mem_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-			  const struct frame *f)
+			  const struct output_view *v)
 {
-	enum mem_unit unit = f->view ? f->view->task_unit : UNIT_KIB;
-
-	fmt_mem_unit(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width, unit);
+	fmt_mem_unit(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width, v->task_unit);
 }
 
-/* TIME+, UTIME, STIME: clock ticks as top's TIME+. */
+/* TIME+, UTIME, STIME: clock ticks as top's TIME+, with dead children's under -S. */
 static void fmt_time_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-			   const struct frame *f)
+			   const struct frame *f, const struct output_view *v)
 {
-	uint64_t ticks = id == FIELD_UTIME   ? p->utime
-			 : id == FIELD_STIME ? p->stime
-					     : p->utime + p->stime;
-
-	fmt_time_plus(b, ticks, f->hz, field_defs[id].width);
+	fmt_time_plus(b, time_ticks(id, p, v->cumulative), f->hz, field_defs[id].width);
 }
 
 /* A counter column: its count, or why there is none for this row. */
@@ -660,10 +677,11 @@ static void fmt_ctr_field(struct sbuf *b, enum field_id id, const struct frame_p
 		fmt_ctr(b, f->counters.names[e], p->ctr[e], field_defs[id].width);
 }
 
-/* The command line when the frame holds it (-c) and the row has one, else the name. */
-static void fmt_command(struct sbuf *b, const struct frame_proc *p, const struct frame *f)
+/* The command line when the view shows them (-c) and the row has one, else the name. */
+static void fmt_command(struct sbuf *b, const struct frame_proc *p, const struct frame *f,
+			const struct output_view *v)
 {
-	if (f->cmdlines && p->has_cmd)
+	if (v->cmdlines && p->has_cmd)
 		fmt_printable(b, f->strings.p + p->cmd_off, p->cmd_len);
 	else
 		fmt_printable(b, p->comm, p->comm_len);
@@ -709,8 +727,10 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 }
 
 void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-		  const struct frame *f)
+		  const struct frame *f, const struct output_view *v)
 {
+	if (!v)
+		v = &output_view_default;
 	if (field_absent(id, p)) {
 		sbuf_addc(b, '-');
 		return;
@@ -720,12 +740,12 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_RES:
 	case FIELD_SHR:
 	case FIELD_SWAP:
-		fmt_mem_field(b, id, p, f);
+		fmt_mem_field(b, id, p, v);
 		break;
 	case FIELD_TIME:
 	case FIELD_UTIME:
 	case FIELD_STIME:
-		fmt_time_field(b, id, p, f);
+		fmt_time_field(b, id, p, f, v);
 		break;
 	case FIELD_START:
 		fmt_start(b, p, f);
@@ -749,7 +769,7 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		fmt_ctr_field(b, id, p, f);
 		break;
 	case FIELD_COMMAND:
-		fmt_command(b, p, f);
+		fmt_command(b, p, f, v);
 		break;
 	default:
 		fmt_row_field(b, id, p);
@@ -762,7 +782,7 @@ static int row_cmp(const void *x, const void *y, void *arg)
 	const struct row_order *o = arg;
 	const struct frame_proc *a = *(const struct frame_proc *const *)x;
 	const struct frame_proc *b = *(const struct frame_proc *const *)y;
-	int c = value_compare(o->field, a, b);
+	int c = value_compare(o->field, a, b, o->cumulative);
 
 	if (!field_defs[o->field].ascending)
 		c = -c;
@@ -870,14 +890,19 @@ static int keyed_cmp(const void *x, const void *y, void *arg)
 	return c ? c : CMP(a->pid, b->pid);
 }
 
-/* k's key from p by id (a type that key_kind_of() gives a kind). */
-static void key_of(enum field_id id, const struct frame_proc *p, struct keyed_row *k)
+/* k's key from p by ord's field (a type that key_kind_of() gives a kind). */
+static void key_of(const struct row_order *ord, const struct frame_proc *p, struct keyed_row *k)
 {
+	enum field_id id = ord->field;
 	const struct field_def *d = &field_defs[id];
 
 	k->p = p;
 	k->pid = p->pid;
 	k->present = !field_absent(id, p);
+	if (is_time_field(id)) {
+		k->v.u = time_ticks(id, p, ord->cumulative);
+		return;
+	}
 	switch (d->type) {
 	case FT_INT:
 		k->v.i = VAL(int, p, d);
@@ -893,9 +918,6 @@ static void key_of(enum field_id id, const struct frame_proc *p, struct keyed_ro
 		break;
 	case FT_UID:
 		k->v.u = VAL(uid_t, p, d);
-		break;
-	case FT_TICKS:
-		k->v.u = p->utime + p->stime;
 		break;
 	case FT_PCT:
 		k->v.d = VAL(double, p, d);
@@ -947,7 +969,7 @@ void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order 
 	if (ord->reverse)
 		o.sign = -o.sign;
 	for (size_t i = 0; i < n; i++)
-		key_of(ord->field, rows[i], &k[i]);
+		key_of(ord, rows[i], &k[i]);
 	qsort_r(k, n, sizeof(*k), keyed_cmp, &o);
 	for (size_t i = 0; i < n; i++)
 		rows[i] = k[i].p;

@@ -58,10 +58,11 @@ static void json_exit(struct sbuf *b, const struct frame *f, const struct frame_
 	sbuf_addc(b, '}');
 }
 
-static void json_proc(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
+static void json_proc(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		      const struct frame_proc *p)
 {
 	const enum field_id *cols;
-	size_t ncols = output_columns(f, NULL, FIELD_COUNT, &cols);
+	size_t ncols = output_columns(v, NULL, FIELD_COUNT, &cols);
 	bool comma = false;
 
 	sbuf_addc(b, '{');
@@ -402,8 +403,8 @@ static void json_accounted(struct sbuf *b, const struct frame *f)
 	sbuf_addc(b, '}');
 }
 
-void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		       size_t nrows, bool first)
+void output_json_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		       const struct frame_proc *const *rows, size_t nrows, bool first)
 {
 	json_system(b, f);
 	json_tasks(b, f);
@@ -420,7 +421,7 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 	for (size_t i = 0; i < nrows; i++) {
 		if (i)
 			sbuf_addc(b, ',');
-		json_proc(b, f, rows[i]);
+		json_proc(b, f, v, rows[i]);
 	}
 	sbuf_addc(b, ']');
 	/* the processes that ended in the interval, with an exit hook: every one of them */
@@ -430,7 +431,7 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct frame
 		for (size_t i = 0; i < f->nexited; i++) {
 			if (i)
 				sbuf_addc(b, ',');
-			json_proc(b, f, &f->exited[i]);
+			json_proc(b, f, v, &f->exited[i]);
 		}
 		sbuf_addc(b, ']');
 	}

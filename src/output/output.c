@@ -41,12 +41,12 @@ int mem_unit_by_name(const char *s)
 	return s[0] && !s[1] ? mem_unit_by_letter(s[0]) : -1;
 }
 
-size_t output_columns(const struct frame *f, const enum field_id *fallback, size_t n,
+size_t output_columns(const struct output_view *v, const enum field_id *fallback, size_t n,
 		      const enum field_id **out)
 {
-	if (f->view && f->view->columns) {
-		*out = f->view->columns;
-		return f->view->ncolumns;
+	if (v && v->columns) {
+		*out = v->columns;
+		return v->ncolumns;
 	}
 	*out = fallback;
 	return n;

@@ -294,7 +294,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 		  size_t nrows, const struct output_view *v)
 {
 	const enum field_id *cols;
-	size_t ncols = output_columns(f, text_columns, NCOLUMNS, &cols);
+	size_t ncols = output_columns(v, text_columns, NCOLUMNS, &cols);
 	int limit = v->width > 1 ? v->width - 1 : 0;
 	size_t start = b->len;
 	bool over = false; /* a line longer than limit, which only cut_lines() mends */
@@ -321,7 +321,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 			if (i == 0)
 				sbuf_adds(b, field_title(f, id));
 			else
-				field_format(b, id, rows[i - 1], f);
+				field_format(b, id, rows[i - 1], f, v);
 			justify(b, at, w, d->left, !rest);
 			pos += w;
 		}
@@ -333,11 +333,11 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 		cut_lines(b, start, limit);
 }
 
-void output_text_frame(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		       size_t nrows, bool first)
+void output_text_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
+		       const struct frame_proc *const *rows, size_t nrows, bool first)
 {
-	const struct output_view *v = f->view ? f->view : &output_view_default;
-
+	if (!v)
+		v = &output_view_default;
 	if (!first)
 		sbuf_addc(b, '\n');
 	summary(b, f, v);

@@ -55,6 +55,7 @@ struct codec_field {
 	unsigned n;	/* CK_F64: how many in a row (an array); CK_FIXED: the array's size */
 	unsigned since; /* the format version that added it; in none before (read as 0) */
 	size_t when;	/* 1 + the offset of the bool it is written under; 0: always */
+	bool retired;	/* CK_BIT: a bit nothing keeps any more, written 0 and read past */
 };
 
 /* clang-format off */
@@ -67,6 +68,8 @@ struct codec_field {
 #define CF_WHEN(type, m, k, count, v, cond) \
 	{ .off = offsetof(type, m), .kind = (k), .n = (count), .since = (v), \
 	  .when = 1 + offsetof(type, cond) }
+/* a flag bit that a field no longer has: its place stays, so that older files read */
+#define CF_RETIRED_BIT { .kind = CK_BIT, .retired = true }
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define C(m) CF(struct frame_cpu, m, CK_F64)
@@ -91,7 +94,9 @@ static const struct codec_field system_fields[] = {
 	S(cost.cpu_s, CK_F64), S(cost.wall_s, CK_F64), S(cost.fds_held, CK_U32),
 	S(cost.fd_budget, CK_U32), S(cost.vanished, CK_U32), S(cost.unreadable, CK_U32),
 	S(cost.fallback, CK_U32),
-	S(threads, CK_BIT), S(cmdlines, CK_BIT), S(bp_no_hits, CK_BIT),
+	/* the retired bit was the batch run's -c (versions 1 to 3), a presenter's choice
+	 * that the frame no longer keeps: a replay shows command lines by its own -c */
+	S(threads, CK_BIT), CF_RETIRED_BIT, S(bp_no_hits, CK_BIT),
 };
 #undef S
 
@@ -233,7 +238,7 @@ static size_t put_bits(struct put *w, const char *base, const struct codec_field
 	size_t k;
 
 	for (k = 0; k < n && t[k].kind == CK_BIT; k++)
-		if (t[k].since <= w->version)
+		if (t[k].since <= w->version && !t[k].retired)
 			byte |= (unsigned)*(const bool *)(base + t[k].off) << k;
 	put_u8(w->b, byte);
 	return k;
@@ -506,9 +511,10 @@ static size_t get_bits(struct cur *c, char *base, const struct codec_field *t, s
 	size_t k;
 
 	for (k = 0; k < n && t[k].kind == CK_BIT; k++) {
-		bool *v = (bool *)(base + t[k].off);
-
-		*v = t[k].since <= c->version && (byte >> k & 1);
+		/* a retired bit is set or not in older files: either reads */
+		if (t[k].retired)
+			continue;
+		*(bool *)(base + t[k].off) = t[k].since <= c->version && (byte >> k & 1);
 		if (t[k].since > c->version && (byte >> k & 1))
 			c->bad = true;
 	}

@@ -3,7 +3,7 @@
  * display.c: how the header and the memory columns show what the frame
  * holds, as top's keys change it: m cycles the memory meters between htop's
  * bars, top's two text lines and nothing; E picks the text lines' unit, e the
- * unit the memory columns start from (top's -E and -e, through the frame's
+ * unit the memory columns start from (top's -E and -e, through the viewer's
  * output_view); l shows or hides the uptime and load line. The choices are
  * settings (ui->cfg), so W keeps them in ptoprc.
  */
@@ -13,6 +13,7 @@ void display_apply(struct ui *ui)
 {
 	ui->view.summary_unit = ui->cfg.summary_unit;
 	ui->view.task_unit = ui->cfg.task_unit;
+	ui->view.cmdlines = ui->cfg.cmdline;
 }
 
 static unsigned memory_display(struct ui *ui)

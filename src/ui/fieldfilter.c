@@ -90,19 +90,19 @@ static double field_value(enum field_id id, const struct frame_proc *p, struct s
 }
 
 bool field_filter_match(const struct field_filter *ff, const struct frame_proc *p,
-			const struct frame *f, struct sbuf *scratch)
+			const struct frame *f, const struct output_view *v, struct sbuf *scratch)
 {
 	bool hit;
 
 	if (ff->op != '=' && !is_text(ff->field)) {
-		double v = field_value(ff->field, p, scratch);
+		double x = field_value(ff->field, p, scratch);
 
-		hit = ff->op == '<' ? v < ff->num : v > ff->num;
+		hit = ff->op == '<' ? x < ff->num : x > ff->num;
 	} else {
 		int c;
 
 		sbuf_reset(scratch);
-		field_format(scratch, ff->field, p, f);
+		field_format(scratch, ff->field, p, f, v);
 		if (ff->op == '=') {
 			hit = text_contains(scratch->p ? scratch->p : "", scratch->len, ff->text,
 					    ff->icase);

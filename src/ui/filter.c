@@ -17,11 +17,10 @@ static struct sbuf scratch; /* a row's command as shown, kept across frames */
 
 bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *text)
 {
-	ui->frame.cmdlines = ui->cfg.cmdline;
 	if (ui->cfg.cmdline && !p->has_cmd)
 		pipeline_cmdlines(ui->pipe, &ui->frame, &p, 1);
 	sbuf_reset(&scratch);
-	field_format(&scratch, FIELD_COMMAND, p, &ui->frame);
+	field_format(&scratch, FIELD_COMMAND, p, &ui->frame, &ui->view);
 	return text_contains(scratch.p ? scratch.p : "", scratch.len, text, true);
 }
 
@@ -38,7 +37,7 @@ static bool keep(struct ui *ui, const struct frame_proc *p)
 	if (ui->filter_text[0] && !filter_text_match(ui, p, ui->filter_text))
 		return false;
 	for (size_t i = 0; i < ui->nfield_filters; i++)
-		if (!field_filter_match(&ui->field_filters[i], p, &ui->frame, &scratch))
+		if (!field_filter_match(&ui->field_filters[i], p, &ui->frame, &ui->view, &scratch))
 			return false;
 	return true;
 }

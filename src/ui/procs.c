@@ -345,6 +345,7 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		return renice_step(ui, p, act == ACT_NICE_UP ? 1 : -1);
 	case ACT_CMDLINE:
 		ui->cfg.cmdline = !ui->cfg.cmdline;
+		display_apply(ui);
 		break;
 	case ACT_THREADS:
 		ui->cfg.threads = !ui->cfg.threads;

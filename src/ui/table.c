@@ -134,13 +134,13 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 			size_t skip;
 
 			sbuf_reset(cell);
-			field_format(cell, id, p, &ui->frame);
+			field_format(cell, id, p, &ui->frame, &ui->view);
 			skip = skip_columns(cell->p, cell->len, ui->cmd_scroll);
 			ui_put(ui, y, x, COLS - x, cell->p + skip, cell->len - skip);
 			break;
 		}
 		sbuf_reset(cell);
-		field_format(cell, id, p, &ui->frame);
+		field_format(cell, id, p, &ui->frame, &ui->view);
 		if ((int)cell->len > w) {
 			cell->len = (size_t)w;
 			cell->p[w - 1] = '+';
@@ -249,7 +249,6 @@ void table_prepare(struct ui *ui)
 {
 	size_t first, n;
 
-	ui->frame.cmdlines = ui->cfg.cmdline; /* what COMMAND shows */
 	if (!ui->have_frame)
 		return;
 	/* before the first draw the table's height is not known: the screen's bounds it */

@@ -109,7 +109,6 @@ static void take_frame(struct ui *ui)
 	ui->wall_mark = wall;
 	ui->have_frame = true;
 	ui->frames++;
-	ui->frame.view = &ui->view; /* the memory columns' unit (top's e) */
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
 	rows_count_tasks(&ui->frame, &ui->filter); /* -p's, as top's Tasks: line */

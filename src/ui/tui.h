@@ -159,8 +159,8 @@ struct ui {
 	size_t bp_sel;			 /* selected breakpoint in the Breakpoints pane */
 	struct proc_target watch_target; /* the process a D prompt arms on */
 
-	/* the frame's view: the memory columns' unit (top's e), the summary's (E),
-	 * from cfg (display_apply()) */
+	/* how rows are shown, passed to field_format() beside the frame: the memory
+	 * columns' unit (top's e), the summary's (E), from cfg (display_apply()) */
 	struct output_view view;
 
 	/* a replay (ptop -r FILE): frames from a recording */

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ff.field >= FIELD_COUNT || !strchr("=<>", ff.op) ||
 		    !memchr(ff.text, '\0', sizeof(ff.text)))
 			abort();
-		field_filter_match(&ff, &p, &f, &scratch);
+		field_filter_match(&ff, &p, &f, NULL, &scratch);
 	}
 	sbuf_free(&scratch);
 	free(s);
