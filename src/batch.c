@@ -139,10 +139,14 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 		return 1;
 	}
 	if (!o->quiet) {
+		struct output_view v = o->view;
+		struct frame_tasks shown;
+
 		/* what -p shows, as top's Tasks: line; the recording keeps the whole frame's */
-		rows_count_tasks(f, &o->filter);
+		if (rows_count_tasks(f, &o->filter, &shown))
+			v.tasks = &shown;
 		sbuf_reset(&b->buf);
-		b->fmt->frame(&b->buf, f, &o->view, b->rows, nrows, b->printed++ == 0);
+		b->fmt->frame(&b->buf, f, &v, b->rows, nrows, b->printed++ == 0);
 		err = write_out(o->out_fd, b->buf.p, b->buf.len);
 		/* -EPIPE: the reader is done with us, not an error */
 		if (err)

@@ -179,9 +179,10 @@ struct row_order {
 /* Fill rows (room for f->nprocs) with the chosen processes, sorted. Returns how many. */
 size_t rows_select(const struct frame *f, const struct row_filter *flt, const struct row_order *ord,
 		   const struct frame_proc **rows);
-/* With -p (flt->npids), f->tasks counts only what -p shows: those processes, or with
- * -H their threads, whatever the other filters leave out (top's Tasks: line). */
-void rows_count_tasks(struct frame *f, const struct row_filter *flt);
+/* With -p (flt->npids), *out counts only what -p shows: those processes, or with -H
+ * their threads, whatever the other filters leave out (top's Tasks: line), and true;
+ * without -p, false (*out untouched: the frame's counts stand). */
+bool rows_count_tasks(const struct frame *f, const struct row_filter *flt, struct frame_tasks *out);
 
 /* Figures derived from a process's counters; a field is < 0 when its events are absent. */
 struct ctr_derived {
@@ -227,7 +228,17 @@ struct output_view {
 	/* text: TIME+, UTIME+ and STIME+ with the dead children's time (top -S); %CPU,
 	 * JSON and CSV keep the process's own, as the frame does */
 	bool cumulative;
+	/* the Tasks: line's counts when top's -p narrows them (rows_count_tasks()); NULL:
+	 * the frame's */
+	const struct frame_tasks *tasks;
 };
+
+/* The task counts a format shows of f: v's when -p narrowed them, else f's own. */
+static inline const struct frame_tasks *output_tasks(const struct frame *f,
+						     const struct output_view *v)
+{
+	return v && v->tasks ? v->tasks : &f->tasks;
+}
 
 /* No column choice, no width limit, MiB in the summary and KiB columns: as top's. */
 extern const struct output_view output_view_default;

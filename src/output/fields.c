@@ -835,16 +835,17 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 	return n;
 }
 
-void rows_count_tasks(struct frame *f, const struct row_filter *flt)
+bool rows_count_tasks(const struct frame *f, const struct row_filter *flt, struct frame_tasks *out)
 {
 	if (!flt->npids)
-		return;
-	memset(&f->tasks, 0, sizeof(f->tasks));
+		return false;
+	memset(out, 0, sizeof(*out));
 	/* with -H every thread, else the processes (not the viewer's user threads) */
 	for (size_t i = 0; i < f->nprocs; i++)
 		if (pid_wanted(&f->procs[i], flt) &&
 		    (f->threads || !frame_proc_is_thread(&f->procs[i])))
-			frame_tasks_count(&f->tasks, f->procs[i].state);
+			frame_tasks_count(out, f->procs[i].state);
+	return true;
 }
 
 /*

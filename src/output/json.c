@@ -300,18 +300,20 @@ static void json_system(struct sbuf *b, const struct frame *f)
 	kv_u(b, "ncpu", f->ncpu, true);
 }
 
-static void json_tasks(struct sbuf *b, const struct frame *f)
+static void json_tasks(struct sbuf *b, const struct frame *f, const struct output_view *v)
 {
+	const struct frame_tasks *t = output_tasks(f, v);
+
 	/* what the rows and the task counts are: processes, or threads with -H */
 	key(b, "rows", true);
 	sbuf_adds(b, f->threads ? "\"threads\"" : "\"processes\"");
 	key(b, "tasks", true);
 	sbuf_addc(b, '{');
-	kv_u(b, "total", f->tasks.total, false);
-	kv_u(b, "running", f->tasks.running, true);
-	kv_u(b, "sleeping", f->tasks.sleeping, true);
-	kv_u(b, "stopped", f->tasks.stopped, true);
-	kv_u(b, "zombie", f->tasks.zombie, true);
+	kv_u(b, "total", t->total, false);
+	kv_u(b, "running", t->running, true);
+	kv_u(b, "sleeping", t->sleeping, true);
+	kv_u(b, "stopped", t->stopped, true);
+	kv_u(b, "zombie", t->zombie, true);
 	sbuf_addc(b, '}');
 }
 
@@ -407,7 +409,7 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct outpu
 		       const struct frame_proc *const *rows, size_t nrows, bool first)
 {
 	json_system(b, f);
-	json_tasks(b, f);
+	json_tasks(b, f, v);
 	json_cpu(b, f);
 	json_memory(b, f);
 	json_cost(b, f);

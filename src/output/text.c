@@ -82,6 +82,7 @@ void output_memory_lines(struct sbuf *b, const struct frame *f, enum mem_unit un
  */
 static void summary(struct sbuf *b, const struct frame *f, const struct output_view *v)
 {
+	const struct frame_tasks *t = output_tasks(f, v);
 	size_t start = b->len;
 	struct tm tm;
 
@@ -91,8 +92,8 @@ static void summary(struct sbuf *b, const struct frame *f, const struct output_v
 	sbuf_printf(b, ", %2u user%s,  load average: %.2f, %.2f, %.2f\n", f->nusers,
 		    f->nusers < 2 ? "" : "s", f->load[0], f->load[1], f->load[2]);
 	sbuf_printf(b, "%s: %3u total, %3u running, %3u sleeping, %3u stopped, %3u zombie\n",
-		    f->threads ? "Threads" : "Tasks", f->tasks.total, f->tasks.running,
-		    f->tasks.sleeping, f->tasks.stopped, f->tasks.zombie);
+		    f->threads ? "Threads" : "Tasks", t->total, t->running, t->sleeping, t->stopped,
+		    t->zombie);
 	if (f->cpus) {
 		/* -1: a line per CPU, labelled as top's "%Cpu0  :" */
 		for (unsigned i = 0; i < f->ncpus; i++) {

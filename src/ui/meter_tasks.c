@@ -7,13 +7,13 @@
 static void tasks_draw(struct ui *ui, int y, int h)
 {
 	const struct frame *f = &ui->frame;
+	const struct frame_tasks *t = output_tasks(f, &ui->view);
 
 	(void)h;
 	mvprintw(y, 0,
 		 f->threads ? _("Threads: %u total, %u running, %u sleeping, %u stopped, %u zombie")
 			    : _("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie"),
-		 f->tasks.total, f->tasks.running, f->tasks.sleeping, f->tasks.stopped,
-		 f->tasks.zombie);
+		 t->total, t->running, t->sleeping, t->stopped, t->zombie);
 }
 
 const struct meter_def meter_tasks = {

@@ -111,7 +111,9 @@ static void take_frame(struct ui *ui)
 	ui->frames++;
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
-	rows_count_tasks(&ui->frame, &ui->filter); /* -p's, as top's Tasks: line */
+	/* -p's, as top's Tasks: line */
+	ui->view.tasks =
+	    rows_count_tasks(&ui->frame, &ui->filter, &ui->shown_tasks) ? &ui->shown_tasks : NULL;
 	procs_rebuild(ui);
 	observe(ui);
 	/* sorted by what the observer just filled (a counter, PERF): sort again */

@@ -162,6 +162,7 @@ struct ui {
 	/* how rows are shown, passed to field_format() beside the frame: the memory
 	 * columns' unit (top's e), the summary's (E), from cfg (display_apply()) */
 	struct output_view view;
+	struct frame_tasks shown_tasks; /* -p's counts (view.tasks points here when narrowed) */
 
 	/* a replay (ptop -r FILE): frames from a recording */
 	bool replay;
