@@ -110,6 +110,8 @@ struct batch_out {
 	struct row_order order; /* -s/-o, sorting times as -S shows them */
 	const struct frame_proc **rows;
 	size_t rows_cap;
+	const struct frame_proc **exited; /* the processes that ended, chosen as rows are */
+	size_t exited_cap;
 	struct sbuf buf;
 	long printed;
 };
@@ -141,6 +143,13 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	if (!o->quiet) {
 		struct output_view v = o->view;
 		struct frame_tasks shown;
+
+		if (b->exited_cap < f->nexited) {
+			b->exited_cap = f->nexited;
+			b->exited = xreallocarray(b->exited, b->exited_cap, sizeof(*b->exited));
+		}
+		v.nexited = rows_select_exited(f, &o->filter, &b->order, b->exited);
+		v.exited = b->exited;
 
 		/* what -p shows, as top's Tasks: line; the recording keeps the whole frame's */
 		if (rows_count_tasks(f, &o->filter, &shown))
@@ -281,6 +290,7 @@ int batch_run(const struct batch_opts *o)
 		status = 128 + batch_stop;
 	exporter_stop(b.x);
 	free(b.rows);
+	free(b.exited);
 	sbuf_free(&b.buf);
 	frame_free(&f);
 	pipeline_free(b.pipe);

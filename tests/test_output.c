@@ -374,12 +374,12 @@ static void test_csv_formula_cells(void **state)
 	s = sbuf_cstr(&b);
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
-	assert_non_null(strstr(s, ",\"'@cg\",\"'-unit\",0.00,\"'=cmd|' /C calc'!A0\"\r\n"));
+	assert_non_null(strstr(s, ",\"'@cg\",\"'-unit\",0.00,\"'=cmd|' /C calc'!A0\",\r\n"));
 	assert_non_null(strstr(s, ",42,1,S,\"'\ruser\","));
 	assert_non_null(strstr(s, ",\"'\tname\",42,"));
 	/* only the first character counts */
 	assert_non_null(strstr(s, ",plain-name,43,"));
-	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,\r\n"));
+	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,\r\n"));
 	assert_null(strstr(s, ",="));
 	assert_null(strstr(s, ",\"="));
 	sbuf_free(&f.strings);
@@ -784,8 +784,8 @@ static void test_counters_no_count(void **state)
 	output_csv_frame(&c, &f, NULL, frame_rows(&f), f.nprocs, true);
 	s = sbuf_cstr(&c);
 	/* process 1: neither is a count; process 2: task-clock is, context-switches not */
-	assert_non_null(strstr(s, ",software,,\r\n"));
-	assert_non_null(strstr(s, ",software,5000000,\r\n"));
+	assert_non_null(strstr(s, ",software,,,\r\n"));
+	assert_non_null(strstr(s, ",software,5000000,,\r\n"));
 	sbuf_free(&j);
 	sbuf_free(&c);
 }
@@ -824,7 +824,7 @@ static void test_counters_text_units(void **state)
 	assert_non_null(
 	    strstr(sbuf_cstr(&j), "\"task-clock\":5000000,\"context-switches\":1234567"));
 	output_csv_frame(&c, &f, NULL, frame_rows(&f), f.nprocs, true);
-	assert_non_null(strstr(sbuf_cstr(&c), ",software,5000000,1234567\r\n"));
+	assert_non_null(strstr(sbuf_cstr(&c), ",software,5000000,1234567,\r\n"));
 	sbuf_free(&t);
 	sbuf_free(&j);
 	sbuf_free(&c);
@@ -934,6 +934,87 @@ static void test_io_cgroup_columns(void **state)
  * tick counts; -c (cmdlines) shows a row's command line where it was read.
  * No format writes into the frame.
  */
+/*
+ * Processes that ended in the interval: COMMAND says how (exit code, signal,
+ * core), the text format lists them after the table, JSON in "exited" with
+ * an "exit" object (the presenter's choice when it made one), CSV in its
+ * rows with the "exit" column, empty for the live ones.
+ */
+static void test_exited_rows(void **state)
+{
+	struct frame_proc ex[2];
+	const struct frame_proc *rows[NPROCS], *chosen[2];
+	struct output_view v = output_view_default;
+	struct frame f;
+	struct sbuf b = {0};
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	ex[0] = procs[3];
+	ex[0].pid = ex[0].tgid = 4242;
+	ex[0].comm_len = 9;
+	memcpy(ex[0].comm, "ptop-burn", 9);
+	ex[0].state = 'X';
+	ex[0].exited = true;
+	ex[0].exit_status = 7 << 8;
+	ex[0].run_ns = 210000000;
+	ex[0].maxrss_kb = 5000;
+	ex[0].cpu_pct = 7.0;
+	ex[1] = ex[0];
+	ex[1].pid = ex[1].tgid = 4243;
+	ex[1].exit_status = 0x80 | 11;
+	f.exited = ex;
+	f.nexited = 2;
+	f.acct = (struct frame_account){
+	    .exits = true, .busy_s = 1.0, .rows_s = 0.5, .exited_s = 0.42, .lost = 2};
+	for (size_t i = 0; i < f.nprocs; i++)
+		rows[i] = &procs[i];
+
+	field_format(&b, FIELD_COMMAND, &ex[0], &f, NULL);
+	assert_string_equal(sbuf_cstr(&b), "ptop-burn <exit 7>");
+	sbuf_reset(&b);
+	field_format(&b, FIELD_COMMAND, &ex[1], &f, NULL);
+	assert_string_equal(sbuf_cstr(&b), "ptop-burn <SIGSEGV core>");
+	sbuf_reset(&b);
+
+	v.nexited = rows_select_exited(&f, NULL, NULL, chosen);
+	assert_int_equal(v.nexited, 2);
+	v.nexited = 1;
+	v.exited = chosen;
+	output_text_frame(&b, &f, &v, rows, f.nprocs, true);
+	s = sbuf_cstr(&b);
+	assert_non_null(strstr(s, "\nExited in the interval: 1, 0.42 CPU-seconds (2 more not "
+				  "recorded: the buffer was full); accounted 92.0% of busy CPU\n"));
+	assert_non_null(strstr(s, " 4242 "));
+	assert_non_null(strstr(s, "ptop-burn <exit 7>\n"));
+	assert_null(strstr(s, " 4243 "));
+	sbuf_reset(&b);
+
+	output_json_frame(&b, &f, &v, rows, f.nprocs, true);
+	s = sbuf_cstr(&b);
+	assert_non_null(strstr(s, ",\"exited\":[{\"pid\":4242,"));
+	assert_non_null(strstr(s, "\"exit\":{\"exit_code\":7,\"end_uptime_s\":0.00,"
+				  "\"maxrss_kb\":5000,\"cpu_ns\":210000000}"));
+	assert_null(strstr(s, "4243"));
+	assert_non_null(strstr(s, "\"accounted\":{\"busy_s\":1.000,"));
+	sbuf_reset(&b);
+	/* no choice made: every one */
+	output_json_frame(&b, &f, NULL, rows, f.nprocs, true);
+	assert_non_null(strstr(sbuf_cstr(&b), "\"exit\":{\"signal\":11,\"core_dumped\":true,"));
+	sbuf_reset(&b);
+
+	chosen[0] = &ex[1];
+	v.nexited = 1;
+	output_csv_frame(&b, &f, &v, rows, f.nprocs, true);
+	s = sbuf_cstr(&b);
+	assert_non_null(strstr(s, ",exit\r\n"));
+	assert_non_null(strstr(s, ",SIGSEGV core\r\n"));
+	assert_non_null(strstr(s, "ssh.service,0.00,\r\n"));
+	sbuf_free(&b);
+	sbuf_free(&f.strings);
+}
+
 static void test_view_not_frame(void **state)
 {
 	struct frame_proc before[NPROCS];
@@ -1004,7 +1085,7 @@ static void test_view_not_frame(void **state)
 	output_csv_frame(&b, &f, &v, frame_rows(&f), f.nprocs, true);
 	assert_non_null(strstr(sbuf_cstr(&b), ",7,2,"));
 	assert_null(strstr(sbuf_cstr(&b), ",6007,"));
-	assert_non_null(strstr(sbuf_cstr(&b), ",say hi --loud\r\n"));
+	assert_non_null(strstr(sbuf_cstr(&b), ",say hi --loud,\r\n"));
 	assert_memory_equal(procs, before, sizeof(before));
 	sbuf_free(&b);
 	sbuf_free(&f.strings);
@@ -1071,6 +1152,7 @@ int main(void)
 	    cmocka_unit_test(test_output_formats_listed),
 	    cmocka_unit_test(test_counters_text_headings),
 	    cmocka_unit_test(test_view_not_frame),
+	    cmocka_unit_test(test_exited_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -182,6 +182,11 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 /* With -p (flt->npids), *out counts only what -p shows: those processes, or with -H
  * their threads, whatever the other filters leave out (top's Tasks: line), and true;
  * without -p, false (*out untouched: the frame's counts stand). */
+/* The same of f->exited (room for f->nexited): the processes that ended, chosen. */
+size_t rows_select_exited(const struct frame *f, const struct row_filter *flt,
+			  const struct row_order *ord, const struct frame_proc **rows);
+/* How a process ended, from its wait() status: "exit 7", "SIGKILL", "SIGSEGV core". */
+void fmt_exit(struct sbuf *b, int status);
 bool rows_count_tasks(const struct frame *f, const struct row_filter *flt, struct frame_tasks *out);
 
 /* Figures derived from a process's counters; a field is < 0 when its events are absent. */
@@ -231,6 +236,10 @@ struct output_view {
 	/* the Tasks: line's counts when top's -p narrows them (rows_count_tasks()); NULL:
 	 * the frame's */
 	const struct frame_tasks *tasks;
+	/* the processes that ended in the interval to show (rows_select_exited()), after
+	 * the rows in text, in JSON's "exited", marked in CSV; NULL: every one in JSON */
+	const struct frame_proc *const *exited;
+	size_t nexited;
 };
 
 /* The task counts a format shows of f: v's when -p narrowed them, else f's own. */

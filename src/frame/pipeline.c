@@ -27,6 +27,8 @@ struct pipeline {
 	const char *root;
 	int *view; /* the request's rows in view, sorted for the sampler */
 	size_t view_cap;
+	const struct frame_proc **live; /* rows handed in, without exited ones (live_rows) */
+	size_t live_cap;
 };
 
 static int fail(struct pipeline_error *e, int status, int err, const char *fmt, ...)
@@ -120,6 +122,7 @@ void pipeline_free(struct pipeline *p)
 	account_free(p->acct);
 	source_close(&p->src);
 	free(p->view);
+	free(p->live);
 	free(p);
 }
 
@@ -160,11 +163,43 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 	return err;
 }
 
+/* Whether r is a row of f->procs (not an exited process's row in f->exited). */
+static bool live_row(const struct frame *f, const struct frame_proc *r)
+{
+	return r >= f->procs && r < f->procs + f->nprocs;
+}
+
+/*
+ * rows without the exited processes' (which nothing observes, completes or
+ * reads a command line of: they are gone): rows itself when it has none,
+ * else a copy in p->live. How many in *n.
+ */
+static const struct frame_proc *const *live_rows(struct pipeline *p, const struct frame *f,
+						 const struct frame_proc *const *rows, size_t *n)
+{
+	size_t k = 0, i;
+
+	for (i = 0; i < *n && live_row(f, rows[i]); i++)
+		;
+	if (i == *n)
+		return rows;
+	if (p->live_cap < *n) {
+		p->live_cap = *n;
+		p->live = xreallocarray(p->live, p->live_cap, sizeof(*p->live));
+	}
+	for (i = 0; i < *n; i++)
+		if (live_row(f, rows[i]))
+			p->live[k++] = rows[i];
+	*n = k;
+	return p->live;
+}
+
 void pipeline_observe(struct pipeline *p, struct frame *f, const struct frame_proc *const *rows,
 		      size_t n, bool counters, bool perf_fds)
 {
 	if (!p->ob)
 		return;
+	rows = live_rows(p, f, rows, &n);
 	observer_set(p->ob, counters, perf_fds);
 	observer_update(p->ob, f, rows, n);
 }
@@ -192,6 +227,7 @@ void pipeline_complete(struct pipeline *p, struct frame *f, const struct frame_p
 {
 	if (!p->src.ops->complete)
 		return; /* a replay's rows are as they were recorded */
+	rows = live_rows(p, f, rows, &n);
 	for (size_t i = 0; i < n; i++) {
 		/* rows point into f->procs, which the caller owns and lets us fill */
 		struct frame_proc *q = &f->procs[rows[i] - f->procs];
@@ -206,6 +242,7 @@ void pipeline_cmdlines(struct pipeline *p, struct frame *f, const struct frame_p
 {
 	if (!p->src.ops->cmdline)
 		return; /* a replay's rows are as they were recorded */
+	rows = live_rows(p, f, rows, &n);
 	for (size_t i = 0; i < n; i++) {
 		/* rows point into f->procs, which the caller owns and lets us fill */
 		struct frame_proc *q = &f->procs[rows[i] - f->procs];

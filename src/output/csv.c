@@ -74,10 +74,11 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 				csv_field(b, f->counters.names[e], strlen(f->counters.names[e]));
 			}
 		}
-		sbuf_adds(b, "\r\n");
+		/* how a process that ended in the interval ended; empty for the others */
+		sbuf_adds(b, ",exit\r\n");
 	}
-	for (size_t i = 0; i < nrows; i++) {
-		const struct frame_proc *p = rows[i];
+	for (size_t i = 0; i < nrows + v->nexited; i++) {
+		const struct frame_proc *p = i < nrows ? rows[i] : v->exited[i - nrows];
 
 		sbuf_add(b, when, wlen);
 		for (size_t c = 0; c < ncols; c++) {
@@ -110,6 +111,14 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 				if (p->has_ctr && ctr_counted(p, e))
 					sbuf_addf(b, p->ctr[e], 0);
 			}
+		}
+		sbuf_addc(b, ',');
+		if (p->exited) {
+			struct sbuf how = {0};
+
+			fmt_exit(&how, p->exit_status);
+			csv_field(b, how.p, how.len);
+			sbuf_free(&how);
 		}
 		sbuf_adds(b, "\r\n");
 	}

@@ -685,6 +685,29 @@ static void fmt_command(struct sbuf *b, const struct frame_proc *p, const struct
 		fmt_printable(b, f->strings.p + p->cmd_off, p->cmd_len);
 	else
 		fmt_printable(b, p->comm, p->comm_len);
+	/* a process that ended in the interval says how, as atop's exited ones do */
+	if (p->exited) {
+		sbuf_adds(b, " <");
+		fmt_exit(b, p->exit_status);
+		sbuf_addc(b, '>');
+	}
+}
+
+void fmt_exit(struct sbuf *b, int status)
+{
+	const char *name;
+
+	if (!(status & 0x7f)) {
+		sbuf_printf(b, "exit %d", (status >> 8) & 0xff);
+		return;
+	}
+	name = sigabbrev_np(status & 0x7f);
+	if (name)
+		sbuf_printf(b, "SIG%s", name);
+	else
+		sbuf_printf(b, "signal %d", status & 0x7f);
+	if (status & 0x80)
+		sbuf_adds(b, " core");
 }
 
 /* The columns that need no frame: top's shapes, else the value as it is kept. */
@@ -830,6 +853,19 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 	for (size_t i = 0; i < f->nprocs; i++)
 		if (!flt || row_wanted(&f->procs[i], flt))
 			rows[n++] = &f->procs[i];
+	if (ord)
+		rows_sort(rows, n, ord);
+	return n;
+}
+
+size_t rows_select_exited(const struct frame *f, const struct row_filter *flt,
+			  const struct row_order *ord, const struct frame_proc **rows)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nexited; i++)
+		if (!flt || row_wanted(&f->exited[i], flt))
+			rows[n++] = &f->exited[i];
 	if (ord)
 		rows_sort(rows, n, ord);
 	return n;

@@ -426,14 +426,17 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct outpu
 		json_proc(b, f, v, rows[i]);
 	}
 	sbuf_addc(b, ']');
-	/* the processes that ended in the interval, with an exit hook: every one of them */
+	/* the processes that ended in the interval, with an exit hook: those the presenter
+	 * chose, or every one */
 	if (f->acct.exits) {
+		size_t n = v && v->exited ? v->nexited : f->nexited;
+
 		key(b, "exited", true);
 		sbuf_addc(b, '[');
-		for (size_t i = 0; i < f->nexited; i++) {
+		for (size_t i = 0; i < n; i++) {
 			if (i)
 				sbuf_addc(b, ',');
-			json_proc(b, f, v, &f->exited[i]);
+			json_proc(b, f, v, v && v->exited ? v->exited[i] : &f->exited[i]);
 		}
 		sbuf_addc(b, ']');
 	}

@@ -334,6 +334,31 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 		cut_lines(b, start, limit);
 }
 
+/*
+ * The processes that ended in the interval (an exit hook's), in the table's
+ * columns, each marked in COMMAND with how it ended, after what the
+ * accounting says of them.
+ */
+static void exited_section(struct sbuf *b, const struct frame *f, const struct output_view *v)
+{
+	const struct frame_account *a = &f->acct;
+	double pct = frame_accounted_pct(a);
+
+	sbuf_printf(b, "\nExited in the interval: %zu, ", v->nexited);
+	sbuf_addf_local(b, a->exited_s, 2);
+	sbuf_adds(b, " CPU-seconds");
+	if (a->lost)
+		sbuf_printf(b, " (%llu more not recorded: the buffer was full)",
+			    (unsigned long long)a->lost);
+	if (pct >= 0) {
+		sbuf_adds(b, "; accounted ");
+		sbuf_addf_local(b, pct, 1);
+		sbuf_adds(b, "% of busy CPU");
+	}
+	sbuf_addc(b, '\n');
+	table(b, f, v->exited, v->nexited, v);
+}
+
 void output_text_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
 		       const struct frame_proc *const *rows, size_t nrows, bool first)
 {
@@ -343,6 +368,8 @@ void output_text_frame(struct sbuf *b, const struct frame *f, const struct outpu
 		sbuf_addc(b, '\n');
 	summary(b, f, v);
 	table(b, f, rows, nrows, v);
+	if (v->nexited)
+		exited_section(b, f, v);
 	if (f->counters.on)
 		counters_section(b, f, rows, nrows);
 	if (f->nbps)
