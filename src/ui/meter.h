@@ -25,6 +25,7 @@ extern const struct meter_def meter_swap;
 extern const struct meter_def meter_cost;
 extern const struct meter_def meter_disk;
 extern const struct meter_def meter_net;
+extern const struct meter_def meter_accounted;
 
 /* One bar's share of a coloured part, in percent of the whole. */
 struct bar_part {

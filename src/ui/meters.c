@@ -10,8 +10,8 @@
 #include "meter.h"
 
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime, &meter_tasks, &meter_cpu, &meter_mem,
-    &meter_swap,   &meter_disk,	 &meter_net, &meter_cost,
+    &meter_uptime, &meter_tasks, &meter_cpu,  &meter_mem,	&meter_swap,
+    &meter_disk,   &meter_net,	 &meter_cost, &meter_accounted,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
 

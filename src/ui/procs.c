@@ -100,14 +100,19 @@ static void keep_selection(struct ui *ui, size_t before)
 void procs_rebuild(struct ui *ui)
 {
 	const struct frame *f = &ui->frame;
+	size_t n;
 
-	if (ui->rows_cap < f->nprocs) {
-		ui->rows_cap = f->cap;
+	if (ui->rows_cap < f->nprocs + f->nexited) {
+		ui->rows_cap = f->cap + f->nexited;
 		ui->rows = xreallocarray(ui->rows, ui->rows_cap, sizeof(*ui->rows));
 	}
 	ui->filter.substr = NULL; /* filter.c's: in any case, on command lines too */
-	ui->nrows = rows_select(f, &ui->filter, ui->cfg.tree ? NULL : &ui->cfg.order, ui->rows);
-	ui->nrows = filter_rows(ui, ui->rows, ui->nrows);
+	n = rows_select(f, &ui->filter, NULL, ui->rows);
+	/* the processes that ended in the interval sort with the rest, marked (COMMAND) */
+	n += rows_select_exited(f, &ui->filter, NULL, ui->rows + n);
+	if (!ui->cfg.tree)
+		rows_sort(ui->rows, n, &ui->cfg.order);
+	ui->nrows = filter_rows(ui, ui->rows, n);
 	if (ui->cfg.tree) {
 		if (ui->tree_cap < ui->rows_cap) {
 			ui->tree_cap = ui->rows_cap;
