@@ -23,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void release(struct frame *f)
 {
 	free(f->procs);
+	free(f->exited);
 	free(f->cpus);
 	sbuf_free(&f->strings);
 }
@@ -92,6 +93,13 @@ static void fuzz_decode(const uint8_t *data, size_t size)
 		}
 		if (f.nprocs > f.cap || f.counters.nevents > FRAME_MAX_EVENTS)
 			abort();
+		/* version 4's exited processes: each one ended, each a sane row */
+		if (f.nexited > f.exited_cap)
+			abort();
+		for (size_t i = 0; i < f.nexited; i++)
+			if (!f.exited[i].exited || f.exited[i].comm_len > PROC_COMM_MAX ||
+			    !f.exited[i].user)
+				abort();
 	}
 	free(buf);
 	release(&f);
