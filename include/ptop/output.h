@@ -50,6 +50,7 @@ enum field_id {
 	FIELD_CGROUP,
 	FIELD_CONTAINER,
 	FIELD_CHILD,
+	FIELD_EXIT,
 	/* the counters' events, in the order counted (frame.counters.names): the
 	 * Counters pane's columns, sorted after the observer has filled them */
 	FIELD_CTR1,

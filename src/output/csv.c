@@ -43,6 +43,16 @@ static void csv_field(struct sbuf *b, const char *s, size_t n)
 	sbuf_addc(b, '"');
 }
 
+/* How a process ended, as the text formats say it ("exit 7", "SIGKILL"). */
+static void csv_exit(struct sbuf *b, int status)
+{
+	struct sbuf how = {0};
+
+	fmt_exit(&how, status);
+	csv_field(b, how.p, how.len);
+	sbuf_free(&how);
+}
+
 void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
 		      const struct frame_proc *const *rows, size_t nrows, bool first)
 {
@@ -74,8 +84,7 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 				csv_field(b, f->counters.names[e], strlen(f->counters.names[e]));
 			}
 		}
-		/* how a process that ended in the interval ended; empty for the others */
-		sbuf_adds(b, ",exit\r\n");
+		sbuf_adds(b, "\r\n");
 	}
 	for (size_t i = 0; i < nrows + v->nexited; i++) {
 		const struct frame_proc *p = i < nrows ? rows[i] : v->exited[i - nrows];
@@ -92,7 +101,9 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			/* unknown is an empty field, never a 0 */
 			if (field_absent((enum field_id)id, p))
 				continue;
-			if (field_string((enum field_id)id, p, &s, &n))
+			if (id == FIELD_EXIT)
+				csv_exit(b, p->exit_status);
+			else if (field_string((enum field_id)id, p, &s, &n))
 				csv_field(b, s, n);
 			else
 				field_number(b, (enum field_id)id, p);
@@ -111,14 +122,6 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 				if (p->has_ctr && ctr_counted(p, e))
 					sbuf_addf(b, p->ctr[e], 0);
 			}
-		}
-		sbuf_addc(b, ',');
-		if (p->exited) {
-			struct sbuf how = {0};
-
-			fmt_exit(&how, p->exit_status);
-			csv_field(b, how.p, how.len);
-			sbuf_free(&how);
 		}
 		sbuf_adds(b, "\r\n");
 	}

@@ -271,6 +271,16 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		     .type = FT_PCT,
 		     AT(child_pct),
 		     .key = "child_cpu_pct"},
+    /* a process that ended in the interval (an exit hook's): how; absent for the others */
+    [FIELD_EXIT] = {.name = "exit",
+		    .title = "EXIT",
+		    .width = 12,
+		    .left = true,
+		    .desc = N_("How a process that ended in the interval ended: its exit code, "
+			       "or the signal"),
+		    .type = FT_INT,
+		    AT(exit_status),
+		    .key = "exit"},
 /* "ctr1": headed by its event's name where the frame counts one
      * (field_title()); .off is the event's index */
 #define CTR_FIELD(i, n)                                                                            \
@@ -487,6 +497,8 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 
 	if (d->needs & NEED_IO)
 		return !p->has_io;
+	if (id == FIELD_EXIT)
+		return !p->exited;
 	if (d->type == FT_NAME)
 		return !VAL(const char *, p, d);
 	return d->if_looked && d->type == FT_INT && VAL(int, p, d) < 0;
@@ -732,6 +744,12 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 		break;
 	case FIELD_CHILD:
 		sbuf_addf_local(b, p->child_pct, p->child_pct >= 999.95 ? 0 : 1);
+		break;
+	case FIELD_EXIT:
+		if (p->exited)
+			fmt_exit(b, p->exit_status);
+		else
+			sbuf_addc(b, '-');
 		break;
 	case FIELD_MEM:
 		sbuf_addf_local(b, p->mem_pct, 1);

@@ -39,11 +39,11 @@ static void kv_f(struct sbuf *b, const char *k, double v, int dec, bool comma)
  * core_dumped); when (end_uptime_s, as start times count), its peak RSS and
  * its CPU over its life, all threads, in ns (utime and stime split it).
  */
-static void json_exit(struct sbuf *b, const struct frame *f, const struct frame_proc *p)
+static void json_exit(struct sbuf *b, const struct frame *f, const struct frame_proc *p, bool comma)
 {
 	int st = p->exit_status;
 
-	key(b, "exit", true);
+	key(b, "exit", comma);
 	sbuf_addc(b, '{');
 	if ((st & 0x7f) == 0) {
 		kv_i(b, "exit_code", (st >> 8) & 0xff, false);
@@ -76,6 +76,13 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 			continue;
 		if (field_absent((enum field_id)id, p) && field_defs[id].if_looked)
 			continue;
+		/* how a process ended is an object; the live ones have none */
+		if (id == FIELD_EXIT) {
+			if (p->exited)
+				json_exit(b, f, p, comma);
+			comma = comma || p->exited;
+			continue;
+		}
 		key(b, field_defs[id].key, comma);
 		comma = true;
 		/* unknown (io refused) is null, never a 0 that is not a zero */
@@ -90,8 +97,6 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 			json_string(b, f->strings.p + p->cmd_off, p->cmd_len);
 		}
 	}
-	if (p->exited)
-		json_exit(b, f, p);
 	if (f->counters.on && p->has_ctr) {
 		struct ctr_derived d;
 
