@@ -148,7 +148,9 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 			b->exited_cap = f->nexited;
 			b->exited = xreallocarray(b->exited, b->exited_cap, sizeof(*b->exited));
 		}
-		v.nexited = rows_select_exited(f, &o->filter, &b->order, b->exited);
+		/* text is top's table unless asked: its Tasks: line counts its rows */
+		if (b->fmt != &output_format_text || o->exited)
+			v.nexited = rows_select_exited(f, &o->filter, &b->order, b->exited);
 		v.exited = b->exited;
 
 		/* what -p shows, as top's Tasks: line; the recording keeps the whole frame's */

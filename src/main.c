@@ -179,6 +179,8 @@ static int help(void)
 	      "%s"
 	      "      --fields=LIST        batch columns, by -O's names, separated by commas\n"
 	      "      --sort=[+|-]FIELD    sort by FIELD; + ascending, - descending\n"
+	      "      --exited             text: the processes that ended in each interval after\n"
+	      "                           the rows (an exit hook's; JSON and CSV always)\n"
 	      "      --counters[=EVENT,...]  per-process counters (default: cycles,\n"
 	      "                           instructions, cache-misses, branch-misses; software\n"
 	      "                           events where the machine has no PMU)\n"
@@ -448,7 +450,8 @@ enum {
 	OPT_BEGIN,
 	OPT_END,
 	OPT_SUMMARY,
-	OPT_SOURCE
+	OPT_SOURCE,
+	OPT_EXITED
 };
 
 #define DEFAULT_COUNTER_BUDGET 32
@@ -534,6 +537,7 @@ static const struct option longopts[] = {
     {"end", required_argument, NULL, OPT_END},
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"source", required_argument, NULL, OPT_SOURCE},
+    {"exited", no_argument, NULL, OPT_EXITED},
     {NULL, 0, NULL, 0},
 };
 
@@ -791,6 +795,9 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		break;
 	case 'O':
 		return list_fields();
+	case OPT_EXITED:
+		o->exited = true;
+		break;
 	case OPT_SOURCE:
 		if (frame_source_parse(optarg, &o->source))
 			usage_error(_("unknown source: '%s' (auto, procfs or bpf)"), optarg);

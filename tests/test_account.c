@@ -180,6 +180,43 @@ static void test_exits(void **state)
 	account_free(a);
 }
 
+/*
+ * An exit record comes after the reap, often a frame after the row went:
+ * what that row showed is still taken off, once; storage bytes likewise.
+ */
+static void test_late_exit(void **state)
+{
+	struct account *a = account_new();
+	struct frame f[4];
+	struct frame_proc *p, *e;
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		frame_init(&f[k], k ? 1.0 : 0);
+		f[k].uptime_s = 100 + k;
+		add(&f[k], 1, 0, 1, 0, 0);
+	}
+	p = add(&f[0], 700, 1, 50, 30, 0);
+	p->has_io = true;
+	p->io_read_bytes = 1000;
+	account_frame(a, &f[0]);
+	account_frame(a, &f[1]); /* 700 gone, its record not yet here */
+	e = add_exit(&f[2], 700, 1, 50, 500);
+	e->has_io = true;
+	e->io_read_bytes = 1600;
+	account_frame(a, &f[2]);
+	assert_int_equal(f[2].nexited, 1);
+	assert_float_equal(f[2].exited[0].cpu_pct, 20.0, 1e-9); /* 0.5 s less 0.3 s, over 1 s */
+	assert_int_equal(f[2].exited[0].io_read_rate, 600);
+	/* the same again (it cannot come twice, but a reused PID and start could): whole */
+	add_exit(&f[3], 700, 1, 50, 500);
+	account_frame(a, &f[3]);
+	assert_float_equal(f[3].exited[0].cpu_pct, 50.0, 1e-9);
+	for (int k = 0; k < 4; k++)
+		frame_done(&f[k]);
+	account_free(a);
+}
+
 /* Rows that are threads (top -H): a process's threads are one process here. */
 static void test_threads(void **state)
 {
@@ -232,6 +269,7 @@ int main(void)
 	    cmocka_unit_test(test_children_less_shown),
 	    cmocka_unit_test(test_new_process_and_reused_pid),
 	    cmocka_unit_test(test_exits),
+	    cmocka_unit_test(test_late_exit),
 	    cmocka_unit_test(test_threads),
 	    cmocka_unit_test(test_accounted_pct),
 	};

@@ -44,8 +44,6 @@ if parent == 0:
             pass
         os._exit(7)
     os.waitpid(child, 0)
-    sys.stdout.write("%d\n" % child)
-    sys.stdout.flush()
     os._exit(0)
 os.close(r)
 cmd = [ptop, "-b", "-d", "2", "-n", "30", "-o", "json", "--source=" + source]
@@ -135,6 +133,19 @@ kids="$kids $!"
 churn procfs 5 || fail "/proc: the churn's busy CPU is not accounted within 5%"
 if [ -n "$bpf" ]; then
 	churn bpf 2 || fail "bpf: the churn's busy CPU is not accounted within 2%"
+fi
+
+# Text is top's table unless asked (its Tasks: line counts its rows, as jc
+# reads it); --exited adds the processes that ended, marked, as top's Z.
+if [ -n "$bpf" ]; then
+	"$PTOP" -b -d 1 -n 3 -w 512 >"$tmp/plain.txt" || fail "ptop -b failed"
+	! grep -q " <exit [0-9]*>$" "$tmp/plain.txt" || fail "text lists exited processes unasked"
+	"$PTOP" -b -d 1 -n 3 -w 512 --exited >"$tmp/exited.txt" || fail "ptop -b --exited failed"
+	grep -Eq "^ *[0-9]+ .* Z +[0-9.]+ .* <exit [0-9]+>$" "$tmp/exited.txt" ||
+		fail "--exited lists no exited process: $(tail -3 "$tmp/exited.txt")"
+	if command -v jc >/dev/null 2>&1; then
+		jc --top <"$tmp/exited.txt" >/dev/null || fail "jc --top cannot read ptop -b --exited"
+	fi
 fi
 
 # What is recorded replays the same: the accounting and the exited rows.

@@ -300,11 +300,13 @@ static void test_exited(void **state)
 	ex[0].exited = true;
 	ex[0].cpu_pct = 12.5;
 	ex[0].io_read_bytes = 1500;
+	ex[0].io_read_rate = 250; /* the accounting's: 500 bytes since its row, over 2 s */
 	ex[1] = ex[0];
 	ex[1].pid = ex[1].tgid = 21;
 	ex[1].start_ticks = 50;
 	ex[1].cpu_pct = 25;
 	ex[1].io_read_bytes = 300;
+	ex[1].io_read_rate = 150;
 	fx.f.exited = ex;
 	fx.f.nexited = 2;
 	fx.f.interval_s = 2;

@@ -24,8 +24,11 @@ struct batch_opts {
 	struct observer_opts observe;		/* counters (--counters), perf fds (--perf-fds) */
 	const struct perf_bp_spec *watches;	/* --watch, armed before the first frame */
 	size_t nwatches;
-	bool threads;			 /* -H: a row per thread, as top -H */
-	bool per_cpu;			 /* -1: a summary line per CPU, as top -1 */
+	bool threads; /* -H: a row per thread, as top -H */
+	bool per_cpu; /* -1: a summary line per CPU, as top -1 */
+	/* --exited: text lists the processes that ended after the rows (JSON and CSV always
+	 * do); off, its table is top's: the Tasks: line counts its rows */
+	bool exited;
 	struct output_view view;	 /* --fields, -w, -E, -e, -c, -S */
 	bool quiet;			 /* write no frames: --listen or --record without -b */
 	const struct serve_addr *listen; /* --listen: serve each frame's metrics, or NULL */

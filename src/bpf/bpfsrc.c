@@ -3,7 +3,8 @@
  * bpfsrc.c: the BPF frame source. Loads tasks.bpf.c (embedded as a libbpf
  * skeleton) and keeps only descriptors: the task iterator's link and, where
  * the kernel has the open-coded task iterator, the walk program and its
- * records map, mapped read-only. Each frame runs the walk (BPF_PROG_TEST_RUN)
+ * records map, mapped read-only; the exit hook's links and maps, its ring
+ * buffer drained by bpfsrc_exits(). Each frame runs the walk (BPF_PROG_TEST_RUN)
  * and reads the records in place, or reads one pass of the same records
  * from an iterator made from the link; then does what /proc does to the raw
  * fields: group CPU times summed and scaled, state letters, uids through
@@ -17,7 +18,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bpfsrc.h"
@@ -92,8 +95,29 @@ struct group {
 	struct ptop_io io;
 };
 
-/* What the loader hands over: the iterator's link, and the walk's program and maps or -1. */
-enum { FD_LINK, FD_WALK, FD_RECORDS, FD_NAMES, NFDS };
+/*
+ * What the loader hands over: the iterator's link, the walk's program and
+ * maps, the exit hook's two links, ring buffer, lost counts and kept exits; each
+ * -1 when absent.
+ */
+enum { FD_LINK, FD_WALK, FD_RECORDS, FD_NAMES, FD_EXIT, FD_FREE, FD_RING, FD_LOST, FD_STASH, NFDS };
+
+/*
+ * The exit hook's ring buffer: 512 KiB, 4,096 records of 128 bytes (struct
+ * ptop_exit and the ring's 8-byte header), as many exits a frame: 1,365 a
+ * second at the default 3 s. A storm past it loses records, not accounting
+ * (the kernel counts their CPU). Its pages are in the reader's RSS from the
+ * mapping on, twice (libbpf maps the data twice, for records that wrap):
+ * 1 MiB, which is why it is no bigger and mapped only at the first drain.
+ */
+#define EXIT_RING (1u << 19)
+
+/*
+ * A kept exit whose leader was not freed this long after (ns) is taken from
+ * the hash as it stood at the exit: a zombie its parent has not reaped (its
+ * row is still there), or one of the frees this kernel holds back for minutes.
+ */
+#define EXIT_LATE 5000000000ull
 
 /* A mapped part of one of the walk's maps. */
 struct mapped {
@@ -126,6 +150,28 @@ struct bpfsrc {
 	bool user_threads;	       /* ... or processes, then their other threads */
 	bool io_prev;		       /* the rows of prev have their I/O read */
 	struct cgroup_ids *cgroup_ids; /* NULL: not a cgroup v2 only system */
+	struct ring_buffer *ring;      /* the exit hook's records, once drained; NULL before */
+	int exits_err;		       /* why there is no hook: -errno, 0 with one */
+	struct ptop_exit *xs;	       /* one drain's records; capacity kept */
+	size_t nxs, xcap;
+	struct ptop_exit_key *keys; /* the kept exits' keys, for taking the late ones */
+	size_t kcap;
+	struct ptop_exit_lost lost; /* the lost counts at the last drain */
+};
+
+/* What the loader needs to know: room in the walk's maps, the exit hook's ring and pid ns. */
+struct load_opts {
+	size_t cap;	   /* records the walk's maps hold; 0: no walk */
+	uint32_t ring;	   /* the exit hook's ring buffer, bytes; 0: no hook */
+	uint32_t ns_level; /* the reader's pid namespace: its depth */
+	uint32_t ns_inum;  /* ... and inode number */
+};
+
+/* What the loading child sends back before the descriptors. */
+struct load_reply {
+	int err;       /* 0, or why nothing loaded */
+	int exits_err; /* 0, or why the exit hook is not there */
+	unsigned mask; /* which of fd[] follow, in index order */
 };
 
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -248,8 +294,12 @@ static size_t walk_capacity(void)
 	return room_for(tasks);
 }
 
-/* The skeleton, opened and loaded: with the walk and a map of cap records, or without (cap 0). */
-static int open_load(struct ptop_tasks **out, size_t cap)
+/*
+ * The skeleton, opened and loaded: with the walk and a map of cap records,
+ * or without (cap 0); with the exit hook and a ring of ring bytes, or without
+ * (ring 0).
+ */
+static int open_load(struct ptop_tasks **out, size_t cap, const struct load_opts *o, uint32_t ring)
 {
 	struct ptop_tasks *skel = ptop_tasks__open();
 	int n, err;
@@ -259,11 +309,23 @@ static int open_load(struct ptop_tasks **out, size_t cap)
 		return errno ? -errno : -EINVAL;
 	n = libbpf_num_possible_cpus();
 	skel->rodata->nr_cpus = n > 0 ? (uint32_t)n : 1;
+	skel->rodata->exit_level = o->ns_level;
+	skel->rodata->exit_ns_inum = o->ns_inum;
 	if (!cap)
 		bpf_program__set_autoload(skel->progs.ptop_walk, false);
 	err = bpf_map__set_max_entries(skel->maps.records, cap ? (uint32_t)cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.names, cap ? (uint32_t)cap : 1);
+	if (!err && ring) {
+		err = bpf_map__set_max_entries(skel->maps.exits, ring);
+	} else if (!err) {
+		bpf_program__set_autoload(skel->progs.ptop_exit, false);
+		bpf_program__set_autoload(skel->progs.ptop_exit_free, false);
+		bpf_map__set_autocreate(skel->maps.exits, false);
+		bpf_map__set_autocreate(skel->maps.exit_stash, false);
+		bpf_map__set_autocreate(skel->maps.exit_record, false);
+		bpf_map__set_autocreate(skel->maps.exit_lost, false);
+	}
 	if (!err)
 		err = ptop_tasks__load(skel);
 	if (err) {
@@ -295,66 +357,128 @@ static int load_cause(int err)
 	return err;
 }
 
+static int dup_fd(int fd)
+{
+	return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+}
+
+static void close_fds(int fd[NFDS], int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		if (fd[i] >= 0)
+			close(fd[i]);
+		fd[i] = -1;
+	}
+}
+
+/*
+ * The exit hook attached (at the exit, then at the free), and copies of its
+ * links, ring buffer, lost counts and kept exits into fd[FD_EXIT] on: all
+ * five, or none and the reason. The free's first: an exit kept with no free to write its
+ * record would stay on its leader, unseen.
+ */
+static int attach_exit(struct ptop_tasks *skel, int fd[NFDS])
+{
+	int err = 0;
+
+	skel->links.ptop_exit_free = bpf_program__attach(skel->progs.ptop_exit_free);
+	if (!skel->links.ptop_exit_free)
+		return errno ? -errno : -EINVAL;
+	skel->links.ptop_exit = bpf_program__attach(skel->progs.ptop_exit);
+	if (!skel->links.ptop_exit)
+		return errno ? -errno : -EINVAL;
+	fd[FD_EXIT] = dup_fd(bpf_link__fd(skel->links.ptop_exit));
+	fd[FD_FREE] = dup_fd(bpf_link__fd(skel->links.ptop_exit_free));
+	fd[FD_RING] = dup_fd(bpf_map__fd(skel->maps.exits));
+	fd[FD_LOST] = dup_fd(bpf_map__fd(skel->maps.exit_lost));
+	fd[FD_STASH] = dup_fd(bpf_map__fd(skel->maps.exit_stash));
+	if (fd[FD_EXIT] < 0 || fd[FD_FREE] < 0 || fd[FD_RING] < 0 || fd[FD_LOST] < 0 ||
+	    fd[FD_STASH] < 0) {
+		err = -errno;
+		close_fds(fd, FD_EXIT, NFDS);
+	}
+	return err;
+}
+
 /*
  * Load, attach, keep copies of the descriptors (the walk's, fd[FD_WALK] on,
- * are -1 where it did not load: a kernel before 6.7), free the rest.
+ * are -1 where it did not load: a kernel before 6.7; the exit hook's,
+ * fd[FD_EXIT] on, where it did not load or attach: *exits_err says why),
+ * free the rest. Each part that fails to load is tried without: the walk
+ * with the hook first, as a kernel with the walk (6.7) has what the hook needs.
  */
-static int load(int fd[NFDS], size_t cap)
+static int load(int fd[NFDS], const struct load_opts *o, int *exits_err)
 {
-	struct ptop_tasks *skel;
+	static const struct {
+		bool walk, exits;
+	} tries[] = {{true, true}, {true, false}, {false, true}, {false, false}};
+	struct ptop_tasks *skel = NULL;
 	struct bpf_link *link;
-	int err;
+	int err = -EINVAL;
+	bool exits = false;
 
 	libbpf_set_print(quiet);
 	for (int i = 0; i < NFDS; i++)
 		fd[i] = -1;
-	err = open_load(&skel, cap);
-	if (err)
-		err = open_load(&skel, 0);
+	*exits_err = o->ring ? 0 : -ENOENT;
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		if ((tries[i].walk && !o->cap) || (tries[i].exits && !o->ring))
+			continue;
+		err = open_load(&skel, tries[i].walk ? o->cap : 0, o, tries[i].exits ? o->ring : 0);
+		if (!err) {
+			exits = tries[i].exits;
+			break;
+		}
+		if (tries[i].exits)
+			*exits_err = load_cause(err);
+	}
 	if (err)
 		return load_cause(err);
+	if (exits)
+		*exits_err = attach_exit(skel, fd);
 	link = bpf_program__attach_iter(skel->progs.ptop_tasks, NULL);
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
+		close_fds(fd, 0, NFDS);
 		goto out;
 	}
 	skel->links.ptop_tasks = link;
 	/* the link, program and map live while a descriptor of each is open: the object can go */
-	fd[FD_LINK] = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
+	fd[FD_LINK] = dup_fd(bpf_link__fd(link));
 	if (fd[FD_LINK] < 0) {
 		err = -errno; /* before the destroy below, which may set errno again */
+		close_fds(fd, 0, NFDS);
 		goto out;
 	}
 	if (bpf_program__fd(skel->progs.ptop_walk) >= 0) {
-		fd[FD_WALK] = fcntl(bpf_program__fd(skel->progs.ptop_walk), F_DUPFD_CLOEXEC, 3);
-		fd[FD_RECORDS] = fcntl(bpf_map__fd(skel->maps.records), F_DUPFD_CLOEXEC, 3);
-		fd[FD_NAMES] = fcntl(bpf_map__fd(skel->maps.names), F_DUPFD_CLOEXEC, 3);
+		fd[FD_WALK] = dup_fd(bpf_program__fd(skel->progs.ptop_walk));
+		fd[FD_RECORDS] = dup_fd(bpf_map__fd(skel->maps.records));
+		fd[FD_NAMES] = dup_fd(bpf_map__fd(skel->maps.names));
 	}
 	/* the walk whole or not at all: the parent takes the link alone or all four */
-	if (fd[FD_WALK] < 0 || fd[FD_RECORDS] < 0 || fd[FD_NAMES] < 0) {
-		for (int i = FD_WALK; i < NFDS; i++) {
-			if (fd[i] >= 0)
-				close(fd[i]);
-			fd[i] = -1;
-		}
-	}
+	if (fd[FD_WALK] < 0 || fd[FD_RECORDS] < 0 || fd[FD_NAMES] < 0)
+		close_fds(fd, FD_WALK, FD_EXIT);
 out:
 	ptop_tasks__destroy(skel);
 	return err;
 }
 
 /* What the loading child sends back: its result, and the descriptors on success. */
-static int send_fds(int sock, int err, const int fd[NFDS])
+static int send_fds(int sock, int err, int exits_err, const int fd[NFDS])
 {
 	char ctl[CMSG_SPACE(NFDS * sizeof(int))] = {0};
-	struct iovec iov = {.iov_base = &err, .iov_len = sizeof(err)};
+	struct load_reply r = {.err = err, .exits_err = exits_err};
+	struct iovec iov = {.iov_base = &r, .iov_len = sizeof(r)};
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
 	struct cmsghdr *c;
 	int n = 0, send[NFDS];
 
-	for (int i = 0; !err && i < NFDS; i++)
-		if (fd[i] >= 0)
+	for (int i = 0; !err && i < NFDS; i++) {
+		if (fd[i] >= 0) {
 			send[n++] = fd[i];
+			r.mask |= 1u << i;
+		}
+	}
 	if (n) {
 		msg.msg_control = ctl;
 		msg.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
@@ -367,15 +491,21 @@ static int send_fds(int sock, int err, const int fd[NFDS])
 	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
 }
 
-/* The descriptors in the order sent: the link, then the walk's three when there. */
-static int recv_fds(int sock, int fd[NFDS])
+/*
+ * The descriptors where the reply's mask puts them (the link always, the
+ * walk's three and the exit hook's five each all or none); why the exit
+ * hook is not there into *exits_err.
+ */
+static int recv_fds(int sock, int fd[NFDS], int *exits_err)
 {
 	char ctl[CMSG_SPACE(NFDS * sizeof(int))];
-	int err = -EIO, n;
-	struct iovec iov = {.iov_base = &err, .iov_len = sizeof(err)};
+	struct load_reply r = {.err = -EIO};
+	struct iovec iov = {.iov_base = &r, .iov_len = sizeof(r)};
 	struct msghdr msg = {
 	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	const unsigned walk = 7u << FD_WALK, exits = 31u << FD_EXIT;
 	struct cmsghdr *c;
+	int n, got_fds[NFDS];
 	ssize_t got;
 
 	for (int i = 0; i < NFDS; i++)
@@ -383,20 +513,28 @@ static int recv_fds(int sock, int fd[NFDS])
 	do
 		got = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
 	while (got < 0 && errno == EINTR);
-	if (got != (ssize_t)sizeof(err))
+	if (got != (ssize_t)sizeof(r))
 		return -EIO; /* the child died before it could say */
 	c = CMSG_FIRSTHDR(&msg);
-	if (err)
-		return err;
+	if (r.err)
+		return r.err;
 	if (!c || c->cmsg_type != SCM_RIGHTS)
 		return -EIO;
 	n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-	if (n != 1 && n != NFDS) {
-		for (int i = 0; i < n && i < NFDS; i++)
-			close(((int *)(void *)CMSG_DATA(c))[i]);
+	if (n > NFDS)
+		n = NFDS;
+	memcpy(got_fds, CMSG_DATA(c), (size_t)n * sizeof(int));
+	if (n != __builtin_popcount(r.mask) || !(r.mask & 1) ||
+	    (r.mask & walk && (r.mask & walk) != walk) ||
+	    (r.mask & exits && (r.mask & exits) != exits) || r.mask >> NFDS) {
+		for (int i = 0; i < n; i++)
+			close(got_fds[i]);
 		return -EIO;
 	}
-	memcpy(fd, CMSG_DATA(c), (size_t)n * sizeof(int));
+	for (int i = 0, k = 0; i < NFDS; i++)
+		if (r.mask & (1u << i))
+			fd[i] = got_fds[k++];
+	*exits_err = fd[FD_EXIT] >= 0 ? 0 : r.exits_err ? r.exits_err : -EIO;
 	return 0;
 }
 
@@ -405,7 +543,7 @@ static int recv_fds(int sock, int fd[NFDS])
  * of the kernel's BTF (some 10 MB at its peak) and the pages of the libraries
  * that do it never become ptop's, whose peak and steady RSS stay those of /proc.
  */
-static int load_in_child(int fd[NFDS], size_t cap)
+static int load_in_child(int fd[NFDS], const struct load_opts *o, int *exits_err)
 {
 	int sv[2], err;
 	pid_t pid;
@@ -420,14 +558,14 @@ static int load_in_child(int fd[NFDS], size_t cap)
 		return err;
 	}
 	if (pid == 0) {
-		int mine[NFDS];
+		int mine[NFDS], xerr;
 
 		close(sv[0]);
-		err = load(mine, cap);
-		_exit(send_fds(sv[1], err, mine) ? 1 : 0);
+		err = load(mine, o, &xerr);
+		_exit(send_fds(sv[1], err, xerr, mine) ? 1 : 0);
 	}
 	close(sv[1]);
-	err = recv_fds(sv[0], fd);
+	err = recv_fds(sv[0], fd, exits_err);
 	close(sv[0]);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
@@ -447,24 +585,62 @@ static void drop_walk(struct bpfsrc *b)
 	unmap(&b->map);
 	unmap(&b->names);
 	b->map_cap = 0;
-	for (int i = FD_WALK; i < NFDS; i++) {
-		if (b->fd[i] >= 0)
-			close(b->fd[i]);
-		b->fd[i] = -1;
-	}
+	close_fds(b->fd, FD_WALK, FD_EXIT);
 }
 
-/* Load (again), with a walk whose map holds cap records; b keeps what loaded. */
-static int bpfsrc_load(struct bpfsrc *b, size_t cap)
+/* The reader's pid namespace for the exit hook: its depth (NSpid's numbers less one), inode. */
+static void read_pid_ns(struct load_opts *o)
 {
-	int fd[NFDS], err = load_in_child(fd, cap);
+	char buf[4096], *p;
+	struct stat st;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 
+	o->ns_level = 0;
+	o->ns_inum = 0;
+	if (!stat("/proc/self/ns/pid", &st))
+		o->ns_inum = (uint32_t)st.st_ino;
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	p = strstr(buf, "\nNSpid:");
+	if (!p)
+		return;
+	for (p += 7; *p && *p != '\n'; p++)
+		if (*p == '\t' && p[1] >= '0' && p[1] <= '9')
+			o->ns_level++;
+	if (o->ns_level)
+		o->ns_level--;
+}
+
+/*
+ * Load (again), with a walk whose map holds cap records, and the exit hook
+ * with a ring of ring bytes (0: none, or the one loaded before stays); b
+ * keeps what loaded.
+ */
+static int bpfsrc_load(struct bpfsrc *b, size_t cap, uint32_t ring)
+{
+	struct load_opts o = {.cap = cap, .ring = ring};
+	int fd[NFDS], err, exits_err = -EIO;
+
+	read_pid_ns(&o);
+	err = load_in_child(fd, &o, &exits_err);
 	if (err)
 		return err;
 	drop_walk(b);
 	if (b->fd[FD_LINK] >= 0)
 		close(b->fd[FD_LINK]);
-	memcpy(b->fd, fd, sizeof(fd));
+	memcpy(b->fd, fd, FD_EXIT * sizeof(fd[0]));
+	if (ring) {
+		memcpy(b->fd + FD_EXIT, fd + FD_EXIT, (NFDS - FD_EXIT) * sizeof(fd[0]));
+		b->exits_err = exits_err;
+	} else {
+		close_fds(fd, FD_EXIT, NFDS);
+	}
 	if (b->fd[FD_WALK] >= 0)
 		b->map_cap = cap;
 	return 0;
@@ -495,10 +671,47 @@ static int map_part(struct mapped *m, int fd, size_t want, size_t all)
 	return 0;
 }
 
+/*
+ * The exit hook's ring buffer, bytes: EXIT_RING, or PTOP_TEST_EXIT_RING's
+ * (for tests only, which fill a small one: a power of two, at least a page).
+ * 0, or -EINVAL when that variable is not such a size.
+ */
+static int exit_ring_size(uint32_t *out)
+{
+	const char *s = getenv("PTOP_TEST_EXIT_RING"), *p = s;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t v;
+
+	*out = EXIT_RING;
+	if (!s)
+		return 0;
+	if (num_u64(&p, s + strlen(s), &v) || *p || v < (uint64_t)page || v > (1u << 30) ||
+	    (v & (v - 1)))
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* ring_buffer__consume()'s callback: one record into b->xs. */
+static int take_exit(void *ctx, void *data, size_t len)
+{
+	struct bpfsrc *b = ctx;
+
+	if (len < sizeof(struct ptop_exit))
+		return 0;
+	if (b->nxs == b->xcap) {
+		b->xcap = b->xcap ? b->xcap * 2 : 256;
+		b->xs = xreallocarray(b->xs, b->xcap, sizeof(*b->xs));
+	}
+	memcpy(&b->xs[b->nxs++], data, sizeof(struct ptop_exit));
+	return 0;
+}
+
 int bpfsrc_open(struct bpfsrc **out)
 {
 	struct bpfsrc *b = xcalloc(1, sizeof(*b));
 	const char *walk_off;
+	uint32_t ring;
 	int err;
 
 	*out = NULL;
@@ -509,9 +722,14 @@ int bpfsrc_open(struct bpfsrc **out)
 		free(b);
 		return err;
 	}
+	err = exit_ring_size(&ring);
+	if (err) {
+		free(b);
+		return err;
+	}
 	/* PTOP_BPF_WALK=0: the task iterator even where the walk loads (ptop(1), ENVIRONMENT) */
 	walk_off = getenv("PTOP_BPF_WALK");
-	err = bpfsrc_load(b, walk_off && !strcmp(walk_off, "0") ? 0 : walk_capacity());
+	err = bpfsrc_load(b, walk_off && !strcmp(walk_off, "0") ? 0 : walk_capacity(), ring);
 	if (err) {
 		free(b);
 		return err;
@@ -532,8 +750,12 @@ void bpfsrc_free(struct bpfsrc *b)
 	if (!b)
 		return;
 	drop_walk(b);
+	ring_buffer__free(b->ring);
+	close_fds(b->fd, FD_EXIT, NFDS);
 	close(b->fd[FD_LINK]);
 	cgroup_ids_free(b->cgroup_ids);
+	free(b->xs);
+	free(b->keys);
 	free(b->buf);
 	free(b->recs);
 	free(b->leaders);
@@ -922,7 +1144,7 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 		drop_walk(b); /* the iterator alone, then */
 		return 0;
 	}
-	if (bpfsrc_load(b, room_for(found)))
+	if (bpfsrc_load(b, room_for(found), 0))
 		drop_walk(b);
 	return 0;
 }
@@ -1100,6 +1322,135 @@ bool bpfsrc_has_cgroups(const struct bpfsrc *b)
 	return b->cgroup_ids;
 }
 
+/* An exited row from its record: what a row of it showed, and how it ended. */
+static void fill_exit(const struct bpfsrc *b, const struct ptop_exit *e, const struct bpfsrc_ctx *c,
+		      struct frame_proc *p)
+{
+	uint64_t ns_per_tick = 1000000000ull / (uint64_t)c->hz;
+	size_t n = strnlen(e->comm, sizeof(e->comm));
+
+	memset(p, 0, sizeof(*p));
+	p->exited = true;
+	p->pid = e->tgid;
+	p->tgid = e->tgid;
+	p->ppid = e->ppid;
+	p->state = 'X';
+	memcpy(p->comm, e->comm, n);
+	p->comm_len = (uint8_t)n;
+	/* only the effective uid is kept: the others as it, rather than root's 0 */
+	p->uid = map_uid(b, e->euid);
+	p->ruid = p->suid = p->fsuid = p->uid;
+	p->user = users_name(c->users, p->uid);
+	p->perf_fds = -1;
+	/* as rows: the offset added in ns, wrapping as the kernel's u64 does */
+	p->start_ticks = (e->start_boottime + b->boottime_ns) / ns_per_tick;
+	p->end_ticks = (e->end_boottime + b->boottime_ns) / ns_per_tick;
+	/* the run time is the CPU; ticks are samples (a 1 ms process has none): the split only */
+	cputime_adjust(e->utime, e->stime, e->runtime, 0, 0, c->hz, &p->utime, &p->stime);
+	p->run_ns = e->runtime;
+	p->maxrss_kb = e->maxrss * c->page_kb;
+	p->exit_status = e->exit_code;
+	p->has_io = true;
+	p->io_rchar = e->io.rchar;
+	p->io_wchar = e->io.wchar;
+	p->io_read_bytes = e->io.read_bytes;
+	p->io_write_bytes = e->io.write_bytes;
+	if (c->cgroups && b->cgroup_ids) {
+		const char *path = cgroup_ids_path(b->cgroup_ids, e->cgroup_id);
+
+		if (path)
+			p->cgroup = cgroup_names_get(c->cgroups, path, strlen(path), &p->container);
+	}
+}
+
+/*
+ * The kept exits EXIT_LATE old, as they stood at the exit, into b->xs. Taken
+ * (looked up and deleted at once) by the reader or written at the free by
+ * the kernel, whichever deletes first: never both. Keys are gathered first,
+ * as deleting would restart the walk of the hash.
+ */
+static void take_late(struct bpfsrc *b)
+{
+	struct ptop_exit_key *prev = NULL;
+	struct ptop_exit x;
+	struct timespec now;
+	uint64_t raw;
+	size_t n = 0;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &now))
+		return;
+	/* the kernel's clock: ptop's time namespace adds its offset */
+	raw = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec - b->boottime_ns;
+	for (;;) {
+		if (n == b->kcap) {
+			b->kcap = b->kcap ? b->kcap * 2 : 64;
+			b->keys = xreallocarray(b->keys, b->kcap, sizeof(*b->keys));
+			prev = n ? &b->keys[n - 1] : NULL;
+		}
+		if (bpf_map_get_next_key(b->fd[FD_STASH], prev, &b->keys[n]))
+			break;
+		prev = &b->keys[n++];
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (bpf_map_lookup_elem(b->fd[FD_STASH], &b->keys[i], &x) ||
+		    raw - x.end_boottime < EXIT_LATE ||
+		    bpf_map_lookup_and_delete_elem(b->fd[FD_STASH], &b->keys[i], &x))
+			continue;
+		take_exit(b, &x, sizeof(x));
+	}
+}
+
+int bpfsrc_exits(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
+{
+	struct ptop_exit_lost now;
+	uint32_t zero = 0;
+	int got;
+
+	f->nexited = 0;
+	f->acct.lost = 0;
+	f->acct.lost_s = 0;
+	if (!b->ring && b->fd[FD_RING] >= 0) {
+		b->ring = ring_buffer__new(b->fd[FD_RING], take_exit, b, NULL);
+		if (!b->ring) {
+			/* no hook then: its records would only fill the ring */
+			b->exits_err = errno ? -errno : -ENOMEM;
+			close_fds(b->fd, FD_EXIT, NFDS);
+		}
+	}
+	f->acct.exits = b->ring;
+	if (!b->ring)
+		return 0;
+	b->nxs = 0;
+	got = ring_buffer__consume(b->ring);
+	if (got < 0)
+		return got;
+	take_late(b);
+	/* read after the drain: a record lost meanwhile is counted now, not missed */
+	if (!bpf_map_lookup_elem(b->fd[FD_LOST], &zero, &now)) {
+		f->acct.lost = now.records - b->lost.records;
+		f->acct.lost_s = (double)(now.runtime - b->lost.runtime) / 1e9;
+		b->lost = now;
+	}
+	if (b->nxs > f->exited_cap) {
+		f->exited_cap = b->nxs + b->nxs / 2;
+		f->exited = xreallocarray(f->exited, f->exited_cap, sizeof(*f->exited));
+	}
+	for (size_t i = 0; i < b->nxs; i++)
+		fill_exit(b, &b->xs[i], c, &f->exited[i]);
+	f->nexited = b->nxs;
+	return 0;
+}
+
+bool bpfsrc_has_exits(const struct bpfsrc *b)
+{
+	return b->fd[FD_RING] >= 0;
+}
+
+int bpfsrc_exits_error(const struct bpfsrc *b)
+{
+	return b->fd[FD_RING] >= 0 ? 0 : b->exits_err;
+}
+
 bool bpfsrc_built(void)
 {
 	return true;
@@ -1125,6 +1476,21 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 bool bpfsrc_has_cgroups(const struct bpfsrc *b)
 {
 	return false;
+}
+
+int bpfsrc_exits(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
+{
+	return -ENOSYS;
+}
+
+bool bpfsrc_has_exits(const struct bpfsrc *b)
+{
+	return false;
+}
+
+int bpfsrc_exits_error(const struct bpfsrc *b)
+{
+	return -ENOSYS;
 }
 
 bool bpfsrc_built(void)

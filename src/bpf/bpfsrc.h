@@ -3,7 +3,8 @@
  * bpfsrc.h: the BPF frame source, inside the sampler: a walk of the task
  * list once per frame (or, before Linux 6.7, a task iterator the kernel runs
  * over every task in one read() loop), filling the same frame_proc rows the
- * /proc reader fills. Built only when configure
+ * /proc reader fills, and an exit hook recording each process that ends.
+ * Built only when configure
  * found libbpf, bpftool and clang; otherwise every call says -ENOSYS.
  */
 #ifndef PTOP_BPF_BPFSRC_H
@@ -31,8 +32,9 @@ struct bpfsrc_ctx {
 };
 
 /*
- * Load the walk and the task iterator, then free everything libbpf kept for
- * loading (the object, the kernel's BTF) so that only their descriptors stay.
+ * Load the walk, the task iterator and the exit hook, then free everything
+ * libbpf kept for loading (the object, the kernel's BTF) so that only their
+ * descriptors stay. The source works without the hook (bpfsrc_has_exits()).
  * Returns 0, -ENOSYS when ptop was built without BPF, -EPERM when the kernel
  * refused (no CAP_BPF + CAP_PERFMON), -EBADMSG when /proc/self/timens_offsets
  * cannot be read (start times would not be /proc's), or another -errno from
@@ -50,6 +52,33 @@ void bpfsrc_free(struct bpfsrc *b);
  * iterator cannot be read.
  */
 int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
+
+/*
+ * The processes that ended since the last call (since the open for the
+ * first), from the exit hook's ring buffer, into f->exited (grown into
+ * f->exited_cap, kept across frames; f->nexited set): one frame_proc per
+ * process with exited set, pid and tgid its tgid, state 'X', start_ticks as
+ * rows count them and end_ticks on the same clock, run_ns the CPU of all
+ * its threads over its life (sum_exec_runtime) and utime/stime that split in
+ * ticks, maxrss_kb, exit_status as wait() gives it, its I/O (has_io), its
+ * cgroup and container through c->cgroups when set; cpu_pct is left 0.
+ * A process comes once, after its parent reaped it (and an RCU grace
+ * period): its CPU is final then; a zombie is a row until reaped. Sets
+ * f->acct.exits (whether there is a hook), f->acct.lost and f->acct.lost_s
+ * (exits the full ring buffer could not hold since the last call, and their
+ * CPU in seconds); leaves the other acct fields. Without a hook: no rows, 0.
+ * Returns 0, or -errno when the ring buffer cannot be read.
+ */
+int bpfsrc_exits(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
+
+/* Whether the exit hook is attached (bpfsrc_exits() gives rows). */
+bool bpfsrc_has_exits(const struct bpfsrc *b);
+
+/*
+ * Why there is no exit hook: 0 when there is one, else the -errno of its
+ * load or attach (-ENOSYS: built without BPF).
+ */
+int bpfsrc_exits_error(const struct bpfsrc *b);
 
 /*
  * Whether rows can have their cgroup path from BPF: the unified hierarchy

@@ -88,6 +88,11 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 	f->cost.read_bpf = (unsigned)f->nprocs;
 	sampler_add_init(b->sampler, f);
 	f->cost.read_full = (unsigned)f->nprocs - f->cost.read_bpf;
+	/* the processes that ended since the last frame, whatever the rows need */
+	c.cgroups = cgroups && bpfsrc_has_cgroups(b->bpf) ? sampler_cgroup_names(b->sampler) : NULL;
+	ret = bpfsrc_exits(b->bpf, f, &c);
+	if (ret)
+		return ret;
 	/* what PID 1's reads hold when it came from /proc */
 	sampler_end(b->sampler, f);
 	return 0;
@@ -95,8 +100,9 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 
 static unsigned bpf_provides(const void *v)
 {
-	(void)v;
-	return SOURCE_LIVE;
+	const struct bpf_source *b = v;
+
+	return SOURCE_LIVE | (bpfsrc_has_exits(b->bpf) ? SOURCE_EXITS : 0);
 }
 
 static int bpf_complete(void *v, struct frame *f, struct frame_proc *p)

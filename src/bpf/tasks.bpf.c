@@ -428,3 +428,193 @@ int ptop_walk(struct ptop_walk_args *args)
 	bpf_rcu_read_unlock();
 	return (int)walk_found;
 }
+
+/*
+ * The exit hook: one record (struct ptop_exit) per process that ends, into a
+ * ring buffer the reader drains each frame. Its CPU is not taken at exit:
+ * sum_exec_runtime is brought up to date only at ticks and switches, so at
+ * the exit tracepoint a 1 ms process shows a fraction of its time or none
+ * (a /bin/true loop: 38% of what wait4() reports), and the exit itself
+ * (tearing down the mm, closing files) is still to run. The last thread's
+ * exit writes the record into a hash (ptop_exit_key), with the CPU as it
+ * stands; when the leader's task is freed (after its parent reaped it and a
+ * grace period), its CPU and I/O are taken again from signal, which by then
+ * holds every thread's whole time, as wait4() reports it, and the record
+ * goes to the ring. A record whose free does not come (here some frees wait
+ * for minutes: 3 of 1,000 exits) the reader takes from the hash after a
+ * while, with the CPU at exit (bpfsrc.c, EXIT_LATE).
+ */
+
+/* The reader's pid namespace (the hooks run in other tasks): its level and inode number. */
+const volatile __u32 exit_level = 0;
+const volatile __u32 exit_ns_inum = 0;
+
+/*
+ * Processes that ended and are not yet freed: zombies waiting for their
+ * parent, and an RCU grace period after. Full (4,096 of them), an exit is
+ * counted lost.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, struct ptop_exit_key);
+	__type(value, struct ptop_exit);
+} exit_stash SEC(".maps");
+
+/* The records; the reader sets the size before load (bpfsrc.c, EXIT_RING). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} exits SEC(".maps");
+
+/* What did not fit: counted, CPU included, so the reader's accounting stays whole. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ptop_exit_lost);
+} exit_lost SEC(".maps");
+
+/* The record being built at exit: too big for the stack beside the rest. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ptop_exit);
+} exit_record SEC(".maps");
+
+/* The tracepoint's group_dead argument (Linux 6.16); before, signal->live says. */
+struct trace_event_raw_sched_process_exit___gd {
+	bool group_dead;
+} __attribute__((preserve_access_index));
+
+#define SIGNAL_GROUP_EXIT 0x00000004
+
+/* p's number in the reader's pid namespace, 0 when it has none there. */
+static __always_inline __s32 exit_nr(struct pid *p)
+{
+	struct upid u;
+
+	if (!p || BPF_CORE_READ(p, level) < exit_level)
+		return 0;
+	u = pid_upid(p, exit_level);
+	return u.ns && BPF_CORE_READ(u.ns, ns.inum) == exit_ns_inum ? u.nr : 0;
+}
+
+static __always_inline void exit_lose(__u64 records, __u64 runtime)
+{
+	struct ptop_exit_lost *l;
+	__u32 zero = 0;
+
+	l = bpf_map_lookup_elem(&exit_lost, &zero);
+	if (!l)
+		return;
+	__sync_fetch_and_add(&l->records, records);
+	__sync_fetch_and_add(&l->runtime, runtime);
+}
+
+static __always_inline void exit_add(struct ptop_exit *e, struct task_struct *t)
+{
+	struct ptop_io io;
+
+	e->runtime += t->se.sum_exec_runtime;
+	e->utime += t->utime;
+	e->stime += t->stime;
+	task_io(&t->ioac, &io);
+	e->io.rchar += io.rchar;
+	e->io.wchar += io.wchar;
+	e->io.read_bytes += io.read_bytes;
+	e->io.write_bytes += io.write_bytes;
+}
+
+/* The last thread of a process exits: its record as it stands, kept for the free. */
+SEC("tp_btf/sched_process_exit")
+int ptop_exit(__u64 *ctx)
+{
+	struct task_struct *t = (struct task_struct *)ctx[0], *leader;
+	struct signal_struct *sig = t->signal;
+	struct ptop_exit_key k = {};
+	struct ptop_exit *e;
+	__u32 zero = 0;
+	bool dead;
+
+	/* before 6.16, two threads ending at once may both see 0: both keep the same */
+	if (bpf_core_field_exists(struct trace_event_raw_sched_process_exit___gd, group_dead))
+		dead = ctx[1] & 1;
+	else
+		dead = !sig->live.counter;
+	e = bpf_map_lookup_elem(&exit_record, &zero);
+	if (!dead || !e)
+		return 0;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->tgid = exit_level == 0 ? t->tgid : exit_nr(BPF_CORE_READ(sig, pids[PIDTYPE_TGID]));
+	if (!e->tgid)
+		return 0; /* not in the reader's namespace: /proc would not list it */
+	e->ppid = exit_level == 0
+		      ? t->real_parent->tgid
+		      : exit_nr(BPF_CORE_READ(t, real_parent, signal, pids[PIDTYPE_TGID]));
+	leader = t->group_leader;
+	e->euid = leader->cred->euid.val;
+	e->start_boottime = leader->start_boottime;
+	e->end_boottime = bpf_ktime_get_boot_ns();
+	/* what wait() reports (wait_task_zombie()) */
+	e->exit_code = (sig->flags & SIGNAL_GROUP_EXIT) ? sig->group_exit_code : leader->exit_code;
+	e->maxrss = sig->maxrss; /* this exit raised it to the mm's peak */
+	e->cgroup_id = task_cgroup_id(t);
+	bpf_probe_read_kernel(e->comm, sizeof(e->comm), leader->comm);
+	/* as it stands: the released threads', this one's, and the leader's when it went first */
+	e->runtime = sig->sum_sched_runtime;
+	e->utime = sig->utime;
+	e->stime = sig->stime;
+	task_io(&sig->ioac, &e->io);
+	exit_add(e, t);
+	if (leader != t)
+		exit_add(e, leader);
+	k.tgid = t->tgid;
+	k.start_boottime = e->start_boottime;
+	if (bpf_map_update_elem(&exit_stash, &k, e, BPF_ANY))
+		exit_lose(1, e->runtime);
+	return 0;
+}
+
+/*
+ * A task is freed: when it is the leader of a process whose exit was kept,
+ * the record, with its CPU and I/O as signal sums them now: every thread's
+ * whole time. A leader an exec replaced is freed as a thread: skipped.
+ */
+SEC("tp_btf/sched_process_free")
+int ptop_exit_free(__u64 *ctx)
+{
+	struct task_struct *t = (struct task_struct *)ctx[0];
+	struct ptop_exit_key k = {};
+	struct signal_struct *sig;
+	struct ptop_exit *s, *e;
+
+	if (t->group_leader != t)
+		return 0;
+	k.tgid = t->tgid;
+	k.start_boottime = t->start_boottime;
+	s = bpf_map_lookup_elem(&exit_stash, &k);
+	if (!s)
+		return 0;
+	sig = t->signal;
+	e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
+	if (!e) {
+		if (!bpf_map_delete_elem(&exit_stash, &k))
+			exit_lose(1, sig->sum_sched_runtime);
+		return 0;
+	}
+	__builtin_memcpy(e, s, sizeof(*e));
+	e->runtime = sig->sum_sched_runtime;
+	e->utime = sig->utime;
+	e->stime = sig->stime;
+	task_io(&sig->ioac, &e->io);
+	/* the reader took it meanwhile, as late: its record is out */
+	if (bpf_map_delete_elem(&exit_stash, &k)) {
+		bpf_ringbuf_discard(e, 0);
+		return 0;
+	}
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}

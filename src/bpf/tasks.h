@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tasks.h: the record the task iterator (tasks.bpf.c) writes for each task,
- * shared by the BPF program and its reader (bpfsrc.c). Fixed size, native
- * byte order: the reader and the kernel are the same machine.
+ * and the one its exit hook writes for each process that ends, shared by the
+ * BPF programs and their reader (bpfsrc.c). Fixed size, native byte order:
+ * the reader and the kernel are the same machine.
  */
 #ifndef PTOP_BPF_TASKS_H
 #define PTOP_BPF_TASKS_H
@@ -85,6 +86,39 @@ struct ptop_iter_record {
 
 struct ptop_walk_args {
 	__u32 want; /* PTOP_WANT_* */
+};
+
+/*
+ * A process (thread group) that ended, written by the exit hook into its ring
+ * buffer when its leader is freed (after its parent reaped it). CPU and I/O
+ * are of all its threads over its life, as signal sums them at release (or,
+ * taken late from the hash by the reader, as they stood at the exit).
+ */
+struct ptop_exit {
+	__s32 tgid, ppid;     /* in the reader's pid namespace */
+	__u32 euid;	      /* in the initial user namespace */
+	__s32 exit_code;      /* as wait() gives it: code << 8, or the signal (| 0x80: core) */
+	__u64 start_boottime; /* ns after boot, as ptop_task's */
+	__u64 end_boottime;   /* ns after boot (CLOCK_BOOTTIME) at its exit */
+	__u64 runtime;	      /* ns: sum_exec_runtime of all its threads (final) */
+	__u64 utime, stime;   /* ns: tick samples, for the user/system split only */
+	__u64 maxrss;	      /* pages: its peak RSS (signal->maxrss) */
+	struct ptop_io io;    /* all its threads' */
+	__u64 cgroup_id;      /* as ptop_task's */
+	char comm[16];	      /* its leader's */
+};
+
+/* A process that ended and whose leader is not yet freed: its global tgid and start. */
+struct ptop_exit_key {
+	__s32 tgid;
+	__u32 pad;
+	__u64 start_boottime; /* ns after boot */
+};
+
+/* What the exit hook could not record (the ring buffer full), since it was loaded. */
+struct ptop_exit_lost {
+	__u64 records; /* processes whose record was lost */
+	__u64 runtime; /* ns: their CPU */
 };
 
 #endif

@@ -19,10 +19,20 @@
 struct acct_proc {
 	int pid, ppid;
 	uint64_t start_ticks;
-	uint64_t ticks;	 /* utime + stime: its own */
-	uint64_t cticks; /* cutime + cstime: its reaped children's */
-	size_t row;	 /* its row in the frame (the process's, or its leader thread's) */
+	uint64_t ticks;		    /* utime + stime: its own */
+	uint64_t cticks;	    /* cutime + cstime: its reaped children's */
+	uint64_t io_read, io_write; /* bytes from and to storage, when has_io */
+	bool has_io;
+	size_t row;	/* its row in the frame (the process's, or its leader thread's) */
+	double gone_at; /* in the grave: uptime (s) of the first frame without it */
 };
+
+/*
+ * An exit record comes after its process was reaped (and freed: see
+ * bpfsrc_exits()), so often a frame or more after its row went: what the
+ * last row showed is kept this long (s) to be taken off its record's total.
+ */
+#define ACCT_GRAVE_S 15.0
 
 /* vanished generations followed down (a reused PID could make a loop) */
 #define ACCT_DEPTH_MAX 32
@@ -31,6 +41,9 @@ struct account {
 	struct acct_proc *prev, *cur, *gone;
 	size_t nprev, ncur, ngone;
 	size_t cap_prev, cap_cur, cap_gone;
+	/* the processes whose rows went in the last ACCT_GRAVE_S, by PID, and a spare */
+	struct acct_proc *grave, *grave2;
+	size_t ngrave, cap_grave, cap_grave2;
 	bool have_prev; /* prev holds the frame before */
 };
 
@@ -46,6 +59,8 @@ void account_free(struct account *a)
 	free(a->prev);
 	free(a->cur);
 	free(a->gone);
+	free(a->grave);
+	free(a->grave2);
 	free(a);
 }
 
@@ -101,6 +116,9 @@ static void collect(struct account *a, const struct frame *f)
 						 .start_ticks = p->start_ticks,
 						 .ticks = p->utime + p->stime,
 						 .cticks = p->cutime + p->cstime,
+						 .io_read = p->io_read_bytes,
+						 .io_write = p->io_write_bytes,
+						 .has_io = p->has_io,
 						 .row = i};
 	}
 	sort_by_pid(a->cur, n);
@@ -134,8 +152,57 @@ static const struct acct_proc *find(const struct acct_proc *v, size_t n, int pid
 	return e && e->start_ticks == start_ticks ? e : NULL;
 }
 
+/*
+ * Keep the processes that went (a->gone, by PID) in the grave, with those
+ * there not older than ACCT_GRAVE_S nor taken by their exit record: one
+ * merge of two PID-ordered arrays.
+ */
+static void bury(struct account *a, double now)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	grow(&a->grave2, &a->cap_grave2, a->ngrave + a->ngone);
+	while (i < a->ngrave || j < a->ngone) {
+		bool old = i < a->ngrave && (j == a->ngone || a->grave[i].pid <= a->gone[j].pid);
+		struct acct_proc e = old ? a->grave[i++] : a->gone[j++];
+
+		if (!old)
+			e.gone_at = now;
+		else if (e.start_ticks == UINT64_MAX || now - e.gone_at > ACCT_GRAVE_S)
+			continue;
+		a->grave2[n++] = e;
+	}
+	{
+		struct acct_proc *t = a->grave;
+		size_t c = a->cap_grave;
+
+		a->grave = a->grave2;
+		a->cap_grave = a->cap_grave2;
+		a->grave2 = t;
+		a->cap_grave2 = c;
+		a->ngrave = n;
+	}
+}
+
+/* The grave's entry of the process pid that started at start_ticks, or NULL. */
+static struct acct_proc *exhume(struct account *a, int pid, uint64_t start_ticks)
+{
+	struct acct_proc key = {.pid = pid};
+	struct acct_proc *e =
+	    a->ngrave ? bsearch(&key, a->grave, a->ngrave, sizeof(*a->grave), by_pid) : NULL;
+
+	if (!e)
+		return NULL;
+	while (e > a->grave && e[-1].pid == pid)
+		e--;
+	for (; e < a->grave + a->ngrave && e->pid == pid; e++)
+		if (e->start_ticks == start_ticks)
+			return e;
+	return NULL;
+}
+
 /* The processes of the frame before that are not in this one, sorted by parent. */
-static void vanished(struct account *a)
+static void vanished(struct account *a, double now)
 {
 	size_t j = 0;
 
@@ -151,6 +218,7 @@ static void vanished(struct account *a)
 			continue;
 		a->gone[a->ngone++] = *o;
 	}
+	bury(a, now);
 	qsort(a->gone, a->ngone, sizeof(*a->gone), by_ppid);
 }
 
@@ -195,6 +263,15 @@ static void children(struct account *a, struct frame *f)
 	}
 }
 
+/* An exit record's storage bytes since its last row (all of them without one), per second. */
+static void io_share(struct frame_proc *e, const struct acct_proc *o, double interval)
+{
+	if (!e->has_io)
+		return;
+	e->io_read_rate = frame_io_rate(e->io_read_bytes, o ? o->io_read : 0, interval);
+	e->io_write_rate = frame_io_rate(e->io_write_bytes, o ? o->io_write : 0, interval);
+}
+
 /*
  * Each exit record's share of the interval: its whole CPU when no earlier
  * frame showed it, else what it ran since. One whose row is still here (a
@@ -208,6 +285,7 @@ static void exits(struct account *a, struct frame *f)
 		struct frame_proc *e = &f->exited[i];
 		const struct acct_proc *row = find(a->cur, a->ncur, e->pid, e->start_ticks);
 		const struct acct_proc *o;
+		struct acct_proc *grave = NULL;
 		double secs = (double)e->run_ns / 1e9;
 
 		if (row) {
@@ -220,12 +298,18 @@ static void exits(struct account *a, struct frame *f)
 			p->run_ns = e->run_ns;
 			continue;
 		}
+		/* its last row: in the frame before, or an earlier one (the record came late) */
 		o = find(a->prev, a->nprev, e->pid, e->start_ticks);
+		if (!o)
+			o = grave = exhume(a, e->pid, e->start_ticks);
 		if (o && f->hz > 0) {
 			double before = (double)o->ticks / (double)f->hz;
 
 			secs = secs > before ? secs - before : 0;
 		}
+		if (grave)
+			grave->start_ticks = UINT64_MAX; /* taken: a record comes once */
+		io_share(e, o && o->has_io ? o : NULL, f->interval_s);
 		e->cpu_pct = f->interval_s > 0 ? secs / f->interval_s * 100.0 : 0;
 		f->acct.exited_s += secs;
 		if (kept != i)
@@ -260,7 +344,7 @@ void account_frame(struct account *a, struct frame *f)
 		for (size_t i = 0; i < f->nprocs; i++)
 			t->rows_s += f->procs[i].cpu_pct / 100.0 * f->interval_s;
 	if (a->have_prev && f->interval_s > 0) {
-		vanished(a);
+		vanished(a, f->uptime_s);
 		children(a, f);
 		exits(a, f);
 	} else {

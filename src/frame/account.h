@@ -18,7 +18,9 @@ void account_free(struct account *a);
 /*
  * Account f against the frame given before: fill f->acct (keeping what the
  * source set: exits, lost, lost_s), each process row's child_ticks and
- * child_pct, and each exit record's cpu_pct (its share of the interval);
+ * child_pct, and each exit record's cpu_pct and io_*_rate (its share of the
+ * interval: since its last row, in this frame's before or, for a record
+ * that came late, one of the last ACCT_GRAVE_S seconds');
  * an exit record whose process still has a row (a zombie) is merged into
  * that row (exited, exit_status, end_ticks, maxrss_kb, run_ns) and leaves
  * f->exited. The first frame, with no frame before, accounts nothing.

@@ -246,32 +246,23 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 
 /*
  * The processes that ended in the interval (an exit hook's records) into
- * their groups: the CPU the accounting gave the interval, and the storage
- * bytes since the last frame's look (all of them for one never seen), so a
- * process that lived between two frames counts too. Before add_deltas(),
- * whose prev is then the last frame's.
+ * their groups: what the accounting gave the interval of their CPU and
+ * storage bytes (since their last row, all of it for one never seen), so a
+ * process that lived between two frames counts too.
  */
 static void add_exited(struct metrics *m, const struct frame *f)
 {
 	for (size_t i = 0; i < f->nexited; i++) {
 		const struct frame_proc *e = &f->exited[i];
 		struct mgroup *g = &m->groups[row_group(m, e)];
-		struct mtrack key = {.pid = e->pid};
-		const struct mtrack *p =
-		    m->nprev ? bsearch(&key, m->prev, m->nprev, sizeof(*m->prev), by_pid) : NULL;
 
-		if (p && p->start != e->start_ticks)
-			p = NULL;
 		g->cpu_s += e->cpu_pct / 100.0 * f->interval_s;
 		g->last_seen = m->frames;
 		if (!e->has_io)
 			continue;
-		if (p && !p->has_io)
-			p = NULL;
 		g->has_io = true;
-		g->io_read += (double)(p ? grown(e->io_read_bytes, p->io_read) : e->io_read_bytes);
-		g->io_write +=
-		    (double)(p ? grown(e->io_write_bytes, p->io_write) : e->io_write_bytes);
+		g->io_read += (double)e->io_read_rate * f->interval_s;
+		g->io_write += (double)e->io_write_rate * f->interval_s;
 	}
 }
 

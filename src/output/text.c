@@ -287,12 +287,14 @@ static size_t columns_fitting(const struct frame *f, const enum field_id *cols, 
 }
 
 /*
- * The column headings and a line per row, in view's columns. Lines stop a
- * column short of the width, as top's task area does: COMMAND is cut to the
- * same length as top's.
+ * The column headings and a line per row, in view's columns, then a line
+ * per process that ended in the interval (exited, nexited), marked in
+ * COMMAND with how it ended. Lines stop a column short of the width, as
+ * top's task area does: COMMAND is cut to the same length as top's.
  */
 static void table(struct sbuf *b, const struct frame *f, const struct frame_proc *const *rows,
-		  size_t nrows, const struct output_view *v)
+		  size_t nrows, const struct frame_proc *const *exited, size_t nexited,
+		  const struct output_view *v)
 {
 	const enum field_id *cols;
 	size_t ncols = output_columns(v, text_columns, NCOLUMNS, &cols);
@@ -301,7 +303,10 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 	bool over = false; /* a line longer than limit, which only cut_lines() mends */
 
 	ncols = columns_fitting(f, cols, ncols, limit);
-	for (size_t i = 0; i <= nrows; i++) {
+	for (size_t i = 0; i <= nrows + nexited; i++) {
+		const struct frame_proc *p = !i		  ? NULL
+					     : i <= nrows ? rows[i - 1]
+							  : exited[i - 1 - nrows];
 		int pos = 0; /* columns of the line so far */
 
 		for (size_t c = 0; c < ncols; c++) {
@@ -319,10 +324,14 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 			/* a column of no width takes the rest of the line, as top's COMMAND */
 			if (rest && limit)
 				w = limit - pos;
-			if (i == 0)
+			if (!p)
 				sbuf_adds(b, field_title(f, id));
+			else if (id == FIELD_STATE && p->exited)
+				/* top's letters have no X (dead): Z, a process that ended, as
+				 * top's readers (jc) know them */
+				sbuf_addc(b, 'Z');
 			else
-				field_format(b, id, rows[i - 1], f, v);
+				field_format(b, id, p, f, v);
 			justify(b, at, w, d->left, !rest);
 			pos += w;
 		}
@@ -334,31 +343,6 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 		cut_lines(b, start, limit);
 }
 
-/*
- * The processes that ended in the interval (an exit hook's), in the table's
- * columns, each marked in COMMAND with how it ended, after what the
- * accounting says of them.
- */
-static void exited_section(struct sbuf *b, const struct frame *f, const struct output_view *v)
-{
-	const struct frame_account *a = &f->acct;
-	double pct = frame_accounted_pct(a);
-
-	sbuf_printf(b, "\nExited in the interval: %zu, ", v->nexited);
-	sbuf_addf_local(b, a->exited_s, 2);
-	sbuf_adds(b, " CPU-seconds");
-	if (a->lost)
-		sbuf_printf(b, " (%llu more not recorded: the buffer was full)",
-			    (unsigned long long)a->lost);
-	if (pct >= 0) {
-		sbuf_adds(b, "; accounted ");
-		sbuf_addf_local(b, pct, 1);
-		sbuf_adds(b, "% of busy CPU");
-	}
-	sbuf_addc(b, '\n');
-	table(b, f, v->exited, v->nexited, v);
-}
-
 void output_text_frame(struct sbuf *b, const struct frame *f, const struct output_view *v,
 		       const struct frame_proc *const *rows, size_t nrows, bool first)
 {
@@ -367,9 +351,7 @@ void output_text_frame(struct sbuf *b, const struct frame *f, const struct outpu
 	if (!first)
 		sbuf_addc(b, '\n');
 	summary(b, f, v);
-	table(b, f, rows, nrows, v);
-	if (v->nexited)
-		exited_section(b, f, v);
+	table(b, f, rows, nrows, v->exited, v->nexited, v);
 	if (f->counters.on)
 		counters_section(b, f, rows, nrows);
 	if (f->nbps)
