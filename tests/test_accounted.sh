@@ -133,6 +133,14 @@ kids="$kids $!"
 churn procfs 5 || fail "/proc: the churn's busy CPU is not accounted within 5%"
 if [ -n "$bpf" ]; then
 	churn bpf 2 || fail "bpf: the churn's busy CPU is not accounted within 2%"
+	# what the exit hook costs, from the kernel's BPF statistics, when asked for
+	PTOP_HOOK_COST=1 "$PTOP" -b -d 1 -n 3 -o json --source=bpf >"$tmp/hook.json" ||
+		fail "PTOP_HOOK_COST=1 ptop failed"
+	"$PYTHON" - "$tmp/hook.json" <<'EOF' || fail "no exit hook cost with PTOP_HOOK_COST=1"
+import json, sys
+c = [json.loads(l)["cost"] for l in open(sys.argv[1])][-1]
+assert c["exit_hook_runs"] > 0 and c["exit_hook_ns"] > 0, c
+EOF
 fi
 
 # Text is top's table unless asked (its Tasks: line counts its rows, as jc

@@ -275,6 +275,9 @@ static void build_v4_frame(struct frame *f, struct frame_cpu *cpus)
 					 .lost_s = 1.0 / 3,
 					 .children_s = 0.25,
 					 .lost = 17};
+	f->cost.hook_known = true;
+	f->cost.hook_s = 0.125;
+	f->cost.hook_runs = 42;
 	procs[0].child_ticks = 25;
 	procs[0].child_pct = 12.5;
 	procs[4].exited = true;

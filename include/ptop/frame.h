@@ -198,6 +198,11 @@ struct frame_cost {
 	unsigned read_full;  /* rows read in full */
 	unsigned read_kept;  /* rows kept from an earlier frame: did not run since (read-less) */
 	unsigned read_bpf;   /* rows from a BPF task iterator */
+	/* what the exit hook's programs cost the machine over the interval (the kernel's
+	 * BPF statistics; hook_known false: no hook, or no CAP_SYS_ADMIN to see them) */
+	bool hook_known;
+	double hook_s;	    /* their run time, seconds */
+	uint64_t hook_runs; /* threads that ended (the exit program's runs) */
 };
 
 /*

@@ -157,6 +157,11 @@ struct bpfsrc {
 	struct ptop_exit_key *keys; /* the kept exits' keys, for taking the late ones */
 	size_t kcap;
 	struct ptop_exit_lost lost; /* the lost counts at the last drain */
+	/* what the exit hook's programs cost (bpfsrc_hook_cost): the BPF_ENABLE_STATS
+	 * descriptor (-1 before the first look, -2 refused), the programs, the last totals */
+	int stats_fd;
+	int prog_fd[2];
+	uint64_t hook_ns, hook_runs;
 };
 
 /* What the loader needs to know: room in the walk's maps, the exit hook's ring and pid ns. */
@@ -717,6 +722,8 @@ int bpfsrc_open(struct bpfsrc **out)
 	*out = NULL;
 	for (int i = 0; i < NFDS; i++)
 		b->fd[i] = -1;
+	b->stats_fd = -1;
+	b->prog_fd[0] = b->prog_fd[1] = -1;
 	err = read_boottime(b);
 	if (err) {
 		free(b);
@@ -749,6 +756,11 @@ void bpfsrc_free(struct bpfsrc *b)
 {
 	if (!b)
 		return;
+	for (int i = 0; i < 2; i++)
+		if (b->prog_fd[i] >= 0)
+			close(b->prog_fd[i]);
+	if (b->stats_fd >= 0)
+		close(b->stats_fd);
 	drop_walk(b);
 	ring_buffer__free(b->ring);
 	close_fds(b->fd, FD_EXIT, NFDS);
@@ -1451,6 +1463,79 @@ int bpfsrc_exits_error(const struct bpfsrc *b)
 	return b->fd[FD_RING] >= 0 ? 0 : b->exits_err;
 }
 
+/* The program a link runs, as a descriptor of its own: -errno when it cannot be had. */
+static int link_prog(int link)
+{
+	struct bpf_link_info li = {0};
+	__u32 len = sizeof(li);
+
+	int fd;
+
+	if (bpf_obj_get_info_by_fd(link, &li, &len))
+		return -errno;
+	fd = bpf_prog_get_fd_by_id(li.prog_id);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The kernel counts a program's run time only while someone holds a
+ * BPF_ENABLE_STATS descriptor (released when ptop ends), which needs
+ * CAP_SYS_ADMIN: taken at the first look, never the global sysctl.
+ */
+static int hook_stats_open(struct bpfsrc *b)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0) {
+		b->stats_fd = -2;
+		return -errno;
+	}
+	b->stats_fd = fd;
+	for (int i = 0; i < 2; i++) {
+		b->prog_fd[i] = link_prog(b->fd[i ? FD_FREE : FD_EXIT]);
+		if (b->prog_fd[i] < 0) {
+			int err = b->prog_fd[i];
+
+			b->stats_fd = -2;
+			close(fd);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int bpfsrc_hook_cost(struct bpfsrc *b, uint64_t *run_ns, uint64_t *runs)
+{
+	uint64_t ns = 0, n = 0;
+	int err;
+
+	*run_ns = *runs = 0;
+	if (b->fd[FD_RING] < 0)
+		return -ENOENT;
+	if (b->stats_fd == -2)
+		return -EPERM;
+	if (b->stats_fd == -1) {
+		err = hook_stats_open(b);
+		if (err)
+			return err;
+	}
+	for (int i = 0; i < 2; i++) {
+		struct bpf_prog_info pi = {0};
+		__u32 len = sizeof(pi);
+
+		if (bpf_obj_get_info_by_fd(b->prog_fd[i], &pi, &len))
+			return -errno;
+		ns += pi.run_time_ns;
+		if (!i)
+			n = pi.run_cnt; /* each thread's exit: the free hook runs once per task too */
+	}
+	*run_ns = ns - b->hook_ns;
+	*runs = n - b->hook_runs;
+	b->hook_ns = ns;
+	b->hook_runs = n;
+	return 0;
+}
+
 bool bpfsrc_built(void)
 {
 	return true;
@@ -1490,6 +1575,12 @@ bool bpfsrc_has_exits(const struct bpfsrc *b)
 
 int bpfsrc_exits_error(const struct bpfsrc *b)
 {
+	return -ENOSYS;
+}
+
+int bpfsrc_hook_cost(struct bpfsrc *b, uint64_t *run_ns, uint64_t *runs)
+{
+	*run_ns = *runs = 0;
 	return -ENOSYS;
 }
 

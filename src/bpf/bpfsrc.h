@@ -81,6 +81,16 @@ bool bpfsrc_has_exits(const struct bpfsrc *b);
 int bpfsrc_exits_error(const struct bpfsrc *b);
 
 /*
+ * What the exit hook's programs cost the machine since the last call (the
+ * first: since they were attached, from the first call on counted): their
+ * run time in ns and the runs of the exit program (one per thread that
+ * ended), from the kernel's BPF statistics. 0; -ENOENT without a hook;
+ * -EPERM (or another -errno) when the statistics cannot be had: they need
+ * CAP_SYS_ADMIN, and the first refusal is the answer from then on.
+ */
+int bpfsrc_hook_cost(struct bpfsrc *b, uint64_t *run_ns, uint64_t *runs);
+
+/*
  * Whether rows can have their cgroup path from BPF: the unified hierarchy
  * alone is mounted (else /proc/PID/cgroup's paths come from other lines).
  */

@@ -16,6 +16,12 @@
 
 struct bpf_source {
 	struct bpfsrc *bpf;
+	/*
+	 * PTOP_HOOK_COST=1: what the exit hook costs, from the kernel's BPF statistics.
+	 * Asked for only: while they are on, the kernel times every BPF program on the
+	 * machine, not ptop's alone (a clock read before and after each run).
+	 */
+	bool hook_cost;
 	struct sampler *sampler; /* on /proc: BPF's PIDs are those of ptop's namespace */
 	long hz;
 	uint64_t page_kb;
@@ -43,6 +49,7 @@ static int bpf_open(const struct frame_source_opts *o, void **out, char *why, si
 	if (b->hz <= 0)
 		b->hz = 100;
 	b->page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
+	b->hook_cost = getenv("PTOP_HOOK_COST") && !strcmp(getenv("PTOP_HOOK_COST"), "1");
 	err = bpfsrc_open(&b->bpf);
 	if (!err) {
 		err = sampler_new(&so, &b->sampler);
@@ -93,6 +100,13 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 	ret = bpfsrc_exits(b->bpf, f, &c);
 	if (ret)
 		return ret;
+	if (b->hook_cost) {
+		uint64_t ns, runs;
+
+		f->cost.hook_known = !bpfsrc_hook_cost(b->bpf, &ns, &runs);
+		f->cost.hook_s = (double)ns / 1e9;
+		f->cost.hook_runs = runs;
+	}
 	/* what PID 1's reads hold when it came from /proc */
 	sampler_end(b->sampler, f);
 	return 0;

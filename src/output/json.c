@@ -374,6 +374,11 @@ static void json_cost(struct sbuf *b, const struct frame *f)
 	kv_u(b, "read_full", f->cost.read_full, true);
 	kv_u(b, "read_kept", f->cost.read_kept, true);
 	kv_u(b, "read_bpf", f->cost.read_bpf, true);
+	/* what the exit hook cost the machine: its programs' run time, the threads that ended */
+	if (f->cost.hook_known) {
+		kv_u(b, "exit_hook_ns", (uint64_t)(f->cost.hook_s * 1e9 + 0.5), true);
+		kv_u(b, "exit_hook_runs", f->cost.hook_runs, true);
+	}
 	sbuf_addc(b, '}');
 }
 

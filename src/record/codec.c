@@ -105,6 +105,9 @@ static const struct codec_field cost_fields[] = {
 	CF_SINCE(struct frame, cost.read_full, CK_U32, 2),
 	CF_SINCE(struct frame, cost.read_kept, CK_U32, 2),
 	CF_SINCE(struct frame, cost.read_bpf, CK_U32, 2),
+	CF_SINCE(struct frame, cost.hook_known, CK_BOOL, 4),
+	CF_SINCE(struct frame, cost.hook_s, CK_F64, 4),
+	CF_SINCE(struct frame, cost.hook_runs, CK_U64, 4),
 };
 
 /* The counters' state between their names and the PMUs (both by hand). */
@@ -631,6 +634,9 @@ static void get_system(struct cur *c, struct frame *f)
 	}
 	f->cost.source = NULL;
 	f->cost.read_full = f->cost.read_kept = f->cost.read_bpf = 0;
+	f->cost.hook_known = false;
+	f->cost.hook_s = 0;
+	f->cost.hook_runs = 0;
 	if (c->version >= 2) {
 		const char *src;
 		size_t n;

@@ -25,6 +25,9 @@ static void cost_draw(struct ui *ui, int y, int h)
 	/* where the rows came from, and how many were read, kept or from BPF */
 	printw(_("; %s: %u read, %u unchanged, %u bpf"), f->cost.source ? f->cost.source : "procfs",
 	       f->cost.read_full, f->cost.read_kept, f->cost.read_bpf);
+	/* what the exit hook costs every process that ends, beside ptop's own */
+	if (f->cost.hook_known && f->interval_s > 0)
+		printw(_("; exit hook %.3f%% CPU"), f->cost.hook_s * 100.0 / f->interval_s);
 }
 
 const struct meter_def meter_cost = {
