@@ -113,6 +113,36 @@ static void test_children_less_shown(void **state)
 	account_free(a);
 }
 
+/*
+ * A child reaped while a frame was read: gone from that frame, though its
+ * parent was read before the reap (its children's time not grown yet); what
+ * the child's row showed comes off the parent's growth in the next frame.
+ */
+static void test_reaped_mid_read(void **state)
+{
+	struct account *a = account_new();
+	struct frame f[4];
+
+	(void)state;
+	for (int k = 0; k < 4; k++)
+		frame_init(&f[k], k ? 1.0 : 0);
+	add(&f[0], 100, 1, 10, 5, 0);
+	add(&f[0], 101, 100, 20, 12, 0);
+	account_frame(a, &f[0]);
+	add(&f[1], 100, 1, 10, 5, 0); /* read before the reap: nothing grown */
+	account_frame(a, &f[1]);
+	assert_int_equal(f[1].procs[0].child_ticks, 0);
+	add(&f[2], 100, 1, 10, 5, 24); /* the child's whole 24 ticks, 12 of them shown */
+	account_frame(a, &f[2]);
+	assert_int_equal(f[2].procs[0].child_ticks, 12);
+	add(&f[3], 100, 1, 10, 5, 24 + 7); /* a new child, never shown: all of it */
+	account_frame(a, &f[3]);
+	assert_int_equal(f[3].procs[0].child_ticks, 7);
+	for (int k = 0; k < 4; k++)
+		frame_done(&f[k]);
+	account_free(a);
+}
+
 /* A process not in the frame before is new: all its children's time is this interval's. */
 static void test_new_process_and_reused_pid(void **state)
 {
@@ -268,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_children_less_shown),
 	    cmocka_unit_test(test_new_process_and_reused_pid),
+	    cmocka_unit_test(test_reaped_mid_read),
 	    cmocka_unit_test(test_exits),
 	    cmocka_unit_test(test_late_exit),
 	    cmocka_unit_test(test_threads),

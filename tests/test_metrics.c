@@ -27,6 +27,8 @@ struct fixture {
 	struct frame f;
 	struct frame_proc procs[MAXP];
 	const struct frame_proc *rows[MAXP];
+	const struct frame_proc *exited[MAXP]; /* the processes that ended, chosen */
+	size_t nexited;
 };
 
 static struct fixture fx;
@@ -58,7 +60,7 @@ static void add(int pid, const char *comm, uint64_t ticks, uint64_t start)
 
 static void update(struct metrics *m)
 {
-	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs);
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited);
 	fx.f.nprocs = 0;
 }
 
@@ -309,6 +311,9 @@ static void test_exited(void **state)
 	ex[1].io_read_rate = 150;
 	fx.f.exited = ex;
 	fx.f.nexited = 2;
+	fx.exited[0] = &ex[0];
+	fx.exited[1] = &ex[1];
+	fx.nexited = 2;
 	fx.f.interval_s = 2;
 	fx.f.acct = (struct frame_account){
 	    .exits = true, .busy_s = 1, .rows_s = 0.2, .exited_s = 0.75, .lost = 3, .lost_s = 0.05};

@@ -28,11 +28,12 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
 
 /*
  * Publish frame f's metrics: its rows (n of them), or every process of f when
- * rows is NULL. Reads the top processes' command lines through p when
+ * rows is NULL, and the processes that ended in the interval that flt wants
+ * (NULL: all). Reads the top processes' command lines through p when
  * expose_cmdline asked for them.
  */
 void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
-		    const struct frame_proc *const *rows, size_t n);
+		    const struct frame_proc *const *rows, size_t n, const struct row_filter *flt);
 
 /* Stop serving and free x (NULL is fine). */
 void exporter_stop(struct exporter *x);

@@ -41,11 +41,12 @@ void metrics_free(struct metrics *m);
 /*
  * Fold frame f into m: rows (n of them, pointing into f->procs) sorted by
  * CPU, busiest first, so that busy newcomers get free group slots first and
- * the top processes are the first rows. The command lines of the top rows are
- * taken from f when the presenter read them (expose_cmdline).
+ * the top processes are the first rows, and the processes that ended in the
+ * interval (nexited of f->exited, chosen as rows were). The command lines of
+ * the top rows are taken from f when the presenter read them (expose_cmdline).
  */
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
-		    size_t n);
+		    size_t n, const struct frame_proc *const *exited, size_t nexited);
 
 /*
  * Append the last frame's metrics to b: the Prometheus text format (0.0.4),

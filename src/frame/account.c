@@ -22,6 +22,7 @@ struct acct_proc {
 	uint64_t ticks;		    /* utime + stime: its own */
 	uint64_t cticks;	    /* cutime + cstime: its reaped children's */
 	uint64_t io_read, io_write; /* bytes from and to storage, when has_io */
+	uint64_t credit; /* ticks shown of children gone, not yet in cticks (children()) */
 	bool has_io;
 	size_t row;	/* its row in the frame (the process's, or its leader thread's) */
 	double gone_at; /* in the grave: uptime (s) of the first frame without it */
@@ -247,15 +248,23 @@ static uint64_t gone_children(const struct account *a, int pid, int depth)
 static void children(struct account *a, struct frame *f)
 {
 	for (size_t i = 0; i < a->ncur; i++) {
-		const struct acct_proc *c = &a->cur[i];
+		struct acct_proc *c = &a->cur[i];
 		const struct acct_proc *o = find(a->prev, a->nprev, c->pid, c->start_ticks);
 		struct frame_proc *p = &f->procs[c->row];
-		uint64_t grew, shown;
+		uint64_t grew, gone, shown, rest;
 
 		/* new since the frame before: all its children's time is of this interval */
 		grew = o ? (c->cticks > o->cticks ? c->cticks - o->cticks : 0) : c->cticks;
-		shown = gone_children(a, c->pid, 0);
-		p->child_ticks = grew > shown ? grew - shown : 0;
+		/*
+		 * A child reaped while this frame was read can be gone from it while its
+		 * parent was read before the reap: what was shown of it is taken off the
+		 * parent's growth in the next frame (credit), once, the older first.
+		 */
+		gone = gone_children(a, c->pid, 0);
+		shown = gone + (o ? o->credit : 0);
+		rest = shown > grew ? shown - grew : 0;
+		p->child_ticks = grew - (shown - rest);
+		c->credit = rest < gone ? rest : gone;
 		p->child_pct = f->interval_s > 0 && f->hz > 0
 				   ? (double)p->child_ticks / (double)f->hz / f->interval_s * 100.0
 				   : 0;

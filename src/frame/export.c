@@ -21,6 +21,8 @@ struct exporter {
 	struct sbuf text, om;
 	const struct frame_proc **rows; /* by CPU, busiest first */
 	size_t cap;
+	const struct frame_proc **exited; /* the processes that ended that the filter wants */
+	size_t exited_cap;
 };
 
 unsigned exporter_needs(const struct metrics_opts *mo)
@@ -59,8 +61,10 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
 }
 
 void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
-		    const struct frame_proc *const *rows, size_t n)
+		    const struct frame_proc *const *rows, size_t n, const struct row_filter *flt)
 {
+	size_t nexited;
+
 	static const struct row_order by_cpu = {.field = FIELD_CPU};
 	size_t ntop, given = rows ? n : f->nprocs;
 
@@ -80,7 +84,12 @@ void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
 	ntop = n < x->o.top_pids ? n : x->o.top_pids;
 	if (x->o.expose_cmdline && ntop)
 		pipeline_cmdlines(p, f, x->rows, ntop);
-	metrics_update(x->m, f, x->rows, n);
+	if (x->exited_cap < f->nexited) {
+		x->exited_cap = f->nexited;
+		x->exited = xreallocarray(x->exited, x->exited_cap, sizeof(*x->exited));
+	}
+	nexited = rows_select_exited(f, flt, NULL, x->exited);
+	metrics_update(x->m, f, x->rows, n, x->exited, nexited);
 	sbuf_reset(&x->text);
 	sbuf_reset(&x->om);
 	metrics_render(x->m, &x->text, false);
@@ -97,5 +106,6 @@ void exporter_stop(struct exporter *x)
 	sbuf_free(&x->text);
 	sbuf_free(&x->om);
 	free(x->rows);
+	free(x->exited);
 	free(x);
 }

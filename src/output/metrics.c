@@ -250,10 +250,11 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
  * storage bytes (since their last row, all of it for one never seen), so a
  * process that lived between two frames counts too.
  */
-static void add_exited(struct metrics *m, const struct frame *f)
+static void add_exited(struct metrics *m, const struct frame *f,
+		       const struct frame_proc *const *exited, size_t nexited)
 {
-	for (size_t i = 0; i < f->nexited; i++) {
-		const struct frame_proc *e = &f->exited[i];
+	for (size_t i = 0; i < nexited; i++) {
+		const struct frame_proc *e = exited[i];
 		struct mgroup *g = &m->groups[row_group(m, e)];
 
 		g->cpu_s += e->cpu_pct / 100.0 * f->interval_s;
@@ -324,7 +325,7 @@ static void keep_frame(struct metrics *m, const struct frame *f, size_t n)
 }
 
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
-		    size_t n)
+		    size_t n, const struct frame_proc *const *exited, size_t nexited)
 {
 	m->frames++;
 	m->hz = f->hz > 0 ? (double)f->hz : 100.0;
@@ -340,7 +341,7 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 	}
 	for (size_t i = 0; i < n; i++)
 		add_row(m, f, rows[i], &m->cur[i]);
-	add_exited(m, f);
+	add_exited(m, f, exited, nexited);
 	add_deltas(m, n);
 	keep_top(m, f, rows, n);
 	keep_frame(m, f, n);

@@ -110,7 +110,7 @@ static void take_frame(struct ui *ui)
 	ui->have_frame = true;
 	ui->frames++;
 	if (ui->exporter)
-		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0);
+		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0, NULL);
 	/* -p's, as top's Tasks: line */
 	ui->view.tasks =
 	    rows_count_tasks(&ui->frame, &ui->filter, &ui->shown_tasks) ? &ui->shown_tasks : NULL;
