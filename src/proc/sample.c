@@ -831,11 +831,22 @@ static void reparented(struct sampler *s, struct frame *f)
 
 static struct frame_proc *frame_grow(struct frame *f)
 {
+	struct frame_proc *p;
+
 	if (f->nprocs == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 1024;
 		f->procs = xreallocarray(f->procs, f->cap, sizeof(*f->procs));
 	}
-	return &f->procs[f->nprocs];
+	p = &f->procs[f->nprocs];
+	/* what no /proc file gives: the accounting's, and a live process has not ended */
+	p->child_ticks = 0;
+	p->child_pct = 0;
+	p->exited = false;
+	p->exit_status = 0;
+	p->end_ticks = 0;
+	p->maxrss_kb = 0;
+	p->run_ns = 0;
+	return p;
 }
 
 struct thread_walk {
