@@ -75,9 +75,11 @@ for f in frames[2:]:
     for r in f["processes"]:
         if r["pid"] == parent:
             child_s += r["child_cpu_pct"] / 100 * iv
-        elif r["comm"] == "ptop-burn":
+        elif r["comm"] == "ptop-burn" and r["ppid"] == parent:
             row_s += r["cpu_pct"] / 100 * iv
-    exited += [(e, iv) for e in f.get("exited", []) if e["comm"] == "ptop-burn"]
+    # this parent's child only: another test may burn under the same name
+    exited += [(e, iv) for e in f.get("exited", [])
+               if e["comm"] == "ptop-burn" and e["ppid"] == parent]
 print(json.dumps({"child_s": child_s, "row_s": row_s,
                   "exited": [dict(e, iv=iv) for e, iv in exited]}))
 EOF
