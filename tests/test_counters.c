@@ -919,6 +919,10 @@ static void fake_frame(struct frame *f, const struct frame_proc **rows, const pi
 		p->cgroup = p->container = NULL;
 		p->has_io = false;
 		p->has_cmd = false;
+		/* the sampler's too (frame_grow): a live process, nothing accounted yet */
+		p->exited = false;
+		p->child_ticks = 0;
+		p->child_pct = 0;
 		p->comm_len = 4;
 		memcpy(p->comm, "proc", 4);
 		rows[i] = p;
