@@ -203,7 +203,7 @@ static int help(void)
 	      "secrets)\n"
 	      "      --viewer             with --listen: show the viewer while serving\n"
 	      "      --source=SOURCE      read processes from auto (BPF when privileged, else\n"
-	      "                           /proc; the default), procfs or bpf\n"
+	      "                           /proc; the default), procfs, bpf or bpf-delta\n"
 	      "  -h, --help               show this help and exit\n"
 	      "  -V, --version            show the version and exit\n"
 	      "\n"
@@ -747,7 +747,7 @@ static int version(void)
 	struct sbuf b = {0};
 
 	sbuf_printf(&b, "ptop %s\n", PACKAGE_VERSION);
-	sbuf_adds(&b, bpfsrc_built() ? _("frame sources: procfs, bpf\n")
+	sbuf_adds(&b, bpfsrc_built() ? _("frame sources: procfs, bpf, bpf-delta\n")
 				     : _("frame sources: procfs (built without BPF)\n"));
 	return put_stdout(&b);
 }
@@ -800,7 +800,8 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		break;
 	case OPT_SOURCE:
 		if (frame_source_parse(optarg, &o->source))
-			usage_error(_("unknown source: '%s' (auto, procfs or bpf)"), optarg);
+			usage_error(_("unknown source: '%s' (auto, procfs, bpf or bpf-delta)"),
+				    optarg);
 		cli->source_given = true;
 		break;
 	case 'h':

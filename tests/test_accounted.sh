@@ -150,8 +150,8 @@ fi
 if [ -n "$bpf" ]; then
 	"$PTOP" -b -d 1 -n 3 -w 512 >"$tmp/plain.txt" || fail "ptop -b failed"
 	# (as a Z row: another test's command line may end in such text)
-	! grep -Eq "^ *[0-9]+ .* Z +[0-9.]+ .* <exit [0-9]+>$" "$tmp/plain.txt" ||
-		fail "text lists exited processes unasked"
+	! grep -E "^ *[0-9]+ .* Z +[0-9.]+ .* <exit [0-9]+>$" "$tmp/plain.txt" ||
+		fail "text lists exited processes unasked (above)"
 	"$PTOP" -b -d 1 -n 3 -w 512 --exited >"$tmp/exited.txt" || fail "ptop -b --exited failed"
 	grep -Eq "^ *[0-9]+ .* Z +[0-9.]+ .* <exit [0-9]+>$" "$tmp/exited.txt" ||
 		fail "--exited lists no exited process: $(tail -3 "$tmp/exited.txt")"

@@ -310,7 +310,7 @@ static void storm_reader(int fd)
 	static pid_t pids[STORM];
 
 	setenv("PTOP_TEST_EXIT_RING", "4096", 1);
-	s.err = bpfsrc_open(&b);
+	s.err = bpfsrc_open(&b, false);
 	unsetenv("PTOP_TEST_EXIT_RING");
 	if (!s.err && !bpfsrc_has_exits(b))
 		s.err = bpfsrc_exits_error(b);
@@ -444,7 +444,7 @@ int main(void)
 		printf("skipped: ptop was built without BPF\n");
 		return 77;
 	}
-	err = bpfsrc_open(&src);
+	err = bpfsrc_open(&src, false);
 	if (err) {
 		printf("skipped: the BPF source does not load here: %s\n", strerror(-err));
 		return 77;

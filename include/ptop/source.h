@@ -19,14 +19,15 @@
 
 /* The source a person asks for (--source, ptoprc's source). */
 enum frame_source {
-	FRAME_SOURCE_AUTO,   /* BPF when it loads (root, or CAP_BPF + CAP_PERFMON), else /proc */
-	FRAME_SOURCE_PROCFS, /* /proc only */
-	FRAME_SOURCE_BPF,    /* BPF; when it cannot load, /proc with a note saying why */
+	FRAME_SOURCE_AUTO,	/* BPF when it loads (root, or CAP_BPF + CAP_PERFMON), else /proc */
+	FRAME_SOURCE_PROCFS,	/* /proc only */
+	FRAME_SOURCE_BPF,	/* BPF; when it cannot load, /proc with a note saying why */
+	FRAME_SOURCE_BPF_DELTA, /* BPF, process rows from its delta pass (a context switch hook) */
 };
 
-/* "auto", "procfs" (or "proc") or "bpf": 0 and *out, or -EINVAL. */
+/* "auto", "procfs" (or "proc"), "bpf" or "bpf-delta": 0 and *out, or -EINVAL. */
 int frame_source_parse(const char *s, enum frame_source *out);
-/* "auto", "procfs" or "bpf". */
+/* "auto", "procfs", "bpf" or "bpf-delta". */
 const char *frame_source_name(enum frame_source s);
 
 /* What a source's frames are (frame_source_ops.provides). */
@@ -70,9 +71,10 @@ struct frame_source_ops {
 	void (*close)(void *s);
 };
 
-extern const struct frame_source_ops source_procfs; /* src/proc/source.c */
-extern const struct frame_source_ops source_bpf;    /* src/bpf/source.c */
-extern const struct frame_source_ops source_replay; /* src/record/source.c */
+extern const struct frame_source_ops source_procfs;    /* src/proc/source.c */
+extern const struct frame_source_ops source_bpf;       /* src/bpf/source.c */
+extern const struct frame_source_ops source_bpf_delta; /* src/bpf/source.c: with the delta */
+extern const struct frame_source_ops source_replay;    /* src/record/source.c */
 
 /* An open source. */
 struct source {
@@ -93,6 +95,9 @@ struct source {
 int source_open(enum frame_source want, const struct frame_source_opts *o, struct source *out,
 		char *why, size_t cap);
 void source_close(struct source *src);
+
+/* Why a BPF source has no delta pass: 0, -ENOENT for bpf, or the -errno of its load. */
+int bpf_source_delta_error(const void *s);
 
 /* A recording's frames as its source gives them (src/record/source.c), for the pipeline. */
 struct record_reader;

@@ -11,6 +11,7 @@
  * /proc/self/uid_map, start times offset as in ptop's time namespace. Touches
  * bpf(2) through libbpf, and /proc/self/uid_map and /proc/self/timens_offsets once.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -100,7 +101,30 @@ struct group {
  * maps, the exit hook's two links, ring buffer, lost counts and kept exits; each
  * -1 when absent.
  */
-enum { FD_LINK, FD_WALK, FD_RECORDS, FD_NAMES, FD_EXIT, FD_FREE, FD_RING, FD_LOST, FD_STASH, NFDS };
+enum {
+	FD_LINK,
+	FD_WALK,
+	FD_RECORDS,
+	FD_NAMES,
+	FD_DELTA, /* the delta pass, its slots, their names and the switch hook's link */
+	FD_PROCS,
+	FD_PNAMES,
+	FD_SWITCH,
+	FD_EXIT,
+	FD_FREE,
+	FD_RING,
+	FD_LOST,
+	FD_STASH,
+	NFDS
+};
+
+/*
+ * Passes in which the delta reads every process in full at least once, a
+ * slice of them each pass: what no hook marks (a change another process
+ * makes to a process's priority by sched_setattr(), say) shows within that
+ * many frames.
+ */
+#define DELTA_CHECK_EVERY 64
 
 /*
  * The exit hook's ring buffer: 512 KiB, 4,096 records of 128 bytes (struct
@@ -130,6 +154,12 @@ struct bpfsrc {
 	size_t map_cap;		       /* records the walk's maps hold; 0: no walk */
 	struct mapped map, names;      /* the first records and kernel threads' names */
 	bool walked;		       /* this frame's records are the walk's */
+	bool want_delta;	       /* the delta pass asked for (bpfsrc_open()) */
+	size_t delta_cap;	       /* processes the delta's slots hold; 0: no delta */
+	struct mapped slots, pnames;   /* the delta's slots in use and their names */
+	bool delta_frame;	       /* this frame's records are the delta's */
+	int delta_err;		       /* why there is no delta pass: 0, or -errno */
+	struct bpfsrc_stats stats;     /* what the last frame did */
 	const struct ptop_task **recs; /* this frame's records: ascending pid with threads shown */
 	size_t nrecs, rcap;
 	struct uid_extent uids[UID_EXTENTS];
@@ -167,15 +197,23 @@ struct bpfsrc {
 /* What the loader needs to know: room in the walk's maps, the exit hook's ring and pid ns. */
 struct load_opts {
 	size_t cap;	   /* records the walk's maps hold; 0: no walk */
+	size_t dcap;	   /* processes the delta's slots hold; 0: no delta */
+	uint32_t pid_max;  /* the delta's bitmap: one bit per pid below it */
 	uint32_t ring;	   /* the exit hook's ring buffer, bytes; 0: no hook */
 	uint32_t ns_level; /* the reader's pid namespace: its depth */
 	uint32_t ns_inum;  /* ... and inode number */
+};
+
+/* Why parts did not load: 0 where they did, -errno (-ENOENT: not asked for). */
+struct load_errs {
+	int exits, delta;
 };
 
 /* What the loading child sends back before the descriptors. */
 struct load_reply {
 	int err;       /* 0, or why nothing loaded */
 	int exits_err; /* 0, or why the exit hook is not there */
+	int delta_err; /* 0, or why the delta pass is not there */
 	unsigned mask; /* which of fd[] follow, in index order */
 };
 
@@ -299,12 +337,28 @@ static size_t walk_capacity(void)
 	return room_for(tasks);
 }
 
+/* The delta's slots at load: room for the processes there are now (/proc's numbered entries). */
+static size_t delta_capacity(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return room_for(0);
+	while ((e = readdir(d)))
+		n += e->d_name[0] >= '1' && e->d_name[0] <= '9';
+	closedir(d);
+	return room_for(n);
+}
+
 /*
  * The skeleton, opened and loaded: with the walk and a map of cap records,
- * or without (cap 0); with the exit hook and a ring of ring bytes, or without
- * (ring 0).
+ * or without (cap 0); with the delta pass and dcap slots, or without (dcap
+ * 0); with the exit hook and a ring of ring bytes, or without (ring 0).
  */
-static int open_load(struct ptop_tasks **out, size_t cap, const struct load_opts *o, uint32_t ring)
+static int open_load(struct ptop_tasks **out, size_t cap, size_t dcap, const struct load_opts *o,
+		     uint32_t ring)
 {
 	struct ptop_tasks *skel = ptop_tasks__open();
 	int n, err;
@@ -321,6 +375,21 @@ static int open_load(struct ptop_tasks **out, size_t cap, const struct load_opts
 	err = bpf_map__set_max_entries(skel->maps.records, cap ? (uint32_t)cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.names, cap ? (uint32_t)cap : 1);
+	skel->rodata->delta_cap = dcap ? (uint32_t)dcap : 1;
+	if (!dcap) {
+		bpf_program__set_autoload(skel->progs.ptop_delta, false);
+		bpf_program__set_autoload(skel->progs.ptop_mark_switch, false);
+	}
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.procs, dcap ? (uint32_t)dcap : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.pnames, dcap ? (uint32_t)dcap : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.pslot, dcap ? (uint32_t)dcap : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.free_slots, dcap ? (uint32_t)dcap : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.dirty, dcap ? (o->pid_max + 63) / 64 : 1);
 	if (!err && ring) {
 		err = bpf_map__set_max_entries(skel->maps.exits, ring);
 	} else if (!err) {
@@ -406,41 +475,77 @@ static int attach_exit(struct ptop_tasks *skel, int fd[NFDS])
 }
 
 /*
+ * The delta's switch hook attached (its pass is nothing without it), and
+ * copies of its program, maps and link in fd[FD_DELTA] to fd[FD_SWITCH].
+ * 0, or -errno with none of them.
+ */
+static int attach_delta(struct ptop_tasks *skel, int fd[NFDS])
+{
+	if (bpf_program__fd(skel->progs.ptop_delta) < 0)
+		return -ENOENT;
+	skel->links.ptop_mark_switch = bpf_program__attach(skel->progs.ptop_mark_switch);
+	if (!skel->links.ptop_mark_switch)
+		return errno ? -errno : -EINVAL;
+	fd[FD_DELTA] = dup_fd(bpf_program__fd(skel->progs.ptop_delta));
+	fd[FD_PROCS] = dup_fd(bpf_map__fd(skel->maps.procs));
+	fd[FD_PNAMES] = dup_fd(bpf_map__fd(skel->maps.pnames));
+	fd[FD_SWITCH] = dup_fd(bpf_link__fd(skel->links.ptop_mark_switch));
+	if (fd[FD_DELTA] < 0 || fd[FD_PROCS] < 0 || fd[FD_PNAMES] < 0 || fd[FD_SWITCH] < 0) {
+		int err = -errno;
+
+		close_fds(fd, FD_DELTA, FD_EXIT);
+		return err;
+	}
+	return 0;
+}
+
+/*
  * Load, attach, keep copies of the descriptors (the walk's, fd[FD_WALK] on,
  * are -1 where it did not load: a kernel before 6.7; the exit hook's,
  * fd[FD_EXIT] on, where it did not load or attach: *exits_err says why),
  * free the rest. Each part that fails to load is tried without: the walk
  * with the hook first, as a kernel with the walk (6.7) has what the hook needs.
  */
-static int load(int fd[NFDS], const struct load_opts *o, int *exits_err)
+static int load(int fd[NFDS], const struct load_opts *o, struct load_errs *e)
 {
 	static const struct {
-		bool walk, exits;
-	} tries[] = {{true, true}, {true, false}, {false, true}, {false, false}};
+		bool walk, delta, exits;
+	} tries[] = {{true, true, true},   {true, true, false},	 {true, false, true},
+		     {true, false, false}, {false, false, true}, {false, false, false}};
 	struct ptop_tasks *skel = NULL;
 	struct bpf_link *link;
 	int err = -EINVAL;
-	bool exits = false;
+	bool exits = false, delta = false;
 
 	libbpf_set_print(quiet);
 	for (int i = 0; i < NFDS; i++)
 		fd[i] = -1;
-	*exits_err = o->ring ? 0 : -ENOENT;
+	e->exits = o->ring ? 0 : -ENOENT;
+	e->delta = o->dcap ? 0 : -ENOENT;
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		if ((tries[i].walk && !o->cap) || (tries[i].exits && !o->ring))
+		if ((tries[i].walk && !o->cap) || (tries[i].exits && !o->ring) ||
+		    (tries[i].delta && !o->dcap))
 			continue;
-		err = open_load(&skel, tries[i].walk ? o->cap : 0, o, tries[i].exits ? o->ring : 0);
+		err = open_load(&skel, tries[i].walk ? o->cap : 0, tries[i].delta ? o->dcap : 0, o,
+				tries[i].exits ? o->ring : 0);
 		if (!err) {
 			exits = tries[i].exits;
+			delta = tries[i].delta;
 			break;
 		}
-		if (tries[i].exits)
-			*exits_err = load_cause(err);
+		if (tries[i].exits && !tries[i].delta)
+			e->exits = load_cause(err);
+		if (tries[i].delta)
+			e->delta = load_cause(err);
 	}
 	if (err)
 		return load_cause(err);
 	if (exits)
-		*exits_err = attach_exit(skel, fd);
+		e->exits = attach_exit(skel, fd);
+	if (delta)
+		e->delta = attach_delta(skel, fd);
+	else if (o->dcap && !e->delta)
+		e->delta = -ENOENT;
 	link = bpf_program__attach_iter(skel->progs.ptop_tasks, NULL);
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
@@ -460,19 +565,23 @@ static int load(int fd[NFDS], const struct load_opts *o, int *exits_err)
 		fd[FD_RECORDS] = dup_fd(bpf_map__fd(skel->maps.records));
 		fd[FD_NAMES] = dup_fd(bpf_map__fd(skel->maps.names));
 	}
-	/* the walk whole or not at all: the parent takes the link alone or all four */
-	if (fd[FD_WALK] < 0 || fd[FD_RECORDS] < 0 || fd[FD_NAMES] < 0)
+	/* the walk whole or not at all: the parent takes the link alone or all four;
+	 * the delta only with the walk, whose records show threads */
+	if (fd[FD_WALK] < 0 || fd[FD_RECORDS] < 0 || fd[FD_NAMES] < 0) {
+		if (fd[FD_DELTA] >= 0)
+			e->delta = -ENOENT;
 		close_fds(fd, FD_WALK, FD_EXIT);
+	}
 out:
 	ptop_tasks__destroy(skel);
 	return err;
 }
 
 /* What the loading child sends back: its result, and the descriptors on success. */
-static int send_fds(int sock, int err, int exits_err, const int fd[NFDS])
+static int send_fds(int sock, int err, const struct load_errs *e, const int fd[NFDS])
 {
 	char ctl[CMSG_SPACE(NFDS * sizeof(int))] = {0};
-	struct load_reply r = {.err = err, .exits_err = exits_err};
+	struct load_reply r = {.err = err, .exits_err = e->exits, .delta_err = e->delta};
 	struct iovec iov = {.iov_base = &r, .iov_len = sizeof(r)};
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
 	struct cmsghdr *c;
@@ -498,17 +607,17 @@ static int send_fds(int sock, int err, int exits_err, const int fd[NFDS])
 
 /*
  * The descriptors where the reply's mask puts them (the link always, the
- * walk's three and the exit hook's five each all or none); why the exit
- * hook is not there into *exits_err.
+ * walk's three, the delta's four and the exit hook's five each all or none); why the exit hook and the
+ * delta are not there into *e.
  */
-static int recv_fds(int sock, int fd[NFDS], int *exits_err)
+static int recv_fds(int sock, int fd[NFDS], struct load_errs *e)
 {
 	char ctl[CMSG_SPACE(NFDS * sizeof(int))];
 	struct load_reply r = {.err = -EIO};
 	struct iovec iov = {.iov_base = &r, .iov_len = sizeof(r)};
 	struct msghdr msg = {
 	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl)};
-	const unsigned walk = 7u << FD_WALK, exits = 31u << FD_EXIT;
+	const unsigned walk = 7u << FD_WALK, exits = 31u << FD_EXIT, delta = 15u << FD_DELTA;
 	struct cmsghdr *c;
 	int n, got_fds[NFDS];
 	ssize_t got;
@@ -531,7 +640,9 @@ static int recv_fds(int sock, int fd[NFDS], int *exits_err)
 	memcpy(got_fds, CMSG_DATA(c), (size_t)n * sizeof(int));
 	if (n != __builtin_popcount(r.mask) || !(r.mask & 1) ||
 	    (r.mask & walk && (r.mask & walk) != walk) ||
-	    (r.mask & exits && (r.mask & exits) != exits) || r.mask >> NFDS) {
+	    (r.mask & exits && (r.mask & exits) != exits) ||
+	    (r.mask & delta && (r.mask & delta) != delta) || (r.mask & delta && !(r.mask & walk)) ||
+	    r.mask >> NFDS) {
 		for (int i = 0; i < n; i++)
 			close(got_fds[i]);
 		return -EIO;
@@ -539,7 +650,8 @@ static int recv_fds(int sock, int fd[NFDS], int *exits_err)
 	for (int i = 0, k = 0; i < NFDS; i++)
 		if (r.mask & (1u << i))
 			fd[i] = got_fds[k++];
-	*exits_err = fd[FD_EXIT] >= 0 ? 0 : r.exits_err ? r.exits_err : -EIO;
+	e->exits = fd[FD_EXIT] >= 0 ? 0 : r.exits_err ? r.exits_err : -EIO;
+	e->delta = fd[FD_DELTA] >= 0 ? 0 : r.delta_err ? r.delta_err : -EIO;
 	return 0;
 }
 
@@ -548,7 +660,7 @@ static int recv_fds(int sock, int fd[NFDS], int *exits_err)
  * of the kernel's BTF (some 10 MB at its peak) and the pages of the libraries
  * that do it never become ptop's, whose peak and steady RSS stay those of /proc.
  */
-static int load_in_child(int fd[NFDS], const struct load_opts *o, int *exits_err)
+static int load_in_child(int fd[NFDS], const struct load_opts *o, struct load_errs *e)
 {
 	int sv[2], err;
 	pid_t pid;
@@ -563,14 +675,15 @@ static int load_in_child(int fd[NFDS], const struct load_opts *o, int *exits_err
 		return err;
 	}
 	if (pid == 0) {
-		int mine[NFDS], xerr;
+		int mine[NFDS];
+		struct load_errs mine_e;
 
 		close(sv[0]);
-		err = load(mine, o, &xerr);
-		_exit(send_fds(sv[1], err, xerr, mine) ? 1 : 0);
+		err = load(mine, o, &mine_e);
+		_exit(send_fds(sv[1], err, &mine_e, mine) ? 1 : 0);
 	}
 	close(sv[1]);
-	err = recv_fds(sv[0], fd, exits_err);
+	err = recv_fds(sv[0], fd, e);
 	close(sv[0]);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
@@ -585,11 +698,15 @@ static void unmap(struct mapped *m)
 	m->len = 0;
 }
 
+/* The walk and the delta (which needs the walk for thread rows) closed. */
 static void drop_walk(struct bpfsrc *b)
 {
 	unmap(&b->map);
 	unmap(&b->names);
+	unmap(&b->slots);
+	unmap(&b->pnames);
 	b->map_cap = 0;
+	b->delta_cap = 0;
 	close_fds(b->fd, FD_WALK, FD_EXIT);
 }
 
@@ -623,17 +740,19 @@ static void read_pid_ns(struct load_opts *o)
 }
 
 /*
- * Load (again), with a walk whose map holds cap records, and the exit hook
- * with a ring of ring bytes (0: none, or the one loaded before stays); b
- * keeps what loaded.
+ * Load (again), with a walk whose map holds cap records, the delta with
+ * dcap slots when b wants it, and the exit hook with a ring of ring bytes
+ * (0: none, or the one loaded before stays); b keeps what loaded.
  */
-static int bpfsrc_load(struct bpfsrc *b, size_t cap, uint32_t ring)
+static int bpfsrc_load(struct bpfsrc *b, size_t cap, size_t dcap, uint32_t ring)
 {
-	struct load_opts o = {.cap = cap, .ring = ring};
-	int fd[NFDS], err, exits_err = -EIO;
+	struct load_opts o = {.cap = cap, .dcap = b->want_delta && cap ? dcap : 0, .ring = ring};
+	struct load_errs e = {-EIO, -EIO};
+	int fd[NFDS], err;
 
 	read_pid_ns(&o);
-	err = load_in_child(fd, &o, &exits_err);
+	o.pid_max = read_u32_file("/proc/sys/kernel/pid_max", 4194304);
+	err = load_in_child(fd, &o, &e);
 	if (err)
 		return err;
 	drop_walk(b);
@@ -642,12 +761,15 @@ static int bpfsrc_load(struct bpfsrc *b, size_t cap, uint32_t ring)
 	memcpy(b->fd, fd, FD_EXIT * sizeof(fd[0]));
 	if (ring) {
 		memcpy(b->fd + FD_EXIT, fd + FD_EXIT, (NFDS - FD_EXIT) * sizeof(fd[0]));
-		b->exits_err = exits_err;
+		b->exits_err = e.exits;
 	} else {
 		close_fds(fd, FD_EXIT, NFDS);
 	}
 	if (b->fd[FD_WALK] >= 0)
 		b->map_cap = cap;
+	b->delta_err = b->want_delta ? e.delta : -ENOENT;
+	if (b->fd[FD_DELTA] >= 0)
+		b->delta_cap = o.dcap;
 	return 0;
 }
 
@@ -712,7 +834,7 @@ static int take_exit(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-int bpfsrc_open(struct bpfsrc **out)
+int bpfsrc_open(struct bpfsrc **out, bool delta)
 {
 	struct bpfsrc *b = xcalloc(1, sizeof(*b));
 	const char *walk_off;
@@ -736,7 +858,10 @@ int bpfsrc_open(struct bpfsrc **out)
 	}
 	/* PTOP_BPF_WALK=0: the task iterator even where the walk loads (ptop(1), ENVIRONMENT) */
 	walk_off = getenv("PTOP_BPF_WALK");
-	err = bpfsrc_load(b, walk_off && !strcmp(walk_off, "0") ? 0 : walk_capacity(), ring);
+	b->want_delta = delta;
+	b->delta_err = delta ? -EIO : -ENOENT;
+	err = bpfsrc_load(b, walk_off && !strcmp(walk_off, "0") ? 0 : walk_capacity(),
+			  delta_capacity(), ring);
 	if (err) {
 		free(b);
 		return err;
@@ -960,6 +1085,11 @@ static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, cons
  */
 static const struct ptop_names *ext_of(const struct bpfsrc *b, const struct ptop_task *r)
 {
+	if (b->delta_frame) {
+		if (!r->ext_at || r->ext_at > b->pnames.len / sizeof(struct ptop_names))
+			return NULL;
+		return (const struct ptop_names *)b->pnames.at + (r->ext_at - 1);
+	}
 	if (!b->walked)
 		return &((const struct ptop_iter_record *)(const void *)r)->ext;
 	if (!r->ext_at || r->ext_at > b->names.len / sizeof(struct ptop_names))
@@ -1156,9 +1286,97 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 		drop_walk(b); /* the iterator alone, then */
 		return 0;
 	}
-	if (bpfsrc_load(b, room_for(found), 0))
+	if (bpfsrc_load(b, room_for(found), b->delta_cap ? b->delta_cap : delta_capacity(), 0))
 		drop_walk(b);
 	return 0;
+}
+
+/* The delta closed, the walk kept: the frames are the walk's from now on. */
+static void drop_delta(struct bpfsrc *b, int err)
+{
+	unmap(&b->slots);
+	unmap(&b->pnames);
+	b->delta_cap = 0;
+	b->delta_err = err;
+	close_fds(b->fd, FD_DELTA, FD_EXIT);
+}
+
+static void grow_leaders(struct bpfsrc *b)
+{
+	if (b->nleaders == b->lcap) {
+		b->lcap = b->lcap ? b->lcap * 2 : 1024;
+		b->leaders = xreallocarray(b->leaders, b->lcap, sizeof(*b->leaders));
+		b->groups = xreallocarray(b->groups, b->lcap, sizeof(*b->groups));
+	}
+}
+
+/*
+ * The delta pass, where there is one and the rows are processes: the
+ * processes' records, read in place from its slots, into b->leaders in
+ * ascending pid order, their live threads' sums into b->groups. true when it
+ * gave them; false leaves the frame to the walk (no delta; its slots full:
+ * loaded again with room for twice the processes it found).
+ */
+static bool delta(struct bpfsrc *b, const struct bpfsrc_ctx *c)
+{
+	struct ptop_delta_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
+					       (c->cgroups ? PTOP_WANT_CGROUP : 0),
+				       .check_every = DELTA_CHECK_EVERY};
+	/* a syscall program's context is copied back: the pass's counts */
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
+	const struct ptop_proc *slots;
+	size_t found, names = 0;
+	int err;
+
+	if (!b->delta_cap || c->threads || c->user_threads)
+		return false;
+	if (bpf_prog_test_run_opts(b->fd[FD_DELTA], &o) != 0) {
+		drop_delta(b, -errno);
+		return false;
+	}
+	found = o.retval;
+	if (found > b->delta_cap || args.slots > b->delta_cap) {
+		err = bpfsrc_load(b, b->map_cap ? b->map_cap : walk_capacity(), room_for(found), 0);
+		if (err)
+			drop_walk(b);
+		return false;
+	}
+	err = map_part(&b->slots, b->fd[FD_PROCS], args.slots * sizeof(struct ptop_proc),
+		       b->delta_cap * sizeof(struct ptop_proc));
+	if (err) {
+		drop_delta(b, err);
+		return false;
+	}
+	slots = b->slots.at;
+	b->nleaders = 0;
+	for (size_t i = 0; i < args.slots; i++) {
+		if (!slots[i].t.pid)
+			continue;
+		grow_leaders(b);
+		b->leaders[b->nleaders++] = &slots[i].t;
+		if (slots[i].t.ext_at > names)
+			names = slots[i].t.ext_at;
+	}
+	/* slots come in the order processes were first seen, freed ones taken again */
+	sort_tasks(b->leaders, b->nleaders);
+	for (size_t i = 0; i < b->nleaders; i++) {
+		const struct ptop_proc *p = (const struct ptop_proc *)(const void *)b->leaders[i];
+
+		b->groups[i] = (struct group){.ut = p->ut, .st = p->st, .rt = p->rt, .io = p->io};
+	}
+	if (names) {
+		err = map_part(&b->pnames, b->fd[FD_PNAMES], names * sizeof(struct ptop_names),
+			       b->delta_cap * sizeof(struct ptop_names));
+		if (err) {
+			drop_delta(b, err);
+			return false;
+		}
+	}
+	b->stats = (struct bpfsrc_stats){.delta = true,
+					 .processes = (unsigned)b->nleaders,
+					 .refreshed = args.refreshed,
+					 .threads = args.threads};
+	return true;
 }
 
 /* This frame's records into b->recs, ascending pid: the walk's, or the iterator's. 0 or -errno. */
@@ -1204,11 +1422,7 @@ static void group_tasks(struct bpfsrc *b)
 
 		if (r->pid != r->tgid)
 			continue;
-		if (b->nleaders == b->lcap) {
-			b->lcap = b->lcap ? b->lcap * 2 : 1024;
-			b->leaders = xreallocarray(b->leaders, b->lcap, sizeof(*b->leaders));
-			b->groups = xreallocarray(b->groups, b->lcap, sizeof(*b->groups));
-		}
+		grow_leaders(b);
 		descents += b->nleaders && b->leaders[b->nleaders - 1]->pid > r->pid;
 		b->leaders[b->nleaders] = r;
 		b->groups[b->nleaders++] = (struct group){0};
@@ -1291,10 +1505,14 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 {
 	size_t procs = f->nprocs;
 	struct tick *t;
-	int err = gather(b, c);
 
-	if (err)
-		return err;
+	b->delta_frame = delta(b, c);
+	if (!b->delta_frame) {
+		int err = gather(b, c);
+
+		if (err)
+			return err;
+	}
 	if (b->threads != c->threads || b->user_threads != c->user_threads)
 		b->nprev = 0;
 	b->threads = c->threads;
@@ -1303,7 +1521,12 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 	b->at = 0;
 	if (b->cgroup_ids)
 		cgroup_ids_frame(b->cgroup_ids);
-	group_tasks(b);
+	if (!b->delta_frame) {
+		group_tasks(b);
+		b->stats = (struct bpfsrc_stats){.processes = (unsigned)b->nleaders,
+						 .refreshed = (unsigned)b->nleaders,
+						 .threads = (unsigned)b->nrecs};
+	}
 	for (size_t i = 0; i < b->nleaders; i++) {
 		struct frame_proc *p =
 		    c->threads ? grow(&b->procs, &b->pcap, i) : grow(&f->procs, &f->cap, f->nprocs);
@@ -1332,6 +1555,16 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 bool bpfsrc_has_cgroups(const struct bpfsrc *b)
 {
 	return b->cgroup_ids;
+}
+
+const struct bpfsrc_stats *bpfsrc_last(const struct bpfsrc *b)
+{
+	return &b->stats;
+}
+
+int bpfsrc_delta_error(const struct bpfsrc *b)
+{
+	return b->fd[FD_DELTA] >= 0 ? 0 : b->delta_err;
 }
 
 /* An exited row from its record: what a row of it showed, and how it ended. */
@@ -1543,7 +1776,7 @@ bool bpfsrc_built(void)
 
 #else /* !HAVE_BPF */
 
-int bpfsrc_open(struct bpfsrc **out)
+int bpfsrc_open(struct bpfsrc **out, bool delta)
 {
 	*out = NULL;
 	return -ENOSYS;
@@ -1561,6 +1794,18 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 bool bpfsrc_has_cgroups(const struct bpfsrc *b)
 {
 	return false;
+}
+
+const struct bpfsrc_stats *bpfsrc_last(const struct bpfsrc *b)
+{
+	static const struct bpfsrc_stats none;
+
+	return &none;
+}
+
+int bpfsrc_delta_error(const struct bpfsrc *b)
+{
+	return -ENOSYS;
 }
 
 int bpfsrc_exits(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)

@@ -32,20 +32,31 @@ struct bpfsrc_ctx {
 };
 
 /*
- * Load the walk, the task iterator and the exit hook, then free everything
+ * Load the walk, the task iterator, the exit hook and, with delta, the
+ * delta pass and its hooks (one on every context switch: the walk alone
+ * costs the machine nothing between frames), then free everything
  * libbpf kept for loading (the object, the kernel's BTF) so that only their
- * descriptors stay. The source works without the hook (bpfsrc_has_exits()).
+ * descriptors stay. The source works without the hook (bpfsrc_has_exits())
+ * and without the delta (bpfsrc_delta_error()).
  * Returns 0, -ENOSYS when ptop was built without BPF, -EPERM when the kernel
  * refused (no CAP_BPF + CAP_PERFMON), -EBADMSG when /proc/self/timens_offsets
  * cannot be read (start times would not be /proc's), or another -errno from
  * loading.
  */
-int bpfsrc_open(struct bpfsrc **out);
+int bpfsrc_open(struct bpfsrc **out, bool delta);
 void bpfsrc_free(struct bpfsrc *b);
 
+/* What the last frame read (bpfsrc_last()). */
+struct bpfsrc_stats {
+	bool delta;	    /* the rows came from the delta pass (else the walk or iterator) */
+	unsigned processes; /* process records read */
+	unsigned refreshed; /* ... of them read in full (the delta's changed ones; all otherwise) */
+	unsigned threads;   /* tasks whose record or sums were read */
+};
+
 /*
- * Fill f's rows (f->procs, f->nprocs, f->tasks) from one walk or one pass
- * of the iterator: state letters as task_state_index() maps them, CPU times as
+ * Fill f's rows (f->procs, f->nprocs, f->tasks) from the delta pass (rows
+ * of processes, where it loaded), one walk or one pass of the iterator: state letters as task_state_index() maps them, CPU times as
  * /proc scales them (cputime_adjust over the live threads and the dead
  * ones' share), RSS as statm sums it, uids in the reader's user namespace.
  * f->uptime_s and f->mem.total must be set. Returns 0 or -errno when the
@@ -70,6 +81,15 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
  * Returns 0, or -errno when the ring buffer cannot be read.
  */
 int bpfsrc_exits(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
+
+/* What the last bpfsrc_frame() read. */
+const struct bpfsrc_stats *bpfsrc_last(const struct bpfsrc *b);
+
+/*
+ * Why there is no delta pass: 0 when there is one, -ENOENT when it was not
+ * asked for, else the -errno of its load, attach or last run.
+ */
+int bpfsrc_delta_error(const struct bpfsrc *b);
 
 /* Whether the exit hook is attached (bpfsrc_exits() gives rows). */
 bool bpfsrc_has_exits(const struct bpfsrc *b);

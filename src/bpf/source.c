@@ -22,6 +22,7 @@ struct bpf_source {
 	 * machine, not ptop's alone (a clock read before and after each run).
 	 */
 	bool hook_cost;
+	bool delta;		 /* bpf-delta: process rows from the delta pass where it loads */
 	struct sampler *sampler; /* on /proc: BPF's PIDs are those of ptop's namespace */
 	long hz;
 	uint64_t page_kb;
@@ -38,7 +39,8 @@ static void bpf_close(void *v)
 	free(b);
 }
 
-static int bpf_open(const struct frame_source_opts *o, void **out, char *why, size_t cap)
+static int open_bpf(const struct frame_source_opts *o, void **out, char *why, size_t cap,
+		    bool delta)
 {
 	struct sampler_opts so = {.root = o->root};
 	struct bpf_source *b = xcalloc(1, sizeof(*b));
@@ -50,7 +52,8 @@ static int bpf_open(const struct frame_source_opts *o, void **out, char *why, si
 		b->hz = 100;
 	b->page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
 	b->hook_cost = getenv("PTOP_HOOK_COST") && !strcmp(getenv("PTOP_HOOK_COST"), "1");
-	err = bpfsrc_open(&b->bpf);
+	b->delta = delta;
+	err = bpfsrc_open(&b->bpf, delta);
 	if (!err) {
 		err = sampler_new(&so, &b->sampler);
 		if (err)
@@ -91,7 +94,7 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 	if (cgroups && !c.cgroups)
 		sampler_read_cgroups(b->sampler, f);
 	f->interval_s = interval;
-	f->cost.source = "bpf";
+	f->cost.source = b->delta ? "bpf-delta" : "bpf";
 	f->cost.read_bpf = (unsigned)f->nprocs;
 	sampler_add_init(b->sampler, f);
 	f->cost.read_full = (unsigned)f->nprocs - f->cost.read_bpf;
@@ -128,6 +131,31 @@ static int bpf_cmdline(void *v, struct frame *f, struct frame_proc *p)
 {
 	return sampler_cmdline(((struct bpf_source *)v)->sampler, f, p);
 }
+
+static int bpf_open(const struct frame_source_opts *o, void **out, char *why, size_t cap)
+{
+	return open_bpf(o, out, why, cap, false);
+}
+
+static int bpf_delta_open(const struct frame_source_opts *o, void **out, char *why, size_t cap)
+{
+	return open_bpf(o, out, why, cap, true);
+}
+
+int bpf_source_delta_error(const void *v)
+{
+	return bpfsrc_delta_error(((const struct bpf_source *)v)->bpf);
+}
+
+const struct frame_source_ops source_bpf_delta = {
+    .name = "bpf-delta",
+    .open = bpf_delta_open,
+    .frame = bpf_frame,
+    .provides = bpf_provides,
+    .complete = bpf_complete,
+    .cmdline = bpf_cmdline,
+    .close = bpf_close,
+};
 
 const struct frame_source_ops source_bpf = {
     .name = "bpf",

@@ -367,8 +367,13 @@ extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __ksym __weak;
 extern void bpf_rcu_read_lock(void) __ksym __weak;
 extern void bpf_rcu_read_unlock(void) __ksym __weak;
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+extern struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym __weak;
+extern void bpf_task_release(struct task_struct *p) __ksym __weak;
 
-#define ITER_ALL_THREADS 1 /* kernel/bpf/task_iter.c's BPF_TASK_ITER_ALL_THREADS */
+/* kernel/bpf/task_iter.c's BPF_TASK_ITER_ALL_PROCS, _ALL_THREADS, _PROC_THREADS */
+#define ITER_ALL_PROCS 0
+#define ITER_ALL_THREADS 1
+#define ITER_PROC_THREADS 2
 
 /* An array of value_t the reader maps; it sets the size before load. */
 #define MAPPED_ARRAY(value_t)                                                                      \
@@ -427,6 +432,289 @@ int ptop_walk(struct ptop_walk_args *args)
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
 	return (int)walk_found;
+}
+
+/*
+ * The delta pass: the walk's records for processes, at a cost that follows
+ * what changed. A hook on every context switch marks the process of the task
+ * switched in, in a bitmap by global tgid (a load, and an atomic OR the first
+ * time in a pass). What changes a process without one of its threads running
+ * (/proc/PID/comm is written only by the process's own threads):
+ * its leader's state, priority and nice (a renice by another process:
+ * setpriority() has no tracepoint, and fentry needs a kernel with dynamic
+ * ftrace), its memory (reclaim, KSM, migration), its parent (reparented) and
+ * its cgroup (moved), all read again each pass, cheaply, from the leader.
+ * Each pass follows the list of processes (leaders only, not every thread):
+ * a process that was marked, is new, whose parent or cgroup changed, or
+ * whose turn it is in the slow check (check_every) is read in full, its
+ * threads summed; the others keep the rest from the pass before. A thread
+ * running at the pass leaves its process marked, as it runs on without a
+ * switch. Each process keeps a slot in the procs map while it lives
+ * (pslot: tgid and start time to slot); a slot no pass saw is freed.
+ */
+MAPPED_ARRAY(struct ptop_proc) procs SEC(".maps");
+/* Kernel threads' name parts, one per slot (ptop_task.ext_at: its slot plus one). */
+MAPPED_ARRAY(struct ptop_names) pnames SEC(".maps");
+
+/*
+ * A process's slot, and what another process can change in it without it
+ * running, as the addresses they were at its last full read: its parent
+ * (reparented when the parent ends) and its css_set (moved to another
+ * cgroup). Kept here, not in the mapped record: addresses stay in the kernel.
+ */
+struct ptop_slot {
+	__u32 slot;
+	__u32 pad;
+	__u64 start_boottime;
+	__u64 parent, css_set;
+};
+
+/* The reader sizes these before load: the procs map's slots, pid_max's bits. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __s32);
+	__type(value, struct ptop_slot);
+} pslot SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} free_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dirty SEC(".maps");
+
+const volatile __u32 delta_cap = 1;
+
+/* One pass at a time: in memory, not registers, as the walk's counts. */
+static __u32 d_next, d_nfree, d_found, d_refreshed, d_threads, d_want, d_check, d_slot;
+static __u64 d_gen;
+
+/* tgid's process changed or ran: marked for the next pass. */
+static __always_inline void mark(__s32 tgid)
+{
+	__u32 k = (__u32)tgid >> 6;
+	__u64 bit = 1ull << (tgid & 63), *w = bpf_map_lookup_elem(&dirty, &k);
+
+	/* a plain load first: a process that runs often is marked already */
+	if (w && !(*w & bit))
+		__sync_fetch_and_or(w, bit);
+}
+
+/* Whether tgid was marked, unmarked now; past the bitmap (pid_max raised since): always. */
+static __always_inline bool take_mark(__s32 tgid)
+{
+	__u32 k = (__u32)tgid >> 6;
+	__u64 bit = 1ull << (tgid & 63), *w = bpf_map_lookup_elem(&dirty, &k);
+
+	if (!w)
+		return true;
+	if (!(*w & bit))
+		return false;
+	__sync_fetch_and_and(w, ~bit);
+	return true;
+}
+
+SEC("tp_btf/sched_switch")
+int ptop_mark_switch(__u64 *ctx)
+{
+	struct task_struct *next = (struct task_struct *)ctx[2];
+
+	mark(next->tgid);
+	return 0;
+}
+
+/*
+ * t's slot (into d_slot) and record: kept, or a new one; *fresh when it is
+ * new or its parent or cgroup changed since (u: t, untrusted). NULL when the
+ * map is full.
+ */
+static __always_inline struct ptop_proc *slot_of(struct task_struct *t, struct task_struct *u,
+						 bool *fresh)
+{
+	__s32 tgid = t->tgid;
+	struct ptop_slot *s = bpf_map_lookup_elem(&pslot, &tgid), ns = {};
+	__u64 parent = addr_of(u->real_parent), css_set = addr_of(u->cgroups);
+	struct ptop_proc *p;
+	bool popped = false;
+	__u32 *f;
+
+	*fresh = false;
+	if (s && s->start_boottime == t->start_boottime) {
+		if (s->parent != parent || s->css_set != css_set) {
+			s->parent = parent;
+			s->css_set = css_set;
+			*fresh = true;
+		}
+		d_slot = s->slot;
+		return bpf_map_lookup_elem(&procs, &d_slot);
+	}
+	*fresh = true;
+	if (s) {
+		d_slot = s->slot; /* its tgid taken again: the slot goes to the new process */
+	} else if (d_nfree) {
+		d_nfree--;
+		f = bpf_map_lookup_elem(&free_slots, &d_nfree);
+		if (!f)
+			return NULL;
+		d_slot = *f;
+		popped = true;
+	} else if (d_next < delta_cap) {
+		d_slot = d_next++;
+	} else {
+		return NULL;
+	}
+	ns.slot = d_slot;
+	ns.start_boottime = t->start_boottime;
+	ns.parent = parent;
+	ns.css_set = css_set;
+	if (bpf_map_update_elem(&pslot, &tgid, &ns, BPF_ANY)) {
+		if (popped)
+			d_nfree++;
+		else if (!s)
+			d_next--;
+		return NULL;
+	}
+	p = bpf_map_lookup_elem(&procs, &d_slot);
+	if (p)
+		p->gtgid = tgid;
+	return p;
+}
+
+/* t's record and its live threads' sums, in full; t's process stays marked while one runs. */
+static __always_inline void refresh(struct task_struct *t, struct task_struct *u,
+				    struct ptop_proc *p)
+{
+	struct bpf_iter_task th_it;
+	struct task_struct *th, *ref;
+	struct ptop_names *x = NULL;
+	struct ptop_io io;
+	bool running = false;
+
+	if (t->flags & PF_KTHREAD) {
+		x = bpf_map_lookup_elem(&pnames, &d_slot);
+		if (x)
+			__builtin_memset(x, 0, sizeof(*x));
+	}
+	if (!fill_record(t, u, &p->t, d_want, x))
+		p->t.pid = 0; /* not in the reader's namespace: kept, not shown */
+	else if (x)
+		p->t.ext_at = d_slot + 1;
+	p->ut = p->st = p->rt = 0;
+	__builtin_memset(&p->io, 0, sizeof(p->io));
+	/* its threads' iterator wants a task held, not one RCU keeps */
+	ref = bpf_task_acquire(t);
+	if (!ref)
+		return;
+	bpf_iter_task_new(&th_it, ref, ITER_PROC_THREADS);
+	while ((th = bpf_iter_task_next(&th_it))) {
+		p->ut += th->utime;
+		p->st += th->stime;
+		p->rt += th->se.sum_exec_runtime;
+		running |= th->on_cpu;
+		if (d_want & PTOP_WANT_IO) {
+			task_io(&th->ioac, &io);
+			p->io.rchar += io.rchar;
+			p->io.wchar += io.wchar;
+			p->io.read_bytes += io.read_bytes;
+			p->io.write_bytes += io.write_bytes;
+		}
+		d_threads++;
+	}
+	bpf_iter_task_destroy(&th_it);
+	bpf_task_release(ref);
+	if (running)
+		mark(t->tgid);
+	d_refreshed++;
+}
+
+/* What changes in a process that did not run: its leader's state, and its memory. */
+static __always_inline void touch(struct task_struct *t, struct task_struct *u, struct ptop_proc *p)
+{
+	p->t.state = t->__state;
+	p->t.exit_state = t->exit_state;
+	p->t.flags = t->flags;
+	p->t.prio = t->prio;
+	p->t.static_prio = t->static_prio;
+	p->t.has_mm = 0;
+	p->t.rss_exact = 0;
+	p->t.total_vm = 0;
+	for (int i = 0; i < PTOP_MM_N; i++)
+		p->t.rss[i] = 0;
+	task_mm(u, &p->t);
+}
+
+/* bpf_loop()'s body: slot i freed when no pass saw its process this time. */
+static long sweep(__u64 i, void *ctx)
+{
+	__u32 k = (__u32)i;
+	struct ptop_proc *p = bpf_map_lookup_elem(&procs, &k);
+	struct ptop_slot *s;
+	__u32 *f;
+	__s32 tgid;
+
+	if (!p)
+		return 1;
+	if (!p->gen || p->gen == d_gen)
+		return 0;
+	tgid = p->gtgid;
+	s = bpf_map_lookup_elem(&pslot, &tgid);
+	if (s && s->slot == k)
+		bpf_map_delete_elem(&pslot, &tgid);
+	p->t.pid = 0;
+	p->gen = 0;
+	f = bpf_map_lookup_elem(&free_slots, &d_nfree);
+	if (f) {
+		*f = k;
+		d_nfree++;
+	}
+	return 0;
+}
+
+/* One pass; returns the processes found (more than the map's slots: some left out). */
+SEC("syscall")
+int ptop_delta(struct ptop_delta_args *args)
+{
+	struct bpf_iter_task it;
+	struct task_struct *t;
+
+	d_want = args->want;
+	d_check = args->check_every;
+	d_found = d_refreshed = d_threads = 0;
+	d_gen++;
+	pass_begin();
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, ITER_ALL_PROCS);
+	while ((t = bpf_iter_task_next(&it))) {
+		struct task_struct *u =
+		    bpf_rdonly_cast(t, bpf_core_type_id_kernel(struct task_struct));
+		struct ptop_proc *p;
+		bool fresh;
+
+		d_found++;
+		p = slot_of(t, u, &fresh);
+		if (!p)
+			continue; /* no room: d_found past the slots tells the reader */
+		if (take_mark(t->tgid) || fresh || (d_check && d_slot % d_check == d_gen % d_check))
+			refresh(t, u, p);
+		else
+			touch(t, u, p);
+		p->gen = d_gen;
+	}
+	bpf_iter_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	bpf_loop(d_next, sweep, NULL, 0);
+	args->slots = d_next;
+	args->refreshed = d_refreshed;
+	args->threads = d_threads;
+	return (int)d_found;
 }
 
 /*

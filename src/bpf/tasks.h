@@ -89,6 +89,30 @@ struct ptop_walk_args {
 };
 
 /*
+ * The delta pass's record of one process, in a slot it keeps while the
+ * process lives: its leader's record, read again in full only when one of
+ * its threads ran or something changed it, and its live threads' sums.
+ */
+struct ptop_proc {
+	struct ptop_task t; /* the leader's; t.pid 0: a free slot, or not in the reader's ns */
+	__u64 ut, st, rt;   /* ns: its live threads' utime, stime, sum_exec_runtime */
+	struct ptop_io io;  /* its live threads' (PTOP_WANT_IO) */
+	__u64 gen;	    /* the pass that last saw it; 0: free */
+	__s32 gtgid;	    /* its tgid in the initial namespace: the slot's key */
+	__u32 pad;
+};
+
+/* The delta pass's context: what to fill, and what it did (written back). */
+struct ptop_delta_args {
+	__u32 want;	   /* PTOP_WANT_* */
+	__u32 check_every; /* a slot is read in full every this many passes, whatever changed */
+	__u32 slots;	   /* out: slots to read (the highest in use, plus one) */
+	__u32 refreshed;   /* out: processes read in full this pass */
+	__u32 threads;	   /* out: threads visited for their sums */
+	__u32 pad;
+};
+
+/*
  * A process (thread group) that ended, written by the exit hook into its ring
  * buffer when its leader is freed (after its parent reaped it). CPU and I/O
  * are of all its threads over its life, as signal sums them at release (or,

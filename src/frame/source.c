@@ -20,6 +20,8 @@ int frame_source_parse(const char *str, enum frame_source *out)
 		*out = FRAME_SOURCE_PROCFS;
 	else if (!strcmp(str, "bpf"))
 		*out = FRAME_SOURCE_BPF;
+	else if (!strcmp(str, "bpf-delta"))
+		*out = FRAME_SOURCE_BPF_DELTA;
 	else
 		return -EINVAL;
 	return 0;
@@ -27,7 +29,16 @@ int frame_source_parse(const char *str, enum frame_source *out)
 
 const char *frame_source_name(enum frame_source src)
 {
-	return src == FRAME_SOURCE_BPF ? "bpf" : src == FRAME_SOURCE_PROCFS ? "procfs" : "auto";
+	switch (src) {
+	case FRAME_SOURCE_BPF:
+		return "bpf";
+	case FRAME_SOURCE_BPF_DELTA:
+		return "bpf-delta";
+	case FRAME_SOURCE_PROCFS:
+		return "procfs";
+	default:
+		return "auto";
+	}
 }
 
 /*
@@ -47,7 +58,7 @@ static const char *bpf_strerror(int err)
 static void bpf_note(struct source *src, enum frame_source want, int err)
 {
 	if (err == -ENOSYS)
-		src->note = want == FRAME_SOURCE_BPF
+		src->note = want == FRAME_SOURCE_BPF || want == FRAME_SOURCE_BPF_DELTA
 				? _("bpf: this ptop was built without BPF; using /proc")
 				: NULL;
 	else if (err == -EPERM || err == -EACCES)
@@ -63,6 +74,22 @@ static void bpf_note(struct source *src, enum frame_source want, int err)
 			 bpf_strerror(err));
 }
 
+/* The note when bpf-delta loaded without its delta pass: every frame walks every task. */
+static void delta_note(struct source *src, enum frame_source want)
+{
+	int err;
+
+	if (want != FRAME_SOURCE_BPF_DELTA)
+		return;
+	err = bpf_source_delta_error(src->s);
+	if (!err || err == -ENOENT)
+		return;
+	snprintf(src->note_buf, sizeof(src->note_buf),
+		 _("bpf: the delta pass did not load (%s); walking every task each frame"),
+		 bpf_strerror(err));
+	src->note = src->note_buf;
+}
+
 /*
  * BPF when asked for or, by default, on the real /proc: a proc root given
  * (a test's fixtures) is what the frames must show. Not under a proc root of
@@ -73,12 +100,13 @@ static int open_live(enum frame_source want, const struct frame_source_opts *o, 
 		     char *why, size_t cap)
 {
 	const char *root = o->root ? o->root : "/proc";
+	const struct frame_source_ops *ops;
 	int err;
 
 	if (want == FRAME_SOURCE_PROCFS || (want == FRAME_SOURCE_AUTO && strcmp(root, "/proc")))
 		goto procfs;
 	if (bpfsrc_built() && !proc_own_pid_ns(root)) {
-		if (want == FRAME_SOURCE_BPF) {
+		if (want == FRAME_SOURCE_BPF || want == FRAME_SOURCE_BPF_DELTA) {
 			snprintf(why, cap,
 				 _("ptop: source bpf: %s is not the proc of ptop's pid namespace, "
 				   "so BPF's PIDs would name other processes there; mount one "
@@ -90,9 +118,11 @@ static int open_live(enum frame_source want, const struct frame_source_opts *o, 
 			      "--mount-proc does); using /proc");
 		goto procfs;
 	}
-	err = source_bpf.open(o, &src->s, why, cap);
+	ops = want == FRAME_SOURCE_BPF_DELTA ? &source_bpf_delta : &source_bpf;
+	err = ops->open(o, &src->s, why, cap);
 	if (!err) {
-		src->ops = &source_bpf;
+		src->ops = ops;
+		delta_note(src, want);
 		return 0;
 	}
 	bpf_note(src, want, err);

@@ -645,6 +645,8 @@ static void get_system(struct cur *c, struct frame *f)
 		if (get_str(c, &src, &n, 15, true) && src) {
 			if (n == 3 && !memcmp(src, "bpf", 3))
 				f->cost.source = "bpf";
+			else if (n == 9 && !memcmp(src, "bpf-delta", 9))
+				f->cost.source = "bpf-delta";
 			else if (n == 6 && !memcmp(src, "procfs", 6))
 				f->cost.source = "procfs";
 		}
