@@ -698,16 +698,24 @@ static void unmap(struct mapped *m)
 	m->len = 0;
 }
 
+/* The delta closed, the walk kept: the frames are the walk's from now on. */
+static void drop_delta(struct bpfsrc *b, int err)
+{
+	unmap(&b->slots);
+	unmap(&b->pnames);
+	b->delta_cap = 0;
+	b->delta_err = err;
+	close_fds(b->fd, FD_DELTA, FD_EXIT);
+}
+
 /* The walk and the delta (which needs the walk for thread rows) closed. */
 static void drop_walk(struct bpfsrc *b)
 {
+	drop_delta(b, -ENOENT);
 	unmap(&b->map);
 	unmap(&b->names);
-	unmap(&b->slots);
-	unmap(&b->pnames);
 	b->map_cap = 0;
-	b->delta_cap = 0;
-	close_fds(b->fd, FD_WALK, FD_EXIT);
+	close_fds(b->fd, FD_WALK, FD_DELTA);
 }
 
 /* The reader's pid namespace for the exit hook: its depth (NSpid's numbers less one), inode. */
@@ -1289,16 +1297,6 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 	if (bpfsrc_load(b, room_for(found), b->delta_cap ? b->delta_cap : delta_capacity(), 0))
 		drop_walk(b);
 	return 0;
-}
-
-/* The delta closed, the walk kept: the frames are the walk's from now on. */
-static void drop_delta(struct bpfsrc *b, int err)
-{
-	unmap(&b->slots);
-	unmap(&b->pnames);
-	b->delta_cap = 0;
-	b->delta_err = err;
-	close_fds(b->fd, FD_DELTA, FD_EXIT);
 }
 
 static void grow_leaders(struct bpfsrc *b)
