@@ -353,6 +353,18 @@ static size_t delta_capacity(void)
 }
 
 /*
+ * The slots b's delta is loaded with: those it has, or room for the
+ * processes there are now; none when it is not wanted (no /proc listing
+ * at the start of bpf's walk alone).
+ */
+static size_t delta_room(const struct bpfsrc *b)
+{
+	if (!b->want_delta)
+		return 0;
+	return b->delta_cap ? b->delta_cap : delta_capacity();
+}
+
+/*
  * The skeleton, opened and loaded: with the walk and a map of cap records,
  * or without (cap 0); with the delta pass and dcap slots, or without (dcap
  * 0); with the exit hook and a ring of ring bytes, or without (ring 0).
@@ -869,7 +881,7 @@ int bpfsrc_open(struct bpfsrc **out, bool delta)
 	b->want_delta = delta;
 	b->delta_err = delta ? -EIO : -ENOENT;
 	err = bpfsrc_load(b, walk_off && !strcmp(walk_off, "0") ? 0 : walk_capacity(),
-			  delta_capacity(), ring);
+			  delta_room(b), ring);
 	if (err) {
 		free(b);
 		return err;
@@ -1294,7 +1306,7 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 		drop_walk(b); /* the iterator alone, then */
 		return 0;
 	}
-	if (bpfsrc_load(b, room_for(found), b->delta_cap ? b->delta_cap : delta_capacity(), 0))
+	if (bpfsrc_load(b, room_for(found), delta_room(b), 0))
 		drop_walk(b);
 	return 0;
 }
