@@ -373,6 +373,8 @@ static int open_load(struct ptop_tasks **out, size_t cap, size_t dcap, const str
 		     uint32_t ring)
 {
 	struct ptop_tasks *skel = ptop_tasks__open();
+	/* a map needs one entry even where its part is left out */
+	uint32_t slots = dcap ? (uint32_t)dcap : 1;
 	int n, err;
 
 	*out = NULL;
@@ -387,19 +389,19 @@ static int open_load(struct ptop_tasks **out, size_t cap, size_t dcap, const str
 	err = bpf_map__set_max_entries(skel->maps.records, cap ? (uint32_t)cap : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.names, cap ? (uint32_t)cap : 1);
-	skel->rodata->delta_cap = dcap ? (uint32_t)dcap : 1;
+	skel->rodata->delta_cap = slots;
 	if (!dcap) {
 		bpf_program__set_autoload(skel->progs.ptop_delta, false);
 		bpf_program__set_autoload(skel->progs.ptop_mark_switch, false);
 	}
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.procs, dcap ? (uint32_t)dcap : 1);
+		err = bpf_map__set_max_entries(skel->maps.procs, slots);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.pnames, dcap ? (uint32_t)dcap : 1);
+		err = bpf_map__set_max_entries(skel->maps.pnames, slots);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.pslot, dcap ? (uint32_t)dcap : 1);
+		err = bpf_map__set_max_entries(skel->maps.pslot, slots);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.free_slots, dcap ? (uint32_t)dcap : 1);
+		err = bpf_map__set_max_entries(skel->maps.free_slots, slots);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.dirty, dcap ? (o->pid_max + 63) / 64 : 1);
 	if (!err && ring) {
@@ -448,6 +450,15 @@ static int dup_fd(int fd)
 	return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
+/* Whether fd[from] to fd[to - 1] are all open: a part's descriptors go all or none. */
+static bool all_open(const int fd[NFDS], int from, int to)
+{
+	for (int i = from; i < to; i++)
+		if (fd[i] < 0)
+			return false;
+	return true;
+}
+
 static void close_fds(int fd[NFDS], int from, int to)
 {
 	for (int i = from; i < to; i++) {
@@ -478,8 +489,7 @@ static int attach_exit(struct ptop_tasks *skel, int fd[NFDS])
 	fd[FD_RING] = dup_fd(bpf_map__fd(skel->maps.exits));
 	fd[FD_LOST] = dup_fd(bpf_map__fd(skel->maps.exit_lost));
 	fd[FD_STASH] = dup_fd(bpf_map__fd(skel->maps.exit_stash));
-	if (fd[FD_EXIT] < 0 || fd[FD_FREE] < 0 || fd[FD_RING] < 0 || fd[FD_LOST] < 0 ||
-	    fd[FD_STASH] < 0) {
+	if (!all_open(fd, FD_EXIT, NFDS)) {
 		err = -errno;
 		close_fds(fd, FD_EXIT, NFDS);
 	}
@@ -502,7 +512,7 @@ static int attach_delta(struct ptop_tasks *skel, int fd[NFDS])
 	fd[FD_PROCS] = dup_fd(bpf_map__fd(skel->maps.procs));
 	fd[FD_PNAMES] = dup_fd(bpf_map__fd(skel->maps.pnames));
 	fd[FD_SWITCH] = dup_fd(bpf_link__fd(skel->links.ptop_mark_switch));
-	if (fd[FD_DELTA] < 0 || fd[FD_PROCS] < 0 || fd[FD_PNAMES] < 0 || fd[FD_SWITCH] < 0) {
+	if (!all_open(fd, FD_DELTA, FD_EXIT)) {
 		int err = -errno;
 
 		close_fds(fd, FD_DELTA, FD_EXIT);
@@ -579,7 +589,7 @@ static int load(int fd[NFDS], const struct load_opts *o, struct load_errs *e)
 	}
 	/* the walk whole or not at all: the parent takes the link alone or all four;
 	 * the delta only with the walk, whose records show threads */
-	if (fd[FD_WALK] < 0 || fd[FD_RECORDS] < 0 || fd[FD_NAMES] < 0) {
+	if (!all_open(fd, FD_WALK, FD_DELTA)) {
 		if (fd[FD_DELTA] >= 0)
 			e->delta = -ENOENT;
 		close_fds(fd, FD_WALK, FD_EXIT);
@@ -619,8 +629,8 @@ static int send_fds(int sock, int err, const struct load_errs *e, const int fd[N
 
 /*
  * The descriptors where the reply's mask puts them (the link always, the
- * walk's three, the delta's four and the exit hook's five each all or none); why the exit hook and the
- * delta are not there into *e.
+ * walk's three, the delta's four and the exit hook's five each all or
+ * none); why the exit hook and the delta are not there into *e.
  */
 static int recv_fds(int sock, int fd[NFDS], struct load_errs *e)
 {
