@@ -49,5 +49,12 @@ tm_new_server
 rm "$tmp/config/ptop/ptoprc"
 tm_run "$PTOP" -d 1 --source=bpf
 expect "^Accounted: [0-9.]+% of busy CPU: rows [0-9.]+ s, [0-9]+ exited [0-9.]+ s"
+# filtered to the burns (F4), as a user would look for them: where other
+# work ends a hundred processes a second, a burn's row, whose CPU its live
+# row showed a frame before, sorts below the fold
+keys F4
+expect 'Filter: _'
+keys -l ptop-burn
+keys Enter
 expect " X +[0-9.]+ +[0-9.]+ +[0-9:.]+ ptop-burn <exit 7>"
 finish
