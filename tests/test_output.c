@@ -718,6 +718,81 @@ static void test_rows_sort_every_field(void **state)
 	}
 }
 
+/* The reference order: by field_compare() in the field's direction, then PID. */
+static const struct row_order *ref_ord;
+
+static int ref_cmp(const void *x, const void *y)
+{
+	const struct frame_proc *a = *(const struct frame_proc *const *)x;
+	const struct frame_proc *b = *(const struct frame_proc *const *)y;
+	struct frame_proc bb = *b;
+	int sign = (field_defs[ref_ord->field].ascending ? 1 : -1) * (ref_ord->reverse ? -1 : 1);
+	int c;
+
+	bb.pid = a->pid;
+	c = sign * field_compare(ref_ord->field, a, &bb);
+	return c ? c : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/*
+ * Rows most of which share one value (an idle machine's 0.0 %CPU), listed
+ * by PID or not, both ways: rows_sort() gives the order one full sort does.
+ */
+static void test_rows_sort_common_key(void **state)
+{
+	enum { N = 600 };
+	static struct frame_proc procs[N];
+	const struct frame_proc *rows[N], *want[N];
+	unsigned seed = 7;
+
+	(void)state;
+	for (int shuffled = 0; shuffled < 2; shuffled++) {
+		for (int common = 40; common <= 95; common += 5) {
+			for (int i = 0; i < N; i++) {
+				memset(&procs[i], 0, sizeof(procs[i]));
+				procs[i].pid = 10 + 3 * i;
+				seed = seed * 1103515245u + 12345u;
+				procs[i].cpu_pct = (int)(seed >> 16) % 100 < common
+						       ? 0.0
+						       : (double)((seed >> 8) % 7) / 2.0;
+				procs[i].nice = (int64_t)((seed >> 4) % 3) - 1;
+			}
+			for (int i = 0; i < N; i++)
+				rows[i] = &procs[i];
+			if (shuffled)
+				for (int i = N - 1; i > 0; i--) {
+					const struct frame_proc *t = rows[i];
+					int j;
+
+					seed = seed * 1103515245u + 12345u;
+					j = (int)((seed >> 8) % (unsigned)(i + 1));
+					rows[i] = rows[j];
+					rows[j] = t;
+				}
+			for (int f = 0; f < 2; f++)
+				for (int reverse = 0; reverse < 2; reverse++) {
+					struct row_order ord = {.field = f ? FIELD_NI : FIELD_CPU,
+								.reverse = reverse};
+					const struct frame_proc *in[N];
+
+					memcpy(in, rows, sizeof(in));
+					memcpy(want, rows, sizeof(want));
+					ref_ord = &ord;
+					qsort(want, N, sizeof(*want), ref_cmp);
+					rows_sort(in, N, &ord);
+					for (int i = 0; i < N; i++)
+						if (in[i] != want[i])
+							fail_msg(
+							    "common %d%%%s%s: row %d is PID %d, "
+							    "not %d",
+							    common, shuffled ? " shuffled" : "",
+							    reverse ? " reversed" : "", i,
+							    in[i]->pid, want[i]->pid);
+				}
+		}
+	}
+}
+
 static void test_field_by_name(void **state)
 {
 	assert_int_equal(field_by_name("pid"), FIELD_PID);
@@ -1144,6 +1219,7 @@ int main(void)
 	    cmocka_unit_test(test_rows_filter),
 	    cmocka_unit_test(test_rows_sort),
 	    cmocka_unit_test(test_rows_sort_every_field),
+	    cmocka_unit_test(test_rows_sort_common_key),
 	    cmocka_unit_test(test_field_by_name),
 	    cmocka_unit_test(test_output_format_by_name),
 	    cmocka_unit_test(test_counters_no_count),

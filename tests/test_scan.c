@@ -3,7 +3,8 @@
  * test_scan.c: the reader (src/proc/scan.c, src/proc/fdcache.c). PID
  * enumeration, slot reuse and dropping, and held descriptors are checked
  * against a proc root this test builds in a temporary directory, then against
- * the live /proc: the test's own PID, a child that exits (-ESRCH), and the
+ * the live /proc: the test's own PID, a child that exits (-ESRCH), new
+ * children found by a scan that lists only the root's new PIDs, and the
  * open/read/close fallback when RLIMIT_NOFILE leaves only a small budget.
  */
 #include <errno.h>
@@ -457,6 +458,107 @@ static void test_live_self(void **state)
 	free(res);
 }
 
+#define TAIL_KIDS 8
+static pid_t tail_kids[TAIL_KIDS];
+
+static int kill_tail_kids(void **state)
+{
+	(void)state;
+	for (int k = 0; k < TAIL_KIDS; k++)
+		if (tail_kids[k] > 0)
+			reap(tail_kids[k]);
+	memset(tail_kids, 0, sizeof(tail_kids));
+	return 0;
+}
+
+static int add_id(void *ctx, int id)
+{
+	struct scan_result *ids = ctx;
+
+	if (ids->n < MAX_SEEN)
+		ids->pid[ids->n++] = id;
+	return 0;
+}
+
+/* The PIDs /proc lists from the start, in its order (ascending). */
+static void list_proc(struct scan_result *ids)
+{
+	char buf[32768];
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	ids->n = 0;
+	assert_int_equal(proc_dir_ids(fd, buf, sizeof(buf), add_id, ids, NULL), 0);
+	close(fd);
+}
+
+/*
+ * The live /proc: once a listing has settled, a scan after new processes
+ * lists the root only past what had settled (a tail), and still finds the
+ * new children and every process that lived before and after it, in
+ * ascending order, as a listing from the start does.
+ */
+static void test_live_tail(void **state)
+{
+	struct scan_result *res = calloc(1, sizeof(*res)), *before = calloc(1, sizeof(*before)),
+			   *after = calloc(1, sizeof(*after));
+	struct proc_reader_stats st;
+	struct proc_reader *r;
+	int k, tries;
+
+	(void)state;
+	assert_true(res && before && after);
+	if (access("/proc/sys/kernel/ns_last_pid", R_OK) != 0) {
+		SKIP("no /proc/sys/kernel/ns_last_pid to read: every scan lists from the start");
+		goto out;
+	}
+	assert_int_equal(proc_reader_new(NULL, &r), 0);
+	scan_all(r, res);
+	for (tries = 0; tries < 20; tries++) {
+		usleep((useconds_t)(PROC_LIST_SETTLE_S * 1e6) + 50000);
+		scan_all(r, res); /* what had settled is trusted */
+		for (k = 0; k < TAIL_KIDS; k++) {
+			tail_kids[k] = fork();
+			assert_true(tail_kids[k] >= 0);
+			if (tail_kids[k] == 0) {
+				pause();
+				_exit(0);
+			}
+		}
+		proc_reader_stats(r, &st);
+		list_proc(before);
+		scan_all(r, res);
+		list_proc(after);
+		{
+			struct proc_reader_stats st2;
+
+			proc_reader_stats(r, &st2);
+			/* a listing from the start instead (the PIDs wrapped meanwhile): again */
+			if (st2.tails > st.tails)
+				break;
+		}
+		kill_tail_kids(state);
+	}
+	assert_true(tries < 20);
+	for (k = 0; k < TAIL_KIDS; k++) {
+		int i = find_pid(res, tail_kids[k]);
+
+		assert_int_not_equal(i, -1);
+		assert_true(res->is_new[i]);
+	}
+	assert_int_not_equal(find_pid(res, getpid()), -1);
+	for (size_t i = 0; i < before->n; i++)
+		if (find_pid(after, before->pid[i]) != -1)
+			assert_int_not_equal(find_pid(res, before->pid[i]), -1);
+	for (size_t i = 1; i < res->n; i++)
+		assert_true(res->pid[i - 1] < res->pid[i]);
+	proc_reader_free(r);
+out:
+	free(res);
+	free(before);
+	free(after);
+}
+
 /* A child a test forked, killed by the teardown if an assertion ended the test early. */
 static pid_t live_child;
 
@@ -824,6 +926,7 @@ int main(void)
 	    cmocka_unit_test(test_live_self),
 	    cmocka_unit_test_teardown(test_live_child_gone, kill_child),
 	    cmocka_unit_test(test_live_budget_fallback),
+	    cmocka_unit_test_teardown(test_live_tail, kill_tail_kids),
 	    cmocka_unit_test_teardown(test_live_runtime, kill_child),
 	    cmocka_unit_test_setup_teardown(test_fake_runtime, fake_setup, fake_teardown),
 	};

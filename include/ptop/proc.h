@@ -255,10 +255,15 @@ void proc_reader_free(struct proc_reader *r);
  * Begin a scan: rewind the PID enumeration. Then call proc_reader_next()
  * until it returns 0 (end) or a negative errno (enumeration failed).
  * A return of 1 gives a slot (created if the PID is new; then *is_new).
- * When the root is the proc of ptop's pid namespace and no PID was
- * allocated there since the last complete listing (its ns_last_pid did not
- * move), the scan walks that listing again instead of reading the root: the
- * same slots in the same order, for at most PROC_RELIST_S seconds.
+ * When the root is the proc of ptop's pid namespace, the scan reads of the
+ * root only what may have changed since the last listing: PIDs are
+ * allocated upwards from the namespace's last PID (ns_last_pid), so when it
+ * did not go back (wrap), the scan walks the last listing up to the last PID
+ * that had settled (PROC_LIST_SETTLE_S) and lists the root only from there
+ * to the last PID now (a seek to that PID's position, which the kernel's own
+ * positions tell), or walks the listing alone when no PID was allocated
+ * since. The same slots in the same order (ascending PIDs) as a listing from
+ * the start, which is made at least every PROC_RELIST_S seconds.
  * A process gone since is then found gone by the caller's first read of it
  * (-ESRCH, and proc_reader_drop()) rather than left out of the listing.
  */
@@ -269,7 +274,7 @@ int proc_reader_begin(struct proc_reader *r);
  * process) shows within that. Time, not scans: 16 scans were 48 s at -d 3.
  */
 #define PROC_RELIST_S 4.0
-/* Seconds the last PID must have stood still before a listing that may be reused. */
+/* Seconds after the last PID was allocated before its process surely shows in /proc. */
 #define PROC_LIST_SETTLE_S 0.25
 int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new);
 /* Drop every slot (process or thread) the current scan did not see; returns processes dropped. */
@@ -369,8 +374,9 @@ struct proc_reader_stats {
 	unsigned fd_budget; /* descriptors the reader may hold */
 	unsigned fallback;  /* reads done with open/read/close in the last scan */
 	unsigned ids;	    /* every slot's id is below this */
-	unsigned relisted;  /* scans that read the root's PID directories */
+	unsigned relisted;  /* scans that read the root's PID directories from the start */
 	unsigned reused;    /* scans that walked the last listing: no PID allocated since */
+	unsigned tails;	    /* scans that listed the root past the last listing's settled PIDs */
 };
 void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st);
 

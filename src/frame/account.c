@@ -232,9 +232,12 @@ static void vanished(struct account *a, double now)
 static uint64_t gone_children(const struct account *a, int pid, int depth)
 {
 	struct acct_proc key = {.ppid = pid};
-	const struct acct_proc *e = bsearch(&key, a->gone, a->ngone, sizeof(*a->gone), by_ppid);
+	const struct acct_proc *e;
 	uint64_t sum = 0;
 
+	if (!a->ngone)
+		return 0; /* the common case: nothing ended in the interval */
+	e = bsearch(&key, a->gone, a->ngone, sizeof(*a->gone), by_ppid);
 	if (!e || depth > ACCT_DEPTH_MAX)
 		return 0;
 	while (e > a->gone && e[-1].ppid == pid)
@@ -247,11 +250,20 @@ static uint64_t gone_children(const struct account *a, int pid, int depth)
 /* Each process's CHILD%: its children's time's growth, less their rows' last totals. */
 static void children(struct account *a, struct frame *f)
 {
+	size_t j = 0;
+
 	for (size_t i = 0; i < a->ncur; i++) {
 		struct acct_proc *c = &a->cur[i];
-		const struct acct_proc *o = find(a->prev, a->nprev, c->pid, c->start_ticks);
 		struct frame_proc *p = &f->procs[c->row];
+		const struct acct_proc *o = NULL;
 		uint64_t grew, gone, shown, rest;
+
+		/* both by PID: one walk finds each one's row of the frame before */
+		while (j < a->nprev && a->prev[j].pid < c->pid)
+			j++;
+		if (j < a->nprev && a->prev[j].pid == c->pid &&
+		    a->prev[j].start_ticks == c->start_ticks)
+			o = &a->prev[j];
 
 		/* new since the frame before: all its children's time is of this interval */
 		grew = o ? (c->cticks > o->cticks ? c->cticks - o->cticks : 0) : c->cticks;

@@ -8,6 +8,7 @@
  * the sampler; it then appears in the viewer and its chooser, batch text,
  * JSON, CSV and -s, with nothing else kept in step.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -926,10 +927,9 @@ struct key_order {
 	int sign; /* -1: descending, by the field or reversed */
 };
 
-static int keyed_cmp(const void *x, const void *y, void *arg)
+/* a's key against b's, in the order's direction; 0 when they are equal. */
+static int key_cmp(const struct keyed_row *a, const struct keyed_row *b, const struct key_order *o)
 {
-	const struct key_order *o = arg;
-	const struct keyed_row *a = x, *b = y;
 	int c = CMP(a->present, b->present);
 
 	if (!c && a->present) {
@@ -940,9 +940,61 @@ static int keyed_cmp(const void *x, const void *y, void *arg)
 		else
 			c = CMP(a->v.d, b->v.d);
 	}
-	c *= o->sign;
+	return c * o->sign;
+}
+
+static int keyed_cmp(const void *x, const void *y, void *arg)
+{
+	const struct keyed_row *a = x, *b = y;
+	int c = key_cmp(a, b, arg);
+
 	/* Equal values keep PID order whichever way the field sorts, as in row_cmp(). */
 	return c ? c : CMP(a->pid, b->pid);
+}
+
+/*
+ * Sort k (n rows) by keyed_cmp into out, when more than half of the rows
+ * share one key and come in PID order, as an idle machine's 0.0 %CPU does
+ * in a frame (listed by PID): only the others are sorted, then the two
+ * runs merged, the order one sort gives. False, out untouched, otherwise.
+ */
+static bool sort_common_key(struct keyed_row *k, size_t n, const struct key_order *o,
+			    struct keyed_row *out)
+{
+	const struct keyed_row mid = k[n / 2];
+	size_t same = 0, rest, i, j, w;
+	int last = INT_MIN;
+
+	for (i = 0; i < n; i++) {
+		if (key_cmp(&k[i], &mid, o))
+			continue;
+		if (k[i].pid <= last)
+			return false;
+		last = k[i].pid;
+		same++;
+	}
+	if (same * 2 <= n)
+		return false;
+	/* the common run to the front of out, the rest behind it (in k's room) */
+	rest = 0;
+	for (i = 0, j = 0; i < n; i++) {
+		if (key_cmp(&k[i], &mid, o))
+			k[rest++] = k[i];
+		else
+			out[j++] = k[i];
+	}
+	qsort_r(k, rest, sizeof(*k), keyed_cmp, (void *)o);
+	/* merge the two runs back into out from its end: the common run is at its front */
+	i = same;
+	j = rest;
+	w = n;
+	while (j > 0) {
+		if (i > 0 && keyed_cmp(&out[i - 1], &k[j - 1], (void *)o) > 0)
+			out[--w] = out[--i];
+		else
+			out[--w] = k[--j];
+	}
+	return true;
 }
 
 /* k's key from p by ord's field (a type that key_kind_of() gives a kind). */
@@ -1015,7 +1067,8 @@ void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order 
 
 	if (n < 2)
 		return;
-	if (!key_kind_of(field_defs[ord->field].type, &o.kind) || !(k = malloc(n * sizeof(*k)))) {
+	if (!key_kind_of(field_defs[ord->field].type, &o.kind) ||
+	    !(k = malloc(2 * n * sizeof(*k)))) {
 		qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
 		return;
 	}
@@ -1025,9 +1078,14 @@ void rows_sort(const struct frame_proc **rows, size_t n, const struct row_order 
 		o.sign = -o.sign;
 	for (size_t i = 0; i < n; i++)
 		key_of(ord, rows[i], &k[i]);
-	qsort_r(k, n, sizeof(*k), keyed_cmp, &o);
-	for (size_t i = 0; i < n; i++)
-		rows[i] = k[i].p;
+	if (sort_common_key(k, n, &o, k + n)) {
+		for (size_t i = 0; i < n; i++)
+			rows[i] = k[n + i].p;
+	} else {
+		qsort_r(k, n, sizeof(*k), keyed_cmp, &o);
+		for (size_t i = 0; i < n; i++)
+			rows[i] = k[i].p;
+	}
 	free(k);
 }
 

@@ -751,11 +751,16 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	 * of several is read in full */
 	if (k->valid && k->p.threads > 1 && s->user_threads) {
 		k->sched = false;
-	} else {
+	} else if (!full) {
 		err = ran_since(s, slot, k, &ran);
 		if (err)
 			return err;
 	}
+	/*
+	 * A row read in full anyway (in view, or its turn) needs no run time:
+	 * the one read before stays the reference, older than the row, so a run
+	 * since it only sends the next read-less frame to a full read too.
+	 */
 	/* credentials change only in a process that runs; one that ran since
 	 * its uid was read is not kept on its turn to have the uid looked at */
 	if (ran)

@@ -6,10 +6,10 @@
  * by PID and recycled through a free list: a steady-state scan allocates
  * nothing. A slot not seen by a scan belongs to a process that is gone.
  *
- * A scan reuses the last listing instead of reading the root again when no
- * PID was allocated since (the pid namespace's last PID, ns_last_pid, did
- * not move): no process can have appeared, and those that went are found
- * gone by their first read. See proc_reader_begin().
+ * A scan reads of the root only the PIDs allocated since the last listing:
+ * PIDs are allocated upwards from the pid namespace's last PID
+ * (ns_last_pid), so the last listing stands for the rest, and those that
+ * went are found gone by their first read. See proc_reader_begin().
  */
 #include <dirent.h>
 #include <errno.h>
@@ -181,7 +181,8 @@ int proc_reader_new(const char *root, struct proc_reader **out)
 	r->own_ns = own_namespace(fd);
 	/* the namespace's last PID, which only ptop's own namespace's proc gives ptop */
 	r->cursor_fd = r->own_ns ? openat(fd, "sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC) : -1;
-	r->cursor = -1;
+	r->upto = -1;
+	r->dir_base = -1;
 	r->dents = xmalloc(READER_DENTS_BUF);
 	tab_grow(&r->procs);
 	tab_grow(&r->tasks);
@@ -210,6 +211,7 @@ void proc_reader_free(struct proc_reader *r)
 	free(r->tasks.tab);
 	free(r->dents);
 	free(r->listed);
+	free(r->building);
 	if (r->cursor_fd >= 0)
 		close(r->cursor_fd);
 	close(r->root_fd);
@@ -232,80 +234,165 @@ static long read_cursor(const struct proc_reader *r)
 }
 
 /*
- * Whether this scan may walk the last listing instead of the root: the last
- * PID did not move since that listing was made, the listing was complete and
- * trusted, and it is less than PROC_RELIST_S seconds old. A listing is
- * trusted when the last PID had stood still for PROC_LIST_SETTLE_S before it:
- * a PID is allocated before its process appears in /proc, so a listing made
- * right after an allocation may miss the newcomer.
+ * Note the last PID c, read at now, in the history. Returns false when it
+ * went back: the PIDs wrapped past pid_max (or someone wrote ns_last_pid),
+ * so new processes may have any PID and nothing listed can be trusted.
  */
-static bool reuse_listing(struct proc_reader *r, double now)
+static bool cursor_note(struct proc_reader *r, long c, double now)
 {
-	long c;
+	struct cursor_seen *last = r->nhist ? &r->hist[r->nhist - 1] : NULL;
 
-	if (r->cursor_fd < 0 || (c = read_cursor(r)) < 0)
-		return false;
-	if (c != r->cursor) {
-		r->cursor = c;
-		r->cursor_seen = now;
-		r->list_trust = false;
+	if (last && last->pid == c)
+		return true;
+	if (last && c < last->pid) {
+		r->hist[0] = (struct cursor_seen){.pid = c, .when = now};
+		r->nhist = 1;
 		return false;
 	}
-	if (r->list_ok && now - r->list_at < PROC_RELIST_S)
-		return true;
-	r->list_trust = now - r->cursor_seen >= PROC_LIST_SETTLE_S;
-	return false;
+	/* full (frames faster than PROC_LIST_SETTLE_S / 16): c is noted when read
+	 * again, later than it was first seen, which only trusts less */
+	if (r->nhist < READER_CURSOR_HIST)
+		r->hist[r->nhist++] = (struct cursor_seen){.pid = c, .when = now};
+	return true;
+}
+
+/*
+ * The newest last PID first read PROC_LIST_SETTLE_S or more before now, or -1:
+ * every PID up to it was allocated that long ago, so its process, when it
+ * lives, shows in /proc (a PID is allocated before its process appears).
+ * Older values are dropped from the history: this one stands for them.
+ */
+static long cursor_settled(struct proc_reader *r, double now)
+{
+	unsigned i = r->nhist;
+
+	while (i > 0 && now - r->hist[i - 1].when < PROC_LIST_SETTLE_S)
+		i--;
+	if (i == 0)
+		return -1;
+	memmove(r->hist, r->hist + i - 1, (r->nhist - i + 1) * sizeof(*r->hist));
+	r->nhist -= i - 1;
+	return r->hist[0].pid;
+}
+
+/*
+ * How this scan goes. From the start of the root when there is no listing to
+ * trust, the PIDs wrapped, the listing is PROC_RELIST_S old, or the root's
+ * directory positions are not known; else the last listing alone when no PID
+ * was allocated since every PID it holds had settled; else the last listing
+ * up to what had settled, and the root read from there to the last PID only:
+ * PIDs are allocated upwards, so a new process can be nowhere else.
+ */
+static int scan_mode(struct proc_reader *r, double now, long *settled)
+{
+	long c;
+	bool same;
+
+	*settled = -1;
+	if (r->cursor_fd < 0 || (c = read_cursor(r)) < 0)
+		return SCAN_LIST;
+	same = cursor_note(r, c, now);
+	*settled = cursor_settled(r, now);
+	if (!same || r->upto < 0 || now - r->list_at >= PROC_RELIST_S)
+		return SCAN_LIST;
+	if (r->upto >= c)
+		return SCAN_REPLAY;
+	if (r->dir_base < 0)
+		return SCAN_LIST;
+	r->tail_from = r->upto + 1;
+	r->tail_to = c;
+	return SCAN_TAIL;
 }
 
 int proc_reader_begin(struct proc_reader *r)
 {
 	double now = clock_mono();
+	long settled;
 
 	r->fallback = 0;
 	r->gen++;
-	r->replay = reuse_listing(r, now);
+	r->mode = scan_mode(r, now, &settled);
 	r->replay_pos = 0;
-	if (r->replay) {
+	r->nbuilding = 0;
+	r->phase = 0;
+	r->dents_len = r->dents_pos = 0;
+	r->dents_eof = false;
+	r->last_dent = 0;
+	if (r->mode == SCAN_REPLAY) {
 		r->reused++;
 		return 0;
 	}
-	r->list_ok = false;
-	r->nlisted = 0;
+	/* what this listing may be trusted up to once complete */
+	r->upto_next = settled;
+	if (r->mode == SCAN_TAIL) {
+		r->tails++;
+		/* a position computed from the positions the kernel gave */
+		if (lseek(r->root_fd, r->tail_from + r->dir_base, SEEK_SET) < 0)
+			return -errno;
+		return 0;
+	}
+	r->upto = -1;
 	r->list_at = now;
 	r->relisted++;
 	if (lseek(r->root_fd, 0, SEEK_SET) < 0)
 		return -errno;
-	r->dents_len = r->dents_pos = 0;
-	r->dents_eof = false;
-	return 0;
-}
-
-/* The next slot of a scan that walks the last listing: 1, or 0 at its end. */
-static int replay_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new)
-{
-	while (r->replay_pos < r->nlisted) {
-		int pid = r->listed[r->replay_pos++];
-		struct proc_slot *s = r->procs.tab[tab_find(&r->procs, pid)];
-
-		/* a slot dropped as gone since the listing is not in the table */
-		if (!s || s->gen == r->gen)
-			continue;
-		s->gen = r->gen;
-		*slot = s;
-		*is_new = false;
-		return 1;
-	}
 	return 0;
 }
 
 /* Note pid in the listing being made. */
 static void list_pid(struct proc_reader *r, int pid)
 {
-	if (r->nlisted == r->caplisted) {
-		r->caplisted = r->caplisted ? r->caplisted * 2 : 1024;
-		r->listed = xreallocarray(r->listed, r->caplisted, sizeof(*r->listed));
+	if (r->nbuilding == r->capbuilding) {
+		r->capbuilding = r->capbuilding ? r->capbuilding * 2 : 1024;
+		r->building = xreallocarray(r->building, r->capbuilding, sizeof(*r->building));
 	}
-	r->listed[r->nlisted++] = pid;
+	r->building[r->nbuilding++] = pid;
+}
+
+/* The listing being made is complete: it is the last listing now. */
+static void listing_done(struct proc_reader *r)
+{
+	int *t = r->listed;
+	size_t cap = r->caplisted;
+
+	r->listed = r->building;
+	r->caplisted = r->capbuilding;
+	r->nlisted = r->nbuilding;
+	r->building = t;
+	r->capbuilding = cap;
+	r->nbuilding = 0;
+	r->upto = r->upto_next;
+}
+
+/*
+ * The next PID of the last listing that a scan walks: in SCAN_REPLAY all of
+ * them; in SCAN_TAIL those up to upto (phase 0), then those past tail_to
+ * (phase 2). 0 at the end of what the phase walks.
+ */
+static int listed_next(struct proc_reader *r, struct proc_slot **slot)
+{
+	while (r->replay_pos < r->nlisted) {
+		int pid = r->listed[r->replay_pos];
+		struct proc_slot *s;
+
+		if (r->mode == SCAN_TAIL) {
+			if (r->phase == 0 && pid > r->upto)
+				return 0;
+			if (r->phase == 2 && pid <= r->tail_to) {
+				r->replay_pos++; /* read again from the root */
+				continue;
+			}
+		}
+		r->replay_pos++;
+		s = r->procs.tab[tab_find(&r->procs, pid)];
+		/* a slot dropped as gone since the listing is not in the table */
+		if (!s || s->gen == r->gen)
+			continue;
+		s->gen = r->gen;
+		*slot = s;
+		return pid;
+	}
+	return 0;
 }
 
 /* A directory entry's PID, or 0 when the name is not all digits. */
@@ -323,15 +410,33 @@ static int name_pid(const char *name)
 	return v <= INT32_MAX ? (int)v : 0;
 }
 
-int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new)
+/*
+ * Learn where a proc keeps PID directories: the position (d_off) given with
+ * an entry is where the next one starts, the next PID plus a constant. Every
+ * pair of neighbours must agree, or positions are not computed at all.
+ */
+static void learn_dir_base(struct proc_reader *r, int pid)
 {
-	if (r->replay)
-		return replay_next(r, slot, is_new);
+	long base;
+
+	if (r->last_dent && r->procfs && !r->dir_base_bad) {
+		base = (long)r->last_dent_off - pid;
+		if (r->dir_base < 0 && base >= 0)
+			r->dir_base = base;
+		else if (base != r->dir_base)
+			r->dir_base_bad = true;
+		if (r->dir_base_bad)
+			r->dir_base = -1;
+	}
+}
+
+/* The next PID directory from the root (listed as it comes), 0 at its end, or -errno. */
+static int dent_next(struct proc_reader *r)
+{
+	size_t buf = r->mode == SCAN_TAIL ? READER_TAIL_BUF : READER_DENTS_BUF;
+
 	for (;;) {
 		struct linux_dirent64 *d;
-		struct proc_slot *s;
-		struct stat st;
-		size_t i;
 		int pid;
 
 		if (r->dents_pos >= r->dents_len) {
@@ -339,12 +444,14 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 
 			if (r->dents_eof)
 				return 0;
-			n = syscall(SYS_getdents64, r->root_fd, r->dents, READER_DENTS_BUF);
+			n = syscall(SYS_getdents64, r->root_fd, r->dents, buf);
 			if (n < 0)
 				return -errno;
+			/* a pair across two reads tells nothing: the first's d_off is where
+			 * the second read began */
+			r->last_dent = 0;
 			if (n == 0) {
 				r->dents_eof = true;
-				r->list_ok = r->list_trust;
 				return 0;
 			}
 			r->dents_len = (size_t)n;
@@ -355,29 +462,101 @@ int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_ne
 		if (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN)
 			continue;
 		pid = name_pid(d->d_name);
-		if (!pid)
+		if (!pid) {
+			r->last_dent = 0;
 			continue;
-
-		i = tab_find(&r->procs, pid);
-		if (r->procs.tab[i]) {
-			s = r->procs.tab[i];
-			if (s->gen == r->gen)
-				continue; /* a directory listed twice while /proc changed */
-			s->gen = r->gen;
-			list_pid(r, pid);
-			*slot = s;
-			*is_new = false;
-			return 1;
 		}
-		/* The owner of /proc/PID is the process's effective uid. */
-		if (fstatat(r->root_fd, d->d_name, &st, 0) < 0)
-			continue; /* gone already */
-		s = tab_add(r, &r->procs, i, pid);
-		s->uid = st.st_uid;
+		learn_dir_base(r, pid);
+		r->last_dent = pid;
+		r->last_dent_off = d->d_off;
+		return pid;
+	}
+}
+
+/* The slot of pid, listed from the root: 1, or 0 when it is to be passed over. */
+static int take_listed(struct proc_reader *r, int pid, struct proc_slot **slot, bool *is_new)
+{
+	size_t i = tab_find(&r->procs, pid);
+	struct proc_slot *s = r->procs.tab[i];
+	struct stat st;
+	char name[16];
+
+	if (s) {
+		if (s->gen == r->gen)
+			return 0; /* a directory listed twice while /proc changed */
+		s->gen = r->gen;
 		list_pid(r, pid);
 		*slot = s;
-		*is_new = true;
+		*is_new = false;
 		return 1;
+	}
+	/* The owner of /proc/PID is the process's effective uid. */
+	snprintf(name, sizeof(name), "%d", pid);
+	if (fstatat(r->root_fd, name, &st, 0) < 0)
+		return 0; /* gone already */
+	s = tab_add(r, &r->procs, i, pid);
+	s->uid = st.st_uid;
+	list_pid(r, pid);
+	*slot = s;
+	*is_new = true;
+	return 1;
+}
+
+/* SCAN_TAIL: the listing up to upto, the root from there to tail_to, the listing past it. */
+static int tail_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new)
+{
+	int pid;
+
+	*is_new = false;
+	if (r->phase == 0) {
+		if ((pid = listed_next(r, slot))) {
+			list_pid(r, pid);
+			return 1;
+		}
+		r->phase = 1;
+	}
+	while (r->phase == 1) {
+		pid = dent_next(r);
+		if (pid < 0)
+			return pid;
+		if (pid == 0 || pid > r->tail_to) {
+			/* what is past the last PID was there at the last listing */
+			r->phase = 2;
+			break;
+		}
+		if (pid < r->tail_from)
+			r->dir_base_bad = true; /* the position was not where it was computed */
+		if (take_listed(r, pid, slot, is_new))
+			return 1;
+	}
+	if ((pid = listed_next(r, slot))) {
+		list_pid(r, pid);
+		return 1;
+	}
+	listing_done(r);
+	return 0;
+}
+
+int proc_reader_next(struct proc_reader *r, struct proc_slot **slot, bool *is_new)
+{
+	int pid;
+
+	if (r->mode == SCAN_REPLAY) {
+		*is_new = false;
+		return listed_next(r, slot) ? 1 : 0;
+	}
+	if (r->mode == SCAN_TAIL)
+		return tail_next(r, slot, is_new);
+	for (;;) {
+		pid = dent_next(r);
+		if (pid < 0)
+			return pid;
+		if (pid == 0) {
+			listing_done(r);
+			return 0;
+		}
+		if (take_listed(r, pid, slot, is_new))
+			return 1;
 	}
 }
 
@@ -472,6 +651,7 @@ void proc_reader_stats(const struct proc_reader *r, struct proc_reader_stats *st
 	st->fallback = r->fallback;
 	st->relisted = r->relisted;
 	st->reused = r->reused;
+	st->tails = r->tails;
 }
 
 int proc_dir_ids(int dirfd, char *buf, size_t cap, int (*fn)(void *ctx, int id), void *ctx,
