@@ -386,6 +386,72 @@ else
 	grep -q "unknown source: 'ebpf'" "$tmp/bad.err" || fail "--source=ebpf: $(cat "$tmp/bad.err")"
 fi
 
+# bpf-delta's switch hook: its cost is the machine's context switches (the
+# kernel's count, /proc/stat's ctxt) times a run's cost timed at the start,
+# which a hook made heavier (PTOP_TEST_SWITCH_SPIN) raises; the walk has no
+# such hook and shows none. A bad value of the variable is refused.
+ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
+switch_frames() {
+	c0=$(ctxt)
+	"$@" -b -n 4 -d 0.3 -o json -p 1 >"$tmp/switch" 2>"$tmp/switch.err" ||
+		fail "$* failed: $(cat "$tmp/switch.err")"
+	c1=$(ctxt)
+}
+# a pair of processes passing a byte back and forth: most of the switches
+python3 -c '
+import os
+a, b = os.pipe(), os.pipe()
+if os.fork() == 0:
+    os.close(a[1])
+    os.close(b[0])
+    while os.write(b[1], os.read(a[0], 1)):
+        pass
+    os._exit(0)
+os.close(a[0])
+os.close(b[1])
+while os.write(a[1], b"x") and os.read(b[0], 1):
+    pass
+' &
+pingpong=$!
+switch_frames "$PTOP" --source=bpf-delta
+kill "$pingpong"
+wait "$pingpong" 2>/dev/null || :
+if grep -q 'delta pass did not load' "$tmp/switch.err"; then
+	partial_skip "$(cat "$tmp/switch.err"): the switch hook's cost is not tried"
+else
+	python3 - "$tmp/switch" "$c0" "$c1" >"$tmp/base_ns" <<'PY' || fail "bpf-delta's switch hook cost"
+import json, sys
+frames = [json.loads(l)["cost"] for l in open(sys.argv[1])]
+total = int(sys.argv[3]) - int(sys.argv[2])
+runs = 0
+for c in frames:
+    assert c["switch_hook_runs"] > 0, c
+    assert 0 < c["switch_hook_run_ns"] < 100000, c
+    want = c["switch_hook_runs"] * c["switch_hook_run_ns"]
+    assert abs(c["switch_hook_ns"] - want) <= 0.01 * want + 1, c
+    assert c["switch_hook_pct"] >= 0, c
+    runs += c["switch_hook_runs"]
+# every run counted is a switch of the machine over the run, most of them
+# (the frames take most of the run; ptop's start times the hook over 2,000)
+assert total / 4 <= runs <= total, "%d runs over frames, %d switches over the run" % (runs, total)
+print(frames[-1]["switch_hook_run_ns"])
+PY
+	PTOP_TEST_SWITCH_SPIN=5000 switch_frames "$PTOP" --source=bpf-delta
+	python3 - "$tmp/switch" "$(cat "$tmp/base_ns")" <<'PY' || fail "a heavier switch hook costs no more"
+import json, sys
+c = [json.loads(l)["cost"] for l in open(sys.argv[1])][-1]
+base = float(sys.argv[2])
+assert c["switch_hook_run_ns"] > 2 * base, "%s ns a run with 5000 turns more, %s without" % (c["switch_hook_run_ns"], base)
+PY
+	switch_frames "$PTOP" --source=bpf
+	! grep -q switch_hook "$tmp/switch" || fail "--source=bpf shows a switch hook it does not have"
+	if PTOP_TEST_SWITCH_SPIN=abc "$PTOP" -b -n 1 --source=bpf-delta >/dev/null 2>"$tmp/spin.err"; then
+		fail "PTOP_TEST_SWITCH_SPIN=abc was taken"
+	fi
+	grep -q 'PTOP_TEST_SWITCH_SPIN=abc is not a value' "$tmp/spin.err" ||
+		fail "PTOP_TEST_SWITCH_SPIN=abc: $(cat "$tmp/spin.err")"
+fi
+
 # Unprivileged: the reason once on stderr, then right figures from /proc.
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	nobody() {

@@ -304,6 +304,16 @@ static void build_v4_frame(struct frame *f, struct frame_cpu *cpus)
 	f->exited_cap = 2;
 }
 
+/* build_v4_frame() with what format version 5 added: the delta's switch hook cost. */
+static void build_v5_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v4_frame(f, cpus);
+	f->cost.switch_known = true;
+	f->cost.switch_s = 0.0078125;
+	f->cost.switch_runs = 70000;
+	f->cost.switch_run_ns = 111.6;
+}
+
 static void read_fixture(const char *name, struct sbuf *b);
 
 /* A fixture's bytes against what encoding f in version gives, and back and again. */
@@ -359,7 +369,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * The codec's bytes are the format: build_full_frame() encodes to the
  * committed bytes (tests/fixtures/record/full.raw, as the codec of format
  * version 3 wrote them: a ptop appending to such a file still writes them,
- * whatever version 4 added to the frame), build_v4_frame() to full4.raw,
+ * whatever version 4 added to the frame), build_v4_frame() to full4.raw
+ * (version 4's, whatever 5 added), build_v5_frame() to full5.raw,
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -375,7 +386,12 @@ static void test_codec_bytes(void **state)
 	build_v4_frame(&f, cpus);
 	/* what version 4 added leaves version 3's bytes as they were */
 	check_bytes(&f, 3, "full.raw");
-	check_bytes(&f, RECORD_VERSION, "full4.raw");
+	check_bytes(&f, 4, "full4.raw");
+	sbuf_free(&f.strings);
+	build_v5_frame(&f, cpus);
+	/* and what version 5 added leaves version 4's bytes as they were */
+	check_bytes(&f, 4, "full4.raw");
+	check_bytes(&f, RECORD_VERSION, "full5.raw");
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

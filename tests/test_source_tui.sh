@@ -3,7 +3,8 @@
 #
 # test_source_tui.sh: the viewer's frame source, as a user sets it. ptoprc's
 # "source = procfs" shows "from procfs" on the Cost line; --source=bpf
-# overrides it ("from bpf"); run unprivileged (setpriv, as nobody), the
+# overrides it ("from bpf"); --source=bpf-delta's Cost line shows what its
+# switch hook costs the machine; run unprivileged (setpriv, as nobody), the
 # viewer says in its status line why it reads /proc, and goes on. make check
 # sets PTOP, srcdir and TMUX_BIN; skips (77) without tmux, where BPF cannot
 # load as root, or when ptop is built without BPF.
@@ -38,6 +39,11 @@ keys q
 
 run option "$PTOP" -d 0.5 --source=bpf
 expect '^Cost: .*; bpf: [0-9]+ read, 0 unchanged, [1-9][0-9]* bpf'
+keys q
+
+# bpf-delta: what its switch hook costs every process, beside ptop's own CPU
+run delta "$PTOP" -d 0.5 --source=bpf-delta
+expect '^Cost: .*% CPU; bpf-delta: [0-9]+ read, .*; switch hook [0-9]+[.][0-9]{3}% CPU'
 keys q
 
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then

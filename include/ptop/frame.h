@@ -203,6 +203,16 @@ struct frame_cost {
 	bool hook_known;
 	double hook_s;	    /* their run time, seconds */
 	uint64_t hook_runs; /* threads that ended (the exit program's runs) */
+	/*
+	 * What a hook on every context switch (bpf-delta's) cost the machine over
+	 * the interval: its runs (the kernel's context switches: it runs on each)
+	 * times what one run costs, calibrated once (switch_known false: no such
+	 * hook, or not calibrated yet)
+	 */
+	bool switch_known;
+	double switch_s;      /* seconds */
+	uint64_t switch_runs; /* context switches over the interval */
+	double switch_run_ns; /* what one run costs, as calibrated */
 };
 
 /*
@@ -247,8 +257,9 @@ struct frame {
 	double interval_s;    /* since the previous frame; 0 for the first */
 	double uptime_s;
 	double load[3];
-	unsigned nusers;  /* login sessions (utmp), as top's "N users" */
-	unsigned pid_max; /* /proc/sys/kernel/pid_max: sets the width of PID columns */
+	unsigned nusers;       /* login sessions (utmp), as top's "N users" */
+	unsigned pid_max;      /* /proc/sys/kernel/pid_max: sets the width of PID columns */
+	uint64_t ctx_switches; /* since boot (/proc/stat's ctxt): a switch hook's runs */
 	struct frame_tasks tasks;
 	struct frame_cpu cpu;
 	struct {

@@ -149,6 +149,19 @@ struct mapped {
 	size_t len;
 };
 
+/*
+ * The switch hook's calibration: round trips of a byte between ptop and a
+ * child through two pipes (two context switches or more each, on the hook's
+ * hot path, as on a machine that switches a lot, where its cost matters).
+ */
+#define SWITCH_CAL_TRIPS 1000
+
+/* What one run of the delta's switch hook costs (bpfsrc_switch_cost()). */
+struct switch_cal {
+	int err;       /* 0, or why there is no figure */
+	double run_ns; /* the figure, once err is 0 */
+};
+
 struct bpfsrc {
 	int fd[NFDS];
 	size_t map_cap;		       /* records the walk's maps hold; 0: no walk */
@@ -192,6 +205,8 @@ struct bpfsrc {
 	int stats_fd;
 	int prog_fd[2];
 	uint64_t hook_ns, hook_runs;
+	struct switch_cal cal; /* what one run of the delta's switch hook costs */
+	uint32_t spin;	       /* PTOP_TEST_SWITCH_SPIN's loop turns in the switch hook */
 };
 
 /* What the loader needs to know: room in the walk's maps, the exit hook's ring and pid ns. */
@@ -202,6 +217,7 @@ struct load_opts {
 	uint32_t ring;	   /* the exit hook's ring buffer, bytes; 0: no hook */
 	uint32_t ns_level; /* the reader's pid namespace: its depth */
 	uint32_t ns_inum;  /* ... and inode number */
+	uint32_t spin;	   /* the switch hook made heavier (PTOP_TEST_SWITCH_SPIN): loop turns */
 };
 
 /* Why parts did not load: 0 where they did, -errno (-ENOENT: not asked for). */
@@ -390,6 +406,7 @@ static int open_load(struct ptop_tasks **out, size_t cap, size_t dcap, const str
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.names, cap ? (uint32_t)cap : 1);
 	skel->rodata->delta_cap = slots;
+	skel->rodata->switch_spin = o->spin;
 	if (!dcap) {
 		bpf_program__set_autoload(skel->progs.ptop_delta, false);
 		bpf_program__set_autoload(skel->progs.ptop_mark_switch, false);
@@ -781,6 +798,7 @@ static int bpfsrc_load(struct bpfsrc *b, size_t cap, size_t dcap, uint32_t ring)
 	int fd[NFDS], err;
 
 	read_pid_ns(&o);
+	o.spin = b->spin;
 	o.pid_max = read_u32_file("/proc/sys/kernel/pid_max", 4194304);
 	err = load_in_child(fd, &o, &e);
 	if (err)
@@ -849,6 +867,120 @@ static int exit_ring_size(uint32_t *out)
 	return 0;
 }
 
+/*
+ * PTOP_TEST_SWITCH_SPIN: turns of an empty loop added to every run of the
+ * delta's switch hook, for tests and bench/hook-cost only (a hook made
+ * heavier on purpose, where the slowdown it causes is measurable). 0, or
+ * -EINVAL when the variable is not a number up to 100,000.
+ */
+static int switch_spin(uint32_t *out)
+{
+	const char *s = getenv("PTOP_TEST_SWITCH_SPIN"), *p = s;
+	uint64_t v;
+
+	*out = 0;
+	if (!s)
+		return 0;
+	if (num_u64(&p, s + strlen(s), &v) || *p || v > 100000)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* A link's program: its id and run totals (with the statistics on). 0, or -errno. */
+static int link_runs(int link, uint32_t *id, uint64_t *ns, uint64_t *runs)
+{
+	struct bpf_link_info li = {0};
+	struct bpf_prog_info pi = {0};
+	__u32 len = sizeof(li);
+	int fd, err = 0;
+
+	if (bpf_obj_get_info_by_fd(link, &li, &len))
+		return -errno;
+	fd = bpf_prog_get_fd_by_id(li.prog_id);
+	if (fd < 0)
+		return -errno;
+	len = sizeof(pi);
+	if (bpf_obj_get_info_by_fd(fd, &pi, &len))
+		err = -errno;
+	close(fd);
+	*id = li.prog_id;
+	*ns = pi.run_time_ns;
+	*runs = pi.run_cnt;
+	return err;
+}
+
+/* Round trips of a byte with a child through two pipes; 0, or -errno. */
+static int ping_pong(unsigned trips)
+{
+	int to[2], from[2], err = 0, st;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe2(to, O_CLOEXEC))
+		return -errno;
+	if (pipe2(from, O_CLOEXEC)) {
+		err = -errno;
+		close(to[0]);
+		close(to[1]);
+		return err;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], &c, 1) == 1 && write(from[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	if (pid < 0)
+		err = -errno;
+	for (unsigned i = 0; !err && i < trips; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			err = errno ? -errno : -EPIPE;
+	close(to[1]); /* the child's read sees the end */
+	close(from[0]);
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	return err;
+}
+
+/*
+ * What one run of the switch hook costs: the kernel's BPF statistics on
+ * (they time every BPF program on the machine while on, so only for this)
+ * over SWITCH_CAL_TRIPS round trips of ping_pong(), the hook's run time
+ * over its runs. Once, at the open: a run's cost does not change after.
+ */
+static void calibrate(struct bpfsrc *b)
+{
+	struct switch_cal *c = &b->cal;
+	uint64_t ns0, runs0, ns, runs;
+	uint32_t id0, id;
+	int fd;
+
+	c->err = -ENOENT;
+	if (b->fd[FD_SWITCH] < 0)
+		return;
+	fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (fd < 0) {
+		c->err = -errno;
+		return;
+	}
+	c->err = link_runs(b->fd[FD_SWITCH], &id0, &ns0, &runs0);
+	if (!c->err)
+		c->err = ping_pong(SWITCH_CAL_TRIPS);
+	if (!c->err)
+		c->err = link_runs(b->fd[FD_SWITCH], &id, &ns, &runs);
+	close(fd);
+	if (!c->err && (id != id0 || runs - runs0 < SWITCH_CAL_TRIPS))
+		c->err = -EIO; /* not the hook's runs: it would be no figure */
+	if (!c->err)
+		c->run_ns = (double)(ns - ns0) / (double)(runs - runs0);
+}
+
 /* ring_buffer__consume()'s callback: one record into b->xs. */
 static int take_exit(void *ctx, void *data, size_t len)
 {
@@ -882,6 +1014,8 @@ int bpfsrc_open(struct bpfsrc **out, bool delta)
 		return err;
 	}
 	err = exit_ring_size(&ring);
+	if (!err)
+		err = switch_spin(&b->spin);
 	if (err) {
 		free(b);
 		return err;
@@ -897,6 +1031,7 @@ int bpfsrc_open(struct bpfsrc **out, bool delta)
 		return err;
 	}
 	read_uid_map(b);
+	calibrate(b);
 	{
 		char root[4096];
 
@@ -1789,6 +1924,28 @@ int bpfsrc_hook_cost(struct bpfsrc *b, uint64_t *run_ns, uint64_t *runs)
 	return 0;
 }
 
+int bpfsrc_switch_cost(struct bpfsrc *b, double *run_ns)
+{
+	if (b->fd[FD_SWITCH] < 0) {
+		*run_ns = 0;
+		return -ENOENT; /* the delta was dropped since, its hook with it */
+	}
+	*run_ns = b->cal.run_ns;
+	return b->cal.err;
+}
+
+int bpfsrc_test_env(const char **var)
+{
+	uint32_t v;
+
+	*var = NULL;
+	if (exit_ring_size(&v))
+		*var = "PTOP_TEST_EXIT_RING";
+	else if (switch_spin(&v))
+		*var = "PTOP_TEST_SWITCH_SPIN";
+	return *var ? -EINVAL : 0;
+}
+
 bool bpfsrc_built(void)
 {
 	return true;
@@ -1847,6 +2004,19 @@ int bpfsrc_hook_cost(struct bpfsrc *b, uint64_t *run_ns, uint64_t *runs)
 {
 	*run_ns = *runs = 0;
 	return -ENOSYS;
+}
+
+int bpfsrc_switch_cost(struct bpfsrc *b, double *run_ns)
+{
+	(void)b;
+	*run_ns = 0;
+	return -ENOSYS;
+}
+
+int bpfsrc_test_env(const char **var)
+{
+	*var = NULL;
+	return 0;
 }
 
 bool bpfsrc_built(void)

@@ -111,6 +111,16 @@ int bpfsrc_exits_error(const struct bpfsrc *b);
 int bpfsrc_hook_cost(struct bpfsrc *b, uint64_t *run_ns, uint64_t *runs);
 
 /*
+ * What one run of the delta's switch hook costs, ns, into *run_ns: timed
+ * once at the open by the kernel's BPF statistics over a thousand round
+ * trips of a byte between ptop and a child (the statistics are on only
+ * then: while on, they time every BPF program on the machine). 0 with the
+ * figure, -ENOENT without the hook, -EPERM (or another -errno) when the
+ * statistics cannot be had.
+ */
+int bpfsrc_switch_cost(struct bpfsrc *b, double *run_ns);
+
+/*
  * Whether rows can have their cgroup path from BPF: the unified hierarchy
  * alone is mounted (else /proc/PID/cgroup's paths come from other lines).
  */
@@ -124,6 +134,14 @@ bool bpfsrc_has_cgroups(const struct bpfsrc *b);
  * without BPF.
  */
 int bpfsrc_parse_boottime(const char *buf, size_t len, int64_t *ns);
+
+/*
+ * The variables tests set to change the BPF source (PTOP_TEST_EXIT_RING: a
+ * power of two from a page to 1 GiB; PTOP_TEST_SWITCH_SPIN: a whole number
+ * up to 100,000): 0 when unset or valid, else -EINVAL with *var the first
+ * one that is not.
+ */
+int bpfsrc_test_env(const char **var);
 
 /* Whether this ptop was built with the BPF source. */
 bool bpfsrc_built(void);

@@ -24,6 +24,7 @@ struct bpf_source {
 	bool hook_cost;
 	bool delta;		 /* bpf-delta: process rows from the delta pass where it loads */
 	struct sampler *sampler; /* on /proc: BPF's PIDs are those of ptop's namespace */
+	uint64_t switches;	 /* the machine's context switches at the last frame; 0 before */
 	long hz;
 	uint64_t page_kb;
 };
@@ -68,6 +69,26 @@ static int open_bpf(const struct frame_source_opts *o, void **out, char *why, si
 	return 0;
 }
 
+/*
+ * What the delta's switch hook cost the machine since the frame before: it
+ * runs once per context switch, which the kernel counts (/proc/stat's ctxt),
+ * so its runs need no counter of their own on the scheduler's path; times
+ * what a run costs, as calibrated (none until it is).
+ */
+static void switch_cost(struct bpf_source *b, struct frame *f)
+{
+	double run_ns;
+	uint64_t prev = b->switches;
+
+	b->switches = f->ctx_switches;
+	if (!b->delta || !prev || f->ctx_switches < prev || bpfsrc_switch_cost(b->bpf, &run_ns))
+		return;
+	f->cost.switch_known = true;
+	f->cost.switch_runs = f->ctx_switches - prev;
+	f->cost.switch_run_ns = run_ns;
+	f->cost.switch_s = (double)f->cost.switch_runs * run_ns / 1e9;
+}
+
 static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 {
 	struct bpf_source *b = v;
@@ -103,6 +124,7 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 	ret = bpfsrc_exits(b->bpf, f, &c);
 	if (ret)
 		return ret;
+	switch_cost(b, f);
 	if (b->hook_cost) {
 		uint64_t ns, runs;
 

@@ -522,12 +522,22 @@ static __always_inline bool take_mark(__s32 tgid)
 	return true;
 }
 
+/* Loop turns added to each switch: a hook made heavier for bench/hook-cost; 0 otherwise. */
+const volatile __u32 switch_spin = 0;
+
+static long spin_turn(__u32 i, void *ctx)
+{
+	return 0;
+}
+
 SEC("tp_btf/sched_switch")
 int ptop_mark_switch(__u64 *ctx)
 {
 	struct task_struct *next = (struct task_struct *)ctx[2];
 
 	mark(next->tgid);
+	if (switch_spin)
+		bpf_loop(switch_spin, spin_turn, NULL, 0);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../bpf/bpfsrc.h"
@@ -101,6 +102,7 @@ static int open_live(enum frame_source want, const struct frame_source_opts *o, 
 {
 	const char *root = o->root ? o->root : "/proc";
 	const struct frame_source_ops *ops;
+	const char *var;
 	int err;
 
 	if (want == FRAME_SOURCE_PROCFS || (want == FRAME_SOURCE_AUTO && strcmp(root, "/proc")))
@@ -117,6 +119,12 @@ static int open_live(enum frame_source want, const struct frame_source_opts *o, 
 		src->note = _("bpf: /proc is not this pid namespace's (mount one, as unshare "
 			      "--mount-proc does); using /proc");
 		goto procfs;
+	}
+	err = bpfsrc_test_env(&var);
+	if (err) {
+		snprintf(why, cap, _("ptop: %s=%s is not a value it takes (ptop(1), ENVIRONMENT)"),
+			 var, getenv(var));
+		return err;
 	}
 	ops = want == FRAME_SOURCE_BPF_DELTA ? &source_bpf_delta : &source_bpf;
 	err = ops->open(o, &src->s, why, cap);

@@ -356,6 +356,14 @@ static void json_memory(struct sbuf *b, const struct frame *f)
 	sbuf_addc(b, '}');
 }
 
+/* Seconds as whole ns; 0 for what no clock gives (below 0, not a number, past 2^64 ns). */
+static uint64_t whole_ns(double s)
+{
+	double ns = s * 1e9 + 0.5;
+
+	return ns >= 0 && ns < 18446744073709551616.0 ? (uint64_t)ns : 0;
+}
+
 /* What building this frame cost ptop, and how its rows were read. */
 static void json_cost(struct sbuf *b, const struct frame *f)
 {
@@ -376,8 +384,16 @@ static void json_cost(struct sbuf *b, const struct frame *f)
 	kv_u(b, "read_bpf", f->cost.read_bpf, true);
 	/* what the exit hook cost the machine: its programs' run time, the threads that ended */
 	if (f->cost.hook_known) {
-		kv_u(b, "exit_hook_ns", (uint64_t)(f->cost.hook_s * 1e9 + 0.5), true);
+		kv_u(b, "exit_hook_ns", whole_ns(f->cost.hook_s), true);
 		kv_u(b, "exit_hook_runs", f->cost.hook_runs, true);
+	}
+	/* the delta's switch hook: context switches times a run's calibrated cost */
+	if (f->cost.switch_known) {
+		kv_u(b, "switch_hook_ns", whole_ns(f->cost.switch_s), true);
+		kv_u(b, "switch_hook_runs", f->cost.switch_runs, true);
+		kv_f(b, "switch_hook_run_ns", f->cost.switch_run_ns, 1, true);
+		kv_f(b, "switch_hook_pct",
+		     f->interval_s > 0 ? f->cost.switch_s * 100.0 / f->interval_s : 0, 3, true);
 	}
 	sbuf_addc(b, '}');
 }

@@ -303,8 +303,14 @@ static void sample_system(struct sampler *s, struct frame *f, bool first)
 		st = procps_stat_select(s->stat, cpu_items,
 					sizeof(cpu_items) / sizeof(cpu_items[0]));
 	}
-	if (st)
+	if (st) {
+		struct stat_result *r;
+
 		cpu_split(st, first, &f->cpu);
+		/* read by the select or reap just now (libproc2 reads again a second later) */
+		r = procps_stat_get(s->stat, STAT_SYS_CTX_SWITCHES);
+		f->ctx_switches = r ? (uint64_t)r->result.ul_int : 0;
+	}
 	mi = procps_meminfo_select(s->meminfo, mem_items, MI_N);
 	if (mi) {
 #define MV(i) ((uint64_t)mi->head[i].result.ul_int)

@@ -108,6 +108,10 @@ static const struct codec_field cost_fields[] = {
 	CF_SINCE(struct frame, cost.hook_known, CK_BOOL, 4),
 	CF_SINCE(struct frame, cost.hook_s, CK_F64, 4),
 	CF_SINCE(struct frame, cost.hook_runs, CK_U64, 4),
+	CF_SINCE(struct frame, cost.switch_known, CK_BOOL, 5),
+	CF_SINCE(struct frame, cost.switch_s, CK_F64, 5),
+	CF_SINCE(struct frame, cost.switch_runs, CK_U64, 5),
+	CF_SINCE(struct frame, cost.switch_run_ns, CK_F64, 5),
 };
 
 /* The counters' state between their names and the PMUs (both by hand). */
@@ -637,6 +641,9 @@ static void get_system(struct cur *c, struct frame *f)
 	f->cost.hook_known = false;
 	f->cost.hook_s = 0;
 	f->cost.hook_runs = 0;
+	f->cost.switch_known = false;
+	f->cost.switch_s = f->cost.switch_run_ns = 0;
+	f->cost.switch_runs = 0;
 	if (c->version >= 2) {
 		const char *src;
 		size_t n;

@@ -28,6 +28,9 @@ static void cost_draw(struct ui *ui, int y, int h)
 	/* what the exit hook costs every process that ends, beside ptop's own */
 	if (f->cost.hook_known && f->interval_s > 0)
 		printw(_("; exit hook %.3f%% CPU"), f->cost.hook_s * 100.0 / f->interval_s);
+	/* and what the delta's hook costs every context switch of the machine */
+	if (f->cost.switch_known && f->interval_s > 0)
+		printw(_("; switch hook %.3f%% CPU"), f->cost.switch_s * 100.0 / f->interval_s);
 }
 
 const struct meter_def meter_cost = {
