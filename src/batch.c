@@ -128,6 +128,12 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 		b->rows_cap = f->cap;
 		b->rows = xreallocarray(b->rows, b->rows_cap, sizeof(*b->rows));
 	}
+	/* -F with -c looks in every process's command line, as the viewer's filter */
+	if (o->filter.substr && o->view.cmdlines) {
+		for (size_t i = 0; i < f->nprocs; i++)
+			b->rows[i] = &f->procs[i];
+		pipeline_cmdlines(b->pipe, f, b->rows, f->nprocs);
+	}
 	nrows = pipeline_select(b->pipe, f, &o->filter, &b->order, b->rows, counters, perf_fds);
 	if (b->x)
 		exporter_frame(b->x, b->pipe, f, b->rows, nrows, &o->filter);

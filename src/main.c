@@ -135,6 +135,26 @@ static void help_record(struct sbuf *b)
 	    progname, progname);
 }
 
+/* htop's options, where top's do not have the letter (-s, -H, -U, -u and -d stay top's). */
+static void help_htop(struct sbuf *b)
+{
+	sbuf_adds(
+	    b,
+	    _("Options of htop's (for the viewer; -s, -H, -u, -U and -d keep top's "
+	      "meanings):\n"
+	      "  -t, --tree               start in the tree view\n"
+	      "  -C, --no-color           monochrome (also --no-colour, or NO_COLOR set)\n"
+	      "  -F, --filter=TEXT        show only commands containing TEXT, in any case\n"
+	      "                           (in batch mode too: the name, and with -c the\n"
+	      "                           command line)\n"
+	      "  -M, --no-mouse           no mouse\n"
+	      "      --no-unicode         ASCII only, whatever the locale\n"
+	      "      --sort-key=FIELD     sort by FIELD, by -O's names or htop's\n"
+	      "                           (PERCENT_CPU, M_RESIDENT, ...)\n"
+	      "      --keys=htop|top      whose meanings the viewer's keys have (over ptoprc's)\n"
+	      "\n"));
+}
+
 static int help(void)
 {
 	struct sbuf b = {0}, formats = {0};
@@ -212,6 +232,7 @@ static int help(void)
 	sbuf_free(&formats);
 	help_fields(&b);
 	help_record(&b);
+	help_htop(&b);
 	sbuf_adds(&b, _("See ptop(1) for more.\n"));
 	return put_stdout(&b);
 }
@@ -274,12 +295,41 @@ static void parse_user(const char *arg, struct batch_opts *o, bool any)
 	o->filter.uid_not = not ;
 }
 
-/* A field by top's name for it ("%CPU", "TIME+") or ptop's ("cpu"), or -1. */
+/* A field by top's name for it ("%CPU", "TIME+"), ptop's ("cpu") or htop's ("PERCENT_CPU"), or -1. */
 static int field_named(const char *name)
 {
 	int id = field_by_title(name);
 
-	return id >= 0 ? id : field_by_name(name);
+	if (id < 0)
+		id = field_by_name(name);
+	return id >= 0 ? id : field_by_htop_name(name);
+}
+
+/*
+ * The field a mistyped name may have meant, as " (did you mean 'X'?)", top's
+ * title for it ("CPU%": '%CPU'); "" when none is near.
+ */
+static const char *field_hint(const char *name)
+{
+	static char hint[96];
+	struct suggest sg;
+	int best = -1;
+
+	suggest_init(&sg, *name == '+' || *name == '-' ? name + 1 : name);
+	for (int i = 0; i < FIELD_COUNT; i++) {
+		unsigned was = sg.dist;
+
+		suggest_try(&sg, field_defs[i].title);
+		suggest_try(&sg, field_defs[i].name);
+		if (field_defs[i].htop)
+			suggest_try(&sg, field_defs[i].htop);
+		if (sg.dist < was)
+			best = i;
+	}
+	if (best < 0)
+		return "";
+	snprintf(hint, sizeof(hint), _(" (did you mean '%s'?)"), field_defs[best].title);
+	return hint;
 }
 
 /*
@@ -308,7 +358,7 @@ static bool sort_by(const char *arg, struct row_order *ord, bool top_signs)
 static void parse_sort(const char *arg, struct row_order *ord)
 {
 	if (!sort_by(arg, ord, false))
-		usage_error(_("unknown sort field: '%s'"), arg);
+		usage_error(_("unknown sort field: '%s'%s"), arg, field_hint(arg));
 }
 
 /* --fields pid,user,%CPU: the columns batch output shows, in that order. */
@@ -322,7 +372,8 @@ static void parse_fields(const char *arg, struct batch_opts *o)
 		int id = field_named(t);
 
 		if (id < 0)
-			usage_error(_("unknown field in --fields: '%s' (see -O)"), t);
+			usage_error(_("unknown field in --fields: '%s'%s (see -O)"), t,
+				    field_hint(t));
 		if (n == sizeof(ids) / sizeof(ids[0]))
 			usage_error(_("too many fields in --fields: '%s'"), arg);
 		ids[n++] = (enum field_id)id;
@@ -451,7 +502,9 @@ enum {
 	OPT_END,
 	OPT_SUMMARY,
 	OPT_SOURCE,
-	OPT_EXITED
+	OPT_EXITED,
+	OPT_KEYS,
+	OPT_NO_UNICODE
 };
 
 #define DEFAULT_COUNTER_BUDGET 32
@@ -538,6 +591,15 @@ static const struct option longopts[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"source", required_argument, NULL, OPT_SOURCE},
     {"exited", no_argument, NULL, OPT_EXITED},
+    /* htop's, where they do not clash with top's (-s, -H, -U, -u, -d stay top's) */
+    {"sort-key", required_argument, NULL, OPT_SORT},
+    {"tree", no_argument, NULL, 't'},
+    {"no-color", no_argument, NULL, 'C'},
+    {"no-colour", no_argument, NULL, 'C'},
+    {"filter", required_argument, NULL, 'F'},
+    {"no-mouse", no_argument, NULL, 'M'},
+    {"no-unicode", no_argument, NULL, OPT_NO_UNICODE},
+    {"keys", required_argument, NULL, OPT_KEYS},
     {NULL, 0, NULL, 0},
 };
 
@@ -549,6 +611,9 @@ struct cli {
 	bool summary_unit_given, task_unit_given; /* -E, -e: over ptoprc's in the viewer */
 	bool secure;				  /* -s: top's secure mode */
 	bool viewer;				  /* --viewer: the viewer serves --listen */
+	/* htop's options, for the viewer (batch output has no colour, mouse or keys) */
+	int keys; /* --keys: enum key_profile, or -1 */
+	bool tree, no_color, no_mouse, no_unicode;
 	struct serve_addr listen;
 	const char *metrics_opt; /* a metrics option given, for the error without --listen */
 };
@@ -564,8 +629,8 @@ static void parse_o(const char *arg, struct cli *cli)
 	}
 	if (!sort_by(arg, &cli->o.order, true))
 		usage_error(_("-o needs a field to sort by (see -O) or an output format "
-			      "(%s), not '%s'"),
-			    format_names(), arg);
+			      "(%s), not '%s'%s"),
+			    format_names(), arg, field_hint(arg));
 	cli->sort_given = true;
 }
 
@@ -742,6 +807,42 @@ static bool take_record_option(int c, struct cli *cli)
 	return true;
 }
 
+/* htop's options that top lacks; false when c is none. */
+static bool take_htop_option(int c, struct cli *cli)
+{
+	int prof;
+
+	switch (c) {
+	case 't':
+		cli->tree = true;
+		break;
+	case 'C':
+		cli->no_color = true;
+		break;
+	case 'M':
+		cli->no_mouse = true;
+		break;
+	case OPT_NO_UNICODE:
+		cli->no_unicode = true;
+		break;
+	case 'F':
+		/* the viewer's F4 filter; in batch, the rows' commands likewise */
+		if (!*optarg)
+			usage_error(_("-F/--filter needs the text to look for in commands"));
+		cli->o.filter.substr = optarg;
+		break;
+	case OPT_KEYS:
+		prof = keymap_profile_by_name(optarg);
+		if (prof < 0)
+			usage_error(_("--keys takes htop or top, not '%s'"), optarg);
+		cli->keys = prof;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 static int version(void)
 {
 	struct sbuf b = {0};
@@ -752,13 +853,46 @@ static int version(void)
 	return put_stdout(&b);
 }
 
+/*
+ * An option getopt did not take: a long one that is ambiguous (a prefix of
+ * several) says which it could be, a mistyped one which it may have meant.
+ */
+static void __attribute__((noreturn)) unknown_option(const char *arg)
+{
+	char name[64], could[256] = "";
+	size_t n, ncould = 0;
+	struct suggest sg;
+
+	if (strncmp(arg, "--", 2) || !arg[2])
+		usage_error(_("unknown option '%s'"), arg);
+	n = strcspn(arg + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)n, arg + 2);
+	suggest_init(&sg, name);
+	for (const struct option *l = longopts; l->name; l++) {
+		size_t len = strlen(could);
+
+		suggest_try(&sg, l->name);
+		if (!strncmp(l->name, name, strlen(name)) &&
+		    len + strlen(l->name) + 4 < sizeof(could))
+			snprintf(could + len, sizeof(could) - len, "%s--%s", ncould++ ? ", " : "",
+				 l->name);
+	}
+	if (ncould > 1)
+		usage_error(_("option '--%s' is ambiguous: %s"), name, could);
+	if (suggest_best(&sg))
+		usage_error(_("unknown option '--%s' (did you mean '--%s'?)"), name,
+			    suggest_best(&sg));
+	usage_error(_("unknown option '--%s'"), name);
+}
+
 /* One option c (with optarg) into cli; -1 to go on, or the exit status of
  * --help, --version and -O. A bad value ends ptop with a usage error. */
 static int take_option(int c, struct cli *cli, char **argv, int argc)
 {
 	struct batch_opts *o = &cli->o;
 
-	if (!take_metrics_option(c, cli) || take_perf_option(c, cli) || take_record_option(c, cli))
+	if (!take_metrics_option(c, cli) || take_perf_option(c, cli) ||
+	    take_record_option(c, cli) || take_htop_option(c, cli))
 		return -1;
 	switch (c) {
 	case 'b':
@@ -812,7 +946,7 @@ static int take_option(int c, struct cli *cli, char **argv, int argc)
 		usage_error(_("option '%s' needs a value"), argv[optind - 1]);
 	default:
 		if (!take_top_option(c, cli, argv, argc))
-			usage_error(_("unknown option '%s'"), argv[optind - 1]);
+			unknown_option(argv[optind - 1]);
 	}
 	return -1;
 }
@@ -863,6 +997,12 @@ static int run_viewer(const struct cli *cli)
 	    .source_given = cli->source_given,
 	    .summary_unit = cli->summary_unit_given ? (int)o->view.summary_unit : -1,
 	    .task_unit = cli->task_unit_given ? (int)o->view.task_unit : -1,
+	    .keys = cli->keys,
+	    .tree = cli->tree,
+	    .no_color = cli->no_color,
+	    .no_mouse = cli->no_mouse,
+	    .no_unicode = cli->no_unicode,
+	    .filter_text = o->filter.substr,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -875,7 +1015,8 @@ static int run_viewer(const struct cli *cli)
 
 int main(int argc, char **argv)
 {
-	struct cli cli = {.o = {
+	struct cli cli = {.keys = -1,
+			  .o = {
 			      .delay_s = 3.0,
 			      .order = {.field = FIELD_CPU},
 			      .format = &output_format_text,
@@ -897,8 +1038,8 @@ int main(int argc, char **argv)
 		return bench_main(argc - 1, argv + 1, progname);
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:U:so:Ow::E:e:iS1Hcr:hV", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:U:so:Ow::E:e:iS1Hcr:hVtCF:M", longopts,
+				NULL)) != -1) {
 		status = take_option(c, &cli, argv, argc);
 		if (status >= 0)
 			return status;
@@ -915,6 +1056,8 @@ int main(int argc, char **argv)
 	/* --listen alone serves without writing anything, as a service runs */
 	if (!cli.batch && cli.o.listen && !cli.viewer)
 		cli.o.quiet = true;
+	if (cli.tree && (cli.batch || cli.o.quiet || cli.summary))
+		usage_error(_("-t/--tree is the viewer's: batch output is a table, not a tree"));
 	if (cli.summary)
 		status = replay_summary(cli.o.replay, cli.o.begin, cli.o.end, STDOUT_FILENO);
 	else if (cli.batch || cli.o.quiet)

@@ -6,11 +6,13 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <ctype.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -296,4 +298,84 @@ int util_dlsyms(const char *soname, int flags, const struct dl_sym *syms, size_t
 			return -ELIBACC;
 	}
 	return 0;
+}
+
+bool text_contains(const char *hay, size_t n, const char *needle, bool icase)
+{
+	size_t m = strlen(needle);
+
+	if (!icase)
+		return memmem(hay, n, needle, m) != NULL;
+	for (size_t i = 0; i + m <= n; i++)
+		if (!strncasecmp(hay + i, needle, m) && !memchr(hay + i, '\0', m))
+			return true;
+	return false;
+}
+
+/* s's letters and digits, lower case, into out (cap bytes, NUL-terminated); its length. */
+static size_t fold_word(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < cap; s++)
+		if (isalnum((unsigned char)*s))
+			out[n++] = (char)tolower((unsigned char)*s);
+	out[n] = '\0';
+	return n;
+}
+
+/* Edits from a to b (lengths below 64): insert, delete, replace, swap two neighbours. */
+static unsigned edits(const char *a, size_t la, const char *b, size_t lb)
+{
+	unsigned d[64][64];
+
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+void suggest_init(struct suggest *s, const char *word)
+{
+	size_t n = fold_word(word, s->word, sizeof(s->word));
+
+	s->best = NULL;
+	/* what may differ: a third of the word, at least one edit and at most three */
+	s->dist = n < 3 ? 1 : n / 3 > 3 ? 3 : (unsigned)(n / 3);
+	s->dist++; /* one past the most taken */
+}
+
+void suggest_try(struct suggest *s, const char *candidate)
+{
+	char c[64];
+	size_t lc = fold_word(candidate, c, sizeof(c));
+	size_t lw = strlen(s->word);
+	unsigned d;
+
+	if (!lw || !lc || s->dist == 0)
+		return;
+	d = edits(s->word, lw, c, lc);
+	if (d < s->dist) {
+		s->best = candidate;
+		s->dist = d;
+	}
+}
+
+const char *suggest_best(const struct suggest *s)
+{
+	return s->best;
 }

@@ -577,7 +577,7 @@ static void test_rows_filter(void **state)
 	{
 		const int want[] = {300, 303};
 
-		/* Substrings match the raw bytes, case-sensitively. */
+		/* Substrings match the raw bytes, ASCII letters in any case (-F, as F4). */
 		flt.substr = "s";
 		n = rows_select(&f, &flt, &by_pid, rows);
 		assert_int_equal(n, 4); /* systemd, say "hi", back\slash, fifteen_bytes15 */
@@ -590,7 +590,11 @@ static void test_rows_filter(void **state)
 		assert_int_equal(n, 1);
 		assert_int_equal(rows[0]->pid, 304);
 		flt.substr = "S";
-		assert_int_equal(rows_select(&f, &flt, &by_pid, rows), 0);
+		assert_int_equal(rows_select(&f, &flt, &by_pid, rows), 4);
+		flt.substr = "SAY \"H";
+		n = rows_select(&f, &flt, &by_pid, rows);
+		assert_int_equal(n, 1);
+		assert_int_equal(rows[0]->pid, 300);
 		flt.substr = "";
 		assert_int_equal(rows_select(&f, &flt, &by_pid, rows), NPROCS);
 		/* Filters combine. */

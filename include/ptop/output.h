@@ -88,6 +88,7 @@ enum field_type {
 struct field_def {
 	const char *name;  /* for -s and the config file: "pid", "cpu", ... */
 	const char *title; /* column heading, as top prints it */
+	const char *htop;  /* htop's name for it (--sort-key, htoprc), or NULL */
 	const char *desc;  /* one line for help screens, translatable */
 	int width;	   /* columns; 0: takes the rest of the line */
 	bool left;	   /* left-justified */
@@ -106,6 +107,8 @@ extern const struct field_def field_defs[FIELD_COUNT];
 
 /* The field called name (case-insensitive), or -1. */
 int field_by_name(const char *name);
+/* The field htop calls name (any case: "PERCENT_CPU", "M_RESIDENT"), or -1. */
+int field_by_htop_name(const char *name);
 /* The field whose title is name, exactly as top prints it ("%CPU", "TIME+"), or -1. */
 int field_by_title(const char *name);
 /* The heading of column id over f's rows: a counter's is its event's name where f

@@ -185,8 +185,6 @@ struct field_filter {
 
 #define UI_FIELD_FILTERS_MAX 8
 
-/* Whether needle occurs in hay[0..n), in any case when icase. */
-bool text_contains(const char *hay, size_t n, const char *needle, bool icase);
 /*
  * Parse s (NUL-terminated) into *ff; FIELD is a column heading or a field
  * name, in any case. Returns 0; -EINVAL without an operator or a field, or
@@ -316,6 +314,12 @@ struct ui_opts {
 	enum frame_source source; /* --source, when source_given (else the settings say) */
 	bool source_given;
 	int summary_unit, task_unit; /* -E, -e (enum mem_unit); < 0: the settings say */
+	int keys;		     /* --keys (enum key_profile); < 0: the settings say */
+	bool tree;		     /* -t/--tree: start in the tree view (else the settings say) */
+	bool no_color;		     /* -C/--no-color: monochrome, as NO_COLOR */
+	bool no_mouse;		     /* -M/--no-mouse */
+	bool no_unicode;	     /* --no-unicode: ASCII only, whatever the locale */
+	const char *filter_text;     /* -F/--filter: the F4 filter to start with, or NULL */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

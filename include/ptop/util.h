@@ -12,6 +12,7 @@
 #define PTOP_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,6 +95,27 @@ struct dl_sym {
  * when the library or one of the symbols is missing: then no addr may be used.
  */
 int util_dlsyms(const char *soname, int flags, const struct dl_sym *syms, size_t n);
+
+/* Whether needle occurs in hay[0..n), in any case when icase. */
+bool text_contains(const char *hay, size_t n, const char *needle, bool icase);
+
+/*
+ * "Did you mean": the candidate nearest a word a person mistyped. Words are
+ * compared by their letters and digits only, in any case ("CPU%" is "%CPU",
+ * "sort_key" is "sort-key"), by edit distance with swaps of two neighbours
+ * as one edit ("sourec": "source"). suggest_init(), then suggest_try() with
+ * each candidate, then suggest_best(): the nearest within a third of the
+ * word's length (at least 1, at most 3), the first of equals, or NULL. A
+ * candidate that is the word up to case and marks wins outright.
+ */
+struct suggest {
+	char word[64]; /* the word's letters and digits, lower case */
+	const char *best;
+	unsigned dist;
+};
+void suggest_init(struct suggest *s, const char *word);
+void suggest_try(struct suggest *s, const char *candidate);
+const char *suggest_best(const struct suggest *s);
 
 /* Seconds of CLOCK_MONOTONIC and of this process's CPU time (user + system). */
 double clock_mono(void);

@@ -27,6 +27,7 @@
 
 const struct field_def field_defs[FIELD_COUNT] = {
     [FIELD_PID] = {.name = "pid",
+		   .htop = "PID",
 		   .title = "PID",
 		   .width = 7,
 		   .ascending = true,
@@ -35,6 +36,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		   AT(pid),
 		   .key = "pid"},
     [FIELD_PPID] = {.name = "ppid",
+		    .htop = "PPID",
 		    .title = "PPID",
 		    .width = 7,
 		    .ascending = true,
@@ -43,6 +45,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		    AT(ppid),
 		    .key = "ppid"},
     [FIELD_STATE] = {.name = "state",
+		     .htop = "STATE",
 		     .title = "S",
 		     .width = 1,
 		     .ascending = true,
@@ -51,6 +54,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		     AT(state),
 		     .key = "state"},
     [FIELD_USER] = {.name = "user",
+		    .htop = "USER",
 		    .title = "USER",
 		    .width = 8,
 		    .left = true,
@@ -60,6 +64,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		    AT(user),
 		    .key = "user"},
     [FIELD_UID] = {.name = "uid",
+		   .htop = "ST_UID",
 		   .title = "UID",
 		   .width = 5,
 		   .ascending = true,
@@ -68,6 +73,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		   AT(uid),
 		   .key = "uid"},
     [FIELD_PR] = {.name = "pr",
+		  .htop = "PRIORITY",
 		  .title = "PR",
 		  .width = 3,
 		  .desc = N_("Priority"),
@@ -75,6 +81,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		  AT(priority),
 		  .key = "priority"},
     [FIELD_NI] = {.name = "ni",
+		  .htop = "NICE",
 		  .title = "NI",
 		  .width = 3,
 		  .desc = N_("Nice value"),
@@ -82,6 +89,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		  AT(nice),
 		  .key = "nice"},
     [FIELD_THREADS] = {.name = "threads",
+		       .htop = "NLWP",
 		       .title = "nTH",
 		       .width = 4,
 		       .desc = N_("Number of threads"),
@@ -89,6 +97,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		       AT(threads),
 		       .key = "threads"},
     [FIELD_VIRT] = {.name = "virt",
+		    .htop = "M_VIRT",
 		    .title = "VIRT",
 		    .width = 7,
 		    .desc = N_("Virtual memory, KiB"),
@@ -97,6 +106,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		    .key = "vsize_kb"},
     /* statm's resident figure is exact; stat's rss is an estimate that SHR may exceed */
     [FIELD_RES] = {.name = "res",
+		   .htop = "M_RESIDENT",
 		   .title = "RES",
 		   .width = 6,
 		   .needs = NEED_STATM,
@@ -105,6 +115,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		   AT(rss_kb),
 		   .key = "rss_kb"},
     [FIELD_SHR] = {.name = "shr",
+		   .htop = "M_SHARE",
 		   .title = "SHR",
 		   .width = 6,
 		   .needs = NEED_STATM,
@@ -113,6 +124,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		   AT(shared_kb),
 		   .key = "shared_kb"},
     [FIELD_CPU] = {.name = "cpu",
+		   .htop = "PERCENT_CPU",
 		   .title = "%CPU",
 		   .width = 5,
 		   .desc = N_("CPU usage, percent of one CPU"),
@@ -120,6 +132,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		   AT(cpu_pct),
 		   .key = "cpu_pct"},
     [FIELD_MEM] = {.name = "mem",
+		   .htop = "PERCENT_MEM",
 		   .title = "%MEM",
 		   .width = 5,
 		   .needs = NEED_STATM,
@@ -128,6 +141,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		   AT(mem_pct),
 		   .key = "mem_pct"},
     [FIELD_UTIME] = {.name = "utime",
+		     .htop = "UTIME",
 		     .title = "UTIME+",
 		     .width = 9,
 		     .desc = N_("CPU time in user mode"),
@@ -135,6 +149,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		     AT(utime),
 		     .key = "utime_ticks"},
     [FIELD_STIME] = {.name = "stime",
+		     .htop = "STIME",
 		     .title = "STIME+",
 		     .width = 9,
 		     .desc = N_("CPU time in the kernel"),
@@ -142,6 +157,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		     AT(stime),
 		     .key = "stime_ticks"},
     [FIELD_START] = {.name = "start",
+		     .htop = "STARTTIME",
 		     .title = "START",
 		     .width = 5,
 		     .desc = N_("Start time: today's HH:MM, else month and day"),
@@ -149,6 +165,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		     AT(start_ticks),
 		     .key = "start_ticks"},
     [FIELD_PROCESSOR] = {.name = "processor",
+			 .htop = "PROCESSOR",
 			 .title = "P",
 			 .width = 2,
 			 .desc = N_("CPU last run on"),
@@ -156,6 +173,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			 AT(processor),
 			 .key = "processor"},
     [FIELD_COMMAND] = {.name = "command",
+		       .htop = "Command",
 		       .title = "COMMAND",
 		       .width = 0,
 		       .left = true,
@@ -165,6 +183,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		       AT(comm),
 		       .key = "comm"},
     [FIELD_TGID] = {.name = "tgid",
+		    .htop = "TGID",
 		    .title = "TGID",
 		    .width = 7,
 		    .ascending = true,
@@ -173,6 +192,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		    AT(tgid),
 		    .key = "tgid"},
     [FIELD_SWAP] = {.name = "swap",
+		    .htop = "M_SWAP",
 		    .title = "SWAP",
 		    .width = 6,
 		    .needs = NEED_STATUS,
@@ -180,6 +200,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		    .type = FT_U64,
 		    AT(swap_kb)},
     [FIELD_TIME] = {.name = "time",
+		    .htop = "TIME",
 		    .title = "TIME+",
 		    .width = 9,
 		    .desc = N_("CPU time, minutes:seconds.hundredths"),
@@ -196,6 +217,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		    .if_looked = true},
     /* /proc/PID/io: unknown (not 0) for another user's process without privilege */
     [FIELD_IO_READ_RATE] = {.name = "read_rate",
+			    .htop = "IO_READ_RATE",
 			    .title = "READ/s",
 			    .width = 7,
 			    .needs = NEED_IO,
@@ -204,6 +226,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			    AT(io_read_rate),
 			    .key = "io_read_bytes_per_s"},
     [FIELD_IO_WRITE_RATE] = {.name = "write_rate",
+			     .htop = "IO_WRITE_RATE",
 			     .title = "WRITE/s",
 			     .width = 7,
 			     .needs = NEED_IO,
@@ -212,6 +235,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			     AT(io_write_rate),
 			     .key = "io_write_bytes_per_s"},
     [FIELD_IO_READ] = {.name = "read_bytes",
+		       .htop = "RBYTES",
 		       .title = "RBYTES",
 		       .width = 6,
 		       .needs = NEED_IO,
@@ -220,6 +244,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 		       AT(io_read_bytes),
 		       .key = "io_read_bytes"},
     [FIELD_IO_WRITE] = {.name = "write_bytes",
+			.htop = "WBYTES",
 			.title = "WBYTES",
 			.width = 6,
 			.needs = NEED_IO,
@@ -228,6 +253,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			AT(io_write_bytes),
 			.key = "io_write_bytes"},
     [FIELD_IO_RCHAR] = {.name = "rchar",
+			.htop = "RCHAR",
 			.title = "RCHAR",
 			.width = 6,
 			.needs = NEED_IO,
@@ -236,6 +262,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			AT(io_rchar),
 			.key = "io_rchar"},
     [FIELD_IO_WCHAR] = {.name = "wchar",
+			.htop = "WCHAR",
 			.title = "WCHAR",
 			.width = 6,
 			.needs = NEED_IO,
@@ -244,6 +271,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 			AT(io_wchar),
 			.key = "io_wchar"},
     [FIELD_CGROUP] = {.name = "cgroup",
+		      .htop = "CGROUP",
 		      .title = "CGROUP",
 		      .width = 32,
 		      .left = true,
@@ -317,6 +345,14 @@ int field_by_name(const char *name)
 {
 	for (int i = 0; i < FIELD_COUNT; i++)
 		if (!strcasecmp(name, field_defs[i].name))
+			return i;
+	return -1;
+}
+
+int field_by_htop_name(const char *name)
+{
+	for (int i = 0; i < FIELD_COUNT; i++)
+		if (field_defs[i].htop && !strcasecmp(name, field_defs[i].htop))
 			return i;
 	return -1;
 }
@@ -843,7 +879,8 @@ static bool pid_wanted(const struct frame_proc *p, const struct row_filter *flt)
 	return false;
 }
 
-static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
+static bool row_wanted(const struct frame *f, const struct frame_proc *p,
+		       const struct row_filter *flt)
 {
 	if (flt->npids && !pid_wanted(p, flt))
 		return false;
@@ -858,8 +895,11 @@ static bool row_wanted(const struct frame_proc *p, const struct row_filter *flt)
 	}
 	if (flt->hide_idle && p->cpu_pct <= 0 && p->state != 'R')
 		return false;
+	/* -F, as the viewer's filter: the name or the command line (when read), any case */
 	if (flt->substr && *flt->substr &&
-	    !memmem(p->comm, p->comm_len, flt->substr, strlen(flt->substr)))
+	    !text_contains(p->comm, p->comm_len, flt->substr, true) &&
+	    !(p->has_cmd && p->cmd_off + (size_t)p->cmd_len <= f->strings.len &&
+	      text_contains(f->strings.p + p->cmd_off, p->cmd_len, flt->substr, true)))
 		return false;
 	return true;
 }
@@ -870,7 +910,7 @@ size_t rows_select(const struct frame *f, const struct row_filter *flt, const st
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->nprocs; i++)
-		if (!flt || row_wanted(&f->procs[i], flt))
+		if (!flt || row_wanted(f, &f->procs[i], flt))
 			rows[n++] = &f->procs[i];
 	if (ord)
 		rows_sort(rows, n, ord);
@@ -883,7 +923,7 @@ size_t rows_select_exited(const struct frame *f, const struct row_filter *flt,
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->nexited; i++)
-		if (!flt || row_wanted(&f->exited[i], flt))
+		if (!flt || row_wanted(f, &f->exited[i], flt))
 			rows[n++] = &f->exited[i];
 	if (ord)
 		rows_sort(rows, n, ord);

@@ -72,8 +72,11 @@ static void start_curses(struct ui *ui)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-	mouseinterval(0);
+	if (!ui->no_mouse) {
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+			  NULL);
+		mouseinterval(0);
+	}
 	set_escdelay(25);
 	/*
 	 * No look for typed keys during a refresh: ncurses would flush and poll
@@ -81,7 +84,7 @@ static void start_curses(struct ui *ui)
 	 * meanwhile are all taken before the next draw (ui_loop).
 	 */
 	typeahead(-1);
-	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	ui->utf8 = !ui->no_unicode && !strcmp(nl_langinfo(CODESET), "UTF-8");
 	crt_set_color(ui, ui->cfg.color && !(nc && *nc));
 }
 

@@ -15,18 +15,6 @@
 
 #include "ptop/ui.h"
 
-bool text_contains(const char *hay, size_t n, const char *needle, bool icase)
-{
-	size_t m = strlen(needle);
-
-	if (!icase)
-		return memmem(hay, n, needle, m) != NULL;
-	for (size_t i = 0; i + m <= n; i++)
-		if (!strncasecmp(hay + i, needle, m) && !memchr(hay + i, '\0', m))
-			return true;
-	return false;
-}
-
 /* A column heading or a field name, any case. */
 static int field_lookup(const char *s, size_t n)
 {

@@ -184,8 +184,18 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.summary_unit = (enum mem_unit)o->summary_unit;
 	if (o->task_unit >= 0)
 		ui->cfg.task_unit = (enum mem_unit)o->task_unit;
+	if (o->keys >= 0)
+		ui->cfg.keys = (enum key_profile)o->keys;
+	if (o->tree)
+		ui->cfg.tree = true;
+	if (o->no_color)
+		ui->cfg.color = false;
+	ui->no_mouse = o->no_mouse;
+	ui->no_unicode = o->no_unicode;
 	display_apply(ui);
 	ui->filter = o->filter;
+	if (o->filter_text)
+		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", o->filter_text);
 	if (ui->cfg.pane >= ui_pane_count())
 		ui->cfg.pane = 0;
 }

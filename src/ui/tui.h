@@ -132,6 +132,8 @@ struct ui {
 	/* screen */
 	bool color;
 	bool utf8;
+	bool no_mouse;	 /* -M: no mouse events asked for */
+	bool no_unicode; /* --no-unicode: utf8 stays false */
 	bool paused;
 	bool quit;
 	const struct ui_screen *screens[UI_SCREENS_MAX]; /* the modal screens, last on top */

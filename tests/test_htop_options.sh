@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_htop_options.sh: htop's command-line options, as an htop user types
+# them, beside htop itself where it is installed: -t starts in the tree view
+# (a child under its parent), -F keeps the commands that contain the text in
+# any case, -C draws without colour, -M asks the terminal for no mouse
+# events, --no-unicode draws in ASCII; and ptop's --keys=top (over ptoprc's
+# keys), --sort-key with htop's names (PERCENT_MEM). In batch mode -F keeps
+# the rows whose name (or command line, with -c) holds the text, and -t is
+# refused. A mistyped option or field says what may have been meant (exit
+# status 2). make check sets PTOP, srcdir and TMUX_BIN.
+
+NAME=test_htop_options
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux
+tm_env
+
+HTOP=$(command -v htop)
+[ -n "$HTOP" ] || partial_skip "htop is not installed (Debian package htop): ptop alone is checked"
+
+# A parent with a child, and a third process: names made for this run.
+p=$(printf 'ho%05d' $(($$ % 100000)))
+cp "$(command -v sh)" "$tmp/${p}par" || exit 1
+cp "$(command -v sleep)" "$tmp/${p}kid" || exit 1
+"$tmp/${p}par" -c "\"$tmp/${p}kid\" 600; :" &
+kids="$kids $!"
+spawn_sleeper "${p}other"
+wait_until pgrep -x "${p}kid" >/dev/null || die "the child never started"
+
+# start NAME CMD...: a session NAME running CMD, on a new server (htop and ptop
+# must not share one, as each asks its terminal for other things).
+start() {
+	tm_new_server
+	session=$1
+	shift
+	tm_run "$@"
+}
+
+# The rows matching the run's prefix, in screen order, their names only.
+ours() {
+	screen | grep -o "${p}[a-z]*" | tr '\n' ' '
+}
+
+# -t and -F: the tree, only our three; the child right after its parent, on a branch.
+start tree "$PTOP" -d 0.5 -t -F "$(echo "$p" | tr a-z A-Z)"
+expect "\`- *${p}kid"
+three_rows() { [ "$(table_rows | wc -l)" -eq 3 ]; }
+wait_for three_rows ||
+	fail "-F ${p} in any case: not just the three processes"
+screen | grep -A1 "${p}par" | grep -q "${p}kid" || fail "-t: the child is not under its parent"
+on_screen "${p}other" || fail "-F: ${p}other is missing"
+keys q
+if [ -n "$HTOP" ]; then
+	start htree "$HTOP" -d 5 -t -F "$p"
+	expect "(└─|\`-) *[^ ]*${p}kid"
+	screen | grep -A1 "${p}par" | grep -q "${p}kid" || fail "htop -t: the child is not under its parent"
+	on_screen "${p}other" || fail "htop -F: ${p}other is missing"
+	keys q
+fi
+
+# turned_off FLAG PRED WHAT: in ptop and htop, PRED holds on the screen
+# without FLAG, and not with it.
+turned_off() {
+	for prog in "$PTOP" ${HTOP:+"$HTOP"}; do
+		start on "$prog" -d 5
+		expect 'PID'
+		wait_for "$2" || fail "$prog: no $3 without $1"
+		keys q
+		start off "$prog" -d 5 "$1"
+		expect 'PID'
+		! "$2" || fail "$prog $1: still $3"
+		keys q
+	done
+}
+
+# -C: no colour in the escapes the pane holds; without it, colour.
+colours() {
+	tm capture-pane -e -p -t "$session" |
+		grep -Eq "$(printf '\033')\\[([0-9]*;)*(3[0-7]|4[0-7]|38|48)(;[0-9]*)*m"
+}
+turned_off -C colours colour
+
+# -M: the terminal is asked for no mouse events.
+mouse() {
+	tm display-message -p -t "$session" \
+		'#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}#{mouse_all_flag}' |
+		grep -q 1
+}
+turned_off -M mouse "mouse events asked for"
+
+# --no-unicode: the sort mark and the branches in ASCII, under a UTF-8 locale.
+start uni "$PTOP" -d 5
+expect '%CPU▼'
+keys q
+start ascii "$PTOP" -d 5 --no-unicode -t -F "$p"
+expect "\`- *${p}kid"
+off_screen '▼|▲' || fail "--no-unicode: a sort mark outside ASCII"
+keys q
+if [ -n "$HTOP" ]; then
+	start hascii "$HTOP" -d 5 --no-unicode -t -F "$p"
+	expect "\`- *[^ ]*${p}kid"
+	keys q
+fi
+
+# --keys=top over ptoprc's keys = htop: s asks for the delay, as top's s does.
+mkdir -p "$XDG_CONFIG_HOME/ptop"
+echo 'keys = htop' >"$XDG_CONFIG_HOME/ptop/ptoprc"
+start keys "$PTOP" -d 5 --keys=top
+expect 'PID'
+keys s
+expect 'Delay in seconds: '
+keys Escape q
+
+# --sort-key with htop's name for %MEM.
+start sortkey "$PTOP" -d 5 --sort-key=PERCENT_MEM
+expect '%MEM▼'
+keys q
+
+# Batch: -F keeps what holds the text, in any case; with -c, the command line too.
+"$PTOP" -b -n 1 -w 512 -F "${p}KID" >"$tmp/f.txt" || fail "ptop -b -F failed"
+[ "$(grep -c "${p}" "$tmp/f.txt")" -eq 1 ] && grep -q "${p}kid" "$tmp/f.txt" ||
+	fail "-b -F ${p}KID: $(grep "$p" "$tmp/f.txt")"
+"$PTOP" -b -n 1 -w 512 -c -F " 600; :" >"$tmp/fc.txt" || fail "ptop -b -c -F failed"
+grep -q "${p}par" "$tmp/fc.txt" || fail "-b -c -F: the parent's command line did not match"
+! grep -q "${p}other" "$tmp/fc.txt" || fail "-b -c -F: a row that does not hold the text"
+"$PTOP" -b -n 1 -o json --sort-key=PERCENT_MEM >"$tmp/sk.json" || fail "--sort-key failed"
+"$PTOP" -b -n 1 -o json -o %MEM >"$tmp/mem.json" || fail "-o %MEM failed"
+order() { python3 -c 'import json, sys; print([p["mem_pct"] for p in json.load(sys.stdin)["processes"]][:5])' <"$1"; }
+need_python "to read the JSON frames"
+[ "$(order "$tmp/sk.json")" = "$(order "$tmp/mem.json")" ] ||
+	fail "--sort-key=PERCENT_MEM does not sort as -o %MEM: $(order "$tmp/sk.json")"
+
+# Usage errors, with what was meant.
+usage() {
+	want=$1
+	shift
+	"$PTOP" "$@" >/dev/null 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq 2 ] || fail "ptop $*: exit status $st, not 2"
+	grep -qF -- "$want" "$tmp/err" || fail "ptop $*: $(head -1 "$tmp/err"), not: $want"
+}
+usage "unknown option '--sourec' (did you mean '--source'?)" -b -n 1 --sourec=bpf
+usage "unknown sort field: 'CPU%' (did you mean '%CPU'?)" -b -n 1 --sort=CPU%
+usage "not 'CGROUPS' (did you mean 'CGROUP'?)" -b -n 1 -o CGROUPS
+usage "'comand' (did you mean 'COMMAND'?)" -b -n 1 --fields=pid,comand
+usage "option '--no' is ambiguous: --no-color" -b -n 1 --no
+usage "--keys takes htop or top, not 'vim'" -b -n 1 --keys=vim
+usage "-t/--tree is the viewer's" -b -n 1 -t
+usage "unknown option '--frobnicate'" -b -n 1 --frobnicate
+finish
