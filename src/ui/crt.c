@@ -136,7 +136,8 @@ attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono)
 	return mono_attrs[c] ? mono_attrs[c] : mono;
 }
 
-int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)
+/* ui_put()'s work; *done: the bytes of s drawn (n when all of it fit). */
+static int put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n, size_t *done)
 {
 	mbstate_t st;
 	size_t i = 0;
@@ -176,7 +177,28 @@ int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)
 		used += w;
 		i += l;
 	}
+	*done = i;
 	return used;
+}
+
+int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)
+{
+	size_t done;
+
+	return put(ui, y, x, maxw, s, n, &done);
+}
+
+int ui_put_cut(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)
+{
+	size_t done;
+	int used = put(ui, y, x, maxw, s, n, &done);
+
+	if (done == n || maxw < 2)
+		return used;
+	/* a column short, then top's mark of text cut */
+	used = put(ui, y, x, maxw - 1, s, n, &done);
+	mvaddch(y, x + used, '+');
+	return used + 1;
 }
 
 /*

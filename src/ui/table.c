@@ -136,7 +136,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 			sbuf_reset(cell);
 			field_format(cell, id, p, &ui->frame, &ui->view);
 			skip = skip_columns(cell->p, cell->len, ui->cmd_scroll);
-			ui_put(ui, y, x, COLS - x, cell->p + skip, cell->len - skip);
+			ui_put_cut(ui, y, x, COLS - x, cell->p + skip, cell->len - skip);
 			break;
 		}
 		sbuf_reset(cell);
