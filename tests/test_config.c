@@ -111,6 +111,8 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->ncounters, b->ncounters);
 	for (int i = 0; i < a->ncounters; i++)
 		assert_string_equal(a->counters[i], b->counters[i]);
+	assert_int_equal(a->nmeters, b->nmeters);
+	assert_memory_equal(a->meters, b->meters, a->nmeters);
 }
 
 /*
@@ -237,6 +239,10 @@ static void test_round_trip(void **state)
 	all.summary_unit = UNIT_GIB;
 	all.task_unit = UNIT_EIB;
 	all.load_line = false;
+	all.nmeters = 3;
+	all.meters[0] = (unsigned char)meter_by_name("psi_io");
+	all.meters[1] = (unsigned char)meter_by_name("cpu");
+	all.meters[2] = (unsigned char)meter_by_name("psi_cpu");
 	assert_null(
 	    config_parse_counters("context-switches, page-faults,skl::INST_RETIRED:ANY_P", &all));
 
@@ -339,6 +345,8 @@ static void test_written_text(void **state)
 	assert_non_null(strstr(buf, "\nsummary_unit = MiB\n"));
 	assert_non_null(strstr(buf, "\ntask_unit = KiB\n"));
 	assert_non_null(strstr(buf, "\nload_line = yes\n"));
+	assert_non_null(
+	    strstr(buf, "\nmeters = uptime,tasks,cpu,memory,swap,disk,network,cost,accounted\n"));
 }
 
 static void test_write_fails_under_a_file(void **state)
@@ -517,14 +525,30 @@ static void test_bad_values(void **state)
 {
 	struct tmp *t = *state;
 	static const char *const bad[] = {
-	    "delay = ",		 "delay = inf",	   "delay = nan",
-	    "delay = 86401",	 "delay = 1s",	   "delay = -0.5",
-	    "sort = ",		 "sort = cpu,mem", "columns = pid;user",
-	    "color = 2",	 "per_cpu = ",	   "pane = 5",
-	    "sort_reverse = y",	 " = yes",	   "=",
-	    "memory = graph",	 "memory = ",	   "summary_unit = KB",
-	    "summary_unit = x",	 "task_unit = ",   "task_unit = MiBs",
+	    "delay = ",
+	    "delay = inf",
+	    "delay = nan",
+	    "delay = 86401",
+	    "delay = 1s",
+	    "delay = -0.5",
+	    "sort = ",
+	    "sort = cpu,mem",
+	    "columns = pid;user",
+	    "color = 2",
+	    "per_cpu = ",
+	    "pane = 5",
+	    "sort_reverse = y",
+	    " = yes",
+	    "=",
+	    "memory = graph",
+	    "memory = ",
+	    "summary_unit = KB",
+	    "summary_unit = x",
+	    "task_unit = ",
+	    "task_unit = MiBs",
 	    "load_line = maybe",
+	    "meters = cpu,bogus",
+	    "meters = cpu,cpu",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

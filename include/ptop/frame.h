@@ -252,6 +252,17 @@ struct frame_sysio {
 	double net_rx_bps, net_tx_bps;		    /* bytes per second over the interval */
 };
 
+/* The pressure files, in frame_psi.res[]. */
+enum psi_resource { PSI_CPU, PSI_MEMORY, PSI_IO, PSI_RESOURCES };
+
+/* The machine's pressure stall information (psi.c), when asked for (sampler_opts.psi). */
+struct frame_psi {
+	bool asked; /* read in this frame */
+	/* 0, or -errno: -ENOENT a kernel without PSI, -EOPNOTSUPP PSI off (psi=0) */
+	int error[PSI_RESOURCES];
+	struct proc_pressure res[PSI_RESOURCES];
+};
+
 struct frame {
 	struct timespec time; /* wall clock (CLOCK_REALTIME) at the sample */
 	double interval_s;    /* since the previous frame; 0 for the first */
@@ -274,6 +285,7 @@ struct frame {
 	long hz;		/* clock ticks per second */
 	struct frame_cost cost;
 	struct frame_sysio sysio;
+	struct frame_psi psi;
 	size_t nprocs;
 	size_t cap; /* procs allocated; kept across frames */
 	struct frame_proc *procs;
@@ -304,6 +316,7 @@ struct sampler_opts {
 	bool user_threads;
 	bool per_cpu; /* fill frame.cpus */
 	bool sysio;   /* fill frame.sysio */
+	bool psi;     /* fill frame.psi */
 	/*
 	 * Read less: only the rows in view get `needs`; the others get
 	 * `needs_all` (what sorting and filtering use), and a process out of
@@ -406,6 +419,15 @@ const char *users_name(struct users *u, uid_t uid);
  * disks always from /proc/diskstats, through libproc2). Never NULL: what
  * cannot be opened is reported in each sample's *_error.
  */
+/*
+ * Pressure stall information (psi.c): /proc/pressure/{cpu,memory,io} under
+ * the proc root (NULL: /proc), held open and re-read with pread each frame.
+ */
+struct psi;
+struct psi *psi_new(const char *root);
+void psi_free(struct psi *p);
+void psi_sample(struct psi *p, struct frame_psi *out);
+
 struct sysio;
 struct sysio *sysio_new(const char *root);
 void sysio_free(struct sysio *s);

@@ -58,6 +58,7 @@ struct pipeline_request {
 	bool user_threads; /* htop's: processes, each then its other threads (sampler_opts) */
 	bool per_cpu;	   /* per-CPU totals */
 	bool sysio;	   /* disk and network throughput (frame.sysio) */
+	bool psi;	   /* pressure stall information (frame.psi) */
 	/*
 	 * Read what the screen needs (the viewer): the rows in view get `needs`,
 	 * every other process what `needs_all` says (the sort column's, the

@@ -179,6 +179,28 @@ const struct ptop_view *proc_cgroup_path(const struct proc_cgroup *cg);
  */
 size_t proc_cgroup_unit(const char *path, size_t n, char *out, size_t cap);
 
+/*
+ * One line of a pressure file (/proc/pressure/{cpu,memory,io}, a cgroup's
+ * *.pressure): the share of time some (or all) tasks stalled, over the last
+ * 10, 60 and 300 seconds, in hundredths of a percent as the kernel prints
+ * them ("avg10=1.25": 125), and the total stall time in microseconds.
+ */
+struct proc_pressure_line {
+	uint32_t avg_x100[3];
+	uint64_t total_us;
+};
+struct proc_pressure {
+	bool has_full; /* the "full" line: memory and io, and cpu on kernels from 5.13 */
+	struct proc_pressure_line some, full;
+};
+
+/*
+ * A pressure file: a "some" line, then an optional "full" line, each
+ * "KIND avg10=I.FF avg60=I.FF avg300=I.FF total=N" with its newline. 0,
+ * -EINVAL malformed or cut, -ERANGE a number that does not fit.
+ */
+int proc_parse_pressure(const char *buf, size_t len, struct proc_pressure *out);
+
 /* One interface of /proc/net/dev. */
 #define PROC_NETDEV_NAME 15 /* IFNAMSIZ - 1 */
 struct proc_netdev_entry {

@@ -18,11 +18,17 @@
 /* ---- settings (src/ui/config.c) ---- */
 
 #define UI_MAX_COLUMNS FIELD_COUNT
+#define UI_METERS_MAX 32
 
 /* The viewer's panes are a table (src/ui/tui.c); a pane is its index there,
  * 0 being Processes. The index a ptoprc name ("counters", any case) stands
  * for, or -1. */
 int ui_pane_by_name(const char *name);
+/* The meter ptoprc's meters line calls name, or -1; a meter's name. */
+int meter_by_name(const char *name);
+const char *meter_name(unsigned id);
+/* The default header's meters into ids (room for UI_METERS_MAX); how many. */
+unsigned meters_default(unsigned char *ids);
 /* The ptoprc name of pane i (of Processes when i is past the table). */
 const char *ui_pane_name(unsigned i);
 /* How many panes the table has. */
@@ -74,6 +80,9 @@ struct ui_config {
 	 * overrides; none: the defaults */
 	char counters[PERF_GROUP_MAX][PERF_NAME_MAX];
 	int ncounters;
+	/* the header's meters, top to bottom (ptoprc meters =): indices of meters.c's table */
+	unsigned char meters[UI_METERS_MAX];
+	unsigned nmeters;
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane, memory bars, top's units

@@ -141,6 +141,7 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .user_threads = r->user_threads,
 				  .per_cpu = r->per_cpu,
 				  .sysio = r->sysio,
+				  .psi = r->psi,
 				  .read_less = r->read_less,
 				  .needs_all = r->needs_all};
 	int err;

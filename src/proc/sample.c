@@ -42,6 +42,7 @@ struct sampler {
 	struct users *users;
 	struct cgroup_names *cgroups;
 	struct sysio *sysio; /* made when first asked for */
+	struct psi *psi;     /* likewise */
 	const char *root;
 	struct stat_info *stat;
 	struct meminfo_info *meminfo;
@@ -56,7 +57,7 @@ struct sampler {
 	long hz;
 	uint64_t page_kb;
 	unsigned pid_max;
-	bool threads, user_threads, per_cpu, want_sysio;
+	bool threads, user_threads, per_cpu, want_sysio, want_psi;
 	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	double now_mono;  /* CLOCK_MONOTONIC of the frame being built */
 	char sched_buf[64];
@@ -211,6 +212,7 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o)
 	s->nview = o->view ? o->nview : 0;
 	s->per_cpu = o->per_cpu;
 	s->want_sysio = o->sysio;
+	s->want_psi = o->psi;
 	s->threads = o->threads;
 	s->user_threads = o->user_threads && !o->threads;
 }
@@ -230,6 +232,7 @@ void sampler_free(struct sampler *s)
 	users_free(s->users);
 	cgroup_names_free(s->cgroups);
 	sysio_free(s->sysio);
+	psi_free(s->psi);
 	proc_reader_free(s->reader);
 	free(s);
 }
@@ -1129,6 +1132,12 @@ void sampler_begin(struct sampler *s, struct frame *f)
 			s->sysio = sysio_new(s->root);
 		sysio_sample(s->sysio, mono, &f->sysio);
 		f->sysio.asked = true;
+	}
+	memset(&f->psi, 0, sizeof(f->psi));
+	if (s->want_psi) {
+		if (!s->psi)
+			s->psi = psi_new(s->root);
+		psi_sample(s->psi, &f->psi);
 	}
 }
 

@@ -30,6 +30,7 @@ void config_defaults(struct ui_config *c)
 	c->pane = 0; /* Processes */
 	c->summary_unit = UNIT_MIB;
 	c->load_line = true;
+	c->nmeters = meters_default(c->meters);
 }
 
 char *config_path(void)
@@ -83,6 +84,29 @@ static int parse_columns(char *v, struct ui_config *c)
 	return 0;
 }
 
+/* "uptime,tasks,cpu": the header's meters, in order; each at most once. */
+static const char *parse_meters(char *v, struct ui_config *c)
+{
+	unsigned char ids[UI_METERS_MAX];
+	bool used[UI_METERS_MAX] = {false};
+	unsigned n = 0;
+	char *save = NULL;
+
+	for (char *tok = strtok_r(v, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		int id = meter_by_name(tok);
+
+		if (id < 0)
+			return N_("unknown meter");
+		if (used[id])
+			return N_("a meter named twice");
+		used[id] = true;
+		ids[n++] = (unsigned char)id;
+	}
+	memcpy(c->meters, ids, n);
+	c->nmeters = n;
+	return NULL;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -104,6 +128,8 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 
 	if (!strcmp(key, "columns"))
 		return parse_columns(val, c) ? N_("unknown or repeated column") : NULL;
+	if (!strcmp(key, "meters"))
+		return parse_meters(val, c);
 	if (!strcmp(key, "sort")) {
 		id = field_by_name(val);
 		if (id < 0)
@@ -265,6 +291,10 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 	config_write_display(b, c);
 	if (c->source != FRAME_SOURCE_AUTO)
 		sbuf_printf(b, "source = %s\n", frame_source_name(c->source));
+	sbuf_adds(b, "meters =");
+	for (unsigned i = 0; i < c->nmeters; i++)
+		sbuf_printf(b, "%s%s", i ? "," : " ", meter_name(c->meters[i]));
+	sbuf_addc(b, '\n');
 	config_write_counters(b, c);
 }
 

@@ -10,7 +10,8 @@
 #include "tui.h"
 
 struct meter_def {
-	const char *name; /* for messages and, later, ptoprc */
+	const char *name; /* ptoprc's meters line names it so */
+	unsigned needs;	  /* METER_NEEDS_* */
 	/* Rows it takes for this frame; compact: as few as it can (a short screen). */
 	int (*height)(const struct ui *ui, bool compact);
 	/* Draw its rows from row y, in the height it was given. */
@@ -26,6 +27,9 @@ extern const struct meter_def meter_cost;
 extern const struct meter_def meter_disk;
 extern const struct meter_def meter_net;
 extern const struct meter_def meter_accounted;
+extern const struct meter_def meter_psi_cpu;
+extern const struct meter_def meter_psi_memory;
+extern const struct meter_def meter_psi_io;
 
 /* One bar's share of a coloured part, in percent of the whole. */
 struct bar_part {

@@ -46,6 +46,7 @@ static void disk_draw(struct ui *ui, int y, int h)
 
 const struct meter_def meter_disk = {
     .name = "disk",
+    .needs = METER_NEEDS_SYSIO,
     .height = meter_spare_row,
     .draw = disk_draw,
 };

@@ -25,6 +25,7 @@ static void net_draw(struct ui *ui, int y, int h)
 
 const struct meter_def meter_net = {
     .name = "network",
+    .needs = METER_NEEDS_SYSIO,
     .height = meter_spare_row,
     .draw = net_draw,
 };

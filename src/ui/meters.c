@@ -9,11 +9,49 @@
 
 #include "meter.h"
 
+/* Every meter; the header shows ptoprc's list of them, by default the first METERS_DEFAULT. */
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime, &meter_tasks, &meter_cpu,  &meter_mem,	&meter_swap,
-    &meter_disk,   &meter_net,	 &meter_cost, &meter_accounted,
+    &meter_uptime, &meter_tasks, &meter_cpu,	   &meter_mem,	   &meter_swap,	      &meter_disk,
+    &meter_net,	   &meter_cost,	 &meter_accounted, &meter_psi_cpu, &meter_psi_memory, &meter_psi_io,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
+#define METERS_DEFAULT 9
+_Static_assert(NMETERS <= UI_METERS_MAX, "ui_config.meters holds every meter");
+
+int meter_by_name(const char *name)
+{
+	for (size_t i = 0; i < NMETERS; i++)
+		if (!strcmp(name, meter_table[i]->name))
+			return (int)i;
+	return -1;
+}
+
+const char *meter_name(unsigned id)
+{
+	return id < NMETERS ? meter_table[id]->name : "?";
+}
+
+unsigned meters_default(unsigned char *ids)
+{
+	for (unsigned i = 0; i < METERS_DEFAULT; i++)
+		ids[i] = (unsigned char)i;
+	return METERS_DEFAULT;
+}
+
+/* The i-th meter of the header. */
+static const struct meter_def *shown(const struct ui *ui, unsigned i)
+{
+	return meter_table[ui->cfg.meters[i] < NMETERS ? ui->cfg.meters[i] : 0];
+}
+
+unsigned meters_needs(const struct ui *ui)
+{
+	unsigned needs = 0;
+
+	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
+		needs |= shown(ui, i)->needs;
+	return needs;
+}
 
 void meter_bar(struct ui *ui, int y, int x, int width, const char *label,
 	       const struct bar_part *parts, int nparts, const char *text)
@@ -64,8 +102,8 @@ static bool meters_compact(const struct ui *ui, int max_rows)
 {
 	int h = 0;
 
-	for (size_t i = 0; i < NMETERS; i++)
-		h += meter_table[i]->height(ui, false);
+	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
+		h += shown(ui, i)->height(ui, false);
 	return h > max_rows;
 }
 
@@ -74,8 +112,8 @@ int meters_height(const struct ui *ui, int max_rows)
 	bool compact = meters_compact(ui, max_rows);
 	int h = 0;
 
-	for (size_t i = 0; i < NMETERS; i++)
-		h += meter_table[i]->height(ui, compact);
+	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
+		h += shown(ui, i)->height(ui, compact);
 	return h;
 }
 
@@ -84,13 +122,14 @@ int meters_draw(struct ui *ui, int max_rows)
 	bool compact = meters_compact(ui, max_rows);
 	int y = 0;
 
-	for (size_t i = 0; i < NMETERS; i++) {
-		int h = meter_table[i]->height(ui, compact);
+	for (unsigned i = 0; i < ui->cfg.nmeters; i++) {
+		const struct meter_def *m = shown(ui, i);
+		int h = m->height(ui, compact);
 
 		/* a hidden meter (top's l) draws nothing: the next one takes its row */
 		if (h <= 0)
 			continue;
-		meter_table[i]->draw(ui, y, h);
+		m->draw(ui, y, h);
 		y += h;
 	}
 	return y;

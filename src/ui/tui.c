@@ -85,7 +85,8 @@ static void take_frame(struct ui *ui)
 	    .threads = ui->cfg.threads,
 	    .user_threads = ui->cfg.user_threads,
 	    .per_cpu = ui->cfg.per_cpu,
-	    .sysio = true,
+	    .sysio = meters_needs(ui) & METER_NEEDS_SYSIO,
+	    .psi = meters_needs(ui) & METER_NEEDS_PSI,
 	    .read_less = true,
 	    .needs_all = field_defs[ui->cfg.order.field].needs |
 			 (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),

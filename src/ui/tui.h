@@ -345,6 +345,11 @@ void ui_renice_prompt(struct ui *ui, const struct frame_proc *p);
 unsigned action_renice_target(struct ui *ui, bool relative, int value);
 
 /* meters.c: draws the header from row 0; returns the rows used. */
+/* What a meter needs read beyond the system totals (struct meter_def.needs). */
+#define METER_NEEDS_SYSIO (1u << 0) /* frame.sysio */
+#define METER_NEEDS_PSI (1u << 1)   /* frame.psi */
+/* What the header's meters need read: METER_NEEDS_*. */
+unsigned meters_needs(const struct ui *ui);
 int meters_draw(struct ui *ui, int max_rows);
 int meters_height(const struct ui *ui, int max_rows);
 
