@@ -262,7 +262,7 @@ grep -q "format version 2)" "$tmp/out" && grep -q ' 67 frames$' "$tmp/out" ||
 # 8. The systemd unit's command line records into its directory, writing
 # nothing; SIGTERM (systemctl stop) ends it with status 143, which the unit
 # counts as success, its frames readable.
-unit="${srcdir:-.}/doc/ptop-record.service"
+unit="${builddir:-.}/doc/ptop-record.service"
 args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$unit" | sed "s|/var/log/ptop|$tmp/unit|")
 grep -q '^SuccessExitStatus=SIGTERM$' "$unit" || fail "the unit does not count SIGTERM as success"
 mkdir "$tmp/unit"
