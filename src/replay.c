@@ -4,8 +4,9 @@
  * file, or a directory's day files as one) or those of a range (--begin,
  * --end, which batch replays take from here too), processes told apart by
  * PID and start time (a PID reused is another process), their CPU time
- * summed from each frame's %CPU over its interval; what sampling and
- * recording cost.
+ * summed from each frame's %CPU over its interval, those that ended told by
+ * their exit records or by a frame without them, the top ones by CPU time
+ * kept as the others are dropped; what sampling and recording cost.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,12 +19,33 @@
 #include "ptop/record.h"
 #include "ptop/replay.h"
 
+/* The bytes of a user name --summary keeps (the column shows 8 characters). */
+#define SEEN_USER_MAX 32
+/*
+ * How long a process with no row is kept for its exit record, which can
+ * come a frame after its last row (as the accounting keeps them): at least
+ * until the frame after the one it went in.
+ */
+#define SEEN_GRAVE_NS (15 * 1000000000LL)
+
+/* A process of the range (a PID and a start time), as far as it was seen. */
 struct seen {
-	int pid; /* 0: a free slot */
-	uint64_t start_ticks;
-	uint8_t comm_len;
+	int pid;	 /* 0: a free slot */
+	bool moved;	 /* taken into the next frame's set */
+	bool ended;	 /* its last row ended it (an exit, a zombie), or a frame after had none */
+	bool has_status; /* exit_status is the one its exit record gave */
+	int exit_status;
+	uint8_t comm_len, user_len;
 	char comm[PROC_COMM_MAX];
-	double cpu_s; /* CPU time over the recording, seconds */
+	char user[SEEN_USER_MAX];
+	uid_t uid;
+	uint64_t start_ticks;
+	uint64_t rss_max_kb;	   /* KiB */
+	double cpu_s;		   /* CPU time from the range's first frame to its last, seconds */
+	double run_s;		   /* the intervals its rows covered in that time, seconds */
+	double pct_max;		   /* its highest %CPU over one of them */
+	int64_t first_ns, last_ns; /* the times of its first and last frame with a row */
+	int64_t gone_ns;	   /* the time of the first frame without it; 0 while in them */
 };
 
 struct seen_set {
@@ -39,50 +61,63 @@ static size_t seen_hash(int pid, uint64_t start)
 	return (size_t)(h ^ h >> 29);
 }
 
-static struct seen *seen_get(struct seen_set *s, const struct frame_proc *p);
+static struct seen *seen_find(const struct seen_set *s, int pid, uint64_t start)
+{
+	if (!s->cap)
+		return NULL;
+	for (size_t i = seen_hash(pid, start) & (s->cap - 1); s->v[i].pid;
+	     i = (i + 1) & (s->cap - 1))
+		if (s->v[i].pid == pid && s->v[i].start_ticks == start)
+			return &s->v[i];
+	return NULL;
+}
+
+static struct seen *seen_add(struct seen_set *s, const struct seen *e);
 
 static void seen_grow(struct seen_set *s)
 {
 	struct seen_set t = {.cap = s->cap ? s->cap * 2 : 1024};
 
 	t.v = xcalloc(t.cap, sizeof(*t.v));
-	for (size_t i = 0; i < s->cap; i++) {
-		struct seen *o = &s->v[i];
-		struct frame_proc p = {.pid = o->pid, .start_ticks = o->start_ticks};
-
-		if (o->pid)
-			*seen_get(&t, &p) = *o;
-	}
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->v[i].pid)
+			seen_add(&t, &s->v[i]);
 	free(s->v);
 	*s = t;
 }
 
-/* p's entry, added (with no CPU time yet) when new. */
-static struct seen *seen_get(struct seen_set *s, const struct frame_proc *p)
+/* A copy of e, not in s yet. */
+static struct seen *seen_add(struct seen_set *s, const struct seen *e)
 {
 	size_t i;
 
 	if ((s->n + 1) * 2 > s->cap)
 		seen_grow(s);
-	for (i = seen_hash(p->pid, p->start_ticks) & (s->cap - 1); s->v[i].pid;
+	for (i = seen_hash(e->pid, e->start_ticks) & (s->cap - 1); s->v[i].pid;
 	     i = (i + 1) & (s->cap - 1))
-		if (s->v[i].pid == p->pid && s->v[i].start_ticks == p->start_ticks)
-			return &s->v[i];
-	s->v[i].pid = p->pid;
-	s->v[i].start_ticks = p->start_ticks;
-	s->v[i].comm_len = p->comm_len;
-	memcpy(s->v[i].comm, p->comm, p->comm_len);
+		;
+	s->v[i] = *e;
 	s->n++;
 	return &s->v[i];
 }
 
+static void seen_clear(struct seen_set *s)
+{
+	if (s->cap)
+		memset(s->v, 0, s->cap * sizeof(*s->v));
+	s->n = 0;
+}
+
+/* More CPU time first; then by PID and start. */
 static int by_cpu(const void *a, const void *b)
 {
 	const struct seen *x = a, *y = b;
 
 	if (x->cpu_s != y->cpu_s)
 		return x->cpu_s < y->cpu_s ? 1 : -1;
-	return x->pid - y->pid;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->start_ticks > y->start_ticks) - (x->start_ticks < y->start_ticks);
 }
 
 static int by_double(const void *a, const void *b)
@@ -102,6 +137,19 @@ static void put_time(struct sbuf *b, const struct timespec *t)
 	sbuf_adds(b, s);
 }
 
+static int64_t frame_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/*
+ * What --summary keeps: bounded by the processes of two frames, those that
+ * went in the last SEEN_GRAVE_NS and REPLAY_TOP, not by the length of the
+ * range. Each frame's rows go into live[cur], taken from live[!cur] (the
+ * frame before's); what is left there ended, and once past waiting for its
+ * exit record, only the REPLAY_TOP of those with the most CPU time are
+ * kept (top).
+ */
 struct summary {
 	struct timespec first, last;
 	uint64_t frames; /* in the range */
@@ -111,8 +159,108 @@ struct summary {
 	uint64_t nrec;
 	uint64_t rows;
 	uint64_t skipped; /* corrupt frames, and those after them up to a keyframe */
-	struct seen_set seen;
+	uint64_t nseen;	  /* processes (PID and start time) with a row in the range */
+	uint64_t last_n;  /* the number of the last frame read */
+	struct seen_set live[2];
+	int cur;
+	struct seen top[REPLAY_TOP]; /* the ended ones with the most CPU time, most first */
+	size_t ntop;
 };
+
+/* e among the REPLAY_TOP with the most CPU time, if it is one of them. */
+static void top_offer(struct summary *s, const struct seen *e)
+{
+	size_t i = s->ntop;
+
+	if (s->ntop == REPLAY_TOP) {
+		if (by_cpu(e, &s->top[REPLAY_TOP - 1]) >= 0)
+			return;
+		i = REPLAY_TOP - 1;
+	} else {
+		s->ntop++;
+	}
+	for (; i > 0 && by_cpu(e, &s->top[i - 1]) < 0; i--)
+		s->top[i] = s->top[i - 1];
+	s->top[i] = *e;
+}
+
+/*
+ * Row p of frame f. With an interval (every frame of the range but its
+ * first, whose %CPU is of the time before it), its CPU time there.
+ */
+static void summary_row(struct summary *s, const struct frame *f, const struct frame_proc *p,
+			bool interval, bool exit_row)
+{
+	struct seen *e = seen_find(&s->live[s->cur], p->pid, p->start_ticks);
+	int64_t t = frame_ns(&f->time);
+
+	if (!e) {
+		struct seen *o = seen_find(&s->live[!s->cur], p->pid, p->start_ticks);
+		struct seen n = {.pid = p->pid, .start_ticks = p->start_ticks, .first_ns = t};
+
+		if (o) {
+			o->moved = true;
+			n = *o;
+			n.moved = false;
+			n.gone_ns = 0;
+		} else {
+			s->nseen++;
+		}
+		e = seen_add(&s->live[s->cur], &n);
+	}
+	/* the name it had last: a process that ran another program is listed by the new one */
+	e->comm_len = p->comm_len;
+	memcpy(e->comm, p->comm, p->comm_len);
+	e->uid = p->uid;
+	e->user_len = p->user ? (uint8_t)strnlen(p->user, SEEN_USER_MAX) : 0;
+	memcpy(e->user, p->user ? p->user : "", e->user_len);
+	e->last_ns = t;
+	e->ended = exit_row || p->exited || p->state == 'Z' || p->state == 'X';
+	e->has_status = exit_row || p->exited;
+	e->exit_status = p->exit_status;
+	if (p->rss_kb > e->rss_max_kb)
+		e->rss_max_kb = p->rss_kb;
+	if (e->has_status && p->maxrss_kb > e->rss_max_kb)
+		e->rss_max_kb = p->maxrss_kb;
+	if (interval) {
+		e->cpu_s += p->cpu_pct / 100.0 * f->interval_s;
+		e->run_s += f->interval_s;
+		if (p->cpu_pct > e->pct_max)
+			e->pct_max = p->cpu_pct;
+	}
+}
+
+/*
+ * After frame f (number n): the processes of the frame before that have no
+ * row in it ended, and stay SEEN_GRAVE_NS for a late exit record before
+ * they are offered to the top. Not after a gap (frames skipped, or a
+ * recorder started again on the file: more time since the frame before
+ * than f's interval), where they may have a row in the next frame.
+ */
+static void summary_sweep(struct summary *s, const struct frame *f, uint64_t n, int64_t before_ns)
+{
+	struct seen_set *prev = &s->live[!s->cur], *cur = &s->live[s->cur];
+	int64_t now = frame_ns(&f->time);
+	bool gap =
+	    n != s->last_n + 1 || now - before_ns > (int64_t)(f->interval_s * 1.5e9) + 100000000;
+
+	for (size_t i = 0; i < prev->cap; i++) {
+		struct seen *e = &prev->v[i];
+
+		if (!e->pid || e->moved)
+			continue;
+		if (!gap && !e->gone_ns) {
+			e->gone_ns = now;
+			e->ended = true;
+		}
+		if (gap || now - e->gone_ns <= SEEN_GRAVE_NS)
+			seen_add(cur, e);
+		else
+			top_offer(s, e);
+	}
+	seen_clear(prev);
+	s->cur = !s->cur;
+}
 
 void replay_say_tail(const struct record_reader *r)
 {
@@ -144,11 +292,13 @@ static int summary_read(struct record_reader *r, uint64_t from, int64_t end_ns, 
 	s->cost = xreallocarray(NULL, most ? most : 1, sizeof(*s->cost));
 	s->rec = xreallocarray(NULL, most ? most : 1, sizeof(*s->rec));
 	for (uint64_t n = from; n < record_frames(r); n++) {
+		bool interval = s->frames > 0;
+		int64_t before = frame_ns(&s->last);
+
 		err = record_read_next(r, &n, &f, &s->skipped, s->skipped ? &later : e);
 		if (err == -ERANGE)
 			err = 0;
-		if (err || n >= record_frames(r) ||
-		    (int64_t)f.time.tv_sec * 1000000000 + f.time.tv_nsec > end_ns)
+		if (err || n >= record_frames(r) || frame_ns(&f.time) > end_ns)
 			break;
 		if (!s->frames)
 			s->first = f.time;
@@ -159,11 +309,104 @@ static int summary_read(struct record_reader *r, uint64_t from, int64_t end_ns, 
 			s->rec[s->nrec++] = record_read_cost_us(r) / 1e6;
 		s->rows += f.nprocs;
 		for (size_t i = 0; i < f.nprocs; i++)
-			seen_get(&s->seen, &f.procs[i])->cpu_s +=
-			    f.procs[i].cpu_pct / 100.0 * f.interval_s;
+			summary_row(s, &f, &f.procs[i], interval, false);
+		for (size_t i = 0; i < f.nexited; i++)
+			summary_row(s, &f, &f.exited[i], interval, true);
+		if (interval)
+			summary_sweep(s, &f, n, before);
+		else
+			s->cur = !s->cur;
+		s->last_n = n;
 	}
 	frame_free(&f);
+	/* those of the last frame: the REPLAY_TOP with the most CPU time, ended or not */
+	for (size_t i = 0; i < s->live[!s->cur].cap; i++)
+		if (s->live[!s->cur].v[i].pid)
+			top_offer(s, &s->live[!s->cur].v[i]);
 	return err;
+}
+
+/* s (n bytes) for a terminal in w columns: padded, or cut with a '+' as top cuts. */
+static void put_cell(struct sbuf *b, const char *s, size_t n, size_t w)
+{
+	size_t start = b->len, cols = fmt_printable(b, s, n), i = 0;
+
+	if (cols <= w) {
+		while (cols++ < w)
+			sbuf_addc(b, ' ');
+		return;
+	}
+	/* fmt_printable wrote UTF-8, a character a column: keep w - 1 of them */
+	for (size_t c = 0; c + 1 < w; c++) {
+		size_t l = utf8_len(b->p + start + i, b->len - start - i);
+
+		i += l ? l : 1;
+	}
+	b->len = start + i;
+	sbuf_addc(b, '+');
+}
+
+/* A frame time: HH:MM:SS, with the date before it (MM-DD) when days is. */
+static void put_clock(struct sbuf *b, int64_t ns, bool days)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+	char s[32];
+
+	localtime_r(&t, &tm);
+	strftime(s, sizeof(s), days ? "%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	sbuf_adds(b, s);
+}
+
+/* The table of the processes with the most CPU time, REPLAY_TOP at most. */
+static void summary_top(struct sbuf *b, const struct summary *s)
+{
+	struct tm a, z;
+	bool days;
+	int tw;
+
+	localtime_r(&s->first.tv_sec, &a);
+	localtime_r(&s->last.tv_sec, &z);
+	days = a.tm_year != z.tm_year || a.tm_yday != z.tm_yday;
+	tw = days ? 14 : 8;
+	sbuf_printf(b, _("Top CPU consumers, by CPU time from the first frame to the last:\n"));
+	sbuf_printf(b, "%7s %-8s %-15s %10s %6s %6s %8s %-*s %-*s %s\n", _("PID"), _("USER"),
+		    _("COMMAND"), _("CPU s"), _("AVG%"), _("PEAK%"), _("PEAK RES"), tw, _("FIRST"),
+		    tw, _("LAST"), _("ENDED"));
+	for (size_t i = 0; i < s->ntop; i++) {
+		const struct seen *e = &s->top[i];
+		struct sbuf t = {0};
+
+		sbuf_printf(b, "%7d ", e->pid);
+		if (e->user_len) {
+			put_cell(b, e->user, e->user_len, 8);
+		} else {
+			sbuf_printf(&t, "%u", (unsigned)e->uid);
+			put_cell(b, t.p, t.len, 8);
+			sbuf_reset(&t);
+		}
+		sbuf_addc(b, ' ');
+		put_cell(b, e->comm, e->comm_len, 15);
+		sbuf_printf(b, " %10.2f ", e->cpu_s);
+		/* no interval of its in the range (only its first frame): no share to show */
+		if (e->run_s > 0)
+			sbuf_printf(b, "%6.1f %6.1f ", e->cpu_s / e->run_s * 100.0, e->pct_max);
+		else
+			sbuf_printf(b, "%6s %6s ", "-", "-");
+		fmt_mem_kb(&t, e->rss_max_kb, 8);
+		sbuf_pad(b, t.p, t.len, 8, 1);
+		sbuf_free(&t);
+		sbuf_addc(b, ' ');
+		put_clock(b, e->first_ns, days);
+		sbuf_addc(b, ' ');
+		put_clock(b, e->last_ns, days);
+		sbuf_addc(b, ' ');
+		if (e->has_status)
+			fmt_exit(b, e->exit_status);
+		else
+			sbuf_adds(b, e->ended ? _("yes") : _("no"));
+		sbuf_addc(b, '\n');
+	}
 }
 
 static void summary_print(struct sbuf *b, const char *path, struct record_reader *r,
@@ -173,7 +416,6 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 	double span = (double)(s->last.tv_sec - s->first.tv_sec) +
 		      (double)(s->last.tv_nsec - s->first.tv_nsec) / 1e9;
 	double bytes = (double)s->bytes / (double)s->frames;
-	size_t ntop = 0;
 
 	sbuf_printf(b, _("Recording %s (format version %u)\n"), path, in->version);
 	sbuf_printf(b, _("Machine:  %s, Linux %s, %u CPUs, %u ticks/s, %u-byte pages\n"),
@@ -183,8 +425,8 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 	sbuf_adds(b, _(" to "));
 	put_time(b, &s->last);
 	sbuf_printf(b, _(" (%.0f s), %llu frames\n"), span, (unsigned long long)s->frames);
-	sbuf_printf(b, _("Seen:     %zu processes, %.1f rows per frame\n"), s->seen.n,
-		    (double)s->rows / (double)s->frames);
+	sbuf_printf(b, _("Seen:     %llu processes, %.1f rows per frame\n"),
+		    (unsigned long long)s->nseen, (double)s->rows / (double)s->frames);
 	qsort(s->cost, s->frames, sizeof(*s->cost), by_double);
 	sbuf_printf(b,
 		    _("Cost:     %.3f ms CPU per frame to sample (median), %.0f bytes per frame "
@@ -201,18 +443,7 @@ static void summary_print(struct sbuf *b, const char *path, struct record_reader
 			      "version 3 on)\n"),
 			    in->version);
 	}
-	/* the consumers, packed to the front of the table */
-	for (size_t i = 0; i < s->seen.cap; i++)
-		if (s->seen.v[i].pid)
-			s->seen.v[ntop++] = s->seen.v[i];
-	qsort(s->seen.v, ntop, sizeof(*s->seen.v), by_cpu);
-	sbuf_printf(b, _("Top CPU consumers over the recording:\n"));
-	sbuf_printf(b, "%8s %10s  %s\n", _("PID"), _("CPU s"), _("COMMAND"));
-	for (size_t i = 0; i < ntop && i < REPLAY_TOP; i++) {
-		sbuf_printf(b, "%8d %10.2f  ", s->seen.v[i].pid, s->seen.v[i].cpu_s);
-		fmt_printable(b, s->seen.v[i].comm, s->seen.v[i].comm_len);
-		sbuf_addc(b, '\n');
-	}
+	summary_top(b, s);
 }
 
 /* --begin or --end (opt) as typed into *t: 0, or the exit status after saying why. */
@@ -324,7 +555,8 @@ int replay_summary(const char *path, const char *begin, const char *end, int fd)
 	sbuf_free(&b);
 	free(s.cost);
 	free(s.rec);
-	free(s.seen.v);
+	free(s.live[0].v);
+	free(s.live[1].v);
 	record_reader_free(r);
 	return status;
 }

@@ -248,7 +248,7 @@ client series "$port" ptop_group_resident_memory_bytes | grep -qv '^cgroup=' &&
 	fail "--group-by cgroup should label groups by cgroup"
 
 # The example systemd unit's command line runs (on a free port, for one frame).
-args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$srcdir/doc/ptop-exporter.service" |
+args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$builddir/doc/ptop-exporter.service" |
 	sed 's/--listen [^ ]*/--listen 127.0.0.1:0/')
 st=0
 # shellcheck disable=SC2086

@@ -108,7 +108,7 @@ TZ=UTC "$PTOP" -r "$tmp/a.rec" --summary --begin "$begin" --end "$end" >"$tmp/su
 "$PYTHON" - "$tmp/range.json" "$tmp/summary.range" <<'EOF' || fail "--summary over a range is wrong"
 import json, re, sys
 frames = [json.loads(l) for l in open(sys.argv[1])]
-seen = set((p["pid"], p["start_ticks"]) for f in frames for p in f["processes"])
+seen = set((p["pid"], p["start_ticks"]) for f in frames for p in f["processes"] + f.get("exited", []))
 s = open(sys.argv[2]).read()
 when = "From:     %s to %s" % (frames[0]["time"][:19].replace("T", " "), frames[-1]["time"][:19].replace("T", " "))
 assert when in s and re.search(r"\b%d frames\b" % len(frames), s), "%s\n%s" % (when, s)
@@ -120,7 +120,8 @@ import json, re, sys
 seen = set()
 times = []
 for l in open(sys.argv[1]):
-    seen.update((p["pid"], p["start_ticks"]) for p in json.loads(l)["processes"])
+    f = json.loads(l)
+    seen.update((p["pid"], p["start_ticks"]) for p in f["processes"] + f.get("exited", []))
     times.append(json.loads(l)["time"][:19].replace("T", " "))
 s = open(sys.argv[2]).read()
 assert re.search(r"\b15 frames\b", s), s
@@ -261,7 +262,7 @@ grep -q "format version 2)" "$tmp/out" && grep -q ' 67 frames$' "$tmp/out" ||
 # 8. The systemd unit's command line records into its directory, writing
 # nothing; SIGTERM (systemctl stop) ends it with status 143, which the unit
 # counts as success, its frames readable.
-unit="${srcdir:-.}/doc/ptop-record.service"
+unit="${builddir:-.}/doc/ptop-record.service"
 args=$(sed -n 's|^ExecStart=[^ ]*/ptop ||p' "$unit" | sed "s|/var/log/ptop|$tmp/unit|")
 grep -q '^SuccessExitStatus=SIGTERM$' "$unit" || fail "the unit does not count SIGTERM as success"
 mkdir "$tmp/unit"

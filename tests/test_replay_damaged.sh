@@ -10,8 +10,8 @@
 # line; [ goes back across frames 21 to 60 to frame 20 and ] forward across
 # them to 61, each saying which frames it skipped and which is damaged; End
 # stays on 63 saying no frame after it reads; Home goes to frame 1; g to a
-# time in the damage lands on the frame before it; } goes a minute forward
-# to 63; q quits with status 0. Between two steps that would say the same,
+# time in the damage lands on the first frame after it that reads (61); }
+# goes a minute forward to 63; q quits with status 0. Between two steps that would say the same,
 # k puts another message on the status line.
 
 NAME=test_replay_damaged
@@ -72,13 +72,13 @@ keys Home
 expect 'frame 1/65\]'
 wait_for shows_rows || fail "the viewer shows no rows of frame 1"
 
-# g: 14:41:21 is frame 41's second, before its time: frame 40, in the damage
+# g: 14:41:21 is frame 41's second, before its time: frame 41, in the damage
 keys g
 expect 'Go to \(HH:MM'
 keys -l '14:41:21'
 keys Enter
-expect 'frame 20/65\]'
-expect '^Skipped frames 21 to 40: frame 21 is damaged \(checksum mismatch\)'
+expect 'frame 61/65\]'
+expect '^Skipped frames 41 to 60: frame 21 is damaged \(checksum mismatch\)'
 # } a minute on: past the damage, to the last frame that reads
 keys '}'
 expect 'frame 63/65\]'

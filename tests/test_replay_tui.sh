@@ -8,15 +8,17 @@
 # "replay" and the frame number in the header and the travel keys in the
 # footer; with a filter for that name, Home travels back to where it is, ]
 # and [ step, End returns to where it is gone, { goes back a minute, g goes
-# to a typed time (HH:MM:SS, and a whole date) as the dump says; sorting by
-# PID and its reverse order the rows. Back in the first frame: the header
+# to the first frame at or after a typed time (HH:MM:SS, and a whole date)
+# as the dump says; sorting by PID and its reverse order the rows. Back in the first frame: the header
 # shows its recorded time; F6 sorts by RES and R inverts it, in the dump's
 # order; F4 filters; / searches, in the tree (t) too, where the process sits
 # under its parent; the column chooser adds PPID (the dump's) and removes
 # USER; the Cost line's share is the recorded frame's; the help lists the
 # travel keys first. k, r, F7, F8, D, Del, e, d and H are refused with a
 # message; the Counters pane shows the recorded counters and the Breakpoints
-# pane says none were recorded; q quits with status 0. On a file that is not
+# pane says none were recorded; q quits with status 0. On a recording of
+# frames 2 s apart, g to a second between two frames lands on the later one
+# (its time in the header), as atop's b does. On a file that is not
 # a recording the viewer does not start: ptop says why, with status 1.
 
 NAME=test_replay_tui
@@ -26,9 +28,15 @@ WAIT_SECONDS=30
 need python3 "to read the recording's times"
 
 victim_pid=
+slow_pid=
 at_exit() {
 	[ -z "$victim_pid" ] || kill -KILL "$victim_pid" 2>/dev/null
+	[ -z "$slow_pid" ] || kill -KILL "$slow_pid" 2>/dev/null
 }
+
+# 3 frames 2 s apart, for g between two frames, recorded meanwhile
+"$PTOP" --record "$tmp/slow.rec" -d 2 -n 3 2>"$tmp/slow.err" &
+slow_pid=$!
 
 # 6 frames with the victim, 4 without it
 victim=$(printf 'ptreplay%07d' $$)
@@ -94,13 +102,13 @@ wait_for victim_row || fail "{ should go back to $victim"
 keys '}'
 expect 'frame 10/10\]'
 
-# g: a time typed as HH:MM:SS goes to the last frame at or before it
+# g: a time typed as HH:MM:SS goes to the first frame at or after it
 want=$(python3 - "$tmp/dump.json" <<'EOF'
 import json, sys
 t = [json.loads(l)["time"] for l in open(sys.argv[1])]
-# the second of frame 8: the last frame at or before that second's start
+# the second of frame 8: the first frame at or after that second's start
 sec = t[7][11:19]
-n = max([i for i, x in enumerate(t) if x[11:23] <= sec + ".000"] or [0])
+n = min([i for i, x in enumerate(t) if x[11:23] >= sec + ".000"])
 print("%s %d" % (sec, n + 1))
 EOF
 )
@@ -302,7 +310,7 @@ want=$(python3 - "$tmp/dump.json" <<'EOF'
 import json, sys
 t = [json.loads(l)["time"] for l in open(sys.argv[1])]
 sec = t[2][:19].replace("T", " ")
-n = max([i for i, x in enumerate(t) if x[:19].replace("T", " ") + x[19:23] <= sec + ".000"] or [0])
+n = min([i for i, x in enumerate(t) if x[:19].replace("T", " ") + x[19:23] >= sec + ".000"])
 print("%s|%d" % (sec, n + 1))
 EOF
 )
@@ -320,6 +328,36 @@ keys 1
 keys q
 wait_for test -s "$tmp/status" || fail "ptop did not quit"
 [ "$(cat "$tmp/status")" = 0 ] || fail "ptop exited with $(cat "$tmp/status")"
+
+# g to a second between two frames 2 s apart: the later frame, as atop's b
+wait "$slow_pid" || fail "recording frames 2 s apart exited $?: $(cat "$tmp/slow.err")"
+slow_pid=
+TZ=UTC "$PTOP" -r "$tmp/slow.rec" -b -o json >"$tmp/slow.json" || fail "dump exited $?"
+# the first whole second between two frames: it, the later frame, that frame's time
+want=$(python3 - "$tmp/slow.json" <<'EOF'
+import calendar, json, sys, time
+t = [json.loads(l)["time"] for l in open(sys.argv[1])]
+s = [calendar.timegm(time.strptime(x[:19], "%Y-%m-%dT%H:%M:%S")) + float(x[19:-1] or 0) for x in t]
+for i in range(len(s) - 1):
+    sec = int(s[i]) + 1
+    if s[i] < sec < s[i + 1]:
+        print("%s %d %s" % (time.strftime("%H:%M:%S", time.gmtime(sec)), i + 2, t[i + 1][11:19]))
+        break
+EOF
+)
+[ -n "$want" ] || fail "no whole second between two frames: $(cat "$tmp/slow.json")"
+# shellcheck disable=SC2086 # three words
+set -- $want
+tm_new_server
+tm_run "$PTOP" -r "$tmp/slow.rec"
+expect 'frame 3/3\]'
+keys g
+expect 'Go to \(HH:MM'
+keys -l "$1"
+keys Enter
+expect "^ptop - $3 .*\\[replay [0-9-]+, frame $2/3\\]"
+keys q
+wait_for test -s "$tmp/status" || fail "ptop did not quit"
 
 # a file that is not a recording: the viewer does not start; ptop says why, status 1
 echo 'not a recording' >"$tmp/not.rec"

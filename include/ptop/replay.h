@@ -11,8 +11,8 @@
 
 struct record_reader;
 
-/* Number of consumers --summary lists. */
-#define REPLAY_TOP 10
+/* Number of processes --summary lists. */
+#define REPLAY_TOP 20
 
 /*
  * The frames --begin and --end pick in r, as typed (NULL: that end is
@@ -39,9 +39,11 @@ void replay_say_skipped(const char *first, uint64_t n);
 /*
  * Write the summary of the recording at path, over the frames begin and end
  * pick (as replay_range() takes them), to fd: its machine, the range's time
- * span and frames, the processes seen, the REPLAY_TOP processes that used
- * the most CPU time, and what recording cost (CPU per frame, bytes per
- * frame). Returns the exit status: 0, 1 after saying why on stderr (also
+ * span and frames, the processes seen, what recording cost (CPU per frame,
+ * bytes per frame), and a table of the REPLAY_TOP processes that used the
+ * most CPU time from the range's first frame to its last (CPU seconds,
+ * average and peak %CPU, peak RES, first and last seen, whether it ended).
+ * Memory is bounded by the rows of two frames, not by the range's length. Returns the exit status: 0, 1 after saying why on stderr (also
  * when the range holds no frame), or 2 for a time that is none.
  */
 int replay_summary(const char *path, const char *begin, const char *end, int fd);

@@ -80,47 +80,51 @@ static int64_t frame_ns(const struct frame *f)
 	return (int64_t)f->time.tv_sec * 1000000000 + f->time.tv_nsec;
 }
 
-/* Go to the last frame at or before t (the first when t is before it). */
+/*
+ * Go to the first frame at or after t (the last when t is after it), as
+ * atop's b does: a time typed to the second lands on that second, not on the
+ * frame before it. A corrupt frame: the next one that reads.
+ */
 static unsigned go_time(struct ui *ui, int64_t t)
 {
 	struct record_reader *r = pipeline_replay(ui->pipe);
 	struct record_error e;
+	int64_t at;
 	uint64_t n;
 
 	if (record_find_time(r, t, &n, &e)) {
 		ui_status(ui, "%s", e.msg);
 		return UI_HANDLED;
 	}
-	/* the last frame at or before t: when it is corrupt, the one before it that reads */
+	/* n is the last frame at or before t; a head that cannot be read: from it on */
+	if (!record_frame_time(r, n, &at, &e) && at < t && n + 1 < record_frames(r))
+		n++;
 	ui->replay_pos = n;
-	ui->replay_back = true;
+	ui->replay_back = false;
 	return UI_HANDLED | UI_REFETCH;
 }
 
-/* A minute forward (dir 1) or back (-1): the frame a minute away, at least one frame. */
+/*
+ * A minute forward (dir 1) or back (-1): the last frame at or before the time
+ * a minute away, at least one frame; past a corrupt one the way the user goes.
+ */
 static unsigned go_minute(struct ui *ui, int dir)
 {
 	struct record_reader *r = pipeline_replay(ui->pipe);
-	uint64_t before = ui->replay_pos;
-	unsigned res;
+	uint64_t before = ui->replay_pos, n;
+	struct record_error e;
 
-	if (dir > 0) {
-		struct record_error e;
-		uint64_t n;
-
-		if (record_find_time(r, frame_ns(&ui->frame) + 60000000000LL, &n, &e))
-			return UI_HANDLED;
-		ui->replay_pos = n;
-		ui->replay_back = false;
-		res = UI_HANDLED | UI_REFETCH;
-	} else {
-		res = go_time(ui, frame_ns(&ui->frame) - 60000000000LL);
+	if (record_find_time(r, frame_ns(&ui->frame) + dir * 60000000000LL, &n, &e)) {
+		ui_status(ui, "%s", e.msg);
+		return UI_HANDLED;
 	}
-	if (ui->replay_pos == before && dir > 0 && before + 1 < record_frames(r))
+	ui->replay_pos = n;
+	ui->replay_back = dir < 0;
+	if (n == before && dir > 0 && before + 1 < record_frames(r))
 		ui->replay_pos++;
-	else if (ui->replay_pos == before && dir < 0 && before > 0)
+	else if (n == before && dir < 0 && before > 0)
 		ui->replay_pos--;
-	return res | UI_REFETCH;
+	return UI_HANDLED | UI_REFETCH;
 }
 
 static unsigned go_frame(struct ui *ui, int64_t delta)
