@@ -152,6 +152,8 @@ static void help_htop(struct sbuf *b)
 	      "      --sort-key=FIELD     sort by FIELD, by -O's names or htop's\n"
 	      "                           (PERCENT_CPU, M_RESIDENT, ...)\n"
 	      "      --keys=htop|top      whose meanings the viewer's keys have (over ptoprc's)\n"
+	      "      --highlight-changes[=DELAY]  colour processes that started or ended in\n"
+	      "                           the last DELAY seconds (default 5; htop's -H)\n"
 	      "\n"));
 }
 
@@ -504,7 +506,8 @@ enum {
 	OPT_SOURCE,
 	OPT_EXITED,
 	OPT_KEYS,
-	OPT_NO_UNICODE
+	OPT_NO_UNICODE,
+	OPT_HIGHLIGHT
 };
 
 #define DEFAULT_COUNTER_BUDGET 32
@@ -600,6 +603,7 @@ static const struct option longopts[] = {
     {"no-mouse", no_argument, NULL, 'M'},
     {"no-unicode", no_argument, NULL, OPT_NO_UNICODE},
     {"keys", required_argument, NULL, OPT_KEYS},
+    {"highlight-changes", optional_argument, NULL, OPT_HIGHLIGHT},
     {NULL, 0, NULL, 0},
 };
 
@@ -612,7 +616,8 @@ struct cli {
 	bool secure;				  /* -s: top's secure mode */
 	bool viewer;				  /* --viewer: the viewer serves --listen */
 	/* htop's options, for the viewer (batch output has no colour, mouse or keys) */
-	int keys; /* --keys: enum key_profile, or -1 */
+	int keys;	     /* --keys: enum key_profile, or -1 */
+	int highlight_delay; /* --highlight-changes[=DELAY], seconds, or -1 */
 	bool tree, no_color, no_mouse, no_unicode;
 	struct serve_addr listen;
 	const char *metrics_opt; /* a metrics option given, for the error without --listen */
@@ -831,6 +836,12 @@ static bool take_htop_option(int c, struct cli *cli)
 			usage_error(_("-F/--filter needs the text to look for in commands"));
 		cli->o.filter.substr = optarg;
 		break;
+	case OPT_HIGHLIGHT:
+		/* htop's -H, whose letter is top's threads here */
+		cli->highlight_delay = optarg ? (int)parse_num("--highlight-changes", optarg, 1,
+							       UI_HIGHLIGHT_DELAY_MAX)
+					      : UI_HIGHLIGHT_DELAY;
+		break;
 	case OPT_KEYS:
 		prof = keymap_profile_by_name(optarg);
 		if (prof < 0)
@@ -1003,6 +1014,7 @@ static int run_viewer(const struct cli *cli)
 	    .no_mouse = cli->no_mouse,
 	    .no_unicode = cli->no_unicode,
 	    .filter_text = o->filter.substr,
+	    .highlight_delay = cli->highlight_delay,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -1016,6 +1028,7 @@ static int run_viewer(const struct cli *cli)
 int main(int argc, char **argv)
 {
 	struct cli cli = {.keys = -1,
+			  .highlight_delay = -1,
 			  .o = {
 			      .delay_s = 3.0,
 			      .order = {.field = FIELD_CPU},

@@ -19,6 +19,8 @@
 
 #define UI_MAX_COLUMNS FIELD_COUNT
 #define UI_METERS_MAX 32
+#define UI_HIGHLIGHT_DELAY 5 /* seconds, htop's default highlight_delay_secs */
+#define UI_HIGHLIGHT_DELAY_MAX 86400
 
 /* The viewer's panes are a table (src/ui/tui.c); a pane is its index there,
  * 0 being Processes. The index a ptoprc name ("counters", any case) stands
@@ -83,6 +85,10 @@ struct ui_config {
 	/* the header's meters, top to bottom (ptoprc meters =): indices of meters.c's table */
 	unsigned char meters[UI_METERS_MAX];
 	unsigned nmeters;
+	/* htop's highlight_changes: processes that started (since the first frame)
+	 * or ended within highlight_delay seconds, coloured */
+	bool highlight_changes;
+	unsigned highlight_delay;
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane, memory bars, top's units
@@ -329,6 +335,7 @@ struct ui_opts {
 	bool no_mouse;		     /* -M/--no-mouse */
 	bool no_unicode;	     /* --no-unicode: ASCII only, whatever the locale */
 	const char *filter_text;     /* -F/--filter: the F4 filter to start with, or NULL */
+	int highlight_delay; /* --highlight-changes[=DELAY]: seconds; < 0: the settings say */
 };
 
 /* Run the viewer until the user quits. Returns the exit status. */

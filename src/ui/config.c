@@ -31,6 +31,7 @@ void config_defaults(struct ui_config *c)
 	c->summary_unit = UNIT_MIB;
 	c->load_line = true;
 	c->nmeters = meters_default(c->meters);
+	c->highlight_delay = UI_HIGHLIGHT_DELAY;
 }
 
 char *config_path(void)
@@ -184,6 +185,7 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		    {"per_cpu", offsetof(struct ui_config, per_cpu)},
 		    {"cmdline", offsetof(struct ui_config, cmdline)},
 		    {"load_line", offsetof(struct ui_config, load_line)},
+		    {"highlight_changes", offsetof(struct ui_config, highlight_changes)},
 		};
 
 		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {

@@ -109,6 +109,8 @@ void crt_set_color(struct ui *ui, bool on)
 		init_pair(COLOR_TREE, COLOR_CYAN, -1);
 		init_pair(COLOR_TAGGED, COLOR_YELLOW, -1);
 		init_pair(COLOR_THREAD, COLOR_GREEN, -1);
+		init_pair(COLOR_NEW, COLOR_BLACK, COLOR_GREEN); /* htop's ProcessNew, ProcessTomb */
+		init_pair(COLOR_TOMB, COLOR_BLACK, COLOR_RED);
 	}
 }
 

@@ -5,6 +5,7 @@
  * "memory = bars|text|hidden", "summary_unit = MiB", "task_unit = KiB".
  * (top's l, the load line, is a yes-or-no setting among config.c's.)
  */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -47,6 +48,14 @@ bool config_parse_display(struct ui_config *c, const char *key, const char *val,
 			*why = N_("memory must be bars, text or hidden");
 		else
 			c->memory = (enum mem_display)d;
+	} else if (!strcmp(key, "highlight_delay")) {
+		char *end;
+		unsigned long v = strtoul(val, &end, 10);
+
+		if (end == val || *end || *val == '-' || v < 1 || v > UI_HIGHLIGHT_DELAY_MAX)
+			*why = N_("highlight_delay must be whole seconds from 1 to 86400");
+		else
+			c->highlight_delay = (unsigned)v;
 	} else
 		return false;
 	return true;
@@ -57,4 +66,6 @@ void config_write_display(struct sbuf *b, const struct ui_config *c)
 	sbuf_printf(b, "memory = %s\nsummary_unit = %s\ntask_unit = %s\n",
 		    config_mem_display_name(c->memory), mem_unit_name(c->summary_unit),
 		    mem_unit_name(c->task_unit));
+	sbuf_printf(b, "highlight_changes = %s\nhighlight_delay = %u\n",
+		    c->highlight_changes ? "yes" : "no", c->highlight_delay);
 }

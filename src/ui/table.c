@@ -103,14 +103,34 @@ static int draw_branches(struct ui *ui, int y, int x, int maxw, const struct tre
 	return used;
 }
 
+/*
+ * htop's highlight_changes: a process that ended in the interval (an exit
+ * hook's row), or that started since the first frame and less than
+ * highlight_delay seconds ago; 0 for the others.
+ */
+static attr_t changed(const struct ui *ui, const struct frame_proc *p)
+{
+	double started, hz = ui->frame.hz > 0 ? (double)ui->frame.hz : 100;
+
+	if (!ui->cfg.highlight_changes)
+		return 0;
+	if (p->exited)
+		return ui_attr(ui, COLOR_TOMB, A_DIM);
+	started = (double)p->start_ticks / hz;
+	if (started > ui->first_uptime && ui->frame.uptime_s - started < ui->cfg.highlight_delay)
+		return ui_attr(ui, COLOR_NEW, A_BOLD);
+	return 0;
+}
+
 static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 {
 	const struct frame_proc *p = procs_row_at(ui, i);
 	bool selected = i == ui->sel;
+	attr_t hl = selected ? 0 : changed(ui, p);
 	/* htop's user threads: told from their processes by colour */
-	attr_t thread = !ui->frame.threads && frame_proc_is_thread(p) && !selected
+	attr_t thread = !ui->frame.threads && frame_proc_is_thread(p) && !selected && !hl
 			    ? ui_attr(ui, COLOR_THREAD, A_DIM)
-			    : 0;
+			    : hl;
 	enum field_id cols[UI_MAX_COLUMNS];
 	size_t ncols = fit_columns(ui, cols);
 	int x = 0;
@@ -120,6 +140,8 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		mvhline(y, 0, ' ', COLS);
 	}
 	attron(thread);
+	if (hl)
+		mvhline(y, 0, ' ', COLS); /* the whole row, as htop colours it */
 	if (ui->ntags && tags_has(ui, p))
 		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	for (size_t c = 0; c < ncols && x < COLS; c++) {

@@ -108,6 +108,8 @@ static void take_frame(struct ui *ui)
 		ui->own_cpu_pct = (cpu - ui->cpu_mark) * 100.0 / (wall - ui->wall_mark);
 	ui->cpu_mark = cpu;
 	ui->wall_mark = wall;
+	if (!ui->have_frame)
+		ui->first_uptime = ui->frame.uptime_s;
 	ui->have_frame = true;
 	ui->frames++;
 	if (ui->exporter)
@@ -191,6 +193,10 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.tree = true;
 	if (o->no_color)
 		ui->cfg.color = false;
+	if (o->highlight_delay >= 0) {
+		ui->cfg.highlight_changes = true;
+		ui->cfg.highlight_delay = (unsigned)o->highlight_delay;
+	}
 	ui->no_mouse = o->no_mouse;
 	ui->no_unicode = o->no_unicode;
 	display_apply(ui);

@@ -34,6 +34,8 @@ enum ui_color {
 	COLOR_TREE,
 	COLOR_TAGGED,
 	COLOR_THREAD, /* a thread's row among processes, as htop colours them */
+	COLOR_NEW,    /* highlight_changes: a process that started */
+	COLOR_TOMB,   /* ... and one that ended */
 	COLOR_COUNT
 };
 
@@ -102,6 +104,7 @@ struct ui {
 	double next_frame;	    /* CLOCK_MONOTONIC seconds */
 	double cpu_mark, wall_mark; /* ptop's own CPU use, measured between frames */
 	double own_cpu_pct;
+	double first_uptime; /* the first frame's uptime: what started after it is new */
 
 	/* the Processes pane's view of the frame */
 	const struct frame_proc **rows;
