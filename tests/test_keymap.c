@@ -44,7 +44,7 @@ static const struct {
     {'P', ACT_SORT_CPU, ACT_SORT_CPU},
     {'M', ACT_SORT_MEM, ACT_SORT_MEM},
     {'T', ACT_SORT_TIME, ACT_SORT_TIME},
-    {'N', ACT_SORT_PID, ACT_SORT_PID},
+    {'N', ACT_SORT_PID, ACT_SORT_PID_TOP},
     {'<', ACT_SORT_MENU, ACT_SORT_PREV},
     {'>', ACT_SORT_MENU, ACT_SORT_NEXT},
     {',', ACT_SORT_MENU, ACT_SORT_MENU},

@@ -222,6 +222,7 @@ enum ui_action {
 	ACT_SORT_MEM,
 	ACT_SORT_TIME,
 	ACT_SORT_PID,
+	ACT_SORT_PID_TOP, /* top's N: PID, in the direction the order has (highest first at start) */
 	ACT_SORT_PREV,
 	ACT_SORT_NEXT,
 	ACT_SORT_MENU,

@@ -211,6 +211,21 @@ static void sort_by(struct ui *ui, enum field_id id)
 		  ui->cfg.order.reverse ? _(", reversed") : "");
 }
 
+/*
+ * top's N: sort by PID in the direction the order has now, as top keeps one
+ * direction for whatever column it sorts by: highest first at start (top's
+ * default), lowest first after R. Pressed again, it changes nothing, as in top.
+ */
+static void sort_pid_top(struct ui *ui)
+{
+	struct row_order *o = &ui->cfg.order;
+	bool highest_first = field_defs[o->field].ascending == o->reverse;
+
+	o->field = FIELD_PID;
+	o->reverse = field_defs[FIELD_PID].ascending == highest_first;
+	ui_status(ui, _("Sorted by %s"), field_defs[FIELD_PID].title);
+}
+
 /* Move the sort column one shown column left or right (top's < and >). */
 static void sort_step(struct ui *ui, int dir)
 {
@@ -293,6 +308,9 @@ static unsigned procs_sort(struct ui *ui, enum ui_action act)
 		break;
 	case ACT_SORT_PID:
 		sort_by(ui, FIELD_PID);
+		break;
+	case ACT_SORT_PID_TOP:
+		sort_pid_top(ui);
 		break;
 	case ACT_SORT_PREV:
 		sort_step(ui, -1);
