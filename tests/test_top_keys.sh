@@ -7,6 +7,9 @@
 # the same processes through -p), else against what top's manual says:
 # N sorts by PID, highest first, and keeps the direction when pressed again
 # (R reverses it). The htop profile's N stays htop's (PID, lowest first).
+# S turns cumulative time on and off (TIME+ of a shell that waited for a
+# child that burned CPU: its own, then with the child's), as -S starts it;
+# the htop profile's S stays the column chooser.
 # Keys are also sent several at once, typed before a redraw. make check sets
 # PTOP, srcdir and TMUX_BIN.
 
@@ -131,5 +134,62 @@ wait_for order_is screen "$up" || fail "htop's N: want $up, got $(pids_of screen
 keys N
 wait_for order_is screen "$down" || fail "htop's N N: want $down, got $(pids_of screen)"
 keys q
+
+# ---- S: cumulative time, as -S ----------------------------------------------
+if command -v python3 >/dev/null 2>&1; then
+	# the child counts its own CPU time (what the kernel counts, not a sleep);
+	# the shell waits for it, so its cutime holds it, then becomes sleep
+	sh -c '"$2" -c "import os
+while os.times().user + os.times().system < 0.3:
+    pass"; : >"$1"; exec sleep 600' sh "$tmp/ready" python3 &
+	cum=$!
+	kids="$kids $cum"
+	wait_for test -e "$tmp/ready" || fail "the child never used its 0.3 s of CPU"
+	asleep() { [ "$(cat "/proc/$cum/comm")" = sleep ] && [ "$(state "$cum")" = S ]; }
+	wait_for asleep || fail "the shell never became sleep"
+	set -- $(sed 's/.*) //' "/proc/$cum/stat" | awk '{ print $12, $13, $14, $15 }')
+	ut=$1 st=$2 cut=$3 cst=$4
+	hz=$(getconf CLK_TCK)
+	time_plus() { # TIME+ of ticks, as top prints it
+		awk -v t="$1" -v hz="$hz" 'BEGIN { cs = int(t * 100 / hz)
+			printf "%d:%02d.%02d\n", int(cs / 6000), int(cs / 100) % 60, cs % 100 }'
+	}
+	own=$(time_plus $((ut + st)))
+	all=$(time_plus $((ut + st + cut + cst)))
+	[ "$own" != "$all" ] || fail "the shell's TIME+ is $own with its child's time too"
+	# time_is SCREEN TIME: the row of $cum shows TIME+ TIME
+	time_is() {
+		"$1" | awk -v p="$cum" -v t="$2" '$1 == p { for (i = 2; i <= NF; i++) if ($i == t) ok = 1 }
+			END { exit !ok }'
+	}
+	start top -p "$cum"
+	wait_for time_is screen "$own" || fail "TIME+ should be the own $own at start"
+	keys S
+	expect 'Cumulative time on'
+	wait_for time_is screen "$all" || fail "S: TIME+ should be $all, with the child's"
+	keys S
+	expect 'Cumulative time off'
+	wait_for time_is screen "$own" || fail "S again: TIME+ should be the own $own"
+	keys S S S
+	wait_for time_is screen "$all" || fail "S S S typed together: TIME+ should be $all"
+	if top_start -p "$cum"; then
+		wait_for time_is top_screen "$own" || fail "top: TIME+ should be $own"
+		top_keys S
+		top_expect 'Cumulative time On'
+		wait_for time_is top_screen "$all" || fail "top's S: TIME+ should be $all"
+	fi
+	keys q
+	# -S starts the viewer with it on, in either profile; htop's S is the column chooser
+	start htop -S -p "$cum"
+	wait_for time_is screen "$all" || fail "-S: TIME+ should be $all at start"
+	keys S
+	expect '^Columns: '
+	keys Escape q
+	if top_start -S -p "$cum"; then
+		wait_for time_is top_screen "$all" || fail "top -S: TIME+ should be $all"
+	fi
+else
+	partial_skip "no python3 for a child that burns CPU: S not checked"
+fi
 
 finish

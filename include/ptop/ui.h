@@ -231,6 +231,7 @@ enum ui_action {
 	ACT_SEARCH_NEXT,
 	ACT_FILTER,
 	ACT_USER,
+	ACT_CUMULATIVE,	       /* top's S: TIME+ with the dead children's time, or without */
 	ACT_FIELD_FILTER,      /* top's o: FIELD=VALUE, any case */
 	ACT_FIELD_FILTER_CASE, /* top's O: exact case */
 	ACT_FOLLOW,
@@ -308,9 +309,10 @@ struct ui_opts {
 	unsigned counter_budget;
 	const struct perf_bp_spec *watches; /* --watch, armed at start */
 	size_t nwatches;
-	bool threads; /* -H: start with a row per thread (else the settings say) */
-	bool cmdline; /* -c: start with command lines (else the settings say) */
-	bool secure;  /* -s: top's secure mode: no signal, renice or delay change */
+	bool threads;	 /* -H: start with a row per thread (else the settings say) */
+	bool cmdline;	 /* -c: start with command lines (else the settings say) */
+	bool cumulative; /* -S: start with TIME+ including the dead children's time */
+	bool secure;	 /* -s: top's secure mode: no signal, renice or delay change */
 	const struct serve_addr *listen;    /* --listen --viewer: serve metrics too, or NULL */
 	const struct metrics_opts *metrics; /* with listen */
 	const char *replay;		    /* -r: a recording's frames instead of /proc */

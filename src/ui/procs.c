@@ -100,8 +100,11 @@ static void keep_selection(struct ui *ui, size_t before)
 void procs_rebuild(struct ui *ui)
 {
 	const struct frame *f = &ui->frame;
+	/* the times sort as they show: with the dead children's when cumulative (S, -S) */
+	struct row_order ord = ui->cfg.order;
 	size_t n;
 
+	ord.cumulative = ui->view.cumulative;
 	if (ui->rows_cap < f->nprocs + f->nexited) {
 		ui->rows_cap = f->cap + f->nexited;
 		ui->rows = xreallocarray(ui->rows, ui->rows_cap, sizeof(*ui->rows));
@@ -111,15 +114,15 @@ void procs_rebuild(struct ui *ui)
 	/* the processes that ended in the interval sort with the rest, marked (COMMAND) */
 	n += rows_select_exited(f, &ui->filter, NULL, ui->rows + n);
 	if (!ui->cfg.tree)
-		rows_sort(ui->rows, n, &ui->cfg.order);
+		rows_sort(ui->rows, n, &ord);
 	ui->nrows = filter_rows(ui, ui->rows, n);
 	if (ui->cfg.tree) {
 		if (ui->tree_cap < ui->rows_cap) {
 			ui->tree_cap = ui->rows_cap;
 			ui->tree = xreallocarray(ui->tree, ui->tree_cap, sizeof(*ui->tree));
 		}
-		ui->nrows = tree_build(ui->rows, ui->nrows, &ui->cfg.order, ui->collapsed,
-				       ui->ncollapsed, ui->tree);
+		ui->nrows =
+		    tree_build(ui->rows, ui->nrows, &ord, ui->collapsed, ui->ncollapsed, ui->tree);
 	}
 	keep_selection(ui, ui->sel);
 }

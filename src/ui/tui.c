@@ -185,6 +185,7 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	if (o->task_unit >= 0)
 		ui->cfg.task_unit = (enum mem_unit)o->task_unit;
 	display_apply(ui);
+	ui->view.cumulative = o->cumulative;
 	ui->filter = o->filter;
 	if (ui->cfg.pane >= ui_pane_count())
 		ui->cfg.pane = 0;

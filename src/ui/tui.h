@@ -395,7 +395,7 @@ void inspect_free(void);
 void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who);
 
 /* display.c: how the header and the memory columns show what they show */
-/* m, E, and top's e and l; UI_IGNORED for any other action. */
+/* m, E, and top's e, l and S; UI_IGNORED for any other action. */
 unsigned display_key(struct ui *ui, enum ui_action act);
 /* ui->view as the settings say (after they are read, and after each change). */
 void display_apply(struct ui *ui);
