@@ -59,6 +59,7 @@ static const struct {
     {'\\', ACT_FILTER, ACT_FILTER},
     {KEY_F(4), ACT_FILTER, ACT_FILTER},
     {'u', ACT_USER, ACT_USER},
+    {'i', ACT_IDLE, ACT_IDLE},
     {'o', ACT_FIELD_FILTER, ACT_FIELD_FILTER},
     {'O', ACT_FIELD_FILTER_CASE, ACT_FIELD_FILTER_CASE},
     {'U', ACT_UNTAG_ALL, ACT_USER},

@@ -9,7 +9,9 @@
 # (R reverses it). The htop profile's N stays htop's (PID, lowest first).
 # S turns cumulative time on and off (TIME+ of a shell that waited for a
 # child that burned CPU: its own, then with the child's), as -S starts it;
-# the htop profile's S stays the column chooser.
+# the htop profile's S stays the column chooser. i hides the processes
+# idle in the interval (a sleep) and keeps a busy one (a copy of yes), and
+# the footer says so; -i starts the viewer with them hidden.
 # Keys are also sent several at once, typed before a redraw. make check sets
 # PTOP, srcdir and TMUX_BIN.
 
@@ -191,5 +193,48 @@ while os.times().user + os.times().system < 0.3:
 else
 	partial_skip "no python3 for a child that burns CPU: S not checked"
 fi
+
+# ---- i: the idle processes hidden, as -i -------------------------------------
+# a (asleep) is idle; y (a copy of yes) runs all the time, for this part only
+cp "$(command -v yes)" "$tmp/${prefix}y" || exit 1
+"$tmp/${prefix}y" >/dev/null &
+y=$!
+kids="$kids $y"
+has_row() { # SCREEN PID
+	case " $(pids_of "$1")" in *" $2 "*) return 0 ;; esac
+	return 1
+}
+only_busy() { has_row "$1" "$y" && ! has_row "$1" "$a"; }
+both() { has_row "$1" "$y" && has_row "$1" "$a"; }
+start top -p "$a,$y"
+wait_for both screen || fail "a and y should show at start: $(pids_of screen)"
+keys i
+expect 'Idle processes hidden'
+wait_for only_busy screen || fail "i should hide a ($a), not y ($y): $(pids_of screen)"
+expect 'F10Quit .*\[idle hidden\]'
+keys i
+expect 'Idle processes shown'
+wait_for both screen || fail "i again should show a: $(pids_of screen)"
+wait_for off_screen '\[idle hidden\]' || fail "the footer should not say idle hidden"
+keys i i i
+wait_for only_busy screen || fail "i i i typed together should hide a: $(pids_of screen)"
+expect 'F10Quit .*\[idle hidden\]'
+if top_start -p "$a,$y"; then
+	wait_for both top_screen || fail "top should show a and y: $(pids_of top_screen)"
+	top_keys i
+	wait_for only_busy top_screen || fail "top's i should hide a: $(pids_of top_screen)"
+fi
+keys q
+# -i starts the viewer with them hidden, said in the footer; i shows them
+start htop -i -p "$a,$y"
+wait_for only_busy screen || fail "-i: a should be hidden: $(pids_of screen)"
+expect 'F10Quit .*\[idle hidden\]'
+keys i
+wait_for both screen || fail "i after -i should show a: $(pids_of screen)"
+keys q
+if top_start -i -p "$a,$y"; then
+	wait_for only_busy top_screen || fail "top -i: a should be hidden: $(pids_of top_screen)"
+fi
+stop "$y"
 
 finish

@@ -231,6 +231,7 @@ enum ui_action {
 	ACT_SEARCH_NEXT,
 	ACT_FILTER,
 	ACT_USER,
+	ACT_IDLE,	       /* top's i: the processes idle in the interval hidden or shown */
 	ACT_CUMULATIVE,	       /* top's S: TIME+ with the dead children's time, or without */
 	ACT_FIELD_FILTER,      /* top's o: FIELD=VALUE, any case */
 	ACT_FIELD_FILTER_CASE, /* top's O: exact case */

@@ -4,7 +4,8 @@
  * the name filter (\ and F4) and the search (/ and F3) match the command as
  * shown, in any case (the command line when it is shown, read for every row
  * the filter looks at, as htop does); top's field filters (o, O) are parsed
- * by fieldfilter.c; u offers a menu of the users that have processes.
+ * by fieldfilter.c; u offers a menu of the users that have processes; i
+ * (top's, as -i) hides the processes that used no CPU in the interval.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +57,8 @@ size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n)
 
 void filter_draw_kept(struct ui *ui, struct sbuf *b)
 {
+	if (ui->filter.hide_idle)
+		sbuf_adds(b, _(" [idle hidden]"));
 	for (size_t i = 0; i < ui->nfield_filters; i++) {
 		const struct field_filter *ff = &ui->field_filters[i];
 
@@ -142,6 +145,12 @@ unsigned filter_key(struct ui *ui, enum ui_action act)
 	case ACT_FIELD_FILTER_CASE:
 		ui_prompt(ui, &field_prompt_case, "");
 		return UI_HANDLED;
+	case ACT_IDLE:
+		/* top's i, as -i: rows_select() leaves them out */
+		ui->filter.hide_idle = !ui->filter.hide_idle;
+		ui_status(ui, ui->filter.hide_idle ? _("Idle processes hidden")
+						   : _("Idle processes shown"));
+		return UI_HANDLED | UI_REBUILD;
 	case ACT_HIDE_KTHREADS:
 		ui->cfg.hide_kthreads = !ui->cfg.hide_kthreads;
 		ui_status(ui, ui->cfg.hide_kthreads ? _("Kernel threads hidden")
