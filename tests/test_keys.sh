@@ -7,7 +7,7 @@
 # k and r act on every tagged process, and a tagged process that ended is
 # reported, not replaced; Z pauses; the kept filter shows in the footer. With
 # "keys = top" in ptoprc: Space refreshes, c shows command lines, s asks for
-# the delay, U for a user, and the keys both share (I, Z, /, k, r, F8, K, *)
+# the delay, U for a user (top's prompt), and the keys both share (I, Z, /, k, r, F8, K, *)
 # do what they do in htop's; help lists the profile's keys. Keys are also sent
 # several at once, typed before a redraw. make check sets PTOP, srcdir and
 # TMUX_BIN.
@@ -330,7 +330,7 @@ keys s
 expect 'Delay in seconds: '
 keys Escape
 keys U
-expect 'Show the processes of:'
+expect 'Which user \(blank for all\): '
 keys Escape
 # o and O in the top profile too
 keys o

@@ -11,7 +11,12 @@
 # child that burned CPU: its own, then with the child's), as -S starts it;
 # the htop profile's S stays the column chooser. i hides the processes
 # idle in the interval (a sleep) and keeps a busy one (a copy of yes), and
-# the footer says so; -i starts the viewer with them hidden.
+# the footer says so; -i starts the viewer with them hidden. u and U ask
+# "Which user (blank for all): " as top does and take a name, a uid or !
+# (u the effective user, U any of real, effective, saved, fs: a process
+# with nobody's real uid and root's effective one tells them apart); a
+# blank answer shows all, Esc changes nothing, an unknown user says
+# "Invalid user" and shows all, as top does.
 # Keys are also sent several at once, typed before a redraw. make check sets
 # PTOP, srcdir and TMUX_BIN.
 
@@ -236,5 +241,70 @@ if top_start -i -p "$a,$y"; then
 	wait_for only_busy top_screen || fail "top -i: a should be hidden: $(pids_of top_screen)"
 fi
 stop "$y"
+
+# ---- u, U: a user asked for, by name or uid ----------------------------------
+# n is nobody's through and through; r has nobody's real uid and root's
+# effective one (u does not take it for nobody's, U does); a is root's
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+	[ "$(id -un 65534 2>/dev/null)" = nobody ]; then
+	cp "$(command -v sleep)" "$tmp/${prefix}n" && cp "$(command -v sleep)" "$tmp/${prefix}r" &&
+		chmod 755 "$tmp" || exit 1
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/${prefix}n" 600 &
+	n=$!
+	setpriv --ruid=65534 "$tmp/${prefix}r" 600 &
+	r=$!
+	kids="$kids $n $r"
+	users=$a,$n,$r
+	# shows SCREEN PIDS...: the rows are these processes, in any order
+	shows() {
+		scr=$1
+		shift
+		[ "$(pids_of "$scr" | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ')" = \
+			"$(printf '%s\n' "$@" | sort -n | tr '\n' ' ')" ]
+	}
+	start top -p "$users"
+	wait_for shows screen "$a" "$n" "$r" || fail "a, n and r should show: $(pids_of screen)"
+	keys u
+	expect 'Which user \(blank for all\): _'
+	keys -l nobody
+	keys Enter
+	wait_for shows screen "$n" || fail "u nobody: only n ($n) should show: $(pids_of screen)"
+	keys U
+	expect 'Which user \(blank for all\): _'
+	keys -l nobody
+	keys Enter
+	wait_for shows screen "$n" "$r" || fail "U nobody: n and r should show: $(pids_of screen)"
+	# typed together, before a redraw: a uid, and ! for every other user
+	keys u 65534 Enter
+	wait_for shows screen "$n" || fail "u 65534: only n should show: $(pids_of screen)"
+	keys U '!nobody' Enter
+	wait_for shows screen "$a" || fail "U !nobody: only a should show: $(pids_of screen)"
+	# Esc changes nothing; a blank answer shows every user; an unknown one says so
+	keys u nobody Escape
+	wait_for off_screen 'Which user' || fail "Esc should close the prompt"
+	shows screen "$a" || fail "Esc should keep the filter: $(pids_of screen)"
+	keys u Enter
+	wait_for shows screen "$a" "$n" "$r" || fail "a blank user should show all: $(pids_of screen)"
+	keys u nobody Enter
+	wait_for shows screen "$n" || fail "u nobody again: $(pids_of screen)"
+	keys u
+	keys -l "${prefix}nosuchuser"
+	keys Enter
+	expect 'Invalid user'
+	wait_for shows screen "$a" "$n" "$r" || fail "an unknown user shows all, as top: $(pids_of screen)"
+	# top's prompt and message beside ptop's (top's u drops its -p list, so
+	# its rows are not compared here)
+	if top_start; then
+		top_keys u
+		top_expect 'Which user \(blank for all\)'
+		top_keys x y z z y Enter
+		top_expect 'Invalid user'
+	fi
+	keys q
+	stop "$n"
+	stop "$r"
+else
+	partial_skip "u and U need root, setpriv and a user nobody (65534)"
+fi
 
 finish

@@ -231,6 +231,8 @@ enum ui_action {
 	ACT_SEARCH_NEXT,
 	ACT_FILTER,
 	ACT_USER,
+	ACT_USER_PROMPT,       /* top's u: a user by name or uid, its effective uid */
+	ACT_USER_ANY_PROMPT,   /* top's U: real, effective, saved or file system uid */
 	ACT_IDLE,	       /* top's i: the processes idle in the interval hidden or shown */
 	ACT_CUMULATIVE,	       /* top's S: TIME+ with the dead children's time, or without */
 	ACT_FIELD_FILTER,      /* top's o: FIELD=VALUE, any case */

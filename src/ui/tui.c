@@ -94,6 +94,11 @@ static void take_frame(struct ui *ui)
 	double cpu = clock_cpu(), wall = clock_mono();
 	int err;
 
+	/* top's U (-U): the real, saved and fs uids of every process are status's */
+	if (ui->filter.by_uid && ui->filter.uid_any) {
+		req.needs |= PROC_NEED(PROC_FILE_STATUS);
+		req.needs_all |= PROC_NEED(PROC_FILE_STATUS);
+	}
 	if (ui->replay)
 		replay_seek(ui);
 	err = pipeline_frame(ui->pipe, &req, &ui->frame);

@@ -306,7 +306,7 @@ bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *te
 size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n);
 /* The idle filter and the field filters, for the status line, appended to b. */
 void filter_draw_kept(struct ui *ui, struct sbuf *b);
-/* u, i, o, O, K and *; UI_IGNORED for any other action. */
+/* u (and top's u, U), i, o, O, K and *; UI_IGNORED for any other action. */
 unsigned filter_key(struct ui *ui, enum ui_action act);
 /* Open the u menu: All users, then the users that have processes now. */
 void filter_user_menu(struct ui *ui);
