@@ -16,7 +16,15 @@
 # (u the effective user, U any of real, effective, saved, fs: a process
 # with nobody's real uid and root's effective one tells them apart); a
 # blank answer shows all, Esc changes nothing, an unknown user says
-# "Invalid user" and shows all, as top does.
+# "Invalid user" and shows all, as top does. k asks "PID to signal/kill
+# [default pid = N]: " (N the selected process, where top's is its first
+# row), then "Send pid N signal [15/sigterm]: ", taking a number or a name
+# with or without SIG in any case: the signal reaches that process alone
+# (each victim's exit status says which signal; the others stay alive); Esc
+# at either prompt sends nothing; a PID no row shows is refused; a default
+# that ended is reported. r asks "PID to renice [default pid = N]: " then
+# "Renice PID N to value: " and renices that process alone. Secure mode
+# refuses both.
 # Keys are also sent several at once, typed before a redraw. make check sets
 # PTOP, srcdir and TMUX_BIN.
 
@@ -306,5 +314,146 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
 else
 	partial_skip "u and U need root, setpriv and a user nobody (65534)"
 fi
+
+# ---- k, r: a PID (the selected one by default), then a signal or a nice ------
+spawn d
+d=$spawned
+spawn e
+e=$spawned
+spawn f
+f=$spawned
+spawn g
+g=$spawned
+spawn h
+h=$spawned
+spawn j
+j=$spawned
+victims=$d,$e,$f,$g,$h,$j
+# reaped PID: wait for our child PID, its exit status in $st; it leaves
+# $kids, so the cleanup never signals its PID, which another may have now
+reaped() {
+	wait "$1"
+	st=$?
+	rest=
+	for p in $kids; do
+		[ "$p" = "$1" ] || rest="$rest $p"
+	done
+	kids=$rest
+}
+start top -p "$victims"
+# by PID, highest first: v1 to v6
+set -- $(printf '%s\n' "$d" "$e" "$f" "$g" "$h" "$j" | sort -rn)
+v1=$1 v2=$2 v3=$3 v4=$4 v5=$5 v6=$6
+# Home then Down selects v2, with v1 above it (top's default would be v1)
+keys N Home Down
+keys k
+expect "PID to signal/kill \\[default pid = $v2\\]: _"
+keys Escape
+wait_for off_screen 'PID to signal' || fail "Esc should close the PID prompt"
+keys k Enter
+expect "Send pid $v2 signal \\[15/sigterm\\]: _"
+keys Escape
+wait_for off_screen 'Send pid' || fail "Esc should close the signal prompt"
+alive "$v2" || fail "Esc at either prompt must send nothing ($v2 is gone)"
+# the default, then TERM by default: the selected process, not the first row
+keys k Enter Enter
+expect "Sent SIGTERM to $v2 "
+reaped "$v2"; [ "$st" = 143 ] || fail "k Enter Enter: $v2 should have died of SIGTERM, not $st"
+alive "$v1" || fail "the first row ($v1) must be alive"
+# a PID typed, and a signal by name, number, with or without SIG, any case;
+# each typed together before a redraw
+keys k "$v3" Enter kill Enter
+expect "Sent SIGKILL to $v3 "
+reaped "$v3"; [ "$st" = 137 ] || fail "k $v3 kill: $v3 should have died of SIGKILL, not $st"
+keys k "$v4" Enter SIGKILL Enter
+expect "Sent SIGKILL to $v4 "
+reaped "$v4"; [ "$st" = 137 ] || fail "k $v4 SIGKILL: $v4 should have died of SIGKILL, not $st"
+keys k "$v5" Enter 10 Enter
+expect "Sent SIGUSR1 to $v5 "
+reaped "$v5"; [ "$st" = 138 ] || fail "k $v5 10: $v5 should have died of SIGUSR1, not $st"
+keys k "$v6" Enter sigusr2 Enter
+expect "Sent SIGUSR2 to $v6 "
+reaped "$v6"; [ "$st" = 140 ] || fail "k $v6 sigusr2: $v6 should have died of SIGUSR2, not $st"
+alive "$v1" || fail "$v1 was not chosen and must be alive"
+# a PID no row shows is refused, never signalled: the test's shell (in the
+# frame, left out by -p), and one no process can have
+keys k $$ Enter
+expect "No process $$ in view: nothing was done"
+keys k 99999999 Enter
+expect 'No process 99999999 in view: nothing was done'
+keys k "$v1" Enter nosuchsignal Enter
+expect 'Invalid signal'
+alive "$v1" || fail "an invalid signal must send nothing to $v1"
+# the default's process ended before Enter: said, nothing sent to another
+keys Home
+keys k
+expect "PID to signal/kill \\[default pid = $v1\\]: _"
+kill -KILL "$v1"
+reaped "$v1"
+keys Enter
+expect "is gone: nothing was done"
+
+# r: the selected process by default, a PID typed; only it is reniced
+keys q
+spawn x
+x=$spawned
+spawn w
+w=$spawned
+start top -p "$x,$w"
+w_nice=$(nice_of "$w")
+x_nice=$(nice_of "$x")
+filter() {
+	keys -l '\'
+	expect 'Filter: '
+	keys C-u
+	keys -l "$1"
+	keys Enter
+}
+filter "$(cat "/proc/$x/comm")"
+wait_for order_is screen "$x " || fail "the filter should leave $x: $(pids_of screen)"
+filter "$prefix"
+wait_for has_row screen "$w" || fail "$w should show again"
+keys r
+expect "PID to renice \\[default pid = $x\\]: _"
+keys Enter
+expect "Renice PID $x to value: _"
+keys Escape
+wait_for off_screen 'Renice PID' || fail "Esc should close the nice prompt"
+[ "$(nice_of "$x")" = "$x_nice" ] || fail "Esc must renice nothing"
+keys r Enter 5 Enter
+expect "Process $x \\(${prefix}[a-z]\\) reniced to 5"
+[ "$(nice_of "$x")" = 5 ] || fail "r Enter 5: $x should have nice 5, not $(nice_of "$x")"
+[ "$(nice_of "$w")" = "$w_nice" ] || fail "r Enter 5: $w must keep its nice"
+keys r "$w" Enter 7 Enter
+expect "Process $w \\(${prefix}[a-z]\\) reniced to 7"
+[ "$(nice_of "$w")" = 7 ] || fail "r $w 7: $w should have nice 7"
+[ "$(nice_of "$x")" = 5 ] || fail "r $w 7: $x must keep nice 5"
+keys r $$ Enter
+expect "No process $$ in view: nothing was done"
+if top_start -p "$x,$w"; then
+	top_keys k
+	top_expect 'PID to signal/kill \[default pid = [0-9]+\]'
+	tfirst=$(pids_of top_screen | cut -d' ' -f1)
+	top_on_screen "default pid = $tfirst\\]" || fail "top's default should be its first row $tfirst"
+	top_keys Enter
+	top_expect "Send pid $tfirst signal \\[15/sigterm\\]"
+	top_keys Escape
+	top_keys r
+	top_expect "PID to renice \\[default pid = $tfirst\\]"
+	top_keys Enter
+	top_expect "Renice PID $tfirst to value"
+	top_keys Escape
+	alive "$x" && alive "$w" || fail "Esc in top's prompts should have sent nothing"
+fi
+keys q
+
+# secure mode (-s) refuses both, before any prompt
+start top -s -p "$x,$w"
+keys k
+expect 'Secure mode \(-s\): no signals, no renice'
+keys r
+expect 'Secure mode \(-s\): no signals, no renice'
+off_screen 'PID to' || fail "secure mode should ask for no PID"
+keys q
 
 finish

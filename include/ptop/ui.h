@@ -240,8 +240,10 @@ enum ui_action {
 	ACT_FOLLOW,
 	ACT_KILL,
 	ACT_RENICE,
-	ACT_NICE_DOWN, /* F7: raise priority (nice - 1) */
-	ACT_NICE_UP,   /* F8: lower priority (nice + 1) */
+	ACT_KILL_PID,	/* top's k: a PID asked for (the selected one by default), then a signal */
+	ACT_RENICE_PID, /* top's r: a PID asked for, then a nice value */
+	ACT_NICE_DOWN,	/* F7: raise priority (nice - 1) */
+	ACT_NICE_UP,	/* F8: lower priority (nice + 1) */
 	ACT_PAUSE,
 	ACT_REFRESH, /* take a frame now (top's Space and Enter) */
 	ACT_TAG,     /* tag the selected process and move down */

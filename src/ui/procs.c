@@ -366,6 +366,10 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 	case ACT_RENICE:
 		ui_renice_prompt(ui, p);
 		break;
+	case ACT_KILL_PID:
+	case ACT_RENICE_PID:
+		topact_open(ui, act == ACT_KILL_PID);
+		break;
 	case ACT_NICE_DOWN:
 	case ACT_NICE_UP:
 		return renice_step(ui, p, act == ACT_NICE_UP ? 1 : -1);

@@ -3,8 +3,8 @@
  * tui.h: the viewer's state and what its files share: the loop (tui.c),
  * the stack of modal screens (screens.c), where keys go (dispatch.c), the
  * terminal (crt.c), the status line and prompts (prompt.c), menus, help and the column chooser (menus.c), the
- * signal menu (signals.c), actions on a chosen process (action.c), the
- * header meters (meters.c) and the panes (procs.c with table.c, counters.c,
+ * signal menu (signals.c), actions on a chosen process (action.c, top's k and
+ * r in topact.c), the header meters (meters.c) and the panes (procs.c with table.c, counters.c,
  * breakpoints.c, bench.c with bench_child.h). A pane is one row in
  * panes.c's ui_panes[] table: a name, a draw function for its part of the
  * screen and a key handler.
@@ -146,6 +146,11 @@ struct ui {
 	/* of the signal menu or the renice prompt: the tagged processes, or the selected one */
 	struct proc_target targets[UI_TAGS_MAX];
 	size_t ntargets;
+	bool targets_tagged; /* they are the tagged processes (messages count them) */
+	/* top's k and r: the default PID's process (the selected one when asked), and which */
+	int ask_pid;
+	uint64_t ask_start; /* its start time, clock ticks after boot */
+	bool ask_kill;	    /* k (a signal), else r (a nice value) */
 	struct ui_tag tags[UI_TAGS_MAX];
 	size_t ntags;
 	char status[256];
@@ -289,6 +294,14 @@ void menus_open_columns(struct ui *ui);
 /* signals.c */
 /* Open the signal menu on row p's process (fixed now: see action_choose). */
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
+/* The signal s names: a number (1..SIGRTMAX) or a name as the menu has it,
+ * with or without SIG, in any case (TERM, sigkill, RTMIN+2); its name without
+ * SIG into name (n bytes). The signal, or -1 when s is none. */
+int signal_parse(const char *s, char *name, size_t n);
+
+/* topact.c: top's k and r (the top profile's): a PID asked for, then what to do */
+/* Open k's (kill) or r's prompt for a PID, the selected process's by default. */
+void topact_open(struct ui *ui, bool kill);
 
 /* dispatch.c: a key to whatever takes it; what the loop must do (enum ui_reaction) */
 unsigned dispatch_key(struct ui *ui, int key);
@@ -323,10 +336,14 @@ unsigned tags_key(struct ui *ui, enum ui_action act);
 /* Fix t on row p (control_open). 0, or -ESRCH (gone, or its PID already
  * reused), -EACCES, ... (-errno). */
 int action_target_open(struct proc_target *t, const char *root, const struct frame_proc *p);
+/* Secure mode (-s): true, and the status line says no process may be acted on. */
+bool action_refused(struct ui *ui);
 /* Fix ui->targets: every tagged process when there are tags (one that is gone
  * already is reported and untagged, never replaced), else row p. False (and
  * the reason on the status line) when there is nothing to act on. */
 bool action_choose(struct ui *ui, const struct frame_proc *p);
+/* The same on row p alone, whatever is tagged (top's k and r name one PID). */
+bool action_choose_one(struct ui *ui, const struct frame_proc *p);
 /* Close ui->targets. */
 void action_release(struct ui *ui);
 /* "1234 (name)" for one target, "3 tagged processes" for more, into buf. */
