@@ -1000,6 +1000,7 @@ static int run_viewer(const struct cli *cli)
 	    .nwatches = o->nwatches,
 	    .threads = o->threads,
 	    .cmdline = o->view.cmdlines,
+	    .cumulative = o->view.cumulative,
 	    .secure = cli->secure,
 	    .listen = o->listen,
 	    .metrics = &o->metrics,

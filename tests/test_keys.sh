@@ -7,8 +7,9 @@
 # k and r act on every tagged process, and a tagged process that ended is
 # reported, not replaced; Z pauses; the kept filter shows in the footer. With
 # "keys = top" in ptoprc: Space refreshes, c shows command lines, s asks for
-# the delay, U for a user, and the keys both share (I, Z, /, k, r, F8, K, *)
-# do what they do in htop's; help lists the profile's keys. Keys are also sent
+# the delay, U for a user (top's prompt), k and r for a PID (the selected
+# one's by default), and the keys both share (I, Z, /, F8, K, *) do what
+# they do in htop's; help lists the profile's keys. Keys are also sent
 # several at once, typed before a redraw. make check sets PTOP, srcdir and
 # TMUX_BIN.
 
@@ -330,7 +331,7 @@ keys s
 expect 'Delay in seconds: '
 keys Escape
 keys U
-expect 'Show the processes of:'
+expect 'Which user \(blank for all\): '
 keys Escape
 # o and O in the top profile too
 keys o
@@ -339,8 +340,9 @@ keys Enter
 wait_for rows_are 1 || fail "o in the top profile should keep c"
 keys o Enter
 # the keys both profiles share do here what they do in htop's: I inverts the
-# sort, Z pauses, / searches, k and r act on the selected process, F8 renices
-# it by one, K hides kernel threads, * collapses the tree
+# sort, Z pauses, / searches, F8 renices the selected process by one, K hides
+# kernel threads, * collapses the tree; k and r ask top's questions, the
+# selected process's PID the default (test_top_keys.sh checks the rest)
 expect 'COMMAND▲'
 keys I
 expect 'COMMAND▼'
@@ -354,11 +356,10 @@ keys /
 expect 'Search: '
 keys Escape
 keys k
-expect "Send signal to $c \\(${prefix}c\\):"
-expect '15 TERM'
+expect "PID to signal/kill \\[default pid = $c\\]: "
 keys Escape
 keys r
-expect "Renice $c \\(${prefix}c\\)"
+expect "PID to renice \\[default pid = $c\\]: "
 keys Escape
 c_was=$(nice_of "$c")
 keys F8

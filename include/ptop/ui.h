@@ -235,6 +235,7 @@ enum ui_action {
 	ACT_SORT_MEM,
 	ACT_SORT_TIME,
 	ACT_SORT_PID,
+	ACT_SORT_PID_TOP, /* top's N: PID, in the direction the order has (highest first at start) */
 	ACT_SORT_PREV,
 	ACT_SORT_NEXT,
 	ACT_SORT_MENU,
@@ -243,13 +244,19 @@ enum ui_action {
 	ACT_SEARCH_NEXT,
 	ACT_FILTER,
 	ACT_USER,
+	ACT_USER_PROMPT,       /* top's u: a user by name or uid, its effective uid */
+	ACT_USER_ANY_PROMPT,   /* top's U: real, effective, saved or file system uid */
+	ACT_IDLE,	       /* top's i: the processes idle in the interval hidden or shown */
+	ACT_CUMULATIVE,	       /* top's S: TIME+ with the dead children's time, or without */
 	ACT_FIELD_FILTER,      /* top's o: FIELD=VALUE, any case */
 	ACT_FIELD_FILTER_CASE, /* top's O: exact case */
 	ACT_FOLLOW,
 	ACT_KILL,
 	ACT_RENICE,
-	ACT_NICE_DOWN, /* F7: raise priority (nice - 1) */
-	ACT_NICE_UP,   /* F8: lower priority (nice + 1) */
+	ACT_KILL_PID,	/* top's k: a PID asked for (the selected one by default), then a signal */
+	ACT_RENICE_PID, /* top's r: a PID asked for, then a nice value */
+	ACT_NICE_DOWN,	/* F7: raise priority (nice - 1) */
+	ACT_NICE_UP,	/* F8: lower priority (nice + 1) */
 	ACT_PAUSE,
 	ACT_REFRESH, /* take a frame now (top's Space and Enter) */
 	ACT_TAG,     /* tag the selected process and move down */
@@ -320,9 +327,10 @@ struct ui_opts {
 	unsigned counter_budget;
 	const struct perf_bp_spec *watches; /* --watch, armed at start */
 	size_t nwatches;
-	bool threads; /* -H: start with a row per thread (else the settings say) */
-	bool cmdline; /* -c: start with command lines (else the settings say) */
-	bool secure;  /* -s: top's secure mode: no signal, renice or delay change */
+	bool threads;	 /* -H: start with a row per thread (else the settings say) */
+	bool cmdline;	 /* -c: start with command lines (else the settings say) */
+	bool cumulative; /* -S: start with TIME+ including the dead children's time */
+	bool secure;	 /* -s: top's secure mode: no signal, renice or delay change */
 	const struct serve_addr *listen;    /* --listen --viewer: serve metrics too, or NULL */
 	const struct metrics_opts *metrics; /* with listen */
 	const char *replay;		    /* -r: a recording's frames instead of /proc */

@@ -64,20 +64,19 @@ static void choose_tagged(struct ui *ui)
 	}
 }
 
-bool action_choose(struct ui *ui, const struct frame_proc *p)
+bool action_refused(struct ui *ui)
+{
+	if (ui->opts->secure)
+		ui_status(ui, _("Secure mode (-s): no signals, no renice"));
+	return ui->opts->secure;
+}
+
+/* Fix ui->targets on row p alone. */
+static bool choose_one(struct ui *ui, const struct frame_proc *p)
 {
 	struct proc_target *t = &ui->targets[0];
 	int err;
 
-	if (ui->opts->secure) {
-		ui_status(ui, _("Secure mode (-s): no signals, no renice"));
-		return false;
-	}
-	action_release(ui);
-	if (ui->ntags) {
-		choose_tagged(ui);
-		return true; /* the gone ones are reported when the action is done */
-	}
 	if (!p)
 		return false;
 	ui->ntargets = 1;
@@ -92,9 +91,31 @@ bool action_choose(struct ui *ui, const struct frame_proc *p)
 	return !err;
 }
 
+bool action_choose(struct ui *ui, const struct frame_proc *p)
+{
+	if (action_refused(ui))
+		return false;
+	action_release(ui);
+	ui->targets_tagged = ui->ntags > 0;
+	if (ui->ntags) {
+		choose_tagged(ui);
+		return true; /* the gone ones are reported when the action is done */
+	}
+	return choose_one(ui, p);
+}
+
+bool action_choose_one(struct ui *ui, const struct frame_proc *p)
+{
+	if (action_refused(ui))
+		return false;
+	action_release(ui);
+	ui->targets_tagged = false;
+	return choose_one(ui, p);
+}
+
 void action_targets_label(const struct ui *ui, char *buf, size_t n)
 {
-	if (ui->ntargets == 1 && !ui->ntags)
+	if (ui->ntargets == 1 && !ui->targets_tagged)
 		snprintf(buf, n, "%d (%s)", ui->targets[0].pid, ui->targets[0].name);
 	else
 		snprintf(buf, n, _("%zu tagged processes"), ui->ntargets);
@@ -143,7 +164,7 @@ void action_signal_targets(struct ui *ui, int sig, const char *name)
 		err[i] = t->err ? t->err : control_signal(t, sig);
 		ok += !err[i];
 	}
-	if (ui->ntargets == 1 && !ui->ntags) {
+	if (ui->ntargets == 1 && !ui->targets_tagged) {
 		const struct proc_target *t = &ui->targets[0];
 
 		if (err[0] == -ESRCH)
@@ -173,7 +194,7 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value)
 		err[i] = t->err ? t->err : control_renice(t, relative, value, &set);
 		ok += !err[i];
 	}
-	if (ui->ntargets == 1 && !ui->ntags) {
+	if (ui->ntargets == 1 && !ui->targets_tagged) {
 		const struct proc_target *t = &ui->targets[0];
 
 		if (err[0] == -ESRCH)

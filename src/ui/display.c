@@ -5,7 +5,8 @@
  * bars, top's two text lines and nothing; E picks the text lines' unit, e the
  * unit the memory columns start from (top's -E and -e, through the viewer's
  * output_view); l shows or hides the uptime and load line. The choices are
- * settings (ui->cfg), so W keeps them in ptoprc.
+ * settings (ui->cfg), so W keeps them in ptoprc. top's S (cumulative time, as
+ * -S) is the view's alone, as -S is a way of showing times in batch mode.
  */
 #include "tui.h"
 
@@ -50,6 +51,13 @@ unsigned display_key(struct ui *ui, enum ui_action act)
 	case ACT_LOAD_LINE:
 		c->load_line = !c->load_line;
 		return UI_HANDLED;
+	case ACT_CUMULATIVE:
+		/* the view's, as -S: a way of showing times, not a setting W writes */
+		ui->view.cumulative = !ui->view.cumulative;
+		ui_status(ui, ui->view.cumulative ? _("Cumulative time on: TIME+ with the "
+						      "dead children's time")
+						  : _("Cumulative time off"));
+		return UI_HANDLED | UI_REBUILD; /* sorted by a time, the order changes */
 	default:
 		return UI_IGNORED;
 	}

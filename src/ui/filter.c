@@ -4,7 +4,9 @@
  * the name filter (\ and F4) and the search (/ and F3) match the command as
  * shown, in any case (the command line when it is shown, read for every row
  * the filter looks at, as htop does); top's field filters (o, O) are parsed
- * by fieldfilter.c; u offers a menu of the users that have processes.
+ * by fieldfilter.c; u offers a menu of the users that have processes (top's
+ * u and U ask for a user, as -u and -U take one); i
+ * (top's, as -i) hides the processes that used no CPU in the interval.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +58,8 @@ size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n)
 
 void filter_draw_kept(struct ui *ui, struct sbuf *b)
 {
+	if (ui->filter.hide_idle)
+		sbuf_adds(b, _(" [idle hidden]"));
 	for (size_t i = 0; i < ui->nfield_filters; i++) {
 		const struct field_filter *ff = &ui->field_filters[i];
 
@@ -111,6 +115,53 @@ static const struct ui_prompt field_prompt_case = {
     .done = field_done_exact_case,
 };
 
+/*
+ * top's u and U answered: a user name or uid, '!' first for every user but
+ * that one, blank for all users, as -u and -U take them. A user nobody
+ * knows clears the filter and says so, as top does.
+ */
+static unsigned user_done(struct ui *ui, const char *text, bool any)
+{
+	struct row_filter *flt = &ui->filter;
+	bool not = text[0] == '!';
+	bool was_any = flt->by_uid && flt->uid_any;
+	uid_t uid;
+
+	flt->by_uid = false;
+	if (text[0] && users_parse(text + not, &uid)) {
+		ui_status(ui, _("Invalid user"));
+	} else if (text[0]) {
+		flt->by_uid = true;
+		flt->uid = uid;
+		flt->uid_any = any;
+		flt->uid_not = not ;
+	}
+	/* U matches uids only /proc/PID/status has: a frame that reads it, now */
+	if (flt->by_uid && flt->uid_any && !was_any)
+		return UI_HANDLED | UI_REBUILD | UI_REFETCH;
+	return UI_HANDLED | UI_REBUILD;
+}
+
+static unsigned user_done_effective(struct ui *ui, const char *text)
+{
+	return user_done(ui, text, false);
+}
+
+static unsigned user_done_any(struct ui *ui, const char *text)
+{
+	return user_done(ui, text, true);
+}
+
+static const struct ui_prompt user_prompt = {
+    .label = N_("Which user (blank for all): "),
+    .done = user_done_effective,
+};
+
+static const struct ui_prompt user_prompt_any = {
+    .label = N_("Which user (blank for all): "),
+    .done = user_done_any,
+};
+
 /* htop's *: collapse every branch (as many as fit), or expand them all. */
 static void tree_all(struct ui *ui)
 {
@@ -136,12 +187,24 @@ unsigned filter_key(struct ui *ui, enum ui_action act)
 	case ACT_USER:
 		filter_user_menu(ui);
 		return UI_HANDLED;
+	case ACT_USER_PROMPT:
+		ui_prompt(ui, &user_prompt, "");
+		return UI_HANDLED;
+	case ACT_USER_ANY_PROMPT:
+		ui_prompt(ui, &user_prompt_any, "");
+		return UI_HANDLED;
 	case ACT_FIELD_FILTER:
 		ui_prompt(ui, &field_prompt, "");
 		return UI_HANDLED;
 	case ACT_FIELD_FILTER_CASE:
 		ui_prompt(ui, &field_prompt_case, "");
 		return UI_HANDLED;
+	case ACT_IDLE:
+		/* top's i, as -i: rows_select() leaves them out */
+		ui->filter.hide_idle = !ui->filter.hide_idle;
+		ui_status(ui, ui->filter.hide_idle ? _("Idle processes hidden")
+						   : _("Idle processes shown"));
+		return UI_HANDLED | UI_REBUILD;
 	case ACT_HIDE_KTHREADS:
 		ui->cfg.hide_kthreads = !ui->cfg.hide_kthreads;
 		ui_status(ui, ui->cfg.hide_kthreads ? _("Kernel threads hidden")
@@ -214,6 +277,7 @@ static unsigned user_menu_key(struct ui *ui, int key)
 	case KEY_ENTER:
 		screen_pop(ui);
 		ui->filter.by_uid = ui->menu_sel > 0;
+		ui->filter.uid_any = ui->filter.uid_not = false; /* the effective user, as htop */
 		if (ui->filter.by_uid)
 			ui->filter.uid = ui->users[ui->menu_sel - 1].uid;
 		return UI_HANDLED | UI_REBUILD;

@@ -100,8 +100,11 @@ static void keep_selection(struct ui *ui, size_t before)
 void procs_rebuild(struct ui *ui)
 {
 	const struct frame *f = &ui->frame;
+	/* the times sort as they show: with the dead children's when cumulative (S, -S) */
+	struct row_order ord = ui->cfg.order;
 	size_t n;
 
+	ord.cumulative = ui->view.cumulative;
 	if (ui->rows_cap < f->nprocs + f->nexited) {
 		ui->rows_cap = f->cap + f->nexited;
 		ui->rows = xreallocarray(ui->rows, ui->rows_cap, sizeof(*ui->rows));
@@ -111,15 +114,15 @@ void procs_rebuild(struct ui *ui)
 	/* the processes that ended in the interval sort with the rest, marked (COMMAND) */
 	n += rows_select_exited(f, &ui->filter, NULL, ui->rows + n);
 	if (!ui->cfg.tree)
-		rows_sort(ui->rows, n, &ui->cfg.order);
+		rows_sort(ui->rows, n, &ord);
 	ui->nrows = filter_rows(ui, ui->rows, n);
 	if (ui->cfg.tree) {
 		if (ui->tree_cap < ui->rows_cap) {
 			ui->tree_cap = ui->rows_cap;
 			ui->tree = xreallocarray(ui->tree, ui->tree_cap, sizeof(*ui->tree));
 		}
-		ui->nrows = tree_build(ui->rows, ui->nrows, &ui->cfg.order, ui->collapsed,
-				       ui->ncollapsed, ui->tree);
+		ui->nrows =
+		    tree_build(ui->rows, ui->nrows, &ord, ui->collapsed, ui->ncollapsed, ui->tree);
 	}
 	keep_selection(ui, ui->sel);
 }
@@ -211,6 +214,21 @@ static void sort_by(struct ui *ui, enum field_id id)
 		  ui->cfg.order.reverse ? _(", reversed") : "");
 }
 
+/*
+ * top's N: sort by PID in the direction the order has now, as top keeps one
+ * direction for whatever column it sorts by: highest first at start (top's
+ * default), lowest first after R. Pressed again, it changes nothing, as in top.
+ */
+static void sort_pid_top(struct ui *ui)
+{
+	struct row_order *o = &ui->cfg.order;
+	bool highest_first = field_defs[o->field].ascending == o->reverse;
+
+	o->field = FIELD_PID;
+	o->reverse = field_defs[FIELD_PID].ascending == highest_first;
+	ui_status(ui, _("Sorted by %s"), field_defs[FIELD_PID].title);
+}
+
 /* Move the sort column one shown column left or right (top's < and >). */
 static void sort_step(struct ui *ui, int dir)
 {
@@ -294,6 +312,9 @@ static unsigned procs_sort(struct ui *ui, enum ui_action act)
 	case ACT_SORT_PID:
 		sort_by(ui, FIELD_PID);
 		break;
+	case ACT_SORT_PID_TOP:
+		sort_pid_top(ui);
+		break;
 	case ACT_SORT_PREV:
 		sort_step(ui, -1);
 		break;
@@ -344,6 +365,10 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		break;
 	case ACT_RENICE:
 		ui_renice_prompt(ui, p);
+		break;
+	case ACT_KILL_PID:
+	case ACT_RENICE_PID:
+		topact_open(ui, act == ACT_KILL_PID);
 		break;
 	case ACT_NICE_DOWN:
 	case ACT_NICE_UP:

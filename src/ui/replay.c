@@ -172,6 +172,8 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 	switch (act) {
 	case ACT_KILL:
 	case ACT_RENICE:
+	case ACT_KILL_PID:
+	case ACT_RENICE_PID:
 	case ACT_NICE_DOWN:
 	case ACT_NICE_UP:
 	case ACT_WATCH:

@@ -4,12 +4,15 @@
  * platform has, 1 to SIGRTMAX, numbered as here and named by the C library
  * (sigabbrev_np; SIGRTMIN+n for the real-time ones), TERM chosen; digits
  * typed pick a signal by number; Enter sends the chosen one to the processes
- * fixed when the menu opened (action.c).
+ * fixed when the menu opened (action.c). top's k names its signal by number
+ * or name in a prompt: signal_parse() reads it by the same list.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tui.h"
 
@@ -61,6 +64,30 @@ static int signal_index(int sig)
 		if (numbers[i] == sig)
 			return i;
 	return -1;
+}
+
+int signal_parse(const char *s, char *name, size_t n)
+{
+	int i = -1;
+
+	list_signals();
+	if (*s >= '0' && *s <= '9') {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		if (!*end && v > 0 && v <= SIGRTMAX)
+			i = signal_index((int)v);
+	} else {
+		if (!strncasecmp(s, "SIG", 3))
+			s += 3;
+		for (int k = 0; k < nsignals && i < 0; k++)
+			if (!strcasecmp(s, names[k]))
+				i = k;
+	}
+	if (i < 0)
+		return -1;
+	snprintf(name, n, "%s", names[i]);
+	return numbers[i];
 }
 
 static unsigned signal_menu_key(struct ui *ui, int key);

@@ -95,6 +95,11 @@ static void take_frame(struct ui *ui)
 	double cpu = clock_cpu(), wall = clock_mono();
 	int err;
 
+	/* top's U (-U): the real, saved and fs uids of every process are status's */
+	if (ui->filter.by_uid && ui->filter.uid_any) {
+		req.needs |= PROC_NEED(PROC_FILE_STATUS);
+		req.needs_all |= PROC_NEED(PROC_FILE_STATUS);
+	}
 	if (ui->replay)
 		replay_seek(ui);
 	err = pipeline_frame(ui->pipe, &req, &ui->frame);
@@ -200,6 +205,7 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	ui->no_mouse = o->no_mouse;
 	ui->no_unicode = o->no_unicode;
 	display_apply(ui);
+	ui->view.cumulative = o->cumulative;
 	ui->filter = o->filter;
 	if (o->filter_text)
 		snprintf(ui->filter_text, sizeof(ui->filter_text), "%s", o->filter_text);

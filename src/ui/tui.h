@@ -3,8 +3,8 @@
  * tui.h: the viewer's state and what its files share: the loop (tui.c),
  * the stack of modal screens (screens.c), where keys go (dispatch.c), the
  * terminal (crt.c), the status line and prompts (prompt.c), menus, help and the column chooser (menus.c), the
- * signal menu (signals.c), actions on a chosen process (action.c), the
- * header meters (meters.c) and the panes (procs.c with table.c, counters.c,
+ * signal menu (signals.c), actions on a chosen process (action.c, top's k and
+ * r in topact.c), the header meters (meters.c) and the panes (procs.c with table.c, counters.c,
  * breakpoints.c, bench.c with bench_child.h). A pane is one row in
  * panes.c's ui_panes[] table: a name, a draw function for its part of the
  * screen and a key handler.
@@ -151,6 +151,11 @@ struct ui {
 	/* of the signal menu or the renice prompt: the tagged processes, or the selected one */
 	struct proc_target targets[UI_TAGS_MAX];
 	size_t ntargets;
+	bool targets_tagged; /* they are the tagged processes (messages count them) */
+	/* top's k and r: the default PID's process (the selected one when asked), and which */
+	int ask_pid;
+	uint64_t ask_start; /* its start time, clock ticks after boot */
+	bool ask_kill;	    /* k (a signal), else r (a nice value) */
 	struct ui_tag tags[UI_TAGS_MAX];
 	size_t ntags;
 	char status[256];
@@ -296,6 +301,14 @@ void menus_open_columns(struct ui *ui);
 /* signals.c */
 /* Open the signal menu on row p's process (fixed now: see action_choose). */
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
+/* The signal s names: a number (1..SIGRTMAX) or a name as the menu has it,
+ * with or without SIG, in any case (TERM, sigkill, RTMIN+2); its name without
+ * SIG into name (n bytes). The signal, or -1 when s is none. */
+int signal_parse(const char *s, char *name, size_t n);
+
+/* topact.c: top's k and r (the top profile's): a PID asked for, then what to do */
+/* Open k's (kill) or r's prompt for a PID, the selected process's by default. */
+void topact_open(struct ui *ui, bool kill);
 
 /* dispatch.c: a key to whatever takes it; what the loop must do (enum ui_reaction) */
 unsigned dispatch_key(struct ui *ui, int key);
@@ -311,9 +324,9 @@ bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *te
 /* Keep the rows the name filter and the field filters let through, in order;
  * returns how many. */
 size_t filter_rows(struct ui *ui, const struct frame_proc **rows, size_t n);
-/* The field filters, for the status line, appended to b. */
+/* The idle filter and the field filters, for the status line, appended to b. */
 void filter_draw_kept(struct ui *ui, struct sbuf *b);
-/* u, o, O, K and *; UI_IGNORED for any other action. */
+/* u (and top's u, U), i, o, O, K and *; UI_IGNORED for any other action. */
 unsigned filter_key(struct ui *ui, enum ui_action act);
 /* Open the u menu: All users, then the users that have processes now. */
 void filter_user_menu(struct ui *ui);
@@ -330,10 +343,14 @@ unsigned tags_key(struct ui *ui, enum ui_action act);
 /* Fix t on row p (control_open). 0, or -ESRCH (gone, or its PID already
  * reused), -EACCES, ... (-errno). */
 int action_target_open(struct proc_target *t, const char *root, const struct frame_proc *p);
+/* Secure mode (-s): true, and the status line says no process may be acted on. */
+bool action_refused(struct ui *ui);
 /* Fix ui->targets: every tagged process when there are tags (one that is gone
  * already is reported and untagged, never replaced), else row p. False (and
  * the reason on the status line) when there is nothing to act on. */
 bool action_choose(struct ui *ui, const struct frame_proc *p);
+/* The same on row p alone, whatever is tagged (top's k and r name one PID). */
+bool action_choose_one(struct ui *ui, const struct frame_proc *p);
 /* Close ui->targets. */
 void action_release(struct ui *ui);
 /* "1234 (name)" for one target, "3 tagged processes" for more, into buf. */
@@ -407,7 +424,7 @@ void inspect_free(void);
 void inspect_strace(struct ui *ui, const struct frame_proc *p, const char *who);
 
 /* display.c: how the header and the memory columns show what they show */
-/* m, E, and top's e and l; UI_IGNORED for any other action. */
+/* m, E, and top's e, l and S; UI_IGNORED for any other action. */
 unsigned display_key(struct ui *ui, enum ui_action act);
 /* ui->view as the settings say (after they are read, and after each change). */
 void display_apply(struct ui *ui);
