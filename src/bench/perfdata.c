@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata.h"
@@ -130,6 +131,7 @@ static int note_build_id(Elf_Scn *scn, unsigned char *id, size_t *n)
 int bench_build_id(const char *path, unsigned char id[20], size_t *n)
 {
 	Elf_Scn *scn = NULL;
+	struct stat sb;
 	Elf *elf;
 	int fd, err = -ENOENT;
 
@@ -138,6 +140,11 @@ int bench_build_id(const char *path, unsigned char id[20], size_t *n)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	/* a device or a FIFO named in a stream is no DSO: never read one */
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -ENOEXEC;
+	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		err = -ENOEXEC;
@@ -344,16 +351,21 @@ static int read_stream_header(struct perfdata_reader *r)
 	if (!memcmp(p, PERFDATA_MAGIC_SWAPPED, 8)) {
 		snprintf(r->msg, r->msglen,
 			 _("byte-swapped perf.data stream (written on a machine of the other byte "
-			   "order): only streams in this machine's byte order are supported"));
+			   "order): only streams in this machine's byte order (%s) are supported"),
+			 __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? _("little-endian")
+								   : _("big-endian"));
 		return -EINVAL;
 	}
 	if (memcmp(p, PERFDATA_MAGIC, 8)) {
-		char magic[8 * 4 + 1];
+		char magic[8 * 4 + 1], *m = magic;
 
+		/* the bytes as C would write them: a file of text shows as text */
 		for (int i = 0; i < 8; i++)
-			snprintf(magic + 4 * i, 5, "\\x%02x", p[i]);
+			m += p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\'
+				 ? snprintf(m, 5, "%c", p[i])
+				 : snprintf(m, 5, "\\x%02x", p[i]);
 		snprintf(r->msg, r->msglen,
-			 _("not a perf.data stream: magic %s, not PERFILE2 (only perf.data "
+			 _("not a perf.data stream: magic \"%s\", not \"PERFILE2\" (only perf.data "
 			   "version 2 is supported)"),
 			 magic);
 		return -EINVAL;
