@@ -156,6 +156,7 @@ extern const struct bench_desc bench_breakpoint_enable;
 extern const struct bench_desc bench_rdpmc;
 extern const struct bench_desc bench_synthesize;
 extern const struct bench_desc bench_scan;
+extern const struct bench_desc bench_inject_build_id;
 
 /*
  * A params struct for d holding its defaults, from xmalloc (free() it). Set
@@ -299,6 +300,59 @@ struct bench_synth_counts {
  * before it. The stream must be in the host's byte order.
  */
 int bench_synth_decode(const void *buf, size_t len, int pid, struct bench_synth_counts *out);
+
+/* What bench_inject_stream() did. */
+struct bench_inject_stats {
+	uint64_t records;	    /* read, after the 16-byte pipe header */
+	uint64_t samples, mmaps;    /* PERF_RECORD_SAMPLE, PERF_RECORD_MMAP2 among them */
+	uint64_t dsos;		    /* files the MMAP2 records named */
+	uint64_t build_ids;	    /* HEADER_BUILD_ID records written */
+	uint64_t no_build_id;	    /* DSOs wanted whose file gave no build-id */
+	uint64_t reads, read_bytes; /* read(2) calls (the one that saw the end too), bytes */
+	size_t min_request;	    /* bytes: the fewest one read(2) asked for */
+	uint64_t writes;	    /* write(2) calls */
+};
+
+/* Bytes the buffered reader asks read(2) for, at least, and its writes gather. */
+#define PERFDATA_READ_MIN (64 * 1024)
+
+/*
+ * perf inject -b over a perf.data pipe stream: read it from in, write its
+ * records to out, each DSO's HEADER_BUILD_ID record (pid -1, the build-id
+ * read from the file's ELF note when it is first wanted) before the first
+ * sample that hits one of its maps, or with all before its first MMAP2.
+ * Unbuffered, it makes one read(2) per record header and one per body (more
+ * only when the pipe hands out less) and one write(2) per record; buffered,
+ * each read(2) asks for at least PERFDATA_READ_MIN bytes, and records are
+ * written PERFDATA_READ_MIN bytes at a time. Samples are read as the
+ * stream's event describes them (IP and TID needed; other records pass).
+ * Fills *st (zeroed first; counts up to a failure). Returns 0, -EINVAL for a
+ * bad stream (a truncated header, a wrong or byte-swapped magic, a record
+ * shorter than 8 bytes or past the end, one too short for its type), or
+ * another -errno of read(2) or write(2); msg (msglen bytes) says which, and
+ * at which offset.
+ */
+int bench_inject_stream(int in, int out, bool buffered, bool all, struct bench_inject_stats *st,
+			char *msg, size_t msglen);
+
+/*
+ * The GNU build-id of the ELF file at path, from its NT_GNU_BUILD_ID note
+ * (libelf), into id (at most 20 bytes) and *n. Returns 0, -ENOENT when it
+ * has none, -ENOEXEC when it is not ELF, or the -errno of open(2).
+ */
+int bench_build_id(const char *path, unsigned char id[20], size_t *n);
+
+/*
+ * Append to out the stream perf bench internals inject-build-id feeds its
+ * reader: the pipe header and a task-clock event sampling IP|TID|TIME, a
+ * FORK of pid, then mmaps MMAP2 records of DSOs picked by rand_r(seed) from
+ * dsos (ndsos of them, at least one; DSO i mapped at perf's fake address
+ * 0x400000 + i * 8192), each followed by samples samples in it, and a
+ * FINISHED_ROUND after every tenth.
+ */
+struct sbuf;
+void bench_inject_build(struct sbuf *out, const char *const *dsos, size_t ndsos, unsigned int mmaps,
+			unsigned int samples, unsigned int *seed, uint32_t pid);
 
 /*
  * `ptop bench ARGS...`: argv[0] is "bench". Prints to stdout through

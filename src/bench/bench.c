@@ -32,8 +32,13 @@
  * benchmark is a file exporting its descriptor and a row here (perf's
  * builtin-bench.c collections[]). NULL-terminated. */
 static const struct bench_desc *const bench_table[] = {
-    &bench_status, &bench_breakpoint_thread, &bench_breakpoint_enable,
-    &bench_rdpmc,  &bench_synthesize,	     &bench_scan,
+    &bench_status,
+    &bench_breakpoint_thread,
+    &bench_breakpoint_enable,
+    &bench_rdpmc,
+    &bench_synthesize,
+    &bench_scan,
+    &bench_inject_build_id,
     NULL,
 };
 

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perfdata.h"
 #include "ptop/bench.h"
 #include "ptop/proc.h"
 #include "ptop/util.h"
@@ -48,7 +49,6 @@
 #define SYNTH_COMM_LEN 16	     /* perf's comm[16]: at most 15 bytes and a NUL */
 #define SYNTH_PATH_MAX 4096	     /* perf's filename[PATH_MAX] */
 #define SYNTH_PF_KTHREAD 0x00200000u /* stat's flags bit of kernel threads */
-#define SYNTH_ATTR_SIZE PERF_ATTR_SIZE_VER7
 #define SYNTH_MAX_THREADS 1024
 #define SYNTH_ST_VALUES 8	  /* values the -s part and the -t heading take */
 #define SYNTH_MT_VALUES 6	  /* values per thread count */
@@ -62,50 +62,6 @@
 #define SYNTH_MAP_PRIVATE 0x02
 /* perf's synthesized FORK of a thread that existed before (tools/perf/util/event.h). */
 #define SYNTH_MISC_FORK_EXEC (1 << 13)
-/* perf's own record types start at 64; the first describes an event (tools/perf/util/event.h). */
-#define SYNTH_RECORD_HEADER_ATTR 64
-
-/* ---- the records, laid out as perf.data has them ---- */
-
-struct synth_header {
-	uint32_t type;
-	uint16_t misc;
-	uint16_t size; /* bytes, this header included */
-};
-
-/* The sample_id_all trailer for sample_type TID|TIME (IP applies to samples only). */
-struct synth_id {
-	uint32_t pid, tid;
-	uint64_t time; /* ns; 0 for synthesized records, as perf writes */
-};
-
-struct synth_comm {
-	struct synth_header h;
-	uint32_t pid, tid;
-	/* char comm[], NUL-padded to 8 bytes, then struct synth_id */
-};
-
-struct synth_fork {
-	struct synth_header h;
-	uint32_t pid, ppid, tid, ptid;
-	uint64_t time;
-	/* struct synth_id */
-};
-
-struct synth_mmap2 {
-	struct synth_header h;
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff; /* bytes */
-	uint32_t maj, min;
-	uint64_t ino, ino_generation;
-	uint32_t prot, flags;
-	/* char filename[], NUL-padded to 8 bytes, then struct synth_id */
-};
-
-_Static_assert(sizeof(struct synth_comm) == 16, "perf_record_comm's fixed part");
-_Static_assert(sizeof(struct synth_fork) == 32, "perf_record_fork");
-_Static_assert(sizeof(struct synth_mmap2) == 72, "perf_record_mmap2's fixed part");
-_Static_assert(sizeof(struct perf_event_attr) >= SYNTH_ATTR_SIZE, "attr layout");
 
 /* ---- parameters ---- */
 
@@ -228,11 +184,6 @@ struct synth_machine {
 	uint64_t dirreads; /* getdents64 calls on /proc, this run */
 };
 
-static size_t align8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
 /* One read of a small file from its start (a fresh or a held descriptor); the length or -errno. */
 static ssize_t pread_small(int fd, char *buf, size_t cap)
 {
@@ -275,19 +226,9 @@ static ssize_t read_small(struct synth_worker *w, uint32_t pid, uint32_t tid, co
 
 static void put_id(char *end, uint32_t pid, uint32_t tid)
 {
-	struct synth_id id = {.pid = pid, .tid = tid};
+	struct perfdata_id id = {.pid = pid, .tid = tid};
 
 	memcpy(end - sizeof(id), &id, sizeof(id));
-}
-
-/* A string field: n bytes of s, then NULs to the next multiple of 8 (at least one). */
-static char *put_string(char *p, const char *s, size_t n)
-{
-	size_t room = align8(n + 1);
-
-	memcpy(p, s, n);
-	memset(p + n, 0, room - n);
-	return p + room;
 }
 
 static void emit_comm(struct synth_worker *w, uint32_t pid, uint32_t tid, const char *comm,
@@ -295,16 +236,16 @@ static void emit_comm(struct synth_worker *w, uint32_t pid, uint32_t tid, const 
 {
 	size_t size;
 	char *p;
-	struct synth_comm c;
+	struct perfdata_comm c;
 
 	if (n > SYNTH_COMM_LEN - 1)
 		n = SYNTH_COMM_LEN - 1;
-	size = sizeof(c) + align8(n + 1) + sizeof(struct synth_id);
+	size = sizeof(c) + perfdata_align8(n + 1) + sizeof(struct perfdata_id);
 	p = sbuf_reserve(&w->out, size);
-	c = (struct synth_comm){
+	c = (struct perfdata_comm){
 	    .h = {.type = PERF_RECORD_COMM, .size = (uint16_t)size}, .pid = pid, .tid = tid};
 	memcpy(p, &c, sizeof(c));
-	put_string(p + sizeof(c), comm, n);
+	perfdata_put_string(p + sizeof(c), comm, n);
 	put_id(p + size, pid, tid);
 	w->out.len += size;
 	w->records++;
@@ -314,8 +255,8 @@ static void emit_comm(struct synth_worker *w, uint32_t pid, uint32_t tid, const 
 static void emit_fork(struct synth_worker *w, uint32_t pid, uint32_t tid, uint32_t parent)
 {
 	struct {
-		struct synth_fork f;
-		struct synth_id id;
+		struct perfdata_fork f;
+		struct perfdata_id id;
 	} r = {
 	    .f = {.h = {.type = PERF_RECORD_FORK,
 			.misc = SYNTH_MISC_FORK_EXEC,
@@ -339,7 +280,7 @@ static void emit_mmap2(struct synth_worker *w, uint32_t pid, const struct proc_m
 	static const char anon[] = "//anon", toolong[] = "//toolong";
 	const char *name = e->path.p;
 	size_t n = e->path.n, size;
-	struct synth_mmap2 r;
+	struct perfdata_mmap2 r;
 	char *p;
 
 	/* perf reads the path raw, " (deleted)" and all: it is still in the line. */
@@ -352,8 +293,8 @@ static void emit_mmap2(struct synth_worker *w, uint32_t pid, const struct proc_m
 		name = toolong;
 		n = sizeof(toolong) - 1;
 	}
-	size = sizeof(r) + align8(n + 1) + sizeof(struct synth_id);
-	r = (struct synth_mmap2){
+	size = sizeof(r) + perfdata_align8(n + 1) + sizeof(struct perfdata_id);
+	r = (struct perfdata_mmap2){
 	    .h = {.type = PERF_RECORD_MMAP2,
 		  .misc = PERF_RECORD_MISC_USER | (data ? PERF_RECORD_MISC_MMAP_DATA : 0),
 		  .size = (uint16_t)size},
@@ -372,7 +313,7 @@ static void emit_mmap2(struct synth_worker *w, uint32_t pid, const struct proc_m
 	};
 	p = sbuf_reserve(&w->out, size);
 	memcpy(p, &r, sizeof(r));
-	put_string(p + sizeof(r), name, n);
+	perfdata_put_string(p + sizeof(r), name, n);
 	put_id(p + size, pid, pid);
 	w->out.len += size;
 	w->records++;
@@ -963,41 +904,10 @@ static int run_multi(struct synth_run *r, unsigned int lo, unsigned int hi)
 	return 0;
 }
 
-/* The pipe header and one HEADER_ATTR: a dummy software event with sample_id_all. */
-static size_t stream_header(char *buf)
-{
-	struct perf_event_attr attr;
-	struct synth_header h = {
-	    .type = SYNTH_RECORD_HEADER_ATTR,
-	    .size = (uint16_t)(sizeof(h) + SYNTH_ATTR_SIZE),
-	};
-	uint64_t size = 16;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.size = SYNTH_ATTR_SIZE;
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.mmap = 1;
-	attr.comm = 1;
-	attr.task = 1;
-	attr.mmap2 = 1;
-	attr.sample_id_all = 1;
-	memcpy(buf, "PERFILE2", 8);
-	memcpy(buf + 8, &size, sizeof(size));
-	memcpy(buf + 16, &h, sizeof(h));
-	memcpy(buf + 16 + sizeof(h), &attr, SYNTH_ATTR_SIZE);
-	return 16 + sizeof(h) + SYNTH_ATTR_SIZE;
-}
-
 static int write_stream(struct synth_run *r, int fd)
 {
-	char hdr[16 + sizeof(struct synth_header) + SYNTH_ATTR_SIZE];
-	int err = write_all(fd, hdr, stream_header(hdr));
+	char hdr[PERFDATA_STREAM_HEADER_SIZE];
+	int err = write_all(fd, hdr, perfdata_stream_header(hdr, PERF_COUNT_SW_DUMMY));
 
 	if (!err && r->self.len)
 		err = write_all(fd, r->self.p, r->self.len);
@@ -1005,41 +915,6 @@ static int write_stream(struct synth_run *r, int fd)
 		if (r->w[i].out.len)
 			err = write_all(fd, r->w[i].out.p, r->w[i].out.len);
 	return err;
-}
-
-/*
- * Open --output: a file, or for "-" standard output, which the stream then
- * owns: what ptop would print there goes to standard error (as perf
- * record -o - does), so `ptop bench synthesize -o - | perf script -i -` works.
- */
-static int open_output(const char *path, struct bench_result *res)
-{
-	int fd;
-
-	if (strcmp(path, "-")) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			fd = -errno;
-			snprintf(res->message, sizeof(res->message), "%s: %s", path, strerror(-fd));
-		}
-		return fd;
-	}
-	if (isatty(STDOUT_FILENO)) {
-		snprintf(res->message, sizeof(res->message),
-			 _("--output -: standard output is a terminal, not a pipe or file"));
-		return -EINVAL;
-	}
-	fflush(stdout);
-	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		int err = -errno;
-
-		if (fd >= 0)
-			close(fd);
-		snprintf(res->message, sizeof(res->message), "--output -: %s", strerror(-err));
-		return err;
-	}
-	return fd;
 }
 
 /* -t's thread range: lo..hi, hi 0 standing for the online CPUs. 0 or -errno. */
@@ -1124,7 +999,7 @@ static int synth_run(const void *params, const struct bench_ctx *ctx, struct ben
 	if (err)
 		return err;
 	if (p->output) {
-		out_fd = open_output(p->output, res);
+		out_fd = perfdata_open_output(p->output, res->message, sizeof(res->message));
 		if (out_fd < 0)
 			return out_fd;
 	}
@@ -1191,7 +1066,7 @@ int bench_synth_decode(const void *buf, size_t len, int pid, struct bench_synth_
 		return -EINVAL;
 	while (off < len) {
 		const unsigned char *rec = b + off;
-		struct synth_header h;
+		struct perfdata_header h;
 		uint32_t rpid = 0;
 
 		if (len - off < sizeof(h))
@@ -1199,10 +1074,10 @@ int bench_synth_decode(const void *buf, size_t len, int pid, struct bench_synth_
 		memcpy(&h, rec, sizeof(h));
 		if (h.size < sizeof(h) || h.size > len - off)
 			return -EINVAL;
-		if (h.type != SYNTH_RECORD_HEADER_ATTR && h.size >= sizeof(h) + sizeof(rpid))
+		if (h.type != PERFDATA_RECORD_HEADER_ATTR && h.size >= sizeof(h) + sizeof(rpid))
 			memcpy(&rpid, rec + sizeof(h), sizeof(rpid));
 		switch (h.type) {
-		case SYNTH_RECORD_HEADER_ATTR: {
+		case PERFDATA_RECORD_HEADER_ATTR: {
 			uint32_t asize;
 
 			if (h.size < sizeof(h) + PERF_ATTR_SIZE_VER0)
@@ -1215,19 +1090,19 @@ int bench_synth_decode(const void *buf, size_t len, int pid, struct bench_synth_
 			break;
 		}
 		case PERF_RECORD_COMM:
-			if (!has_nul(rec, sizeof(struct synth_comm), h.size))
+			if (!has_nul(rec, sizeof(struct perfdata_comm), h.size))
 				return -EINVAL;
 			out->comm++;
 			out->pid_comm += pid > 0 && rpid == (uint32_t)pid;
 			break;
 		case PERF_RECORD_MMAP2:
-			if (!has_nul(rec, sizeof(struct synth_mmap2), h.size))
+			if (!has_nul(rec, sizeof(struct perfdata_mmap2), h.size))
 				return -EINVAL;
 			out->mmap2++;
 			out->pid_mmap2 += pid > 0 && rpid == (uint32_t)pid;
 			break;
 		case PERF_RECORD_FORK:
-			if (h.size < sizeof(struct synth_fork))
+			if (h.size < sizeof(struct perfdata_fork))
 				return -EINVAL;
 			out->fork++;
 			out->pid_fork += pid > 0 && rpid == (uint32_t)pid;
