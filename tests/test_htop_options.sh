@@ -18,8 +18,10 @@ WAIT_SECONDS=30
 need_tmux
 tm_env
 
-HTOP=$(command -v htop)
-[ -n "$HTOP" ] || partial_skip "htop is not installed (Debian package htop): ptop alone is checked"
+htop_beside
+# ptop's own settings, empty: the htoprc htop writes as it quits is not taken
+mkdir -p "$XDG_CONFIG_HOME/ptop"
+echo '# defaults' >"$XDG_CONFIG_HOME/ptop/ptoprc"
 
 # A parent with a child, and a third process: names made for this run.
 p=$(printf 'ho%05d' $(($$ % 100000)))
@@ -30,22 +32,13 @@ kids="$kids $!"
 spawn_sleeper "${p}other"
 wait_until pgrep -x "${p}kid" >/dev/null || die "the child never started"
 
-# start NAME CMD...: a session NAME running CMD, on a new server (htop and ptop
-# must not share one, as each asks its terminal for other things).
-start() {
-	tm_new_server
-	session=$1
-	shift
-	tm_run "$@"
-}
-
 # The rows matching the run's prefix, in screen order, their names only.
 ours() {
 	screen | grep -o "${p}[a-z]*" | tr '\n' ' '
 }
 
 # -t and -F: the tree, only our three; the child right after its parent, on a branch.
-start tree "$PTOP" -d 0.5 -t -F "$(echo "$p" | tr a-z A-Z)"
+tm_start tree "$PTOP" -d 0.5 -t -F "$(echo "$p" | tr a-z A-Z)"
 expect "\`- *${p}kid"
 three_rows() { [ "$(table_rows | wc -l)" -eq 3 ]; }
 wait_for three_rows ||
@@ -54,7 +47,7 @@ screen | grep -A1 "${p}par" | grep -q "${p}kid" || fail "-t: the child is not un
 on_screen "${p}other" || fail "-F: ${p}other is missing"
 keys q
 if [ -n "$HTOP" ]; then
-	start htree "$HTOP" -d 5 -t -F "$p"
+	tm_start htree "$HTOP" -d 5 -t -F "$p"
 	expect "(└─|\`-) *[^ ]*${p}kid"
 	screen | grep -A1 "${p}par" | grep -q "${p}kid" || fail "htop -t: the child is not under its parent"
 	on_screen "${p}other" || fail "htop -F: ${p}other is missing"
@@ -65,11 +58,11 @@ fi
 # without FLAG, and not with it.
 turned_off() {
 	for prog in "$PTOP" ${HTOP:+"$HTOP"}; do
-		start on "$prog" -d 5
+		tm_start on "$prog" -d 5
 		expect 'PID'
 		wait_for "$2" || fail "$prog: no $3 without $1"
 		keys q
-		start off "$prog" -d 5 "$1"
+		tm_start off "$prog" -d 5 "$1"
 		expect 'PID'
 		! "$2" || fail "$prog $1: still $3"
 		keys q
@@ -92,15 +85,15 @@ mouse() {
 turned_off -M mouse "mouse events asked for"
 
 # --no-unicode: the sort mark and the branches in ASCII, under a UTF-8 locale.
-start uni "$PTOP" -d 5
+tm_start uni "$PTOP" -d 5
 expect '%CPU▼'
 keys q
-start ascii "$PTOP" -d 5 --no-unicode -t -F "$p"
+tm_start ascii "$PTOP" -d 5 --no-unicode -t -F "$p"
 expect "\`- *${p}kid"
 off_screen '▼|▲' || fail "--no-unicode: a sort mark outside ASCII"
 keys q
 if [ -n "$HTOP" ]; then
-	start hascii "$HTOP" -d 5 --no-unicode -t -F "$p"
+	tm_start hascii "$HTOP" -d 5 --no-unicode -t -F "$p"
 	expect "\`- *[^ ]*${p}kid"
 	keys q
 fi
@@ -108,14 +101,14 @@ fi
 # --keys=top over ptoprc's keys = htop: s asks for the delay, as top's s does.
 mkdir -p "$XDG_CONFIG_HOME/ptop"
 echo 'keys = htop' >"$XDG_CONFIG_HOME/ptop/ptoprc"
-start keys "$PTOP" -d 5 --keys=top
+tm_start keys "$PTOP" -d 5 --keys=top
 expect 'PID'
 keys s
 expect 'Delay in seconds: '
 keys Escape q
 
 # --sort-key with htop's name for %MEM.
-start sortkey "$PTOP" -d 5 --sort-key=PERCENT_MEM
+tm_start sortkey "$PTOP" -d 5 --sort-key=PERCENT_MEM
 expect '%MEM▼'
 keys q
 
@@ -130,7 +123,7 @@ green_row() {
 n=0
 for prog in "$PTOP" ${HTOP:+"$HTOP"}; do
 	n=$((n + 1))
-	start hl "$prog" -d 1 --highlight-changes=60 -F "$p"
+	tm_start hl "$prog" -d 1 --highlight-changes=60 -F "$p"
 	expect "${p}other"
 	spawn_sleeper "${p}new$n"
 	expect "${p}new$n"

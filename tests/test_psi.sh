@@ -20,27 +20,19 @@ need_python "to compare the averages"
 
 cat /proc/pressure/cpu /proc/pressure/memory /proc/pressure/io >/dev/null 2>&1 ||
 	skip "no pressure stall information here (/proc/pressure: CONFIG_PSI, psi=1)"
-HTOP=$(command -v htop)
-[ -n "$HTOP" ] || partial_skip "htop is not installed (Debian package htop): ptop alone is checked"
-
-start() {
-	tm_new_server
-	session=$1
-	shift
-	tm_run "$@"
-}
+htop_beside
 
 mkdir -p "$XDG_CONFIG_HOME/ptop" "$XDG_CONFIG_HOME/htop"
 rc=$XDG_CONFIG_HOME/ptop/ptoprc
 
 # The default header: no PSI meter.
-start plain "$PTOP" -d 5
+tm_start plain "$PTOP" -d 5
 expect '^Mem '
 off_screen '^PSI' || fail "a PSI meter in the default header"
 keys q
 
 echo 'meters = uptime,cpu,psi_cpu,psi_memory,psi_io' >"$rc"
-start psi "$PTOP" -d 1
+tm_start psi "$PTOP" -d 1
 expect '^PSI CPU: +some +[0-9]+\.[0-9]{2}% +[0-9]+\.[0-9]{2}% +[0-9]+\.[0-9]{2}%$'
 expect '^PSI memory: +some( +[0-9]+\.[0-9]{2}%){3} +full( +[0-9]+\.[0-9]{2}%){3}$'
 expect '^PSI I/O: +some( +[0-9]+\.[0-9]{2}%){3} +full( +[0-9]+\.[0-9]{2}%){3}$'
@@ -91,7 +83,7 @@ column_meter_modes_0=2 2 2 2 2
 column_meters_1=
 column_meter_modes_1=
 EOF
-	start htop "$HTOP" -d 10
+	tm_start htop "$HTOP" -d 10
 	expect 'PSI full IO: +[0-9.]+%'
 	screen | python3 -c '
 import re, sys
@@ -109,7 +101,7 @@ fi
 # One line of header: the table has the rest of a 24-line terminal.
 echo 'meters = cpu' >"$rc"
 echo 'per_cpu = no' >>"$rc"
-TM_LINES=24 start short "$PTOP" -d 5
+TM_LINES=24 tm_start short "$PTOP" -d 5
 expect '^CPU'
 rows=$(screen | awk '/^ *PID /{on=1; next} on' | grep -c '^ *[0-9]')
 [ "$rows" -ge 18 ] || fail "a one-line header leaves $rows process rows at 24 lines"
@@ -120,7 +112,7 @@ keys q
 
 # An unknown meter is reported; the others apply.
 echo 'meters = cpu,psi_cpu,thermometer' >"$rc"
-start bad "$PTOP" -d 5
+tm_start bad "$PTOP" -d 5
 expect 'ptoprc:1: .*unknown meter'
 keys q
 finish

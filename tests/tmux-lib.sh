@@ -68,6 +68,21 @@ tm_new_server() {
 	sock=${sock%_[0-9]*}_$tm_servers
 }
 
+# tm_start NAME CMD...: CMD in a new session NAME on a server of its own
+# (ptop and htop, one after the other, each ask their terminal for things).
+tm_start() {
+	tm_new_server
+	session=$1
+	shift
+	tm_run "$@"
+}
+
+# htop_beside: $HTOP, to run beside ptop, or a note that ptop is checked alone.
+htop_beside() {
+	HTOP=$(command -v htop)
+	[ -n "$HTOP" ] || partial_skip "htop is not installed (Debian package htop): ptop alone is checked"
+}
+
 screen() {
 	tm capture-pane -p -t "$session" 2>/dev/null
 }

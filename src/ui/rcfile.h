@@ -26,4 +26,17 @@ int rcfile_read(const char *path, struct sbuf *text, struct sbuf *errors);
  */
 int rcfile_replace(const char *path, const char *data, size_t len, struct sbuf *why);
 
+/* htop's settings file: $XDG_CONFIG_HOME/htop/htoprc or ~/.config/htop/htoprc, malloc'd;
+ * NULL when neither variable gives a home. */
+char *htoprc_path(void);
+
+/*
+ * An htop user's settings (htoprc.c) over c: the first screen's columns and
+ * sort, tree view, threads, delay, highlighting, monochrome and meters, as
+ * htop 3 writes them. Returns 0 with a sentence for the status line in
+ * *said (what was taken, what ptop lacks), -ENOENT when there is no such
+ * file, or another -errno.
+ */
+int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said);
+
 #endif

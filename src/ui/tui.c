@@ -16,6 +16,7 @@
 
 #include "ptop/export.h"
 #include "ptop/perf.h"
+#include "rcfile.h"
 #include "tui.h"
 
 #define UI_MIN_COLS 40
@@ -180,6 +181,16 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	if (err && err != -ENOENT)
 		sbuf_printf(errors, _("%s: cannot be read: %s\n"), path, strerror(-err));
 	free(path);
+	/* no ptoprc: an htop user's htoprc, said on the status line at start */
+	if (err == -ENOENT) {
+		char *hpath = htoprc_path();
+		struct sbuf said = {0};
+
+		if (hpath && !htoprc_import(hpath, &ui->cfg, &said))
+			sbuf_printf(errors, "%s\n", sbuf_cstr(&said));
+		sbuf_free(&said);
+		free(hpath);
+	}
 	if (o->delay_s >= 0)
 		ui->cfg.delay_s = o->delay_s;
 	if (o->order)

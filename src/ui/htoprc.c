@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * htoprc.c: an htop user's settings, taken where ptop has none of its own.
+ * htop's htoprc ($XDG_CONFIG_HOME/htop/htoprc, else ~/.config/htop/htoprc)
+ * as htop 3 writes it: the first screen's columns ("screen:Main=PID USER
+ * ... Command", by htop's names for them: field_defs[].htop) and its sort,
+ * tree view, kernel and user threads, the delay in tenths, highlighting,
+ * monochrome, and the header's meters (column_meters_0 then _1, each taken
+ * once in ptop's one column). What ptop lacks is named, not guessed.
+ * Curses-free: read through rcfile.c, as ptoprc is.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rcfile.h"
+
+char *htoprc_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	struct sbuf b = {0};
+
+	if (xdg && *xdg == '/')
+		sbuf_printf(&b, "%s/htop/htoprc", xdg);
+	else if (home && *home)
+		sbuf_printf(&b, "%s/.config/htop/htoprc", home);
+	else
+		return NULL;
+	sbuf_cstr(&b);
+	return b.p;
+}
+
+/* htop's meter classes and the ptop meter that shows the same; NULL: none. */
+static const char *meter_for(const char *htop)
+{
+	static const struct {
+		const char *htop, *ptop;
+	} map[] = {
+	    {"AllCPUs", "cpu"},
+	    {"AllCPUs2", "cpu"},
+	    {"AllCPUs4", "cpu"},
+	    {"AllCPUs8", "cpu"},
+	    {"LeftCPUs", "cpu"},
+	    {"RightCPUs", "cpu"},
+	    {"LeftCPUs2", "cpu"},
+	    {"RightCPUs2", "cpu"},
+	    {"LeftCPUs4", "cpu"},
+	    {"RightCPUs4", "cpu"},
+	    {"LeftCPUs8", "cpu"},
+	    {"RightCPUs8", "cpu"},
+	    {"CPU", "cpu"},
+	    {"Memory", "memory"},
+	    {"Swap", "swap"},
+	    {"Tasks", "tasks"},
+	    {"LoadAverage", "uptime"},
+	    {"Load", "uptime"},
+	    {"Uptime", "uptime"},
+	    {"Clock", "uptime"},
+	    {"DiskIO", "disk"},
+	    {"NetworkIO", "network"},
+	    {"PressureStallCPUSome", "psi_cpu"},
+	    {"PressureStallMemorySome", "psi_memory"},
+	    {"PressureStallMemoryFull", "psi_memory"},
+	    {"PressureStallIOSome", "psi_io"},
+	    {"PressureStallIOFull", "psi_io"},
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(htop, map[i].htop))
+			return map[i].ptop;
+	return NULL;
+}
+
+/* "NAME NAME ...": each name's meter, in order, once; unknown ones into lacks. */
+static void take_meters(char *v, struct ui_config *c, bool *seen, struct sbuf *lacks)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		const char *m = meter_for(t);
+		int id = m ? meter_by_name(m) : -1;
+
+		if (id < 0) {
+			sbuf_printf(lacks, "%s%s", lacks->len ? ", " : "", t);
+			continue;
+		}
+		if (seen[id] || c->nmeters == UI_METERS_MAX)
+			continue;
+		seen[id] = true;
+		c->meters[c->nmeters++] = (unsigned char)id;
+	}
+}
+
+/* "PID USER ... Command": the columns, COMMAND last; unknown ones into lacks. */
+static void take_columns(char *v, struct ui_config *c, struct sbuf *lacks)
+{
+	enum field_id cols[UI_MAX_COLUMNS];
+	bool used[FIELD_COUNT] = {false};
+	size_t n = 0;
+	char *save = NULL;
+
+	for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		int id = field_by_htop_name(t);
+
+		if (id < 0) {
+			sbuf_printf(lacks, "%s%s", lacks->len ? ", " : "", t);
+			continue;
+		}
+		if (used[id] || id == FIELD_COMMAND)
+			continue;
+		used[id] = true;
+		cols[n++] = (enum field_id)id;
+	}
+	cols[n++] = FIELD_COMMAND;
+	memcpy(c->columns, cols, n * sizeof(cols[0]));
+	c->ncolumns = n;
+}
+
+static bool yes(const char *v)
+{
+	return strcmp(v, "0") != 0;
+}
+
+int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
+{
+	struct sbuf text = {0}, lacks = {0}, mlacks = {0}, errors = {0};
+	bool in_main = false, screens = false, meters = false;
+	bool seen[UI_METERS_MAX] = {false};
+	int sort = -1, dir = 0, err;
+	char *save = NULL;
+
+	err = rcfile_read(path, &text, &errors);
+	sbuf_free(&errors);
+	if (err) {
+		sbuf_free(&text);
+		return err;
+	}
+	sbuf_cstr(&text);
+	for (char *l = strtok_r(text.p, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *v = strchr(l, '=');
+
+		if (!v || *l == '#')
+			continue;
+		*v++ = '\0';
+		if (!strncmp(l, "screen:", 7)) {
+			/* the first screen is the one the viewer opens on */
+			in_main = !screens;
+			if (in_main)
+				take_columns(v, c, &lacks);
+			screens = true;
+		} else if (*l == '.') {
+			if (!in_main)
+				continue;
+			if (!strcmp(l, ".sort_key"))
+				sort = field_by_htop_name(v);
+			else if (!strcmp(l, ".sort_direction"))
+				dir = atoi(v);
+			else if (!strcmp(l, ".tree_view"))
+				c->tree = yes(v);
+		} else if (!strncmp(l, "column_meters_", 14)) {
+			if (!meters)
+				c->nmeters = 0;
+			meters = true;
+			take_meters(v, c, seen, &mlacks);
+		} else if (!strcmp(l, "hide_kernel_threads")) {
+			c->hide_kthreads = yes(v);
+		} else if (!strcmp(l, "hide_userland_threads")) {
+			c->user_threads = !yes(v);
+		} else if (!strcmp(l, "delay")) {
+			long t = atol(v);
+
+			if (t > 0 && t <= 864000)
+				c->delay_s = (double)t / 10; /* tenths, as htop's -d */
+		} else if (!strcmp(l, "highlight_changes")) {
+			c->highlight_changes = yes(v);
+		} else if (!strcmp(l, "highlight_changes_delay_secs")) {
+			long s = atol(v);
+
+			if (s >= 1 && s <= UI_HIGHLIGHT_DELAY_MAX)
+				c->highlight_delay = (unsigned)s;
+		} else if (!strcmp(l, "color_scheme")) {
+			c->color = atoi(v) != 1; /* 1 is htop's monochrome */
+		}
+	}
+	if (sort >= 0) {
+		c->order.field = (enum field_id)sort;
+		/* htop's direction is absolute: 1 ascending, -1 descending */
+		c->order.reverse = dir && (dir > 0) != field_defs[sort].ascending;
+	}
+	/* what watching costs: ptop's own meter, kept under htop's */
+	if (meters && c->nmeters < UI_METERS_MAX && !seen[meter_by_name("cost")])
+		c->meters[c->nmeters++] = (unsigned char)meter_by_name("cost");
+	sbuf_printf(said, _("Settings from %s (W saves them to ptoprc)"), path);
+	if (lacks.len)
+		sbuf_printf(said, _("; no such column in ptop: %s"), lacks.p);
+	if (mlacks.len)
+		sbuf_printf(said, _("; no such meter in ptop: %s"), mlacks.p);
+	sbuf_free(&lacks);
+	sbuf_free(&mlacks);
+	sbuf_free(&text);
+	return 0;
+}

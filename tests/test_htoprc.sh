@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_htoprc.sh: an htop user's settings where ptop has none. With no
+# ptoprc, the viewer takes htoprc (as htop 3.2 writes it, with its first
+# screen's columns changed, sorted by memory, the meters changed and the
+# delay 2 s): the same columns in the same order (less the one ptop lacks,
+# named on the status line), the same sort, the meters htop shows (and not
+# the ones it does not), as htop itself shows with the same file; W writes
+# them to ptoprc; once there is a ptoprc, htoprc is not read. make check sets
+# PTOP, srcdir and TMUX_BIN.
+
+NAME=test_htoprc
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux
+tm_env
+
+htop_beside
+
+mkdir -p "$XDG_CONFIG_HOME/htop"
+# htop 3.2.2's own file, as it writes it, with the first screen changed
+cat >"$XDG_CONFIG_HOME/htop/htoprc" <<'EOF'
+# Beware! This file is rewritten by htop when settings are changed in the interface.
+# The parser is also very primitive, and not human-friendly.
+htop_version=3.2.2
+config_reader_min_version=3
+fields=0 48 17 18 38 39 40 2 46 47 49 1
+hide_kernel_threads=1
+hide_userland_threads=1
+highlight_changes=0
+highlight_changes_delay_secs=5
+color_scheme=0
+enable_mouse=1
+delay=20
+header_layout=two_50_50
+column_meters_0=AllCPUs Memory
+column_meter_modes_0=1 1
+column_meters_1=Tasks Uptime PressureStallIOSome
+column_meter_modes_1=2 2 2
+tree_view=0
+sort_key=47
+sort_direction=-1
+screen:Main=PID USER PERCENT_MEM M_RESIDENT IO_PRIORITY Command
+.sort_key=PERCENT_MEM
+.tree_sort_key=PID
+.tree_view=0
+.sort_direction=-1
+.tree_sort_direction=1
+screen:I/O=PID USER IO_PRIORITY IO_RATE IO_READ_RATE IO_WRITE_RATE Command
+.sort_key=IO_RATE
+.sort_direction=-1
+EOF
+# htop rewrites its file on quitting: a copy for ptop's turns
+cp "$XDG_CONFIG_HOME/htop/htoprc" "$tmp/htoprc"
+
+if [ -n "$HTOP" ]; then
+	tm_start htop "$HTOP"
+	expect '^ *PID[^ ]* +USER +MEM%[^ ]* +RES +IO +Command'
+	expect 'PSI some IO:'
+	off_screen '^ *Swp' || fail "htop: a swap meter htoprc does not ask for"
+	keys q
+	cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+fi
+
+tm_start ptop "$PTOP"
+expect '^ *PID +USER +%MEM▼ +RES +COMMAND'
+expect "Settings from .*htoprc .*no such column in ptop: IO_PRIORITY"
+expect '^PSI I/O: +some'
+expect '^Tasks: '
+off_screen '^Swp' || fail "ptop: a swap meter htoprc does not ask for"
+# W keeps them in ptoprc
+keys W
+rc=$XDG_CONFIG_HOME/ptop/ptoprc
+wait_for grep -q '^columns = pid,user,mem,res,command$' "$rc" ||
+	fail "W did not write htoprc's columns: $(grep columns "$rc")"
+grep -q '^sort = mem$' "$rc" || fail "W did not write htoprc's sort: $(grep '^sort' "$rc")"
+grep -q '^delay = 2$' "$rc" || fail "W did not write htoprc's delay: $(grep delay "$rc")"
+grep -q '^meters = cpu,memory,tasks,uptime,psi_io,cost$' "$rc" ||
+	fail "W did not write htoprc's meters: $(grep meters "$rc")"
+keys q
+
+# With a ptoprc, htoprc is not read.
+printf 'columns = pid,user,cpu,command\n' >"$rc"
+tm_start again "$PTOP"
+expect '^ *PID +USER +%CPU▼ *COMMAND'
+off_screen 'Settings from' || fail "htoprc read though ptoprc exists"
+keys q
+finish
