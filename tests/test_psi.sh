@@ -59,7 +59,8 @@ for line in open(sys.argv[1]):
 EOF
 }
 ptop_avg300 "$tmp/ptop.screen" >"$tmp/ptop.avg"
-# agree: within a point (the averages moved between the reads)
+# agree: within a point for memory and I/O, five for CPU, which a loaded machine
+# moves between the two reads
 agree() {
 	python3 - "$1" "$2" <<'EOF'
 import sys
@@ -68,7 +69,7 @@ def load(p):
 a, b = load(sys.argv[1]), load(sys.argv[2])
 both = set(a) & set(b)
 assert both, (a, b)
-bad = [(k, a[k], b[k]) for k in both if abs(a[k] - b[k]) > 1.0]
+bad = [(k, a[k], b[k]) for k in both if abs(a[k] - b[k]) > (5.0 if k[0] == "cpu" else 1.0)]
 assert not bad, bad
 EOF
 }

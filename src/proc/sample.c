@@ -580,7 +580,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->pid = slot->pid;
 	fill_stat(s, &st, p);
 	p->shared_kb = 0;
-	p->has_ctr = false;
+	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
 	p->perf_fds = -1;
 	p->kept = false;
 
@@ -705,7 +705,7 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 
 	*p = k->p;
 	p->cpu_pct = 0;
-	p->has_ctr = false;
+	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
 	p->perf_fds = -1;
 	p->kept = true;
 	/* what the order or the filter reads is read for every row */
