@@ -1512,6 +1512,8 @@ static void test_read_less_view(void **state)
 	assert_true(wait_state(shown, 'S') && wait_state(hidden, 'S'));
 	assert_int_equal(sampler_new(&rl_o, &a), 0);
 	assert_int_equal(sampler_new(&full_o, &b), 0);
+	/* b's first frame shows the share since each process began; its next, since this one */
+	assert_int_equal(sampler_frame(b, &fb), 0);
 	q = frame_until_kept(a, &fa, hidden);
 	assert_int_equal(fa.cost.read_full + fa.cost.read_kept, fa.nprocs);
 	assert_true(fa.cost.read_kept > 0);
@@ -1730,6 +1732,7 @@ static void test_read_less_threads(void **state)
 
 	assert_int_equal(sampler_new(&o, &s), 0);
 	assert_int_equal(sampler_new(&full_o, &b), 0);
+	assert_int_equal(sampler_frame(b, &fb), 0); /* a share over the frame, not since start */
 	p = frame_until_kept(s, &f, pid);
 	assert_int_equal(p->threads, 3);
 	assert_int_equal(sampler_frame(b, &fb), 0);
