@@ -81,18 +81,20 @@ static void take_frame(struct ui *ui)
 {
 	/* what is on screen is read in full; the rest as sorting and the counts need */
 	size_t nview = table_view_pids(ui);
+	unsigned meters = meters_needs(ui);
+	unsigned exported = ui->exporter ? exporter_needs(ui->opts->metrics) : 0;
 	struct pipeline_request req = {
-	    .needs = ui_needs(ui) | (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),
+	    .needs = ui_needs(ui) | exported,
 	    .threads = ui->cfg.threads,
 	    .user_threads = ui->cfg.user_threads,
 	    .per_cpu = ui->cfg.per_cpu,
-	    .sysio = meters_needs(ui) & METER_NEEDS_SYSIO,
-	    .psi = meters_needs(ui) & METER_NEEDS_PSI,
+	    .sysio = meters & METER_NEEDS_SYSIO,
+	    .psi = meters & METER_NEEDS_PSI,
 	    .read_less = true,
-	    .needs_all = field_defs[ui->cfg.order.field].needs |
-			 (ui->exporter ? exporter_needs(ui->opts->metrics) : 0),
+	    .needs_all = field_defs[ui->cfg.order.field].needs | exported,
 	    .view = ui->view_pids,
-	    .nview = nview};
+	    .nview = nview,
+	};
 	double cpu = clock_cpu(), wall = clock_mono();
 	int err;
 
