@@ -160,13 +160,27 @@ stop() {
 	kids=$rest
 }
 
-# spawn_sleeper NAME: a copy of sleep named NAME (its command as ptop shows
-# it) sleeping 600 s; its PID in $spawned and in $kids for the cleanup.
-spawn_sleeper() {
-	cp "$(command -v sleep)" "$tmp/$1" || exit 1
-	"$tmp/$1" 600 &
+# spawn_named NAME [PROGRAM ARGS...]: a copy of PROGRAM (sleep unless told)
+# named NAME, run with ARGS (600 unless told); its PID is left in $spawned
+# and in $kids for the cleanup.
+spawn_named() {
+	name=$1
+	shift
+	prog=${1:-sleep}
+	[ $# -gt 0 ] && shift
+	cp "$(command -v "$prog")" "$tmp/$name" || exit 1
+	if [ $# -gt 0 ]; then
+		"$tmp/$name" "$@" &
+	else
+		"$tmp/$name" 600 &
+	fi
 	spawned=$!
 	kids="$kids $spawned"
+}
+
+# spawn_sleeper NAME: a copy of sleep 600 named NAME (as spawn_named).
+spawn_sleeper() {
+	spawn_named "$1"
 }
 
 tmp=$(mktemp -d "${TMP_IN:-${TMPDIR:-/tmp}}/ptop-$NAME.XXXXXX") || exit 1

@@ -25,18 +25,9 @@ prefix=$(printf 'pk%07d' $$)
 # spawn LETTER [PROGRAM ARGS]: a process named for this run and letter (a copy
 # of sleep 600 unless told); its PID is left in $spawned and in $kids.
 spawn() {
-	name=$prefix$1
+	letter=$1
 	shift
-	prog=${1:-sleep}
-	[ $# -gt 0 ] && shift
-	cp "$(command -v "$prog")" "$tmp/$name" || exit 1
-	if [ $# -gt 0 ]; then
-		"$tmp/$name" "$@" &
-	else
-		"$tmp/$name" 600 &
-	fi
-	spawned=$!
-	kids="$kids $spawned"
+	spawn_named "$prefix$letter" "$@"
 }
 
 rows_are() {
@@ -45,11 +36,7 @@ rows_are() {
 
 # start PROFILE: ptop with ptoprc keys = PROFILE, in a new session
 start() {
-	mkdir -p "$tmp/config/ptop"
-	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
-	tm_new_server # a server of its own: the last one may still be going away
-	tm_run "$PTOP" -d 0.5 --sort command
-	expect '^ *PID +USER +PR +NI'
+	start_keys "$1" --sort command
 }
 
 # filter TEXT: filter the rows for TEXT, replacing any filter kept

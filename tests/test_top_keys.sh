@@ -40,30 +40,9 @@ prefix=$(printf 'tk%07d' $$)
 # spawn LETTER [PROGRAM ARGS]: a process named for this run and letter (a copy
 # of sleep 600 unless told); its PID is left in $spawned and in $kids.
 spawn() {
-	name=$prefix$1
+	letter=$1
 	shift
-	prog=${1:-sleep}
-	[ $# -gt 0 ] && shift
-	cp "$(command -v "$prog")" "$tmp/$name" || exit 1
-	if [ $# -gt 0 ]; then
-		"$tmp/$name" "$@" &
-	else
-		"$tmp/$name" 600 &
-	fi
-	spawned=$!
-	kids="$kids $spawned"
-}
-
-# start PROFILE ARGS...: ptop with ptoprc keys = PROFILE and ARGS, in a new
-# server; top, when installed, is started in it by top_start.
-start() {
-	profile=$1
-	shift
-	mkdir -p "$tmp/config/ptop"
-	printf 'keys = %s\n' "$profile" >"$tmp/config/ptop/ptoprc"
-	tm_new_server # a server of its own: the last one may still be going away
-	tm_run "$PTOP" -d 0.5 "$@"
-	expect '^ *PID +USER +PR +NI'
+	spawn_named "$prefix$letter" "$@"
 }
 
 # top_start ARGS...: top (its defaults: no toprc in this home) in session
@@ -117,7 +96,7 @@ up=$(printf '%s\n' "$a" "$b" "$c" | sort -n | tr '\n' ' ')
 down=$(printf '%s\n' "$a" "$b" "$c" | sort -rn | tr '\n' ' ')
 
 # ---- N: PID, highest first; again, the same; R reverses --------------------
-start top -p "$pids"
+start_keys top -p "$pids"
 keys N
 wait_for order_is screen "$down" || fail "N: want PIDs $down highest first, got $(pids_of screen)"
 expect 'PID▼'
@@ -143,7 +122,7 @@ fi
 keys q
 
 # the htop profile's N is htop's: PID, lowest first; again, reversed
-start htop -p "$pids"
+start_keys htop -p "$pids"
 keys N
 wait_for order_is screen "$up" || fail "htop's N: want $up, got $(pids_of screen)"
 keys N
@@ -177,7 +156,7 @@ while os.times().user + os.times().system < 0.3:
 		"$1" | awk -v p="$cum" -v t="$2" '$1 == p { for (i = 2; i <= NF; i++) if ($i == t) ok = 1 }
 			END { exit !ok }'
 	}
-	start top -p "$cum"
+	start_keys top -p "$cum"
 	wait_for time_is screen "$own" || fail "TIME+ should be the own $own at start"
 	keys S
 	expect 'Cumulative time on'
@@ -195,7 +174,7 @@ while os.times().user + os.times().system < 0.3:
 	fi
 	keys q
 	# -S starts the viewer with it on, in either profile; htop's S is the column chooser
-	start htop -S -p "$cum"
+	start_keys htop -S -p "$cum"
 	wait_for time_is screen "$all" || fail "-S: TIME+ should be $all at start"
 	keys S
 	expect '^Columns: '
@@ -219,7 +198,7 @@ has_row() { # SCREEN PID
 }
 only_busy() { has_row "$1" "$y" && ! has_row "$1" "$a"; }
 both() { has_row "$1" "$y" && has_row "$1" "$a"; }
-start top -p "$a,$y"
+start_keys top -p "$a,$y"
 wait_for both screen || fail "a and y should show at start: $(pids_of screen)"
 keys i
 expect 'Idle processes hidden'
@@ -239,7 +218,7 @@ if top_start -p "$a,$y"; then
 fi
 keys q
 # -i starts the viewer with them hidden, said in the footer; i shows them
-start htop -i -p "$a,$y"
+start_keys htop -i -p "$a,$y"
 wait_for only_busy screen || fail "-i: a should be hidden: $(pids_of screen)"
 expect 'F10Quit .*\[idle hidden\]'
 keys i
@@ -270,7 +249,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
 		[ "$(pids_of "$scr" | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ')" = \
 			"$(printf '%s\n' "$@" | sort -n | tr '\n' ' ')" ]
 	}
-	start top -p "$users"
+	start_keys top -p "$users"
 	wait_for shows screen "$a" "$n" "$r" || fail "a, n and r should show: $(pids_of screen)"
 	keys u
 	expect 'Which user \(blank for all\): _'
@@ -340,7 +319,7 @@ reaped() {
 	done
 	kids=$rest
 }
-start top -p "$victims"
+start_keys top -p "$victims"
 # by PID, highest first: v1 to v6
 set -- $(printf '%s\n' "$d" "$e" "$f" "$g" "$h" "$j" | sort -rn)
 v1=$1 v2=$2 v3=$3 v4=$4 v5=$5 v6=$6
@@ -399,7 +378,7 @@ spawn x
 x=$spawned
 spawn w
 w=$spawned
-start top -p "$x,$w"
+start_keys top -p "$x,$w"
 w_nice=$(nice_of "$w")
 x_nice=$(nice_of "$x")
 filter() {
@@ -448,7 +427,7 @@ fi
 keys q
 
 # secure mode (-s) refuses both, before any prompt
-start top -s -p "$x,$w"
+start_keys top -s -p "$x,$w"
 keys k
 expect 'Secure mode \(-s\): no signals, no renice'
 keys r

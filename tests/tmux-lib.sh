@@ -77,6 +77,18 @@ tm_start() {
 	tm_run "$@"
 }
 
+# start_keys PROFILE ARGS...: ptop -d 0.5 ARGS with "keys = PROFILE" in its
+# ptoprc, on a server of its own (the last one may still be going away),
+# its table shown.
+start_keys() {
+	mkdir -p "$tmp/config/ptop"
+	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
+	shift
+	tm_new_server
+	tm_run "$PTOP" -d 0.5 "$@"
+	expect '^ *PID +USER +PR +NI'
+}
+
 # htop_beside: $HTOP, to run beside ptop, or a note that ptop is checked alone.
 htop_beside() {
 	HTOP=$(command -v htop)
