@@ -33,6 +33,7 @@
 #include <cmocka.h>
 
 #include "ptop/ui.h"
+#include "../src/ui/rcfile.h"
 
 struct tmp {
 	char dir[256];
@@ -1145,6 +1146,133 @@ static void test_config_path(void **state)
 	unsetenv("XDG_CONFIG_HOME");
 }
 
+/* htoprc fixture name imported over the defaults into c; the status line's sentence. */
+static void import_htoprc(const char *name, struct ui_config *c, struct sbuf *said)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/htoprc/%s", FIXTURES, name);
+	config_defaults(c);
+	assert_int_equal(htoprc_import(path, c, said), 0);
+	sbuf_cstr(said);
+}
+
+static void assert_columns(const struct ui_config *c, const enum field_id *want, size_t n)
+{
+	assert_int_equal(c->ncolumns, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(c->columns[i], want[i]);
+}
+
+static void assert_meters(const struct ui_config *c, const char *const *want, size_t n)
+{
+	assert_int_equal(c->nmeters, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(c->meters[i], meter_by_name(want[i]));
+}
+
+/*
+ * htop 2's own file, as it writes it: the columns and the sort by number
+ * (htop's field numbers less one), the meters as left_meters and
+ * right_meters. Its defaults are top's: the same columns, CPU highest first.
+ */
+static void test_htoprc_htop2(void **state)
+{
+	static const enum field_id cols[] = {
+	    FIELD_PID, FIELD_USER,  FIELD_PR,  FIELD_NI,  FIELD_VIRT, FIELD_RES,
+	    FIELD_SHR, FIELD_STATE, FIELD_CPU, FIELD_MEM, FIELD_TIME, FIELD_COMMAND,
+	};
+	static const char *const meters[] = {"cpu", "memory", "swap", "tasks", "uptime", "cost"};
+	struct ui_config c;
+	struct sbuf said = {0};
+
+	(void)state;
+	import_htoprc("htop-2.2", &c, &said);
+	assert_columns(&c, cols, sizeof(cols) / sizeof(cols[0]));
+	assert_int_equal(c.order.field, FIELD_CPU);
+	assert_false(c.order.reverse);
+	assert_meters(&c, meters, sizeof(meters) / sizeof(meters[0]));
+	assert_true(c.hide_kthreads);
+	assert_false(c.tree);
+	assert_true(c.color);
+	assert_true(c.delay_s == 1.5);
+	assert_null(strstr(said.p, "no such"));
+	sbuf_free(&said);
+}
+
+/*
+ * Before htop 3.0, sort_direction 1 is the field's own direction and -1 the
+ * other: -1 on PID is highest first. Fields ptop lacks are named by htop's
+ * name, or by the number where htop has none.
+ */
+static void test_htoprc_htop2_changed(void **state)
+{
+	static const enum field_id cols[] = {FIELD_PID, FIELD_PPID, FIELD_USER, FIELD_RES,
+					     FIELD_COMMAND};
+	static const char *const meters[] = {"cpu", "memory", "tasks", "cost"};
+	struct ui_config c;
+	struct sbuf said = {0};
+
+	(void)state;
+	import_htoprc("htop-2.2-sorted", &c, &said);
+	assert_columns(&c, cols, sizeof(cols) / sizeof(cols[0]));
+	assert_int_equal(c.order.field, FIELD_PID);
+	assert_true(c.order.reverse);
+	assert_meters(&c, meters, sizeof(meters) / sizeof(meters[0]));
+	assert_true(c.tree);
+	assert_false(c.color);
+	assert_false(c.hide_kthreads);
+	assert_true(c.delay_s == 3.0);
+	assert_non_null(strstr(said.p, "no such column in ptop: M_DT, GPU_TIME"));
+	assert_non_null(strstr(said.p, "no such meter in ptop: Hostname"));
+	sbuf_free(&said);
+}
+
+/* htop 3.0 and 3.1 (reader version 2): numbers still, the direction as screens have it. */
+static void test_htoprc_htop30(void **state)
+{
+	static const enum field_id cols[] = {
+	    FIELD_PID,	 FIELD_USER, FIELD_PR,	FIELD_NI,	 FIELD_VIRT,	FIELD_RES,
+	    FIELD_STATE, FIELD_CPU,  FIELD_MEM, FIELD_PROCESSOR, FIELD_THREADS, FIELD_COMMAND,
+	};
+	struct ui_config c;
+	struct sbuf said = {0};
+
+	(void)state;
+	import_htoprc("htop-3.0.5", &c, &said);
+	assert_columns(&c, cols, sizeof(cols) / sizeof(cols[0]));
+	assert_int_equal(c.order.field, FIELD_MEM);
+	assert_false(c.order.reverse); /* -1: highest first, MEM's own order */
+	assert_false(c.user_threads);
+	sbuf_free(&said);
+}
+
+/*
+ * Numbers that name nothing (negative, past htop's last field, a gap in its
+ * list, text, hex, too big for a long) are listed as what ptop lacks; a
+ * field given twice is taken once; a switch with no value is off; a sort
+ * key that names nothing leaves the sort as it was.
+ */
+static void test_htoprc_hostile_numbers(void **state)
+{
+	static const enum field_id cols[] = {FIELD_PID, FIELD_CPU, FIELD_COMMAND};
+	static const char *const meters[] = {"tasks", "cost"};
+	struct ui_config c;
+	struct sbuf said = {0};
+
+	(void)state;
+	import_htoprc("hostile", &c, &said);
+	assert_columns(&c, cols, sizeof(cols) / sizeof(cols[0]));
+	assert_int_equal(c.order.field, FIELD_CPU);
+	assert_false(c.order.reverse);
+	assert_false(c.tree);
+	assert_meters(&c, meters, sizeof(meters) / sizeof(meters[0]));
+	assert_non_null(strstr(said.p, "no such column in ptop: #-1, #99999999999999999999, "
+				       "#138, #8, #abc, #0x2e"));
+	assert_non_null(strstr(said.p, "no such meter in ptop: NoSuchMeter"));
+	sbuf_free(&said);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1175,6 +1303,10 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_read_huge_file, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_many_bad_lines, setup, teardown),
 	    cmocka_unit_test(test_config_path),
+	    cmocka_unit_test(test_htoprc_htop2),
+	    cmocka_unit_test(test_htoprc_htop2_changed),
+	    cmocka_unit_test(test_htoprc_htop30),
+	    cmocka_unit_test(test_htoprc_hostile_numbers),
 	};
 
 	if (argc > 1)

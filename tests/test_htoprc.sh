@@ -7,8 +7,9 @@
 # delay 2 s): the same columns in the same order (less the one ptop lacks,
 # named on the status line), the same sort, the meters htop shows (and not
 # the ones it does not), as htop itself shows with the same file; W writes
-# them to ptoprc; once there is a ptoprc, htoprc is not read. make check sets
-# PTOP, srcdir and TMUX_BIN.
+# them to ptoprc; once there is a ptoprc, htoprc is not read. An htop 2 file
+# (columns and sort by number) gives the columns and order htop 3 takes from
+# it. make check sets PTOP, srcdir and TMUX_BIN.
 
 NAME=test_htoprc
 WAIT_SECONDS=30
@@ -85,5 +86,46 @@ printf 'columns = pid,user,cpu,command\n' >"$rc"
 tm_start again "$PTOP"
 expect '^ *PID +USER +%CPU▼ *COMMAND'
 off_screen 'Settings from' || fail "htoprc read though ptoprc exists"
+keys q
+
+# An htop 2 file (no screens: fields and sort by number, meters left and
+# right), read by htop 3 as by ptop: PID PPID USER RES and the command,
+# PIDs highest first, tasks and memory meters.
+rm -f "$rc"
+cat >"$XDG_CONFIG_HOME/htop/htoprc" <<'EOF'
+# Beware! This file is rewritten by htop when settings are changed in the interface.
+# The parser is also very primitive, and not human-friendly.
+fields=0 3 48 39 1
+sort_key=0
+sort_direction=-1
+hide_kernel_threads=0
+tree_view=0
+delay=15
+left_meters=Memory
+left_meter_modes=1
+right_meters=Tasks
+right_meter_modes=2
+EOF
+cp "$XDG_CONFIG_HOME/htop/htoprc" "$tmp/htoprc"
+# first_pids: the PIDs of the first two rows under the header (htop's or ptop's)
+first_pids() {
+	screen | awk '/^ *PID/ { on = 1; next } on && $1 ~ /^[0-9]+$/ && n++ < 2 { printf "%s ", $1 }'
+}
+descending() {
+	set -- $(first_pids)
+	[ $# -eq 2 ] && [ "$1" -gt "$2" ]
+}
+if [ -n "$HTOP" ]; then
+	tm_start htop2 "$HTOP"
+	expect '^ *PID. +PPID +USER +RES +Command'
+	wait_for descending || fail "htop: PIDs not highest first: $(first_pids)"
+	keys q
+	cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+fi
+tm_start ptop2 "$PTOP"
+expect '^ *PID. +PPID +USER +RES +COMMAND'
+wait_for descending || fail "ptop: PIDs not highest first: $(first_pids)"
+expect '^Tasks: '
+off_screen '^Swp' || fail "ptop: a swap meter the htop 2 file does not ask for"
 keys q
 finish

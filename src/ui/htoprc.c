@@ -6,7 +6,11 @@
  * ... Command", by htop's names for them: field_defs[].htop) and its sort,
  * tree view, kernel and user threads, the delay in tenths, highlighting,
  * monochrome, and the header's meters (column_meters_0 then _1, each taken
- * once in ptop's one column). What ptop lacks is named, not guessed.
+ * once in ptop's one column). Files from before htop 3.2's screens (htop 2,
+ * 3.0 and 3.1) name the columns and the sort by number ("fields=0 48 17
+ * ...", "sort_key=46": htop's field numbers less one) and the meters as
+ * left_meters and right_meters: they are taken where there is no screen.
+ * What ptop lacks is named, not guessed.
  * Curses-free: read through rcfile.c, as ptoprc is.
  */
 #include <errno.h>
@@ -73,6 +77,121 @@ static const char *meter_for(const char *htop)
 	return NULL;
 }
 
+/*
+ * htop's names for its Linux fields by the number its files write for them
+ * (its field enum less one), for files older than its screens; NULL: a
+ * number that names no field.
+ */
+static const char *const htop_numbered[] = {
+    [0] = "PID",
+    [1] = "Command",
+    [2] = "STATE",
+    [3] = "PPID",
+    [4] = "PGRP",
+    [5] = "SESSION",
+    [6] = "TTY",
+    [7] = "TPGID",
+    [9] = "MINFLT",
+    [10] = "CMINFLT",
+    [11] = "MAJFLT",
+    [12] = "CMAJFLT",
+    [13] = "UTIME",
+    [14] = "STIME",
+    [15] = "CUTIME",
+    [16] = "CSTIME",
+    [17] = "PRIORITY",
+    [18] = "NICE",
+    [20] = "STARTTIME",
+    [37] = "PROCESSOR",
+    [38] = "M_VIRT",
+    [39] = "M_RESIDENT",
+    [40] = "M_SHARE",
+    [41] = "M_TRS",
+    [42] = "M_DRS",
+    [43] = "M_LRS",
+    [44] = "M_DT",
+    [45] = "ST_UID",
+    [46] = "PERCENT_CPU",
+    [47] = "PERCENT_MEM",
+    [48] = "USER",
+    [49] = "TIME",
+    [50] = "NLWP",
+    [51] = "TGID",
+    [52] = "PERCENT_NORM_CPU",
+    [53] = "ELAPSED",
+    [54] = "SCHEDULERPOLICY",
+    [102] = "RCHAR",
+    [103] = "WCHAR",
+    [104] = "SYSCR",
+    [105] = "SYSCW",
+    [106] = "RBYTES",
+    [107] = "WBYTES",
+    [108] = "CNCLWB",
+    [109] = "IO_READ_RATE",
+    [110] = "IO_WRITE_RATE",
+    [111] = "IO_RATE",
+    [112] = "CGROUP",
+    [113] = "OOM",
+    [114] = "IO_PRIORITY",
+    [115] = "PERCENT_CPU_DELAY",
+    [116] = "PERCENT_IO_DELAY",
+    [117] = "PERCENT_SWAP_DELAY",
+    [118] = "M_PSS",
+    [119] = "M_SWAP",
+    [120] = "M_PSSWP",
+    [121] = "CTXT",
+    [122] = "SECATTR",
+    [123] = "PROC_COMM",
+    [124] = "PROC_EXE",
+    [125] = "CWD",
+    [126] = "AUTOGROUP_ID",
+    [127] = "AUTOGROUP_NICE",
+    [128] = "CCGROUP",
+    [129] = "CONTAINER",
+    [130] = "M_PRIV",
+    [131] = "GPU_TIME",
+    [132] = "GPU_PERCENT",
+    [133] = "ISCONTAINER",
+    [134] = "M_EPSS",
+    [135] = "NET_RX",
+    [136] = "NET_TX",
+    [137] = "NET_TOTAL",
+};
+
+/* htop's name for the field its file writes as text (a number), or NULL. */
+static const char *htop_name_of(const char *text)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno || end == text || *end || n < 0 ||
+	    (size_t)n >= sizeof(htop_numbered) / sizeof(htop_numbered[0]))
+		return NULL;
+	return htop_numbered[n];
+}
+
+/*
+ * "0 48 17 ...": htop's numbered fields as the names a screen line gives
+ * them, into names (a number that names nothing stays itself, as "#N", for
+ * the list of what ptop lacks).
+ */
+static void numbered_names(char *v, struct sbuf *names)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		const char *name = htop_name_of(t);
+
+		if (name)
+			sbuf_printf(names, "%s%s", names->len ? " " : "", name);
+		else
+			sbuf_printf(names, "%s#%s", names->len ? " " : "", t);
+	}
+	sbuf_cstr(names);
+}
+
 /* "NAME NAME ...": each name's meter, in order, once; unknown ones into lacks. */
 static void take_meters(char *v, struct ui_config *c, bool *seen, struct sbuf *lacks)
 {
@@ -118,9 +237,10 @@ static void take_columns(char *v, struct ui_config *c, struct sbuf *lacks)
 	c->ncolumns = n;
 }
 
+/* htop reads its switches as numbers: "0", "" and text are off */
 static bool yes(const char *v)
 {
-	return strcmp(v, "0") != 0;
+	return atoi(v) != 0;
 }
 
 int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
@@ -129,7 +249,9 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 	bool in_main = false, screens = false, meters = false;
 	bool seen[UI_METERS_MAX] = {false};
 	int sort = -1, dir = 0, err;
-	char *save = NULL;
+	/* the top-level keys of files before screens: what the first screen says wins */
+	int old_sort = -1, old_dir = 0, old_tree = -1, reader_version = 0;
+	char *old_fields = NULL, *save = NULL;
 
 	err = rcfile_read(path, &text, &errors);
 	sbuf_free(&errors);
@@ -159,7 +281,20 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 				dir = atoi(v);
 			else if (!strcmp(l, ".tree_view"))
 				c->tree = yes(v);
-		} else if (!strncmp(l, "column_meters_", 14)) {
+		} else if (!strcmp(l, "fields")) {
+			old_fields = v;
+		} else if (!strcmp(l, "sort_key")) {
+			const char *name = htop_name_of(v);
+
+			old_sort = name ? field_by_htop_name(name) : -1;
+		} else if (!strcmp(l, "sort_direction")) {
+			old_dir = atoi(v);
+		} else if (!strcmp(l, "tree_view")) {
+			old_tree = yes(v);
+		} else if (!strcmp(l, "config_reader_min_version")) {
+			reader_version = atoi(v);
+		} else if (!strncmp(l, "column_meters_", 14) || !strcmp(l, "left_meters") ||
+			   !strcmp(l, "right_meters")) {
 			if (!meters)
 				c->nmeters = 0;
 			meters = true;
@@ -184,10 +319,25 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 			c->color = atoi(v) != 1; /* 1 is htop's monochrome */
 		}
 	}
+	if (!screens) {
+		if (old_fields) {
+			struct sbuf names = {0};
+
+			numbered_names(old_fields, &names);
+			take_columns(names.p, c, &lacks);
+			sbuf_free(&names);
+		}
+		if (old_tree >= 0)
+			c->tree = old_tree;
+		sort = old_sort;
+		dir = old_dir;
+	}
 	if (sort >= 0) {
 		c->order.field = (enum field_id)sort;
-		/* htop's direction is absolute: 1 ascending, -1 descending */
-		c->order.reverse = dir && (dir > 0) != field_defs[sort].ascending;
+		if (screens || reader_version >= 2) /* htop 3.1 on: 1 ascending, -1 descending */
+			c->order.reverse = dir && (dir > 0) != field_defs[sort].ascending;
+		else /* before: 1 the field's own direction (CPU highest first), -1 the other */
+			c->order.reverse = dir < 0;
 	}
 	/* what watching costs: ptop's own meter, kept under htop's */
 	if (meters && c->nmeters < UI_METERS_MAX && !seen[meter_by_name("cost")])
