@@ -5,7 +5,7 @@ set -e
 cd "$(dirname "$0")"
 
 packages="build-essential autoconf automake autopoint gettext pkg-config libtool
-	libncurses-dev libproc2-dev libpfm4-dev libelf-dev libcmocka-dev libmicrohttpd-dev libzstd-dev zlib1g-dev tmux clang clang-format libclang-rt-14-dev
+	libncurses-dev libproc2-dev libpfm4-dev libelf-dev libcmocka-dev libmicrohttpd-dev libzstd-dev zlib1g-dev libyaml-dev libpcre2-dev tmux clang clang-format libclang-rt-14-dev
 	python3 procps
 	libbpf-dev bpftool"
 
