@@ -48,9 +48,10 @@ struct frame_proc {
 };
 
 /*
- * What a recording asks the /proc source to read, whatever is shown: every
- * file a member the recording keeps needs. Each is cheap (one pread of a
- * held descriptor per process), and a replay then shows every column.
+ * What a recording asks the source to read, whatever is shown: every file a
+ * member the recording keeps needs, so that a replay shows every column.
+ * It costs the recorder more CPU than the default columns' reads (see
+ * doc/DESIGN.md, "Not yet").
  */
 #define ROW(type, name, dim, kind, since, when, needs, sources) | ROW_NEED_##needs
 #define ROW_LOCAL(type, name, dim, needs, sources)
