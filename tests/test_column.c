@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_column.c: adding a column is one row in the column table. This program
- * is built with PTOP_TEST_COLUMN, which adds one row (FIELD_TEST, "testcol",
- * the voluntary context switches, key "test_vcsw") to src/output/fields.c and
- * nothing else, and checks that the column then shows in the text formats,
+ * test_column.c: adding a column over a member the row has is one line in
+ * include/ptop/columns.def. This program is built with PTOP_TEST_COLUMN,
+ * which adds that line (FIELD_TEST, "testcol", the voluntary context
+ * switches, key "test_vcsw") and nothing else, and checks that the column then shows in the text formats,
  * JSON and CSV, sorts, and is found by name (-s, ptoprc).
  */
 #include <setjmp.h>

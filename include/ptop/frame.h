@@ -20,63 +20,46 @@
 /* frame_counters.paranoid when the level could not be read */
 #define PERF_PARANOID_UNKNOWN (-100)
 
-struct frame_proc {
-	int pid, ppid;
-	char state;		  /* R S D Z T t I X ... as the kernel prints it */
-	uint8_t comm_len;	  /* bytes in comm */
-	char comm[PROC_COMM_MAX]; /* the kernel's bytes, unescaped, not NUL-terminated */
-	uid_t uid;		  /* effective uid; see SAMPLER_UID_RECHECK */
-	uid_t ruid, suid, fsuid;  /* real, saved, filesystem uids when status was read, else uid */
-	const char *user;	  /* name for uid; owned by the sampler, lives as long */
-	int64_t priority, nice;
-	int64_t threads;
-	uint64_t vsize_kb;	 /* KiB */
-	uint64_t rss_kb;	 /* KiB; statm's exact figure when statm was read, else stat's */
-	uint64_t shared_kb;	 /* KiB; 0 unless statm was read (always filled by BPF) */
-	double cpu_pct;		 /* percent of one CPU over the last interval (top's Irix mode) */
-	double mem_pct;		 /* rss of total memory, percent */
-	uint64_t utime, stime;	 /* clock ticks */
-	uint64_t cutime, cstime; /* clock ticks of its dead children it waited for */
-	uint64_t start_ticks;	 /* clock ticks after boot */
-	int processor;		 /* CPU last run on */
-	/* from status, read only when PROC_NEED(PROC_FILE_STATUS) was asked for (BPF: always) */
-	uint64_t swap_kb, rss_anon_kb, rss_file_kb; /* KiB */
-	uint64_t vctxsw, nvctxsw;		    /* voluntary, involuntary context switches */
-	/* filled by the observer (src/perf/observe.c) when counters are on */
-	bool has_ctr;		      /* a counter group is attached */
-	double ctr[FRAME_MAX_EVENTS]; /* per event, over the interval, scaled when multiplexed */
-	double ctr_scale;	      /* running / enabled: below 1 when multiplexed */
-	bool ctr_partial;	      /* some of its threads are not counted */
-	bool ctr_not_counted; /* its counters never ran in the interval: ctr[] is no count */
-	bool ctr_counting;    /* attached during the interval: ctr[] covers part of it only */
-	uint8_t ctr_na; /* bit e: event e counts in the kernel, refused here: ctr[e] is no count */
-	int perf_fds;	/* perf_event descriptors it holds; -1 not looked at */
-	int tgid;	/* the process a thread belongs to (== pid for processes; 0 unknown) */
-	uint32_t cmd_off, cmd_len; /* command line in frame.strings, once sampler_cmdline() ran */
-	bool has_cmd;
-	/* from io, read only when PROC_NEED(PROC_FILE_IO) was asked for; a thread's own */
-	bool has_io; /* false: not read, or refused (another user's, without privilege) */
-	uint64_t io_rchar, io_wchar;		/* bytes through read()/write(), since start */
-	uint64_t io_read_bytes, io_write_bytes; /* bytes from and to storage, since start */
-	uint64_t io_read_rate, io_write_rate;	/* bytes per second since the last look */
-	/* from cgroup, read only when PROC_NEED(PROC_FILE_CGROUP) was asked for; owned by
-	 * the sampler, valid until its next frame; NULL: not read or unreadable */
-	const char *cgroup;    /* the v2 path (see proc_cgroup_path) */
-	const char *container; /* its container or unit (proc_cgroup_unit), "" for none */
-	/* read-less (sampler_opts.read_less): stat, statm and status were not read
-	 * this frame; the values are from its last full read (see sampler_complete) */
-	bool kept;
-	/* CPU of its children reaped in the interval, less what earlier frames showed of
-	 * them as rows (frame_account; the CHILD% column): clock ticks, % of one CPU */
-	uint64_t child_ticks;
-	double child_pct;
-	/* a row of frame.exited: a process that ended in the interval (an exit hook) */
-	bool exited;
-	int exit_status;    /* as wait() gives it: code << 8, or the signal (| 0x80 core) */
-	uint64_t end_ticks; /* clock ticks after boot at its exit */
-	uint64_t maxrss_kb; /* its peak RSS, KiB (getrusage's ru_maxrss) */
-	uint64_t run_ns;    /* CPU of all its threads over its life (sum_exec_runtime) */
+/* Who fills a row member (row.def's sources). */
+enum row_source {
+	ROW_SRC_PROC = 1 << 0,	   /* the /proc sampler (src/proc/sample.c) */
+	ROW_SRC_BPF = 1 << 1,	   /* the BPF task iterator's reader (src/bpf/bpfsrc.c) */
+	ROW_SRC_EXIT = 1 << 2,	   /* an exit hook's record (frame.exited, src/bpf/bpfsrc.c) */
+	ROW_SRC_OBSERVER = 1 << 3, /* the observer (src/perf/observe.c) */
+	ROW_SRC_ACCOUNT = 1 << 4,  /* the accounting (src/frame/account.c) */
+	ROW_SRC_CMDLINE = 1 << 5,  /* sampler_cmdline(), for the rows a presenter shows */
 };
+
+/* A row member's needs (row.def) as PROC_NEED() bits: stat is always read. */
+#define ROW_NEED_STAT 0u
+#define ROW_NEED_NONE 0u
+#define ROW_NEED_STATM PROC_NEED(PROC_FILE_STATM)
+#define ROW_NEED_STATUS PROC_NEED(PROC_FILE_STATUS)
+#define ROW_NEED_IO PROC_NEED(PROC_FILE_IO)
+#define ROW_NEED_CGROUP PROC_NEED(PROC_FILE_CGROUP)
+
+/* A process (or thread) row: its members and what each means are in row.def. */
+struct frame_proc {
+#define ROW(type, name, dim, kind, since, when, needs, sources) type name dim;
+#define ROW_LOCAL(type, name, dim, needs, sources) type name dim;
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+};
+
+/*
+ * What a recording asks the source to read, whatever is shown: every file a
+ * member the recording keeps needs, so that a replay shows every column.
+ * It costs the recorder more CPU than the default columns' reads (see
+ * doc/DESIGN.md, "Not yet").
+ */
+#define ROW(type, name, dim, kind, since, when, needs, sources) | ROW_NEED_##needs
+#define ROW_LOCAL(type, name, dim, needs, sources)
+static const unsigned row_recorded_needs = 0u
+#include "ptop/row.def"
+    ;
+#undef ROW
+#undef ROW_LOCAL
 
 /*
  * What both frame sources (the /proc sampler and the BPF reader) compute the

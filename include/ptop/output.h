@@ -17,53 +17,13 @@
 
 struct output_view;
 
-/* The columns, in the order CSV writes them (and JSON, and the column chooser). */
+/* The columns, in the order CSV writes them (and JSON, and the column chooser): columns.def's. */
 enum field_id {
-	FIELD_PID,
-	FIELD_PPID,
-	FIELD_STATE,
-	FIELD_USER,
-	FIELD_UID,
-	FIELD_PR,
-	FIELD_NI,
-	FIELD_THREADS,
-	FIELD_VIRT,
-	FIELD_RES,
-	FIELD_SHR,
-	FIELD_CPU,
-	FIELD_MEM,
-	FIELD_UTIME,
-	FIELD_STIME,
-	FIELD_START,
-	FIELD_PROCESSOR,
-	FIELD_COMMAND,
-	FIELD_TGID,
-	FIELD_SWAP,
-	FIELD_TIME,
-	FIELD_PERF,
-	FIELD_IO_READ_RATE,
-	FIELD_IO_WRITE_RATE,
-	FIELD_IO_READ,
-	FIELD_IO_WRITE,
-	FIELD_IO_RCHAR,
-	FIELD_IO_WCHAR,
-	FIELD_CGROUP,
-	FIELD_CONTAINER,
-	FIELD_CHILD,
-	FIELD_EXIT,
-	/* the counters' events, in the order counted (frame.counters.names): the
-	 * Counters pane's columns, sorted after the observer has filled them */
-	FIELD_CTR1,
-	FIELD_CTR2,
-	FIELD_CTR3,
-	FIELD_CTR4,
-	FIELD_CTR5,
-	FIELD_CTR6,
-	FIELD_CTR7,
-	FIELD_CTR8,
-#ifdef PTOP_TEST_COLUMN
-	FIELD_TEST, /* tests/test_column.c's column, in its own build only */
-#endif
+#define COLUMN(ID, name, title, htop, width, flags, member, key, desc) FIELD_##ID,
+#define COLUMN_OVER(ID, name, title, htop, width, flags, type, off, needs, key, desc) FIELD_##ID,
+#include "ptop/columns.def"
+#undef COLUMN
+#undef COLUMN_OVER
 	FIELD_COUNT
 };
 

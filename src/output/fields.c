@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fields.c: the column table every presenter shares, and row selection
- * (filter, sort). A row says how the value is kept (type and offset in
- * struct frame_proc), so sorting and the machine formats (JSON keys, CSV
- * headings) need nothing more; the text formats show it through one case in
- * field_format(). A new column is a row here, a case there, and its fill in
- * the sampler; it then appears in the viewer and its chooser, batch text,
+ * (filter, sort). The table comes from columns.def, one line a column; a
+ * column over a row member takes how the value is kept (type and offset in
+ * struct frame_proc) and what it needs read from the member's line in
+ * row.def, so sorting and the machine formats (JSON keys, CSV headings) need
+ * nothing more; the text formats show it as it is kept, or through a case
+ * in field_format(). A column over a member the row has is one line in
+ * columns.def; it then appears in the viewer and its chooser, batch text,
  * JSON, CSV and -s, with nothing else kept in step.
  */
 #include <limits.h>
@@ -18,328 +20,67 @@
 
 #include "ptop/output.h"
 
-#define NEED_STATM PROC_NEED(PROC_FILE_STATM)
-#define NEED_STATUS PROC_NEED(PROC_FILE_STATUS)
 #define NEED_IO PROC_NEED(PROC_FILE_IO)
-#define NEED_CGROUP PROC_NEED(PROC_FILE_CGROUP)
 
-#define AT(member) .off = offsetof(struct frame_proc, member)
+/* How a column over a row member keeps its value, from the member's kind (row.def). */
+#define ROW_FT_I32 FT_INT
+#define ROW_FT_U32 FT_UID
+#define ROW_FT_I64 FT_I64
+#define ROW_FT_U64 FT_U64
+#define ROW_FT_F64 FT_PCT
+#define ROW_FT_CHAR FT_CHAR
+#define ROW_FT_STORED FT_NAME
+#define ROW_FT_USER FT_NAME
+#define ROW_FT_COMM FT_COMM
+/* a flag or a byte: no column type fits */
+#define ROW_FT_NONE (-1)
+#define ROW_FT_BIT ROW_FT_NONE
+#define ROW_FT_U8 ROW_FT_NONE
+
+/* Each member's column type and what it needs read, by its name. */
+enum {
+#define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
+	MEMBER_FT_##name = ROW_FT_##kind, MEMBER_NEEDS_##name = ROW_NEED_##needs,
+#define ROW_LOCAL(type, name, dim, needs, sources)                                                 \
+	MEMBER_FT_##name = ROW_FT_NONE, MEMBER_NEEDS_##name = ROW_NEED_##needs,
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+};
+
+/* columns.def's flags */
+#define COL_LEFT 1u
+#define COL_ASC 2u
+#define COL_OBSERVER 4u
+#define COL_JSON_ONLY 8u
+#define COL_IF_LOOKED 16u
+
+#define COL_COMMON(ID, nm, ttl, ht, w, fl, k, d)                                                   \
+	.name = (nm), .title = (ttl), .htop = (ht), .desc = (d), .width = (w),                     \
+	.left = ((fl)&COL_LEFT) != 0, .ascending = ((fl)&COL_ASC) != 0,                            \
+	.observer = ((fl)&COL_OBSERVER) != 0, .json_only = ((fl)&COL_JSON_ONLY) != 0,              \
+	.if_looked = ((fl)&COL_IF_LOOKED) != 0, .key = (k)
 
 const struct field_def field_defs[FIELD_COUNT] = {
-    [FIELD_PID] = {.name = "pid",
-		   .htop = "PID",
-		   .title = "PID",
-		   .width = 7,
-		   .ascending = true,
-		   .desc = N_("Process ID"),
-		   .type = FT_INT,
-		   AT(pid),
-		   .key = "pid"},
-    [FIELD_PPID] = {.name = "ppid",
-		    .htop = "PPID",
-		    .title = "PPID",
-		    .width = 7,
-		    .ascending = true,
-		    .desc = N_("Parent process ID"),
-		    .type = FT_INT,
-		    AT(ppid),
-		    .key = "ppid"},
-    [FIELD_STATE] = {.name = "state",
-		     .htop = "STATE",
-		     .title = "S",
-		     .width = 1,
-		     .ascending = true,
-		     .desc = N_("Process state"),
-		     .type = FT_CHAR,
-		     AT(state),
-		     .key = "state"},
-    [FIELD_USER] = {.name = "user",
-		    .htop = "USER",
-		    .title = "USER",
-		    .width = 8,
-		    .left = true,
-		    .ascending = true,
-		    .desc = N_("Effective user name"),
-		    .type = FT_NAME,
-		    AT(user),
-		    .key = "user"},
-    [FIELD_UID] = {.name = "uid",
-		   .htop = "ST_UID",
-		   .title = "UID",
-		   .width = 5,
-		   .ascending = true,
-		   .desc = N_("Effective user ID"),
-		   .type = FT_UID,
-		   AT(uid),
-		   .key = "uid"},
-    [FIELD_PR] = {.name = "pr",
-		  .htop = "PRIORITY",
-		  .title = "PR",
-		  .width = 3,
-		  .desc = N_("Priority"),
-		  .type = FT_I64,
-		  AT(priority),
-		  .key = "priority"},
-    [FIELD_NI] = {.name = "ni",
-		  .htop = "NICE",
-		  .title = "NI",
-		  .width = 3,
-		  .desc = N_("Nice value"),
-		  .type = FT_I64,
-		  AT(nice),
-		  .key = "nice"},
-    [FIELD_THREADS] = {.name = "threads",
-		       .htop = "NLWP",
-		       .title = "nTH",
-		       .width = 4,
-		       .desc = N_("Number of threads"),
-		       .type = FT_I64,
-		       AT(threads),
-		       .key = "threads"},
-    [FIELD_VIRT] = {.name = "virt",
-		    .htop = "M_VIRT",
-		    .title = "VIRT",
-		    .width = 7,
-		    .desc = N_("Virtual memory, KiB"),
-		    .type = FT_U64,
-		    AT(vsize_kb),
-		    .key = "vsize_kb"},
-    /* statm's resident figure is exact; stat's rss is an estimate that SHR may exceed */
-    [FIELD_RES] = {.name = "res",
-		   .htop = "M_RESIDENT",
-		   .title = "RES",
-		   .width = 6,
-		   .needs = NEED_STATM,
-		   .desc = N_("Resident memory, KiB"),
-		   .type = FT_U64,
-		   AT(rss_kb),
-		   .key = "rss_kb"},
-    [FIELD_SHR] = {.name = "shr",
-		   .htop = "M_SHARE",
-		   .title = "SHR",
-		   .width = 6,
-		   .needs = NEED_STATM,
-		   .desc = N_("Shared memory, KiB"),
-		   .type = FT_U64,
-		   AT(shared_kb),
-		   .key = "shared_kb"},
-    [FIELD_CPU] = {.name = "cpu",
-		   .htop = "PERCENT_CPU",
-		   .title = "%CPU",
-		   .width = 5,
-		   .desc = N_("CPU usage, percent of one CPU"),
-		   .type = FT_PCT,
-		   AT(cpu_pct),
-		   .key = "cpu_pct"},
-    [FIELD_MEM] = {.name = "mem",
-		   .htop = "PERCENT_MEM",
-		   .title = "%MEM",
-		   .width = 5,
-		   .needs = NEED_STATM,
-		   .desc = N_("Resident memory, percent of total"),
-		   .type = FT_PCT,
-		   AT(mem_pct),
-		   .key = "mem_pct"},
-    [FIELD_UTIME] = {.name = "utime",
-		     .htop = "UTIME",
-		     .title = "UTIME+",
-		     .width = 9,
-		     .desc = N_("CPU time in user mode"),
-		     .type = FT_U64,
-		     AT(utime),
-		     .key = "utime_ticks"},
-    [FIELD_STIME] = {.name = "stime",
-		     .htop = "STIME",
-		     .title = "STIME+",
-		     .width = 9,
-		     .desc = N_("CPU time in the kernel"),
-		     .type = FT_U64,
-		     AT(stime),
-		     .key = "stime_ticks"},
-    [FIELD_START] = {.name = "start",
-		     .htop = "STARTTIME",
-		     .title = "START",
-		     .width = 5,
-		     .desc = N_("Start time: today's HH:MM, else month and day"),
-		     .type = FT_U64,
-		     AT(start_ticks),
-		     .key = "start_ticks"},
-    [FIELD_PROCESSOR] = {.name = "processor",
-			 .htop = "PROCESSOR",
-			 .title = "P",
-			 .width = 2,
-			 .desc = N_("CPU last run on"),
-			 .type = FT_INT,
-			 AT(processor),
-			 .key = "processor"},
-    [FIELD_COMMAND] = {.name = "command",
-		       .htop = "Command",
-		       .title = "COMMAND",
-		       .width = 0,
-		       .left = true,
-		       .ascending = true,
-		       .desc = N_("Command name"),
-		       .type = FT_COMM,
-		       AT(comm),
-		       .key = "comm"},
-    [FIELD_TGID] = {.name = "tgid",
-		    .htop = "TGID",
-		    .title = "TGID",
-		    .width = 7,
-		    .ascending = true,
-		    .desc = N_("Process a thread belongs to"),
-		    .type = FT_INT,
-		    AT(tgid),
-		    .key = "tgid"},
-    [FIELD_SWAP] = {.name = "swap",
-		    .htop = "M_SWAP",
-		    .title = "SWAP",
-		    .width = 6,
-		    .needs = NEED_STATUS,
-		    .desc = N_("Swapped memory, KiB"),
-		    .type = FT_U64,
-		    AT(swap_kb)},
-    [FIELD_TIME] = {.name = "time",
-		    .htop = "TIME",
-		    .title = "TIME+",
-		    .width = 9,
-		    .desc = N_("CPU time, minutes:seconds.hundredths"),
-		    .type = FT_TICKS},
-    [FIELD_PERF] = {.name = "perf",
-		    .title = "PERF",
-		    .width = 4,
-		    .observer = true,
-		    .desc = N_("perf_event descriptors held: who else observes"),
-		    .type = FT_INT,
-		    AT(perf_fds),
-		    .key = "perf_fds",
-		    .json_only = true,
-		    .if_looked = true},
-    /* /proc/PID/io: unknown (not 0) for another user's process without privilege */
-    [FIELD_IO_READ_RATE] = {.name = "read_rate",
-			    .htop = "IO_READ_RATE",
-			    .title = "READ/s",
-			    .width = 7,
-			    .needs = NEED_IO,
-			    .desc = N_("Bytes read from storage per second"),
-			    .type = FT_U64,
-			    AT(io_read_rate),
-			    .key = "io_read_bytes_per_s"},
-    [FIELD_IO_WRITE_RATE] = {.name = "write_rate",
-			     .htop = "IO_WRITE_RATE",
-			     .title = "WRITE/s",
-			     .width = 7,
-			     .needs = NEED_IO,
-			     .desc = N_("Bytes written to storage per second"),
-			     .type = FT_U64,
-			     AT(io_write_rate),
-			     .key = "io_write_bytes_per_s"},
-    [FIELD_IO_READ] = {.name = "read_bytes",
-		       .htop = "RBYTES",
-		       .title = "RBYTES",
-		       .width = 6,
-		       .needs = NEED_IO,
-		       .desc = N_("Bytes read from storage since it started"),
-		       .type = FT_U64,
-		       AT(io_read_bytes),
-		       .key = "io_read_bytes"},
-    [FIELD_IO_WRITE] = {.name = "write_bytes",
-			.htop = "WBYTES",
-			.title = "WBYTES",
-			.width = 6,
-			.needs = NEED_IO,
-			.desc = N_("Bytes written to storage since it started"),
-			.type = FT_U64,
-			AT(io_write_bytes),
-			.key = "io_write_bytes"},
-    [FIELD_IO_RCHAR] = {.name = "rchar",
-			.htop = "RCHAR",
-			.title = "RCHAR",
-			.width = 6,
-			.needs = NEED_IO,
-			.desc = N_("Bytes read by system calls, from cache or storage"),
-			.type = FT_U64,
-			AT(io_rchar),
-			.key = "io_rchar"},
-    [FIELD_IO_WCHAR] = {.name = "wchar",
-			.htop = "WCHAR",
-			.title = "WCHAR",
-			.width = 6,
-			.needs = NEED_IO,
-			.desc = N_("Bytes written by system calls, to cache or storage"),
-			.type = FT_U64,
-			AT(io_wchar),
-			.key = "io_wchar"},
-    [FIELD_CGROUP] = {.name = "cgroup",
-		      .htop = "CGROUP",
-		      .title = "CGROUP",
-		      .width = 32,
-		      .left = true,
-		      .ascending = true,
-		      .needs = NEED_CGROUP,
-		      .desc = N_("Control group (the unified hierarchy's path)"),
-		      .type = FT_NAME,
-		      AT(cgroup),
-		      .key = "cgroup"},
-    [FIELD_CONTAINER] = {.name = "container",
-			 .title = "CONTAINER",
-			 .width = 20,
-			 .left = true,
-			 .ascending = true,
-			 .needs = NEED_CGROUP,
-			 .desc = N_("Container or systemd unit, from the control group"),
-			 .type = FT_NAME,
-			 AT(container),
-			 .key = "container"},
-    /* the accounting's (src/frame/account.c): CPU no row showed, of children reaped */
-    [FIELD_CHILD] = {.name = "child",
-		     .title = "CHILD%",
-		     .width = 6,
-		     .desc = N_("CPU of children it reaped in the interval, not shown as rows "
-				"before, percent of one CPU"),
-		     .type = FT_PCT,
-		     AT(child_pct),
-		     .key = "child_cpu_pct"},
-    /* a process that ended in the interval (an exit hook's): how; absent for the others */
-    [FIELD_EXIT] = {.name = "exit",
-		    .title = "EXIT",
-		    .width = 12,
-		    .left = true,
-		    .desc = N_("How a process that ended in the interval ended: its exit code, "
-			       "or the signal"),
-		    .type = FT_INT,
-		    AT(exit_status),
-		    .key = "exit"},
-/* "ctr1": headed by its event's name where the frame counts one
-     * (field_title()); .off is the event's index */
-#define CTR_FIELD(i, n)                                                                            \
-	[n] = {.name = "ctr" #i,                                                                   \
-	       .title = "CTR" #i,                                                                  \
-	       .width = 10,                                                                        \
-	       .observer = true,                                                                   \
-	       .desc = N_("A counter event (the Nth of --counters), over the interval"),           \
-	       .type = FT_CTR,                                                                     \
-	       .off = i - 1}
-    CTR_FIELD(1, FIELD_CTR1),
-    CTR_FIELD(2, FIELD_CTR2),
-    CTR_FIELD(3, FIELD_CTR3),
-    CTR_FIELD(4, FIELD_CTR4),
-    CTR_FIELD(5, FIELD_CTR5),
-    CTR_FIELD(6, FIELD_CTR6),
-    CTR_FIELD(7, FIELD_CTR7),
-    CTR_FIELD(8, FIELD_CTR8),
-#undef CTR_FIELD
-#ifdef PTOP_TEST_COLUMN
-    /* tests/test_column.c: a column added in one row shows everywhere */
-    [FIELD_TEST] = {.name = "testcol",
-		    .title = "TEST",
-		    .width = 6,
-		    .desc = "voluntary context switches (a test column)",
-		    .type = FT_U64,
-		    AT(vctxsw),
-		    .key = "test_vcsw"},
-#endif
+#define COLUMN(ID, nm, ttl, ht, w, fl, member, k, d)                                               \
+	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = MEMBER_NEEDS_##member,  \
+			.type = (enum field_type)MEMBER_FT_##member,                               \
+			.off = offsetof(struct frame_proc, member)},
+#define COLUMN_OVER(ID, nm, ttl, ht, w, fl, ty, o, nd, k, d)                                       \
+	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = (nd), .type = (ty),     \
+			.off = (o)},
+#include "ptop/columns.def"
+#undef COLUMN
+#undef COLUMN_OVER
 };
+
+/* A column over a member no column type fits (a flag, a byte) does not compile. */
+#define COLUMN(ID, nm, ttl, ht, w, fl, member, k, d)                                               \
+	_Static_assert(MEMBER_FT_##member != ROW_FT_NONE, "no column type for " #member);
+#define COLUMN_OVER(ID, nm, ttl, ht, w, fl, ty, o, nd, k, d)
+#include "ptop/columns.def"
+#undef COLUMN
+#undef COLUMN_OVER
 
 int field_by_name(const char *name)
 {

@@ -124,44 +124,23 @@ static const struct codec_field counters_fields[] = {
 };
 #undef K
 
-/* A row. The flags come before the fields they say are there. */
-#define P(m, k) CF(struct frame_proc, m, k)
-#define P2(m, k) CF_SINCE(struct frame_proc, m, k, 2)
-#define P4(m, k) CF_SINCE(struct frame_proc, m, k, 4)
-#define IO(m) CF_WHEN(struct frame_proc, m, CK_U64, 0, 2, has_io)
-#define EXIT(m, k) CF_WHEN(struct frame_proc, m, k, 0, 4, exited)
+/*
+ * A row: row.def's members in its order (the flags before the members they
+ * say are there), each as its kind, from the version that added it.
+ */
+#define ALWAYS 0
+#define WHEN(flag) 1 + offsetof(struct frame_proc, flag)
+#define ROW(type, m, dim, k, v, cond, needs, sources) \
+	{ .off = offsetof(struct frame_proc, m), .kind = CK_##k, \
+	  .n = sizeof(((struct frame_proc *)0)->m) / sizeof(type), .since = (v), .when = cond },
+#define ROW_LOCAL(type, m, dim, needs, sources)
 static const struct codec_field proc_fields[] = {
-	P(pid, CK_I32), P(ppid, CK_I32), P(state, CK_CHAR), P(comm, CK_COMM),
-	P(uid, CK_U32), P(user, CK_USER),
-	P(priority, CK_I64), P(nice, CK_I64), P(threads, CK_I64),
-	P(vsize_kb, CK_U64), P(rss_kb, CK_U64), P(shared_kb, CK_U64),
-	P(cpu_pct, CK_F64), P(mem_pct, CK_F64),
-	P(utime, CK_U64), P(stime, CK_U64), P(start_ticks, CK_U64), P(processor, CK_I32),
-	P(swap_kb, CK_U64), P(rss_anon_kb, CK_U64), P(rss_file_kb, CK_U64),
-	P(vctxsw, CK_U64), P(nvctxsw, CK_U64), P(perf_fds, CK_I32), P(tgid, CK_I32),
-	P(has_ctr, CK_BIT), P(ctr_partial, CK_BIT), P(ctr_not_counted, CK_BIT),
-	P(has_cmd, CK_BIT), P2(has_io, CK_BIT), P4(exited, CK_BIT),
-	/* version 2: -S's children times, -U's uids, I/O and control group */
-	P2(cutime, CK_U64), P2(cstime, CK_U64), P2(ruid, CK_U32), P2(suid, CK_U32),
-	P2(fsuid, CK_U32),
-	IO(io_rchar), IO(io_wchar), IO(io_read_bytes), IO(io_write_bytes),
-	IO(io_read_rate), IO(io_write_rate),
-	P2(cgroup, CK_STORED), P2(container, CK_STORED),
-	CF_WHEN(struct frame_proc, cmd_off, CK_U32, 0, 0, has_cmd),
-	CF_WHEN(struct frame_proc, cmd_len, CK_U32, 0, 0, has_cmd),
-	CF_WHEN(struct frame_proc, ctr_na, CK_U8, 0, 0, has_ctr),
-	CF_WHEN(struct frame_proc, ctr_scale, CK_F64, 0, 0, has_ctr),
-	CF_WHEN(struct frame_proc, ctr, CK_F64, FRAME_MAX_EVENTS, 0, has_ctr),
-	/* version 4: the accounting's children's share, and how an exited process ended */
-	P4(child_ticks, CK_U64), P4(child_pct, CK_F64),
-	EXIT(exit_status, CK_I32), EXIT(end_ticks, CK_U64), EXIT(maxrss_kb, CK_U64),
-	EXIT(run_ns, CK_U64),
+#include "ptop/row.def"
 };
-#undef P
-#undef P2
-#undef P4
-#undef IO
-#undef EXIT
+#undef ROW
+#undef ROW_LOCAL
+#undef ALWAYS
+#undef WHEN
 
 /* Version 4: where the interval's busy CPU went (frame_account), after the breakpoints. */
 #define A(m, k) CF_SINCE(struct frame, acct.m, k, 4)

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_row.c: the test over row.def, the list of a process row's members.
+ *
+ * Fills: a fixture /proc (a proc root written here: one process, 100, with a
+ * known value in each file) is read by the /proc source with every file
+ * asked for, and each member is held against what the fixture says. The
+ * expectation of a member is EXPECT_<member> below, and row.def's every
+ * member must have one: a member added to the list without it does not
+ * compile. An expectation says whether the /proc source fills the member
+ * (and then what it must hold), so a member whose sources claim ROW_SRC_PROC
+ * with a fill forgotten in src/proc/sample.c fails here, as does a claim
+ * row.def and this file disagree on.
+ *
+ * Recordings: every member a recording keeps (ROW) is given a value of its
+ * own, encoded with the codec at the current format version, decoded, and
+ * compared; a member the codec drops or reads into another fails.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ptop/frame.h"
+#include "ptop/record.h"
+
+/* ---- fills ---- */
+
+/* What a member's expectation says: whether /proc fills it, and whether it holds. */
+struct want {
+	bool proc; /* the /proc source fills it */
+	bool ok;   /* it holds what the fixture says (or is checked where why says) */
+	const char *why;
+};
+
+/* filled by /proc, and c holds of its value */
+#define IS(c) ((struct want){.proc = true, .ok = (c)})
+/* filled by /proc, and checked by the named test instead (needs more than one frame) */
+#define ELSEWHERE(test) ((struct want){.proc = true, .ok = true, .why = (test)})
+/* not the /proc source's */
+#define NOT_PROC ((struct want){.proc = false, .ok = true})
+
+#define FIXTURE_COMM "rowtest"
+
+/* Process 100 as the fixture writes it (below), member by member. */
+#define EXPECT_pid(v) IS(v == 100)
+#define EXPECT_ppid(v) IS(v == 42)
+#define EXPECT_state(v) IS(v == 'S')
+#define EXPECT_comm_len(v) IS(v == strlen(FIXTURE_COMM))
+#define EXPECT_comm(v) IS(!memcmp(v, FIXTURE_COMM, strlen(FIXTURE_COMM)))
+#define EXPECT_uid(v) IS(v == 4242)
+#define EXPECT_user(v) IS(v && !strcmp(v, "4242"))
+#define EXPECT_priority(v) IS(v == 25)
+#define EXPECT_nice(v) IS(v == 5)
+#define EXPECT_threads(v) IS(v == 3)
+#define EXPECT_vsize_kb(v) IS(v == 27713536 / 1024)
+#define EXPECT_rss_kb(v) IS(v == 500000 * page_kb)
+#define EXPECT_shared_kb(v) IS(v == 2000 * page_kb)
+#define EXPECT_cpu_pct(v) IS(v > 0)
+#define EXPECT_mem_pct(v) IS(v > 0)
+#define EXPECT_utime(v) IS(v == 701)
+#define EXPECT_stime(v) IS(v == 302)
+#define EXPECT_start_ticks(v) IS(v == 5000)
+#define EXPECT_processor(v) IS(v == 1)
+#define EXPECT_swap_kb(v) IS(v == 11)
+#define EXPECT_rss_anon_kb(v) IS(v == 12)
+#define EXPECT_rss_file_kb(v) IS(v == 13)
+#define EXPECT_vctxsw(v) IS(v == 14)
+#define EXPECT_nvctxsw(v) IS(v == 15)
+#define EXPECT_perf_fds(v) NOT_PROC
+#define EXPECT_tgid(v) IS(v == 100)
+#define EXPECT_has_ctr(v) NOT_PROC
+#define EXPECT_ctr_partial(v) NOT_PROC
+#define EXPECT_ctr_not_counted(v) NOT_PROC
+#define EXPECT_has_cmd(v) NOT_PROC
+#define EXPECT_has_io(v) IS(v)
+#define EXPECT_exited(v) NOT_PROC
+#define EXPECT_cutime(v) IS(v == 33)
+#define EXPECT_cstime(v) IS(v == 44)
+#define EXPECT_ruid(v) IS(v == 4241)
+#define EXPECT_suid(v) IS(v == 4243)
+#define EXPECT_fsuid(v) IS(v == 4244)
+#define EXPECT_io_rchar(v) IS(v == 1001)
+#define EXPECT_io_wchar(v) IS(v == 1002)
+#define EXPECT_io_read_bytes(v) IS(v == 409600)
+#define EXPECT_io_write_bytes(v) IS(v == 819200)
+/* the first look: over the process's life */
+#define EXPECT_io_read_rate(v) IS(v > 0)
+#define EXPECT_io_write_rate(v) IS(v > 0)
+#define EXPECT_cgroup(v) IS(v && !strcmp(v, "/system.slice/rowtest.service"))
+#define EXPECT_container(v) IS(v && !strcmp(v, "rowtest.service"))
+#define EXPECT_cmd_off(v) NOT_PROC
+#define EXPECT_cmd_len(v) NOT_PROC
+#define EXPECT_ctr_na(v) NOT_PROC
+#define EXPECT_ctr_scale(v) NOT_PROC
+#define EXPECT_ctr(v) NOT_PROC
+#define EXPECT_child_ticks(v) NOT_PROC
+#define EXPECT_child_pct(v) NOT_PROC
+#define EXPECT_exit_status(v) NOT_PROC
+#define EXPECT_end_ticks(v) NOT_PROC
+#define EXPECT_maxrss_kb(v) NOT_PROC
+#define EXPECT_run_ns(v) NOT_PROC
+#define EXPECT_ctr_counting(v) NOT_PROC
+#define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/100/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* A proc root in dir (room for 256 bytes) with process 100 as the expectations say. */
+static void fixture_root(char dir[256])
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[512];
+
+	snprintf(dir, 256, "%s/ptop-row-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/100", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	/* utime 701, stime 302, cutime 33, cstime 44, priority 25, nice 5, 3 threads,
+	 * start 5000, processor 1 */
+	put_file(dir, "stat",
+		 "100 (" FIXTURE_COMM ") S 42 100 100 0 -1 4194304 0 0 0 0 701 302 33 44 25 5 3 0 "
+		 "5000 27713536 280 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 "
+		 "0 0 0 0 0 0 0\n");
+	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");
+	put_file(dir, "status",
+		 "Name:\t" FIXTURE_COMM "\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t42\n"
+		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t0\t0\t0\t0\nVmSwap:\t11 kB\n"
+		 "RssAnon:\t12 kB\nRssFile:\t13 kB\nThreads:\t3\n"
+		 "voluntary_ctxt_switches:\t14\nnonvoluntary_ctxt_switches:\t15\n");
+	put_file(dir, "io",
+		 "rchar: 1001\nwchar: 1002\nsyscr: 3\nsyscw: 4\nread_bytes: 409600\n"
+		 "write_bytes: 819200\ncancelled_write_bytes: 0\n");
+	put_file(dir, "cgroup", "0::/system.slice/rowtest.service\n");
+}
+
+/* Member name of p against its expectation w; sources from row.def. */
+static void check_member(const char *name, unsigned sources, struct want w)
+{
+	bool claims = sources & ROW_SRC_PROC;
+
+	if (claims != w.proc)
+		fail_msg("%s: row.def says the /proc source %s it, this test says it %s", name,
+			 claims ? "fills" : "does not fill", w.proc ? "does" : "does not");
+	if (!w.ok)
+		fail_msg("%s: the /proc source did not fill it as the fixture says", name);
+}
+
+static void test_proc_fills(void **state)
+{
+	char dir[256], cmd[512];
+	struct sampler_opts o = {.root = dir,
+				 .needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
+					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP)};
+	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
+	const struct frame_proc *p = NULL;
+	struct frame f = {0};
+	struct sampler *s;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* a copy's uid is taken from status at first sight only when root owns 100/ */
+	fixture_root(dir);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	for (size_t i = 0; i < f.nprocs; i++)
+		if (f.procs[i].pid == 100)
+			p = &f.procs[i];
+	assert_non_null(p);
+#define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
+	check_member(#name, sources, EXPECT_##name(p->name));
+#define ROW_LOCAL(type, name, dim, needs, sources)                                                 \
+	check_member(#name, sources, EXPECT_##name(p->name));
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+	frame_free(&f);
+	sampler_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The needs of the members a recording keeps are what it asks to be read. */
+static void test_recorded_needs(void **state)
+{
+	(void)state;
+	assert_int_equal(row_recorded_needs,
+			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
+			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP));
+}
+
+/* ---- recordings ---- */
+
+enum kind { K_U8, K_CHAR, K_BIT, K_I32, K_U32, K_I64, K_U64, K_F64, K_STORED, K_COMM, K_USER };
+
+/* A member a recording keeps: where it is, how big, and its kind. */
+struct member {
+	const char *name;
+	size_t off, size;
+	enum kind kind;
+};
+
+static const struct member members[] = {
+#define ROW(type, m, dim, k, since, when, needs, sources)                                          \
+	{#m, offsetof(struct frame_proc, m), sizeof(((struct frame_proc *)0)->m), K_##k},
+#define ROW_LOCAL(type, m, dim, needs, sources)
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+};
+
+static const char *const names[] = {"first-name", "second", "third-one", "fourth"};
+
+/* A value of member m of its own (seed: its index), as its kind allows. */
+static void set_member(struct frame_proc *p, const struct member *m, unsigned seed)
+{
+	char *at = (char *)p + m->off;
+
+	switch (m->kind) {
+	case K_BIT:
+		*(bool *)at = true;
+		break;
+	case K_STORED:
+	case K_USER:
+		*(const char **)at = names[seed % 4];
+		break;
+	case K_COMM:
+		memcpy(p->comm, "round-trip", 10);
+		p->comm_len = 10;
+		break;
+	case K_F64:
+		for (size_t i = 0; i < m->size / sizeof(double); i++)
+			((double *)(void *)at)[i] = seed * 1000.25 + (double)i;
+		break;
+	default:
+		/* every byte its own: a member read as a narrower or wider one differs */
+		for (size_t i = 0; i < m->size; i++)
+			at[i] = (char)(seed * 16 + i + 1);
+		break;
+	}
+}
+
+static bool same_member(const struct frame_proc *a, const struct frame_proc *b,
+			const struct member *m)
+{
+	const char *x = (const char *)a + m->off, *y = (const char *)b + m->off;
+
+	switch (m->kind) {
+	case K_STORED:
+	case K_USER:
+		return *(const char *const *)y &&
+		       !strcmp(*(const char *const *)x, *(const char *const *)y);
+	case K_COMM:
+		return a->comm_len == b->comm_len && !memcmp(a->comm, b->comm, a->comm_len);
+	default:
+		return !memcmp(x, y, m->size);
+	}
+}
+
+static void test_round_trip(void **state)
+{
+	struct frame_proc row;
+	struct frame f = {0}, g = {0};
+	struct record_store st = {0};
+	struct sbuf raw = {0};
+	size_t n = sizeof(members) / sizeof(members[0]);
+
+	(void)state;
+	memset(&row, 0, sizeof(row));
+	for (size_t i = 0; i < n; i++)
+		set_member(&row, &members[i], (unsigned)i + 1);
+	/* the command line a row points at is in the frame's strings */
+	sbuf_add(&f.strings, "x", 1);
+	row.cmd_off = 0;
+	row.cmd_len = 1;
+	f.hz = 100;
+	f.procs = &row;
+	f.nprocs = 1;
+	record_encode(&raw, &f, RECORD_VERSION);
+	assert_int_equal(record_decode(raw.p, raw.len, RECORD_VERSION, &g, &st), 0);
+	assert_int_equal(g.nprocs, 1);
+	for (size_t i = 0; i < n; i++)
+		if (!same_member(&row, &g.procs[0], &members[i]))
+			fail_msg("%s: not the same after a recording's round trip",
+				 members[i].name);
+	frame_free(&g);
+	record_store_free(&st);
+	sbuf_free(&raw);
+	sbuf_free(&f.strings);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_proc_fills),
+	    cmocka_unit_test(test_recorded_needs),
+	    cmocka_unit_test(test_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
