@@ -118,6 +118,7 @@ static void take_frame(struct ui *ui)
 		ui->first_uptime = ui->frame.uptime_s;
 	ui->have_frame = true;
 	ui->frames++;
+	graph_frame(ui);
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0, NULL);
 	/* -p's, as top's Tasks: line */

@@ -372,6 +372,9 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value);
 unsigned meters_needs(const struct ui *ui);
 int meters_draw(struct ui *ui, int max_rows);
 int meters_height(const struct ui *ui, int max_rows);
+/* meter_graph.c: keep what a new frame says of CPU and memory for the graphs
+ * (every frame taken, shown or not). */
+void graph_frame(const struct ui *ui);
 
 /* procs.c: the Processes pane: its rows (the Counters pane shares them) and the selection */
 /* Row i of the pane, in the order shown (the tree's when it shows); i < ui->nrows. */
