@@ -159,7 +159,9 @@ static void draw(struct ui *ui)
 		return;
 	}
 	if (ui->have_frame) {
-		y = meters_draw(ui, LINES - 5);
+		y = meters_draw(ui, LINES - 5 - ui->replay);
+		if (ui->replay)
+			replay_draw_timeline(ui, y++);
 		panes_draw_bar(ui, y++);
 		ui_panes[ui->cfg.pane]->draw(ui, y, LINES - 1 - y);
 	}

@@ -451,6 +451,10 @@ bool replay_taken(struct ui *ui, int err);
 unsigned replay_key(struct ui *ui, enum ui_action act, int key);
 /* The header's note: "[replay DAY, frame N/M]". */
 void replay_draw_note(struct ui *ui);
+/* The timeline on line y, the width of the screen: the first frame's time,
+ * a bar with a mark where the frame shown is between the first and the
+ * last frame's times, the last frame's time. */
+void replay_draw_timeline(struct ui *ui, int y);
 /*
  * The help screen's line i of the travel keys, which go before the keys it
  * lists after them: true with *keys and *what (translated, static), false
