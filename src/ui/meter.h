@@ -30,6 +30,8 @@ extern const struct meter_def meter_accounted;
 extern const struct meter_def meter_psi_cpu;
 extern const struct meter_def meter_psi_memory;
 extern const struct meter_def meter_psi_io;
+extern const struct meter_def meter_cpu_graph;
+extern const struct meter_def meter_mem_graph;
 
 /* One bar's share of a coloured part, in percent of the whole. */
 struct bar_part {

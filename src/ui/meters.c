@@ -11,8 +11,9 @@
 
 /* Every meter; the header shows ptoprc's list of them, by default the first METERS_DEFAULT. */
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime, &meter_tasks, &meter_cpu,	   &meter_mem,	   &meter_swap,	      &meter_disk,
-    &meter_net,	   &meter_cost,	 &meter_accounted, &meter_psi_cpu, &meter_psi_memory, &meter_psi_io,
+    &meter_uptime,     &meter_tasks,  &meter_cpu,	&meter_mem,	  &meter_swap,
+    &meter_disk,       &meter_net,    &meter_cost,	&meter_accounted, &meter_psi_cpu,
+    &meter_psi_memory, &meter_psi_io, &meter_cpu_graph, &meter_mem_graph,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
 #define METERS_DEFAULT 9

@@ -2,14 +2,16 @@
 /*
  * replay.c: the viewer on a recording (ptop -r FILE). Frames come from the
  * pipeline's recording instead of /proc and stay until the user travels:
- * [ and ] one frame, { and } a minute, g a typed time, Home and End the
- * ends. Actions on live processes (signals, renice, breakpoints) are refused
+ * t and T (atop's) or ] and [ one frame, { and } a minute, g a typed time,
+ * Home and End the ends; a timeline under the header shows where the frame
+ * is between the recording's first and last. Actions on live processes (signals, renice, breakpoints) are refused
  * with a message: the rows are history; so are the keys that would ask the
  * frame source for something else (pause, delay, threads). Touches no kernel
  * interface.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -153,8 +155,10 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 	if (!ui->replay)
 		return UI_IGNORED;
 	switch (key) {
+	case 'T':
 	case '[':
 		return go_frame(ui, -1);
+	case 't':
 	case ']':
 		return go_frame(ui, 1);
 	case '{':
@@ -184,7 +188,7 @@ unsigned replay_key(struct ui *ui, enum ui_action act, int key)
 	case ACT_PAUSE:
 	case ACT_DELAY:
 		/* frames change only when the user travels: there is no clock to pause or set */
-		ui_status(ui, _("Replaying a recording: travel with [ ] { } g Home End"));
+		ui_status(ui, _("Replaying a recording: travel with t T [ ] { } g Home End"));
 		return UI_HANDLED;
 	case ACT_THREADS:
 	case ACT_USER_THREADS:
@@ -233,9 +237,81 @@ void replay_draw_note(struct ui *ui)
 	attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
 }
 
+/* The day of a frame's time, and its time of day, as the clock here shows them. */
+static void timeline_label(int64_t t_ns, char *day, char *hms)
+{
+	time_t sec = (time_t)(t_ns / 1000000000);
+	struct tm tm;
+
+	localtime_r(&sec, &tm);
+	strftime(day, 16, "%Y-%m-%d", &tm);
+	strftime(hms, 16, "%H:%M:%S", &tm);
+}
+
+/* Where the frame shown is, from 0 (the first frame's time) to 1 (the last's). */
+static double timeline_place(struct ui *ui, int64_t *t0, int64_t *t1)
+{
+	struct record_reader *r = pipeline_replay(ui->pipe);
+	uint64_t last = record_frames(r) - 1;
+	struct record_error e;
+	int64_t now = frame_ns(&ui->frame);
+
+	if (record_frame_time(r, 0, t0, &e) || record_frame_time(r, last, t1, &e) || *t1 <= *t0) {
+		/* a damaged head: its place among the frames instead */
+		*t0 = *t1 = now;
+		return last ? (double)ui->replay_pos / (double)last : 1;
+	}
+	if (now <= *t0)
+		return 0;
+	return now >= *t1 ? 1 : (double)(now - *t0) / (double)(*t1 - *t0);
+}
+
+void replay_draw_timeline(struct ui *ui, int y)
+{
+	int64_t t0, t1;
+	double at = timeline_place(ui, &t0, &t1);
+	char first[32], last[32], day0[16], day1[16], hms0[16], hms1[16];
+	int inner, mark;
+
+	/* a recording of days (a directory of day files): the ends say which */
+	timeline_label(t0, day0, hms0);
+	timeline_label(t1, day1, hms1);
+	if (strcmp(day0, day1)) {
+		snprintf(first, sizeof(first), "%s %.5s", day0, hms0);
+		snprintf(last, sizeof(last), "%s %.5s", day1, hms1);
+	} else {
+		snprintf(first, sizeof(first), "%s", hms0);
+		snprintf(last, sizeof(last), "%s", hms1);
+	}
+	inner = COLS - (int)strlen(first) - (int)strlen(last) - 4;
+	if (inner < 3)
+		return;
+	mark = (int)(at * (inner - 1) + 0.5);
+	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	mvaddstr(y, 0, first);
+	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	addstr(" [");
+	for (int i = 0; i < inner; i++) {
+		if (i == mark) {
+			attron(ui_attr(ui, COLOR_STATUS, A_BOLD));
+			addstr(ui->utf8 ? "\u25cf" : "|");
+			attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
+		} else if (ui->utf8) {
+			addstr(i < mark ? "\u2501" : "\u2500");
+		} else {
+			addch(i < mark ? '=' : '-');
+		}
+	}
+	addstr("] ");
+	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	addstr(last);
+	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+}
+
 bool replay_help(size_t i, const char **keys, const char **what)
 {
 	static const char *const help[][2] = {
+	    {"T t", N_("Replay: one frame back, one forward (atop's keys)")},
 	    {"[ ]", N_("Replay: one frame back, one forward")},
 	    {"{ }", N_("Replay: a minute back, a minute forward")},
 	    {"g", N_("Replay: go to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]")},
@@ -252,7 +328,7 @@ bool replay_help(size_t i, const char **keys, const char **what)
 void replay_draw_hints(struct ui *ui, int y)
 {
 	static const char *const hints[][2] = {
-	    {"[]", N_("Frame")},      {"{}", N_("Minute")}, {"g", N_("GoTo")},
+	    {"tT", N_("Frame")},      {"{}", N_("Minute")}, {"g", N_("GoTo")},
 	    {"Home/End", N_("Ends")}, {"F1", N_("Help")},   {"F10", N_("Quit")},
 	};
 	int x = 0;

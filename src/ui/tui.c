@@ -120,6 +120,7 @@ static void take_frame(struct ui *ui)
 		ui->first_uptime = ui->frame.uptime_s;
 	ui->have_frame = true;
 	ui->frames++;
+	graph_frame(ui);
 	if (ui->exporter)
 		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0, NULL);
 	/* -p's, as top's Tasks: line */
@@ -160,7 +161,9 @@ static void draw(struct ui *ui)
 		return;
 	}
 	if (ui->have_frame) {
-		y = meters_draw(ui, LINES - 5);
+		y = meters_draw(ui, LINES - 5 - ui->replay);
+		if (ui->replay)
+			replay_draw_timeline(ui, y++);
 		panes_draw_bar(ui, y++);
 		ui_panes[ui->cfg.pane]->draw(ui, y, LINES - 1 - y);
 	}

@@ -372,6 +372,9 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value);
 unsigned meters_needs(const struct ui *ui);
 int meters_draw(struct ui *ui, int max_rows);
 int meters_height(const struct ui *ui, int max_rows);
+/* meter_graph.c: keep what a new frame says of CPU and memory for the graphs
+ * (every frame taken, shown or not). */
+void graph_frame(const struct ui *ui);
 
 /* procs.c: the Processes pane: its rows (the Counters pane shares them) and the selection */
 /* Row i of the pane, in the order shown (the tree's when it shows); i < ui->nrows. */
@@ -448,6 +451,10 @@ bool replay_taken(struct ui *ui, int err);
 unsigned replay_key(struct ui *ui, enum ui_action act, int key);
 /* The header's note: "[replay DAY, frame N/M]". */
 void replay_draw_note(struct ui *ui);
+/* The timeline on line y, the width of the screen: the first frame's time,
+ * a bar with a mark where the frame shown is between the first and the
+ * last frame's times, the last frame's time. */
+void replay_draw_timeline(struct ui *ui, int y);
 /*
  * The help screen's line i of the travel keys, which go before the keys it
  * lists after them: true with *keys and *what (translated, static), false
