@@ -63,6 +63,9 @@ export TZ
 NO_COLOR=1
 export NO_COLOR
 
+# the header in one column: top's first line carries the replay's place
+mkdir -p "$XDG_CONFIG_HOME/ptop"
+echo "$one_column_meters" >"$XDG_CONFIG_HOME/ptop/ptoprc"
 tm_run "$PTOP" -r "$tmp/r.rec"
 
 expect '^ptop - .*\[replay [0-9-]+, frame 10/10\]'

@@ -5,8 +5,10 @@
  * as htop 3 writes it: the first screen's columns ("screen:Main=PID USER
  * ... Command", by htop's names for them: field_defs[].htop) and its sort,
  * tree view, kernel and user threads, the delay in tenths, highlighting,
- * monochrome, and the header's meters (column_meters_0 then _1, each taken
- * once in ptop's one column). What ptop lacks is named, not guessed.
+ * monochrome, and the header's meters (column_meters_0 into the left column,
+ * the others into the right one, each meter once, bar or text as
+ * column_meter_modes_N says where the meter has it). What ptop lacks is
+ * named, not guessed.
  * Curses-free: read through rcfile.c, as ptoprc is.
  */
 #include <errno.h>
@@ -54,8 +56,8 @@ static const char *meter_for(const char *htop)
 	    {"Memory", "memory"},
 	    {"Swap", "swap"},
 	    {"Tasks", "tasks"},
-	    {"LoadAverage", "uptime"},
-	    {"Load", "uptime"},
+	    {"LoadAverage", "load"},
+	    {"Load", "load"},
 	    {"Uptime", "uptime"},
 	    {"Clock", "uptime"},
 	    {"DiskIO", "disk"},
@@ -73,14 +75,39 @@ static const char *meter_for(const char *htop)
 	return NULL;
 }
 
-/* "NAME NAME ...": each name's meter, in order, once; unknown ones into lacks. */
-static void take_meters(char *v, struct ui_config *c, bool *seen, struct sbuf *lacks)
+/* htop's column_meter_modes_N: "1 2 ..." (1 bar, 2 text, 3 graph, 4 LED), in order. */
+#define HTOP_METERS_MAX 64
+struct htop_column {
+	char names[1024];
+	unsigned char modes[HTOP_METERS_MAX];
+	bool has_names;
+};
+
+static void take_modes(const char *v, struct htop_column *col)
+{
+	char *end;
+
+	for (unsigned i = 0; i < HTOP_METERS_MAX; i++, v = end) {
+		long m = strtol(v, &end, 10);
+
+		if (end == v)
+			break;
+		col->modes[i] = (unsigned char)(m > 0 && m < 256 ? m : 0);
+	}
+}
+
+/* One column's "NAME NAME ...": each name's meter, in order, once, in the
+ * mode htop draws it where ptop has that mode; unknown ones into lacks. */
+static void take_meters(struct htop_column *hc, unsigned column, struct ui_config *c, bool *seen,
+			struct sbuf *lacks)
 {
 	char *save = NULL;
+	unsigned i = 0;
 
-	for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+	for (char *t = strtok_r(hc->names, " ", &save); t; t = strtok_r(NULL, " ", &save), i++) {
 		const char *m = meter_for(t);
 		int id = m ? meter_by_name(m) : -1;
+		enum meter_mode mode;
 
 		if (id < 0) {
 			sbuf_printf(lacks, "%s%s", lacks->len ? ", " : "", t);
@@ -89,7 +116,12 @@ static void take_meters(char *v, struct ui_config *c, bool *seen, struct sbuf *l
 		if (seen[id] || c->nmeters == UI_METERS_MAX)
 			continue;
 		seen[id] = true;
-		c->meters[c->nmeters++] = (unsigned char)id;
+		mode = i < HTOP_METERS_MAX && hc->modes[i] == 2 ? METER_TEXT : METER_BAR;
+		if (!meter_has_mode((unsigned)id, mode))
+			mode = meter_default_mode((unsigned)id);
+		c->meters[c->nmeters++] = (struct ui_meter){.id = (unsigned char)id,
+							    .column = (unsigned char)column,
+							    .mode = (unsigned char)mode};
 	}
 }
 
@@ -126,8 +158,10 @@ static bool yes(const char *v)
 int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 {
 	struct sbuf text = {0}, lacks = {0}, mlacks = {0}, errors = {0};
-	bool in_main = false, screens = false, meters = false;
+	bool in_main = false, screens = false;
 	bool seen[UI_METERS_MAX] = {false};
+	/* htop's first column, then its others (three and four column layouts) */
+	struct htop_column cols[4] = {0};
 	int sort = -1, dir = 0, err;
 	char *save = NULL;
 
@@ -159,11 +193,13 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 				dir = atoi(v);
 			else if (!strcmp(l, ".tree_view"))
 				c->tree = yes(v);
-		} else if (!strncmp(l, "column_meters_", 14)) {
-			if (!meters)
-				c->nmeters = 0;
-			meters = true;
-			take_meters(v, c, seen, &mlacks);
+		} else if (!strncmp(l, "column_meters_", 14) && l[14] >= '0' && l[14] <= '3') {
+			struct htop_column *hc = &cols[l[14] - '0'];
+
+			snprintf(hc->names, sizeof(hc->names), "%s", v);
+			hc->has_names = true;
+		} else if (!strncmp(l, "column_meter_modes_", 19) && l[19] >= '0' && l[19] <= '3') {
+			take_modes(v, &cols[l[19] - '0']);
 		} else if (!strcmp(l, "hide_kernel_threads")) {
 			c->hide_kthreads = yes(v);
 		} else if (!strcmp(l, "hide_userland_threads")) {
@@ -189,9 +225,23 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 		/* htop's direction is absolute: 1 ascending, -1 descending */
 		c->order.reverse = dir && (dir > 0) != field_defs[sort].ascending;
 	}
-	/* what watching costs: ptop's own meter, kept under htop's */
-	if (meters && c->nmeters < UI_METERS_MAX && !seen[meter_by_name("cost")])
-		c->meters[c->nmeters++] = (unsigned char)meter_by_name("cost");
+	if (cols[0].has_names || cols[1].has_names || cols[2].has_names || cols[3].has_names) {
+		int cost = meter_by_name("cost");
+
+		c->nmeters = 0;
+		c->meters_chosen = true;
+		for (unsigned i = 0; i < 4; i++)
+			take_meters(&cols[i], i ? 1 : 0, c, seen, &mlacks);
+		/* what watching costs: ptop's own meter, kept under htop's */
+		if (c->nmeters < UI_METERS_MAX && !seen[cost]) {
+			unsigned char col = c->nmeters ? c->meters[c->nmeters - 1].column : 0;
+
+			c->meters[c->nmeters++] = (struct ui_meter){
+			    .id = (unsigned char)cost,
+			    .column = col,
+			    .mode = (unsigned char)meter_default_mode((unsigned)cost)};
+		}
+	}
 	sbuf_printf(said, _("Settings from %s (W saves them to ptoprc)"), path);
 	if (lacks.len)
 		sbuf_printf(said, _("; no such column in ptop: %s"), lacks.p);
