@@ -111,6 +111,7 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->ncounters, b->ncounters);
 	for (int i = 0; i < a->ncounters; i++)
 		assert_string_equal(a->counters[i], b->counters[i]);
+	assert_int_equal(a->scheme, b->scheme);
 	assert_int_equal(a->nmeters, b->nmeters);
 	assert_memory_equal(a->meters, b->meters, a->nmeters * sizeof(a->meters[0]));
 }
@@ -239,6 +240,7 @@ static void test_round_trip(void **state)
 	all.summary_unit = UNIT_GIB;
 	all.task_unit = UNIT_EIB;
 	all.load_line = false;
+	all.scheme = UI_SCHEME_LIGHT;
 	/* both columns, in an order the file keeps (left ones first), modes not the default */
 	all.nmeters = 4;
 	all.meters[0] =

@@ -67,6 +67,11 @@ enum meter_mode meter_default_mode(unsigned id);
  * profile top's lines and ptop's own below them, in one column. */
 unsigned meters_default(struct ui_meter *m, enum key_profile keys);
 
+/* The colours (Setup's Colors, ptoprc's color_scheme): htop's default, none
+ * (color = no, -C, NO_COLOR), or dark ones for a light terminal (htop's Black
+ * on White). */
+enum ui_scheme { UI_SCHEME_DEFAULT, UI_SCHEME_MONOCHROME, UI_SCHEME_LIGHT, UI_SCHEMES };
+
 /* How the header shows memory and swap (m). */
 enum mem_display {
 	MEM_BARS,   /* htop's Mem and Swp bars, the default */
@@ -83,7 +88,8 @@ struct ui_config {
 	size_t ncolumns;
 	struct row_order order;
 	double delay_s;
-	bool color; /* colour when the terminal has it */
+	bool color;	       /* colour when the terminal has it */
+	enum ui_scheme scheme; /* which colours, when color (never UI_SCHEME_MONOCHROME) */
 	bool tree;
 	bool threads;		    /* top's H: a row per thread instead of per process */
 	bool user_threads;	    /* htop's H: each process's other threads as rows after it */
@@ -285,6 +291,7 @@ enum ui_action {
 	ACT_DELAY,
 	ACT_WRITE_CONFIG,
 	ACT_COLUMNS,
+	ACT_SETUP, /* F2: meters, display options, colours, columns */
 	ACT_CMDLINE,
 	ACT_THREADS,	  /* top's H: a row per thread instead of per process */
 	ACT_USER_THREADS, /* htop's H: user processes' threads shown or hidden */

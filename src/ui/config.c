@@ -215,6 +215,16 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		return frame_source_parse(val, &c->source)
 			   ? N_("source must be auto, procfs or bpf")
 			   : NULL;
+	if (!strcmp(key, "color_scheme")) {
+		/* monochrome is color = no, which -C and NO_COLOR also ask for */
+		if (!strcmp(val, "monochrome"))
+			c->color = false;
+		else if (!strcmp(val, "default") || !strcmp(val, "light"))
+			c->scheme = *val == 'l' ? UI_SCHEME_LIGHT : UI_SCHEME_DEFAULT;
+		else
+			return N_("color_scheme must be default, monochrome or light");
+		return NULL;
+	}
 	if (!strcmp(key, "counters"))
 		return config_parse_counters(val, c);
 	if (config_parse_display(c, key, val, &why))
@@ -346,6 +356,7 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
 	sbuf_printf(b, "keys = %s\nload_line = %s\n", keymap_profile_name(c->keys),
 		    c->load_line ? "yes" : "no");
+	sbuf_printf(b, "color_scheme = %s\n", c->scheme == UI_SCHEME_LIGHT ? "light" : "default");
 	config_write_display(b, c);
 	if (c->source != FRAME_SOURCE_AUTO)
 		sbuf_printf(b, "source = %s\n", frame_source_name(c->source));

@@ -217,7 +217,9 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 			if (s >= 1 && s <= UI_HIGHLIGHT_DELAY_MAX)
 				c->highlight_delay = (unsigned)s;
 		} else if (!strcmp(l, "color_scheme")) {
-			c->color = atoi(v) != 1; /* 1 is htop's monochrome */
+			/* htop's 1 is monochrome, 2 black on white */
+			c->color = atoi(v) != 1;
+			c->scheme = atoi(v) == 2 ? UI_SCHEME_LIGHT : UI_SCHEME_DEFAULT;
 		}
 	}
 	if (sort >= 0) {

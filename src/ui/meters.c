@@ -39,6 +39,11 @@ const char *meter_name(unsigned id)
 	return id < NMETERS ? meter_table[id]->name : "?";
 }
 
+unsigned meters_count(void)
+{
+	return NMETERS;
+}
+
 const char *meter_mode_name(enum meter_mode m)
 {
 	return (unsigned)m < METER_MODE_COUNT ? mode_names[m] : "?";
