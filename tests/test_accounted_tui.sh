@@ -32,7 +32,8 @@ kids="$kids $!"
 
 tm_env
 mkdir -p "$tmp/config/ptop"
-printf 'columns = pid,user,cpu,child,command\nsort = child\n' >"$tmp/config/ptop/ptoprc"
+printf 'columns = pid,user,cpu,child,command\nsort = child\n%s\n' "$one_column_meters" \
+	>"$tmp/config/ptop/ptoprc"
 tm_run "$PTOP" -d 1 --source=procfs
 expect "^Accounted: [0-9.]+% of busy CPU: rows [0-9.]+ s, reaped children [0-9.]+ s"
 # the parent's children's share: a burn of 300 ms every half second or so
@@ -46,7 +47,7 @@ if [ -z "$bpf" ]; then
 	finish
 fi
 tm_new_server
-rm "$tmp/config/ptop/ptoprc"
+echo "$one_column_meters" >"$tmp/config/ptop/ptoprc"
 tm_run "$PTOP" -d 1 --source=bpf
 expect "^Accounted: [0-9.]+% of busy CPU: rows [0-9.]+ s, [0-9]+ exited [0-9.]+ s"
 # filtered to the burns (F4), as a user would look for them: where other

@@ -22,7 +22,7 @@ need pgrep "to find the benchmark's child"
 tm_env
 
 tm_run "$PTOP" -d 0.5
-expect '^ptop - '
+expect '^Mem +\['
 ptop_pid=$(cat "$tmp/ptop.pid")
 
 # The benchmark children of this ptop.

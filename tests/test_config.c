@@ -112,8 +112,9 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->ncounters, b->ncounters);
 	for (int i = 0; i < a->ncounters; i++)
 		assert_string_equal(a->counters[i], b->counters[i]);
+	assert_int_equal(a->scheme, b->scheme);
 	assert_int_equal(a->nmeters, b->nmeters);
-	assert_memory_equal(a->meters, b->meters, a->nmeters);
+	assert_memory_equal(a->meters, b->meters, a->nmeters * sizeof(a->meters[0]));
 }
 
 /*
@@ -240,10 +241,17 @@ static void test_round_trip(void **state)
 	all.summary_unit = UNIT_GIB;
 	all.task_unit = UNIT_EIB;
 	all.load_line = false;
-	all.nmeters = 3;
-	all.meters[0] = (unsigned char)meter_by_name("psi_io");
-	all.meters[1] = (unsigned char)meter_by_name("cpu");
-	all.meters[2] = (unsigned char)meter_by_name("psi_cpu");
+	all.scheme = UI_SCHEME_LIGHT;
+	/* both columns, in an order the file keeps (left ones first), modes not the default */
+	all.nmeters = 4;
+	all.meters[0] =
+	    (struct ui_meter){.id = (unsigned char)meter_by_name("cpu"), .mode = METER_TEXT};
+	all.meters[1] =
+	    (struct ui_meter){.id = (unsigned char)meter_by_name("psi_cpu"), .mode = METER_TEXT};
+	all.meters[2] = (struct ui_meter){
+	    .id = (unsigned char)meter_by_name("psi_io"), .column = 1, .mode = METER_TEXT};
+	all.meters[3] = (struct ui_meter){
+	    .id = (unsigned char)meter_by_name("memory"), .column = 1, .mode = METER_TEXT};
 	assert_null(
 	    config_parse_counters("context-switches, page-faults,skl::INST_RETIRED:ANY_P", &all));
 
@@ -346,8 +354,8 @@ static void test_written_text(void **state)
 	assert_non_null(strstr(buf, "\nsummary_unit = MiB\n"));
 	assert_non_null(strstr(buf, "\ntask_unit = KiB\n"));
 	assert_non_null(strstr(buf, "\nload_line = yes\n"));
-	assert_non_null(
-	    strstr(buf, "\nmeters = uptime,tasks,cpu,memory,swap,disk,network,cost,accounted\n"));
+	/* htop's header: two columns */
+	assert_non_null(strstr(buf, "\nmeters = cpu,memory,swap | tasks,load,uptime\n"));
 }
 
 static void test_write_fails_under_a_file(void **state)
@@ -550,6 +558,11 @@ static void test_bad_values(void **state)
 	    "load_line = maybe",
 	    "meters = cpu,bogus",
 	    "meters = cpu,cpu",
+	    "meters = cpu | memory,cpu",
+	    "meters = cpu | tasks | load",
+	    "meters = tasks:bar",
+	    "meters = cpu:graph",
+	    "meters = cpu:",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -567,6 +580,52 @@ static void test_bad_values(void **state)
 		sbuf_free(&errors);
 		sbuf_free(&file);
 	}
+}
+
+/* The meters line: one column (ptop's before there were two), or htop's two
+ * halves split at '|', each meter with its mode where it is not the default. */
+static void test_meters_layout(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	assert_false(c.meters_chosen);
+	write_text(t->path, "meters = uptime,cpu\n");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_true(c.meters_chosen);
+	assert_int_equal(c.nmeters, 2);
+	assert_int_equal(c.meters[0].id, meter_by_name("uptime"));
+	assert_int_equal(c.meters[0].column, 0);
+	assert_int_equal(c.meters[1].id, meter_by_name("cpu"));
+	assert_int_equal(c.meters[1].column, 0);
+	assert_int_equal(c.meters[1].mode, METER_BAR);
+
+	write_text(t->path, "meters =memory:text , swap:bar|\ttasks,cost\n");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(c.nmeters, 4);
+	assert_int_equal(c.meters[0].id, meter_by_name("memory"));
+	assert_int_equal(c.meters[0].mode, METER_TEXT);
+	assert_int_equal(c.meters[1].mode, METER_BAR);
+	assert_int_equal(c.meters[1].column, 0);
+	assert_int_equal(c.meters[2].id, meter_by_name("tasks"));
+	assert_int_equal(c.meters[2].column, 1);
+	assert_int_equal(c.meters[2].mode, METER_TEXT);
+	assert_int_equal(c.meters[3].column, 1);
+
+	/* an empty header, and one with its left half empty */
+	write_text(t->path, "meters =\n");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(c.nmeters, 0);
+	write_text(t->path, "meters = | load\n");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(c.nmeters, 1);
+	assert_int_equal(c.meters[0].column, 1);
+	sbuf_free(&errors);
 }
 
 static void test_good_spellings(void **state)
@@ -1164,17 +1223,23 @@ static void assert_columns(const struct ui_config *c, const enum field_id *want,
 		assert_int_equal(c->columns[i], want[i]);
 }
 
+/* want: "name" in the left column, "|name" in the right one */
 static void assert_meters(const struct ui_config *c, const char *const *want, size_t n)
 {
 	assert_int_equal(c->nmeters, n);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(c->meters[i], meter_by_name(want[i]));
+	for (size_t i = 0; i < n; i++) {
+		bool right = *want[i] == '|';
+
+		assert_int_equal(c->meters[i].id, meter_by_name(want[i] + right));
+		assert_int_equal(c->meters[i].column, right);
+	}
 }
 
 /*
  * htop 2's own file, as it writes it: the columns and the sort by number
  * (htop's field numbers less one), the meters as left_meters and
- * right_meters. Its defaults are top's: the same columns, CPU highest first.
+ * right_meters (htop's two columns). Its defaults are top's: the same
+ * columns, CPU highest first.
  */
 static void test_htoprc_htop2(void **state)
 {
@@ -1182,7 +1247,8 @@ static void test_htoprc_htop2(void **state)
 	    FIELD_PID, FIELD_USER,  FIELD_PR,  FIELD_NI,  FIELD_VIRT, FIELD_RES,
 	    FIELD_SHR, FIELD_STATE, FIELD_CPU, FIELD_MEM, FIELD_TIME, FIELD_COMMAND,
 	};
-	static const char *const meters[] = {"cpu", "memory", "swap", "tasks", "uptime", "cost"};
+	static const char *const meters[] = {"cpu",   "memory",	 "swap", "|tasks",
+					     "|load", "|uptime", "|cost"};
 	struct ui_config c;
 	struct sbuf said = {0};
 
@@ -1209,7 +1275,7 @@ static void test_htoprc_htop2_changed(void **state)
 {
 	static const enum field_id cols[] = {FIELD_PID, FIELD_PPID, FIELD_USER, FIELD_RES,
 					     FIELD_COMMAND};
-	static const char *const meters[] = {"cpu", "memory", "tasks", "cost"};
+	static const char *const meters[] = {"cpu", "memory", "|tasks", "|cost"};
 	struct ui_config c;
 	struct sbuf said = {0};
 
@@ -1256,7 +1322,7 @@ static void test_htoprc_htop30(void **state)
 static void test_htoprc_hostile_numbers(void **state)
 {
 	static const enum field_id cols[] = {FIELD_PID, FIELD_CPU, FIELD_COMMAND};
-	static const char *const meters[] = {"tasks", "cost"};
+	static const char *const meters[] = {"|tasks", "|cost"};
 	struct ui_config c;
 	struct sbuf said = {0};
 
@@ -1307,6 +1373,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_htoprc_htop2_changed),
 	    cmocka_unit_test(test_htoprc_htop30),
 	    cmocka_unit_test(test_htoprc_hostile_numbers),
+	    cmocka_unit_test_setup_teardown(test_meters_layout, setup, teardown),
 	};
 
 	if (argc > 1)

@@ -67,8 +67,11 @@ fi
 tm_start ptop "$PTOP"
 expect '^ *PID +USER +%MEM▼ +RES +COMMAND'
 expect "Settings from .*htoprc .*no such column in ptop: IO_PRIORITY"
-expect '^PSI I/O: +some'
-expect '^Tasks: '
+# htop's two columns: the CPUs and memory left, the rest right
+expect '^(CPU|0) +\[.*\] +Tasks: '
+expect '\] +Uptime: '
+expect '^Mem +\[.*\] +'
+expect ' PSI I/O: +some'
 off_screen '^Swp' || fail "ptop: a swap meter htoprc does not ask for"
 # W keeps them in ptoprc
 keys W
@@ -77,7 +80,7 @@ wait_for grep -q '^columns = pid,user,mem,res,command$' "$rc" ||
 	fail "W did not write htoprc's columns: $(grep columns "$rc")"
 grep -q '^sort = mem$' "$rc" || fail "W did not write htoprc's sort: $(grep '^sort' "$rc")"
 grep -q '^delay = 2$' "$rc" || fail "W did not write htoprc's delay: $(grep delay "$rc")"
-grep -q '^meters = cpu,memory,tasks,uptime,psi_io,cost$' "$rc" ||
+grep -q '^meters = cpu,memory | tasks,uptime,psi_io,cost$' "$rc" ||
 	fail "W did not write htoprc's meters: $(grep meters "$rc")"
 keys q
 

@@ -63,6 +63,9 @@ export TZ
 NO_COLOR=1
 export NO_COLOR
 
+# the header in one column: top's first line carries the replay's place
+mkdir -p "$XDG_CONFIG_HOME/ptop"
+echo "$one_column_meters" >"$XDG_CONFIG_HOME/ptop/ptoprc"
 tm_run "$PTOP" -r "$tmp/r.rec"
 
 expect '^ptop - .*\[replay [0-9-]+, frame 10/10\]'
@@ -232,7 +235,7 @@ only_victim() { [ "$(table_rows | wc -l)" -eq 1 ] && victim_row; }
 wait_for only_victim || fail "F4 $victim should leave its row alone in frame 1"
 
 # the column chooser: PPID added (the recorded parent), USER removed
-keys F2
+keys C
 expect '^Columns: '
 choose() { # TITLE: select the chooser's row of TITLE and toggle it
 	at=$(screen | awk -v t="$1" 'NR > 2 && $0 ~ ("^ \\[.\\] " t " ") { print NR - 3; exit }')

@@ -173,11 +173,11 @@ while os.times().user + os.times().system < 0.3:
 		wait_for time_is top_screen "$all" || fail "top's S: TIME+ should be $all"
 	fi
 	keys q
-	# -S starts the viewer with it on, in either profile; htop's S is the column chooser
+	# -S starts the viewer with it on, in either profile; htop's S is Setup, as in htop
 	start_keys htop -S -p "$cum"
 	wait_for time_is screen "$all" || fail "-S: TIME+ should be $all at start"
 	keys S
-	expect '^Columns: '
+	expect '^Setup +Left column'
 	keys Escape q
 	if top_start -S -p "$cum"; then
 		wait_for time_is top_screen "$all" || fail "top -S: TIME+ should be $all"

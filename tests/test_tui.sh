@@ -31,15 +31,13 @@ kids=$victim_pid
 tm_env
 tm_run "$PTOP" -d 0.5 --source=procfs
 
-# the header and the column headings
-expect '^ptop - '
-expect '^Tasks:'
-expect '^(CPU|0) +\['
-expect '^Mem'
-expect '^Swp'
-expect '^Cost'
-# where the rows came from: out of view, idle processes keep their rows
-expect '^Cost: .*; procfs: [0-9]+ read, [1-9][0-9]* unchanged, 0 bpf'
+# the header, htop's by default (CPUs, memory, swap beside tasks, load,
+# uptime), and the column headings
+expect '^(CPU|0) +\[.*\] +Tasks: [0-9]+ total, [0-9]+ running'
+expect '^Mem +\[.*\] '
+expect '^Swp +\['
+expect '\] +Load average: [0-9.]+ [0-9.]+ [0-9.]+'
+expect '\] +Uptime: '
 expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 
 # filter for the victim: its row is the only one
@@ -88,14 +86,13 @@ kill -0 "$vp" 2>/dev/null && fail "$victim ($vp) is still there"
 # a small terminal still gets the whole layout; a tiny one is told so
 resize 40 10
 small_layout() {
-	on_screen '^ptop' && on_screen '^ *PID +%CPU▼ *%MEM +TIME\+ COMMAND' && on_screen '1 Processes'
+	on_screen '^(CPU|0) +\[' && on_screen '^ *PID +%CPU▼ *%MEM +TIME\+ COMMAND' && on_screen '1 Processes'
 }
 wait_for small_layout || fail "40x10 should still show the header and the table"
 resize 30 8
 expect '^terminal too small'
 resize 160 48
-expect '^ptop - '
-expect '^Tasks:'
+expect '^(CPU|0) +\[.*\] +Tasks: [0-9]+ total'
 expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
 wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
 
@@ -121,7 +118,7 @@ expect 'keys \(Up and Down scroll'
 expect '^ +q F10 \^C +Quit'
 keys Escape
 wait_for off_screen 'keys \(Up and Down scroll' || fail "Esc should close the help"
-expect '^Tasks:'
+expect '\] +Tasks: '
 
 # W writes the settings where XDG_CONFIG_HOME says, making the directory
 [ -e "$XDG_CONFIG_HOME" ] && fail "$XDG_CONFIG_HOME should not exist yet"

@@ -33,8 +33,8 @@ else
 fi
 
 mkdir -p "$tmp/config/ptop" "$tmp/home"
-printf 'columns = pid,user,read_rate,write_rate,write_bytes,rchar,container,cgroup,command\n' \
-	>"$tmp/config/ptop/ptoprc"
+printf 'columns = pid,user,read_rate,write_rate,write_bytes,rchar,container,cgroup,command\n%s\n' \
+	"$one_column_meters" >"$tmp/config/ptop/ptoprc"
 chmod -R a+rX "$tmp/config"
 tm_env
 

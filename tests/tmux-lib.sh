@@ -35,6 +35,11 @@ tm_env() {
 	unset TMUX TMUX_PANE NO_COLOR
 }
 
+# one_column_meters: ptoprc's line for the header in one column across the
+# screen, top's lines and ptop's own below them (the top key profile's
+# default), for a test that reads those lines from the start of a row.
+one_column_meters='meters = uptime,tasks,cpu,memory,swap,disk,network,cost,accounted'
+
 # tm_run CMD...: a new session of TM_COLS x TM_LINES (160x48) running CMD
 # (ptop, or a command that execs it), kept on screen after it ends: its PID
 # in $tmp/ptop.pid (killed at exit), its exit status in $tmp/status once it

@@ -26,11 +26,6 @@
  * 0 being Processes. The index a ptoprc name ("counters", any case) stands
  * for, or -1. */
 int ui_pane_by_name(const char *name);
-/* The meter ptoprc's meters line calls name, or -1; a meter's name. */
-int meter_by_name(const char *name);
-const char *meter_name(unsigned id);
-/* The default header's meters into ids (room for UI_METERS_MAX); how many. */
-unsigned meters_default(unsigned char *ids);
 /* The ptoprc name of pane i (of Processes when i is past the table). */
 const char *ui_pane_name(unsigned i);
 /* How many panes the table has. */
@@ -48,6 +43,35 @@ const char *keymap_profile_name(enum key_profile p);
 /* The profile a ptoprc name stands for (any case), or -1. */
 int keymap_profile_by_name(const char *name);
 
+/* How a meter shows its figures (htop's column_meter_modes: 1 bar, 2 text). */
+enum meter_mode { METER_BAR, METER_TEXT, METER_MODE_COUNT };
+
+/* One meter of the header: which, in which column, drawn how. */
+struct ui_meter {
+	unsigned char id;     /* index in meters.c's table (meter_by_name) */
+	unsigned char column; /* 0 left (or the whole width when no meter is right), 1 right */
+	unsigned char mode;   /* enum meter_mode, one the meter has (meter_has_mode) */
+};
+
+/* The meter ptoprc's meters line calls name, or -1; a meter's name. */
+int meter_by_name(const char *name);
+const char *meter_name(unsigned id);
+/* The ptoprc name of mode m ("bar", "text"); the mode a name stands for, or -1. */
+const char *meter_mode_name(enum meter_mode m);
+int meter_mode_by_name(const char *name);
+/* Meter id can be drawn as m; the mode it is drawn as unless told. */
+bool meter_has_mode(unsigned id, enum meter_mode m);
+enum meter_mode meter_default_mode(unsigned id);
+/* The default header into m (room for UI_METERS_MAX); how many meters. htop's
+ * two columns (CPUs, memory, swap; tasks, load, uptime), or for top's key
+ * profile top's lines and ptop's own below them, in one column. */
+unsigned meters_default(struct ui_meter *m, enum key_profile keys);
+
+/* The colours (Setup's Colors, ptoprc's color_scheme): htop's default, none
+ * (color = no, -C, NO_COLOR), or dark ones for a light terminal (htop's Black
+ * on White). */
+enum ui_scheme { UI_SCHEME_DEFAULT, UI_SCHEME_MONOCHROME, UI_SCHEME_LIGHT, UI_SCHEMES };
+
 /* How the header shows memory and swap (m). */
 enum mem_display {
 	MEM_BARS,   /* htop's Mem and Swp bars, the default */
@@ -64,7 +88,8 @@ struct ui_config {
 	size_t ncolumns;
 	struct row_order order;
 	double delay_s;
-	bool color; /* colour when the terminal has it */
+	bool color;	       /* colour when the terminal has it */
+	enum ui_scheme scheme; /* which colours, when color (never UI_SCHEME_MONOCHROME) */
 	bool tree;
 	bool threads;		    /* top's H: a row per thread instead of per process */
 	bool user_threads;	    /* htop's H: each process's other threads as rows after it */
@@ -82,9 +107,10 @@ struct ui_config {
 	 * overrides; none: the defaults */
 	char counters[PERF_GROUP_MAX][PERF_NAME_MAX];
 	int ncounters;
-	/* the header's meters, top to bottom (ptoprc meters =): indices of meters.c's table */
-	unsigned char meters[UI_METERS_MAX];
+	/* the header's meters, each column top to bottom (ptoprc meters =) */
+	struct ui_meter meters[UI_METERS_MAX];
 	unsigned nmeters;
+	bool meters_chosen; /* by ptoprc or htoprc: not the key profile's default */
 	/* htop's highlight_changes: processes that started (since the first frame)
 	 * or ended within highlight_delay seconds, coloured */
 	bool highlight_changes;
@@ -265,6 +291,7 @@ enum ui_action {
 	ACT_DELAY,
 	ACT_WRITE_CONFIG,
 	ACT_COLUMNS,
+	ACT_SETUP, /* F2: meters, display options, colours, columns */
 	ACT_CMDLINE,
 	ACT_THREADS,	  /* top's H: a row per thread instead of per process */
 	ACT_USER_THREADS, /* htop's H: user processes' threads shown or hidden */

@@ -30,7 +30,7 @@ void config_defaults(struct ui_config *c)
 	c->pane = 0; /* Processes */
 	c->summary_unit = UNIT_MIB;
 	c->load_line = true;
-	c->nmeters = meters_default(c->meters);
+	c->nmeters = meters_default(c->meters, KEYS_HTOP);
 	c->highlight_delay = UI_HIGHLIGHT_DELAY;
 }
 
@@ -85,27 +85,83 @@ static int parse_columns(char *v, struct ui_config *c)
 	return 0;
 }
 
-/* "uptime,tasks,cpu": the header's meters, in order; each at most once. */
-static const char *parse_meters(char *v, struct ui_config *c)
+/* One column's "cpu,memory:text" into m[*n...]; each meter at most once. */
+static const char *parse_meter_column(char *v, unsigned col, struct ui_meter *m, unsigned *n,
+				      bool *used)
 {
-	unsigned char ids[UI_METERS_MAX];
-	bool used[UI_METERS_MAX] = {false};
-	unsigned n = 0;
 	char *save = NULL;
 
 	for (char *tok = strtok_r(v, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		int id = meter_by_name(tok);
+		char *colon = strchr(tok, ':');
+		int id, mode;
 
+		if (colon)
+			*colon++ = '\0';
+		id = meter_by_name(tok);
 		if (id < 0)
 			return N_("unknown meter");
 		if (used[id])
 			return N_("a meter named twice");
+		mode = colon ? meter_mode_by_name(colon) : (int)meter_default_mode((unsigned)id);
+		if (mode < 0 || !meter_has_mode((unsigned)id, (enum meter_mode)mode))
+			return N_("a meter shown in a mode it has not (bar or text)");
 		used[id] = true;
-		ids[n++] = (unsigned char)id;
+		m[(*n)++] = (struct ui_meter){.id = (unsigned char)id,
+					      .column = (unsigned char)col,
+					      .mode = (unsigned char)mode};
 	}
-	memcpy(c->meters, ids, n);
-	c->nmeters = n;
 	return NULL;
+}
+
+/* "cpu,memory:text,swap | tasks,load,uptime": the header's meters, the left
+ * column (or the only one) before '|', the right one after it. */
+static const char *parse_meters(char *v, struct ui_config *c)
+{
+	struct ui_meter m[UI_METERS_MAX];
+	bool used[UI_METERS_MAX] = {false};
+	char *bar = strchr(v, '|');
+	const char *why;
+	unsigned n = 0;
+
+	if (bar) {
+		*bar++ = '\0';
+		if (strchr(bar, '|'))
+			return N_("more than two columns of meters");
+	}
+	why = parse_meter_column(v, 0, m, &n, used);
+	if (!why && bar)
+		why = parse_meter_column(bar, 1, m, &n, used);
+	if (why)
+		return why;
+	memcpy(c->meters, m, n * sizeof(m[0]));
+	c->nmeters = n;
+	c->meters_chosen = true;
+	return NULL;
+}
+
+/* The meters line's value, as parse_meters() reads it. */
+static void meters_text(struct sbuf *b, const struct ui_config *c)
+{
+	bool right = false;
+
+	for (unsigned i = 0; i < c->nmeters; i++)
+		right |= c->meters[i].column != 0;
+	for (unsigned col = 0; col < (right ? 2u : 1u); col++) {
+		bool first = true;
+
+		if (col)
+			sbuf_adds(b, " |");
+		for (unsigned i = 0; i < c->nmeters; i++) {
+			const struct ui_meter *m = &c->meters[i];
+
+			if ((m->column != 0) != (col != 0))
+				continue;
+			sbuf_printf(b, "%s%s", first ? " " : ",", meter_name(m->id));
+			if (m->mode != meter_default_mode(m->id))
+				sbuf_printf(b, ":%s", meter_mode_name((enum meter_mode)m->mode));
+			first = false;
+		}
+	}
 }
 
 static char *trim(char *s)
@@ -159,6 +215,16 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		return frame_source_parse(val, &c->source)
 			   ? N_("source must be auto, procfs or bpf")
 			   : NULL;
+	if (!strcmp(key, "color_scheme")) {
+		/* monochrome is color = no, which -C and NO_COLOR also ask for */
+		if (!strcmp(val, "monochrome"))
+			c->color = false;
+		else if (!strcmp(val, "default") || !strcmp(val, "light"))
+			c->scheme = *val == 'l' ? UI_SCHEME_LIGHT : UI_SCHEME_DEFAULT;
+		else
+			return N_("color_scheme must be default, monochrome or light");
+		return NULL;
+	}
 	if (!strcmp(key, "counters"))
 		return config_parse_counters(val, c);
 	if (config_parse_display(c, key, val, &why))
@@ -290,12 +356,12 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 		    c->cmdline ? "yes" : "no", ui_pane_name(c->pane));
 	sbuf_printf(b, "keys = %s\nload_line = %s\n", keymap_profile_name(c->keys),
 		    c->load_line ? "yes" : "no");
+	sbuf_printf(b, "color_scheme = %s\n", c->scheme == UI_SCHEME_LIGHT ? "light" : "default");
 	config_write_display(b, c);
 	if (c->source != FRAME_SOURCE_AUTO)
 		sbuf_printf(b, "source = %s\n", frame_source_name(c->source));
 	sbuf_adds(b, "meters =");
-	for (unsigned i = 0; i < c->nmeters; i++)
-		sbuf_printf(b, "%s%s", i ? "," : " ", meter_name(c->meters[i]));
+	meters_text(b, c);
 	sbuf_addc(b, '\n');
 	config_write_counters(b, c);
 }

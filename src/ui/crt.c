@@ -92,26 +92,59 @@ void crt_set_color(struct ui *ui, bool on)
 {
 	static bool started;
 
+	/* each scheme's pairs, foreground and background (-1: the terminal's) */
+	static const short schemes[][COLOR_COUNT][2] =
+	    {
+		[UI_SCHEME_DEFAULT] =
+		    {
+			[COLOR_LABEL] = {COLOR_CYAN, -1},
+			[COLOR_BAR_USER] = {COLOR_GREEN, -1},
+			[COLOR_BAR_SYSTEM] = {COLOR_RED, -1},
+			[COLOR_BAR_NICE] = {COLOR_BLUE, -1},
+			[COLOR_BAR_OTHER] = {COLOR_YELLOW, -1},
+			[COLOR_SELECTED] = {COLOR_BLACK, COLOR_CYAN},
+			[COLOR_TABLE_HEADER] = {COLOR_BLACK, COLOR_GREEN},
+			[COLOR_STATUS] = {COLOR_YELLOW, -1},
+			[COLOR_PANE_ACTIVE] = {COLOR_BLACK, COLOR_CYAN},
+			[COLOR_TREE] = {COLOR_CYAN, -1},
+			[COLOR_TAGGED] = {COLOR_YELLOW, -1},
+			[COLOR_THREAD] = {COLOR_GREEN, -1},
+			/* htop's ProcessNew, ProcessTomb */
+			[COLOR_NEW] = {COLOR_BLACK, COLOR_GREEN},
+			[COLOR_TOMB] = {COLOR_BLACK, COLOR_RED},
+		    },
+		/* htop's Black on White: no yellow or cyan text, which a light
+	     * background washes out */
+		[UI_SCHEME_LIGHT] =
+		    {
+			[COLOR_LABEL] = {COLOR_BLUE, -1},
+			[COLOR_BAR_USER] = {COLOR_GREEN, -1},
+			[COLOR_BAR_SYSTEM] = {COLOR_RED, -1},
+			[COLOR_BAR_NICE] = {COLOR_BLUE, -1},
+			[COLOR_BAR_OTHER] = {COLOR_MAGENTA, -1},
+			[COLOR_SELECTED] = {COLOR_WHITE, COLOR_BLUE},
+			[COLOR_TABLE_HEADER] = {COLOR_WHITE, COLOR_BLACK},
+			[COLOR_STATUS] = {COLOR_MAGENTA, -1},
+			[COLOR_PANE_ACTIVE] = {COLOR_WHITE, COLOR_BLUE},
+			[COLOR_TREE] = {COLOR_BLUE, -1},
+			[COLOR_TAGGED] = {COLOR_MAGENTA, -1},
+			[COLOR_THREAD] = {COLOR_GREEN, -1},
+			[COLOR_NEW] = {COLOR_WHITE, COLOR_GREEN},
+			[COLOR_TOMB] = {COLOR_WHITE, COLOR_RED},
+		    },
+	    };
+	unsigned s = ui->cfg.scheme == UI_SCHEME_LIGHT ? UI_SCHEME_LIGHT : UI_SCHEME_DEFAULT;
+
 	ui->color = on && has_colors();
-	if (ui->color && !started) {
+	if (!ui->color)
+		return;
+	if (!started) {
 		started = true;
 		start_color();
 		use_default_colors();
-		init_pair(COLOR_LABEL, COLOR_CYAN, -1);
-		init_pair(COLOR_BAR_USER, COLOR_GREEN, -1);
-		init_pair(COLOR_BAR_SYSTEM, COLOR_RED, -1);
-		init_pair(COLOR_BAR_NICE, COLOR_BLUE, -1);
-		init_pair(COLOR_BAR_OTHER, COLOR_YELLOW, -1);
-		init_pair(COLOR_SELECTED, COLOR_BLACK, COLOR_CYAN);
-		init_pair(COLOR_TABLE_HEADER, COLOR_BLACK, COLOR_GREEN);
-		init_pair(COLOR_STATUS, COLOR_YELLOW, -1);
-		init_pair(COLOR_PANE_ACTIVE, COLOR_BLACK, COLOR_CYAN);
-		init_pair(COLOR_TREE, COLOR_CYAN, -1);
-		init_pair(COLOR_TAGGED, COLOR_YELLOW, -1);
-		init_pair(COLOR_THREAD, COLOR_GREEN, -1);
-		init_pair(COLOR_NEW, COLOR_BLACK, COLOR_GREEN); /* htop's ProcessNew, ProcessTomb */
-		init_pair(COLOR_TOMB, COLOR_BLACK, COLOR_RED);
 	}
+	for (int c = COLOR_LABEL; c < COLOR_COUNT; c++)
+		init_pair((short)c, schemes[s][c][0], schemes[s][c][1]);
 }
 
 void crt_start(struct ui *ui)

@@ -17,7 +17,7 @@
 #include "ptop/perf.h"
 #include "tui.h"
 
-static void write_config(struct ui *ui)
+void ui_write_config(struct ui *ui)
 {
 	char *path = config_path();
 	struct sbuf why = {0};
@@ -173,10 +173,13 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 		break;
 	}
 	case ACT_WRITE_CONFIG:
-		write_config(ui);
+		ui_write_config(ui);
 		break;
 	case ACT_COLUMNS:
 		menus_open_columns(ui);
+		break;
+	case ACT_SETUP:
+		setup_open(ui);
 		break;
 	case ACT_SORT_MENU:
 		menus_open_sort(ui);

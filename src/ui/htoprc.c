@@ -5,12 +5,13 @@
  * as htop 3 writes it: the first screen's columns ("screen:Main=PID USER
  * ... Command", by htop's names for them: field_defs[].htop) and its sort,
  * tree view, kernel and user threads, the delay in tenths, highlighting,
- * monochrome, and the header's meters (column_meters_0 then _1, each taken
- * once in ptop's one column). Files from before htop 3.2's screens (htop 2,
- * 3.0 and 3.1) name the columns and the sort by number ("fields=0 48 17
- * ...", "sort_key=46": htop's field numbers less one) and the meters as
- * left_meters and right_meters: they are taken where there is no screen.
- * What ptop lacks is named, not guessed.
+ * monochrome, and the header's meters (column_meters_0 into the left column,
+ * the others into the right one, each meter once, bar or text as
+ * column_meter_modes_N says where the meter has it). Files from before htop
+ * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by
+ * number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers less
+ * one) and the meters as left_meters and right_meters: they are taken where
+ * there is no screen. What ptop lacks is named, not guessed.
  * Curses-free: read through rcfile.c, as ptoprc is.
  */
 #include <errno.h>
@@ -58,8 +59,8 @@ static const char *meter_for(const char *htop)
 	    {"Memory", "memory"},
 	    {"Swap", "swap"},
 	    {"Tasks", "tasks"},
-	    {"LoadAverage", "uptime"},
-	    {"Load", "uptime"},
+	    {"LoadAverage", "load"},
+	    {"Load", "load"},
 	    {"Uptime", "uptime"},
 	    {"Clock", "uptime"},
 	    {"DiskIO", "disk"},
@@ -192,14 +193,39 @@ static void numbered_names(char *v, struct sbuf *names)
 	sbuf_cstr(names);
 }
 
-/* "NAME NAME ...": each name's meter, in order, once; unknown ones into lacks. */
-static void take_meters(char *v, struct ui_config *c, bool *seen, struct sbuf *lacks)
+/* htop's column_meter_modes_N: "1 2 ..." (1 bar, 2 text, 3 graph, 4 LED), in order. */
+#define HTOP_METERS_MAX 64
+struct htop_column {
+	char names[1024];
+	unsigned char modes[HTOP_METERS_MAX];
+	bool has_names;
+};
+
+static void take_modes(const char *v, struct htop_column *col)
+{
+	char *end;
+
+	for (unsigned i = 0; i < HTOP_METERS_MAX; i++, v = end) {
+		long m = strtol(v, &end, 10);
+
+		if (end == v)
+			break;
+		col->modes[i] = (unsigned char)(m > 0 && m < 256 ? m : 0);
+	}
+}
+
+/* One column's "NAME NAME ...": each name's meter, in order, once, in the
+ * mode htop draws it where ptop has that mode; unknown ones into lacks. */
+static void take_meters(struct htop_column *hc, unsigned column, struct ui_config *c, bool *seen,
+			struct sbuf *lacks)
 {
 	char *save = NULL;
+	unsigned i = 0;
 
-	for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+	for (char *t = strtok_r(hc->names, " ", &save); t; t = strtok_r(NULL, " ", &save), i++) {
 		const char *m = meter_for(t);
 		int id = m ? meter_by_name(m) : -1;
+		enum meter_mode mode;
 
 		if (id < 0) {
 			sbuf_printf(lacks, "%s%s", lacks->len ? ", " : "", t);
@@ -208,7 +234,12 @@ static void take_meters(char *v, struct ui_config *c, bool *seen, struct sbuf *l
 		if (seen[id] || c->nmeters == UI_METERS_MAX)
 			continue;
 		seen[id] = true;
-		c->meters[c->nmeters++] = (unsigned char)id;
+		mode = i < HTOP_METERS_MAX && hc->modes[i] == 2 ? METER_TEXT : METER_BAR;
+		if (!meter_has_mode((unsigned)id, mode))
+			mode = meter_default_mode((unsigned)id);
+		c->meters[c->nmeters++] = (struct ui_meter){.id = (unsigned char)id,
+							    .column = (unsigned char)column,
+							    .mode = (unsigned char)mode};
 	}
 }
 
@@ -243,11 +274,38 @@ static bool yes(const char *v)
 	return atoi(v) != 0;
 }
 
+/* column_meters_N (htop 3), or left_meters / right_meters (before): its column in *hc. */
+static bool old_meters(const char *key, struct htop_column *cols, struct htop_column **hc)
+{
+	if (!strncmp(key, "column_meters_", 14) && key[14] >= '0' && key[14] <= '3' && !key[15])
+		*hc = &cols[key[14] - '0'];
+	else if (!strcmp(key, "left_meters") || !strcmp(key, "right_meters"))
+		*hc = &cols[*key == 'r'];
+	else
+		return false;
+	return true;
+}
+
+/* column_meter_modes_N, or left_meter_modes / right_meter_modes: its column in *hc. */
+static bool old_modes(const char *key, struct htop_column *cols, struct htop_column **hc)
+{
+	if (!strncmp(key, "column_meter_modes_", 19) && key[19] >= '0' && key[19] <= '3' &&
+	    !key[20])
+		*hc = &cols[key[19] - '0'];
+	else if (!strcmp(key, "left_meter_modes") || !strcmp(key, "right_meter_modes"))
+		*hc = &cols[*key == 'r'];
+	else
+		return false;
+	return true;
+}
+
 int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 {
 	struct sbuf text = {0}, lacks = {0}, mlacks = {0}, errors = {0};
-	bool in_main = false, screens = false, meters = false;
+	bool in_main = false, screens = false;
 	bool seen[UI_METERS_MAX] = {false};
+	/* htop's first column, then its others (three and four column layouts) */
+	struct htop_column cols[4] = {0}, *hc;
 	int sort = -1, dir = 0, err;
 	/* the top-level keys of files before screens: what the first screen says wins */
 	int old_sort = -1, old_dir = 0, old_tree = -1, reader_version = 0;
@@ -293,12 +351,11 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 			old_tree = yes(v);
 		} else if (!strcmp(l, "config_reader_min_version")) {
 			reader_version = atoi(v);
-		} else if (!strncmp(l, "column_meters_", 14) || !strcmp(l, "left_meters") ||
-			   !strcmp(l, "right_meters")) {
-			if (!meters)
-				c->nmeters = 0;
-			meters = true;
-			take_meters(v, c, seen, &mlacks);
+		} else if (old_meters(l, cols, &hc)) {
+			snprintf(hc->names, sizeof(hc->names), "%s", v);
+			hc->has_names = true;
+		} else if (old_modes(l, cols, &hc)) {
+			take_modes(v, hc);
 		} else if (!strcmp(l, "hide_kernel_threads")) {
 			c->hide_kthreads = yes(v);
 		} else if (!strcmp(l, "hide_userland_threads")) {
@@ -316,7 +373,9 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 			if (s >= 1 && s <= UI_HIGHLIGHT_DELAY_MAX)
 				c->highlight_delay = (unsigned)s;
 		} else if (!strcmp(l, "color_scheme")) {
-			c->color = atoi(v) != 1; /* 1 is htop's monochrome */
+			/* htop's 1 is monochrome, 2 black on white */
+			c->color = atoi(v) != 1;
+			c->scheme = atoi(v) == 2 ? UI_SCHEME_LIGHT : UI_SCHEME_DEFAULT;
 		}
 	}
 	if (!screens) {
@@ -339,9 +398,23 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 		else /* before: 1 the field's own direction (CPU highest first), -1 the other */
 			c->order.reverse = dir < 0;
 	}
-	/* what watching costs: ptop's own meter, kept under htop's */
-	if (meters && c->nmeters < UI_METERS_MAX && !seen[meter_by_name("cost")])
-		c->meters[c->nmeters++] = (unsigned char)meter_by_name("cost");
+	if (cols[0].has_names || cols[1].has_names || cols[2].has_names || cols[3].has_names) {
+		int cost = meter_by_name("cost");
+
+		c->nmeters = 0;
+		c->meters_chosen = true;
+		for (unsigned i = 0; i < 4; i++)
+			take_meters(&cols[i], i ? 1 : 0, c, seen, &mlacks);
+		/* what watching costs: ptop's own meter, kept under htop's */
+		if (c->nmeters < UI_METERS_MAX && !seen[cost]) {
+			unsigned char col = c->nmeters ? c->meters[c->nmeters - 1].column : 0;
+
+			c->meters[c->nmeters++] = (struct ui_meter){
+			    .id = (unsigned char)cost,
+			    .column = col,
+			    .mode = (unsigned char)meter_default_mode((unsigned)cost)};
+		}
+	}
 	sbuf_printf(said, _("Settings from %s (W saves them to ptoprc)"), path);
 	if (lacks.len)
 		sbuf_printf(said, _("; no such column in ptop: %s"), lacks.p);

@@ -9,16 +9,26 @@
 
 #include "tui.h"
 
+/* Where a meter is drawn: h rows from row y, w columns from column x, as mode. */
+struct meter_at {
+	int y, x, w, h;
+	enum meter_mode mode;
+};
+
 struct meter_def {
 	const char *name; /* ptoprc's meters line names it so */
 	unsigned needs;	  /* METER_NEEDS_* */
+	/* 1 << METER_* for each mode it can be drawn as; the lowest is its default.
+	 * 0: text only. */
+	unsigned modes;
 	/* Rows it takes for this frame; compact: as few as it can (a short screen). */
 	int (*height)(const struct ui *ui, bool compact);
-	/* Draw its rows from row y, in the height it was given. */
-	void (*draw)(struct ui *ui, int y, int h);
+	/* Draw its rows in at (a column of the header may be narrow: say less). */
+	void (*draw)(struct ui *ui, const struct meter_at *at);
 };
 
 extern const struct meter_def meter_uptime;
+extern const struct meter_def meter_load;
 extern const struct meter_def meter_tasks;
 extern const struct meter_def meter_cpu;
 extern const struct meter_def meter_mem;
@@ -39,14 +49,16 @@ struct bar_part {
 	enum ui_color color;
 };
 
-/* "label[|||||     text]" across width columns from (y, x). */
-void meter_bar(struct ui *ui, int y, int x, int width, const char *label,
+/* "label[|||||     text]" on row y across at's columns; in text mode,
+ * "label text", as htop's text meters. */
+void meter_bar(struct ui *ui, const struct meter_at *at, int y, const char *label,
 	       const struct bar_part *parts, int nparts, const char *text);
 
 /* "what 1.2M/s" (bytes per second in K/M/G), or "what -/s" when not known yet. */
 void meter_rate(struct sbuf *b, const char *what, double bps, bool known);
-/* A text meter's row: the label in the label colour, then text, cut to the screen. */
-void meter_line(struct ui *ui, int y, const char *label, const struct sbuf *text);
+/* A text meter's row: the label in the label colour, then text, cut to its width. */
+void meter_line(struct ui *ui, const struct meter_at *at, const char *label,
+		const struct sbuf *text);
 
 /* A meter of one row, whatever the screen. */
 int meter_one_row(const struct ui *ui, bool compact);

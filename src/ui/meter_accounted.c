@@ -8,13 +8,13 @@
  */
 #include "meter.h"
 
-static void accounted_draw(struct ui *ui, int y, int h)
+static void accounted_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame_account *a = &ui->frame.acct;
 	double pct = frame_accounted_pct(a);
 	struct sbuf b = {0};
 
-	if (h < 1)
+	if (at->h < 1)
 		return;
 	if (pct < 0) {
 		sbuf_adds(&b, _("nothing busy yet"));
@@ -31,7 +31,7 @@ static void accounted_draw(struct ui *ui, int y, int h)
 		sbuf_adds(&b,
 			  _(" (no exit hook: children of parents ignoring SIGCHLD are missed)"));
 	}
-	meter_line(ui, y, _("Accounted: "), &b);
+	meter_line(ui, at, _("Accounted: "), &b);
 	sbuf_free(&b);
 }
 

@@ -8,7 +8,8 @@
 
 #include "meter.h"
 
-static void cpu_bar(struct ui *ui, int y, const char *label, const struct frame_cpu *c)
+static void cpu_bar(struct ui *ui, const struct meter_at *at, int y, const char *label,
+		    const struct frame_cpu *c)
 {
 	struct bar_part parts[] = {
 	    {c->nice, COLOR_BAR_NICE},
@@ -19,7 +20,7 @@ static void cpu_bar(struct ui *ui, int y, const char *label, const struct frame_
 	char text[32];
 
 	snprintf(text, sizeof(text), "%5.1f%%", 100.0 - c->idle);
-	meter_bar(ui, y, 0, COLS, label, parts, 4, text);
+	meter_bar(ui, at, y, label, parts, 4, text);
 }
 
 static int cpu_height(const struct ui *ui, bool compact)
@@ -27,24 +28,25 @@ static int cpu_height(const struct ui *ui, bool compact)
 	return ui->cfg.per_cpu && ui->frame.ncpus && !compact ? (int)ui->frame.ncpus : 1;
 }
 
-static void cpu_draw(struct ui *ui, int y, int h)
+static void cpu_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame *f = &ui->frame;
 
-	if (h == 1) {
-		cpu_bar(ui, y, "CPU ", &f->cpu);
+	if (at->h == 1) {
+		cpu_bar(ui, at, at->y, "CPU ", &f->cpu);
 		return;
 	}
-	for (int i = 0; i < h && i < (int)f->ncpus; i++) {
+	for (int i = 0; i < at->h && i < (int)f->ncpus; i++) {
 		char label[16];
 
 		snprintf(label, sizeof(label), "%-4d", i);
-		cpu_bar(ui, y + i, label, &f->cpus[i]);
+		cpu_bar(ui, at, at->y + i, label, &f->cpus[i]);
 	}
 }
 
 const struct meter_def meter_cpu = {
     .name = "cpu",
+    .modes = 1u << METER_BAR | 1u << METER_TEXT,
     .height = cpu_height,
     .draw = cpu_draw,
 };

@@ -18,20 +18,24 @@ void meter_rate(struct sbuf *b, const char *what, double bps, bool known)
 	sbuf_adds(b, "/s");
 }
 
-void meter_line(struct ui *ui, int y, const char *label, const struct sbuf *text)
+void meter_line(struct ui *ui, const struct meter_at *at, const char *label,
+		const struct sbuf *text)
 {
+	int lw = (int)strlen(label);
+
 	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	mvaddstr(y, 0, label);
+	mvaddnstr(at->y, at->x, label, at->w);
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	ui_put(ui, y, (int)strlen(label), COLS - (int)strlen(label), text->p, text->len);
+	if (lw < at->w)
+		ui_put(ui, at->y, at->x + lw, at->w - lw, text->p, text->len);
 }
 
-static void disk_draw(struct ui *ui, int y, int h)
+static void disk_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame_sysio *io = &ui->frame.sysio;
 	struct sbuf b = {0};
 
-	if (h < 1)
+	if (at->h < 1)
 		return;
 	if (io->disk_error) {
 		sbuf_adds(&b, _("unavailable"));
@@ -40,7 +44,7 @@ static void disk_draw(struct ui *ui, int y, int h)
 		sbuf_adds(&b, ", ");
 		meter_rate(&b, _("written"), io->disk_write_bps, io->disk_rates);
 	}
-	meter_line(ui, y, _("Disk: "), &b);
+	meter_line(ui, at, _("Disk: "), &b);
 	sbuf_free(&b);
 }
 

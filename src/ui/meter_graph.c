@@ -87,18 +87,19 @@ static void graph_cell(struct sbuf *b, bool utf8, double pct)
 		sbuf_addc(b, ascii[lvl]);
 }
 
-/* "CPU [    ▁▂▃▅▇█] 45.2%" across the screen: the newest frame at the right. */
-static void graph_draw(struct ui *ui, int y, const char *label, bool mem, double now)
+/* "CPU [    ▁▂▃▅▇█] 45.2%" across the place given: the newest frame at the right. */
+static void graph_draw(struct ui *ui, const struct meter_at *at, const char *label, bool mem,
+		       double now)
 {
-	int lw = (int)strlen(label), w = COLS - lw - 2 - 7;
+	int lw = (int)strlen(label), w = at->w - lw - 2 - 7;
 	unsigned k = hist.n < (unsigned)(w > 0 ? w : 0) ? hist.n : (unsigned)(w > 0 ? w : 0);
 	struct sbuf b = {0};
 	char text[16];
 
-	if (w < 1)
+	if (w < 1 || at->h < 1)
 		return;
 	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	mvaddstr(y, 0, label);
+	mvaddstr(at->y, at->x, label);
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	addch('[');
 	for (int i = 0; i < w - (int)k; i++)
@@ -112,20 +113,18 @@ static void graph_draw(struct ui *ui, int y, const char *label, bool mem, double
 	addstr(sbuf_cstr(&b));
 	attroff(ui_attr(ui, mem ? COLOR_BAR_OTHER : COLOR_BAR_USER, A_NORMAL));
 	snprintf(text, sizeof(text), "] %5.1f%%", now);
-	mvaddstr(y, lw + 1 + w, text);
+	mvaddstr(at->y, at->x + lw + 1 + w, text);
 	sbuf_free(&b);
 }
 
-static void cpu_graph_draw(struct ui *ui, int y, int h)
+static void cpu_graph_draw(struct ui *ui, const struct meter_at *at)
 {
-	if (h > 0)
-		graph_draw(ui, y, "CPU ", false, 100.0 - ui->frame.cpu.idle);
+	graph_draw(ui, at, "CPU ", false, 100.0 - ui->frame.cpu.idle);
 }
 
-static void mem_graph_draw(struct ui *ui, int y, int h)
+static void mem_graph_draw(struct ui *ui, const struct meter_at *at)
 {
-	if (h > 0)
-		graph_draw(ui, y, "Mem ", true, mem_pct(&ui->frame));
+	graph_draw(ui, at, "Mem ", true, mem_pct(&ui->frame));
 }
 
 const struct meter_def meter_cpu_graph = {

@@ -21,7 +21,7 @@ static void mem_text(char *out, size_t n, uint64_t used_kb, uint64_t total_kb)
 }
 
 /* Line `which` (0 Mem, 1 Swap) of top's memory lines, as text. */
-static void mem_line(struct ui *ui, int y, int which)
+static void mem_line(struct ui *ui, const struct meter_at *at, int which)
 {
 	struct sbuf b = {0}, rest = {0};
 	char *line, *nl, *colon;
@@ -34,7 +34,7 @@ static void mem_line(struct ui *ui, int y, int which)
 	/* "MiB Mem :" in the label's colour, as top draws it */
 	sbuf_add(&rest, colon + 1, (size_t)(nl - colon - 1));
 	colon[1] = '\0';
-	meter_line(ui, y, line, &rest);
+	meter_line(ui, at, line, &rest);
 	sbuf_free(&rest);
 	sbuf_free(&b);
 }
@@ -45,7 +45,7 @@ static int mem_height(const struct ui *ui, bool compact)
 	return ui->cfg.memory == MEM_HIDDEN ? 0 : 1;
 }
 
-static void mem_draw(struct ui *ui, int y, int h)
+static void mem_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame *f = &ui->frame;
 	uint64_t other = f->mem.total > f->mem.used ? f->mem.total - f->mem.used : 0;
@@ -57,39 +57,39 @@ static void mem_draw(struct ui *ui, int y, int h)
 	};
 	char text[128];
 
-	(void)h;
 	if (ui->cfg.memory == MEM_TEXT) {
-		mem_line(ui, y, 0);
+		mem_line(ui, at, 0);
 		return;
 	}
 	mem_text(text, sizeof(text), f->mem.used, f->mem.total);
-	meter_bar(ui, y, 0, COLS, "Mem ", parts, 2, text);
+	meter_bar(ui, at, at->y, "Mem ", parts, 2, text);
 }
 
-static void swap_draw(struct ui *ui, int y, int h)
+static void swap_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame *f = &ui->frame;
 	double total = f->swap.total ? (double)f->swap.total : 1;
 	struct bar_part parts[] = {{(double)f->swap.used * 100.0 / total, COLOR_BAR_SYSTEM}};
 	char text[128];
 
-	(void)h;
 	if (ui->cfg.memory == MEM_TEXT) {
-		mem_line(ui, y, 1);
+		mem_line(ui, at, 1);
 		return;
 	}
 	mem_text(text, sizeof(text), f->swap.used, f->swap.total);
-	meter_bar(ui, y, 0, COLS, "Swp ", parts, 1, text);
+	meter_bar(ui, at, at->y, "Swp ", parts, 1, text);
 }
 
 const struct meter_def meter_mem = {
     .name = "memory",
+    .modes = 1u << METER_BAR | 1u << METER_TEXT,
     .height = mem_height,
     .draw = mem_draw,
 };
 
 const struct meter_def meter_swap = {
     .name = "swap",
+    .modes = 1u << METER_BAR | 1u << METER_TEXT,
     .height = mem_height,
     .draw = swap_draw,
 };

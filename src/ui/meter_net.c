@@ -5,12 +5,12 @@
  */
 #include "meter.h"
 
-static void net_draw(struct ui *ui, int y, int h)
+static void net_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame_sysio *io = &ui->frame.sysio;
 	struct sbuf b = {0};
 
-	if (h < 1)
+	if (at->h < 1)
 		return;
 	if (io->net_error) {
 		sbuf_adds(&b, _("unavailable"));
@@ -19,7 +19,7 @@ static void net_draw(struct ui *ui, int y, int h)
 		sbuf_adds(&b, ", ");
 		meter_rate(&b, _("sent"), io->net_tx_bps, io->net_rates);
 	}
-	meter_line(ui, y, _("Network: "), &b);
+	meter_line(ui, at, _("Network: "), &b);
 	sbuf_free(&b);
 }
 

@@ -19,7 +19,8 @@ static void averages(struct sbuf *b, const struct proc_pressure_line *l)
 			    l->avg_x100[i] % 100);
 }
 
-static void psi_draw_one(struct ui *ui, int y, enum psi_resource r, const char *label)
+static void psi_draw_one(struct ui *ui, const struct meter_at *at, enum psi_resource r,
+			 const char *label)
 {
 	const struct frame_psi *psi = &ui->frame.psi;
 	struct sbuf b = {0};
@@ -41,26 +42,26 @@ static void psi_draw_one(struct ui *ui, int y, enum psi_resource r, const char *
 			averages(&b, &psi->res[r].full);
 		}
 	}
-	meter_line(ui, y, label, &b);
+	meter_line(ui, at, label, &b);
 	sbuf_free(&b);
 }
 
-static void psi_cpu_draw(struct ui *ui, int y, int h)
+static void psi_cpu_draw(struct ui *ui, const struct meter_at *at)
 {
-	if (h > 0)
-		psi_draw_one(ui, y, PSI_CPU, _("PSI CPU:    "));
+	if (at->h > 0)
+		psi_draw_one(ui, at, PSI_CPU, _("PSI CPU:    "));
 }
 
-static void psi_memory_draw(struct ui *ui, int y, int h)
+static void psi_memory_draw(struct ui *ui, const struct meter_at *at)
 {
-	if (h > 0)
-		psi_draw_one(ui, y, PSI_MEMORY, _("PSI memory: "));
+	if (at->h > 0)
+		psi_draw_one(ui, at, PSI_MEMORY, _("PSI memory: "));
 }
 
-static void psi_io_draw(struct ui *ui, int y, int h)
+static void psi_io_draw(struct ui *ui, const struct meter_at *at)
 {
-	if (h > 0)
-		psi_draw_one(ui, y, PSI_IO, _("PSI I/O:    "));
+	if (at->h > 0)
+		psi_draw_one(ui, at, PSI_IO, _("PSI I/O:    "));
 }
 
 const struct meter_def meter_psi_cpu = {

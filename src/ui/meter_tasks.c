@@ -1,19 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * meter_tasks.c: top's second line: processes (or threads, with H) by state.
+ * meter_tasks.c: top's second line: processes (or threads, with H) by state;
+ * in a half of the header too narrow for it, htop's shorter count.
  */
 #include "meter.h"
 
-static void tasks_draw(struct ui *ui, int y, int h)
+static void tasks_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame *f = &ui->frame;
 	const struct frame_tasks *t = output_tasks(f, &ui->view);
+	struct sbuf b = {0};
 
-	(void)h;
-	mvprintw(y, 0,
-		 f->threads ? _("Threads: %u total, %u running, %u sleeping, %u stopped, %u zombie")
-			    : _("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie"),
-		 t->total, t->running, t->sleeping, t->stopped, t->zombie);
+	sbuf_printf(&b,
+		    f->threads
+			? _("Threads: %u total, %u running, %u sleeping, %u stopped, %u zombie")
+			: _("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie"),
+		    t->total, t->running, t->sleeping, t->stopped, t->zombie);
+	if ((int)b.len > at->w) {
+		sbuf_reset(&b);
+		sbuf_printf(&b,
+			    f->threads ? _("Threads: %u, %u running") : _("Tasks: %u, %u running"),
+			    t->total, t->running);
+	}
+	ui_put(ui, at->y, at->x, at->w, b.p, b.len);
+	sbuf_free(&b);
 }
 
 const struct meter_def meter_tasks = {

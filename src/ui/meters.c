@@ -1,23 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * meters.c: the header, as a table of meters stacked from the top (htop's
- * Platform_meterTypes[] with Meter.c): each meter is a file of its own
- * (meter_*.c); this file orders them, gives them their heights and draws
- * the bars they share.
+ * meters.c: the header, as a table of meters (htop's Platform_meterTypes[]
+ * with Meter.c and Header.c): each meter is a file of its own (meter_*.c);
+ * this file lays the chosen ones out (ui_config.meters: one column across
+ * the screen, or htop's two halves), gives them their heights and draws the
+ * bars they share.
  */
 #include <string.h>
 
 #include "meter.h"
 
-/* Every meter; the header shows ptoprc's list of them, by default the first METERS_DEFAULT. */
+/* Every meter; the header shows ptoprc's list of them, by default meters_default()'s. */
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime,     &meter_tasks,  &meter_cpu,	&meter_mem,	  &meter_swap,
-    &meter_disk,       &meter_net,    &meter_cost,	&meter_accounted, &meter_psi_cpu,
-    &meter_psi_memory, &meter_psi_io, &meter_cpu_graph, &meter_mem_graph,
+    &meter_uptime,     &meter_tasks,  &meter_cpu,  &meter_mem,	     &meter_swap,
+    &meter_disk,       &meter_net,    &meter_cost, &meter_accounted, &meter_psi_cpu,
+    &meter_psi_memory, &meter_psi_io, &meter_load, &meter_cpu_graph, &meter_mem_graph,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
-#define METERS_DEFAULT 9
 _Static_assert(NMETERS <= UI_METERS_MAX, "ui_config.meters holds every meter");
+
+static const char *const mode_names[] = {
+    [METER_BAR] = "bar",
+    [METER_TEXT] = "text",
+};
+_Static_assert(sizeof(mode_names) / sizeof(mode_names[0]) == METER_MODE_COUNT,
+	       "a name for each meter mode");
 
 int meter_by_name(const char *name)
 {
@@ -32,17 +39,76 @@ const char *meter_name(unsigned id)
 	return id < NMETERS ? meter_table[id]->name : "?";
 }
 
-unsigned meters_default(unsigned char *ids)
+unsigned meters_count(void)
 {
-	for (unsigned i = 0; i < METERS_DEFAULT; i++)
-		ids[i] = (unsigned char)i;
-	return METERS_DEFAULT;
+	return NMETERS;
+}
+
+const char *meter_mode_name(enum meter_mode m)
+{
+	return (unsigned)m < METER_MODE_COUNT ? mode_names[m] : "?";
+}
+
+int meter_mode_by_name(const char *name)
+{
+	for (int m = 0; m < METER_MODE_COUNT; m++)
+		if (!strcmp(name, mode_names[m]))
+			return m;
+	return -1;
+}
+
+static unsigned modes_of(unsigned id)
+{
+	return id < NMETERS && meter_table[id]->modes ? meter_table[id]->modes : 1u << METER_TEXT;
+}
+
+bool meter_has_mode(unsigned id, enum meter_mode m)
+{
+	return (unsigned)m < METER_MODE_COUNT && (modes_of(id) & (1u << m));
+}
+
+enum meter_mode meter_default_mode(unsigned id)
+{
+	unsigned modes = modes_of(id);
+	int m = 0;
+
+	while (!(modes & (1u << m)))
+		m++;
+	return (enum meter_mode)m;
+}
+
+unsigned meters_default(struct ui_meter *m, enum key_profile keys)
+{
+	/* htop's Header: CPUs, Memory, Swap | Tasks, Load average, Uptime */
+	static const char *const htop[][2] = {
+	    {"cpu", "0"},   {"memory", "0"}, {"swap", "0"},
+	    {"tasks", "1"}, {"load", "1"},   {"uptime", "1"},
+	};
+	/* top's five lines, and what ptop adds under them */
+	static const char *const top[] = {
+	    "uptime", "tasks", "cpu", "memory", "swap", "disk", "network", "cost", "accounted",
+	};
+	unsigned n = 0;
+
+	if (keys == KEYS_TOP) {
+		for (; n < sizeof(top) / sizeof(top[0]); n++)
+			m[n] = (struct ui_meter){.id = (unsigned char)meter_by_name(top[n])};
+	} else {
+		for (; n < sizeof(htop) / sizeof(htop[0]); n++)
+			m[n] = (struct ui_meter){.id = (unsigned char)meter_by_name(htop[n][0]),
+						 .column = (unsigned char)(htop[n][1][0] - '0')};
+	}
+	for (unsigned i = 0; i < n; i++)
+		m[i].mode = (unsigned char)meter_default_mode(m[i].id);
+	return n;
 }
 
 /* The i-th meter of the header. */
 static const struct meter_def *shown(const struct ui *ui, unsigned i)
 {
-	return meter_table[ui->cfg.meters[i] < NMETERS ? ui->cfg.meters[i] : 0];
+	unsigned id = ui->cfg.meters[i].id;
+
+	return meter_table[id < NMETERS ? id : 0];
 }
 
 unsigned meters_needs(const struct ui *ui)
@@ -54,16 +120,20 @@ unsigned meters_needs(const struct ui *ui)
 	return needs;
 }
 
-void meter_bar(struct ui *ui, int y, int x, int width, const char *label,
+void meter_bar(struct ui *ui, const struct meter_at *at, int y, const char *label,
 	       const struct bar_part *parts, int nparts, const char *text)
 {
-	int inner, filled = 0, tlen = (int)strlen(text);
+	int x = at->x, inner, filled = 0, tlen = (int)strlen(text);
 
 	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	mvaddstr(y, x, label);
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	x += (int)strlen(label);
-	inner = width - (int)strlen(label) - 2;
+	if (at->mode == METER_TEXT) {
+		ui_put(ui, y, x, at->x + at->w - x, text, (size_t)tlen);
+		return;
+	}
+	inner = at->w - (int)strlen(label) - 2;
 	if (inner < 1)
 		return;
 	mvaddch(y, x, '[');
@@ -98,40 +168,78 @@ int meter_spare_row(const struct ui *ui, bool compact)
 	return compact ? 0 : 1;
 }
 
-/* The meters' rows: as they like, or compact when that leaves the table no room. */
-static bool meters_compact(const struct ui *ui, int max_rows)
+/* Some meter is in the right column: the header is two halves. */
+static bool two_columns(const struct ui *ui)
+{
+	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
+		if (ui->cfg.meters[i].column)
+			return true;
+	return false;
+}
+
+/* The rows of column col's meters. */
+static int column_height(const struct ui *ui, unsigned col, bool compact)
 {
 	int h = 0;
 
 	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
-		h += shown(ui, i)->height(ui, false);
-	return h > max_rows;
+		if ((ui->cfg.meters[i].column != 0) == (col != 0))
+			h += shown(ui, i)->height(ui, compact);
+	return h;
+}
+
+static int header_height(const struct ui *ui, bool compact)
+{
+	int l = column_height(ui, 0, compact), r = column_height(ui, 1, compact);
+
+	return l > r ? l : r;
 }
 
 int meters_height(const struct ui *ui, int max_rows)
 {
-	bool compact = meters_compact(ui, max_rows);
-	int h = 0;
+	/* as the meters like, or compact when that leaves the table no room */
+	return header_height(ui, header_height(ui, false) > max_rows);
+}
 
-	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
-		h += shown(ui, i)->height(ui, compact);
-	return h;
+/* Draw column col's meters, from row 0 across w columns from x. */
+static void draw_column(struct ui *ui, unsigned col, int x, int w, bool compact)
+{
+	int y = 0;
+
+	for (unsigned i = 0; i < ui->cfg.nmeters; i++) {
+		const struct ui_meter *um = &ui->cfg.meters[i];
+		const struct meter_def *m = shown(ui, i);
+		struct meter_at at = {.y = y, .x = x, .w = w, .mode = (enum meter_mode)um->mode};
+
+		if ((um->column != 0) != (col != 0))
+			continue;
+		at.h = m->height(ui, compact);
+		/* a hidden meter (top's l) draws nothing: the next one takes its row */
+		if (at.h <= 0)
+			continue;
+		if (!meter_has_mode(um->id, at.mode))
+			at.mode = meter_default_mode(um->id);
+		m->draw(ui, &at);
+		y += at.h;
+	}
 }
 
 int meters_draw(struct ui *ui, int max_rows)
 {
-	bool compact = meters_compact(ui, max_rows);
-	int y = 0;
+	bool compact = header_height(ui, false) > max_rows;
+	int h = header_height(ui, compact), half = COLS / 2;
 
-	for (unsigned i = 0; i < ui->cfg.nmeters; i++) {
-		const struct meter_def *m = shown(ui, i);
-		int h = m->height(ui, compact);
-
-		/* a hidden meter (top's l) draws nothing: the next one takes its row */
-		if (h <= 0)
-			continue;
-		m->draw(ui, y, h);
-		y += h;
+	if (!two_columns(ui)) {
+		draw_column(ui, 0, 0, COLS, compact);
+		return h;
 	}
-	return y;
+	/* htop's two halves, a blank column between; what a left meter could
+	 * not say in its half is wiped before the right ones are drawn */
+	draw_column(ui, 0, 0, half - 1, compact);
+	for (int y = 0; y < h; y++) {
+		move(y, half - 1);
+		clrtoeol();
+	}
+	draw_column(ui, 1, half, COLS - half, compact);
+	return h;
 }

@@ -210,6 +210,9 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.task_unit = (enum mem_unit)o->task_unit;
 	if (o->keys >= 0)
 		ui->cfg.keys = (enum key_profile)o->keys;
+	/* no meters chosen: the header of the tool whose keys these are */
+	if (!ui->cfg.meters_chosen)
+		ui->cfg.nmeters = meters_default(ui->cfg.meters, ui->cfg.keys);
 	if (o->tree)
 		ui->cfg.tree = true;
 	if (o->no_color)

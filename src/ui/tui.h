@@ -298,6 +298,10 @@ void menus_open_sort(struct ui *ui);
 void menus_open_help(struct ui *ui);
 void menus_open_columns(struct ui *ui);
 
+/* setup.c: F2, htop's Setup: meters, display options, colours, the column
+ * chooser; ptoprc written when it closes. */
+void setup_open(struct ui *ui);
+
 /* signals.c */
 /* Open the signal menu on row p's process (fixed now: see action_choose). */
 void ui_signal_menu(struct ui *ui, const struct frame_proc *p);
@@ -312,6 +316,8 @@ void topact_open(struct ui *ui, bool kill);
 
 /* dispatch.c: a key to whatever takes it; what the loop must do (enum ui_reaction) */
 unsigned dispatch_key(struct ui *ui, int key);
+/* W: the settings to ptoprc; the status line says where, or why not. */
+void ui_write_config(struct ui *ui);
 
 /* tui.c */
 /* Which /proc files the shown columns and the sort column need. */
@@ -370,6 +376,8 @@ unsigned action_renice_target(struct ui *ui, bool relative, int value);
 #define METER_NEEDS_PSI (1u << 1)   /* frame.psi */
 /* What the header's meters need read: METER_NEEDS_*. */
 unsigned meters_needs(const struct ui *ui);
+/* How many meters meters.c's table has (ids 0 to this, less one). */
+unsigned meters_count(void);
 int meters_draw(struct ui *ui, int max_rows);
 int meters_height(const struct ui *ui, int max_rows);
 /* meter_graph.c: keep what a new frame says of CPU and memory for the graphs

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * setup.c: F2 Setup, as htop's (Settings with its ScreensPanel, MetersPanel,
+ * DisplayOptionsPanel and ColorsPanel): a full screen on the stack, the
+ * header drawn live at its top, the categories on the left and the chosen
+ * one's panel beside them. Meters: which, in which half, in which order, bar
+ * or text; display options; colour schemes; the column chooser, pushed on
+ * top. What it changes is in the settings at once, and written to ptoprc
+ * when Setup closes, as htop writes htoprc.
+ */
+#include <string.h>
+
+#include "tui.h"
+
+enum setup_category { SETUP_METERS, SETUP_DISPLAY, SETUP_COLORS, SETUP_COLUMNS, SETUP_CATEGORIES };
+
+static const char *const category_names[] = {
+    [SETUP_METERS] = N_("Meters"),
+    [SETUP_DISPLAY] = N_("Display options"),
+    [SETUP_COLORS] = N_("Colors"),
+    [SETUP_COLUMNS] = N_("Columns"),
+};
+_Static_assert(sizeof(category_names) / sizeof(category_names[0]) == SETUP_CATEGORIES,
+	       "a name for each category");
+
+static struct {
+	enum setup_category category;
+	bool in_panel; /* keys go to the panel, else to the categories */
+	int sel;       /* the panel's selected row */
+	int header_h;  /* rows the live header took */
+} st;
+
+/* ---- meters ---- */
+
+/* A row of the meters panel: a shown meter (its index in cfg.meters), or an
+ * available one (its id), left column's first, then the right's, then the rest. */
+struct meter_row {
+	bool shown;
+	unsigned at; /* shown: index in cfg.meters; else the meter's id */
+};
+
+static unsigned meter_rows(const struct ui *ui, struct meter_row *rows)
+{
+	bool used[UI_METERS_MAX] = {false};
+	unsigned n = 0;
+
+	for (unsigned col = 0; col < 2; col++)
+		for (unsigned i = 0; i < ui->cfg.nmeters; i++)
+			if ((ui->cfg.meters[i].column != 0) == (col != 0)) {
+				rows[n++] = (struct meter_row){.shown = true, .at = i};
+				used[ui->cfg.meters[i].id] = true;
+			}
+	for (unsigned id = 0; id < meters_count(); id++)
+		if (!used[id])
+			rows[n++] = (struct meter_row){.shown = false, .at = id};
+	return n;
+}
+
+/* Swap shown meter i with the nearest one of its column in direction dir. */
+static void meter_swap(struct ui *ui, unsigned i, int dir)
+{
+	struct ui_meter *m = ui->cfg.meters;
+
+	for (int j = (int)i + dir; j >= 0 && j < (int)ui->cfg.nmeters; j += dir) {
+		if ((m[j].column != 0) != (m[i].column != 0))
+			continue;
+		struct ui_meter t = m[i];
+
+		m[i] = m[j];
+		m[j] = t;
+		return;
+	}
+}
+
+/* The row of meter entry index at in the rows after a change, for the selection. */
+static void select_meter(struct ui *ui, bool shown, unsigned at)
+{
+	struct meter_row rows[UI_METERS_MAX * 2];
+	unsigned n = meter_rows(ui, rows);
+
+	for (unsigned r = 0; r < n; r++)
+		if (rows[r].shown == shown && rows[r].at == at)
+			st.sel = (int)r;
+}
+
+static unsigned meters_key(struct ui *ui, int key)
+{
+	struct meter_row rows[UI_METERS_MAX * 2];
+	unsigned n = meter_rows(ui, rows);
+	struct meter_row r;
+	struct ui_meter *m;
+
+	if (st.sel >= (int)n)
+		st.sel = n ? (int)n - 1 : 0;
+	if (!n)
+		return UI_HANDLED;
+	r = rows[st.sel];
+	m = r.shown ? &ui->cfg.meters[r.at] : NULL;
+	switch (key) {
+	case ' ':
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		if (!m) {
+			/* an available meter goes to the foot of the left column */
+			if (ui->cfg.nmeters == UI_METERS_MAX)
+				break;
+			ui->cfg.meters[ui->cfg.nmeters] =
+			    (struct ui_meter){.id = (unsigned char)r.at,
+					      .mode = (unsigned char)meter_default_mode(r.at)};
+			select_meter(ui, true, ui->cfg.nmeters++);
+			break;
+		}
+		/* htop's Space: the meter's next mode among those it has */
+		for (int k = 1; k <= METER_MODE_COUNT; k++) {
+			enum meter_mode next = (enum meter_mode)((m->mode + k) % METER_MODE_COUNT);
+
+			if (meter_has_mode(m->id, next)) {
+				m->mode = (unsigned char)next;
+				break;
+			}
+		}
+		break;
+	case KEY_DC:
+	case KEY_BACKSPACE:
+	case KEY_F(9):
+		if (m) {
+			unsigned id = m->id;
+
+			memmove(m, m + 1, (ui->cfg.nmeters - r.at - 1) * sizeof(*m));
+			ui->cfg.nmeters--;
+			select_meter(ui, false, id);
+		}
+		break;
+	case KEY_LEFT:
+	case KEY_RIGHT:
+		if (!m) {
+			if (key == KEY_LEFT)
+				st.in_panel = false;
+			break;
+		}
+		m->column = key == KEY_RIGHT;
+		select_meter(ui, true, r.at);
+		break;
+	case '[':
+	case KEY_F(7):
+	case ']':
+	case KEY_F(8):
+		if (m) {
+			unsigned char id = m->id;
+
+			meter_swap(ui, r.at, key == '[' || key == KEY_F(7) ? -1 : 1);
+			for (unsigned i = 0; i < ui->cfg.nmeters; i++)
+				if (ui->cfg.meters[i].id == id)
+					select_meter(ui, true, i);
+		}
+		break;
+	default:
+		ui_menu_move(ui, key, (int)n);
+		st.sel = ui->menu_sel;
+		return UI_HANDLED;
+	}
+	ui->cfg.meters_chosen = true;
+	/* a meter shown may need something else read */
+	return UI_HANDLED | UI_REFETCH;
+}
+
+static void meters_draw_panel(struct ui *ui, int y, int x)
+{
+	struct meter_row rows[UI_METERS_MAX * 2];
+	unsigned n = meter_rows(ui, rows);
+	const char *section = NULL;
+
+	for (unsigned i = 0; i < n && y < LINES - 1; i++) {
+		const struct meter_row *r = &rows[i];
+		const struct ui_meter *m = r->shown ? &ui->cfg.meters[r->at] : NULL;
+		const char *s = !m	    ? _("Available meters")
+				: m->column ? _("Right column")
+					    : _("Left column");
+		bool sel = st.in_panel && (int)i == st.sel;
+
+		if (s != section) {
+			section = s;
+			attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+			mvaddnstr(y++, x, s, COLS - x);
+			attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+			if (y >= LINES - 1)
+				break;
+		}
+		if (sel)
+			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		if (m)
+			mvprintw(y++, x, "  %-12s [%s]", meter_name(m->id),
+				 meter_mode_name((enum meter_mode)m->mode));
+		else
+			mvprintw(y++, x, "  %-12s", meter_name(r->at));
+		if (sel)
+			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+	}
+}
+
+/* ---- display options ---- */
+
+/* A check box of the display options: its label and the setting it flips. */
+struct display_option {
+	const char *label;
+	size_t off; /* of a bool in struct ui_config */
+	unsigned reaction;
+};
+
+static const struct display_option display_options[] = {
+    {N_("Tree view"), offsetof(struct ui_config, tree), UI_REBUILD},
+    {N_("A row per thread (top's H)"), offsetof(struct ui_config, threads), UI_REFETCH},
+    {N_("Show a process's threads (htop's H)"), offsetof(struct ui_config, user_threads),
+     UI_REFETCH},
+    {N_("Hide kernel threads"), offsetof(struct ui_config, hide_kthreads), UI_REBUILD},
+    {N_("Highlight new and old processes"), offsetof(struct ui_config, highlight_changes),
+     UI_REBUILD},
+    {N_("Show full command lines"), offsetof(struct ui_config, cmdline), UI_REFETCH},
+    {N_("A bar per CPU"), offsetof(struct ui_config, per_cpu), 0},
+};
+#define NDISPLAY (sizeof(display_options) / sizeof(display_options[0]))
+/* after the check boxes: the update interval, then the memory columns' unit */
+#define DISPLAY_DELAY NDISPLAY
+#define DISPLAY_UNIT (NDISPLAY + 1)
+#define DISPLAY_ROWS (NDISPLAY + 2)
+
+static unsigned display_options_key(struct ui *ui, int key)
+{
+	bool *b;
+
+	if (key == KEY_LEFT) {
+		st.in_panel = false;
+		return UI_HANDLED;
+	}
+	if (ui_menu_move(ui, key, (int)DISPLAY_ROWS)) {
+		st.sel = ui->menu_sel;
+		return UI_HANDLED;
+	}
+	if (st.sel == (int)DISPLAY_DELAY) {
+		/* htop's Update interval: - and + by a tenth of a second */
+		if ((key == '-' || key == ' ') && ui->cfg.delay_s > 0.1 + 1e-9)
+			ui->cfg.delay_s -= 0.1;
+		else if (key == '+' || key == '\r' || key == KEY_ENTER)
+			ui->cfg.delay_s += ui->cfg.delay_s < 86400 ? 0.1 : 0;
+		else
+			return UI_HANDLED;
+		ui->cfg.delay_s = (double)(long)(ui->cfg.delay_s * 10 + 0.5) / 10;
+		return UI_HANDLED | UI_REFETCH;
+	}
+	if (key != ' ' && key != '\r' && key != '\n' && key != KEY_ENTER)
+		return UI_HANDLED;
+	if (st.sel == (int)DISPLAY_UNIT) {
+		ui->cfg.task_unit = (enum mem_unit)((ui->cfg.task_unit + 1) % UNIT_COUNT);
+		display_apply(ui);
+		return UI_HANDLED;
+	}
+	b = (bool *)((char *)&ui->cfg + display_options[st.sel].off);
+	*b = !*b;
+	return UI_HANDLED | display_options[st.sel].reaction;
+}
+
+static void display_options_draw(struct ui *ui, int y, int x)
+{
+	for (int i = 0; i < (int)DISPLAY_ROWS && y < LINES - 1; i++, y++) {
+		bool sel = st.in_panel && i == st.sel;
+
+		if (sel)
+			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		if (i == (int)DISPLAY_DELAY)
+			mvprintw(y, x, "[%5.1f] %s", ui->cfg.delay_s,
+				 _("Update interval (in seconds)"));
+		else if (i == (int)DISPLAY_UNIT)
+			mvprintw(y, x, "[%5s] %s", mem_unit_name(ui->cfg.task_unit),
+				 _("Memory columns from this unit up"));
+		else
+			mvprintw(y, x, "[%c] %s",
+				 *(const bool *)((const char *)&ui->cfg + display_options[i].off)
+				     ? 'x'
+				     : ' ',
+				 _(display_options[i].label));
+		if (sel)
+			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+	}
+}
+
+/* ---- colours ---- */
+
+static const char *const scheme_names[] = {
+    [UI_SCHEME_DEFAULT] = N_("Default"),
+    [UI_SCHEME_MONOCHROME] = N_("Monochrome"),
+    [UI_SCHEME_LIGHT] = N_("Light terminal"),
+};
+_Static_assert(sizeof(scheme_names) / sizeof(scheme_names[0]) == UI_SCHEMES,
+	       "a name for each scheme");
+
+static enum ui_scheme scheme_of(const struct ui_config *c)
+{
+	return c->color ? c->scheme : UI_SCHEME_MONOCHROME;
+}
+
+static unsigned colors_key(struct ui *ui, int key)
+{
+	if (key == KEY_LEFT) {
+		st.in_panel = false;
+		return UI_HANDLED;
+	}
+	if (ui_menu_move(ui, key, UI_SCHEMES)) {
+		st.sel = ui->menu_sel;
+		return UI_HANDLED;
+	}
+	if (key != ' ' && key != '\r' && key != '\n' && key != KEY_ENTER)
+		return UI_HANDLED;
+	ui->cfg.color = st.sel != UI_SCHEME_MONOCHROME;
+	if (ui->cfg.color)
+		ui->cfg.scheme = (enum ui_scheme)st.sel;
+	crt_set_color(ui, ui->cfg.color);
+	return UI_HANDLED;
+}
+
+static void colors_draw_panel(struct ui *ui, int y, int x)
+{
+	for (int i = 0; i < UI_SCHEMES && y < LINES - 1; i++, y++) {
+		bool sel = st.in_panel && i == st.sel;
+
+		if (sel)
+			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		mvprintw(y, x, "(%c) %s", scheme_of(&ui->cfg) == (enum ui_scheme)i ? '*' : ' ',
+			 _(scheme_names[i]));
+		if (sel)
+			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+	}
+}
+
+/* ---- the screen ---- */
+
+static unsigned setup_key(struct ui *ui, int key)
+{
+	if (key == KEY_ESC || key == KEY_F(10) || key == 'q' || key == KEY_F(2)) {
+		screen_pop(ui);
+		return UI_HANDLED | UI_REBUILD;
+	}
+	if (key == '\t' || key == KEY_BTAB) {
+		st.in_panel = !st.in_panel;
+		ui->menu_sel = st.in_panel ? st.sel : (int)st.category;
+		return UI_HANDLED;
+	}
+	if (!st.in_panel) {
+		if (ui_menu_move(ui, key, SETUP_CATEGORIES)) {
+			if ((int)st.category != ui->menu_sel)
+				st.sel = 0;
+			st.category = (enum setup_category)ui->menu_sel;
+			return UI_HANDLED;
+		}
+		if (key != KEY_RIGHT && key != '\r' && key != '\n' && key != KEY_ENTER)
+			return UI_HANDLED;
+		if (st.category == SETUP_COLUMNS) {
+			/* today's chooser, on top of Setup; its keys until it closes */
+			menus_open_columns(ui);
+			return UI_HANDLED;
+		}
+		st.in_panel = true;
+		ui->menu_sel = st.sel;
+		return UI_HANDLED;
+	}
+	ui->menu_sel = st.sel;
+	switch (st.category) {
+	case SETUP_METERS:
+		return meters_key(ui, key);
+	case SETUP_DISPLAY:
+		return display_options_key(ui, key);
+	case SETUP_COLORS:
+		return colors_key(ui, key);
+	default:
+		st.in_panel = false;
+		return UI_HANDLED;
+	}
+}
+
+static void setup_draw(struct ui *ui)
+{
+	int y, x = 20;
+
+	/* the header as it now is, as htop's Setup shows it */
+	y = ui->have_frame ? meters_draw(ui, LINES / 3) : 0;
+	attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+	mvprintw(y, 0, "%-*s", x - 1, _("Setup"));
+	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+	for (int i = 0; i < SETUP_CATEGORIES && y + 1 + i < LINES - 1; i++) {
+		bool sel = i == (int)st.category;
+
+		if (sel)
+			attron(st.in_panel ? A_BOLD : ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		mvaddnstr(y + 1 + i, 0, _(category_names[i]), x - 1);
+		if (sel)
+			attroff(st.in_panel ? A_BOLD : ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+	}
+	switch (st.category) {
+	case SETUP_METERS:
+		meters_draw_panel(ui, y, x);
+		break;
+	case SETUP_DISPLAY:
+		display_options_draw(ui, y + 1, x);
+		break;
+	case SETUP_COLORS:
+		colors_draw_panel(ui, y + 1, x);
+		break;
+	default:
+		mvaddnstr(y + 1, x, _("Enter: choose and order the columns"), COLS - x);
+		break;
+	}
+	mvaddnstr(LINES - 1, 0,
+		  _("Tab/Enter: panel  Space: toggle, mode  Left/Right: column  [ ]: move  "
+		    "Del: remove  Esc/F10: done"),
+		  COLS);
+}
+
+/* Setup closed, or ptop quits with it open: ptoprc keeps what it changed. */
+static void setup_closed(struct ui *ui)
+{
+	ui_write_config(ui);
+}
+
+static const struct ui_screen setup_screen = {
+    .key = setup_key, .draw = setup_draw, .full = true, .closed = setup_closed};
+
+void setup_open(struct ui *ui)
+{
+	st.in_panel = false;
+	st.sel = 0;
+	ui->menu_sel = (int)st.category;
+	screen_push(ui, &setup_screen);
+}
