@@ -135,8 +135,12 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 		pipeline_cmdlines(b->pipe, f, b->rows, f->nprocs);
 	}
 	nrows = pipeline_select(b->pipe, f, &o->filter, &b->order, b->rows, counters, perf_fds);
-	if (b->x)
-		exporter_frame(b->x, b->pipe, f, b->rows, nrows, &o->filter);
+	if (b->x) {
+		const char *note = exporter_frame(b->x, b->pipe, f, b->rows, nrows, &o->filter);
+
+		if (note)
+			fprintf(stderr, "%s\n", note);
+	}
 	/* -c: a process that is gone since keeps its name; a replay has the command
 	 * lines it recorded */
 	if (o->view.cmdlines)

@@ -217,8 +217,10 @@ static int help(void)
 	      "nothing\n"
 	      "      --group-by=KEY       group the metrics by comm, user or cgroup (default "
 	      "comm)\n"
-	      "      --max-groups=N       N groups with their own series, the rest in 'other'\n"
-	      "                           (default 64)\n"
+	      "      --max-groups=N       N groups with their own series, the busiest over 5\n"
+	      "                           minutes; the rest in 'other' (default 64)\n"
+	      "      --kernel-threads=HOW kernel (one group named 'kernel', the default) or\n"
+	      "                           grouped (by --group-by, as any process)\n"
 	      "      --top-pids=N         also export the N busiest processes by PID; opt-in, as\n"
 	      "                           each PID makes new series that Prometheus keeps\n"
 	      "      --expose-cmdline     give the top processes' command lines (may hold "
@@ -495,6 +497,7 @@ enum {
 	OPT_LISTEN,
 	OPT_GROUP_BY,
 	OPT_MAX_GROUPS,
+	OPT_KERNEL_THREADS,
 	OPT_TOP_PIDS,
 	OPT_EXPOSE_CMDLINE,
 	OPT_VIEWER,
@@ -583,6 +586,7 @@ static const struct option longopts[] = {
     {"listen", required_argument, NULL, OPT_LISTEN},
     {"group-by", required_argument, NULL, OPT_GROUP_BY},
     {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
+    {"kernel-threads", required_argument, NULL, OPT_KERNEL_THREADS},
     {"top-pids", required_argument, NULL, OPT_TOP_PIDS},
     {"expose-cmdline", no_argument, NULL, OPT_EXPOSE_CMDLINE},
     {"viewer", no_argument, NULL, OPT_VIEWER},
@@ -736,6 +740,13 @@ static int take_metrics_option(int c, struct cli *cli)
 	case OPT_MAX_GROUPS:
 		m->max_groups = (unsigned)parse_num("--max-groups", optarg, 1, METRICS_MAX_GROUPS);
 		cli->metrics_opt = "--max-groups";
+		return 0;
+	case OPT_KERNEL_THREADS:
+		if (strcmp(optarg, "kernel") && strcmp(optarg, "grouped"))
+			usage_error(_("--kernel-threads takes kernel or grouped, not '%s'"),
+				    optarg);
+		m->kthreads_grouped = !strcmp(optarg, "grouped");
+		cli->metrics_opt = "--kernel-threads";
 		return 0;
 	case OPT_TOP_PIDS:
 		m->top_pids = (unsigned)parse_num("--top-pids", optarg, 0, METRICS_MAX_TOP_PIDS);

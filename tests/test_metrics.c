@@ -8,7 +8,11 @@
  * down when a process ends or its PID is reused, a stale group's slot given
  * to a newcomer, counter events summed only where counted, storage bytes per
  * group only where io was readable, rows by how they were read, and the two
- * formats' metadata.
+ * formats' metadata. Slots follow the workload: kernel threads in one group,
+ * slots to the busiest groups over 5 minutes with a tenure of 10 minutes (no
+ * flapping), an idle group's slot to a busy newcomer at once, a group that
+ * wins its slot back going on from its counters, "other" that holds too
+ * much said at most once an hour, and CPU time split by mode.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +45,7 @@ static void frame_reset(void)
 	fx.f.cap = MAXP;
 }
 
+/* A process of the next frame (PID 2 and its children are kernel threads: kthreadd's). */
 static void add(int pid, const char *comm, uint64_t ticks, uint64_t start)
 {
 	struct frame_proc *p = &fx.procs[fx.f.nprocs];
@@ -204,7 +209,7 @@ static void test_label_distinct(void **state)
 	assert_true(n <= MAXP);
 	frame_reset();
 	for (size_t i = 0; i < n; i++)
-		add((int)i + 1, hostile[i], 1, 1);
+		add((int)i + 10, hostile[i], 1, 1);
 	update(m);
 	metrics_render(m, &b, false);
 	assert_clean(b.p, b.len);
@@ -243,7 +248,7 @@ static void test_groups_bounded(void **state)
 
 	frame_reset();
 	add(1, "a", 10, 1);
-	add(2, "b", 10, 1);
+	add(12, "b", 10, 1);
 	add(3, "c", 10, 1);
 	add(4, "d", 10, 1);
 	add(5, "other", 10, 1);
@@ -396,12 +401,12 @@ static void test_stale_slot(void **state)
 	add(1, "old", 1, 1);
 	update(m);
 	for (int i = 0; i < METRICS_STALE_FRAMES; i++) {
-		add(2, "new", 1, 1);
+		add(12, "new", 1, 1);
 		update(m);
 		/* while "old" may come back, "new" is counted in other */
 		assert_true(sample(m, "ptop_group_processes{comm=\"new\"}") == -1);
 	}
-	add(2, "new", 1, 1);
+	add(12, "new", 1, 1);
 	update(m);
 	assert_true(sample(m, "ptop_group_processes{comm=\"new\"}") == 1);
 	assert_true(sample(m, "ptop_group_processes{comm=\"old\"}") == -1);
@@ -419,7 +424,7 @@ static void test_perf_events(void **state)
 	strcpy(fx.f.counters.names[0], "cycles");
 	strcpy(fx.f.counters.names[1], "instructions");
 	add(1, "x", 1, 1);
-	add(2, "x", 1, 1);
+	add(12, "x", 1, 1);
 	add(3, "x", 1, 1);
 	fx.procs[0].has_ctr = fx.procs[1].has_ctr = true;
 	fx.procs[0].ctr[0] = 1000;
@@ -461,6 +466,191 @@ static void test_formats(void **state)
 	metrics_free(m);
 }
 
+/* The last process added uses cpu_pct of a CPU and rss_kb of memory. */
+static void use(double cpu_pct, uint64_t rss_kb)
+{
+	fx.procs[fx.f.nprocs - 1].cpu_pct = cpu_pct;
+	fx.procs[fx.f.nprocs - 1].rss_kb = rss_kb;
+}
+
+/* A machine of one CPU and 1,000,000 KiB, frames a second apart. */
+static void machine(void)
+{
+	fx.f.ncpu = 1;
+	fx.f.mem.total = 1000000;
+	fx.f.interval_s = 1;
+}
+
+static void test_kernel_group(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+
+	(void)state;
+	for (int grouped = 0; grouped < 2; grouped++) {
+		frame_reset();
+		add(2, "kthreadd", 1, 1);
+		add(30, "kworker/0:1", 1, 1);
+		fx.procs[1].ppid = 2;
+		add(31, "migration/0", 1, 1);
+		fx.procs[2].ppid = 2;
+		add(40, "sshd", 1, 1);
+		fx.procs[3].ppid = 1;
+		update(m);
+		if (!grouped) {
+			assert_true(sample(m, "ptop_group_processes{comm=\"kernel\"}") == 3);
+			assert_true(sample(m, "ptop_group_processes{comm=\"kworker/0:1\"}") == -1);
+		} else {
+			assert_true(sample(m, "ptop_group_processes{comm=\"kernel\"}") == -1);
+			assert_true(sample(m, "ptop_group_processes{comm=\"kworker/0:1\"}") == 1);
+		}
+		assert_true(sample(m, "ptop_group_processes{comm=\"sshd\"}") == 1);
+		metrics_free(m);
+		o.kthreads_grouped = true;
+		m = metrics_new(&o);
+	}
+	metrics_free(m);
+}
+
+/*
+ * One slot: "a" (2% of memory, 1% of a CPU) takes it; "b" grows to 10% of
+ * memory but waits out a's tenure in other, which holds too much meanwhile
+ * (said once); then b holds the slot and a never flaps back while both stay
+ * as they are. When b ends, a wins the slot back and its counter goes on
+ * from where it stopped; other counted a meanwhile.
+ */
+static void test_tenure(void **state)
+{
+	struct metrics_opts o = {.max_groups = 1};
+	struct metrics *m = metrics_new(&o);
+	double a_left = -1, other_left = 0, a_back;
+	int warnings = 0, t;
+
+	(void)state;
+	frame_reset();
+	for (t = 0; t < 3000; t++) {
+		machine();
+		add(10, "a", (uint64_t)t, 1);
+		use(1, 20000);
+		if (t < 2000) {
+			add(11, "b", 0, 1);
+			use(0, t ? 100000 : 10000);
+		}
+		update(m);
+		warnings += metrics_other_warning(m);
+		if (t < METRICS_TENURE_S) {
+			assert_true(sample(m, "ptop_group_processes{comm=\"b\"}") == -1);
+			continue;
+		}
+		if (a_left < 0 && sample(m, "ptop_group_processes{comm=\"b\"}") == 1) {
+			/* b's share passed a's as soon as a's tenure ended */
+			assert_true(t < METRICS_TENURE_S + 5);
+			assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"a\"}") == -1);
+			other_left = sample(m, "ptop_group_cpu_seconds_total{comm=\"other\"}");
+			/* what a counted up to the frame before: this frame's is other's */
+			a_left = (t - 1) * 0.01;
+		}
+		if (t > METRICS_TENURE_S + 5 && t < 2000)
+			assert_true(sample(m, "ptop_group_processes{comm=\"a\"}") == -1);
+		if (t == 1000) {
+			assert_true(sample(m, "ptop_group_slot_changes_total") == 1);
+			assert_true(sample(m, "ptop_group_other_high") == 0);
+		}
+	}
+	/* other held b's 10% for 10 minutes: over 5% from the first minutes, said once */
+	assert_int_equal(warnings, 1);
+	assert_true(a_left > 0);
+	/* a came back after b had gone METRICS_STALE_FRAMES frames: on from a_left */
+	a_back = sample(m, "ptop_group_cpu_seconds_total{comm=\"a\"}");
+	assert_true(a_back >= a_left + (3000 - 2000 - METRICS_STALE_FRAMES - 2) * 0.01);
+	/* ... and without what it did in other meanwhile (14 s more) */
+	assert_true(a_back <= a_left + (3000 - 2000) * 0.01 + 1e-9);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"other\"}") >
+		    other_left + (2000 - METRICS_TENURE_S - 5) * 0.01);
+	assert_true(sample(m, "ptop_group_slot_changes_total") == 2);
+	metrics_free(m);
+}
+
+/* An idle group gives its slot to a busy newcomer within seconds, tenure or not. */
+static void test_idle_slot(void **state)
+{
+	struct metrics_opts o = {.max_groups = 1};
+	struct metrics *m = metrics_new(&o);
+	int t;
+
+	(void)state;
+	frame_reset();
+	for (t = 0; t < 120; t++) {
+		machine();
+		add(10, "sleeper", 0, 1);
+		use(0, 100);
+		if (t > 0) {
+			add(11, "burner", 50 * (uint64_t)t, 1);
+			use(50, 100);
+		}
+		update(m);
+		if (sample(m, "ptop_group_processes{comm=\"burner\"}") == 1)
+			break;
+	}
+	assert_true(t > 0 && t < 10);
+	/* the sleeper, idle, does not take it back */
+	for (int i = 0; i < 100; i++) {
+		machine();
+		add(10, "sleeper", 0, 1);
+		use(0, 100);
+		add(11, "burner", 50 * (uint64_t)(t + i), 1);
+		use(50, 100);
+		update(m);
+		assert_true(sample(m, "ptop_group_processes{comm=\"burner\"}") == 1);
+	}
+	metrics_free(m);
+}
+
+/* Two groups busy in turns, a minute each: the slot changes hands once a tenure at most. */
+static void test_no_flapping(void **state)
+{
+	struct metrics_opts o = {.max_groups = 1, .time_scale = 10};
+	struct metrics *m = metrics_new(&o);
+	uint64_t ticks[2] = {0};
+
+	(void)state;
+	frame_reset();
+	for (int t = 0; t < 3600; t += 10) {
+		int busy = (t / 60) % 2;
+
+		machine();
+		for (int k = 0; k < 2; k++) {
+			ticks[k] += k == busy ? 50 : 0;
+			add(10 + k, k ? "y" : "x", ticks[k], 1);
+			use(k == busy ? 50 : 0.5, 1000);
+		}
+		update(m);
+	}
+	assert_true(sample(m, "ptop_group_slot_changes_total") <= 3600 / METRICS_TENURE_S + 1);
+	metrics_free(m);
+}
+
+static void test_cpu_modes(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+
+	(void)state;
+	frame_reset();
+	add(10, "w", 100, 5);
+	fx.procs[0].stime = 30;
+	update(m);
+	add(10, "w", 150, 5);
+	fx.procs[0].stime = 40;
+	update(m);
+	assert_true(sample(m, "ptop_group_cpu_mode_seconds_total{comm=\"w\",mode=\"user\"}") ==
+		    1.5);
+	assert_true(sample(m, "ptop_group_cpu_mode_seconds_total{comm=\"w\",mode=\"system\"}") ==
+		    0.4);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"w\"}") == 1.9);
+	metrics_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +659,9 @@ int main(void)
 	    cmocka_unit_test(test_stale_slot),	   cmocka_unit_test(test_perf_events),
 	    cmocka_unit_test(test_formats),	   cmocka_unit_test(test_io_bytes),
 	    cmocka_unit_test(test_rows_read),	   cmocka_unit_test(test_exited),
+	    cmocka_unit_test(test_kernel_group),   cmocka_unit_test(test_tenure),
+	    cmocka_unit_test(test_idle_slot),	   cmocka_unit_test(test_no_flapping),
+	    cmocka_unit_test(test_cpu_modes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

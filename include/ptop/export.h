@@ -20,7 +20,8 @@ struct exporter;
 /*
  * Listen on a and serve metrics grouped as mo says. Returns 0 with msg
  * saying where it serves ("ptop: serving metrics on http://...", no newline),
- * or -errno (see serve_start()) with msg saying why it cannot; *out is NULL
+ * or -errno (see serve_start()) with msg saying why it cannot, -EINVAL when
+ * PTOP_TEST_METRICS_SCALE is set to what it does not take; *out is NULL
  * then. msg is translated.
  */
 int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, struct exporter **out,
@@ -30,10 +31,13 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
  * Publish frame f's metrics: its rows (n of them), or every process of f when
  * rows is NULL, and the processes that ended in the interval that flt wants
  * (NULL: all). Reads the top processes' command lines through p when
- * expose_cmdline asked for them.
+ * expose_cmdline asked for them. Returns a message for the presenter to show
+ * (translated, no newline; valid until the next call), at most once an hour:
+ * that the group "other" holds too much. NULL otherwise.
  */
-void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
-		    const struct frame_proc *const *rows, size_t n, const struct row_filter *flt);
+const char *exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
+			   const struct frame_proc *const *rows, size_t n,
+			   const struct row_filter *flt);
 
 /* Stop serving and free x (NULL is fine). */
 void exporter_stop(struct exporter *x);

@@ -104,6 +104,13 @@ static inline bool frame_proc_is_thread(const struct frame_proc *p)
 	return p->tgid > 0 && p->pid != p->tgid;
 }
 
+/* Whether p is a kernel thread: kthreadd or one of its children, as htop tells them
+ * without the task flags. */
+static inline bool frame_proc_is_kthread(const struct frame_proc *p)
+{
+	return p->pid == 2 || p->ppid == 2;
+}
+
 /* What the counters are and how they are doing (filled by the observer). */
 struct frame_counters {
 	bool on;

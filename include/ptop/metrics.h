@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * metrics.h: frames as Prometheus metrics. An aggregator folds each frame's
- * rows into a bounded set of groups (by comm or by user, the rest in
- * "other") and keeps their counters monotonic across frames (CPU time and
- * context switches are summed as per-process deltas, so a process that ends
- * does not make its group's counter go down), then renders the groups, the
- * busiest processes when asked, breakpoint hits and ptop's own cost in the
- * Prometheus text format or OpenMetrics 1.0. Pure: no I/O, no /proc.
+ * rows into groups (by comm, user or cgroup; kernel threads in one group,
+ * "kernel"), gives a bounded number of slots to the groups with the most
+ * CPU or memory over the last 5 minutes (the rest in "other"), and keeps
+ * their counters monotonic across frames (CPU time and context switches are
+ * summed as per-process deltas, so a process that ends does not make its
+ * group's counter go down), then renders the groups, the busiest processes
+ * when asked, breakpoint hits and ptop's own cost in the Prometheus text
+ * format or OpenMetrics 1.0. Pure: no I/O, no /proc.
  */
 #ifndef PTOP_METRICS_H
 #define PTOP_METRICS_H
@@ -22,14 +24,30 @@ enum metrics_group_by { METRICS_BY_COMM, METRICS_BY_USER, METRICS_BY_CGROUP };
 #define METRICS_DEFAULT_GROUPS 64
 #define METRICS_MAX_GROUPS 10000
 #define METRICS_MAX_TOP_PIDS 1000
-/* A group without processes for this many frames gives its slot to a newcomer. */
+/* A group without processes for this many frames gives its slot to any newcomer. */
 #define METRICS_STALE_FRAMES 10
+/* Slots go to the groups with the larger of their CPU and memory shares over this window. */
+#define METRICS_WINDOW_S 300.0
+/* A group that is not idle keeps a slot at least this long, so that series do not flap. */
+#define METRICS_TENURE_S 600.0
+/* Idle: less than this share of one CPU and of memory over the last minute. */
+#define METRICS_IDLE_SHARE 0.0025
+/* "other" holds too much: more than this share of the CPUs or of memory over the window. */
+#define METRICS_OTHER_SHARE 0.05
+/* ... said at most this often (metrics_other_warning) */
+#define METRICS_WARN_S 3600.0
+/* A group that held a slot keeps its counters this long after its last process. */
+#define METRICS_KEEP_S 3600.0
+/* PTOP_TEST_METRICS_SCALE: the clock of the windows above runs this much faster, at most */
+#define METRICS_MAX_TIME_SCALE 100000
 
 struct metrics_opts {
 	enum metrics_group_by group_by;
-	unsigned max_groups; /* groups with their own label value; the rest are "other" */
-	unsigned top_pids;   /* the N busiest processes with pid and comm labels; 0: none */
-	bool expose_cmdline; /* a cmdline label on the top processes' info series */
+	unsigned max_groups;   /* groups with their own label value; the rest are "other" */
+	unsigned top_pids;     /* the N busiest processes with pid and comm labels; 0: none */
+	bool expose_cmdline;   /* a cmdline label on the top processes' info series */
+	bool kthreads_grouped; /* kernel threads grouped as any process, not in "kernel" */
+	double time_scale;     /* the windows' clock runs this much faster (tests); 0: 1 */
 };
 
 struct metrics;
@@ -47,6 +65,19 @@ void metrics_free(struct metrics *m);
  */
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
 		    size_t n, const struct frame_proc *const *exited, size_t nexited);
+
+/*
+ * The share of the machine's CPUs (memory: of its memory) that the group
+ * "other" held over the last 5 minutes, 0 to 1.
+ */
+double metrics_other_share(const struct metrics *m, bool memory);
+
+/*
+ * Whether "other" holds more than METRICS_OTHER_SHARE of CPU or memory and
+ * the presenter should say so now: true at most once per METRICS_WARN_S of
+ * frames (the metric ptop_group_other_high says so at every frame).
+ */
+bool metrics_other_warning(struct metrics *m);
 
 /*
  * Append the last frame's metrics to b: the Prometheus text format (0.0.4),

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ptop/export.h"
+#include "../proc/num.h"
 
 struct exporter {
 	struct serve *srv;
@@ -23,7 +24,27 @@ struct exporter {
 	size_t cap;
 	const struct frame_proc **exited; /* the processes that ended that the filter wants */
 	size_t exited_cap;
+	char note[256];
 };
+
+/*
+ * PTOP_TEST_METRICS_SCALE: how much faster the clock of the groups' windows
+ * runs (5 minutes of averages, 10 of tenure, an hour between warnings), for
+ * tests only: 1 to METRICS_MAX_TIME_SCALE. -EINVAL when it is not that.
+ */
+static int time_scale(double *out)
+{
+	const char *s = getenv("PTOP_TEST_METRICS_SCALE"), *p = s;
+	uint64_t v;
+
+	*out = 1;
+	if (!s)
+		return 0;
+	if (num_u64(&p, s + strlen(s), &v) || *p || v < 1 || v > METRICS_MAX_TIME_SCALE)
+		return -EINVAL;
+	*out = (double)v;
+	return 0;
+}
 
 unsigned exporter_needs(const struct metrics_opts *mo)
 {
@@ -45,6 +66,13 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
 
 	*out = NULL;
 	x = xcalloc(1, sizeof(*x));
+	x->o = *mo;
+	if (time_scale(&x->o.time_scale)) {
+		snprintf(msg, 256, _("ptop: %s=%s is not a value it takes (ptop(1), ENVIRONMENT)"),
+			 "PTOP_TEST_METRICS_SCALE", getenv("PTOP_TEST_METRICS_SCALE"));
+		free(x);
+		return -EINVAL;
+	}
 	err = serve_start(a, &x->srv);
 	if (err) {
 		snprintf(msg, 256, _("ptop: cannot listen on %s%s%s:%u: %s"), v6 ? "[" : "",
@@ -52,16 +80,16 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
 		free(x);
 		return err;
 	}
-	x->o = *mo;
-	x->m = metrics_new(mo);
+	x->m = metrics_new(&x->o);
 	snprintf(msg, 256, _("ptop: serving metrics on http://%s%s%s:%u/metrics"), v6 ? "[" : "",
 		 a->host, v6 ? "]" : "", serve_port(x->srv));
 	*out = x;
 	return 0;
 }
 
-void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
-		    const struct frame_proc *const *rows, size_t n, const struct row_filter *flt)
+const char *exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
+			   const struct frame_proc *const *rows, size_t n,
+			   const struct row_filter *flt)
 {
 	size_t nexited;
 
@@ -95,6 +123,15 @@ void exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
 	metrics_render(x->m, &x->text, false);
 	metrics_render(x->m, &x->om, true);
 	serve_publish(x->srv, x->text.p, x->text.len, x->om.p, x->om.len);
+	if (!metrics_other_warning(x->m))
+		return NULL;
+	snprintf(x->note, sizeof(x->note),
+		 _("ptop: metrics: the group 'other' held %.1f%% of the CPUs and %.1f%% of "
+		   "the memory over the last 5 minutes; more groups (--max-groups, now %u) "
+		   "would give its processes series of their own"),
+		 metrics_other_share(x->m, false) * 100, metrics_other_share(x->m, true) * 100,
+		 x->o.max_groups);
+	return x->note;
 }
 
 void exporter_stop(struct exporter *x)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * metrics.c: frames as Prometheus metrics (see metrics.h). Groups live in a
- * fixed array of max_groups slots plus "other"; a key takes a free slot, or
- * the slot of a group that has had no process for METRICS_STALE_FRAMES
- * frames, else it is counted in "other". Counters are sums of per-process
- * deltas between frames (matched by PID and start time), so they only grow.
+ * metrics.c: frames as Prometheus metrics (see metrics.h). Every group
+ * known is an entry of a table (a hash by key); max_groups slots go to the
+ * busiest of them (assign_slots), the rest are counted in "other". Counters
+ * are sums of per-process deltas between frames (matched by PID and start
+ * time), so they only grow; a group's are kept while the table holds it.
  * Reads frames only; no I/O.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,29 +16,49 @@
 #include "ptop/output.h"
 
 #define GROUP_KEY_MAX 64
+/* The entry index that stands for "other" (no entry of its own in the table). */
+#define NO_ENTRY UINT32_MAX
 
-struct mgroup {
-	char key[GROUP_KEY_MAX];
-	uint8_t len;
-	bool used;
-	unsigned long last_seen; /* frame number */
-	/* counters: only grow */
-	double cpu_s;		      /* seconds */
+/* What a group counted: only grows. */
+struct mcount {
+	double cpu_s, user_s, sys_s;  /* seconds */
 	double vctx, nvctx;	      /* context switches */
 	double ctr[FRAME_MAX_EVENTS]; /* counter events of attached processes */
 	double io_read, io_write;     /* bytes from and to storage */
 	bool has_io;		      /* a process's io was readable once: the I/O series exist */
-	/* gauges of the last frame */
+};
+
+/* What a group holds at a frame. */
+struct mgauge {
 	uint64_t rss_kb, vsz_kb; /* KiB */
 	uint64_t procs, threads;
 };
 
+/*
+ * A group ptop knows of, with or without a slot: its key, what it counted
+ * while it held one (kept after, so a group that wins a slot back goes on
+ * from there), and what its processes used, averaged over 1 and 5 minutes.
+ */
+struct mgroup {
+	char key[GROUP_KEY_MAX];
+	uint8_t len;
+	bool used;		       /* the entry is in use (the table reuses free ones) */
+	bool held;		       /* it has held a slot: its counters were served */
+	int slot;		       /* its slot, or -1: counted in other */
+	unsigned long seen_frame;      /* the last frame with a process of it */
+	double seen, since;	       /* clock: when it last had a process; took its slot */
+	struct mcount total;	       /* while it held a slot */
+	struct mcount delta;	       /* this frame's, before they go to it or to other */
+	struct mgauge now;	       /* this frame's */
+	double cpu, mem;	       /* this frame's: CPUs busy, resident KiB */
+	double cpu1, mem1, cpu5, mem5; /* averaged over 1 and 5 minutes */
+};
 /* What a process had at the last frame, to count the next frame's deltas. */
 struct mtrack {
 	int pid;
-	uint32_t group;
-	uint64_t start; /* clock ticks after boot: tells a reused PID */
-	uint64_t ticks; /* utime + stime */
+	uint32_t group;	       /* its entry, or NO_ENTRY */
+	uint64_t start;	       /* clock ticks after boot: tells a reused PID */
+	uint64_t utime, stime; /* clock ticks */
 	uint64_t vctx, nvctx;
 	uint64_t io_read, io_write; /* bytes from and to storage, since start */
 	bool has_io;
@@ -59,7 +80,22 @@ enum { ACCT_BUSY, ACCT_IRQ, ACCT_ROWS, ACCT_EXITED, ACCT_LOST, ACCT_CHILDREN, AC
 
 struct metrics {
 	struct metrics_opts o;
-	struct mgroup *groups; /* o.max_groups, then "other" */
+	struct mgroup *groups; /* the table: every group known, with or without a slot */
+	uint32_t ngroups, groups_cap, groups_max, nfree;
+	uint32_t *free_list;
+	uint32_t *hash; /* open addressing, entry index + 1; 0 empty */
+	uint32_t hash_mask;
+	uint32_t *slots; /* o.max_groups: the entry holding each, or NO_ENTRY */
+	struct mgroup other;
+	uint32_t *order; /* scratch for the slots' assignment: contenders */
+	uint32_t *hold;	 /* ... slots that may change hands, 3 lists of o.max_groups */
+	uint8_t *taken;	 /* ... slots given in this assignment */
+	double evictions;
+	double clock;	     /* seconds of frames (times the test scale) */
+	double warned;	     /* clock of the last "other" warning; < 0 never */
+	bool other_high;     /* other holds more than METRICS_OTHER_SHARE */
+	bool warn_due;	     /* ... and metrics_other_warning() has to say so */
+	double ncpu, mem_kb; /* of the last frame */
 	struct mtrack *prev, *cur;
 	size_t nprev, cap;
 	struct mtop *top;
@@ -91,10 +127,19 @@ struct metrics *metrics_new(const struct metrics_opts *o)
 	m->o = *o;
 	if (!m->o.max_groups)
 		m->o.max_groups = METRICS_DEFAULT_GROUPS;
-	m->groups = xcalloc(m->o.max_groups + 1, sizeof(*m->groups));
-	memcpy(m->groups[m->o.max_groups].key, "other", 5);
-	m->groups[m->o.max_groups].len = 5;
-	m->groups[m->o.max_groups].used = true;
+	if (!(m->o.time_scale > 0))
+		m->o.time_scale = 1;
+	/* room for the groups that compete for the slots; a newer one past it is other's */
+	m->groups_max = 4 * m->o.max_groups + 4096;
+	m->slots = xreallocarray(NULL, m->o.max_groups, sizeof(*m->slots));
+	m->hold = xreallocarray(NULL, 3 * (size_t)m->o.max_groups, sizeof(*m->hold));
+	m->taken = xcalloc(m->o.max_groups, 1);
+	for (unsigned i = 0; i < m->o.max_groups; i++)
+		m->slots[i] = NO_ENTRY;
+	memcpy(m->other.key, "other", 5);
+	m->other.len = 5;
+	m->other.used = m->other.held = true;
+	m->warned = -1;
 	if (m->o.top_pids)
 		m->top = xcalloc(m->o.top_pids, sizeof(*m->top));
 	return m;
@@ -105,6 +150,12 @@ void metrics_free(struct metrics *m)
 	if (!m)
 		return;
 	free(m->groups);
+	free(m->free_list);
+	free(m->hash);
+	free(m->slots);
+	free(m->order);
+	free(m->hold);
+	free(m->taken);
 	free(m->prev);
 	free(m->cur);
 	free(m->top);
@@ -113,37 +164,91 @@ void metrics_free(struct metrics *m)
 	free(m);
 }
 
-static bool key_is(const struct mgroup *g, const char *k, size_t len)
+static uint32_t key_hash(const char *k, size_t len)
 {
-	return g->used && g->len == len && !memcmp(g->key, k, len);
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)k[i]) * 16777619u;
+	return h;
 }
 
-/* The slot of key k: its own, a free or stale one, or "other". */
+static void hash_put(struct metrics *m, uint32_t e)
+{
+	uint32_t i = key_hash(m->groups[e].key, m->groups[e].len) & m->hash_mask;
+
+	while (m->hash[i])
+		i = (i + 1) & m->hash_mask;
+	m->hash[i] = e + 1;
+}
+
+/* The hash of the entries in use, at twice their room at least. */
+static void hash_rebuild(struct metrics *m)
+{
+	uint32_t size = 64;
+
+	while (size < 2 * m->groups_cap)
+		size *= 2;
+	free(m->hash);
+	m->hash = xcalloc(size, sizeof(*m->hash));
+	m->hash_mask = size - 1;
+	for (uint32_t e = 0; e < m->ngroups; e++)
+		if (m->groups[e].used)
+			hash_put(m, e);
+}
+
+/* A new entry for key k, or NO_ENTRY when the table is full. */
+static uint32_t entry_new(struct metrics *m, const char *k, size_t len)
+{
+	struct mgroup *g;
+	uint32_t e;
+
+	if (m->nfree) {
+		e = m->free_list[--m->nfree];
+	} else {
+		if (m->ngroups == m->groups_max)
+			return NO_ENTRY;
+		if (m->ngroups == m->groups_cap) {
+			m->groups_cap = m->groups_cap ? 2 * m->groups_cap : 64;
+			if (m->groups_cap > m->groups_max)
+				m->groups_cap = m->groups_max;
+			m->groups = xreallocarray(m->groups, m->groups_cap, sizeof(*m->groups));
+			m->free_list =
+			    xreallocarray(m->free_list, m->groups_cap, sizeof(*m->free_list));
+			m->order = xreallocarray(m->order, m->groups_cap, sizeof(*m->order));
+			hash_rebuild(m);
+		}
+		e = m->ngroups++;
+	}
+	g = &m->groups[e];
+	memset(g, 0, sizeof(*g));
+	memcpy(g->key, k, len);
+	g->len = (uint8_t)len;
+	g->used = true;
+	g->slot = -1;
+	hash_put(m, e);
+	return e;
+}
+
+/* The entry of key k, made when new; NO_ENTRY: counted in other. */
 static uint32_t group_of(struct metrics *m, const char *k, size_t len)
 {
-	uint32_t other = m->o.max_groups, slot = other;
+	uint32_t i;
 
 	if (len > GROUP_KEY_MAX)
 		len = GROUP_KEY_MAX;
 	/* a process really named "other" is counted with the rest: one series */
-	if (key_is(&m->groups[other], k, len))
-		return other;
-	for (uint32_t i = 0; i < other; i++)
-		if (key_is(&m->groups[i], k, len))
-			return i;
-	for (uint32_t i = 0; i < other && slot == other; i++)
-		if (!m->groups[i].used || m->frames - m->groups[i].last_seen > METRICS_STALE_FRAMES)
-			slot = i;
-	if (slot != other) {
-		struct mgroup *g = &m->groups[slot];
+	if (len == 5 && !memcmp(k, "other", 5))
+		return NO_ENTRY;
+	if (m->hash) {
+		for (i = key_hash(k, len) & m->hash_mask; m->hash[i]; i = (i + 1) & m->hash_mask) {
+			const struct mgroup *g = &m->groups[m->hash[i] - 1];
 
-		/* an evicted group's series end; Prometheus takes the new ones as new */
-		memset(g, 0, sizeof(*g));
-		memcpy(g->key, k, len);
-		g->len = (uint8_t)len;
-		g->used = true;
+			if (g->len == len && !memcmp(g->key, k, len))
+				return m->hash[i] - 1;
+		}
 	}
-	return slot;
+	return entry_new(m, k, len);
 }
 
 static uint32_t row_group(struct metrics *m, const struct frame_proc *p)
@@ -151,6 +256,8 @@ static uint32_t row_group(struct metrics *m, const struct frame_proc *p)
 	char uid[16];
 	const char *k;
 
+	if (!m->o.kthreads_grouped && frame_proc_is_kthread(p))
+		return group_of(m, "kernel", 6);
 	if (m->o.group_by == METRICS_BY_COMM)
 		return group_of(m, p->comm, p->comm_len);
 	if (m->o.group_by == METRICS_BY_CGROUP) {
@@ -166,6 +273,11 @@ static uint32_t row_group(struct metrics *m, const struct frame_proc *p)
 	return group_of(m, k, strlen(k));
 }
 
+static struct mgroup *entry(struct metrics *m, uint32_t e)
+{
+	return e == NO_ENTRY ? &m->other : &m->groups[e];
+}
+
 static int by_pid(const void *a, const void *b)
 {
 	const struct mtrack *x = a, *y = b;
@@ -178,7 +290,7 @@ static uint64_t grown(uint64_t now, uint64_t then)
 	return now > then ? now - then : 0;
 }
 
-/* Add to each group what its processes did since the last frame (all of it for new ones). */
+/* Add to each group's delta what its processes did since the last frame (all of it for new ones). */
 static void add_deltas(struct metrics *m, size_t n)
 {
 	size_t j = 0;
@@ -186,23 +298,28 @@ static void add_deltas(struct metrics *m, size_t n)
 	qsort(m->cur, n, sizeof(*m->cur), by_pid);
 	for (size_t i = 0; i < n; i++) {
 		const struct mtrack *c = &m->cur[i], *p = NULL;
-		struct mgroup *g = &m->groups[c->group];
+		struct mcount *d = &entry(m, c->group)->delta;
+		double user, sys;
 
 		while (j < m->nprev && m->prev[j].pid < c->pid)
 			j++;
 		if (j < m->nprev && m->prev[j].pid == c->pid && m->prev[j].start == c->start)
 			p = &m->prev[j];
-		g->cpu_s += (double)(p ? grown(c->ticks, p->ticks) : c->ticks) / m->hz;
-		g->vctx += (double)(p ? grown(c->vctx, p->vctx) : c->vctx);
-		g->nvctx += (double)(p ? grown(c->nvctx, p->nvctx) : c->nvctx);
+		user = (double)(p ? grown(c->utime, p->utime) : c->utime) / m->hz;
+		sys = (double)(p ? grown(c->stime, p->stime) : c->stime) / m->hz;
+		d->user_s += user;
+		d->sys_s += sys;
+		d->cpu_s += user + sys;
+		d->vctx += (double)(p ? grown(c->vctx, p->vctx) : c->vctx);
+		d->nvctx += (double)(p ? grown(c->nvctx, p->nvctx) : c->nvctx);
 		if (!c->has_io)
 			continue;
 		/* io refused before counts as first seen: all of it since the start */
 		if (p && !p->has_io)
 			p = NULL;
-		g->has_io = true;
-		g->io_read += (double)(p ? grown(c->io_read, p->io_read) : c->io_read);
-		g->io_write += (double)(p ? grown(c->io_write, p->io_write) : c->io_write);
+		d->has_io = true;
+		d->io_read += (double)(p ? grown(c->io_read, p->io_read) : c->io_read);
+		d->io_write += (double)(p ? grown(c->io_write, p->io_write) : c->io_write);
 	}
 	{
 		struct mtrack *t = m->prev;
@@ -213,30 +330,46 @@ static void add_deltas(struct metrics *m, size_t n)
 	}
 }
 
+/* The group of p has a process in this frame. */
+static struct mgroup *seen(struct metrics *m, uint32_t e, const struct frame_proc *p)
+{
+	struct mgroup *g = entry(m, e);
+
+	g->seen_frame = m->frames;
+	g->seen = m->clock;
+	g->cpu += p->cpu_pct / 100.0;
+	return g;
+}
+
 static void add_row(struct metrics *m, const struct frame *f, const struct frame_proc *p,
 		    struct mtrack *t)
 {
-	uint32_t gi = row_group(m, p);
-	struct mgroup *g = &m->groups[gi];
+	uint32_t e = row_group(m, p);
+	struct mgroup *g = seen(m, e, p);
+	/* with -H a thread's row has its process's memory: counted once, on the leader's */
+	bool leader = !f->threads || p->pid == p->tgid;
 
-	g->last_seen = m->frames;
-	g->rss_kb += p->rss_kb;
-	g->vsz_kb += p->vsize_kb;
+	if (leader) {
+		g->now.rss_kb += p->rss_kb;
+		g->now.vsz_kb += p->vsize_kb;
+		g->mem += (double)p->rss_kb;
+	}
 	if (f->threads) {
-		g->threads++;
-		g->procs += p->pid == p->tgid;
+		g->now.threads++;
+		g->now.procs += p->pid == p->tgid;
 	} else {
-		g->procs++;
-		g->threads += p->threads > 0 ? (uint64_t)p->threads : 1;
+		g->now.procs++;
+		g->now.threads += p->threads > 0 ? (uint64_t)p->threads : 1;
 	}
 	if (f->counters.on && p->has_ctr)
-		for (int e = 0; e < f->counters.nevents && e < FRAME_MAX_EVENTS; e++)
-			if (ctr_counted(p, e) && p->ctr[e] > 0)
-				g->ctr[e] += p->ctr[e];
+		for (int k = 0; k < f->counters.nevents && k < FRAME_MAX_EVENTS; k++)
+			if (ctr_counted(p, k) && p->ctr[k] > 0)
+				g->delta.ctr[k] += p->ctr[k];
 	*t = (struct mtrack){.pid = p->pid,
-			     .group = gi,
+			     .group = e,
 			     .start = p->start_ticks,
-			     .ticks = p->utime + p->stime,
+			     .utime = p->utime,
+			     .stime = p->stime,
 			     .vctx = p->vctxsw,
 			     .nvctx = p->nvctxsw,
 			     .io_read = p->io_read_bytes,
@@ -246,25 +379,250 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 
 /*
  * The processes that ended in the interval (an exit hook's records) into
- * their groups: what the accounting gave the interval of their CPU and
- * storage bytes (since their last row, all of it for one never seen), so a
- * process that lived between two frames counts too.
+ * their groups: what the accounting gave the interval of their CPU (split
+ * as their lives' user and system time were) and storage bytes (since their
+ * last row, all of it for one never seen), so a process that lived between
+ * two frames counts too.
  */
 static void add_exited(struct metrics *m, const struct frame *f,
 		       const struct frame_proc *const *exited, size_t nexited)
 {
 	for (size_t i = 0; i < nexited; i++) {
-		const struct frame_proc *e = exited[i];
-		struct mgroup *g = &m->groups[row_group(m, e)];
+		const struct frame_proc *x = exited[i];
+		struct mgroup *g = seen(m, row_group(m, x), x);
+		double cpu = x->cpu_pct / 100.0 * f->interval_s;
+		uint64_t ticks = x->utime + x->stime;
+		double user = ticks ? cpu * (double)x->utime / (double)ticks : 0;
 
-		g->cpu_s += e->cpu_pct / 100.0 * f->interval_s;
-		g->last_seen = m->frames;
-		if (!e->has_io)
+		g->delta.cpu_s += cpu;
+		g->delta.user_s += user;
+		g->delta.sys_s += cpu - user;
+		if (!x->has_io)
 			continue;
-		g->has_io = true;
-		g->io_read += (double)e->io_read_rate * f->interval_s;
-		g->io_write += (double)e->io_write_rate * f->interval_s;
+		g->delta.has_io = true;
+		g->delta.io_read += (double)x->io_read_rate * f->interval_s;
+		g->delta.io_write += (double)x->io_write_rate * f->interval_s;
 	}
+}
+
+static void count_add(struct mcount *to, const struct mcount *d)
+{
+	to->cpu_s += d->cpu_s;
+	to->user_s += d->user_s;
+	to->sys_s += d->sys_s;
+	to->vctx += d->vctx;
+	to->nvctx += d->nvctx;
+	for (int k = 0; k < FRAME_MAX_EVENTS; k++)
+		to->ctr[k] += d->ctr[k];
+	to->io_read += d->io_read;
+	to->io_write += d->io_write;
+	to->has_io |= d->has_io;
+}
+
+/* The frame's values of g into its averages over 1 and 5 minutes, as the load average does. */
+static void average(const struct metrics *m, struct mgroup *g, double dt)
+{
+	double a1 = 1 - exp(-dt / 60), a5 = 1 - exp(-dt / METRICS_WINDOW_S);
+
+	if (m->frames == 1) {
+		/* the first frame: what runs now, as if it had run so */
+		g->cpu1 = g->cpu5 = g->cpu;
+		g->mem1 = g->mem5 = g->mem;
+		return;
+	}
+	g->cpu1 += a1 * (g->cpu - g->cpu1);
+	g->mem1 += a1 * (g->mem - g->mem1);
+	g->cpu5 += a5 * (g->cpu - g->cpu5);
+	g->mem5 += a5 * (g->mem - g->mem5);
+}
+
+/* The larger of g's shares of the machine's CPU and memory over the last 5 minutes. */
+static double score(const struct metrics *m, const struct mgroup *g)
+{
+	double cpu = g->cpu5 / m->ncpu, mem = m->mem_kb > 0 ? g->mem5 / m->mem_kb : 0;
+
+	return cpu > mem ? cpu : mem;
+}
+
+/* g used less than METRICS_IDLE_SHARE of a CPU and of memory over the last minute. */
+static bool idle(const struct metrics *m, const struct mgroup *g)
+{
+	return g->cpu1 < METRICS_IDLE_SHARE &&
+	       !(m->mem_kb > 0 && g->mem1 >= METRICS_IDLE_SHARE * m->mem_kb);
+}
+
+static bool gone(const struct metrics *m, const struct mgroup *g)
+{
+	return m->frames - g->seen_frame > METRICS_STALE_FRAMES;
+}
+
+/* Entries busiest first (the shares over 5 minutes), then the older entry. */
+static int by_score(const void *a, const void *b, void *arg)
+{
+	const struct metrics *m = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double sx = score(m, &m->groups[x]), sy = score(m, &m->groups[y]);
+
+	if (sx != sy)
+		return sx < sy ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+/* Slots by their holders, the least busy first. */
+static int by_holder(const void *a, const void *b, void *arg)
+{
+	const struct metrics *m = arg;
+	uint32_t x = m->slots[*(const uint32_t *)a], y = m->slots[*(const uint32_t *)b];
+
+	return -by_score(&x, &y, arg);
+}
+
+static void take_slot(struct metrics *m, uint32_t slot, uint32_t e)
+{
+	struct mgroup *g = &m->groups[e];
+
+	if (m->slots[slot] != NO_ENTRY) {
+		m->groups[m->slots[slot]].slot = -1;
+		m->evictions++;
+	}
+	m->slots[slot] = e;
+	g->slot = (int)slot;
+	g->since = m->clock;
+	g->held = true;
+}
+
+/* The first slot of list[*at..n) that no contender took yet; n when none. */
+static uint32_t next_slot(const struct metrics *m, const uint32_t *list, uint32_t *at, uint32_t n)
+{
+	while (*at < n && m->taken[list[*at]])
+		(*at)++;
+	return *at;
+}
+
+/*
+ * Who holds a slot. Groups without one that have a process (contenders),
+ * busiest first, take a free slot or the slot of a group gone for
+ * METRICS_STALE_FRAMES frames; else, when not idle themselves, the slot of
+ * an idle group; else the slot of a group that has held its slot for
+ * METRICS_TENURE_S and is less busy than they are. The least busy goes first.
+ */
+static void assign_slots(struct metrics *m)
+{
+	uint32_t max = m->o.max_groups, nc = 0, n[3] = {0}, at[3] = {0};
+	uint32_t *c = m->order, *list[3] = {m->hold, m->hold + max, m->hold + 2 * max};
+
+	for (uint32_t e = 0; e < m->ngroups; e++)
+		if (m->groups[e].used && m->groups[e].slot < 0 && !gone(m, &m->groups[e]))
+			c[nc++] = e;
+	if (!nc)
+		return;
+	memset(m->taken, 0, max);
+	for (uint32_t s = 0; s < max; s++) {
+		const struct mgroup *g = m->slots[s] == NO_ENTRY ? NULL : &m->groups[m->slots[s]];
+
+		if (!g || gone(m, g)) {
+			list[0][n[0]++] = s;
+			continue;
+		}
+		if (idle(m, g))
+			list[1][n[1]++] = s;
+		if (m->clock - g->since >= METRICS_TENURE_S)
+			list[2][n[2]++] = s;
+	}
+	qsort_r(c, nc, sizeof(*c), by_score, m);
+	qsort_r(list[1], n[1], sizeof(*list[1]), by_holder, m);
+	qsort_r(list[2], n[2], sizeof(*list[2]), by_holder, m);
+	for (uint32_t i = 0; i < nc; i++) {
+		const struct mgroup *g = &m->groups[c[i]];
+		uint32_t s = NO_ENTRY;
+
+		if (next_slot(m, list[0], &at[0], n[0]) < n[0])
+			s = list[0][at[0]];
+		else if (!idle(m, g) && next_slot(m, list[1], &at[1], n[1]) < n[1])
+			s = list[1][at[1]];
+		else if (next_slot(m, list[2], &at[2], n[2]) < n[2] &&
+			 score(m, g) > score(m, &m->groups[m->slots[list[2][at[2]]]]))
+			s = list[2][at[2]];
+		if (s == NO_ENTRY)
+			continue;
+		m->taken[s] = 1;
+		take_slot(m, s, c[i]);
+	}
+}
+
+/*
+ * What each group did in the frame to its own counters and gauges when it
+ * holds a slot, else to other's; then other's averages, and whether it
+ * holds too much.
+ */
+static void distribute(struct metrics *m, double dt)
+{
+	struct mgroup *o = &m->other;
+	bool high;
+
+	for (uint32_t e = 0; e < m->ngroups; e++) {
+		struct mgroup *g = &m->groups[e];
+
+		if (!g->used || g->slot >= 0)
+			continue;
+		count_add(&o->delta, &g->delta);
+		o->now.rss_kb += g->now.rss_kb;
+		o->now.vsz_kb += g->now.vsz_kb;
+		o->now.procs += g->now.procs;
+		o->now.threads += g->now.threads;
+		o->cpu += g->cpu;
+		o->mem += g->mem;
+	}
+	for (uint32_t e = 0; e < m->ngroups; e++)
+		if (m->groups[e].used && m->groups[e].slot >= 0)
+			count_add(&m->groups[e].total, &m->groups[e].delta);
+	count_add(&o->total, &o->delta);
+	average(m, o, dt);
+	high = metrics_other_share(m, false) > METRICS_OTHER_SHARE ||
+	       metrics_other_share(m, true) > METRICS_OTHER_SHARE;
+	if (high && (m->warned < 0 || m->clock - m->warned >= METRICS_WARN_S)) {
+		m->warn_due = true;
+		m->warned = m->clock;
+	}
+	m->other_high = high;
+}
+
+/*
+ * Forget the groups without a slot that had no process for the window (an
+ * hour, for one that held a slot: its counters go on from where they were if
+ * it wins one back within that time); a group forgotten starts again from
+ * zero, which Prometheus takes as a counter reset.
+ */
+static void prune(struct metrics *m)
+{
+	uint32_t before = m->nfree;
+
+	for (uint32_t e = 0; e < m->ngroups; e++) {
+		struct mgroup *g = &m->groups[e];
+
+		if (!g->used || g->slot >= 0 || g->seen_frame == m->frames ||
+		    m->clock - g->seen < (g->held ? METRICS_KEEP_S : METRICS_WINDOW_S))
+			continue;
+		g->used = false;
+		m->free_list[m->nfree++] = e;
+	}
+	if (m->nfree != before)
+		hash_rebuild(m);
+}
+
+double metrics_other_share(const struct metrics *m, bool memory)
+{
+	if (memory)
+		return m->mem_kb > 0 ? m->other.mem5 / m->mem_kb : 0;
+	return m->other.cpu5 / m->ncpu;
+}
+
+bool metrics_other_warning(struct metrics *m)
+{
+	bool due = m->warn_due;
+
+	m->warn_due = false;
+	return due;
 }
 
 static void keep_top(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
@@ -327,12 +685,19 @@ static void keep_frame(struct metrics *m, const struct frame *f, size_t n)
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
 		    size_t n, const struct frame_proc *const *exited, size_t nexited)
 {
-	m->frames++;
-	m->hz = f->hz > 0 ? (double)f->hz : 100.0;
-	for (unsigned i = 0; i <= m->o.max_groups; i++) {
-		struct mgroup *g = &m->groups[i];
+	double dt = (f->interval_s > 0 ? f->interval_s : 0) * m->o.time_scale;
 
-		g->rss_kb = g->vsz_kb = g->procs = g->threads = 0;
+	m->frames++;
+	m->clock += dt;
+	m->hz = f->hz > 0 ? (double)f->hz : 100.0;
+	m->ncpu = f->ncpu ? (double)f->ncpu : 1;
+	m->mem_kb = (double)f->mem.total;
+	for (uint32_t e = 0; e <= m->ngroups; e++) {
+		struct mgroup *g = e < m->ngroups ? &m->groups[e] : &m->other;
+
+		memset(&g->delta, 0, sizeof(g->delta));
+		memset(&g->now, 0, sizeof(g->now));
+		g->cpu = g->mem = 0;
 	}
 	if (m->cap < n) {
 		m->cap = n + n / 4 + 16;
@@ -343,6 +708,12 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 		add_row(m, f, rows[i], &m->cur[i]);
 	add_exited(m, f, exited, nexited);
 	add_deltas(m, n);
+	for (uint32_t e = 0; e < m->ngroups; e++)
+		if (m->groups[e].used)
+			average(m, &m->groups[e], dt);
+	assign_slots(m);
+	distribute(m, dt);
+	prune(m);
 	keep_top(m, f, rows, n);
 	keep_frame(m, f, n);
 }
@@ -439,18 +810,29 @@ static const char *group_labels(const struct metrics *m, struct sbuf *l, const s
 	return sbuf_cstr(l);
 }
 
+/* The groups served, in slot order, then "other"; NULL after the last. */
+static const struct mgroup *served(const struct metrics *m, unsigned *i)
+{
+	while (*i < m->o.max_groups) {
+		uint32_t e = m->slots[(*i)++];
+
+		if (e != NO_ENTRY)
+			return &m->groups[e];
+	}
+	return (*i)++ == m->o.max_groups ? &m->other : NULL;
+}
+
 /* A gauge or counter with a value per group. */
 static void per_group(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om,
 		      const char *name, enum metrics_type type, const char *unit, const char *help,
 		      size_t field, double scale)
 {
+	const struct mgroup *g;
+
 	metrics_family(b, om, name, type, unit, help);
-	for (unsigned i = 0; i <= m->o.max_groups; i++) {
-		const struct mgroup *g = &m->groups[i];
+	for (unsigned i = 0; (g = served(m, &i));) {
 		double v;
 
-		if (!g->used)
-			continue;
 		if (type == METRICS_COUNTER)
 			v = *(const double *)((const char *)g + field);
 		else
@@ -460,33 +842,68 @@ static void per_group(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 	}
 }
 
+/* A family of counters with a second label of two values per group. */
+static void per_group2(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om,
+		       const char *name, const char *unit, const char *help,
+		       const char *const lab[2], const size_t field[2])
+{
+	const struct mgroup *g;
+
+	metrics_family(b, om, name, METRICS_COUNTER, unit, help);
+	for (unsigned i = 0; (g = served(m, &i));)
+		for (int k = 0; k < 2; k++)
+			metrics_sample(b, name, "_total", group_labels(m, l, g, lab[k]),
+				       *(const double *)((const char *)g + field[k]));
+}
+
 static void render_groups(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om)
 {
+	static const char *const modes[2] = {",mode=\"user\"", ",mode=\"system\""};
+	static const char *const kinds[2] = {",kind=\"voluntary\"", ",kind=\"involuntary\""};
+	static const size_t cpu[2] = {offsetof(struct mgroup, total.user_s),
+				      offsetof(struct mgroup, total.sys_s)};
+	static const size_t ctx[2] = {offsetof(struct mgroup, total.vctx),
+				      offsetof(struct mgroup, total.nvctx)};
+
 	per_group(m, b, l, om, "ptop_group_cpu_seconds", METRICS_COUNTER, "seconds",
 		  "CPU time (user and system) of the group's processes while ptop watched them.",
-		  offsetof(struct mgroup, cpu_s), 1);
+		  offsetof(struct mgroup, total.cpu_s), 1);
+	per_group2(m, b, l, om, "ptop_group_cpu_mode_seconds", "seconds",
+		   "CPU time of the group's processes while ptop watched them, by mode (user, "
+		   "system).",
+		   modes, cpu);
 	per_group(m, b, l, om, "ptop_group_resident_memory_bytes", METRICS_GAUGE, "bytes",
-		  "Resident memory of the group's processes.", offsetof(struct mgroup, rss_kb),
+		  "Resident memory of the group's processes.", offsetof(struct mgroup, now.rss_kb),
 		  1024);
 	per_group(m, b, l, om, "ptop_group_virtual_memory_bytes", METRICS_GAUGE, "bytes",
-		  "Virtual memory of the group's processes.", offsetof(struct mgroup, vsz_kb),
+		  "Virtual memory of the group's processes.", offsetof(struct mgroup, now.vsz_kb),
 		  1024);
 	per_group(m, b, l, om, "ptop_group_processes", METRICS_GAUGE, NULL,
-		  "Processes in the group.", offsetof(struct mgroup, procs), 1);
+		  "Processes in the group.", offsetof(struct mgroup, now.procs), 1);
 	per_group(m, b, l, om, "ptop_group_threads", METRICS_GAUGE, NULL,
-		  "Threads of the group's processes.", offsetof(struct mgroup, threads), 1);
-	metrics_family(b, om, "ptop_group_context_switches", METRICS_COUNTER, NULL,
-		       "Context switches of the group's processes while ptop watched them.");
-	for (unsigned i = 0; i <= m->o.max_groups; i++) {
-		const struct mgroup *g = &m->groups[i];
+		  "Threads of the group's processes.", offsetof(struct mgroup, now.threads), 1);
+	per_group2(m, b, l, om, "ptop_group_context_switches", NULL,
+		   "Context switches of the group's processes while ptop watched them.", kinds,
+		   ctx);
+}
 
-		if (!g->used)
-			continue;
-		metrics_sample(b, "ptop_group_context_switches", "_total",
-			       group_labels(m, l, g, ",kind=\"voluntary\""), g->vctx);
-		metrics_sample(b, "ptop_group_context_switches", "_total",
-			       group_labels(m, l, g, ",kind=\"involuntary\""), g->nvctx);
-	}
+/* Whether "other" holds too much, and the slots that changed hands. */
+static void render_other(const struct metrics *m, struct sbuf *b, bool om)
+{
+	metrics_family(b, om, "ptop_group_other_ratio", METRICS_GAUGE, "ratio",
+		       "Share of the machine's CPUs (resource=cpu) and memory (resource=memory) "
+		       "the group other held over the last 5 minutes.");
+	metrics_sample(b, "ptop_group_other_ratio", "", "{resource=\"cpu\"}",
+		       metrics_other_share(m, false));
+	metrics_sample(b, "ptop_group_other_ratio", "", "{resource=\"memory\"}",
+		       metrics_other_share(m, true));
+	metrics_family(b, om, "ptop_group_other_high", METRICS_GAUGE, NULL,
+		       "1 while the group other holds more than 5% of CPU or memory over the last "
+		       "5 minutes (raise --max-groups), else 0.");
+	metrics_sample(b, "ptop_group_other_high", "", "", m->other_high);
+	metrics_family(b, om, "ptop_group_slot_changes", METRICS_COUNTER, NULL,
+		       "Times a group gave its slot (its own series) to a busier one.");
+	metrics_sample(b, "ptop_group_slot_changes", "_total", "", m->evictions);
 }
 
 /* Storage bytes per group, for the groups whose processes' io could be read. */
@@ -498,24 +915,24 @@ static void render_io(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 	} fams[] = {
 	    {"ptop_group_io_read_bytes",
 	     "Bytes the group's processes read from storage while ptop watched them.",
-	     offsetof(struct mgroup, io_read)},
+	     offsetof(struct mgroup, total.io_read)},
 	    {"ptop_group_io_write_bytes",
 	     "Bytes the group's processes caused to be written to storage while ptop watched them.",
-	     offsetof(struct mgroup, io_write)},
+	     offsetof(struct mgroup, total.io_write)},
 	};
 	bool any = false;
 
-	for (unsigned i = 0; i <= m->o.max_groups; i++)
-		any |= m->groups[i].used && m->groups[i].has_io;
+	const struct mgroup *g;
+
+	for (unsigned i = 0; (g = served(m, &i));)
+		any |= g->total.has_io;
 	/* no series rather than a false zero where no process's io is readable */
 	if (!any)
 		return;
 	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
 		metrics_family(b, om, fams[k].name, METRICS_COUNTER, "bytes", fams[k].help);
-		for (unsigned i = 0; i <= m->o.max_groups; i++) {
-			const struct mgroup *g = &m->groups[i];
-
-			if (!g->used || !g->has_io)
+		for (unsigned i = 0; (g = served(m, &i));) {
+			if (!g->total.has_io)
 				continue;
 			metrics_sample(b, fams[k].name, "_total", group_labels(m, l, g, ""),
 				       *(const double *)((const char *)g + fams[k].field));
@@ -526,6 +943,7 @@ static void render_io(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 static void render_counters(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om)
 {
 	struct sbuf ev = {0};
+	const struct mgroup *g;
 
 	if (!m->counters_on)
 		return;
@@ -534,11 +952,7 @@ static void render_counters(const struct metrics *m, struct sbuf *b, struct sbuf
 	metrics_sample(b, "ptop_counters_attached", "", "", m->attached);
 	metrics_family(b, om, "ptop_group_perf_events", METRICS_COUNTER, NULL,
 		       "Counted events (perf_event_open) of the group's attached processes.");
-	for (unsigned i = 0; i <= m->o.max_groups; i++) {
-		const struct mgroup *g = &m->groups[i];
-
-		if (!g->used)
-			continue;
+	for (unsigned i = 0; (g = served(m, &i));) {
 		for (int e = 0; e < m->nevents; e++) {
 			sbuf_reset(&ev);
 			sbuf_adds(&ev, ",event=\"");
@@ -546,7 +960,7 @@ static void render_counters(const struct metrics *m, struct sbuf *b, struct sbuf
 					    strnlen(m->names[e], FRAME_EVENT_NAME));
 			sbuf_addc(&ev, '"');
 			metrics_sample(b, "ptop_group_perf_events", "_total",
-				       group_labels(m, l, g, sbuf_cstr(&ev)), g->ctr[e]);
+				       group_labels(m, l, g, sbuf_cstr(&ev)), g->total.ctr[e]);
 		}
 	}
 	sbuf_free(&ev);
@@ -725,6 +1139,7 @@ void metrics_render(const struct metrics *m, struct sbuf *b, bool openmetrics)
 
 	if (m->frames) {
 		render_groups(m, b, &l, openmetrics);
+		render_other(m, b, openmetrics);
 		render_io(m, b, &l, openmetrics);
 		render_counters(m, b, &l, openmetrics);
 		render_bps(m, b, &l, openmetrics);

@@ -26,15 +26,9 @@ bool filter_text_match(struct ui *ui, const struct frame_proc *p, const char *te
 	return text_contains(scratch.p ? scratch.p : "", scratch.len, text, true);
 }
 
-/* Children of kthreadd, as htop tells them without the task flags. */
-static bool kernel_thread(const struct frame_proc *p)
-{
-	return p->pid == 2 || p->ppid == 2;
-}
-
 static bool keep(struct ui *ui, const struct frame_proc *p)
 {
-	if (ui->cfg.hide_kthreads && kernel_thread(p))
+	if (ui->cfg.hide_kthreads && frame_proc_is_kthread(p))
 		return false;
 	if (ui->filter_text[0] && !filter_text_match(ui, p, ui->filter_text))
 		return false;

@@ -121,8 +121,13 @@ static void take_frame(struct ui *ui)
 	ui->have_frame = true;
 	ui->frames++;
 	graph_frame(ui);
-	if (ui->exporter)
-		exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0, NULL);
+	if (ui->exporter) {
+		const char *note =
+		    exporter_frame(ui->exporter, ui->pipe, &ui->frame, NULL, 0, NULL);
+
+		if (note)
+			ui_status(ui, "%s", note);
+	}
 	/* -p's, as top's Tasks: line */
 	ui->view.tasks =
 	    rows_count_tasks(&ui->frame, &ui->filter, &ui->shown_tasks) ? &ui->shown_tasks : NULL;
