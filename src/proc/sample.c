@@ -740,7 +740,7 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 		       struct frame_proc *p, double interval)
 {
 	struct kept_row *k;
-	bool full, ran = true;
+	bool shown, full, ran = true;
 	int err;
 
 	if (!s->less) {
@@ -754,21 +754,28 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	k = kept_of(s, slot);
 	if (is_new)
 		k->valid = k->sched = false;
-	full =
-	    in_view(s, slot->pid) || ((slot->gen + (unsigned)slot->pid) & (s->full_every - 1)) == 0;
+	shown = in_view(s, slot->pid);
+	full = shown || ((slot->gen + (unsigned)slot->pid) & (s->full_every - 1)) == 0;
 	/* a kept row brings no thread rows: with user threads shown, a process
 	 * of several is read in full */
 	if (k->valid && k->p.threads > 1 && s->user_threads) {
 		k->sched = false;
-	} else if (!full) {
+	} else if (!full || (!shown && slot->quiet && k->sched && uid_turn(slot))) {
+		/*
+		 * Out of view on its turn, a process quiet since its uid was read
+		 * has its uid looked at only if it ran since: the run time is
+		 * cheaper than that look (a stat of /proc/PID), and the turns of
+		 * the two coincide at -d 0.1 (both every 32 frames).
+		 */
 		err = ran_since(s, slot, k, &ran);
 		if (err)
 			return err;
 	}
 	/*
-	 * A row read in full anyway (in view, or its turn) needs no run time:
-	 * the one read before stays the reference, older than the row, so a run
-	 * since it only sends the next read-less frame to a full read too.
+	 * A row read in full anyway (in view, or its turn) needs no run time
+	 * otherwise: the one read before stays the reference, older than the
+	 * row, so a run since it only sends the next read-less frame to a full
+	 * read too.
 	 */
 	/* credentials change only in a process that runs; one that ran since
 	 * its uid was read is not kept on its turn to have the uid looked at */
