@@ -154,20 +154,23 @@ fi
 dump() {
 	python3 - "$tmp/dump.json" "$@" <<'EOF'
 import json, sys
-frames = [json.loads(l) for l in open(sys.argv[1])]
 q, args = sys.argv[2], sys.argv[3:]
+# frame N only: on a machine of thousands of processes the whole dump is
+# gigabytes as Python objects, and this runs at every poll of a wait
+with open(sys.argv[1]) as lines:
+    frame = json.loads(next(l for i, l in enumerate(lines, 1) if i == int(args[0])))
 if q == "time":  # N: the frame's HH:MM:SS
-    print(frames[int(args[0]) - 1]["time"][11:19])
+    print(frame["time"][11:19])
 elif q == "ppid":  # N PID
-    print(next(p["ppid"] for p in frames[int(args[0]) - 1]["processes"] if p["pid"] == int(args[1])))
+    print(next(p["ppid"] for p in frame["processes"] if p["pid"] == int(args[1])))
 elif q == "sorted":  # N KEY up|down PID...: the PIDs in that order, the first the extreme
-    procs = {p["pid"]: p[args[1]] for p in frames[int(args[0]) - 1]["processes"]}
+    procs = {p["pid"]: p[args[1]] for p in frame["processes"]}
     vals = [procs[int(pid)] for pid in args[3:]]
     want = sorted(vals, reverse=args[2] == "down")
     ext = (min if args[2] == "up" else max)(procs.values())
     sys.exit(0 if len(vals) >= 3 and vals == want and vals[0] == ext else 1)
 elif q == "share":  # N SHOWN: the Cost line's share is the recorded one
-    f = frames[int(args[0]) - 1]
+    f = frame
     want = f["cost"]["cpu_ms"] / (f["interval_s"] * 1000) * 100
     sys.exit(0 if abs(float(args[1]) - want) <= 0.1 else 1)
 EOF
