@@ -5,7 +5,8 @@
  * written to a file of its own and imported over the defaults; whatever the
  * file holds, the import ends with the settings in range: at most
  * UI_MAX_COLUMNS columns, COMMAND last and each column once, known meters
- * each once, a known sort field and a delay ptop accepts.
+ * each once in one of two columns and a mode they have, a known sort field
+ * and a delay ptop accepts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,9 +41,12 @@ static void check(const struct ui_config *c)
 	if (c->nmeters > UI_METERS_MAX)
 		abort();
 	for (size_t i = 0; i < c->nmeters; i++) {
-		if (c->meters[i] >= UI_METERS_MAX || met[c->meters[i]])
+		const struct ui_meter *m = &c->meters[i];
+
+		if (m->id >= UI_METERS_MAX || met[m->id] || m->column > 1 ||
+		    !meter_has_mode(m->id, (enum meter_mode)m->mode))
 			abort();
-		met[c->meters[i]] = true;
+		met[m->id] = true;
 	}
 	if ((unsigned)c->order.field >= FIELD_COUNT || !(c->delay_s > 0))
 		abort();
