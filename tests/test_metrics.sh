@@ -31,8 +31,19 @@ start_ptop main -d 0.3 --top-pids 3
 # Formats: the text format lints clean; OpenMetrics parses (promtool lints by the
 # text format's names, where a counter's family has _total: that is all it may say).
 client get "$port" /metrics GET >"$tmp/h.text"
-BODY="$tmp/om" client get "$port" /metrics GET om >"$tmp/h.om"
-BODY="$tmp/text" client get "$port" /metrics >/dev/null
+# both formats of one frame (ptop_scans_total says which): the groups, and
+# so the series, may change from one frame to the next
+scans() {
+	sed -n 's/^ptop_scans_total \([0-9.e+]*\)$/\1/p' "$1"
+}
+i=0
+while :; do
+	BODY="$tmp/om" client get "$port" /metrics GET om >"$tmp/h.om"
+	BODY="$tmp/text" client get "$port" /metrics >/dev/null
+	[ -n "$(scans "$tmp/om")" ] && [ "$(scans "$tmp/om")" = "$(scans "$tmp/text")" ] && break
+	i=$((i + 1))
+	[ "$i" -lt 50 ] || fail "no two scrapes of one frame in 50 tries"
+done
 grep -q '^200 text/plain;version=0.0.4;charset=utf-8 ' "$tmp/h.text" ||
 	fail "text format headers: $(cat "$tmp/h.text")"
 grep -q '^200 application/openmetrics-text;version=1.0.0;charset=utf-8 ' "$tmp/h.om" ||
