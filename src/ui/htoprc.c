@@ -274,26 +274,20 @@ static bool yes(const char *v)
 	return atoi(v) != 0;
 }
 
-/* column_meters_N (htop 3), or left_meters / right_meters (before): its column in *hc. */
-static bool old_meters(const char *key, struct htop_column *cols, struct htop_column **hc)
+/*
+ * key as one of htop's per-column keys: prefix followed by the column's
+ * digit (htop 3's column_meters_N, column_meter_modes_N), or left and right
+ * (left_meters, right_meters and their modes, before); its column in *hc.
+ */
+static bool column_key(const char *key, const char *prefix, const char *left, const char *right,
+		       struct htop_column *cols, struct htop_column **hc)
 {
-	if (!strncmp(key, "column_meters_", 14) && key[14] >= '0' && key[14] <= '3' && !key[15])
-		*hc = &cols[key[14] - '0'];
-	else if (!strcmp(key, "left_meters") || !strcmp(key, "right_meters"))
-		*hc = &cols[*key == 'r'];
-	else
-		return false;
-	return true;
-}
+	size_t n = strlen(prefix);
 
-/* column_meter_modes_N, or left_meter_modes / right_meter_modes: its column in *hc. */
-static bool old_modes(const char *key, struct htop_column *cols, struct htop_column **hc)
-{
-	if (!strncmp(key, "column_meter_modes_", 19) && key[19] >= '0' && key[19] <= '3' &&
-	    !key[20])
-		*hc = &cols[key[19] - '0'];
-	else if (!strcmp(key, "left_meter_modes") || !strcmp(key, "right_meter_modes"))
-		*hc = &cols[*key == 'r'];
+	if (!strncmp(key, prefix, n) && key[n] >= '0' && key[n] <= '3' && !key[n + 1])
+		*hc = &cols[key[n] - '0'];
+	else if (!strcmp(key, left) || !strcmp(key, right))
+		*hc = &cols[!strcmp(key, right)];
 	else
 		return false;
 	return true;
@@ -351,10 +345,12 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 			old_tree = yes(v);
 		} else if (!strcmp(l, "config_reader_min_version")) {
 			reader_version = atoi(v);
-		} else if (old_meters(l, cols, &hc)) {
+		} else if (column_key(l, "column_meters_", "left_meters", "right_meters", cols,
+				      &hc)) {
 			snprintf(hc->names, sizeof(hc->names), "%s", v);
 			hc->has_names = true;
-		} else if (old_modes(l, cols, &hc)) {
+		} else if (column_key(l, "column_meter_modes_", "left_meter_modes",
+				      "right_meter_modes", cols, &hc)) {
 			take_modes(v, hc);
 		} else if (!strcmp(l, "hide_kernel_threads")) {
 			c->hide_kthreads = yes(v);
