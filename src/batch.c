@@ -256,9 +256,9 @@ int batch_run(const struct batch_opts *o)
 	/* sorting by PERF means counting it, for every process shown */
 	if (o->order.field == FIELD_PERF)
 		po.observe.perf_fds = true;
-	if (o->listen)
-		req.needs |= exporter_needs(&o->metrics);
 	status = batch_open(&b, &po, &end_ns);
+	if (b.x)
+		req.needs |= exporter_needs(b.x);
 	if (status < 0 && !o->replay)
 		err = batch_prime(b.pipe, &req, &f);
 	clock_gettime(CLOCK_MONOTONIC, &next);

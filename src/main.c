@@ -221,6 +221,10 @@ static int help(void)
 	      "                           minutes; the rest in 'other' (default 64)\n"
 	      "      --kernel-threads=HOW kernel (one group named 'kernel', the default) or\n"
 	      "                           grouped (by --group-by, as any process)\n"
+	      "      --metrics-config=FILE  group as prometheus-process-exporter's YAML\n"
+	      "                           configuration FILE says (process_names:)\n"
+	      "      --metrics-names=NAMES  ptop (ptop_*, the default) or process-exporter\n"
+	      "                           (its namedprocess_namegroup_* families and labels)\n"
 	      "      --top-pids=N         also export the N busiest processes by PID; opt-in, as\n"
 	      "                           each PID makes new series that Prometheus keeps\n"
 	      "      --expose-cmdline     give the top processes' command lines (may hold "
@@ -498,6 +502,8 @@ enum {
 	OPT_GROUP_BY,
 	OPT_MAX_GROUPS,
 	OPT_KERNEL_THREADS,
+	OPT_METRICS_CONFIG,
+	OPT_METRICS_NAMES,
 	OPT_TOP_PIDS,
 	OPT_EXPOSE_CMDLINE,
 	OPT_VIEWER,
@@ -587,6 +593,8 @@ static const struct option longopts[] = {
     {"group-by", required_argument, NULL, OPT_GROUP_BY},
     {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
     {"kernel-threads", required_argument, NULL, OPT_KERNEL_THREADS},
+    {"metrics-config", required_argument, NULL, OPT_METRICS_CONFIG},
+    {"metrics-names", required_argument, NULL, OPT_METRICS_NAMES},
     {"top-pids", required_argument, NULL, OPT_TOP_PIDS},
     {"expose-cmdline", no_argument, NULL, OPT_EXPOSE_CMDLINE},
     {"viewer", no_argument, NULL, OPT_VIEWER},
@@ -747,6 +755,20 @@ static int take_metrics_option(int c, struct cli *cli)
 				    optarg);
 		m->kthreads_grouped = !strcmp(optarg, "grouped");
 		cli->metrics_opt = "--kernel-threads";
+		return 0;
+	case OPT_METRICS_CONFIG:
+		m->config = optarg;
+		cli->metrics_opt = "--metrics-config";
+		return 0;
+	case OPT_METRICS_NAMES:
+		if (!strcmp(optarg, "ptop"))
+			m->names = METRICS_NAMES_PTOP;
+		else if (!strcmp(optarg, "process-exporter"))
+			m->names = METRICS_NAMES_PE;
+		else
+			usage_error(_("--metrics-names takes ptop or process-exporter, not '%s'"),
+				    optarg);
+		cli->metrics_opt = "--metrics-names";
 		return 0;
 	case OPT_TOP_PIDS:
 		m->top_pids = (unsigned)parse_num("--top-pids", optarg, 0, METRICS_MAX_TOP_PIDS);

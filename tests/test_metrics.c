@@ -65,7 +65,7 @@ static void add(int pid, const char *comm, uint64_t ticks, uint64_t start)
 
 static void update(struct metrics *m)
 {
-	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited);
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited, NULL);
 	fx.f.nprocs = 0;
 }
 
@@ -651,6 +651,76 @@ static void test_cpu_modes(void **state)
 	metrics_free(m);
 }
 
+/* metrics_opts.group for the test: processes named "x*" in no group, the rest by comm's first byte. */
+static const char *group_of_test(const void *arg, const struct frame_proc *p, size_t *len)
+{
+	(void)arg;
+	*len = 1;
+	return p->comm[0] == 'x' ? NULL : p->comm;
+}
+
+/*
+ * process-exporter's names over the groups a configuration gives: a process
+ * in no group counts nowhere (not even in other, which is not served), the
+ * facts (descriptors, their worst ratio, proportional memory, thread states)
+ * summed per group, the oldest start in whole seconds, families and labels
+ * as process-exporter writes them.
+ */
+static void test_pe_names(void **state)
+{
+	struct metrics_opts o = {
+	    .max_groups = 4, .names = METRICS_NAMES_PE, .group = group_of_test};
+	struct metrics *m = metrics_new(&o);
+	struct proc_facts facts[3] = {
+	    {.has_fds = true,
+	     .has_limit = true,
+	     .fds = 10,
+	     .fd_limit = 1000,
+	     .has_rollup = true,
+	     .rollup = {.pss_kb = 3, .swap_pss_kb = 1},
+	     .has_states = true,
+	     .states = {[PROC_TS_SLEEPING] = 2, [PROC_TS_RUNNING] = 1}},
+	    {.has_fds = true,
+	     .has_limit = true,
+	     .fds = 30,
+	     .fd_limit = 100,
+	     .has_states = true,
+	     .states = {[PROC_TS_WAITING] = 1}},
+	    {.has_fds = true, .fds = 99},
+	};
+
+	(void)state;
+	frame_reset();
+	fx.f.boot_time = 1000;
+	add(10, "alpha", 100, 250);
+	fx.procs[0].threads = 3;
+	add(11, "able", 50, 150);
+	add(12, "xeno", 500, 5);
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited, facts);
+	assert_true(sample(m, "namedprocess_namegroup_num_procs{groupname=\"a\"}") == 2);
+	assert_true(sample(m, "namedprocess_namegroup_num_threads{groupname=\"a\"}") == 4);
+	assert_true(sample(m, "namedprocess_namegroup_open_filedesc{groupname=\"a\"}") == 40);
+	assert_true(sample(m, "namedprocess_namegroup_worst_fd_ratio{groupname=\"a\"}") == 0.3);
+	assert_true(
+	    sample(m, "namedprocess_namegroup_oldest_start_time_seconds{groupname=\"a\"}") == 1001);
+	assert_true(sample(m, "namedprocess_namegroup_memory_bytes{groupname=\"a\",memtype="
+			      "\"proportionalResident\"}") == 3 * 1024);
+	assert_true(sample(m, "namedprocess_namegroup_memory_bytes{groupname=\"a\",memtype="
+			      "\"resident\"}") == 8 * 1024);
+	assert_true(
+	    sample(m, "namedprocess_namegroup_states{groupname=\"a\",state=\"Sleeping\"}") == 2);
+	assert_true(sample(m, "namedprocess_namegroup_states{groupname=\"a\",state=\"Waiting\"}") ==
+		    1);
+	assert_true(sample(m, "namedprocess_namegroup_cpu_seconds_total{groupname=\"a\",mode="
+			      "\"user\"}") == 1.5);
+	/* xeno is in no group: no series, no other */
+	assert_true(sample(m, "namedprocess_namegroup_num_procs{groupname=\"x\"}") == -1);
+	assert_true(sample(m, "namedprocess_namegroup_num_procs{groupname=\"other\"}") == -1);
+	assert_true(sample(m, "namedprocess_scrape_partial_errors") == 0);
+	assert_true(sample(m, "ptop_group_cpu_seconds_total{comm=\"a\"}") == -1);
+	metrics_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -661,7 +731,7 @@ int main(void)
 	    cmocka_unit_test(test_rows_read),	   cmocka_unit_test(test_exited),
 	    cmocka_unit_test(test_kernel_group),   cmocka_unit_test(test_tenure),
 	    cmocka_unit_test(test_idle_slot),	   cmocka_unit_test(test_no_flapping),
-	    cmocka_unit_test(test_cpu_modes),
+	    cmocka_unit_test(test_cpu_modes),	   cmocka_unit_test(test_pe_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,17 +12,19 @@
 #include "ptop/pipeline.h"
 #include "ptop/serve.h"
 
-/* The /proc files the metrics need of every frame, beyond stat (PROC_NEED bits). */
-unsigned exporter_needs(const struct metrics_opts *mo);
-
 struct exporter;
+
+/* The /proc files the metrics need of every frame, beyond stat (PROC_NEED bits). */
+unsigned exporter_needs(const struct exporter *x);
 
 /*
  * Listen on a and serve metrics grouped as mo says. Returns 0 with msg
  * saying where it serves ("ptop: serving metrics on http://...", no newline),
  * or -errno (see serve_start()) with msg saying why it cannot, -EINVAL when
- * PTOP_TEST_METRICS_SCALE is set to what it does not take; *out is NULL
- * then. msg is translated.
+ * PTOP_TEST_METRICS_SCALE is set to what it does not take or mo->config is
+ * not a configuration process-exporter would take (msg says where), or the
+ * -errno of reading it; *out is NULL then. msg is translated. Warnings about
+ * the configuration (keys it skips) go to stderr.
  */
 int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, struct exporter **out,
 		   char msg[256]);

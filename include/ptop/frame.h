@@ -261,6 +261,7 @@ struct frame {
 	unsigned nusers;       /* login sessions (utmp), as top's "N users" */
 	unsigned pid_max;      /* /proc/sys/kernel/pid_max: sets the width of PID columns */
 	uint64_t ctx_switches; /* since boot (/proc/stat's ctxt): a switch hook's runs */
+	uint64_t boot_time;    /* /proc/stat's btime, seconds since the epoch; 0 not read */
 	struct frame_tasks tasks;
 	struct frame_cpu cpu;
 	struct {
@@ -293,6 +294,20 @@ struct frame {
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads; /* rows are threads (top -H): pid is a thread id, tasks count threads */
 };
+
+/*
+ * When p started, in seconds since the epoch, as ps and process-exporter
+ * give it: the boot time /proc/stat says plus its start; without that (a
+ * recording), the frame's time less its uptime.
+ */
+static inline double frame_proc_start_time(const struct frame *f, const struct frame_proc *p)
+{
+	double boot = f->boot_time
+			  ? (double)f->boot_time
+			  : (double)f->time.tv_sec + (double)f->time.tv_nsec / 1e9 - f->uptime_s;
+
+	return boot + (double)p->start_ticks / (double)(f->hz > 0 ? f->hz : 100);
+}
 
 struct sampler;
 

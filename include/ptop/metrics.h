@@ -41,6 +41,9 @@ enum metrics_group_by { METRICS_BY_COMM, METRICS_BY_USER, METRICS_BY_CGROUP };
 /* PTOP_TEST_METRICS_SCALE: the clock of the windows above runs this much faster, at most */
 #define METRICS_MAX_TIME_SCALE 100000
 
+/* Which metric families: ptop's own (ptop_*), or prometheus-process-exporter's (namedprocess_*). */
+enum metrics_names { METRICS_NAMES_PTOP, METRICS_NAMES_PE };
+
 struct metrics_opts {
 	enum metrics_group_by group_by;
 	unsigned max_groups;   /* groups with their own label value; the rest are "other" */
@@ -48,6 +51,14 @@ struct metrics_opts {
 	bool expose_cmdline;   /* a cmdline label on the top processes' info series */
 	bool kthreads_grouped; /* kernel threads grouped as any process, not in "kernel" */
 	double time_scale;     /* the windows' clock runs this much faster (tests); 0: 1 */
+	enum metrics_names names;
+	const char *config; /* --metrics-config: a process-exporter configuration file, or NULL */
+	/*
+	 * Set by the presenter when config is: the group of a process (its name,
+	 * *len bytes), or NULL when it is in none and not counted.
+	 */
+	const char *(*group)(const void *arg, const struct frame_proc *p, size_t *len);
+	const void *group_arg;
 };
 
 struct metrics;
@@ -57,14 +68,24 @@ struct metrics *metrics_new(const struct metrics_opts *o);
 void metrics_free(struct metrics *m);
 
 /*
+ * What metrics_update() wants read of each row beyond it (PROC_FACT_* bits):
+ * for process-exporter's names, descriptors, smaps_rollup and threads'
+ * states, as it reads them; none for ptop's.
+ */
+unsigned metrics_facts(const struct metrics_opts *o);
+
+/*
  * Fold frame f into m: rows (n of them, pointing into f->procs) sorted by
  * CPU, busiest first, so that busy newcomers get free group slots first and
  * the top processes are the first rows, and the processes that ended in the
  * interval (nexited of f->exited, chosen as rows were). The command lines of
  * the top rows are taken from f when the presenter read them (expose_cmdline).
+ * facts (NULL: none) has, for each row, what was read of it beyond the row
+ * for process-exporter's families.
  */
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
-		    size_t n, const struct frame_proc *const *exited, size_t nexited);
+		    size_t n, const struct frame_proc *const *exited, size_t nexited,
+		    const struct proc_facts *facts);
 
 /*
  * The share of the machine's CPUs (memory: of its memory) that the group

@@ -48,6 +48,12 @@ int pecfg_parse(const char *text, size_t len, const char *name, struct pecfg **o
 /* The file at path (a regular file of at most 1 MiB), as pecfg_parse(); -errno when unread. */
 int pecfg_read(const char *path, struct pecfg **out, struct sbuf *why, struct sbuf *warn);
 
+/* What a rule may look at beyond a row's comm, user, PID and start (bits of pecfg_needs()). */
+#define PECFG_NEEDS_ARGV 0x1u	 /* the command line's words: an exe or cmdline matcher, .Exe* */
+#define PECFG_NEEDS_CGROUPS 0x2u /* .Cgroups */
+#define PECFG_NEEDS_CWD 0x4u	 /* .Cwd */
+unsigned pecfg_needs(const struct pecfg *c);
+
 /* How many rules. */
 size_t pecfg_rules(const struct pecfg *c);
 

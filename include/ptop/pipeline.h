@@ -163,6 +163,14 @@ size_t pipeline_nwatches(const struct pipeline *p);
  */
 const char *pipeline_source_note(const struct pipeline *p);
 
+/*
+ * The proc root of the running system the frames come from (NULL: /proc),
+ * for what a presenter reads of a process beyond its row (the metrics'
+ * process-exporter facts and group matching): 0, or -ENODEV when the frames
+ * are a recording's.
+ */
+int pipeline_live_root(const struct pipeline *p, const char **root);
+
 /* Whether perf events could be set up at all (breakpoints, counters). */
 bool pipeline_observes(const struct pipeline *p);
 

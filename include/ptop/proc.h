@@ -216,6 +216,27 @@ struct proc_netdev_entry {
 int proc_parse_netdev(const char *buf, size_t len, struct proc_netdev_entry *out, size_t cap,
 		      size_t *n);
 
+/*
+ * /proc/PID/limits: the soft limit of open files, from its "Max open files"
+ * line, into *soft (UINT64_MAX for "unlimited"). 0; -EINVAL when the line is
+ * missing, twice, cut or malformed; -ERANGE a number that does not fit.
+ */
+int proc_parse_limits_nofile(const char *buf, size_t len, uint64_t *soft);
+
+/* /proc/PID/smaps_rollup's proportional sizes (KiB). */
+struct proc_rollup {
+	uint64_t pss_kb;      /* resident, each page divided among the processes that map it */
+	uint64_t swap_pss_kb; /* swapped, the same way (0 before Linux 4.3, which lacks the line) */
+};
+
+/*
+ * /proc/PID/smaps_rollup: its heading line, then "Name:  N kB" lines; Pss is
+ * required, SwapPss taken when present, the others skipped. 0; -ENODATA for
+ * an empty file (a kernel thread has no memory to roll up); -EINVAL when
+ * malformed, cut or without Pss; -ERANGE a number that does not fit.
+ */
+int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
 enum proc_file {
@@ -413,6 +434,53 @@ struct sbuf;
  * gone, -EACCES when it is another user's and ptop lacks the privilege, or -errno.
  */
 int proc_environ(const char *root, int pid, struct sbuf *out);
+
+/*
+ * Append the whole of file name ("cmdline", "smaps_rollup", ...) of process
+ * pid, or of its thread tid when tid > 0, to *out; root as above. Returns 0,
+ * -ESRCH when gone, -EACCES when refused, or -errno. For files read on
+ * request or once in a process's life, not on the held-descriptor path.
+ */
+int proc_read_all(const char *root, int pid, int tid, const char *name, struct sbuf *out);
+
+/* ---- what the process-exporter families need beyond a row (src/proc/facts.c) ---- */
+
+/* Thread states as process-exporter counts them. */
+enum proc_tstate {
+	PROC_TS_RUNNING,
+	PROC_TS_SLEEPING,
+	PROC_TS_WAITING,
+	PROC_TS_ZOMBIE,
+	PROC_TS_OTHER,
+	PROC_TS_COUNT
+};
+
+/* What to read (bits). */
+#define PROC_FACT_FDS 0x1u     /* open descriptors and their soft limit */
+#define PROC_FACT_ROLLUP 0x2u  /* smaps_rollup: costs a walk of the page tables */
+#define PROC_FACT_THREADS 0x4u /* each thread's state (one stat read per thread) */
+
+struct proc_facts {
+	bool has_fds, has_limit, has_rollup, has_states; /* what was read */
+	unsigned fds;
+	uint64_t fd_limit; /* UINT64_MAX: unlimited */
+	struct proc_rollup rollup;
+	unsigned states[PROC_TS_COUNT];
+	unsigned failed; /* parts asked for that could not be read */
+};
+
+/* Which of process-exporter's states a kernel state letter is. */
+enum proc_tstate proc_tstate_of(char state);
+
+/*
+ * Read what `what` asks of process pid under root (NULL: /proc) into *out:
+ * the threads' states when it has more than one thread (else its state,
+ * given, counts once). Each part that cannot be read (gone, refused) is left
+ * without its has_ flag, and the call goes on; returns how many parts failed.
+ * scratch is the caller's, reused across calls.
+ */
+int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
+		    struct proc_facts *out, struct sbuf *scratch);
 
 /* One open file of a process. */
 struct proc_fd {

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "ptop/export.h"
+#include "ptop/pecfg.h"
 #include "../proc/num.h"
+#include "classify.h"
 
 struct exporter {
 	struct serve *srv;
@@ -24,8 +26,19 @@ struct exporter {
 	size_t cap;
 	const struct frame_proc **exited; /* the processes that ended that the filter wants */
 	size_t exited_cap;
+	struct classifier *cls; /* --metrics-config's groups, or NULL */
+	unsigned facts;		/* PROC_FACT_* the metrics want of each row */
+	struct proc_facts *fx;	/* ... for each of rows */
+	size_t fx_cap;
+	struct sbuf scratch;
 	char note[256];
 };
+
+/* metrics_opts.group: the configuration's group of p. */
+static const char *config_group(const void *arg, const struct frame_proc *p, size_t *len)
+{
+	return classifier_group(arg, p, len);
+}
 
 /*
  * PTOP_TEST_METRICS_SCALE: how much faster the clock of the groups' windows
@@ -46,14 +59,17 @@ static int time_scale(double *out)
 	return 0;
 }
 
-unsigned exporter_needs(const struct metrics_opts *mo)
+unsigned exporter_needs(const struct exporter *x)
 {
+	const struct metrics_opts *mo = &x->o;
 	/* exact RSS for the groups' memory, status for their context switches, io for their bytes */
 	unsigned needs =
 	    PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) | PROC_NEED(PROC_FILE_IO);
 
-	if (mo && mo->group_by == METRICS_BY_CGROUP)
+	if (mo->group_by == METRICS_BY_CGROUP && !x->cls)
 		needs |= PROC_NEED(PROC_FILE_CGROUP);
+	if (x->cls)
+		needs |= classifier_needs(x->cls);
 	return needs;
 }
 
@@ -73,10 +89,36 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
 		free(x);
 		return -EINVAL;
 	}
+	if (mo->config) {
+		struct sbuf why = {0}, warn = {0};
+		struct pecfg *cfg;
+
+		err = pecfg_read(mo->config, &cfg, &why, &warn);
+		if (warn.len)
+			fprintf(stderr, "%s", sbuf_cstr(&warn));
+		if (err && why.len)
+			snprintf(msg, 256, "%.*s",
+				 why.p[why.len - 1] == '\n' ? (int)why.len - 1 : (int)why.len,
+				 why.p);
+		else if (err)
+			snprintf(msg, 256, _("ptop: cannot read %s: %s"), mo->config,
+				 strerror(-err));
+		sbuf_free(&why);
+		sbuf_free(&warn);
+		if (err) {
+			free(x);
+			return err;
+		}
+		x->cls = classifier_new(cfg);
+		x->o.group = config_group;
+		x->o.group_arg = x->cls;
+	}
+	x->facts = metrics_facts(&x->o);
 	err = serve_start(a, &x->srv);
 	if (err) {
 		snprintf(msg, 256, _("ptop: cannot listen on %s%s%s:%u: %s"), v6 ? "[" : "",
 			 a->host, v6 ? "]" : "", a->port, strerror(-err));
+		classifier_free(x->cls);
 		free(x);
 		return err;
 	}
@@ -87,11 +129,37 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
 	return 0;
 }
 
+/*
+ * What the metrics want of each row beyond it (process-exporter's facts):
+ * read for the processes in a group only, as process-exporter reads the
+ * processes it tracks; a thread's row (-H) has none of its own.
+ */
+static void read_facts(struct exporter *x, const char *root, const struct frame *f, size_t n)
+{
+	if (x->fx_cap < n) {
+		x->fx_cap = n + n / 4 + 16;
+		x->fx = xreallocarray(x->fx, x->fx_cap, sizeof(*x->fx));
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct frame_proc *q = x->rows[i];
+		size_t len;
+
+		memset(&x->fx[i], 0, sizeof(x->fx[i]));
+		if ((f->threads && q->pid != q->tgid) ||
+		    (x->cls && !classifier_group(x->cls, q, &len)))
+			continue;
+		proc_facts_read(root, q->pid, q->threads, q->state, x->facts, &x->fx[i],
+				&x->scratch);
+	}
+}
+
 const char *exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
 			   const struct frame_proc *const *rows, size_t n,
 			   const struct row_filter *flt)
 {
 	size_t nexited;
+	const char *root;
+	bool live;
 
 	static const struct row_order by_cpu = {.field = FIELD_CPU};
 	size_t ntop, given = rows ? n : f->nprocs;
@@ -117,7 +185,12 @@ const char *exporter_frame(struct exporter *x, struct pipeline *p, struct frame 
 		x->exited = xreallocarray(x->exited, x->exited_cap, sizeof(*x->exited));
 	}
 	nexited = rows_select_exited(f, flt, NULL, x->exited);
-	metrics_update(x->m, f, x->rows, n, x->exited, nexited);
+	live = !pipeline_live_root(p, &root);
+	if (x->cls)
+		classifier_frame(x->cls, root, live, f, x->rows, n, x->exited, nexited);
+	if (x->facts && live)
+		read_facts(x, root, f, n);
+	metrics_update(x->m, f, x->rows, n, x->exited, nexited, x->facts && live ? x->fx : NULL);
 	sbuf_reset(&x->text);
 	sbuf_reset(&x->om);
 	metrics_render(x->m, &x->text, false);
@@ -144,5 +217,8 @@ void exporter_stop(struct exporter *x)
 	sbuf_free(&x->om);
 	free(x->rows);
 	free(x->exited);
+	free(x->fx);
+	sbuf_free(&x->scratch);
+	classifier_free(x->cls);
 	free(x);
 }

@@ -304,6 +304,12 @@ const char *pipeline_source_note(const struct pipeline *p)
 	return p->src.note;
 }
 
+int pipeline_live_root(const struct pipeline *p, const char **root)
+{
+	*root = p->root;
+	return p->provides & SOURCE_LIVE ? 0 : -ENODEV;
+}
+
 bool pipeline_observes(const struct pipeline *p)
 {
 	return p->ob != NULL;

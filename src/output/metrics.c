@@ -18,6 +18,8 @@
 #define GROUP_KEY_MAX 64
 /* The entry index that stands for "other" (no entry of its own in the table). */
 #define NO_ENTRY UINT32_MAX
+/* ... for a process in no group of --metrics-config: not counted at all */
+#define NO_GROUP (UINT32_MAX - 1)
 
 /* What a group counted: only grows. */
 struct mcount {
@@ -32,6 +34,12 @@ struct mcount {
 struct mgauge {
 	uint64_t rss_kb, vsz_kb; /* KiB */
 	uint64_t procs, threads;
+	/* what process-exporter's families need beyond the rows (struct proc_facts) */
+	uint64_t swap_kb, pss_kb, swap_pss_kb; /* KiB */
+	uint64_t fds;
+	double fd_ratio; /* the worst of its processes' open descriptors over their limit */
+	double oldest;	 /* start of its oldest process, seconds since the epoch; 0 none */
+	uint64_t states[PROC_TS_COUNT];
 };
 
 /*
@@ -111,7 +119,11 @@ struct metrics {
 	/* where busy CPU went, over all frames (frame_account): seconds */
 	double acct[ACCT_KINDS];
 	double exits_lost; /* exits the source's buffer could not hold */
-	bool exits;	   /* the last frame's source lists processes that ended */
+	/* process-exporter's scrape error counters: parts of facts unread, rows vanished */
+	double partial_errors, procread_errors;
+	bool other_used; /* "other" has held a process: process-exporter's names serve it */
+	unsigned facts;	 /* PROC_FACT_* the last frame's facts had */
+	bool exits;	 /* the last frame's source lists processes that ended */
 	size_t nrows;
 	double hz;
 	bool counters_on;
@@ -256,6 +268,12 @@ static uint32_t row_group(struct metrics *m, const struct frame_proc *p)
 	char uid[16];
 	const char *k;
 
+	if (m->o.group) {
+		size_t len;
+
+		k = m->o.group(m->o.group_arg, p, &len);
+		return k ? group_of(m, k, len) : NO_GROUP;
+	}
 	if (!m->o.kthreads_grouped && frame_proc_is_kthread(p))
 		return group_of(m, "kernel", 6);
 	if (m->o.group_by == METRICS_BY_COMM)
@@ -298,8 +316,12 @@ static void add_deltas(struct metrics *m, size_t n)
 	qsort(m->cur, n, sizeof(*m->cur), by_pid);
 	for (size_t i = 0; i < n; i++) {
 		const struct mtrack *c = &m->cur[i], *p = NULL;
-		struct mcount *d = &entry(m, c->group)->delta;
+		struct mcount *d;
 		double user, sys;
+
+		if (c->group == NO_GROUP)
+			continue;
+		d = &entry(m, c->group)->delta;
 
 		while (j < m->nprev && m->prev[j].pid < c->pid)
 			j++;
@@ -341,18 +363,49 @@ static struct mgroup *seen(struct metrics *m, uint32_t e, const struct frame_pro
 	return g;
 }
 
+/* What was read of a process beyond its row into its group's gauges. */
+static void add_facts(struct metrics *m, struct mgroup *g, const struct proc_facts *x)
+{
+	if (x->has_fds) {
+		g->now.fds += x->fds;
+		if (x->has_limit && x->fd_limit && x->fd_limit != UINT64_MAX &&
+		    (double)x->fds / (double)x->fd_limit > g->now.fd_ratio)
+			g->now.fd_ratio = (double)x->fds / (double)x->fd_limit;
+	}
+	if (x->has_rollup) {
+		g->now.pss_kb += x->rollup.pss_kb;
+		g->now.swap_pss_kb += x->rollup.swap_pss_kb;
+	}
+	if (x->has_states)
+		for (int k = 0; k < PROC_TS_COUNT; k++)
+			g->now.states[k] += x->states[k];
+	m->partial_errors += x->failed;
+}
+
 static void add_row(struct metrics *m, const struct frame *f, const struct frame_proc *p,
-		    struct mtrack *t)
+		    struct mtrack *t, const struct proc_facts *x)
 {
 	uint32_t e = row_group(m, p);
-	struct mgroup *g = seen(m, e, p);
+	struct mgroup *g;
 	/* with -H a thread's row has its process's memory: counted once, on the leader's */
 	bool leader = !f->threads || p->pid == p->tgid;
+	double start;
 
+	if (e == NO_GROUP) {
+		*t = (struct mtrack){.pid = p->pid, .group = e, .start = p->start_ticks};
+		return;
+	}
+	g = seen(m, e, p);
 	if (leader) {
 		g->now.rss_kb += p->rss_kb;
 		g->now.vsz_kb += p->vsize_kb;
+		g->now.swap_kb += p->swap_kb;
 		g->mem += (double)p->rss_kb;
+		start = frame_proc_start_time(f, p);
+		if (!g->now.oldest || start < g->now.oldest)
+			g->now.oldest = start;
+		if (x)
+			add_facts(m, g, x);
 	}
 	if (f->threads) {
 		g->now.threads++;
@@ -389,11 +442,15 @@ static void add_exited(struct metrics *m, const struct frame *f,
 {
 	for (size_t i = 0; i < nexited; i++) {
 		const struct frame_proc *x = exited[i];
-		struct mgroup *g = seen(m, row_group(m, x), x);
+		uint32_t e = row_group(m, x);
+		struct mgroup *g;
 		double cpu = x->cpu_pct / 100.0 * f->interval_s;
 		uint64_t ticks = x->utime + x->stime;
 		double user = ticks ? cpu * (double)x->utime / (double)ticks : 0;
 
+		if (e == NO_GROUP)
+			continue;
+		g = seen(m, e, x);
 		g->delta.cpu_s += cpu;
 		g->delta.user_s += user;
 		g->delta.sys_s += cpu - user;
@@ -570,6 +627,16 @@ static void distribute(struct metrics *m, double dt)
 		o->now.vsz_kb += g->now.vsz_kb;
 		o->now.procs += g->now.procs;
 		o->now.threads += g->now.threads;
+		o->now.swap_kb += g->now.swap_kb;
+		o->now.pss_kb += g->now.pss_kb;
+		o->now.swap_pss_kb += g->now.swap_pss_kb;
+		o->now.fds += g->now.fds;
+		if (g->now.fd_ratio > o->now.fd_ratio)
+			o->now.fd_ratio = g->now.fd_ratio;
+		if (g->now.oldest && (!o->now.oldest || g->now.oldest < o->now.oldest))
+			o->now.oldest = g->now.oldest;
+		for (int k = 0; k < PROC_TS_COUNT; k++)
+			o->now.states[k] += g->now.states[k];
 		o->cpu += g->cpu;
 		o->mem += g->mem;
 	}
@@ -577,6 +644,7 @@ static void distribute(struct metrics *m, double dt)
 		if (m->groups[e].used && m->groups[e].slot >= 0)
 			count_add(&m->groups[e].total, &m->groups[e].delta);
 	count_add(&o->total, &o->delta);
+	m->other_used |= o->now.procs > 0;
 	average(m, o, dt);
 	high = metrics_other_share(m, false) > METRICS_OTHER_SHARE ||
 	       metrics_other_share(m, true) > METRICS_OTHER_SHARE;
@@ -665,6 +733,7 @@ static void keep_frame(struct metrics *m, const struct frame *f, size_t n)
 	m->acct[ACCT_LOST] += f->acct.lost_s;
 	m->acct[ACCT_CHILDREN] += f->acct.children_s;
 	m->exits_lost += (double)f->acct.lost;
+	m->procread_errors += f->cost.vanished + f->cost.unreadable;
 	m->exits = f->acct.exits;
 	m->nrows = n;
 	m->counters_on = f->counters.on;
@@ -682,8 +751,15 @@ static void keep_frame(struct metrics *m, const struct frame *f, size_t n)
 	m->nbps = f->nbps;
 }
 
+unsigned metrics_facts(const struct metrics_opts *o)
+{
+	return o->names == METRICS_NAMES_PE ? PROC_FACT_FDS | PROC_FACT_ROLLUP | PROC_FACT_THREADS
+					    : 0;
+}
+
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
-		    size_t n, const struct frame_proc *const *exited, size_t nexited)
+		    size_t n, const struct frame_proc *const *exited, size_t nexited,
+		    const struct proc_facts *facts)
 {
 	double dt = (f->interval_s > 0 ? f->interval_s : 0) * m->o.time_scale;
 
@@ -705,9 +781,10 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 		m->prev = xreallocarray(m->prev, m->cap, sizeof(*m->prev));
 	}
 	for (size_t i = 0; i < n; i++)
-		add_row(m, f, rows[i], &m->cur[i]);
+		add_row(m, f, rows[i], &m->cur[i], facts ? &facts[i] : NULL);
 	add_exited(m, f, exited, nexited);
 	add_deltas(m, n);
+	m->facts = facts ? metrics_facts(&m->o) : 0;
 	for (uint32_t e = 0; e < m->ngroups; e++)
 		if (m->groups[e].used)
 			average(m, &m->groups[e], dt);
@@ -802,9 +879,12 @@ static const char *group_labels(const struct metrics *m, struct sbuf *l, const s
 				const char *extra)
 {
 	sbuf_reset(l);
-	sbuf_adds(l, m->o.group_by == METRICS_BY_COMM	? "{comm=\""
-		     : m->o.group_by == METRICS_BY_USER ? "{user=\""
-							: "{cgroup=\"");
+	if (m->o.names == METRICS_NAMES_PE)
+		sbuf_adds(l, "{groupname=\"");
+	else
+		sbuf_adds(l, m->o.group_by == METRICS_BY_COMM	? "{comm=\""
+			     : m->o.group_by == METRICS_BY_USER ? "{user=\""
+								: "{cgroup=\"");
 	metrics_label_value(l, g->key, g->len);
 	sbuf_printf(l, "\"%s}", extra);
 	return sbuf_cstr(l);
@@ -819,6 +899,9 @@ static const struct mgroup *served(const struct metrics *m, unsigned *i)
 		if (e != NO_ENTRY)
 			return &m->groups[e];
 	}
+	/* process-exporter's names have no "other" until the groups overflow */
+	if (m->o.names == METRICS_NAMES_PE && !m->other_used)
+		return NULL;
 	return (*i)++ == m->o.max_groups ? &m->other : NULL;
 }
 
@@ -885,6 +968,162 @@ static void render_groups(const struct metrics *m, struct sbuf *b, struct sbuf *
 	per_group2(m, b, l, om, "ptop_group_context_switches", NULL,
 		   "Context switches of the group's processes while ptop watched them.", kinds,
 		   ctx);
+}
+
+/* process-exporter's families, in the order it writes them. */
+enum pe_family {
+	PE_CTX,
+	PE_CPU,
+	PE_MEMORY,
+	PE_PROCS,
+	PE_THREADS,
+	PE_OLDEST,
+	PE_FDS,
+	PE_READ,
+	PE_STATES,
+	PE_FD_RATIO,
+	PE_WRITE,
+	PE_FAMILIES
+};
+
+static const struct {
+	const char *name, *help, *label;
+	enum metrics_type type;
+	const char *const *values; /* of the second label, NULL-terminated; NULL: none */
+} pe_families[PE_FAMILIES] = {
+    [PE_CTX] = {"namedprocess_namegroup_context_switches",
+		"Context switches of the group's processes, voluntary and not.", "ctxswitchtype",
+		METRICS_COUNTER, (const char *const[]){"nonvoluntary", "voluntary", NULL}},
+    [PE_CPU] = {"namedprocess_namegroup_cpu_seconds",
+		"CPU time of the group's processes in user and system mode.", "mode",
+		METRICS_COUNTER, (const char *const[]){"system", "user", NULL}},
+    [PE_MEMORY] = {"namedprocess_namegroup_memory_bytes",
+		   "Memory of the group's processes: resident, virtual, swapped and, where "
+		   "smaps_rollup was read, their proportional shares.",
+		   "memtype", METRICS_GAUGE,
+		   (const char *const[]){"proportionalResident", "proportionalSwapped", "resident",
+					 "swapped", "virtual", NULL}},
+    [PE_PROCS] = {"namedprocess_namegroup_num_procs", "Processes in the group.", NULL,
+		  METRICS_GAUGE, NULL},
+    [PE_THREADS] = {"namedprocess_namegroup_num_threads", "Threads of the group's processes.", NULL,
+		    METRICS_GAUGE, NULL},
+    [PE_OLDEST] = {"namedprocess_namegroup_oldest_start_time_seconds",
+		   "Start of the group's oldest process, seconds since 1970-01-01.", NULL,
+		   METRICS_GAUGE, NULL},
+    [PE_FDS] = {"namedprocess_namegroup_open_filedesc",
+		"Open file descriptors of the group's processes.", NULL, METRICS_GAUGE, NULL},
+    [PE_READ] = {"namedprocess_namegroup_read_bytes",
+		 "Bytes the group's processes read from storage.", NULL, METRICS_COUNTER, NULL},
+    [PE_STATES] = {"namedprocess_namegroup_states",
+		   "Threads of the group's processes by state: Running, Sleeping, Waiting "
+		   "(uninterruptible), Zombie, Other.",
+		   "state", METRICS_GAUGE,
+		   (const char *const[]){"Other", "Running", "Sleeping", "Waiting", "Zombie",
+					 NULL}},
+    [PE_FD_RATIO] = {"namedprocess_namegroup_worst_fd_ratio",
+		     "The highest ratio of open descriptors to their soft limit among the "
+		     "group's processes.",
+		     NULL, METRICS_GAUGE, NULL},
+    [PE_WRITE] = {"namedprocess_namegroup_write_bytes",
+		  "Bytes the group's processes caused to be written to storage.", NULL,
+		  METRICS_COUNTER, NULL},
+};
+
+/* The value of family k (its second label's value v) for group g. */
+static double pe_value(const struct mgroup *g, enum pe_family k, int v)
+{
+	static const int state_of[] = {PROC_TS_OTHER, PROC_TS_RUNNING, PROC_TS_SLEEPING,
+				       PROC_TS_WAITING, PROC_TS_ZOMBIE};
+	const uint64_t mem[] = {g->now.pss_kb, g->now.swap_pss_kb, g->now.rss_kb, g->now.swap_kb,
+				g->now.vsz_kb};
+
+	switch (k) {
+	case PE_CTX:
+		return v ? g->total.vctx : g->total.nvctx;
+	case PE_CPU:
+		return v ? g->total.user_s : g->total.sys_s;
+	case PE_MEMORY:
+		return (double)mem[v] * 1024;
+	case PE_PROCS:
+		return (double)g->now.procs;
+	case PE_THREADS:
+		return (double)g->now.threads;
+	case PE_OLDEST:
+		return floor(g->now.oldest); /* whole seconds, as process-exporter gives it */
+	case PE_FDS:
+		return (double)g->now.fds;
+	case PE_READ:
+		return g->total.io_read;
+	case PE_STATES:
+		return (double)g->now.states[state_of[v]];
+	case PE_FD_RATIO:
+		return g->now.fd_ratio;
+	case PE_WRITE:
+		return g->total.io_write;
+	case PE_FAMILIES:
+		break;
+	}
+	return 0;
+}
+
+/* A counter process-exporter names without _total: untyped in OpenMetrics, which requires it. */
+static void pe_bare_counter(struct sbuf *b, bool om, const char *name, const char *help, double v)
+{
+	if (om)
+		sbuf_printf(b, "# TYPE %s unknown\n# HELP %s %s\n", name, name, help);
+	else
+		sbuf_printf(b, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+	metrics_sample(b, name, "", "", v);
+}
+
+/*
+ * prometheus-process-exporter's families and labels (--metrics-names), so
+ * that its dashboards and alert rules work unchanged.
+ */
+static void render_pe(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om,
+		      unsigned facts)
+{
+	struct sbuf extra = {0};
+	const struct mgroup *g;
+
+	for (int k = 0; k < PE_FAMILIES; k++) {
+		const char *suffix = pe_families[k].type == METRICS_COUNTER ? "_total" : "";
+
+		if ((k == PE_FDS || k == PE_FD_RATIO) && !(facts & PROC_FACT_FDS))
+			continue;
+		if (k == PE_STATES && !(facts & PROC_FACT_THREADS))
+			continue;
+		metrics_family(b, om, pe_families[k].name, pe_families[k].type, NULL,
+			       pe_families[k].help);
+		for (unsigned i = 0; (g = served(m, &i));) {
+			if (!pe_families[k].values) {
+				metrics_sample(b, pe_families[k].name, suffix,
+					       group_labels(m, l, g, ""), pe_value(g, k, 0));
+				continue;
+			}
+			for (int v = 0; pe_families[k].values[v]; v++) {
+				/* proportional memory only where smaps_rollup was read */
+				if (k == PE_MEMORY && v < 2 && !(facts & PROC_FACT_ROLLUP))
+					continue;
+				sbuf_reset(&extra);
+				sbuf_printf(&extra, ",%s=\"%s\"", pe_families[k].label,
+					    pe_families[k].values[v]);
+				metrics_sample(b, pe_families[k].name, suffix,
+					       group_labels(m, l, g, sbuf_cstr(&extra)),
+					       pe_value(g, k, v));
+			}
+		}
+	}
+	sbuf_free(&extra);
+	pe_bare_counter(b, om, "namedprocess_scrape_errors",
+			"Frames whose process list could not be read.", 0);
+	pe_bare_counter(b, om, "namedprocess_scrape_partial_errors",
+			"Parts of a process's facts (descriptors, limits, smaps_rollup, thread "
+			"states) that could not be read.",
+			m->partial_errors);
+	pe_bare_counter(b, om, "namedprocess_scrape_procread_errors",
+			"Processes that vanished or could not be read while a frame was taken.",
+			m->procread_errors);
 }
 
 /* Whether "other" holds too much, and the slots that changed hands. */
@@ -1137,7 +1376,10 @@ void metrics_render(const struct metrics *m, struct sbuf *b, bool openmetrics)
 {
 	struct sbuf l = {0};
 
-	if (m->frames) {
+	if (m->frames && m->o.names == METRICS_NAMES_PE) {
+		render_pe(m, b, &l, openmetrics, m->facts);
+		render_top(m, b, &l, openmetrics);
+	} else if (m->frames) {
 		render_groups(m, b, &l, openmetrics);
 		render_other(m, b, openmetrics);
 		render_io(m, b, &l, openmetrics);

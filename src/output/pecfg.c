@@ -656,6 +656,27 @@ static void put_part(struct sbuf *b, const struct part *pt, const struct pecfg_p
 	}
 }
 
+unsigned pecfg_needs(const struct pecfg *c)
+{
+	unsigned needs = 0;
+
+	for (size_t i = 0; i < c->nrules; i++) {
+		const struct rule *r = &c->rules[i];
+
+		if (r->has_exe || r->has_cmdline)
+			needs |= PECFG_NEEDS_ARGV;
+		for (size_t k = 0; k < r->nparts; k++) {
+			if (r->parts[k].kind == PART_EXE_BASE || r->parts[k].kind == PART_EXE_FULL)
+				needs |= PECFG_NEEDS_ARGV;
+			else if (r->parts[k].kind == PART_CGROUPS)
+				needs |= PECFG_NEEDS_CGROUPS;
+			else if (r->parts[k].kind == PART_CWD)
+				needs |= PECFG_NEEDS_CWD;
+		}
+	}
+	return needs;
+}
+
 bool pecfg_name(const struct pecfg *c, const struct pecfg_proc *p, struct sbuf *name)
 {
 	struct sbuf line = {0};

@@ -30,11 +30,14 @@ static int pid_path(char *out, size_t n, const char *root, int pid, const char *
 	return 0;
 }
 
-int proc_environ(const char *root, int pid, struct sbuf *out)
+int proc_read_all(const char *root, int pid, int tid, const char *name, struct sbuf *out)
 {
-	char path[4096];
-	int fd, err = pid_path(path, sizeof(path), root, pid, "environ");
+	char path[4096], sub[64];
+	int fd, err;
 
+	if (tid > 0)
+		snprintf(sub, sizeof(sub), "task/%d/%s", tid, name);
+	err = pid_path(path, sizeof(path), root, pid, tid > 0 ? sub : name);
 	if (err)
 		return err;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -54,6 +57,11 @@ int proc_environ(const char *root, int pid, struct sbuf *out)
 	}
 	close(fd);
 	return err;
+}
+
+int proc_environ(const char *root, int pid, struct sbuf *out)
+{
+	return proc_read_all(root, pid, 0, "environ", out);
 }
 
 static int fd_compare(const void *a, const void *b)

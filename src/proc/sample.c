@@ -313,6 +313,8 @@ static void sample_system(struct sampler *s, struct frame *f, bool first)
 		/* read by the select or reap just now (libproc2 reads again a second later) */
 		r = procps_stat_get(s->stat, STAT_SYS_CTX_SWITCHES);
 		f->ctx_switches = r ? (uint64_t)r->result.ul_int : 0;
+		r = procps_stat_get(s->stat, STAT_SYS_TIME_OF_BOOT);
+		f->boot_time = r ? (uint64_t)r->result.ul_int : 0;
 	}
 	mi = procps_meminfo_select(s->meminfo, mem_items, MI_N);
 	if (mi) {

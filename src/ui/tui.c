@@ -82,7 +82,7 @@ static void take_frame(struct ui *ui)
 	/* what is on screen is read in full; the rest as sorting and the counts need */
 	size_t nview = table_view_pids(ui);
 	unsigned meters = meters_needs(ui);
-	unsigned exported = ui->exporter ? exporter_needs(ui->opts->metrics) : 0;
+	unsigned exported = ui->exporter ? exporter_needs(ui->exporter) : 0;
 	struct pipeline_request req = {
 	    .needs = ui_needs(ui) | exported,
 	    .threads = ui->cfg.threads,

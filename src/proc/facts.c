@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * facts.c: what the metrics' process-exporter families need of a process
+ * beyond its row, read per frame only when they are served: its open
+ * descriptors (the size the kernel gives /proc/PID/fd since Linux 6.2, else
+ * a count of its entries) and their soft limit (/proc/PID/limits), its
+ * proportional memory (/proc/PID/smaps_rollup), and its threads' states
+ * (/proc/PID/task/TID/stat), as prometheus-process-exporter reads them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ptop/proc.h"
+#include "ptop/util.h"
+
+enum proc_tstate proc_tstate_of(char state)
+{
+	switch (state) {
+	case 'R':
+		return PROC_TS_RUNNING;
+	case 'S':
+		return PROC_TS_SLEEPING;
+	case 'D':
+		return PROC_TS_WAITING;
+	case 'Z':
+		return PROC_TS_ZOMBIE;
+	default:
+		return PROC_TS_OTHER;
+	}
+}
+
+static int fd_count(const char *root, int pid, unsigned *n)
+{
+	char path[4096];
+	struct dirent *de;
+	struct stat st;
+	DIR *dir;
+
+	*n = 0;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%d/fd", root ? root : "/proc", pid) >=
+	    sizeof(path))
+		return -ENAMETOOLONG;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (st.st_size > 0) {
+		*n = (unsigned)st.st_size;
+		return 0;
+	}
+	/* before Linux 6.2 the size is 0: count the entries */
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir)))
+		*n += de->d_name[0] != '.';
+	closedir(dir);
+	return 0;
+}
+
+struct state_walk {
+	const char *root;
+	int pid;
+	struct sbuf *buf;
+	unsigned *states;
+};
+
+static int thread_state(void *ctx, int tid)
+{
+	struct state_walk *w = ctx;
+	struct proc_stat st;
+
+	sbuf_reset(w->buf);
+	/* a thread that ended since the listing is not counted */
+	if (proc_read_all(w->root, w->pid, tid, "stat", w->buf) ||
+	    proc_parse_stat(w->buf->p, w->buf->len, &st))
+		return 0;
+	w->states[proc_tstate_of(st.state)]++;
+	return 0;
+}
+
+int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
+		    struct proc_facts *out, struct sbuf *scratch)
+{
+	int failed = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (what & PROC_FACT_FDS) {
+		out->has_fds = !fd_count(root, pid, &out->fds);
+		failed += !out->has_fds;
+		sbuf_reset(scratch);
+		out->has_limit =
+		    !proc_read_all(root, pid, 0, "limits", scratch) &&
+		    !proc_parse_limits_nofile(scratch->p, scratch->len, &out->fd_limit);
+		failed += !out->has_limit;
+	}
+	if (what & PROC_FACT_ROLLUP) {
+		int err;
+
+		sbuf_reset(scratch);
+		err = proc_read_all(root, pid, 0, "smaps_rollup", scratch);
+		if (!err)
+			err = proc_parse_rollup(scratch->p, scratch->len, &out->rollup);
+		/* a kernel thread's is empty: nothing mapped, nothing to share */
+		out->has_rollup = !err || err == -ENODATA;
+		failed += !out->has_rollup;
+	}
+	if (what & PROC_FACT_THREADS) {
+		if (threads > 1) {
+			struct state_walk w = {
+			    .root = root, .pid = pid, .buf = scratch, .states = out->states};
+
+			out->has_states = proc_tasks(root, pid, thread_state, &w) == 0;
+		} else {
+			out->states[proc_tstate_of(state)] = 1;
+			out->has_states = true;
+		}
+		failed += !out->has_states;
+	}
+	out->failed = (unsigned)failed;
+	return failed;
+}

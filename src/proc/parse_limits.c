@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * parse_limits.c: two small parsers of per-process files the metrics'
+ * process-exporter families read: /proc/PID/limits (one line, "Max open
+ * files", whose soft limit bounds the descriptors a process may open) and
+ * /proc/PID/smaps_rollup (proportional resident and swapped sizes). Pure:
+ * no I/O.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ptop/proc.h"
+#include "num.h"
+
+#define NOFILE_NAME "Max open files"
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
+/* "unlimited" or a number, then a space: the soft limit of one limits line. */
+static int limit_value(const char **pp, const char *eol, uint64_t *out)
+{
+	const char *p = *pp;
+	int err;
+
+	if ((size_t)(eol - p) >= 9 && !memcmp(p, "unlimited", 9)) {
+		*out = UINT64_MAX;
+		p += 9;
+	} else {
+		err = num_u64(&p, eol, out);
+		if (err)
+			return err;
+	}
+	if (p >= eol || *p != ' ')
+		return -EINVAL;
+	*pp = p;
+	return 0;
+}
+
+int proc_parse_limits_nofile(const char *buf, size_t len, uint64_t *soft)
+{
+	const char *p = buf, *end = buf + len;
+	bool found = false;
+
+	*soft = 0;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *q;
+		uint64_t v;
+		int err;
+
+		if (!eol)
+			return -EINVAL; /* cut mid-line */
+		if ((size_t)(eol - p) > sizeof(NOFILE_NAME) - 1 &&
+		    !memcmp(p, NOFILE_NAME, sizeof(NOFILE_NAME) - 1) &&
+		    p[sizeof(NOFILE_NAME) - 1] == ' ') {
+			if (found)
+				return -EINVAL; /* twice: not the kernel's text */
+			q = skip_spaces(p + sizeof(NOFILE_NAME) - 1, eol);
+			err = limit_value(&q, eol, &v);
+			if (err)
+				return err;
+			*soft = v;
+			found = true;
+		}
+		p = eol + 1;
+	}
+	return found ? 0 : -EINVAL;
+}
+
+/* "Name:" then spaces, a number and " kB": *out, or -errno. */
+static int rollup_kb(const char *p, const char *eol, uint64_t *out)
+{
+	int err;
+
+	p = skip_spaces(p, eol);
+	err = num_u64(&p, eol, out);
+	if (err)
+		return err;
+	if (eol - p != 3 || memcmp(p, " kB", 3))
+		return -EINVAL;
+	return 0;
+}
+
+int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out)
+{
+	const char *p = buf, *end = buf + len, *eol;
+	bool pss = false, swap = false;
+
+	memset(out, 0, sizeof(*out));
+	if (!len)
+		return -ENODATA;
+	/* the heading: the range the rollup covers, "[rollup]" */
+	eol = memchr(p, '\n', len);
+	if (!eol || (size_t)(eol - p) < 8 || memcmp(eol - 8, "[rollup]", 8))
+		return -EINVAL;
+	for (p = eol + 1; p < end; p = eol + 1) {
+		const char *colon;
+		uint64_t *v = NULL;
+		bool *seen = NULL;
+		int err;
+
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			return -EINVAL;
+		colon = memchr(p, ':', (size_t)(eol - p));
+		if (!colon || colon == p)
+			return -EINVAL;
+		if (colon - p == 3 && !memcmp(p, "Pss", 3))
+			v = &out->pss_kb, seen = &pss;
+		else if (colon - p == 7 && !memcmp(p, "SwapPss", 7))
+			v = &out->swap_pss_kb, seen = &swap;
+		if (!v)
+			continue;
+		if (*seen)
+			return -EINVAL;
+		*seen = true;
+		err = rollup_kb(colon + 1, eol, v);
+		if (err)
+			return err;
+	}
+	return pss ? 0 : -EINVAL;
+}

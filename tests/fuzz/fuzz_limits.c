@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fuzz_limits.c: libFuzzer target for proc_parse_limits_nofile() and
+ * proc_parse_rollup(). Each input is copied into a heap block of exactly its
+ * size, so ASan reports any read past len; an accepted input ends in a
+ * newline, and an accepted rollup has a Pss line.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptop/proc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct proc_rollup r;
+	uint64_t soft;
+	char *buf = malloc(size ? size : 1);
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	if (proc_parse_limits_nofile(buf, size, &soft) == 0 &&
+	    (!size || buf[size - 1] != '\n' || !memmem(buf, size, "Max open files ", 15)))
+		abort();
+	if (proc_parse_rollup(buf, size, &r) == 0 &&
+	    (buf[size - 1] != '\n' || !memmem(buf, size, "\nPss:", 5)))
+		abort();
+	free(buf);
+	return 0;
+}

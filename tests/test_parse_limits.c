@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_parse_limits.c: unit tests for proc_parse_limits_nofile() and
+ * proc_parse_rollup() (src/proc/parse_limits.c): fixtures of real and
+ * hostile text, this process's own files, and every prefix of a real file
+ * (cut short) refused. Inputs sit in heap buffers of exactly their length so
+ * ASan catches an over-read.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <sys/resource.h>
+
+#include "ptop/proc.h"
+#include "fixture.h"
+
+static int limits(const char *rel, uint64_t *soft)
+{
+	size_t len;
+	char *b = fixture_load(rel, &len);
+	int err = proc_parse_limits_nofile(b, len, soft);
+
+	free(b);
+	return err;
+}
+
+static int rollup(const char *rel, struct proc_rollup *r)
+{
+	size_t len;
+	char *b = fixture_load(rel, &len);
+	int err = proc_parse_rollup(b, len, r);
+
+	free(b);
+	return err;
+}
+
+static void test_limits_fixtures(void **state)
+{
+	uint64_t soft;
+
+	(void)state;
+	assert_int_equal(limits("limits/init", &soft), 0);
+	assert_int_equal(soft, 65536);
+	assert_int_equal(limits("limits/unlimited", &soft), 0);
+	assert_true(soft == UINT64_MAX);
+	assert_int_equal(limits("limits/hostile-twice", &soft), -EINVAL);
+	assert_int_equal(limits("limits/hostile-missing", &soft), -EINVAL);
+	assert_int_equal(limits("limits/hostile-cut", &soft), -EINVAL);
+	assert_int_equal(limits("limits/hostile-overflow", &soft), -ERANGE);
+	assert_int_equal(proc_parse_limits_nofile("", 0, &soft), -EINVAL);
+}
+
+static void test_rollup_fixtures(void **state)
+{
+	struct proc_rollup r;
+
+	(void)state;
+	assert_int_equal(rollup("rollup/shell", &r), 0);
+	assert_int_equal(r.pss_kb, 983);
+	assert_int_equal(r.swap_pss_kb, 0);
+	assert_int_equal(rollup("rollup/old-noswappss", &r), 0);
+	assert_int_equal(r.pss_kb, 983);
+	assert_int_equal(rollup("rollup/kthread", &r), -ENODATA);
+	assert_int_equal(rollup("rollup/hostile-nopss", &r), -EINVAL);
+	assert_int_equal(rollup("rollup/hostile-cut", &r), -EINVAL);
+	assert_int_equal(rollup("rollup/hostile-unit", &r), -EINVAL);
+	assert_int_equal(rollup("rollup/hostile-twice", &r), -EINVAL);
+}
+
+/* Read a file of this process into a heap buffer of exactly its length. */
+static char *own(const char *name, size_t *len)
+{
+	char path[64], tmp[8192];
+	ssize_t n;
+	char *b;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	n = read(fd, tmp, sizeof(tmp));
+	close(fd);
+	assert_true(n > 0);
+	*len = (size_t)n;
+	b = malloc(*len);
+	assert_non_null(b);
+	memcpy(b, tmp, *len);
+	return b;
+}
+
+static void test_own(void **state)
+{
+	struct proc_rollup r;
+	struct rlimit rl;
+	uint64_t soft;
+	size_t len;
+	char *b;
+
+	(void)state;
+	b = own("limits", &len);
+	assert_int_equal(proc_parse_limits_nofile(b, len, &soft), 0);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_cur == RLIM_INFINITY)
+		assert_true(soft == UINT64_MAX);
+	else
+		assert_int_equal(soft, rl.rlim_cur);
+	/* every prefix that cuts the line short is refused */
+	for (size_t n = 0; n < len; n++) {
+		const char *at = memmem(b, len, "Max open files", 14);
+		const char *eol = at ? memchr(at, '\n', len - (size_t)(at - b)) : NULL;
+
+		if (eol && n > (size_t)(at - b) && n <= (size_t)(eol - b))
+			assert_int_not_equal(proc_parse_limits_nofile(b, n, &soft), 0);
+	}
+	free(b);
+	b = own("smaps_rollup", &len);
+	assert_int_equal(proc_parse_rollup(b, len, &r), 0);
+	assert_true(r.pss_kb > 0);
+	for (size_t n = 1; n < len; n++)
+		if (b[n - 1] != '\n')
+			assert_int_not_equal(proc_parse_rollup(b, n, &r), 0);
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_limits_fixtures),
+	    cmocka_unit_test(test_rollup_fixtures),
+	    cmocka_unit_test(test_own),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
