@@ -721,6 +721,36 @@ static void test_pe_names(void **state)
 	metrics_free(m);
 }
 
+/* ptop's names with the facts: descriptors, the worst ratio, threads by state. */
+static void test_facts_ptop(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+	struct proc_facts facts[2] = {
+	    {.has_fds = true,
+	     .has_limit = true,
+	     .fds = 10,
+	     .fd_limit = 20,
+	     .has_states = true,
+	     .states = {[PROC_TS_SLEEPING] = 2, [PROC_TS_RUNNING] = 1}},
+	    {.has_fds = true, .fds = 5, .has_states = true, .states = {[PROC_TS_ZOMBIE] = 1}},
+	};
+
+	(void)state;
+	frame_reset();
+	add(10, "w", 100, 5);
+	add(11, "w", 100, 6);
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited, facts);
+	assert_true(sample(m, "ptop_group_open_fds{comm=\"w\"}") == 15);
+	assert_true(sample(m, "ptop_group_fd_limit_ratio{comm=\"w\"}") == 0.5);
+	assert_true(sample(m, "ptop_group_thread_states{comm=\"w\",state=\"sleeping\"}") == 2);
+	assert_true(sample(m, "ptop_group_thread_states{comm=\"w\",state=\"zombie\"}") == 1);
+	/* without facts read (a replay), no such series rather than zeros */
+	update(m);
+	assert_true(sample(m, "ptop_group_open_fds{comm=\"w\"}") == -1);
+	metrics_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -732,6 +762,7 @@ int main(void)
 	    cmocka_unit_test(test_kernel_group),   cmocka_unit_test(test_tenure),
 	    cmocka_unit_test(test_idle_slot),	   cmocka_unit_test(test_no_flapping),
 	    cmocka_unit_test(test_cpu_modes),	   cmocka_unit_test(test_pe_names),
+	    cmocka_unit_test(test_facts_ptop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,8 +69,8 @@ void metrics_free(struct metrics *m);
 
 /*
  * What metrics_update() wants read of each row beyond it (PROC_FACT_* bits):
- * for process-exporter's names, descriptors, smaps_rollup and threads'
- * states, as it reads them; none for ptop's.
+ * descriptors and threads' states; for process-exporter's names also
+ * smaps_rollup, as it reads them.
  */
 unsigned metrics_facts(const struct metrics_opts *o);
 

@@ -30,9 +30,28 @@ struct exporter {
 	unsigned facts;		/* PROC_FACT_* the metrics want of each row */
 	struct proc_facts *fx;	/* ... for each of rows */
 	size_t fx_cap;
+	struct fkept *kept, *kept_next; /* the last frame's facts, by PID and start */
+	size_t nkept, nkept_next;
+	unsigned long frames;
 	struct sbuf scratch;
 	char note[256];
 };
+
+/*
+ * What was read of a process at the last frame, and how much it had run:
+ * with ptop's names, a process of one thread that did not run since (its
+ * CPU time and context switches the same) keeps its facts, as its
+ * descriptors and state cannot change while it does not run. Its
+ * descriptor limit can (prlimit from outside): read again when it next runs,
+ * or at the latest every FACTS_RECHECK frames.
+ */
+struct fkept {
+	int pid;
+	uint64_t start, ticks, vctx, nvctx;
+	unsigned long read; /* the frame it was read at */
+	struct proc_facts f;
+};
+#define FACTS_RECHECK 64
 
 /* metrics_opts.group: the configuration's group of p. */
 static const char *config_group(const void *arg, const struct frame_proc *p, size_t *len)
@@ -134,23 +153,82 @@ int exporter_start(const struct serve_addr *a, const struct metrics_opts *mo, st
  * read for the processes in a group only, as process-exporter reads the
  * processes it tracks; a thread's row (-H) has none of its own.
  */
+static int by_pid_start(const void *a, const void *b)
+{
+	const struct fkept *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The last frame's facts of q, when it did not run since and they may be kept. */
+static const struct fkept *kept_facts(const struct exporter *x, const struct frame_proc *q)
+{
+	struct fkept key = {.pid = q->pid, .start = q->start_ticks};
+	const struct fkept *k;
+
+	if (x->o.names == METRICS_NAMES_PE || q->threads > 1 || !x->nkept)
+		return NULL;
+	k = bsearch(&key, x->kept, x->nkept, sizeof(*x->kept), by_pid_start);
+	if (!k || k->ticks != q->utime + q->stime || k->vctx != q->vctxsw ||
+	    k->nvctx != q->nvctxsw || x->frames - k->read >= FACTS_RECHECK ||
+	    k->f.states[proc_tstate_of(q->state)] != 1)
+		return NULL;
+	return k;
+}
+
+/*
+ * What the metrics want of each row beyond it: read for the processes in a
+ * group only (as process-exporter reads the processes it tracks), kept from
+ * the last frame where kept_facts() allows; a thread's row (-H) has none of
+ * its own.
+ */
 static void read_facts(struct exporter *x, const char *root, const struct frame *f, size_t n)
 {
+	struct fkept *t;
+
 	if (x->fx_cap < n) {
 		x->fx_cap = n + n / 4 + 16;
 		x->fx = xreallocarray(x->fx, x->fx_cap, sizeof(*x->fx));
+		x->kept = xreallocarray(x->kept, x->fx_cap, sizeof(*x->kept));
+		x->kept_next = xreallocarray(x->kept_next, x->fx_cap, sizeof(*x->kept_next));
 	}
+	x->frames++;
+	x->nkept_next = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct frame_proc *q = x->rows[i];
+		const struct fkept *k;
+		struct fkept *nk;
 		size_t len;
 
 		memset(&x->fx[i], 0, sizeof(x->fx[i]));
 		if ((f->threads && q->pid != q->tgid) ||
 		    (x->cls && !classifier_group(x->cls, q, &len)))
 			continue;
-		proc_facts_read(root, q->pid, q->threads, q->state, x->facts, &x->fx[i],
-				&x->scratch);
+		nk = &x->kept_next[x->nkept_next++];
+		*nk = (struct fkept){.pid = q->pid,
+				     .start = q->start_ticks,
+				     .ticks = q->utime + q->stime,
+				     .vctx = q->vctxsw,
+				     .nvctx = q->nvctxsw,
+				     .read = x->frames};
+		k = kept_facts(x, q);
+		if (k) {
+			x->fx[i] = k->f;
+			x->fx[i].failed = 0; /* counted when they were read */
+			nk->read = k->read;
+		} else {
+			proc_facts_read(root, q->pid, q->threads, q->state, x->facts, &x->fx[i],
+					&x->scratch);
+		}
+		nk->f = x->fx[i];
 	}
+	qsort(x->kept_next, x->nkept_next, sizeof(*x->kept_next), by_pid_start);
+	t = x->kept;
+	x->kept = x->kept_next;
+	x->kept_next = t;
+	x->nkept = x->nkept_next;
 }
 
 const char *exporter_frame(struct exporter *x, struct pipeline *p, struct frame *f,
@@ -218,6 +296,8 @@ void exporter_stop(struct exporter *x)
 	free(x->rows);
 	free(x->exited);
 	free(x->fx);
+	free(x->kept);
+	free(x->kept_next);
 	sbuf_free(&x->scratch);
 	classifier_free(x->cls);
 	free(x);

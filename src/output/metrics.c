@@ -753,8 +753,9 @@ static void keep_frame(struct metrics *m, const struct frame *f, size_t n)
 
 unsigned metrics_facts(const struct metrics_opts *o)
 {
-	return o->names == METRICS_NAMES_PE ? PROC_FACT_FDS | PROC_FACT_ROLLUP | PROC_FACT_THREADS
-					    : 0;
+	unsigned facts = PROC_FACT_FDS | PROC_FACT_THREADS;
+
+	return o->names == METRICS_NAMES_PE ? facts | PROC_FACT_ROLLUP : facts;
 }
 
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
@@ -1126,6 +1127,41 @@ static void render_pe(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 			m->procread_errors);
 }
 
+/* What was read of the groups' processes beyond their rows, in ptop's names. */
+static void render_facts(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om)
+{
+	static const char *const states[PROC_TS_COUNT] = {[PROC_TS_RUNNING] = ",state=\"running\"",
+							  [PROC_TS_SLEEPING] =
+							      ",state=\"sleeping\"",
+							  [PROC_TS_WAITING] = ",state=\"waiting\"",
+							  [PROC_TS_ZOMBIE] = ",state=\"zombie\"",
+							  [PROC_TS_OTHER] = ",state=\"other\""};
+	const struct mgroup *g;
+
+	if (m->facts & PROC_FACT_FDS) {
+		metrics_family(b, om, "ptop_group_open_fds", METRICS_GAUGE, NULL,
+			       "Open file descriptors of the group's processes.");
+		for (unsigned i = 0; (g = served(m, &i));)
+			metrics_sample(b, "ptop_group_open_fds", "", group_labels(m, l, g, ""),
+				       (double)g->now.fds);
+		metrics_family(b, om, "ptop_group_fd_limit_ratio", METRICS_GAUGE, "ratio",
+			       "The highest share of its descriptor limit (soft) that one of the "
+			       "group's processes has open.");
+		for (unsigned i = 0; (g = served(m, &i));)
+			metrics_sample(b, "ptop_group_fd_limit_ratio", "",
+				       group_labels(m, l, g, ""), g->now.fd_ratio);
+	}
+	if (!(m->facts & PROC_FACT_THREADS))
+		return;
+	metrics_family(b, om, "ptop_group_thread_states", METRICS_GAUGE, NULL,
+		       "Threads of the group's processes by state: running, sleeping, waiting "
+		       "(uninterruptible), zombie, other (stopped, idle kernel threads).");
+	for (unsigned i = 0; (g = served(m, &i));)
+		for (int k = 0; k < PROC_TS_COUNT; k++)
+			metrics_sample(b, "ptop_group_thread_states", "",
+				       group_labels(m, l, g, states[k]), (double)g->now.states[k]);
+}
+
 /* Whether "other" holds too much, and the slots that changed hands. */
 static void render_other(const struct metrics *m, struct sbuf *b, bool om)
 {
@@ -1381,6 +1417,7 @@ void metrics_render(const struct metrics *m, struct sbuf *b, bool openmetrics)
 		render_top(m, b, &l, openmetrics);
 	} else if (m->frames) {
 		render_groups(m, b, &l, openmetrics);
+		render_facts(m, b, &l, openmetrics);
 		render_other(m, b, openmetrics);
 		render_io(m, b, &l, openmetrics);
 		render_counters(m, b, &l, openmetrics);
