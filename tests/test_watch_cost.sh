@@ -81,7 +81,14 @@ run_ends() {
 	stalled=0
 	while [ ! -s "$2" ]; do
 		now=$(cpu_ticks "$1")
-		[ -n "$now" ] || { sleep 0.2; [ -s "$2" ]; return; }
+		if [ -z "$now" ]; then
+			# it ended: its file is there, or it says why not
+			wait "$1"
+			st=$?
+			[ -s "$2" ] && return 0
+			echo "$NAME: the run ended with status $st, without $2" >&2
+			return 1
+		fi
 		if [ "$now" = "$last" ]; then
 			stalled=$((stalled + 1))
 			[ "$stalled" -lt 120 ] || return 1
