@@ -45,13 +45,20 @@ static void test_values(void **state)
 	assert_true(ss.run_ns == UINT64_MAX);
 }
 
-/* This process's own: it has run, so its run time is not 0. */
+/*
+ * This process's own: it has run, so its run time is not 0. The kernel adds
+ * a task's run time when it is switched out or at a tick, so a process that
+ * started under load may read 0 before either: a sleep switches it out first.
+ */
 static void test_self(void **state)
 {
 	struct proc_schedstat ss;
 	char buf[128];
-	int fd = open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
+	int fd;
 	ssize_t n;
+
+	usleep(1000);
+	fd = open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		print_message(
