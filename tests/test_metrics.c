@@ -679,7 +679,10 @@ static void test_pe_names(void **state)
 	     .has_rollup = true,
 	     .rollup = {.pss_kb = 3, .swap_pss_kb = 1},
 	     .has_states = true,
-	     .states = {[PROC_TS_SLEEPING] = 2, [PROC_TS_RUNNING] = 1}},
+	     .states = {[PROC_TS_SLEEPING] = 2, [PROC_TS_RUNNING] = 1},
+	     .has_wchan = true,
+	     .nwchan = 3,
+	     .wchans = "do_wait\0\0do_wait"},
 	    {.has_fds = true,
 	     .has_limit = true,
 	     .fds = 30,
@@ -713,6 +716,10 @@ static void test_pe_names(void **state)
 		    1);
 	assert_true(sample(m, "namedprocess_namegroup_cpu_seconds_total{groupname=\"a\",mode="
 			      "\"user\"}") == 1.5);
+	assert_true(sample(m, "namedprocess_namegroup_threads_wchan{groupname=\"a\",wchan="
+			      "\"do_wait\"}") == 2);
+	assert_true(sample(m, "namedprocess_namegroup_threads_wchan{groupname=\"a\",wchan=\"\"}") ==
+		    1);
 	/* xeno is in no group: no series, no other */
 	assert_true(sample(m, "namedprocess_namegroup_num_procs{groupname=\"x\"}") == -1);
 	assert_true(sample(m, "namedprocess_namegroup_num_procs{groupname=\"other\"}") == -1);

@@ -8,8 +8,8 @@
 # exporter on the same machine serve the same group names, and for the
 # stable processes (idle shells and their unmatched children, counted in
 # their parent's group as -children does) the same num_procs, num_threads,
-# states (all Sleeping, summing to num_threads), virtual memory, open
-# descriptors and worst descriptor ratio, and resident memory within 512 KiB
+# states (all Sleeping, summing to num_threads), threads by wchan, virtual
+# memory, open descriptors and worst descriptor ratio, and resident memory within 512 KiB
 # a process (ptop's is statm's, process-exporter's stat's, which lags); a CPU burner started after both
 # shows in both, with CPU time. ptop's OpenMetrics parses strictly and
 # promtool lints its text. A configuration process-exporter would refuse
@@ -95,6 +95,10 @@ for g in sys.argv[5:]:
         a, b = value(p, full, g, **labels), value(e, full, g, **labels)
         if a is None or a != b:
             bad.append("%s %s %s: ptop %s, process-exporter %s" % (g, name, labels, a, b))
+    wchans = lambda d: {lab: v for (n, grp, lab), v in d.items()
+                        if n == "namedprocess_namegroup_threads_wchan" and grp == g}
+    if not wchans(p) or wchans(p) != wchans(e):
+        bad.append("%s threads_wchan: ptop %s, process-exporter %s" % (g, wchans(p), wchans(e)))
     states = sum(v for (n, grp, _), v in p.items()
                  if n == "namedprocess_namegroup_states" and grp == g)
     if states != value(p, "namedprocess_namegroup_num_threads", g):

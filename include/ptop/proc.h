@@ -459,14 +459,19 @@ enum proc_tstate {
 #define PROC_FACT_FDS 0x1u     /* open descriptors and their soft limit */
 #define PROC_FACT_ROLLUP 0x2u  /* smaps_rollup: costs a walk of the page tables */
 #define PROC_FACT_THREADS 0x4u /* each thread's state (one stat read per thread) */
+#define PROC_FACT_WCHAN 0x8u   /* with THREADS: each thread's wchan (one more read per thread) */
 
 struct proc_facts {
-	bool has_fds, has_limit, has_rollup, has_states; /* what was read */
+	bool has_fds, has_limit, has_rollup, has_states, has_wchan; /* what was read */
 	unsigned fds;
 	uint64_t fd_limit; /* UINT64_MAX: unlimited */
 	struct proc_rollup rollup;
 	unsigned states[PROC_TS_COUNT];
-	unsigned failed; /* parts asked for that could not be read */
+	/* the threads' wchans: nwchan NUL-terminated names at wchan_off of the names given */
+	size_t wchan_off;
+	unsigned nwchan;
+	const char *wchans; /* set by the caller once the names are all read: the first name */
+	unsigned failed;    /* parts asked for that could not be read */
 };
 
 /* Which of process-exporter's states a kernel state letter is. */
@@ -475,12 +480,13 @@ enum proc_tstate proc_tstate_of(char state);
 /*
  * Read what `what` asks of process pid under root (NULL: /proc) into *out:
  * the threads' states when it has more than one thread (else its state,
- * given, counts once). Each part that cannot be read (gone, refused) is left
- * without its has_ flag, and the call goes on; returns how many parts failed.
- * scratch is the caller's, reused across calls.
+ * given, counts once), and with PROC_FACT_WCHAN the function each thread
+ * waits in, appended to *names (NULL: not read). Each part that cannot be
+ * read (gone, refused) is left without its has_ flag, and the call goes on;
+ * returns how many parts failed. scratch is the caller's, reused across calls.
  */
 int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
-		    struct proc_facts *out, struct sbuf *scratch);
+		    struct proc_facts *out, struct sbuf *scratch, struct sbuf *names);
 
 /* One open file of a process. */
 struct proc_fd {

@@ -72,6 +72,14 @@ struct mtrack {
 	bool has_io;
 };
 
+/* Threads of a group (its slot, or max_groups for other) waiting in one function. */
+struct wcount {
+	uint32_t slot, name, n;
+};
+
+/* At most this many wchan names are told apart; later ones are counted as "other". */
+#define WCHAN_NAMES_MAX 4096
+
 struct mtop {
 	int pid;
 	uint8_t comm_len;
@@ -122,8 +130,13 @@ struct metrics {
 	/* process-exporter's scrape error counters: parts of facts unread, rows vanished */
 	double partial_errors, procread_errors;
 	bool other_used; /* "other" has held a process: process-exporter's names serve it */
-	unsigned facts;	 /* PROC_FACT_* the last frame's facts had */
-	bool exits;	 /* the last frame's source lists processes that ended */
+	/* threads by the kernel function they wait in: names, and this frame's counts */
+	char **wnames;
+	uint32_t nwnames, wnames_cap, *whash, whash_mask;
+	struct wcount *wc;
+	size_t nwc, wc_cap;
+	unsigned facts; /* PROC_FACT_* the last frame's facts had */
+	bool exits;	/* the last frame's source lists processes that ended */
 	size_t nrows;
 	double hz;
 	bool counters_on;
@@ -172,6 +185,11 @@ void metrics_free(struct metrics *m)
 	free(m->cur);
 	free(m->top);
 	free(m->bps);
+	for (uint32_t i = 0; i < m->nwnames; i++)
+		free(m->wnames[i]);
+	free(m->wnames);
+	free(m->whash);
+	free(m->wc);
 	sbuf_free(&m->top_cmd);
 	free(m);
 }
@@ -363,6 +381,83 @@ static struct mgroup *seen(struct metrics *m, uint32_t e, const struct frame_pro
 	return g;
 }
 
+/* The index of wchan name w, made when new. */
+static uint32_t wchan_id(struct metrics *m, const char *w)
+{
+	uint32_t h, len = (uint32_t)strlen(w);
+
+	if (m->nwnames == WCHAN_NAMES_MAX)
+		w = "other", len = 5;
+	if (2 * (m->nwnames + 1) > m->whash_mask) {
+		uint32_t size = m->whash_mask ? 2 * (m->whash_mask + 1) : 256;
+
+		free(m->whash);
+		m->whash = xcalloc(size, sizeof(*m->whash));
+		m->whash_mask = size - 1;
+		for (uint32_t i = 0; i < m->nwnames; i++) {
+			h = key_hash(m->wnames[i], strlen(m->wnames[i])) & m->whash_mask;
+			while (m->whash[h])
+				h = (h + 1) & m->whash_mask;
+			m->whash[h] = i + 1;
+		}
+	}
+	for (h = key_hash(w, len) & m->whash_mask; m->whash[h]; h = (h + 1) & m->whash_mask)
+		if (!strcmp(m->wnames[m->whash[h] - 1], w))
+			return m->whash[h] - 1;
+	if (m->nwnames == m->wnames_cap) {
+		m->wnames_cap = m->wnames_cap ? 2 * m->wnames_cap : 64;
+		m->wnames = xreallocarray(m->wnames, m->wnames_cap, sizeof(*m->wnames));
+	}
+	m->wnames[m->nwnames] = xstrdup(w);
+	m->whash[h] = ++m->nwnames;
+	return m->nwnames - 1;
+}
+
+/* The threads of x waiting in each function, for group entry e (its slot is set later). */
+static void add_wchans(struct metrics *m, uint32_t e, const struct proc_facts *x)
+{
+	const char *w = x->wchans;
+
+	for (unsigned k = 0; k < x->nwchan; k++, w += strlen(w) + 1) {
+		if (m->nwc == m->wc_cap) {
+			m->wc_cap = m->wc_cap ? 2 * m->wc_cap : 256;
+			m->wc = xreallocarray(m->wc, m->wc_cap, sizeof(*m->wc));
+		}
+		m->wc[m->nwc++] = (struct wcount){.slot = e, .name = wchan_id(m, w), .n = 1};
+	}
+}
+
+static int by_slot_name(const void *a, const void *b)
+{
+	const struct wcount *x = a, *y = b;
+
+	if (x->slot != y->slot)
+		return (x->slot > y->slot) - (x->slot < y->slot);
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/* The frame's wchan counts by the slot their group holds (other's: max_groups), summed. */
+static void wchans_by_slot(struct metrics *m)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < m->nwc; i++) {
+		uint32_t e = m->wc[i].slot;
+		int slot = e == NO_ENTRY ? -1 : m->groups[e].slot;
+
+		m->wc[i].slot = slot < 0 ? m->o.max_groups : (uint32_t)slot;
+	}
+	qsort(m->wc, m->nwc, sizeof(*m->wc), by_slot_name);
+	for (size_t i = 0; i < m->nwc; i++) {
+		if (out && m->wc[out - 1].slot == m->wc[i].slot &&
+		    m->wc[out - 1].name == m->wc[i].name)
+			m->wc[out - 1].n += m->wc[i].n;
+		else
+			m->wc[out++] = m->wc[i];
+	}
+	m->nwc = out;
+}
+
 /* What was read of a process beyond its row into its group's gauges. */
 static void add_facts(struct metrics *m, struct mgroup *g, const struct proc_facts *x)
 {
@@ -404,8 +499,11 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 		start = frame_proc_start_time(f, p);
 		if (!g->now.oldest || start < g->now.oldest)
 			g->now.oldest = start;
-		if (x)
+		if (x) {
 			add_facts(m, g, x);
+			if (x->nwchan)
+				add_wchans(m, e, x);
+		}
 	}
 	if (f->threads) {
 		g->now.threads++;
@@ -755,7 +853,7 @@ unsigned metrics_facts(const struct metrics_opts *o)
 {
 	unsigned facts = PROC_FACT_FDS | PROC_FACT_THREADS;
 
-	return o->names == METRICS_NAMES_PE ? facts | PROC_FACT_ROLLUP : facts;
+	return o->names == METRICS_NAMES_PE ? facts | PROC_FACT_ROLLUP | PROC_FACT_WCHAN : facts;
 }
 
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
@@ -766,6 +864,7 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 
 	m->frames++;
 	m->clock += dt;
+	m->nwc = 0;
 	m->hz = f->hz > 0 ? (double)f->hz : 100.0;
 	m->ncpu = f->ncpu ? (double)f->ncpu : 1;
 	m->mem_kb = (double)f->mem.total;
@@ -791,6 +890,7 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 			average(m, &m->groups[e], dt);
 	assign_slots(m);
 	distribute(m, dt);
+	wchans_by_slot(m);
 	prune(m);
 	keep_top(m, f, rows, n);
 	keep_frame(m, f, n);
@@ -1067,6 +1167,34 @@ static double pe_value(const struct mgroup *g, enum pe_family k, int v)
 	return 0;
 }
 
+/* namedprocess_namegroup_threads_wchan: each group's threads by the function they wait in. */
+static void render_wchans(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om,
+			  struct sbuf *extra)
+{
+	const struct mgroup *g;
+	size_t at = 0;
+
+	metrics_family(b, om, "namedprocess_namegroup_threads_wchan", METRICS_GAUGE, NULL,
+		       "Threads of the group's processes by the kernel function they wait in "
+		       "(wchan; empty where the kernel does not say).");
+	for (unsigned i = 0; (g = served(m, &i));) {
+		uint32_t slot = i - 1;
+
+		while (at < m->nwc && m->wc[at].slot < slot)
+			at++;
+		for (; at < m->nwc && m->wc[at].slot == slot; at++) {
+			const char *w = m->wnames[m->wc[at].name];
+
+			sbuf_reset(extra);
+			sbuf_adds(extra, ",wchan=\"");
+			metrics_label_value(extra, w, strlen(w));
+			sbuf_addc(extra, '"');
+			metrics_sample(b, "namedprocess_namegroup_threads_wchan", "",
+				       group_labels(m, l, g, sbuf_cstr(extra)), m->wc[at].n);
+		}
+	}
+}
+
 /* A counter process-exporter names without _total: untyped in OpenMetrics, which requires it. */
 static void pe_bare_counter(struct sbuf *b, bool om, const char *name, const char *help, double v)
 {
@@ -1115,6 +1243,8 @@ static void render_pe(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 			}
 		}
 	}
+	if (m->facts & PROC_FACT_WCHAN)
+		render_wchans(m, b, l, om, &extra);
 	sbuf_free(&extra);
 	pe_bare_counter(b, om, "namedprocess_scrape_errors",
 			"Frames whose process list could not be read.", 0);

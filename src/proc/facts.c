@@ -64,9 +64,28 @@ static int fd_count(const char *root, int pid, unsigned *n)
 struct state_walk {
 	const char *root;
 	int pid;
-	struct sbuf *buf;
-	unsigned *states;
+	unsigned what;
+	struct sbuf *buf, *names;
+	struct proc_facts *out;
 };
+
+/*
+ * Append the kernel function thread tid of pid (0: the process itself)
+ * waits in to w->names, NUL-terminated: "" where the kernel says "0" (it
+ * runs, or the function is hidden), as process-exporter shows it. false
+ * when it could not be read.
+ */
+static bool wchan_add(struct state_walk *w, int tid)
+{
+	sbuf_reset(w->buf);
+	if (proc_read_all(w->root, w->pid, tid, "wchan", w->buf))
+		return false;
+	if (w->buf->len && !(w->buf->len == 1 && w->buf->p[0] == '0'))
+		sbuf_add(w->names, w->buf->p, w->buf->len);
+	sbuf_addc(w->names, '\0');
+	w->out->nwchan++;
+	return true;
+}
 
 static int thread_state(void *ctx, int tid)
 {
@@ -78,16 +97,28 @@ static int thread_state(void *ctx, int tid)
 	if (proc_read_all(w->root, w->pid, tid, "stat", w->buf) ||
 	    proc_parse_stat(w->buf->p, w->buf->len, &st))
 		return 0;
-	w->states[proc_tstate_of(st.state)]++;
+	w->out->states[proc_tstate_of(st.state)]++;
+	if ((w->what & PROC_FACT_WCHAN) && !wchan_add(w, tid))
+		w->out->has_wchan = false;
 	return 0;
 }
 
 int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
-		    struct proc_facts *out, struct sbuf *scratch)
+		    struct proc_facts *out, struct sbuf *scratch, struct sbuf *names)
 {
+	struct state_walk w = {
+	    .root = root, .pid = pid, .what = what, .buf = scratch, .names = names, .out = out};
 	int failed = 0;
 
 	memset(out, 0, sizeof(*out));
+	/* names only with threads: a process's wchans are its threads' */
+	if (!(what & PROC_FACT_THREADS))
+		what &= ~PROC_FACT_WCHAN;
+	w.what = what;
+	out->wchan_off = names ? names->len : 0;
+	out->has_wchan = (what & PROC_FACT_WCHAN) && names;
+	if (!names)
+		w.what &= ~PROC_FACT_WCHAN;
 	if (what & PROC_FACT_FDS) {
 		out->has_fds = !fd_count(root, pid, &out->fds);
 		failed += !out->has_fds;
@@ -110,15 +141,21 @@ int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsi
 	}
 	if (what & PROC_FACT_THREADS) {
 		if (threads > 1) {
-			struct state_walk w = {
-			    .root = root, .pid = pid, .buf = scratch, .states = out->states};
-
 			out->has_states = proc_tasks(root, pid, thread_state, &w) == 0;
 		} else {
 			out->states[proc_tstate_of(state)] = 1;
 			out->has_states = true;
+			if ((w.what & PROC_FACT_WCHAN) && !wchan_add(&w, 0))
+				out->has_wchan = false;
 		}
 		failed += !out->has_states;
+		if (w.what & PROC_FACT_WCHAN) {
+			failed += !out->has_wchan;
+			if (!out->has_wchan) {
+				names->len = out->wchan_off; /* none rather than some */
+				out->nwchan = 0;
+			}
+		}
 	}
 	out->failed = (unsigned)failed;
 	return failed;
