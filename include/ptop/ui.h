@@ -43,8 +43,9 @@ const char *keymap_profile_name(enum key_profile p);
 /* The profile a ptoprc name stands for (any case), or -1. */
 int keymap_profile_by_name(const char *name);
 
-/* How a meter shows its figures (htop's column_meter_modes: 1 bar, 2 text). */
-enum meter_mode { METER_BAR, METER_TEXT, METER_MODE_COUNT };
+/* How a meter shows its figures: htop's column_meter_modes numbers, less one
+ * (1 bar, 2 text, 3 graph, 4 LED). */
+enum meter_mode { METER_BAR, METER_TEXT, METER_GRAPH, METER_LED, METER_MODE_COUNT };
 
 /* One meter of the header: which, in which column, drawn how. */
 struct ui_meter {
@@ -56,7 +57,8 @@ struct ui_meter {
 /* The meter ptoprc's meters line calls name, or -1; a meter's name. */
 int meter_by_name(const char *name);
 const char *meter_name(unsigned id);
-/* The ptoprc name of mode m ("bar", "text"); the mode a name stands for, or -1. */
+/* The ptoprc name of mode m ("bar", "text", "graph", "led"); the mode a name
+ * stands for, or -1. */
 const char *meter_mode_name(enum meter_mode m);
 int meter_mode_by_name(const char *name);
 /* Meter id can be drawn as m; the mode it is drawn as unless told. */

@@ -21,10 +21,20 @@ struct meter_def {
 	/* 1 << METER_* for each mode it can be drawn as; the lowest is its default.
 	 * 0: text only. */
 	unsigned modes;
-	/* Rows it takes for this frame; compact: as few as it can (a short screen). */
+	/* the mode it is drawn as unless told, when it has it (else its lowest) */
+	enum meter_mode default_mode;
+	/* Rows it takes for this frame as bar or text (0: hidden, in every mode);
+	 * compact: as few as it can (a short screen). */
 	int (*height)(const struct ui *ui, bool compact);
-	/* Draw its rows in at (a column of the header may be narrow: say less). */
+	/* Draw its rows in at as bar or text (a column of the header may be narrow: say less). */
 	void (*draw)(struct ui *ui, const struct meter_at *at);
+	/* Graph and LED modes, drawn by meters.c: the caption ("CPU"); */
+	const char *label;
+	/* for a graph, the frame's figure in percent of its whole (the history
+	 * keeps it from every frame: it takes the frame, not the screen); */
+	double (*percent)(const struct frame *f);
+	/* for LED, its figures as text ("45.2%"), into b (reset first). */
+	void (*figures)(const struct ui *ui, struct sbuf *b);
 };
 
 extern const struct meter_def meter_uptime;
@@ -43,6 +53,9 @@ extern const struct meter_def meter_psi_io;
 extern const struct meter_def meter_cpu_graph;
 extern const struct meter_def meter_mem_graph;
 
+/* The meter of id in meters.c's table, or NULL. */
+const struct meter_def *meter_def_of(unsigned id);
+
 /* One bar's share of a coloured part, in percent of the whole. */
 struct bar_part {
 	double pct;
@@ -59,6 +72,19 @@ void meter_rate(struct sbuf *b, const char *what, double bps, bool known);
 /* A text meter's row: the label in the label colour, then text, cut to its width. */
 void meter_line(struct ui *ui, const struct meter_at *at, const char *label,
 		const struct sbuf *text);
+
+/* What htop's CPU, Memory, Swap and Load meters can be: bar, text, graph, LED. */
+#define METER_ALL_MODES (1u << METER_BAR | 1u << METER_TEXT | 1u << METER_GRAPH | 1u << METER_LED)
+
+/* Graph and LED modes' rows: htop's 4 and 3. */
+#define METER_GRAPH_ROWS 4
+#define METER_LED_ROWS 3
+
+/* meter_graph.c: meter id's history as a graph over at's rows, its caption
+ * and latest figure at the left; meter_led.c: its figures in big digits. */
+void meter_graph_draw(struct ui *ui, const struct meter_at *at, unsigned id,
+		      const struct meter_def *m);
+void meter_led_draw(struct ui *ui, const struct meter_at *at, const struct meter_def *m);
 
 /* A meter of one row, whatever the screen. */
 int meter_one_row(const struct ui *ui, bool compact);

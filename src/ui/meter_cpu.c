@@ -44,9 +44,22 @@ static void cpu_draw(struct ui *ui, const struct meter_at *at)
 	}
 }
 
+static double cpu_percent(const struct frame *f)
+{
+	return 100.0 - f->cpu.idle;
+}
+
+static void cpu_figures(const struct ui *ui, struct sbuf *b)
+{
+	sbuf_printf(b, "%.1f%%", cpu_percent(&ui->frame));
+}
+
 const struct meter_def meter_cpu = {
     .name = "cpu",
-    .modes = 1u << METER_BAR | 1u << METER_TEXT,
+    .modes = METER_ALL_MODES,
     .height = cpu_height,
     .draw = cpu_draw,
+    .label = "CPU",
+    .percent = cpu_percent,
+    .figures = cpu_figures,
 };

@@ -80,16 +80,50 @@ static void swap_draw(struct ui *ui, const struct meter_at *at)
 	meter_bar(ui, at, at->y, "Swp ", parts, 1, text);
 }
 
+static double mem_percent(const struct frame *f)
+{
+	return f->mem.total ? (double)f->mem.used * 100.0 / (double)f->mem.total : 0;
+}
+
+static double swap_percent(const struct frame *f)
+{
+	return f->swap.total ? (double)f->swap.used * 100.0 / (double)f->swap.total : 0;
+}
+
+/* "1.2G/7.7G" */
+static void used_of(struct sbuf *b, uint64_t used_kb, uint64_t total_kb)
+{
+	fmt_size_kb(b, used_kb);
+	sbuf_addc(b, '/');
+	fmt_size_kb(b, total_kb);
+}
+
+static void mem_figures(const struct ui *ui, struct sbuf *b)
+{
+	used_of(b, ui->frame.mem.used, ui->frame.mem.total);
+}
+
+static void swap_figures(const struct ui *ui, struct sbuf *b)
+{
+	used_of(b, ui->frame.swap.used, ui->frame.swap.total);
+}
+
 const struct meter_def meter_mem = {
     .name = "memory",
-    .modes = 1u << METER_BAR | 1u << METER_TEXT,
+    .modes = METER_ALL_MODES,
     .height = mem_height,
     .draw = mem_draw,
+    .label = "Mem",
+    .percent = mem_percent,
+    .figures = mem_figures,
 };
 
 const struct meter_def meter_swap = {
     .name = "swap",
-    .modes = 1u << METER_BAR | 1u << METER_TEXT,
+    .modes = METER_ALL_MODES,
     .height = mem_height,
     .draw = swap_draw,
+    .label = "Swp",
+    .percent = swap_percent,
+    .figures = swap_figures,
 };

@@ -26,8 +26,19 @@ static void tasks_draw(struct ui *ui, const struct meter_at *at)
 	sbuf_free(&b);
 }
 
+static void tasks_figures(const struct ui *ui, struct sbuf *b)
+{
+	const struct frame_tasks *t = output_tasks(&ui->frame, &ui->view);
+
+	sbuf_printf(b, _("%u, %u running"), t->total, t->running);
+}
+
+/* text, or LED: how many, then how many running */
 const struct meter_def meter_tasks = {
     .name = "tasks",
+    .modes = 1u << METER_TEXT | 1u << METER_LED,
     .height = meter_one_row,
     .draw = tasks_draw,
+    .label = "Tasks",
+    .figures = tasks_figures,
 };

@@ -55,8 +55,17 @@ static int uptime_height(const struct ui *ui, bool compact)
 	return ui->cfg.load_line ? 1 : 0;
 }
 
+static void uptime_figures(const struct ui *ui, struct sbuf *b)
+{
+	fmt_uptime(b, ui->frame.uptime_s);
+}
+
+/* htop's Uptime meter is text or LED */
 const struct meter_def meter_uptime = {
     .name = "uptime",
+    .modes = 1u << METER_TEXT | 1u << METER_LED,
     .height = uptime_height,
     .draw = uptime_draw,
+    .label = "Uptime",
+    .figures = uptime_figures,
 };

@@ -22,6 +22,8 @@ _Static_assert(NMETERS <= UI_METERS_MAX, "ui_config.meters holds every meter");
 static const char *const mode_names[] = {
     [METER_BAR] = "bar",
     [METER_TEXT] = "text",
+    [METER_GRAPH] = "graph",
+    [METER_LED] = "led",
 };
 _Static_assert(sizeof(mode_names) / sizeof(mode_names[0]) == METER_MODE_COUNT,
 	       "a name for each meter mode");
@@ -32,6 +34,11 @@ int meter_by_name(const char *name)
 		if (!strcmp(name, meter_table[i]->name))
 			return (int)i;
 	return -1;
+}
+
+const struct meter_def *meter_def_of(unsigned id)
+{
+	return id < NMETERS ? meter_table[id] : NULL;
 }
 
 const char *meter_name(unsigned id)
@@ -71,6 +78,9 @@ enum meter_mode meter_default_mode(unsigned id)
 {
 	unsigned modes = modes_of(id);
 	int m = 0;
+
+	if (id < NMETERS && (modes & (1u << meter_table[id]->default_mode)))
+		return meter_table[id]->default_mode;
 
 	while (!(modes & (1u << m)))
 		m++;
@@ -177,6 +187,33 @@ static bool two_columns(const struct ui *ui)
 	return false;
 }
 
+/* The mode the i-th meter of the header is drawn as. */
+static enum meter_mode mode_of(const struct ui *ui, unsigned i)
+{
+	const struct ui_meter *um = &ui->cfg.meters[i];
+
+	return meter_has_mode(um->id, (enum meter_mode)um->mode) ? (enum meter_mode)um->mode
+								 : meter_default_mode(um->id);
+}
+
+/* The rows of the i-th meter of the header: its own as bar or text; a
+ * graph's and LED's (one on a short screen) where it is not hidden. */
+static int rows_of(const struct ui *ui, unsigned i, bool compact)
+{
+	int h = shown(ui, i)->height(ui, compact);
+
+	if (h <= 0)
+		return 0;
+	switch (mode_of(ui, i)) {
+	case METER_GRAPH:
+		return compact ? 1 : METER_GRAPH_ROWS;
+	case METER_LED:
+		return compact ? 1 : METER_LED_ROWS;
+	default:
+		return h;
+	}
+}
+
 /* The rows of column col's meters. */
 static int column_height(const struct ui *ui, unsigned col, bool compact)
 {
@@ -184,7 +221,7 @@ static int column_height(const struct ui *ui, unsigned col, bool compact)
 
 	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
 		if ((ui->cfg.meters[i].column != 0) == (col != 0))
-			h += shown(ui, i)->height(ui, compact);
+			h += rows_of(ui, i, compact);
 	return h;
 }
 
@@ -209,17 +246,20 @@ static void draw_column(struct ui *ui, unsigned col, int x, int w, bool compact)
 	for (unsigned i = 0; i < ui->cfg.nmeters; i++) {
 		const struct ui_meter *um = &ui->cfg.meters[i];
 		const struct meter_def *m = shown(ui, i);
-		struct meter_at at = {.y = y, .x = x, .w = w, .mode = (enum meter_mode)um->mode};
+		struct meter_at at = {.y = y, .x = x, .w = w, .mode = mode_of(ui, i)};
 
 		if ((um->column != 0) != (col != 0))
 			continue;
-		at.h = m->height(ui, compact);
+		at.h = rows_of(ui, i, compact);
 		/* a hidden meter (top's l) draws nothing: the next one takes its row */
 		if (at.h <= 0)
 			continue;
-		if (!meter_has_mode(um->id, at.mode))
-			at.mode = meter_default_mode(um->id);
-		m->draw(ui, &at);
+		if (at.mode == METER_GRAPH)
+			meter_graph_draw(ui, &at, um->id, m);
+		else if (at.mode == METER_LED)
+			meter_led_draw(ui, &at, m);
+		else
+			m->draw(ui, &at);
 		y += at.h;
 	}
 }

@@ -1,0 +1,166 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_meter_modes.sh: a meter's modes (bar, text, graph, LED), beside
+# htop's. In Setup's Meters panel the same keys in both tools (Tab into the
+# meters, Down to Memory, Space) cycle Memory from bar to text, graph and
+# LED and back to bar; after each, the header takes as many rows in ptop as
+# in htop (a graph four rows, LED three). ptop's graph is block elements
+# under "Mem" and its figure; its LED digits are box-drawing lines in UTF-8
+# and bars and underscores with --no-unicode. Closing Setup writes the mode
+# to ptoprc's meters line; an htoprc whose column_meter_modes say 3 (graph)
+# and 4 (LED) gives ptop the header htop draws from it. Text-only meters
+# (tasks: text and LED) cycle through theirs only.
+# make check sets PTOP, srcdir and TMUX_BIN.
+
+NAME=test_meter_modes
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux
+tm_env
+htop_beside
+rc=$XDG_CONFIG_HOME/ptop/ptoprc
+
+# header_rows PATTERN MARGIN: the rows above the first line matching
+# PATTERN, less MARGIN (htop's blank rows above and below its header).
+header_rows() {
+	screen | awk -v m="$2" -v p="$1" '$0 ~ p { print NR - 1 - m; found = 1; exit }
+		END { if (!found) print -1 }'
+}
+# htop's Setup: its tab line ("[Setup]"), or without screen tabs its categories
+htop_rows() { header_rows '\[Setup\]|^Categories' 2; }
+ptop_rows() { header_rows '^Setup' 0; }
+# rows_are WHO N: WHO's header is N rows
+rows_are() { test "$("$1"_rows)" -eq "$2"; }
+# changed WHO N: WHO's header is no longer N rows
+changed() { test "$("$1"_rows)" -ne "$2"; }
+
+# --- htop: Memory through its four modes ------------------------------------
+h_bar= h_text= h_graph= h_led=
+if [ -n "$HTOP" ]; then
+	tm_start htop "$HTOP"
+	expect '^ *PID +USER'
+	keys F2
+	expect '\[Setup\]'
+	keys Down Down Tab
+	expect 'Memory \[Bar\]'
+	wait_for test "$(htop_rows)" -gt 0 || fail "htop: no header above Setup"
+	h_bar=$(htop_rows)
+	keys Down Space
+	expect 'Memory \[Text\]'
+	wait_for rows_are htop "$h_bar" || fail "htop: text is not as high as the bar"
+	h_text=$(htop_rows)
+	keys Space
+	expect 'Memory \[Graph\]'
+	wait_for changed htop "$h_bar" ||
+		fail "htop: the graph did not change the header"
+	h_graph=$(htop_rows)
+	keys Space
+	expect 'Memory \[LED\]'
+	wait_for changed htop "$h_graph" ||
+		fail "htop: LED did not change the header"
+	h_led=$(htop_rows)
+	keys Space
+	expect 'Memory \[Bar\]'
+	keys F10
+	expect '^ *PID +USER'
+	keys q
+	echo "$NAME: htop's header rows: bar $h_bar, text $h_text, graph $h_graph, LED $h_led"
+	rm -rf "$XDG_CONFIG_HOME/htop" # not ptop's to import
+fi
+
+# --- ptop: the same keys -----------------------------------------------------
+tm_start ptop "$PTOP" -d 0.5
+expect '^ *PID +USER'
+keys F2
+expect '^Setup +Left column'
+expect ' memory +\[bar\]'
+wait_for test "$(ptop_rows)" -gt 0 || fail "ptop: no header above Setup"
+p_bar=$(ptop_rows)
+# without htop: a graph is three rows more than a bar, LED two
+: "${h_bar:=$p_bar}" "${h_text:=$p_bar}" "${h_graph:=$((p_bar + 3))}" "${h_led:=$((p_bar + 2))}"
+[ "$p_bar" -eq "$h_bar" ] || fail "ptop's header is $p_bar rows with bars, htop's $h_bar"
+keys Tab Down Space
+expect ' memory +\[text\]'
+expect '^Mem +[0-9.]+[KMGT]?/[0-9.]+[KMGT]? *'
+wait_for rows_are ptop "$h_text" || fail "ptop: text is $(ptop_rows) rows high, htop's $h_text"
+keys Space
+expect ' memory +\[graph\]'
+wait_for rows_are ptop "$h_graph" || fail "ptop: graph is $(ptop_rows) rows high, htop's $h_graph"
+# the graph: its caption, its figure under it, block elements at its foot
+expect '^Mem  '
+expect '^ *[0-9]+%( |$)'
+expect '^ {5}[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
+keys Space
+expect ' memory +\[led\]'
+wait_for rows_are ptop "$h_led" || fail "ptop: LED is $(ptop_rows) rows high, htop's $h_led"
+# three rows of digits, the caption on the middle one
+expect '^Mem +[┃┏┗┣┓┛┫━]'
+keys Space
+expect ' memory +\[bar\]'
+wait_for rows_are ptop "$h_bar" || fail "ptop: back to a bar, $(ptop_rows) rows"
+keys Space Space Space
+expect ' memory +\[led\]'
+
+# tasks has text and LED only: Space takes it from one to the other
+keys Down Down
+expect ' tasks +\[text\]'
+keys Space
+expect ' tasks +\[led\]'
+keys Space
+expect ' tasks +\[text\]'
+
+keys F10
+wait_for test -f "$rc" || fail "closing Setup did not write ptoprc"
+wait_for grep -q '^meters = cpu,memory:led,swap | tasks,load,uptime$' "$rc" ||
+	fail "ptoprc's meters: $(grep meters "$rc")"
+expect '^ *PID +USER'
+keys q
+
+# --- ptoprc's modes, ASCII digits without Unicode ------------------------------
+echo 'meters = cpu:graph,memory:led | load:bar' >"$rc"
+tm_start ascii "$PTOP" -d 0.5 --no-unicode
+expect '^ *PID +USER'
+expect '^CPU  '
+expect '^ {5}[ _.:=*#+-]*[_.:=*#+-]'
+expect '^Mem +[|_ ]*\|'
+expect '(^| )Load +\[.*[0-9]\.[0-9]{2} [0-9]\.[0-9]{2} [0-9]\.[0-9]{2}\]'
+keys q
+
+# --- htoprc's column_meter_modes 3 and 4, beside htop reading the same ----------
+rm -f "$rc"
+cat >"$tmp/htoprc" <<'EOF'
+# Beware! This file is rewritten by htop when settings are changed in the interface.
+htop_version=3.2.2
+config_reader_min_version=3
+header_layout=two_50_50
+column_meters_0=AllCPUs Memory Swap
+column_meter_modes_0=1 3 4
+column_meters_1=Tasks LoadAverage Uptime
+column_meter_modes_1=2 2 2
+EOF
+want=$((h_bar + 5))
+if [ -n "$HTOP" ]; then
+	mkdir -p "$XDG_CONFIG_HOME/htop"
+	cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+	tm_start htop2 "$HTOP"
+	expect '^ *PID +USER'
+	keys F2
+	expect '^Categories'
+	wait_for test "$(htop_rows)" -gt 0 || fail "htop: no header above Setup"
+	want=$(htop_rows)
+	keys F10
+	expect '^ *PID +USER'
+	keys q
+fi
+mkdir -p "$XDG_CONFIG_HOME/htop"
+cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+tm_start ptop2 "$PTOP" -d 0.5
+expect '^ *PID +USER'
+keys F2
+expect ' memory +\[graph\]'
+expect ' swap +\[led\]'
+wait_for rows_are ptop "$want" || fail "ptop's header from htoprc: $(ptop_rows) rows, htop's $want"
+keys Escape
+keys q
+finish
