@@ -65,9 +65,11 @@ int meter_mode_by_name(const char *name);
 bool meter_has_mode(unsigned id, enum meter_mode m);
 enum meter_mode meter_default_mode(unsigned id);
 /* The default header into m (room for UI_METERS_MAX); how many meters. htop's
- * two columns (CPUs, memory, swap; tasks, load, uptime), or for top's key
- * profile top's lines and ptop's own below them, in one column. */
-unsigned meters_default(struct ui_meter *m, enum key_profile keys);
+ * two columns (CPUs, memory, swap; tasks, load, uptime; with more than 4 of
+ * the machine's ncpus CPUs, the first half heading the left column and the
+ * second the right, as htop), or for top's key profile top's lines and
+ * ptop's own below them, in one column. */
+unsigned meters_default(struct ui_meter *m, enum key_profile keys, unsigned ncpus);
 
 /* The colours (Setup's Colors, ptoprc's color_scheme): htop's default, none
  * (color = no, -C, NO_COLOR), or dark ones for a light terminal (htop's Black

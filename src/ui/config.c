@@ -30,7 +30,7 @@ void config_defaults(struct ui_config *c)
 	c->pane = 0; /* Processes */
 	c->summary_unit = UNIT_MIB;
 	c->load_line = true;
-	c->nmeters = meters_default(c->meters, KEYS_HTOP);
+	c->nmeters = meters_default(c->meters, KEYS_HTOP, 0);
 	c->highlight_delay = UI_HIGHLIGHT_DELAY;
 }
 

@@ -41,6 +41,8 @@ extern const struct meter_def meter_uptime;
 extern const struct meter_def meter_load;
 extern const struct meter_def meter_tasks;
 extern const struct meter_def meter_cpu;
+extern const struct meter_def meter_left_cpus;
+extern const struct meter_def meter_right_cpus;
 extern const struct meter_def meter_mem;
 extern const struct meter_def meter_swap;
 extern const struct meter_def meter_cost;

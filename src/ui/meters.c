@@ -12,9 +12,10 @@
 
 /* Every meter; the header shows ptoprc's list of them, by default meters_default()'s. */
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime,     &meter_tasks,  &meter_cpu,  &meter_mem,	     &meter_swap,
-    &meter_disk,       &meter_net,    &meter_cost, &meter_accounted, &meter_psi_cpu,
-    &meter_psi_memory, &meter_psi_io, &meter_load, &meter_cpu_graph, &meter_mem_graph,
+    &meter_uptime,     &meter_tasks,	  &meter_cpu,  &meter_mem,	 &meter_swap,
+    &meter_disk,       &meter_net,	  &meter_cost, &meter_accounted, &meter_psi_cpu,
+    &meter_psi_memory, &meter_psi_io,	  &meter_load, &meter_cpu_graph, &meter_mem_graph,
+    &meter_left_cpus,  &meter_right_cpus,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
 _Static_assert(NMETERS <= UI_METERS_MAX, "ui_config.meters holds every meter");
@@ -87,12 +88,17 @@ enum meter_mode meter_default_mode(unsigned id)
 	return (enum meter_mode)m;
 }
 
-unsigned meters_default(struct ui_meter *m, enum key_profile keys)
+unsigned meters_default(struct ui_meter *m, enum key_profile keys, unsigned ncpus)
 {
 	/* htop's Header: CPUs, Memory, Swap | Tasks, Load average, Uptime */
 	static const char *const htop[][2] = {
 	    {"cpu", "0"},   {"memory", "0"}, {"swap", "0"},
 	    {"tasks", "1"}, {"load", "1"},   {"uptime", "1"},
+	};
+	/* and beyond 4 CPUs, half of them heading each column */
+	static const char *const htop_many[][2] = {
+	    {"left_cpus", "0"}, {"memory", "0"}, {"swap", "0"},	  {"right_cpus", "1"},
+	    {"tasks", "1"},	{"load", "1"},	 {"uptime", "1"},
 	};
 	/* top's five lines, and what ptop adds under them */
 	static const char *const top[] = {
@@ -103,6 +109,11 @@ unsigned meters_default(struct ui_meter *m, enum key_profile keys)
 	if (keys == KEYS_TOP) {
 		for (; n < sizeof(top) / sizeof(top[0]); n++)
 			m[n] = (struct ui_meter){.id = (unsigned char)meter_by_name(top[n])};
+	} else if (ncpus > 4) {
+		for (; n < sizeof(htop_many) / sizeof(htop_many[0]); n++)
+			m[n] =
+			    (struct ui_meter){.id = (unsigned char)meter_by_name(htop_many[n][0]),
+					      .column = (unsigned char)(htop_many[n][1][0] - '0')};
 	} else {
 		for (; n < sizeof(htop) / sizeof(htop[0]); n++)
 			m[n] = (struct ui_meter){.id = (unsigned char)meter_by_name(htop[n][0]),
