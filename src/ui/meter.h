@@ -69,6 +69,13 @@ struct bar_part {
 void meter_bar(struct ui *ui, const struct meter_at *at, int y, const char *label,
 	       const struct bar_part *parts, int nparts, const char *text);
 
+/* Scratch buffers for a meter's text: meter_scratch(k), k < METER_SCRATCH,
+ * is the k-th, emptied; it keeps its memory across frames, so that drawing
+ * the header in a steady refresh allocates nothing (house rule). Valid until
+ * it is asked for again: a meter's draw, not across meters. */
+#define METER_SCRATCH 2
+struct sbuf *meter_scratch(unsigned k);
+
 /* "what 1.2M/s" (bytes per second in K/M/G), or "what -/s" when not known yet. */
 void meter_rate(struct sbuf *b, const char *what, double bps, bool known);
 /* A text meter's row: the label in the label colour, then text, cut to its width. */

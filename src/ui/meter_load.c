@@ -25,18 +25,16 @@ static double load_percent(const struct frame *f)
 
 static void load_draw(struct ui *ui, const struct meter_at *at)
 {
-	/* kept across frames: a steady refresh allocates nothing */
-	static struct sbuf b;
+	struct sbuf *b = meter_scratch(0);
 
-	sbuf_reset(&b);
-	load_figures(ui, &b);
+	load_figures(ui, b);
 	if (at->mode == METER_BAR) {
 		struct bar_part part = {load_percent(&ui->frame), COLOR_BAR_USER};
 
-		meter_bar(ui, at, at->y, "Load ", &part, 1, sbuf_cstr(&b));
+		meter_bar(ui, at, at->y, "Load ", &part, 1, sbuf_cstr(b));
 		return;
 	}
-	meter_line(ui, at, _("Load average: "), &b);
+	meter_line(ui, at, _("Load average: "), b);
 }
 
 const struct meter_def meter_load = {

@@ -9,21 +9,20 @@ static void tasks_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame *f = &ui->frame;
 	const struct frame_tasks *t = output_tasks(f, &ui->view);
-	struct sbuf b = {0};
+	struct sbuf *b = meter_scratch(0);
 
-	sbuf_printf(&b,
+	sbuf_printf(b,
 		    f->threads
 			? _("Threads: %u total, %u running, %u sleeping, %u stopped, %u zombie")
 			: _("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie"),
 		    t->total, t->running, t->sleeping, t->stopped, t->zombie);
-	if ((int)b.len > at->w) {
-		sbuf_reset(&b);
-		sbuf_printf(&b,
+	if ((int)b->len > at->w) {
+		sbuf_reset(b);
+		sbuf_printf(b,
 			    f->threads ? _("Threads: %u, %u running") : _("Tasks: %u, %u running"),
 			    t->total, t->running);
 	}
-	ui_put(ui, at->y, at->x, at->w, b.p, b.len);
-	sbuf_free(&b);
+	ui_put(ui, at->y, at->x, at->w, b->p, b->len);
 }
 
 static void tasks_figures(const struct ui *ui, struct sbuf *b)

@@ -132,6 +132,17 @@ static const struct meter_def *shown(const struct ui *ui, unsigned i)
 	return meter_table[id < NMETERS ? id : 0];
 }
 
+/* Kept across frames, emptied when asked for: a steady refresh allocates nothing. */
+static struct sbuf scratch[METER_SCRATCH];
+
+struct sbuf *meter_scratch(unsigned k)
+{
+	struct sbuf *b = &scratch[k < METER_SCRATCH ? k : 0];
+
+	sbuf_reset(b);
+	return b;
+}
+
 unsigned meters_needs(const struct ui *ui)
 {
 	unsigned needs = 0;
