@@ -314,6 +314,7 @@ enum ui_action {
 	ACT_FILES,	    /* htop's l: its open files */
 	ACT_STRACE,	    /* htop's s: strace it */
 	ACT_AFFINITY,	    /* htop's a: its CPU affinity, shown and set */
+	ACT_CGROUP_PSI,	    /* its cgroup's pressure (atop's per cgroup; htop has none) */
 	ACT_MEMORY_DISPLAY, /* top's m: the memory meters as bars, text, or hidden */
 	ACT_TASK_UNITS,	    /* top's e: the memory columns' unit */
 	ACT_SUMMARY_UNITS,  /* top's E: the memory lines' unit; the event picker on Counters */
