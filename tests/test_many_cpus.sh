@@ -24,7 +24,8 @@ unshare -m sh -c "mount --bind /proc/stat /proc/stat" 2>/dev/null ||
 	skip "a mount namespace with a bind mount needs root here"
 
 # machine N: $tmp/N/stat and $tmp/N/cpu of N CPUs; the counters move on
-# every 0.2 s (at fixed widths, so that a reader never sees the file short).
+# every 0.2 s by whole steps (at fixed widths, so that a reader never sees
+# the file short).
 machine() {
 	d=$tmp/$1
 	mkdir -p "$d/cpu"
@@ -43,7 +44,10 @@ path, n = sys.argv[1], int(sys.argv[2])
 rest = "".join(l for l in open("/proc/stat") if not l.startswith("cpu"))
 def line(name, busy, idle):
     return "%s %012d 000000000000 000000000000 %012d 000000000000 000000000000 000000000000 0 0 0\n" % (name, busy, idle)
-t = 1000
+# each step gives every CPU 100 * n ticks, 100 * c of them busy for CPU c:
+# its share is exact over any interval
+step = 100 * n
+t = step
 open(path, "w").close()
 while True:
     busy = [t * c // n for c in range(n)]
@@ -51,7 +55,7 @@ while True:
     text += "".join(line("cpu%d" % c, busy[c], t - busy[c]) for c in range(n))
     with open(path, "r+") as f:
         f.write(text + rest)
-    t += 1000
+    t += step
     time.sleep(0.2)
 EOF
 	kids="$kids $!"
