@@ -36,7 +36,7 @@ rows_are() { test "$("$1"_rows)" -eq "$2"; }
 changed() { test "$("$1"_rows)" -ne "$2"; }
 
 # --- htop: Memory through its four modes ------------------------------------
-h_bar= h_text= h_graph= h_led=
+h_bar= h_text= h_graph= h_led= c_graph= c_led=
 if [ -n "$HTOP" ]; then
 	tm_start htop "$HTOP"
 	expect '^ *PID +USER'
@@ -62,10 +62,22 @@ if [ -n "$HTOP" ]; then
 	h_led=$(htop_rows)
 	keys Space
 	expect 'Memory \[Bar\]'
+	# the CPUs above it: a graph and LED for each CPU
+	keys Up Space Space
+	expect 'CPUs? [^[]*\[Graph\]'
+	wait_for changed htop "$h_bar" || fail "htop: the CPU graphs did not change the header"
+	c_graph=$(htop_rows)
+	keys Space
+	expect 'CPUs? [^[]*\[LED\]'
+	wait_for changed htop "$c_graph" || fail "htop: the CPU LEDs did not change the header"
+	c_led=$(htop_rows)
+	keys Space
+	expect 'CPUs? [^[]*\[Bar\]'
 	keys F10
 	expect '^ *PID +USER'
 	keys q
-	echo "$NAME: htop's header rows: bar $h_bar, text $h_text, graph $h_graph, LED $h_led"
+	echo "$NAME: htop's header rows: bar $h_bar, text $h_text, graph $h_graph, LED $h_led;" \
+		"CPUs as graphs $c_graph, as LED $c_led"
 	rm -rf "$XDG_CONFIG_HOME/htop" # not ptop's to import
 fi
 
@@ -99,7 +111,26 @@ expect '^Mem +[┃┏┗┣┓┛┫━]'
 keys Space
 expect ' memory +\[bar\]'
 wait_for rows_are ptop "$h_bar" || fail "ptop: back to a bar, $(ptop_rows) rows"
-keys Space Space Space
+# the CPUs above it: as htop, a graph of its own for each CPU, and LED digits
+keys Up Space Space
+expect ' (cpu|left_cpus) +\[graph\]'
+expect '^0 +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]|^0 *$'
+if [ -n "$c_graph" ]; then
+	wait_for rows_are ptop "$c_graph" ||
+		fail "ptop: the CPU graphs are $(ptop_rows) rows high, htop's $c_graph"
+else
+	wait_for changed ptop "$p_bar" || fail "ptop: the CPU graphs did not change the header"
+fi
+keys Space
+expect ' (cpu|left_cpus) +\[led\]'
+if [ -n "$c_led" ]; then
+	wait_for rows_are ptop "$c_led" ||
+		fail "ptop: the CPU LEDs are $(ptop_rows) rows high, htop's $c_led"
+fi
+keys Space
+expect ' (cpu|left_cpus) +\[bar\]'
+wait_for rows_are ptop "$p_bar" || fail "ptop: CPUs back to bars, $(ptop_rows) rows"
+keys Down Space Space Space
 expect ' memory +\[led\]'
 
 # tasks has text and LED only: Space takes it from one to the other
@@ -121,7 +152,7 @@ keys q
 echo 'meters = cpu:graph,memory:led | load:bar' >"$rc"
 tm_start ascii "$PTOP" -d 0.5 --no-unicode
 expect '^ *PID +USER'
-expect '^CPU  '
+expect '^(CPU|0) '
 expect '^ {5}[ _.:=*#+-]*[_.:=*#+-]'
 expect '^Mem +[|_ ]*\|'
 expect '(^| )Load +\[.*[0-9]\.[0-9]{2} [0-9]\.[0-9]{2} [0-9]\.[0-9]{2}\]'

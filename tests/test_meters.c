@@ -121,11 +121,28 @@ static void all_meters(enum meter_mode m)
 		    .mode = (unsigned char)(meter_has_mode(id, m) ? m : meter_default_mode(id))};
 }
 
+/* The CPU halves in mode m, heading the two columns, memory under the left. */
+static void cpu_halves(enum meter_mode m)
+{
+	ui.cfg.nmeters = 3;
+	ui.cfg.meters[0] = (struct ui_meter){.id = (unsigned char)meter_by_name("left_cpus"),
+					     .mode = (unsigned char)m};
+	ui.cfg.meters[1] = (struct ui_meter){.id = (unsigned char)meter_by_name("memory"),
+					     .mode = (unsigned char)m};
+	ui.cfg.meters[2] = (struct ui_meter){.id = (unsigned char)meter_by_name("right_cpus"),
+					     .column = 1,
+					     .mode = (unsigned char)m};
+}
+
 static void test_no_malloc_per_draw(void **state)
 {
 	(void)state;
-	for (int m = 0; m < METER_MODE_COUNT; m++) {
-		all_meters((enum meter_mode)m);
+	/* every meter (a header too tall: compact), then the CPUs one by one */
+	for (int m = 0; m < 2 * METER_MODE_COUNT; m++) {
+		if (m < METER_MODE_COUNT)
+			all_meters((enum meter_mode)m);
+		else
+			cpu_halves((enum meter_mode)(m - METER_MODE_COUNT));
 		/* the first frames may size what is kept */
 		for (int i = 0; i < 3; i++) {
 			next_frame();
@@ -139,8 +156,9 @@ static void test_no_malloc_per_draw(void **state)
 		}
 		counting = false;
 		if (allocs)
-			fail_msg("mode %s: %u allocations in 5 draws",
-				 meter_mode_name((enum meter_mode)m), allocs);
+			fail_msg("mode %s%s: %u allocations in 5 draws",
+				 meter_mode_name((enum meter_mode)(m % METER_MODE_COUNT)),
+				 m < METER_MODE_COUNT ? "" : " (CPUs)", allocs);
 	}
 }
 
@@ -188,6 +206,16 @@ static void test_cpu_halves(void **state)
 	assert_int_equal(meters_height(&ui, 48), 4);
 	only("cpu", METER_BAR);
 	assert_int_equal(meters_height(&ui, 48), 8);
+	/* as htop's, a graph (four rows) and LED digits (three) for each CPU */
+	only("left_cpus", METER_GRAPH);
+	assert_int_equal(meters_height(&ui, 48), 16);
+	only("right_cpus", METER_LED);
+	assert_int_equal(meters_height(&ui, 48), 12);
+	/* the halves and memory as graphs: 16 rows on the left, 4 more for memory */
+	cpu_halves(METER_GRAPH);
+	assert_int_equal(meters_height(&ui, 48), 20);
+	/* too many for the screen: one row each */
+	assert_int_equal(meters_height(&ui, 10), 2);
 	/* one bar for all of them: the left half shows it, the right one nothing */
 	ui.cfg.per_cpu = false;
 	only("left_cpus", METER_BAR);

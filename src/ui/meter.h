@@ -9,10 +9,12 @@
 
 #include "tui.h"
 
-/* Where a meter is drawn: h rows from row y, w columns from column x, as mode. */
+/* Where a meter is drawn: h rows from row y, w columns from column x, as
+ * mode; compact: on a screen too short for the header it would like. */
 struct meter_at {
 	int y, x, w, h;
 	enum meter_mode mode;
+	bool compact;
 };
 
 struct meter_def {
@@ -28,6 +30,10 @@ struct meter_def {
 	int (*height)(const struct ui *ui, bool compact);
 	/* Draw its rows in at as bar or text (a column of the header may be narrow: say less). */
 	void (*draw)(struct ui *ui, const struct meter_at *at);
+	/* A meter of several figures (the CPUs) sets this: its rows in every
+	 * mode, and draw() draws every mode (with meter_graph_series() and
+	 * meter_led_text()); else meters.c draws its graph and LED. */
+	int (*mode_height)(const struct ui *ui, enum meter_mode mode, bool compact);
 	/* Graph and LED modes, drawn by meters.c: the caption ("CPU"); */
 	const char *label;
 	/* for a graph, the frame's figure in percent of its whole (the history
@@ -89,10 +95,23 @@ void meter_line(struct ui *ui, const struct meter_at *at, const char *label,
 #define METER_GRAPH_ROWS 4
 #define METER_LED_ROWS 3
 
-/* meter_graph.c: meter id's history as a graph over at's rows, its caption
- * and latest figure at the left; meter_led.c: its figures in big digits. */
+/* The graphs' histories: meter id's percent is series id; CPU c's is this
+ * one (for the first METER_GRAPH_CPUS CPUs). */
+#define METER_GRAPH_CPUS 64
+#define METER_SERIES_CPU(c) (UI_METERS_MAX + (c))
+/* Rows of a meter drawn as mode, when it draws rows as bar or text. */
+int meter_mode_rows(enum meter_mode mode, int rows, bool compact);
+
+/* meter_graph.c: a history as a graph over at's rows, the caption and the
+ * latest figure at the left: series, or meter id's. */
+void meter_graph_series(struct ui *ui, const struct meter_at *at, unsigned series,
+			const char *label);
 void meter_graph_draw(struct ui *ui, const struct meter_at *at, unsigned id,
 		      const struct meter_def *m);
+/* meter_led.c: figures in big digits over at's rows (one row of text on a
+ * short screen), the caption before them; a meter's own figures. */
+void meter_led_text(struct ui *ui, const struct meter_at *at, const char *label,
+		    const struct sbuf *fig);
 void meter_led_draw(struct ui *ui, const struct meter_at *at, const struct meter_def *m);
 
 /* A meter of one row, whatever the screen. */

@@ -24,8 +24,10 @@
 #define GRAPH_GUTTER 5
 
 struct graph_sample {
-	int64_t time_ns;	/* the frame's wall clock */
-	float v[UI_METERS_MAX]; /* each graph-able meter's figure, percent of its whole */
+	int64_t time_ns; /* the frame's wall clock */
+	/* each graph-able meter's figure, percent of its whole, then each CPU's
+	 * busy percent (negative: not read in that frame, drawn blank) */
+	float v[METER_SERIES_CPU(METER_GRAPH_CPUS)];
 };
 
 /* A ring of the frames taken, oldest first from (head - n). */
@@ -64,6 +66,9 @@ void graph_frame(const struct ui *ui)
 	s->time_ns = t;
 	for (unsigned id = 0; (m = meter_def_of(id)); id++)
 		s->v[id] = m->percent ? (float)m->percent(f) : 0;
+	for (unsigned c = 0; c < METER_GRAPH_CPUS; c++)
+		s->v[METER_SERIES_CPU(c)] =
+		    f->cpus && c < f->ncpus ? (float)(100.0 - f->cpus[c].idle) : -1.0f;
 	hist.head = (hist.head + 1) % GRAPH_MAX;
 	if (hist.n < GRAPH_MAX)
 		hist.n++;
@@ -87,7 +92,7 @@ static const char *graph_cell(bool utf8, int lvl)
 /* Columns x.. x+w-1 of rows y.. y+h-1: the newest frames' figures of meter
  * id, the newest at the right; each at least its lowest step (an idle
  * machine's graph is a line, not nothing), full at 100%. */
-static void graph_columns(struct ui *ui, int y, int x, int w, int h, unsigned id,
+static void graph_columns(struct ui *ui, int y, int x, int w, int h, unsigned series,
 			  enum ui_color color)
 {
 	unsigned k = hist.n < (unsigned)w ? hist.n : (unsigned)w;
@@ -98,7 +103,7 @@ static void graph_columns(struct ui *ui, int y, int x, int w, int h, unsigned id
 		for (int i = 0; i < w - (int)k; i++)
 			addch(' ');
 		for (unsigned i = k; i-- > 0;) {
-			double pct = nth_newest(i)->v[id];
+			double pct = nth_newest(i)->v[series];
 			int steps = (int)(pct * GRAPH_LEVELS * h / 100.0) + 1;
 
 			if (steps > GRAPH_LEVELS * h)
@@ -109,25 +114,33 @@ static void graph_columns(struct ui *ui, int y, int x, int w, int h, unsigned id
 	attroff(ui_attr(ui, color, A_NORMAL));
 }
 
-void meter_graph_draw(struct ui *ui, const struct meter_at *at, unsigned id,
-		      const struct meter_def *m)
+void meter_graph_series(struct ui *ui, const struct meter_at *at, unsigned series,
+			const char *label)
 {
-	int gutter = at->h > 1 ? GRAPH_GUTTER : (int)strlen(m->label) + 1;
+	int lw = (int)strlen(label), gutter = at->h > 1 ? GRAPH_GUTTER : lw + 1;
+	bool known = hist.n && nth_newest(0)->v[series] >= 0;
 	char fig[16];
 
-	if (at->w <= gutter || at->h < 1)
+	if (at->w <= gutter || at->h < 1 || series >= METER_SERIES_CPU(METER_GRAPH_CPUS))
 		return;
 	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	mvaddnstr(at->y, at->x, m->label, gutter - 1);
+	mvaddnstr(at->y, at->x, label, gutter - 1);
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	for (int c = (int)strlen(m->label); c < gutter; c++)
+	for (int c = lw < gutter ? lw : gutter; c < gutter; c++)
 		mvaddch(at->y, at->x + c, ' ');
 	/* under the caption, what the newest column stands for */
 	for (int r = 1; r < at->h; r++) {
-		snprintf(fig, sizeof(fig), "%3.0f%%", hist.n ? (double)nth_newest(0)->v[id] : 0.0);
-		mvprintw(at->y + r, at->x, "%-*s", gutter, r == 1 && hist.n ? fig : "");
+		snprintf(fig, sizeof(fig), "%3.0f%%",
+			 known ? (double)nth_newest(0)->v[series] : 0.0);
+		mvprintw(at->y + r, at->x, "%-*s", gutter, r == 1 && known ? fig : "");
 	}
-	graph_columns(ui, at->y, at->x + gutter, at->w - gutter, at->h, id, COLOR_BAR_USER);
+	graph_columns(ui, at->y, at->x + gutter, at->w - gutter, at->h, series, COLOR_BAR_USER);
+}
+
+void meter_graph_draw(struct ui *ui, const struct meter_at *at, unsigned id,
+		      const struct meter_def *m)
+{
+	meter_graph_series(ui, at, id, m->label);
 }
 
 /* "CPU [    ▁▂▃▅▇█] 45.2%" across the place given: the newest frame at the right. */

@@ -34,27 +34,34 @@ void meter_led_draw(struct ui *ui, const struct meter_at *at, const struct meter
 {
 	/* kept across frames: a steady refresh allocates nothing */
 	static struct sbuf fig;
-	const char *const(*digits)[10] = ui->utf8 ? led_utf8 : led_ascii;
-	int x = at->x, end = at->x + at->w, lw = (int)strlen(m->label) + 1;
 
 	sbuf_reset(&fig);
 	m->figures(ui, &fig);
-	if (at->h < METER_LED_ROWS) {
-		char label[32];
+	meter_led_text(ui, at, m->label, &fig);
+}
 
-		snprintf(label, sizeof(label), "%s ", m->label);
-		meter_line(ui, at, label, &fig);
+void meter_led_text(struct ui *ui, const struct meter_at *at, const char *label,
+		    const struct sbuf *fig)
+{
+	const char *const(*digits)[10] = ui->utf8 ? led_utf8 : led_ascii;
+	int x = at->x, end = at->x + at->w, lw = (int)strlen(label) + 1;
+
+	if (at->h < METER_LED_ROWS) {
+		char spaced[32];
+
+		snprintf(spaced, sizeof(spaced), "%s ", label);
+		meter_line(ui, at, spaced, fig);
 		return;
 	}
 	for (int r = 0; r < at->h; r++)
 		mvprintw(at->y + r, x, "%*s", at->w, "");
 	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	mvaddnstr(at->y + 1, x, m->label, at->w);
+	mvaddnstr(at->y + 1, x, label, at->w);
 	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
 	x += lw;
 	attron(ui_attr(ui, COLOR_BAR_USER, A_BOLD));
-	for (size_t i = 0; i < fig.len; i++) {
-		char c = fig.p[i];
+	for (size_t i = 0; i < fig->len; i++) {
+		char c = fig->p[i];
 
 		if (c >= '0' && c <= '9') {
 			if (x + LED_DIGIT_W > end)

@@ -218,22 +218,34 @@ static enum meter_mode mode_of(const struct ui *ui, unsigned i)
 								 : meter_default_mode(um->id);
 }
 
+int meter_mode_rows(enum meter_mode mode, int rows, bool compact)
+{
+	switch (mode) {
+	case METER_GRAPH:
+		return compact ? rows : rows * METER_GRAPH_ROWS;
+	case METER_LED:
+		return compact ? rows : rows * METER_LED_ROWS;
+	default:
+		return rows;
+	}
+}
+
 /* The rows of the i-th meter of the header: its own as bar or text; a
- * graph's and LED's (one on a short screen) where it is not hidden. */
+ * graph's and LED's (one on a short screen) where it is not hidden; or
+ * what it says for each mode. */
 static int rows_of(const struct ui *ui, unsigned i, bool compact)
 {
-	int h = shown(ui, i)->height(ui, compact);
+	const struct meter_def *m = shown(ui, i);
+	int h;
 
+	if (m->mode_height)
+		return m->mode_height(ui, mode_of(ui, i), compact);
+	h = m->height(ui, compact);
 	if (h <= 0)
 		return 0;
-	switch (mode_of(ui, i)) {
-	case METER_GRAPH:
-		return compact ? 1 : METER_GRAPH_ROWS;
-	case METER_LED:
-		return compact ? 1 : METER_LED_ROWS;
-	default:
-		return h;
-	}
+	return mode_of(ui, i) == METER_GRAPH || mode_of(ui, i) == METER_LED
+		   ? meter_mode_rows(mode_of(ui, i), 1, compact)
+		   : h;
 }
 
 /* The rows of column col's meters. */
@@ -268,7 +280,8 @@ static void draw_column(struct ui *ui, unsigned col, int x, int w, bool compact)
 	for (unsigned i = 0; i < ui->cfg.nmeters; i++) {
 		const struct ui_meter *um = &ui->cfg.meters[i];
 		const struct meter_def *m = shown(ui, i);
-		struct meter_at at = {.y = y, .x = x, .w = w, .mode = mode_of(ui, i)};
+		struct meter_at at = {
+		    .y = y, .x = x, .w = w, .mode = mode_of(ui, i), .compact = compact};
 
 		if ((um->column != 0) != (col != 0))
 			continue;
@@ -276,9 +289,9 @@ static void draw_column(struct ui *ui, unsigned col, int x, int w, bool compact)
 		/* a hidden meter (top's l) draws nothing: the next one takes its row */
 		if (at.h <= 0)
 			continue;
-		if (at.mode == METER_GRAPH)
+		if (at.mode == METER_GRAPH && !m->mode_height)
 			meter_graph_draw(ui, &at, um->id, m);
-		else if (at.mode == METER_LED)
+		else if (at.mode == METER_LED && !m->mode_height)
 			meter_led_draw(ui, &at, m);
 		else
 			m->draw(ui, &at);
