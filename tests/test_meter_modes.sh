@@ -112,14 +112,17 @@ keys Space
 expect ' memory +\[bar\]'
 wait_for rows_are ptop "$h_bar" || fail "ptop: back to a bar, $(ptop_rows) rows"
 # the CPUs above it: as htop, a graph of its own for each CPU, and LED digits
+# (compared where Setup's header, a third of the screen at most, holds them all)
+if [ $(($(getconf _NPROCESSORS_ONLN) * 4 + 2)) -gt 16 ]; then
+	partial_skip "too many CPUs for their graphs in Setup's header: their rows are not compared"
+	c_graph= c_led=
+fi
 keys Up Space Space
 expect ' (cpu|left_cpus) +\[graph\]'
-expect '^0 +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]|^0 *$'
+expect '^(0|CPU)( |$)'
 if [ -n "$c_graph" ]; then
 	wait_for rows_are ptop "$c_graph" ||
 		fail "ptop: the CPU graphs are $(ptop_rows) rows high, htop's $c_graph"
-else
-	wait_for changed ptop "$p_bar" || fail "ptop: the CPU graphs did not change the header"
 fi
 keys Space
 expect ' (cpu|left_cpus) +\[led\]'
