@@ -20,8 +20,7 @@ struct meter_at {
 struct meter_def {
 	const char *name; /* ptoprc's meters line names it so */
 	unsigned needs;	  /* METER_NEEDS_* */
-	/* 1 << METER_* for each mode it can be drawn as; the lowest is its default.
-	 * 0: text only. */
+	/* 1 << METER_* for each mode it can be drawn as; 0: text only. */
 	unsigned modes;
 	/* the mode it is drawn as unless told, when it has it (else its lowest) */
 	enum meter_mode default_mode;
@@ -39,7 +38,7 @@ struct meter_def {
 	/* for a graph, the frame's figure in percent of its whole (the history
 	 * keeps it from every frame: it takes the frame, not the screen); */
 	double (*percent)(const struct frame *f);
-	/* for LED, its figures as text ("45.2%"), into b (reset first). */
+	/* for LED, its figures as text ("45.2%"), appended to b (empty). */
 	void (*figures)(const struct ui *ui, struct sbuf *b);
 };
 

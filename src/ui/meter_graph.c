@@ -7,7 +7,8 @@
  * taken, its height in eighths of a cell (Unicode block elements), or an
  * ASCII ramp without UTF-8 (--no-unicode, another locale). The history is
  * kept from every frame the viewer takes, shown or not, for every meter
- * that can be a graph, drawn or not; a frame that does not follow the last
+ * that can be a graph, drawn or not, and for each CPU (the CPU meters draw
+ * a graph per CPU, as htop's); a frame that does not follow the last
  * one kept (a replay travelled back or away) starts it again from there.
  * Touches no kernel interface: the frames have what it shows.
  */
