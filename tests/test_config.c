@@ -564,9 +564,9 @@ static void test_bad_values(void **state)
 	    "meters = cpu,cpu",
 	    "meters = cpu | memory,cpu",
 	    "meters = cpu | tasks | load",
-	    "meters = tasks:bar",
-	    "meters = tasks:graph",
+	    "meters = uptime:graph",
 	    "meters = uptime:bar",
+	    "meters = disk:led",
 	    "meters = cpu:sparkle",
 	    "meters = cpu:",
 	};

@@ -9,9 +9,10 @@
 # under "Mem" and its figure; its LED digits are box-drawing lines in UTF-8
 # and bars and underscores with --no-unicode. Closing Setup writes the mode
 # to ptoprc's meters line; an htoprc whose column_meter_modes say 3 (graph)
-# and 4 (LED) gives ptop the header htop draws from it. Text-only meters
-# (tasks: text and LED) cycle through theirs only.
-# make check sets PTOP, srcdir and TMUX_BIN.
+# and 4 (LED) gives ptop the header htop draws from it. The CPUs are a
+# graph and LED digits each, as htop's, and the tasks meter cycles text,
+# graph (of how many), LED and bar as htop's task counter, each as many
+# rows high as htop's. make check sets PTOP, srcdir and TMUX_BIN.
 
 NAME=test_meter_modes
 WAIT_SECONDS=30
@@ -36,7 +37,7 @@ rows_are() { test "$("$1"_rows)" -eq "$2"; }
 changed() { test "$("$1"_rows)" -ne "$2"; }
 
 # --- htop: Memory through its four modes ------------------------------------
-h_bar= h_text= h_graph= h_led= c_graph= c_led=
+h_bar= h_text= h_graph= h_led= c_graph= c_led= t_graph= t_led=
 if [ -n "$HTOP" ]; then
 	tm_start htop "$HTOP"
 	expect '^ *PID +USER'
@@ -73,11 +74,26 @@ if [ -n "$HTOP" ]; then
 	c_led=$(htop_rows)
 	keys Space
 	expect 'CPUs? [^[]*\[Bar\]'
+	# the task counter, heading the right column: text, graph, LED, bar
+	keys Right
+	expect 'Task counter \[Text\]'
+	keys Space
+	expect 'Task counter \[Graph\]'
+	wait_for changed htop "$h_bar" || fail "htop: the tasks graph did not change the header"
+	t_graph=$(htop_rows)
+	keys Space
+	expect 'Task counter \[LED\]'
+	wait_for changed htop "$t_graph" || fail "htop: the tasks LED did not change the header"
+	t_led=$(htop_rows)
+	keys Space
+	expect 'Task counter \[Bar\]'
+	keys Space
+	expect 'Task counter \[Text\]'
 	keys F10
 	expect '^ *PID +USER'
 	keys q
 	echo "$NAME: htop's header rows: bar $h_bar, text $h_text, graph $h_graph, LED $h_led;" \
-		"CPUs as graphs $c_graph, as LED $c_led"
+		"CPUs as graphs $c_graph, as LED $c_led; tasks as a graph $t_graph, as LED $t_led"
 	rm -rf "$XDG_CONFIG_HOME/htop" # not ptop's to import
 fi
 
@@ -133,16 +149,33 @@ fi
 keys Space
 expect ' (cpu|left_cpus) +\[bar\]'
 wait_for rows_are ptop "$p_bar" || fail "ptop: CPUs back to bars, $(ptop_rows) rows"
-keys Down Space Space Space
-expect ' memory +\[led\]'
-
-# tasks has text and LED only: Space takes it from one to the other
-keys Down Down
+# the tasks meter, as htop's task counter: text, graph, LED, bar
+keys Down Down Down
 expect ' tasks +\[text\]'
+keys Space
+expect ' tasks +\[graph\]'
+if [ -n "$t_graph" ]; then
+	wait_for rows_are ptop "$t_graph" ||
+		fail "ptop: the tasks graph is $(ptop_rows) rows high, htop's $t_graph"
+fi
+# its caption over its count
+expect ' Tasks +'
+expect ' +[0-9]+ +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
 keys Space
 expect ' tasks +\[led\]'
+if [ -n "$t_led" ]; then
+	wait_for rows_are ptop "$t_led" ||
+		fail "ptop: the tasks LED is $(ptop_rows) rows high, htop's $t_led"
+fi
+keys Space
+expect ' tasks +\[bar\]'
+expect ' Tasks +\[\|*.*[0-9]+/[0-9]+\]'
 keys Space
 expect ' tasks +\[text\]'
+
+keys Up Up Space Space Space
+expect ' memory +\[led\]'
+
 
 keys F10
 wait_for test -f "$rc" || fail "closing Setup did not write ptoprc"

@@ -189,9 +189,11 @@ static void test_heights(void **state)
 	/* a short screen: one row each */
 	only("load", METER_GRAPH);
 	assert_int_equal(meters_height(&ui, 2), 1);
-	/* tasks and uptime have text and LED only, as htop's Uptime */
-	assert_false(meter_has_mode((unsigned)meter_by_name("tasks"), METER_GRAPH));
+	/* uptime has text and LED only, as htop's; tasks all four, text first */
+	assert_true(meter_has_mode((unsigned)meter_by_name("tasks"), METER_GRAPH));
+	assert_int_equal(meter_default_mode((unsigned)meter_by_name("tasks")), METER_TEXT);
 	assert_false(meter_has_mode((unsigned)meter_by_name("uptime"), METER_BAR));
+	assert_false(meter_has_mode((unsigned)meter_by_name("uptime"), METER_GRAPH));
 	assert_true(meter_has_mode((unsigned)meter_by_name("load"), METER_LED));
 	assert_int_equal(meter_default_mode((unsigned)meter_by_name("load")), METER_TEXT);
 }

@@ -38,6 +38,9 @@ struct meter_def {
 	/* for a graph, the frame's figure in percent of its whole (the history
 	 * keeps it from every frame: it takes the frame, not the screen); */
 	double (*percent)(const struct frame *f);
+	/* percent() is a count, not a share: graphed against the largest shown
+	 * (htop's graphs of meters that are no percent chart) */
+	bool counts;
 	/* for LED, its figures as text ("45.2%"), appended to b (empty). */
 	void (*figures)(const struct ui *ui, struct sbuf *b);
 };

@@ -21,7 +21,8 @@
 #define GRAPH_MAX 1024
 /* Heights of a cell, lowest first: a cell is eight steps. */
 #define GRAPH_LEVELS 8
-/* Columns left of a graph of more than one row: its caption over its figure. */
+/* Columns left of a graph of more than one row: its caption over its figure
+ * (a longer caption takes more). */
 #define GRAPH_GUTTER 5
 
 struct graph_sample {
@@ -90,21 +91,39 @@ static const char *graph_cell(bool utf8, int lvl)
 	return utf8 ? blocks[lvl - 1] : ascii[lvl - 1];
 }
 
-/* Columns x.. x+w-1 of rows y.. y+h-1: the newest frames' figures of meter
- * id, the newest at the right; each at least its lowest step (an idle
- * machine's graph is a line, not nothing), full at 100%. */
+/* Whether series is a count (graphed against the largest shown), not a share. */
+static bool series_counts(unsigned series)
+{
+	const struct meter_def *m = series < UI_METERS_MAX ? meter_def_of(series) : NULL;
+
+	return m && m->counts;
+}
+
+/* Columns x.. x+w-1 of rows y.. y+h-1: the newest frames' figures of a
+ * series, the newest at the right; each at least its lowest step (an idle
+ * machine's graph is a line, not nothing), full at 100% (or, for a count,
+ * at the largest shown). */
 static void graph_columns(struct ui *ui, int y, int x, int w, int h, unsigned series,
 			  enum ui_color color)
 {
 	unsigned k = hist.n < (unsigned)w ? hist.n : (unsigned)w;
+	double scale = 1.0;
 
+	if (series_counts(series)) {
+		double top = 1.0;
+
+		for (unsigned i = 0; i < k; i++)
+			if (nth_newest(i)->v[series] > top)
+				top = nth_newest(i)->v[series];
+		scale = 100.0 / top;
+	}
 	attron(ui_attr(ui, color, A_NORMAL));
 	for (int r = 0; r < h; r++) {
 		move(y + r, x);
 		for (int i = 0; i < w - (int)k; i++)
 			addch(' ');
 		for (unsigned i = k; i-- > 0;) {
-			double pct = nth_newest(i)->v[series];
+			double pct = nth_newest(i)->v[series] * scale;
 			int steps = (int)(pct * GRAPH_LEVELS * h / 100.0) + 1;
 
 			if (steps > GRAPH_LEVELS * h)
@@ -118,7 +137,8 @@ static void graph_columns(struct ui *ui, int y, int x, int w, int h, unsigned se
 void meter_graph_series(struct ui *ui, const struct meter_at *at, unsigned series,
 			const char *label)
 {
-	int lw = (int)strlen(label), gutter = at->h > 1 ? GRAPH_GUTTER : lw + 1;
+	int lw = (int)strlen(label),
+	    gutter = at->h > 1 && lw < GRAPH_GUTTER ? GRAPH_GUTTER : lw + 1;
 	bool known = hist.n && nth_newest(0)->v[series] >= 0;
 	char fig[16];
 
@@ -131,7 +151,7 @@ void meter_graph_series(struct ui *ui, const struct meter_at *at, unsigned serie
 		mvaddch(at->y, at->x + c, ' ');
 	/* under the caption, what the newest column stands for */
 	for (int r = 1; r < at->h; r++) {
-		snprintf(fig, sizeof(fig), "%3.0f%%",
+		snprintf(fig, sizeof(fig), series_counts(series) ? "%4.0f" : "%3.0f%%",
 			 known ? (double)nth_newest(0)->v[series] : 0.0);
 		mvprintw(at->y + r, at->x, "%-*s", gutter, r == 1 && known ? fig : "");
 	}
