@@ -70,7 +70,9 @@ static struct pipeline_request batch_request(const struct batch_opts *o)
 	struct pipeline_request req = {.needs = PROC_NEED(PROC_FILE_STATM) |
 						field_defs[o->order.field].needs,
 				       .threads = o->threads,
-				       .per_cpu = o->per_cpu};
+				       .per_cpu = o->per_cpu,
+				       /* JSON and recordings carry the machine's pressure */
+				       .psi = o->format == &output_format_json || o->record};
 
 	for (size_t i = 0; i < o->view.ncolumns; i++)
 		req.needs |= field_defs[o->view.columns[i]].needs;

@@ -243,15 +243,19 @@ static void test_round_trip(void **state)
 	all.load_line = false;
 	all.scheme = UI_SCHEME_LIGHT;
 	/* both columns, in an order the file keeps (left ones first), modes not the default */
-	all.nmeters = 4;
+	all.nmeters = 6;
 	all.meters[0] =
 	    (struct ui_meter){.id = (unsigned char)meter_by_name("cpu"), .mode = METER_TEXT};
 	all.meters[1] =
 	    (struct ui_meter){.id = (unsigned char)meter_by_name("psi_cpu"), .mode = METER_TEXT};
-	all.meters[2] = (struct ui_meter){
-	    .id = (unsigned char)meter_by_name("psi_io"), .column = 1, .mode = METER_TEXT};
+	all.meters[2] =
+	    (struct ui_meter){.id = (unsigned char)meter_by_name("swap"), .mode = METER_GRAPH};
 	all.meters[3] = (struct ui_meter){
+	    .id = (unsigned char)meter_by_name("psi_io"), .column = 1, .mode = METER_TEXT};
+	all.meters[4] = (struct ui_meter){
 	    .id = (unsigned char)meter_by_name("memory"), .column = 1, .mode = METER_TEXT};
+	all.meters[5] = (struct ui_meter){
+	    .id = (unsigned char)meter_by_name("load"), .column = 1, .mode = METER_LED};
 	assert_null(
 	    config_parse_counters("context-switches, page-faults,skl::INST_RETIRED:ANY_P", &all));
 
@@ -560,8 +564,10 @@ static void test_bad_values(void **state)
 	    "meters = cpu,cpu",
 	    "meters = cpu | memory,cpu",
 	    "meters = cpu | tasks | load",
-	    "meters = tasks:bar",
-	    "meters = cpu:graph",
+	    "meters = uptime:graph",
+	    "meters = uptime:bar",
+	    "meters = disk:led",
+	    "meters = cpu:sparkle",
 	    "meters = cpu:",
 	};
 
@@ -615,6 +621,17 @@ static void test_meters_layout(void **state)
 	assert_int_equal(c.meters[2].column, 1);
 	assert_int_equal(c.meters[2].mode, METER_TEXT);
 	assert_int_equal(c.meters[3].column, 1);
+
+	/* htop's graph and LED, where the meter has them; load is text unless told */
+	write_text(t->path, "meters = cpu:graph,memory:led | load,tasks:led,uptime:led\n");
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(c.nmeters, 5);
+	assert_int_equal(c.meters[0].mode, METER_GRAPH);
+	assert_int_equal(c.meters[1].mode, METER_LED);
+	assert_int_equal(c.meters[2].mode, METER_TEXT);
+	assert_int_equal(c.meters[3].mode, METER_LED);
+	assert_int_equal(c.meters[4].mode, METER_LED);
 
 	/* an empty header, and one with its left half empty */
 	write_text(t->path, "meters =\n");

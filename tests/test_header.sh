@@ -122,7 +122,7 @@ tm_start bad "$PTOP" -d 5
 expect 'ptoprc:1: meters: more than two columns of meters'
 expect '\] +Load average: '
 keys q
-printf 'meters = tasks:bar\n' >"$rc"
+printf 'meters = uptime:bar\n' >"$rc"
 tm_start bad2 "$PTOP" -d 5
 expect 'ptoprc:1: meters: a meter shown in a mode it has not'
 keys q

@@ -314,6 +314,19 @@ static void build_v5_frame(struct frame *f, struct frame_cpu *cpus)
 	f->cost.switch_run_ns = 111.6;
 }
 
+/* build_v5_frame() with what format version 6 added: the machine's pressure,
+ * memory's file unreadable and CPU's without a full line. */
+static void build_v6_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v5_frame(f, cpus);
+	f->psi.asked = true;
+	f->psi.res[PSI_CPU].some = (struct proc_pressure_line){{152, 80, 21}, 5589018};
+	f->psi.error[PSI_MEMORY] = -EACCES;
+	f->psi.res[PSI_IO].has_full = true;
+	f->psi.res[PSI_IO].some = (struct proc_pressure_line){{1, 2, 3}, 99};
+	f->psi.res[PSI_IO].full = (struct proc_pressure_line){{10000, 0, 4}, UINT64_MAX};
+}
+
 static void read_fixture(const char *name, struct sbuf *b);
 
 /* A fixture's bytes against what encoding f in version gives, and back and again. */
@@ -370,7 +383,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * committed bytes (tests/fixtures/record/full.raw, as the codec of format
  * version 3 wrote them: a ptop appending to such a file still writes them,
  * whatever version 4 added to the frame), build_v4_frame() to full4.raw
- * (version 4's, whatever 5 added), build_v5_frame() to full5.raw,
+ * (version 4's, whatever 5 added), build_v5_frame() to full5.raw (version
+ * 5's, whatever 6 added), build_v6_frame() to full6.raw,
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -391,7 +405,12 @@ static void test_codec_bytes(void **state)
 	build_v5_frame(&f, cpus);
 	/* and what version 5 added leaves version 4's bytes as they were */
 	check_bytes(&f, 4, "full4.raw");
-	check_bytes(&f, RECORD_VERSION, "full5.raw");
+	check_bytes(&f, 5, "full5.raw");
+	sbuf_free(&f.strings);
+	build_v6_frame(&f, cpus);
+	/* and what version 6 added leaves version 5's bytes as they were */
+	check_bytes(&f, 5, "full5.raw");
+	check_bytes(&f, RECORD_VERSION, "full6.raw");
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);
@@ -402,6 +421,38 @@ static void test_codec_bytes(void **state)
 	sbuf_free(&f.strings);
 	sbuf_free(&raw);
 	sbuf_free(&want);
+}
+
+/* Version 6's pressure reads back as written; a version 5 file's frame has
+ * none (not recorded), and neither has a frame that did not read it. */
+static void test_codec_psi(void **state)
+{
+	struct frame_cpu cpus[2];
+	struct frame f, g = {0};
+	struct record_store st = {0};
+	struct sbuf raw = {0}, old = {0};
+
+	(void)state;
+	build_v6_frame(&f, cpus);
+	record_encode(&raw, &f, RECORD_VERSION);
+	assert_int_equal(record_decode(raw.p, raw.len, RECORD_VERSION, &g, &st), 0);
+	assert_true(g.psi.asked);
+	assert_memory_equal(&g.psi, &f.psi, sizeof(f.psi));
+	read_fixture("full5.raw", &old);
+	assert_int_equal(record_decode(old.p, old.len, 5, &g, &st), 0);
+	assert_false(g.psi.asked);
+	assert_int_equal(g.psi.res[PSI_CPU].some.total_us, 0);
+	f.psi.asked = false;
+	sbuf_reset(&raw);
+	record_encode(&raw, &f, RECORD_VERSION);
+	assert_int_equal(record_decode(raw.p, raw.len, RECORD_VERSION, &g, &st), 0);
+	assert_false(g.psi.asked);
+	assert_int_equal(g.psi.error[PSI_MEMORY], 0);
+	sbuf_free(&raw);
+	sbuf_free(&old);
+	sbuf_free(&f.strings);
+	frame_free(&g);
+	record_store_free(&st);
 }
 
 /*
@@ -1419,14 +1470,23 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_codec_roundtrip), cmocka_unit_test(test_codec_retired_bit),
-	    cmocka_unit_test(test_write_read),	    cmocka_unit_test(test_torn_tail),
-	    cmocka_unit_test(test_hostile),	    cmocka_unit_test(test_fixture_v1),
-	    cmocka_unit_test(test_fixture_v2),	    cmocka_unit_test(test_parse_time),
-	    cmocka_unit_test(test_record_cost),	    cmocka_unit_test(test_days),
-	    cmocka_unit_test(test_codec_bytes),	    cmocka_unit_test(test_skip_damaged),
-	    cmocka_unit_test(test_open_linear),	    cmocka_unit_test(test_torn_tail_told),
-	    cmocka_unit_test(test_damaged_heads),   cmocka_unit_test(test_read_prev),
+	    cmocka_unit_test(test_codec_roundtrip),
+	    cmocka_unit_test(test_codec_retired_bit),
+	    cmocka_unit_test(test_write_read),
+	    cmocka_unit_test(test_torn_tail),
+	    cmocka_unit_test(test_hostile),
+	    cmocka_unit_test(test_fixture_v1),
+	    cmocka_unit_test(test_fixture_v2),
+	    cmocka_unit_test(test_codec_psi),
+	    cmocka_unit_test(test_parse_time),
+	    cmocka_unit_test(test_record_cost),
+	    cmocka_unit_test(test_days),
+	    cmocka_unit_test(test_codec_bytes),
+	    cmocka_unit_test(test_skip_damaged),
+	    cmocka_unit_test(test_open_linear),
+	    cmocka_unit_test(test_torn_tail_told),
+	    cmocka_unit_test(test_damaged_heads),
+	    cmocka_unit_test(test_read_prev),
 	    cmocka_unit_test(test_flip_sweep),
 	};
 

@@ -508,4 +508,31 @@ int proc_fds(const char *root, int pid, struct proc_fd **out, size_t *n);
 /* Free what proc_fds() returned. */
 void proc_fds_free(struct proc_fd *fds, size_t n);
 
+/* A cgroup's pressure, as proc_cgroup_pressure() found it. */
+#define PROC_CGROUP_PSI 3 /* cpu, memory, io: enum psi_resource's order */
+struct proc_cgroup_psi {
+	char path[1024]; /* the cgroup, as the unified line of /proc/PID/cgroup names it */
+	char dir[1280];	 /* where its *.pressure files were looked for */
+	bool hybrid;	 /* the unified hierarchy is the "unified" directory of a v1 tree */
+	bool off;	 /* its cgroup.pressure says 0: PSI off here, the files hidden */
+	/* each file's: 0, or -errno: -ENOENT no such file (a kernel without PSI, or
+	 * off), -EOPNOTSUPP PSI off for the whole kernel (booted with psi=0) */
+	int error[PROC_CGROUP_PSI];
+	struct proc_pressure res[PROC_CGROUP_PSI];
+};
+
+/*
+ * The pressure of process pid's cgroup (atop shows it per cgroup): the
+ * cgroup from root's (NULL: /proc) PID/cgroup unified line, its cpu.pressure,
+ * memory.pressure and io.pressure under the unified hierarchy, which is
+ * cgroup_root (NULL: /sys/fs/cgroup) when that is a cgroup2 mount, else its
+ * "unified" directory (a hybrid machine), and whether its cgroup.pressure
+ * turned PSI off there (Linux 6.5 on). Returns 0 (each file's own error in
+ * out->error), -ESRCH when the process is gone, -ENOENT when it has no unified
+ * line (cgroup v1 only), -ENODEV when there is no unified hierarchy under
+ * cgroup_root, -EINVAL for a cgroup file the parser refuses, or -errno.
+ */
+int proc_cgroup_pressure(const char *root, const char *cgroup_root, int pid,
+			 struct proc_cgroup_psi *out);
+
 #endif

@@ -43,8 +43,9 @@ const char *keymap_profile_name(enum key_profile p);
 /* The profile a ptoprc name stands for (any case), or -1. */
 int keymap_profile_by_name(const char *name);
 
-/* How a meter shows its figures (htop's column_meter_modes: 1 bar, 2 text). */
-enum meter_mode { METER_BAR, METER_TEXT, METER_MODE_COUNT };
+/* How a meter shows its figures: htop's column_meter_modes numbers, less one
+ * (1 bar, 2 text, 3 graph, 4 LED). */
+enum meter_mode { METER_BAR, METER_TEXT, METER_GRAPH, METER_LED, METER_MODE_COUNT };
 
 /* One meter of the header: which, in which column, drawn how. */
 struct ui_meter {
@@ -56,16 +57,19 @@ struct ui_meter {
 /* The meter ptoprc's meters line calls name, or -1; a meter's name. */
 int meter_by_name(const char *name);
 const char *meter_name(unsigned id);
-/* The ptoprc name of mode m ("bar", "text"); the mode a name stands for, or -1. */
+/* The ptoprc name of mode m ("bar", "text", "graph", "led"); the mode a name
+ * stands for, or -1. */
 const char *meter_mode_name(enum meter_mode m);
 int meter_mode_by_name(const char *name);
 /* Meter id can be drawn as m; the mode it is drawn as unless told. */
 bool meter_has_mode(unsigned id, enum meter_mode m);
 enum meter_mode meter_default_mode(unsigned id);
 /* The default header into m (room for UI_METERS_MAX); how many meters. htop's
- * two columns (CPUs, memory, swap; tasks, load, uptime), or for top's key
- * profile top's lines and ptop's own below them, in one column. */
-unsigned meters_default(struct ui_meter *m, enum key_profile keys);
+ * two columns (CPUs, memory, swap; tasks, load, uptime; with more than 4 of
+ * the machine's ncpus CPUs, the first half heading the left column and the
+ * second the right, as htop), or for top's key profile top's lines and
+ * ptop's own below them, in one column. */
+unsigned meters_default(struct ui_meter *m, enum key_profile keys, unsigned ncpus);
 
 /* The colours (Setup's Colors, ptoprc's color_scheme): htop's default, none
  * (color = no, -C, NO_COLOR), or dark ones for a light terminal (htop's Black
@@ -310,6 +314,7 @@ enum ui_action {
 	ACT_FILES,	    /* htop's l: its open files */
 	ACT_STRACE,	    /* htop's s: strace it */
 	ACT_AFFINITY,	    /* htop's a: its CPU affinity, shown and set */
+	ACT_CGROUP_PSI,	    /* its cgroup's pressure (atop's per cgroup; htop has none) */
 	ACT_MEMORY_DISPLAY, /* top's m: the memory meters as bars, text, or hidden */
 	ACT_TASK_UNITS,	    /* top's e: the memory columns' unit */
 	ACT_SUMMARY_UNITS,  /* top's E: the memory lines' unit; the event picker on Counters */

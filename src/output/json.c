@@ -305,6 +305,56 @@ static void json_system(struct sbuf *b, const struct frame *f)
 	kv_u(b, "ncpu", f->ncpu, true);
 }
 
+/* "some":{"avg10":1.23,"avg60":0.50,"avg300":0.10,"total_us":123456}: as the kernel prints them */
+static void json_pressure_line(struct sbuf *b, const char *kind, const struct proc_pressure_line *l,
+			       bool comma)
+{
+	static const char *const avg[3] = {"avg10", "avg60", "avg300"};
+
+	key(b, kind, comma);
+	sbuf_addc(b, '{');
+	for (int i = 0; i < 3; i++) {
+		key(b, avg[i], i > 0);
+		sbuf_printf(b, "%u.%02u", l->avg_x100[i] / 100, l->avg_x100[i] % 100);
+	}
+	kv_u(b, "total_us", l->total_us, true);
+	sbuf_addc(b, '}');
+}
+
+/*
+ * The machine's pressure (/proc/pressure) when it was read: per resource its
+ * some and, where the kernel has it, full line; a resource that could not be
+ * read is null. No object when none was read (a kernel without PSI, psi=0,
+ * a replay of a recording without it).
+ */
+static void json_psi(struct sbuf *b, const struct frame *f)
+{
+	static const char *const names[PSI_RESOURCES] = {
+	    [PSI_CPU] = "cpu", [PSI_MEMORY] = "memory", [PSI_IO] = "io"};
+	const struct frame_psi *psi = &f->psi;
+	int nread = 0;
+
+	for (int r = 0; r < PSI_RESOURCES; r++)
+		nread += psi->asked && !psi->error[r];
+	if (!nread)
+		return;
+	key(b, "psi", true);
+	sbuf_addc(b, '{');
+	for (int r = 0; r < PSI_RESOURCES; r++) {
+		key(b, names[r], r > 0);
+		if (psi->error[r]) {
+			sbuf_adds(b, "null");
+			continue;
+		}
+		sbuf_addc(b, '{');
+		json_pressure_line(b, "some", &psi->res[r].some, false);
+		if (psi->res[r].has_full)
+			json_pressure_line(b, "full", &psi->res[r].full, true);
+		sbuf_addc(b, '}');
+	}
+	sbuf_addc(b, '}');
+}
+
 static void json_tasks(struct sbuf *b, const struct frame *f, const struct output_view *v)
 {
 	const struct frame_tasks *t = output_tasks(f, v);
@@ -438,6 +488,7 @@ void output_json_frame(struct sbuf *b, const struct frame *f, const struct outpu
 	json_tasks(b, f, v);
 	json_cpu(b, f);
 	json_memory(b, f);
+	json_psi(b, f);
 	json_cost(b, f);
 	json_accounted(b, f);
 	if (f->counters.on)

@@ -3,7 +3,10 @@
  * inspect.c: what the viewer shows of one process on request (htop's e and l):
  * its environment from /proc/PID/environ, and its open files from the links in
  * /proc/PID/fd with the position and flags of /proc/PID/fdinfo, as lsof would
- * list them without lsof. Read once per request, not per frame.
+ * list them without lsof; and its cgroup's pressure (atop's per cgroup): the
+ * unified line of /proc/PID/cgroup, then that cgroup's *.pressure files under
+ * /sys/fs/cgroup (or /sys/fs/cgroup/unified on a hybrid machine). Read once
+ * per request, not per frame.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -177,6 +180,88 @@ int proc_fds(const char *root, int pid, struct proc_fd **out, size_t *nout)
 	qsort(fds, n, sizeof(*fds), fd_compare);
 	*out = fds;
 	*nout = n;
+	return 0;
+}
+
+/* A small file whole into buf (cap bytes): its length in *n; -EFBIG when it fills buf. */
+static int read_small(const char *path, char *buf, size_t cap, size_t *n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return -errno;
+	got = read(fd, buf, cap);
+	if (got < 0)
+		err = -errno;
+	else if ((size_t)got == cap)
+		err = -EFBIG;
+	else
+		*n = (size_t)got;
+	close(fd);
+	return err;
+}
+
+static bool is_file(const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	return (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) < sizeof(path) &&
+	       !stat(path, &st);
+}
+
+int proc_cgroup_pressure(const char *root, const char *cgroup_root, int pid,
+			 struct proc_cgroup_psi *out)
+{
+	static const char *const files[PROC_CGROUP_PSI] = {"cpu.pressure", "memory.pressure",
+							   "io.pressure"};
+	const char *base = cgroup_root ? cgroup_root : "/sys/fs/cgroup";
+	char path[4096], buf[4096], mount[4096];
+	struct proc_cgroup cg;
+	size_t n = 0;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = pid_path(path, sizeof(path), root, pid, "cgroup");
+	if (!err)
+		err = read_small(path, buf, sizeof(buf), &n);
+	if (err)
+		return gone_or(err);
+	err = proc_parse_cgroup(buf, n, &cg);
+	if (err)
+		return err;
+	if (!(cg.have & PROC_CGROUP_V2))
+		return -ENOENT;
+	if (cg.v2.n >= sizeof(out->path))
+		return -ENAMETOOLONG;
+	memcpy(out->path, cg.v2.p, cg.v2.n);
+	out->path[cg.v2.n] = '\0';
+	/* cgroup.controllers is in every cgroup2 directory, and in no v1 one */
+	if (is_file(base, "cgroup.controllers")) {
+		snprintf(mount, sizeof(mount), "%s", base);
+	} else {
+		snprintf(mount, sizeof(mount), "%s/unified", base);
+		if (!is_file(mount, "cgroup.controllers"))
+			return -ENODEV;
+		out->hybrid = true;
+	}
+	if ((size_t)snprintf(out->dir, sizeof(out->dir), "%s%s", mount,
+			     strcmp(out->path, "/") ? out->path : "") >= sizeof(out->dir))
+		return -ENAMETOOLONG;
+	/* "0" there hides the *.pressure files: say it was that, not a kernel without PSI */
+	if ((size_t)snprintf(path, sizeof(path), "%s/cgroup.pressure", out->dir) < sizeof(path) &&
+	    !read_small(path, buf, sizeof(buf), &n))
+		out->off = n >= 1 && buf[0] == '0';
+	for (int r = 0; r < PROC_CGROUP_PSI; r++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", out->dir, files[r]) >=
+		    sizeof(path)) {
+			out->error[r] = -ENAMETOOLONG;
+			continue;
+		}
+		err = read_small(path, buf, sizeof(buf), &n);
+		out->error[r] = err ? err : proc_parse_pressure(buf, n, &out->res[r]);
+	}
 	return 0;
 }
 

@@ -150,6 +150,21 @@ static const struct codec_field acct_fields[] = {
 };
 #undef A
 
+/* Version 6: the machine's pressure (/proc/pressure), when the frame read it. */
+#define PW(m, k) CF_WHEN(struct frame, psi.m, k, 0, 6, psi.asked)
+#define P_LINE(r, l) \
+	PW(res[r].l.avg_x100[0], CK_U32), PW(res[r].l.avg_x100[1], CK_U32), \
+	PW(res[r].l.avg_x100[2], CK_U32), PW(res[r].l.total_us, CK_U64)
+#define P_RES(r) \
+	PW(error[r], CK_I32), PW(res[r].has_full, CK_BOOL), P_LINE(r, some), P_LINE(r, full)
+static const struct codec_field psi_fields[] = {
+	CF_SINCE(struct frame, psi.asked, CK_BOOL, 6),
+	P_RES(PSI_CPU), P_RES(PSI_MEMORY), P_RES(PSI_IO),
+};
+#undef P_RES
+#undef P_LINE
+#undef PW
+
 #define B(m, k) CF(struct frame_bp, m, k)
 static const struct codec_field bp_fields[] = {
 	B(pid, CK_I32), B(addr, CK_U64), B(len, CK_I32),
@@ -356,6 +371,8 @@ void record_encode(struct sbuf *b, const struct frame *f, unsigned version)
 	put_u32(b, (uint32_t)f->nexited);
 	for (size_t i = 0; i < f->nexited; i++)
 		put_fields(&w, &f->exited[i], proc_fields, ARRAY_SIZE(proc_fields));
+	/* version 6: the pressure, after all the rest */
+	put_fields(&w, f, psi_fields, ARRAY_SIZE(psi_fields));
 }
 
 /* ---- reading ---- */
@@ -778,6 +795,9 @@ int record_decode(const void *data, size_t len, unsigned version, struct frame *
 	decode_procs(&c, f);
 	decode_bps(&c, f);
 	decode_exited(&c, f);
+	/* before version 6, and in a frame that did not read it: not recorded */
+	memset(&f->psi, 0, sizeof(f->psi));
+	get_fields(&c, f, psi_fields, ARRAY_SIZE(psi_fields));
 	if (c.bad || c.p != c.end) {
 		f->nprocs = 0;
 		f->nbps = 0;

@@ -30,7 +30,7 @@ void config_defaults(struct ui_config *c)
 	c->pane = 0; /* Processes */
 	c->summary_unit = UNIT_MIB;
 	c->load_line = true;
-	c->nmeters = meters_default(c->meters, KEYS_HTOP);
+	c->nmeters = meters_default(c->meters, KEYS_HTOP, 0);
 	c->highlight_delay = UI_HIGHLIGHT_DELAY;
 }
 
@@ -104,7 +104,7 @@ static const char *parse_meter_column(char *v, unsigned col, struct ui_meter *m,
 			return N_("a meter named twice");
 		mode = colon ? meter_mode_by_name(colon) : (int)meter_default_mode((unsigned)id);
 		if (mode < 0 || !meter_has_mode((unsigned)id, (enum meter_mode)mode))
-			return N_("a meter shown in a mode it has not (bar or text)");
+			return N_("a meter shown in a mode it has not (bar, text, graph or led)");
 		used[id] = true;
 		m[(*n)++] = (struct ui_meter){.id = (unsigned char)id,
 					      .column = (unsigned char)col,

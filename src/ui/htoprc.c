@@ -6,7 +6,7 @@
  * ... Command", by htop's names for them: field_defs[].htop) and its sort,
  * tree view, kernel and user threads, the delay in tenths, highlighting,
  * monochrome, and the header's meters (column_meters_0 into the left column,
- * the others into the right one, each meter once, bar or text as
+ * the others into the right one, each meter once, bar, text, graph or LED as
  * column_meter_modes_N says where the meter has it). Files from before htop
  * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by
  * number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers less
@@ -47,14 +47,14 @@ static const char *meter_for(const char *htop)
 	    {"AllCPUs2", "cpu"},
 	    {"AllCPUs4", "cpu"},
 	    {"AllCPUs8", "cpu"},
-	    {"LeftCPUs", "cpu"},
-	    {"RightCPUs", "cpu"},
-	    {"LeftCPUs2", "cpu"},
-	    {"RightCPUs2", "cpu"},
-	    {"LeftCPUs4", "cpu"},
-	    {"RightCPUs4", "cpu"},
-	    {"LeftCPUs8", "cpu"},
-	    {"RightCPUs8", "cpu"},
+	    {"LeftCPUs", "left_cpus"},
+	    {"RightCPUs", "right_cpus"},
+	    {"LeftCPUs2", "left_cpus"},
+	    {"RightCPUs2", "right_cpus"},
+	    {"LeftCPUs4", "left_cpus"},
+	    {"RightCPUs4", "right_cpus"},
+	    {"LeftCPUs8", "left_cpus"},
+	    {"RightCPUs8", "right_cpus"},
 	    {"CPU", "cpu"},
 	    {"Memory", "memory"},
 	    {"Swap", "swap"},
@@ -234,7 +234,10 @@ static void take_meters(struct htop_column *hc, unsigned column, struct ui_confi
 		if (seen[id] || c->nmeters == UI_METERS_MAX)
 			continue;
 		seen[id] = true;
-		mode = i < HTOP_METERS_MAX && hc->modes[i] == 2 ? METER_TEXT : METER_BAR;
+		/* htop numbers the modes from 1, in ptop's order */
+		mode = i < HTOP_METERS_MAX && hc->modes[i] >= 1 && hc->modes[i] <= METER_MODE_COUNT
+			   ? (enum meter_mode)(hc->modes[i] - 1)
+			   : METER_BAR;
 		if (!meter_has_mode((unsigned)id, mode))
 			mode = meter_default_mode((unsigned)id);
 		c->meters[c->nmeters++] = (struct ui_meter){.id = (unsigned char)id,

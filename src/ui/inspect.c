@@ -238,12 +238,91 @@ static void show_affinity(struct ui *ui, const struct frame_proc *p, const char 
 	affinity_lines();
 }
 
+_Static_assert(PROC_CGROUP_PSI == PSI_RESOURCES, "a cgroup has the machine's pressure files");
+
+/* Why a cgroup's pressure file gave nothing, in the words of what it means. */
+static const char *cgroup_psi_why(const struct proc_cgroup_psi *cg, int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return cg->off ? _("PSI is off for this cgroup (its cgroup.pressure is 0)")
+			       : _("no such file: a kernel without PSI (CONFIG_PSI)");
+	case -EOPNOTSUPP:
+		return _("PSI is off: the kernel was booted with psi=0 (EOPNOTSUPP)");
+	case -EINVAL:
+		return _("not a pressure file as the kernel writes it");
+	default:
+		return strerror(-err);
+	}
+}
+
+/* "some  1.25%  0.50%  0.10%  (3.214 s stalled)" */
+static void pressure_line(struct sbuf *b, const char *kind, const struct proc_pressure_line *l)
+{
+	sbuf_printf(b, "  %-5s", kind);
+	for (int i = 0; i < 3; i++)
+		sbuf_printf(b, " %3u.%02u%%", l->avg_x100[i] / 100, l->avg_x100[i] % 100);
+	sbuf_printf(b, _("   %.3f s stalled\n"), (double)l->total_us / 1e6);
+}
+
+static void show_cgroup_pressure(struct ui *ui, const struct frame_proc *p, const char *who)
+{
+	static const char *const names[PSI_RESOURCES] = {
+	    [PSI_CPU] = N_("CPU"), [PSI_MEMORY] = N_("memory"), [PSI_IO] = N_("I/O")};
+	struct proc_cgroup_psi *cg;
+	int err;
+
+	/* the pressure files are this machine's, whatever the proc root */
+	if (ui->opts->root && strcmp(ui->opts->root, "/proc")) {
+		ui_status(ui, _("Cgroup pressure is only known of live processes (not under "
+				"--proc-root)"));
+		return;
+	}
+	cg = xmalloc(sizeof(*cg));
+	err = proc_cgroup_pressure(ui->opts->root, NULL, p->tgid ? p->tgid : p->pid, cg);
+	if (err) {
+		const char *why = err == -ENOENT ? _("it is in no cgroup of the unified hierarchy")
+				  : err == -ENODEV ? _("no unified (cgroup2) hierarchy is mounted")
+						   : strerror(-err);
+
+		ui_status(ui, _("Cannot read the cgroup pressure of %s: %s"), who, why);
+		free(cg);
+		return;
+	}
+	sbuf_reset(&panel.text);
+	sbuf_adds(&panel.text, _("Read from "));
+	add_path(&panel.text, cg->dir);
+	sbuf_printf(&panel.text, "%s\n\n",
+		    cg->hybrid ? _(" (a hybrid hierarchy: its unified part)") : "");
+	/* the kernel's own words for the columns */
+	sbuf_printf(&panel.text, "%7s %7s %7s %7s\n", "", "avg10", "avg60", "avg300");
+	for (int r = 0; r < PSI_RESOURCES; r++) {
+		sbuf_printf(&panel.text, "%s\n", _(names[r]));
+		if (cg->error[r]) {
+			sbuf_printf(&panel.text, _("  not available: %s\n"),
+				    cgroup_psi_why(cg, cg->error[r]));
+			continue;
+		}
+		pressure_line(&panel.text, "some", &cg->res[r].some);
+		if (cg->res[r].has_full)
+			pressure_line(&panel.text, "full", &cg->res[r].full);
+	}
+	snprintf(panel.title, sizeof(panel.title), _("Cgroup pressure of %s: %s"), who, cg->path);
+	for (char *c = panel.title; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	panel.heading[0] = '\0';
+	free(cg);
+	panel_open(ui, INSPECT_TEXT);
+}
+
 unsigned inspect_action(struct ui *ui, enum ui_action act)
 {
 	const struct frame_proc *p;
 	char who[PROC_COMM_MAX + 32];
 
-	if (act != ACT_ENVIRON && act != ACT_FILES && act != ACT_STRACE && act != ACT_AFFINITY)
+	if (act != ACT_ENVIRON && act != ACT_FILES && act != ACT_STRACE && act != ACT_AFFINITY &&
+	    act != ACT_CGROUP_PSI)
 		return UI_IGNORED;
 	if (ui->replay) {
 		ui_status(ui, _("Replaying a recording: its processes cannot be inspected"));
@@ -261,6 +340,8 @@ unsigned inspect_action(struct ui *ui, enum ui_action act)
 		show_files(ui, p, who);
 	else if (act == ACT_AFFINITY)
 		show_affinity(ui, p, who);
+	else if (act == ACT_CGROUP_PSI)
+		show_cgroup_pressure(ui, p, who);
 	else
 		inspect_strace(ui, p, who);
 	return UI_HANDLED;

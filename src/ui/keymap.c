@@ -78,6 +78,7 @@ const struct action_def action_defs[ACT_COUNT] = {
     [ACT_FILES] = {N_("List the open files of the selected process")},
     [ACT_STRACE] = {N_("Trace the selected process's system calls (strace)")},
     [ACT_AFFINITY] = {N_("Show or set the CPU affinity of the selected process")},
+    [ACT_CGROUP_PSI] = {N_("Show the pressure of the selected process's cgroup")},
     [ACT_MEMORY_DISPLAY] = {N_("Memory and swap as bars, as text lines, or hidden")},
     [ACT_TASK_UNITS] = {N_("Memory columns from KiB, MiB, GiB, TiB, PiB or EiB up")},
     [ACT_SUMMARY_UNITS] = {N_("Memory lines in KiB, MiB, GiB, TiB, PiB or EiB; on the Counters "
@@ -176,6 +177,7 @@ const struct key_binding keymap[] = {
     {'l', ACT_FILES, "l", H},
     {'s', ACT_STRACE, "s", H},
     {'a', ACT_AFFINITY, "a", B},
+    {'G', ACT_CGROUP_PSI, "G", B},
     {'m', ACT_MEMORY_DISPLAY, "m", B},
     {'e', ACT_TASK_UNITS, "e", T},
     {'E', ACT_SUMMARY_UNITS, "E", B},

@@ -2,11 +2,19 @@
 /*
  * meter_cpu.c: CPU use as htop draws it: nice, user, system (with irq and
  * softirq) and waiting (iowait, steal) in their colours; one summary bar, or
- * one bar per CPU after `1`, unless the screen is too short for them.
+ * one bar per CPU after `1`, unless the screen is too short for them. As
+ * htop's AllCPUs, LeftCPUs and RightCPUs: every CPU (cpu), the first half
+ * (left_cpus) or the second (right_cpus), several CPUs a row on a machine
+ * of many (htop's thresholds: two a row beyond 8 CPUs, four beyond 16,
+ * eight beyond 32). As htop's, each CPU is a graph of its own in graph
+ * mode, and its figure in big digits in LED mode; the summary likewise.
  */
 #include <stdio.h>
 
 #include "meter.h"
+
+/* Which CPUs a meter shows: all, the first half (htop's odd one in it), the second. */
+enum cpu_span { CPUS_ALL, CPUS_LEFT, CPUS_RIGHT };
 
 static void cpu_bar(struct ui *ui, const struct meter_at *at, int y, const char *label,
 		    const struct frame_cpu *c)
@@ -23,30 +31,178 @@ static void cpu_bar(struct ui *ui, const struct meter_at *at, int y, const char 
 	meter_bar(ui, at, y, label, parts, 4, text);
 }
 
+/* The CPUs of span: the first and how many. */
+static void span_of(enum cpu_span span, unsigned ncpus, unsigned *first, unsigned *n)
+{
+	unsigned half = (ncpus + 1) / 2;
+
+	*first = span == CPUS_RIGHT ? half : 0;
+	*n = span == CPUS_ALL ? ncpus : span == CPUS_LEFT ? half : ncpus - half;
+}
+
+/* CPUs a row, as htop chooses its CPU meters for the machine's count. */
+static unsigned per_row(unsigned ncpus)
+{
+	return ncpus <= 8 ? 1 : ncpus <= 16 ? 2 : ncpus <= 32 ? 4 : 8;
+}
+
+/* Bars per CPU: asked for (top's 1), read, and room for them. */
+static bool one_per_cpu(const struct ui *ui, bool compact)
+{
+	return ui->cfg.per_cpu && ui->frame.ncpus && !compact;
+}
+
+/* Rows of span as mode: its CPUs, per_row() a row, each row as high as
+ * the mode's; with one summary, the left half or all of them carry it and
+ * the right half nothing. */
+static int span_height(const struct ui *ui, enum meter_mode mode, bool compact, enum cpu_span span)
+{
+	unsigned first, n, k = per_row(ui->frame.ncpus);
+
+	if (!one_per_cpu(ui, compact))
+		return span == CPUS_RIGHT ? 0 : meter_mode_rows(mode, 1, compact);
+	span_of(span, ui->frame.ncpus, &first, &n);
+	return meter_mode_rows(mode, (int)((n + k - 1) / k), compact);
+}
+
+/* One CPU (c, or the summary with c -1) in cell as the cell's mode. */
+static void cpu_cell(struct ui *ui, const struct meter_at *cell, int c)
+{
+	const struct frame_cpu *fc = c < 0 ? &ui->frame.cpu : &ui->frame.cpus[c];
+	struct sbuf *fig;
+	char label[16];
+
+	if (cell->mode == METER_GRAPH) {
+		snprintf(label, sizeof(label), c < 0 ? "CPU" : "%d", c);
+		meter_graph_series(
+		    ui, cell,
+		    c < 0 ? (unsigned)meter_by_name("cpu") : (unsigned)METER_SERIES_CPU(c), label);
+	} else if (cell->mode == METER_LED) {
+		snprintf(label, sizeof(label), c < 0 ? "CPU" : "%d", c);
+		fig = meter_scratch(0);
+		sbuf_printf(fig, "%.1f%%", 100.0 - fc->idle);
+		meter_led_text(ui, cell, label, fig);
+	} else {
+		snprintf(label, sizeof(label), c < 0 ? "CPU " : "%-4d", c);
+		cpu_bar(ui, cell, cell->y, label, fc);
+	}
+}
+
+static void span_draw(struct ui *ui, const struct meter_at *at, enum cpu_span span)
+{
+	const struct frame *f = &ui->frame;
+	unsigned first, n, rows, k = per_row(f->ncpus);
+	int h = meter_mode_rows(at->mode, 1, at->compact);
+	struct meter_at cell = *at;
+
+	if (!one_per_cpu(ui, at->compact)) {
+		cpu_cell(ui, at, -1);
+		return;
+	}
+	span_of(span, f->ncpus, &first, &n);
+	/* k a row, a blank column between them, the last one taking what is
+	 * left; numbered down each column first, as htop's */
+	rows = (n + k - 1) / k;
+	cell.h = h;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned row = i % rows, col = i / rows;
+
+		if ((int)(row + 1) * h > at->h)
+			continue;
+		cell.w = (at->w - (int)(k - 1)) / (int)k;
+		cell.x = at->x + (int)col * (cell.w + 1);
+		if (col == k - 1)
+			cell.w = at->x + at->w - cell.x;
+		cell.y = at->y + (int)row * h;
+		cpu_cell(ui, &cell, (int)(first + i));
+	}
+}
+
+/* As bar or text (the mode_height's own say the rest) */
 static int cpu_height(const struct ui *ui, bool compact)
 {
-	return ui->cfg.per_cpu && ui->frame.ncpus && !compact ? (int)ui->frame.ncpus : 1;
+	return span_height(ui, METER_BAR, compact, CPUS_ALL);
+}
+
+static int left_height(const struct ui *ui, bool compact)
+{
+	return span_height(ui, METER_BAR, compact, CPUS_LEFT);
+}
+
+static int right_height(const struct ui *ui, bool compact)
+{
+	return span_height(ui, METER_BAR, compact, CPUS_RIGHT);
+}
+
+static int cpu_mode_height(const struct ui *ui, enum meter_mode mode, bool compact)
+{
+	return span_height(ui, mode, compact, CPUS_ALL);
+}
+
+static int left_mode_height(const struct ui *ui, enum meter_mode mode, bool compact)
+{
+	return span_height(ui, mode, compact, CPUS_LEFT);
+}
+
+static int right_mode_height(const struct ui *ui, enum meter_mode mode, bool compact)
+{
+	return span_height(ui, mode, compact, CPUS_RIGHT);
 }
 
 static void cpu_draw(struct ui *ui, const struct meter_at *at)
 {
-	const struct frame *f = &ui->frame;
+	span_draw(ui, at, CPUS_ALL);
+}
 
-	if (at->h == 1) {
-		cpu_bar(ui, at, at->y, "CPU ", &f->cpu);
-		return;
-	}
-	for (int i = 0; i < at->h && i < (int)f->ncpus; i++) {
-		char label[16];
+static void left_draw(struct ui *ui, const struct meter_at *at)
+{
+	span_draw(ui, at, CPUS_LEFT);
+}
 
-		snprintf(label, sizeof(label), "%-4d", i);
-		cpu_bar(ui, at, at->y + i, label, &f->cpus[i]);
-	}
+static void right_draw(struct ui *ui, const struct meter_at *at)
+{
+	span_draw(ui, at, CPUS_RIGHT);
+}
+
+static double cpu_percent(const struct frame *f)
+{
+	return 100.0 - f->cpu.idle;
+}
+
+static void cpu_figures(const struct ui *ui, struct sbuf *b)
+{
+	sbuf_printf(b, "%.1f%%", cpu_percent(&ui->frame));
 }
 
 const struct meter_def meter_cpu = {
     .name = "cpu",
-    .modes = 1u << METER_BAR | 1u << METER_TEXT,
+    .modes = METER_ALL_MODES,
     .height = cpu_height,
     .draw = cpu_draw,
+    .mode_height = cpu_mode_height,
+    .label = "CPU",
+    .percent = cpu_percent,
+    .figures = cpu_figures,
+};
+
+const struct meter_def meter_left_cpus = {
+    .name = "left_cpus",
+    .modes = METER_ALL_MODES,
+    .height = left_height,
+    .draw = left_draw,
+    .mode_height = left_mode_height,
+    .label = "CPU",
+    .percent = cpu_percent,
+    .figures = cpu_figures,
+};
+
+const struct meter_def meter_right_cpus = {
+    .name = "right_cpus",
+    .modes = METER_ALL_MODES,
+    .height = right_height,
+    .draw = right_draw,
+    .mode_height = right_mode_height,
+    .label = "CPU",
+    .percent = cpu_percent,
+    .figures = cpu_figures,
 };

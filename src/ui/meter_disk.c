@@ -33,19 +33,18 @@ void meter_line(struct ui *ui, const struct meter_at *at, const char *label,
 static void disk_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame_sysio *io = &ui->frame.sysio;
-	struct sbuf b = {0};
+	struct sbuf *b = meter_scratch(0);
 
 	if (at->h < 1)
 		return;
 	if (io->disk_error) {
-		sbuf_adds(&b, _("unavailable"));
+		sbuf_adds(b, _("unavailable"));
 	} else {
-		meter_rate(&b, _("read"), io->disk_read_bps, io->disk_rates);
-		sbuf_adds(&b, ", ");
-		meter_rate(&b, _("written"), io->disk_write_bps, io->disk_rates);
+		meter_rate(b, _("read"), io->disk_read_bps, io->disk_rates);
+		sbuf_adds(b, ", ");
+		meter_rate(b, _("written"), io->disk_write_bps, io->disk_rates);
 	}
-	meter_line(ui, at, _("Disk: "), &b);
-	sbuf_free(&b);
+	meter_line(ui, at, _("Disk: "), b);
 }
 
 const struct meter_def meter_disk = {

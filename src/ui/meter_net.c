@@ -8,19 +8,18 @@
 static void net_draw(struct ui *ui, const struct meter_at *at)
 {
 	const struct frame_sysio *io = &ui->frame.sysio;
-	struct sbuf b = {0};
+	struct sbuf *b = meter_scratch(0);
 
 	if (at->h < 1)
 		return;
 	if (io->net_error) {
-		sbuf_adds(&b, _("unavailable"));
+		sbuf_adds(b, _("unavailable"));
 	} else {
-		meter_rate(&b, _("received"), io->net_rx_bps, io->net_rates);
-		sbuf_adds(&b, ", ");
-		meter_rate(&b, _("sent"), io->net_tx_bps, io->net_rates);
+		meter_rate(b, _("received"), io->net_rx_bps, io->net_rates);
+		sbuf_adds(b, ", ");
+		meter_rate(b, _("sent"), io->net_tx_bps, io->net_rates);
 	}
-	meter_line(ui, at, _("Network: "), &b);
-	sbuf_free(&b);
+	meter_line(ui, at, _("Network: "), b);
 }
 
 const struct meter_def meter_net = {

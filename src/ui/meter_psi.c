@@ -23,27 +23,26 @@ static void psi_draw_one(struct ui *ui, const struct meter_at *at, enum psi_reso
 			 const char *label)
 {
 	const struct frame_psi *psi = &ui->frame.psi;
-	struct sbuf b = {0};
+	struct sbuf *b = meter_scratch(0);
 
 	if (!psi->asked)
-		sbuf_adds(&b, replay_on(ui) ? _("not recorded") : _("not read"));
+		sbuf_adds(b, replay_on(ui) ? _("not recorded") : _("not read"));
 	else if (psi->error[r] == -ENOENT)
-		sbuf_adds(&b, _("not in this kernel (CONFIG_PSI)"));
+		sbuf_adds(b, _("not in this kernel (CONFIG_PSI)"));
 	else if (psi->error[r] == -EOPNOTSUPP)
-		sbuf_adds(&b, _("off (the kernel was booted with psi=0)"));
+		sbuf_adds(b, _("off (the kernel was booted with psi=0)"));
 	else if (psi->error[r])
-		sbuf_adds(&b, strerror(-psi->error[r]));
+		sbuf_adds(b, strerror(-psi->error[r]));
 	else {
-		sbuf_adds(&b, _("some "));
-		averages(&b, &psi->res[r].some);
+		sbuf_adds(b, _("some "));
+		averages(b, &psi->res[r].some);
 		/* a system's CPU is never fully stalled: the kernel prints full for it as 0 */
 		if (psi->res[r].has_full && r != PSI_CPU) {
-			sbuf_adds(&b, _("   full "));
-			averages(&b, &psi->res[r].full);
+			sbuf_adds(b, _("   full "));
+			averages(b, &psi->res[r].full);
 		}
 	}
-	meter_line(ui, at, label, &b);
-	sbuf_free(&b);
+	meter_line(ui, at, label, b);
 }
 
 static void psi_cpu_draw(struct ui *ui, const struct meter_at *at)

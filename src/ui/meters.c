@@ -12,9 +12,10 @@
 
 /* Every meter; the header shows ptoprc's list of them, by default meters_default()'s. */
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime,     &meter_tasks,  &meter_cpu,  &meter_mem,	     &meter_swap,
-    &meter_disk,       &meter_net,    &meter_cost, &meter_accounted, &meter_psi_cpu,
-    &meter_psi_memory, &meter_psi_io, &meter_load, &meter_cpu_graph, &meter_mem_graph,
+    &meter_uptime,     &meter_tasks,	  &meter_cpu,  &meter_mem,	 &meter_swap,
+    &meter_disk,       &meter_net,	  &meter_cost, &meter_accounted, &meter_psi_cpu,
+    &meter_psi_memory, &meter_psi_io,	  &meter_load, &meter_cpu_graph, &meter_mem_graph,
+    &meter_left_cpus,  &meter_right_cpus,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
 _Static_assert(NMETERS <= UI_METERS_MAX, "ui_config.meters holds every meter");
@@ -22,6 +23,8 @@ _Static_assert(NMETERS <= UI_METERS_MAX, "ui_config.meters holds every meter");
 static const char *const mode_names[] = {
     [METER_BAR] = "bar",
     [METER_TEXT] = "text",
+    [METER_GRAPH] = "graph",
+    [METER_LED] = "led",
 };
 _Static_assert(sizeof(mode_names) / sizeof(mode_names[0]) == METER_MODE_COUNT,
 	       "a name for each meter mode");
@@ -32,6 +35,11 @@ int meter_by_name(const char *name)
 		if (!strcmp(name, meter_table[i]->name))
 			return (int)i;
 	return -1;
+}
+
+const struct meter_def *meter_def_of(unsigned id)
+{
+	return id < NMETERS ? meter_table[id] : NULL;
 }
 
 const char *meter_name(unsigned id)
@@ -72,17 +80,25 @@ enum meter_mode meter_default_mode(unsigned id)
 	unsigned modes = modes_of(id);
 	int m = 0;
 
+	if (id < NMETERS && (modes & (1u << meter_table[id]->default_mode)))
+		return meter_table[id]->default_mode;
+
 	while (!(modes & (1u << m)))
 		m++;
 	return (enum meter_mode)m;
 }
 
-unsigned meters_default(struct ui_meter *m, enum key_profile keys)
+unsigned meters_default(struct ui_meter *m, enum key_profile keys, unsigned ncpus)
 {
 	/* htop's Header: CPUs, Memory, Swap | Tasks, Load average, Uptime */
 	static const char *const htop[][2] = {
 	    {"cpu", "0"},   {"memory", "0"}, {"swap", "0"},
 	    {"tasks", "1"}, {"load", "1"},   {"uptime", "1"},
+	};
+	/* and beyond 4 CPUs, half of them heading each column */
+	static const char *const htop_many[][2] = {
+	    {"left_cpus", "0"}, {"memory", "0"}, {"swap", "0"},	  {"right_cpus", "1"},
+	    {"tasks", "1"},	{"load", "1"},	 {"uptime", "1"},
 	};
 	/* top's five lines, and what ptop adds under them */
 	static const char *const top[] = {
@@ -93,6 +109,11 @@ unsigned meters_default(struct ui_meter *m, enum key_profile keys)
 	if (keys == KEYS_TOP) {
 		for (; n < sizeof(top) / sizeof(top[0]); n++)
 			m[n] = (struct ui_meter){.id = (unsigned char)meter_by_name(top[n])};
+	} else if (ncpus > 4) {
+		for (; n < sizeof(htop_many) / sizeof(htop_many[0]); n++)
+			m[n] =
+			    (struct ui_meter){.id = (unsigned char)meter_by_name(htop_many[n][0]),
+					      .column = (unsigned char)(htop_many[n][1][0] - '0')};
 	} else {
 		for (; n < sizeof(htop) / sizeof(htop[0]); n++)
 			m[n] = (struct ui_meter){.id = (unsigned char)meter_by_name(htop[n][0]),
@@ -109,6 +130,17 @@ static const struct meter_def *shown(const struct ui *ui, unsigned i)
 	unsigned id = ui->cfg.meters[i].id;
 
 	return meter_table[id < NMETERS ? id : 0];
+}
+
+/* Kept across frames, emptied when asked for: a steady refresh allocates nothing. */
+static struct sbuf scratch[METER_SCRATCH];
+
+struct sbuf *meter_scratch(unsigned k)
+{
+	struct sbuf *b = &scratch[k < METER_SCRATCH ? k : 0];
+
+	sbuf_reset(b);
+	return b;
 }
 
 unsigned meters_needs(const struct ui *ui)
@@ -177,6 +209,45 @@ static bool two_columns(const struct ui *ui)
 	return false;
 }
 
+/* The mode the i-th meter of the header is drawn as. */
+static enum meter_mode mode_of(const struct ui *ui, unsigned i)
+{
+	const struct ui_meter *um = &ui->cfg.meters[i];
+
+	return meter_has_mode(um->id, (enum meter_mode)um->mode) ? (enum meter_mode)um->mode
+								 : meter_default_mode(um->id);
+}
+
+int meter_mode_rows(enum meter_mode mode, int rows, bool compact)
+{
+	switch (mode) {
+	case METER_GRAPH:
+		return compact ? rows : rows * METER_GRAPH_ROWS;
+	case METER_LED:
+		return compact ? rows : rows * METER_LED_ROWS;
+	default:
+		return rows;
+	}
+}
+
+/* The rows of the i-th meter of the header: its own as bar or text; a
+ * graph's and LED's (one on a short screen) where it is not hidden; or
+ * what it says for each mode. */
+static int rows_of(const struct ui *ui, unsigned i, bool compact)
+{
+	const struct meter_def *m = shown(ui, i);
+	int h;
+
+	if (m->mode_height)
+		return m->mode_height(ui, mode_of(ui, i), compact);
+	h = m->height(ui, compact);
+	if (h <= 0)
+		return 0;
+	return mode_of(ui, i) == METER_GRAPH || mode_of(ui, i) == METER_LED
+		   ? meter_mode_rows(mode_of(ui, i), 1, compact)
+		   : h;
+}
+
 /* The rows of column col's meters. */
 static int column_height(const struct ui *ui, unsigned col, bool compact)
 {
@@ -184,7 +255,7 @@ static int column_height(const struct ui *ui, unsigned col, bool compact)
 
 	for (unsigned i = 0; i < ui->cfg.nmeters; i++)
 		if ((ui->cfg.meters[i].column != 0) == (col != 0))
-			h += shown(ui, i)->height(ui, compact);
+			h += rows_of(ui, i, compact);
 	return h;
 }
 
@@ -209,17 +280,21 @@ static void draw_column(struct ui *ui, unsigned col, int x, int w, bool compact)
 	for (unsigned i = 0; i < ui->cfg.nmeters; i++) {
 		const struct ui_meter *um = &ui->cfg.meters[i];
 		const struct meter_def *m = shown(ui, i);
-		struct meter_at at = {.y = y, .x = x, .w = w, .mode = (enum meter_mode)um->mode};
+		struct meter_at at = {
+		    .y = y, .x = x, .w = w, .mode = mode_of(ui, i), .compact = compact};
 
 		if ((um->column != 0) != (col != 0))
 			continue;
-		at.h = m->height(ui, compact);
+		at.h = rows_of(ui, i, compact);
 		/* a hidden meter (top's l) draws nothing: the next one takes its row */
 		if (at.h <= 0)
 			continue;
-		if (!meter_has_mode(um->id, at.mode))
-			at.mode = meter_default_mode(um->id);
-		m->draw(ui, &at);
+		if (at.mode == METER_GRAPH && !m->mode_height)
+			meter_graph_draw(ui, &at, um->id, m);
+		else if (at.mode == METER_LED && !m->mode_height)
+			meter_led_draw(ui, &at, m);
+		else
+			m->draw(ui, &at);
 		y += at.h;
 	}
 }

@@ -27,8 +27,27 @@ static struct {
 	enum setup_category category;
 	bool in_panel; /* keys go to the panel, else to the categories */
 	int sel;       /* the panel's selected row */
+	int top;       /* the panel's first line on the screen, when it has more than fit */
 	int header_h;  /* rows the live header took */
 } st;
+
+/* The first of a panel's n lines to show in rows rows, so that line sel
+ * (the selection) is on the screen: where it was, moved no more than that
+ * needs, as htop's panels scroll. */
+static int scroll_to(int sel, int n, int rows)
+{
+	if (rows < 1)
+		rows = 1;
+	if (sel < st.top)
+		st.top = sel;
+	if (sel >= st.top + rows)
+		st.top = sel - rows + 1;
+	if (st.top > n - rows)
+		st.top = n - rows;
+	if (st.top < 0)
+		st.top = 0;
+	return st.top;
+}
 
 /* ---- meters ---- */
 
@@ -165,28 +184,49 @@ static unsigned meters_key(struct ui *ui, int key)
 	return UI_HANDLED | UI_REFETCH;
 }
 
+/* The section a meters panel row is in: its heading. */
+static const char *meter_section(const struct ui *ui, const struct meter_row *r)
+{
+	if (!r->shown)
+		return _("Available meters");
+	return ui->cfg.meters[r->at].column ? _("Right column") : _("Left column");
+}
+
 static void meters_draw_panel(struct ui *ui, int y, int x)
 {
 	struct meter_row rows[UI_METERS_MAX * 2];
+	/* the panel's lines: a heading (-1) before each section, then its rows */
+	int lines[UI_METERS_MAX * 2 + 3], nlines = 0, sel_line = 0, top;
 	unsigned n = meter_rows(ui, rows);
 	const char *section = NULL;
 
-	for (unsigned i = 0; i < n && y < LINES - 1; i++) {
-		const struct meter_row *r = &rows[i];
-		const struct ui_meter *m = r->shown ? &ui->cfg.meters[r->at] : NULL;
-		const char *s = !m	    ? _("Available meters")
-				: m->column ? _("Right column")
-					    : _("Left column");
-		bool sel = st.in_panel && (int)i == st.sel;
-
-		if (s != section) {
-			section = s;
-			attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
-			mvaddnstr(y++, x, s, COLS - x);
-			attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
-			if (y >= LINES - 1)
-				break;
+	for (unsigned i = 0; i < n; i++) {
+		if (meter_section(ui, &rows[i]) != section) {
+			section = meter_section(ui, &rows[i]);
+			lines[nlines++] = -1;
 		}
+		if ((int)i == st.sel)
+			sel_line = nlines;
+		lines[nlines++] = (int)i;
+	}
+	/* a section's first row brings its heading with it */
+	top = scroll_to(sel_line, nlines, LINES - 1 - y);
+	if (top == sel_line && top > 0 && lines[top - 1] < 0)
+		top = scroll_to(sel_line - 1, nlines, LINES - 1 - y);
+	for (int l = top; l < nlines && y < LINES - 1; l++) {
+		const struct meter_row *r;
+		const struct ui_meter *m;
+		bool sel;
+
+		if (lines[l] < 0) {
+			attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+			mvaddnstr(y++, x, meter_section(ui, &rows[lines[l + 1]]), COLS - x);
+			attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
+			continue;
+		}
+		r = &rows[lines[l]];
+		m = r->shown ? &ui->cfg.meters[r->at] : NULL;
+		sel = st.in_panel && lines[l] == st.sel;
 		if (sel)
 			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 		if (m)
@@ -262,7 +302,9 @@ static unsigned display_options_key(struct ui *ui, int key)
 
 static void display_options_draw(struct ui *ui, int y, int x)
 {
-	for (int i = 0; i < (int)DISPLAY_ROWS && y < LINES - 1; i++, y++) {
+	int top = scroll_to(st.sel, (int)DISPLAY_ROWS, LINES - 1 - y);
+
+	for (int i = top; i < (int)DISPLAY_ROWS && y < LINES - 1; i++, y++) {
 		bool sel = st.in_panel && i == st.sel;
 
 		if (sel)
@@ -320,7 +362,9 @@ static unsigned colors_key(struct ui *ui, int key)
 
 static void colors_draw_panel(struct ui *ui, int y, int x)
 {
-	for (int i = 0; i < UI_SCHEMES && y < LINES - 1; i++, y++) {
+	int top = scroll_to(st.sel, UI_SCHEMES, LINES - 1 - y);
+
+	for (int i = top; i < UI_SCHEMES && y < LINES - 1; i++, y++) {
 		bool sel = st.in_panel && i == st.sel;
 
 		if (sel)
@@ -348,7 +392,7 @@ static unsigned setup_key(struct ui *ui, int key)
 	if (!st.in_panel) {
 		if (ui_menu_move(ui, key, SETUP_CATEGORIES)) {
 			if ((int)st.category != ui->menu_sel)
-				st.sel = 0;
+				st.sel = st.top = 0;
 			st.category = (enum setup_category)ui->menu_sel;
 			return UI_HANDLED;
 		}
@@ -427,7 +471,7 @@ static const struct ui_screen setup_screen = {
 void setup_open(struct ui *ui)
 {
 	st.in_panel = false;
-	st.sel = 0;
+	st.sel = st.top = 0;
 	ui->menu_sel = (int)st.category;
 	screen_push(ui, &setup_screen);
 }

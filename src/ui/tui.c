@@ -217,7 +217,8 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.keys = (enum key_profile)o->keys;
 	/* no meters chosen: the header of the tool whose keys these are */
 	if (!ui->cfg.meters_chosen)
-		ui->cfg.nmeters = meters_default(ui->cfg.meters, ui->cfg.keys);
+		ui->cfg.nmeters =
+		    meters_default(ui->cfg.meters, ui->cfg.keys, (unsigned)get_nprocs_conf());
 	if (o->tree)
 		ui->cfg.tree = true;
 	if (o->no_color)
