@@ -107,8 +107,11 @@ expect '^CPU'
 rows=$(screen | awk '/^ *PID /{on=1; next} on' | grep -c '^ *[0-9]')
 [ "$rows" -ge 18 ] || fail "a one-line header leaves $rows process rows at 24 lines"
 # W keeps the meters line
+# (the file said so before: wait for W's own message, or a late write could
+# overwrite what the next part writes)
 keys W
-wait_for grep -q '^meters = cpu$' "$rc" || fail "W did not keep the meters: $(grep meters "$rc")"
+expect 'Settings written to'
+grep -q '^meters = cpu$' "$rc" || fail "W did not keep the meters: $(grep meters "$rc")"
 keys q
 
 # An unknown meter is reported; the others apply.
