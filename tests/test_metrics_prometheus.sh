@@ -6,7 +6,8 @@
 # is 1, a busy child's group (a name of its own) has a CPU-seconds series
 # that grows across scrapes, and the metadata Prometheus kept carries the
 # unit, which only OpenMetrics sends (so it negotiated OpenMetrics); the
-# example configuration doc/prometheus.yml passes promtool. Waits
+# example configuration doc/prometheus.yml passes promtool, and the example
+# alerts doc/ptop-alerts.yml pass promtool's check and their unit test. Waits
 # end on what Prometheus answers, 60 seconds at most. Skips (77) without the
 # prometheus binary (Debian package prometheus).
 set -eu
@@ -19,6 +20,12 @@ DEADLINE=60
 
 promtool check config "$srcdir/doc/prometheus.yml" >"$tmp/config" 2>&1 ||
 	fail "doc/prometheus.yml: $(cat "$tmp/config")"
+# the example alerts: valid, and firing as their unit test says on made-up series
+promtool check rules "$srcdir/doc/ptop-alerts.yml" >"$tmp/rules" 2>&1 ||
+	fail "doc/ptop-alerts.yml: $(cat "$tmp/rules")"
+cp "$srcdir/doc/ptop-alerts.yml" "$srcdir/tests/fixtures/alerts/ptop-alerts-test.yml" "$tmp/"
+promtool test rules "$tmp/ptop-alerts-test.yml" >"$tmp/rules" 2>&1 ||
+	fail "doc/ptop-alerts.yml's unit test: $(cat "$tmp/rules")"
 
 b=ptp$$b
 busy "$b"
