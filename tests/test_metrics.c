@@ -758,6 +758,60 @@ static void test_facts_ptop(void **state)
 	metrics_free(m);
 }
 
+/*
+ * process-exporter's thread_* families: a group's threads by name, counters
+ * summed from each thread's deltas (all of its life when first seen), a name
+ * without threads dropped.
+ */
+static void test_pe_threads(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4, .names = METRICS_NAMES_PE};
+	struct metrics *m = metrics_new(&o);
+	struct proc_thread thr[3] = {
+	    {.tid = 10, .comm = "w", .comm_len = 1, .start = 5, .utime = 100, .minflt = 7},
+	    {.tid = 11, .comm = "io", .comm_len = 2, .start = 6, .utime = 50, .vctx = 3},
+	    {.tid = 12,
+	     .comm = "io",
+	     .comm_len = 2,
+	     .start = 6,
+	     .stime = 20,
+	     .has_io = true,
+	     .read_bytes = 4096},
+	};
+	struct proc_facts facts = {
+	    .has_states = true, .states = {[PROC_TS_SLEEPING] = 3}, .nthr = 3, .thr = thr};
+
+	(void)state;
+	frame_reset();
+	add(10, "w", 170, 5);
+	fx.procs[0].threads = 3;
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited, &facts);
+	assert_true(sample(m, "namedprocess_namegroup_thread_count{groupname=\"w\",threadname="
+			      "\"io\"}") == 2);
+	assert_true(sample(m, "namedprocess_namegroup_thread_cpu_seconds_total{groupname=\"w\","
+			      "threadname=\"io\",mode=\"user\"}") == 0.5);
+	assert_true(sample(m, "namedprocess_namegroup_thread_io_bytes_total{groupname=\"w\","
+			      "threadname=\"io\",iomode=\"read\"}") == 4096);
+	/* the next frame: w ran a second, one io thread ended */
+	thr[0].utime = 200;
+	thr[0].minflt = 9;
+	facts.nthr = 2;
+	fx.procs[0].utime = 270;
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited, &facts);
+	assert_true(sample(m, "namedprocess_namegroup_thread_cpu_seconds_total{groupname=\"w\","
+			      "threadname=\"w\",mode=\"user\"}") == 2);
+	assert_true(sample(m, "namedprocess_namegroup_thread_minor_page_faults_total{groupname="
+			      "\"w\",threadname=\"w\"}") == 9);
+	assert_true(sample(m, "namedprocess_namegroup_thread_count{groupname=\"w\",threadname="
+			      "\"io\"}") == 1);
+	/* no io thread left: its series go */
+	facts.nthr = 1;
+	metrics_update(m, &fx.f, fx.rows, fx.f.nprocs, fx.exited, fx.nexited, &facts);
+	assert_true(sample(m, "namedprocess_namegroup_thread_count{groupname=\"w\",threadname="
+			      "\"io\"}") == -1);
+	metrics_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -769,7 +823,7 @@ int main(void)
 	    cmocka_unit_test(test_kernel_group),   cmocka_unit_test(test_tenure),
 	    cmocka_unit_test(test_idle_slot),	   cmocka_unit_test(test_no_flapping),
 	    cmocka_unit_test(test_cpu_modes),	   cmocka_unit_test(test_pe_names),
-	    cmocka_unit_test(test_facts_ptop),
+	    cmocka_unit_test(test_facts_ptop),	   cmocka_unit_test(test_pe_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

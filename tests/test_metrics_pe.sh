@@ -9,9 +9,10 @@
 # stable processes (idle shells and their unmatched children, counted in
 # their parent's group as -children does) the same num_procs, num_threads,
 # states (all Sleeping, summing to num_threads), threads by wchan, virtual
-# memory, open descriptors and worst descriptor ratio, and resident memory within 512 KiB
-# a process (ptop's is statm's, process-exporter's stat's, which lags); a CPU burner started after both
-# shows in both, with CPU time. ptop's OpenMetrics parses strictly and
+# memory, open descriptors and worst descriptor ratio, and resident memory
+# within 512 KiB a process (ptop's is statm's, process-exporter's stat's,
+# which lags); for a program of named threads, its threads by name; a CPU
+# burner started after both shows in both, with CPU time. ptop's OpenMetrics parses strictly and
 # promtool lints its text. A configuration process-exporter would refuse
 # ends ptop with status 1 and the file's line; a missing one too.
 # Skips (77) without prometheus-process-exporter, after what needs only ptop.
@@ -31,6 +32,9 @@ process_names:
   - name: "{{.ExeBase}}:{{.Username}}"
     exe:
     - pe_parent
+  - name: "{{.Comm}}"
+    comm:
+    - pe_thr
 EOF
 user=$(id -un)
 
@@ -46,6 +50,21 @@ parent_pid=$!
 children() {
 	[ "$(pgrep -P "$1" | wc -l)" -ge "$2" ]
 }
+# a program of four threads, two of them named alpha, one beta
+ln -sf "$PYTHON" "$tmp/pe_thr"
+"$tmp/pe_thr" -c '
+import ctypes, sys, threading, time
+libc = ctypes.CDLL(None)
+def named(n):
+    libc.prctl(15, n.encode(), 0, 0, 0)  # PR_SET_NAME
+    time.sleep(3600)
+for n in ("alpha", "alpha", "beta"):
+    threading.Thread(target=named, args=(n,), daemon=True).start()
+time.sleep(1)
+open(sys.argv[1], "w").write("ready")
+time.sleep(3600)' "$tmp/thr.ready" &
+kids="$kids $!"
+wait_until test -s "$tmp/thr.ready" || die "pe_thr did not start"
 wait_until children "$idle_pid" 1 || die "the idle shell has no child"
 wait_until children "$parent_pid" 2 || die "pe_parent has not its two children"
 # the children too, so that the cleanup leaves no sleep behind
@@ -110,6 +129,11 @@ for g in sys.argv[5:]:
     procs = value(e, "namedprocess_namegroup_num_procs", g) or 1
     if None in rss or abs(rss[0] - rss[1]) > 512 * 1024 * procs:
         bad.append("%s resident: ptop %s, process-exporter %s" % (g, rss[0], rss[1]))
+# the threads by name, for the program of named threads
+tc = lambda d: {lab: v for (n, grp, lab), v in d.items()
+                if n == "namedprocess_namegroup_thread_count" and grp == "pe_thr"}
+if tc(p) != tc(e) or not tc(p):
+    bad.append("pe_thr thread_count: ptop %s, process-exporter %s" % (tc(p), tc(e)))
 groups = lambda d: {grp for (_, grp, _) in d}
 if groups(p) != groups(e):
     bad.append("groups: ptop %s, process-exporter %s" % (sorted(groups(p)), sorted(groups(e))))
@@ -138,9 +162,11 @@ assert "namedprocess_namegroup_num_procs" in fams, fams
 ' "$tmp/ptop.om" || die "ptop's OpenMetrics with process-exporter's names does not parse"
 fi
 if command -v promtool >/dev/null 2>&1; then
-	# process-exporter's own scrape error counters lack _total: the one lint kept
+	# process-exporter's own names that promtool's lint dislikes: its scrape
+	# error counters without _total, its gauge thread_count
 	promtool check metrics <"$tmp/ptop.txt" >"$tmp/lint" 2>&1 || :
-	if grep -v '^namedprocess_scrape_[a-z_]*errors counter metrics should have "_total" suffix$' \
+	if grep -v -e '^namedprocess_scrape_[a-z_]*errors counter metrics should have "_total" suffix$' \
+		-e '^namedprocess_namegroup_thread_count non-histogram and non-summary metrics should not have "_count" suffix$' \
 		"$tmp/lint" | grep -q .; then
 		die "promtool: $(cat "$tmp/lint")"
 	fi

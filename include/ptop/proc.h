@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ptop/util.h"
+
 struct ptop_view {
 	const char *p; /* not NUL-terminated */
 	size_t n;
@@ -460,6 +462,29 @@ enum proc_tstate {
 #define PROC_FACT_ROLLUP 0x2u  /* smaps_rollup: costs a walk of the page tables */
 #define PROC_FACT_THREADS 0x4u /* each thread's state (one stat read per thread) */
 #define PROC_FACT_WCHAN 0x8u   /* with THREADS: each thread's wchan (one more read per thread) */
+/* with THREADS: a process of several threads, each thread's counts (its status and io too) */
+#define PROC_FACT_THREAD_COUNTS 0x10u
+
+/* One thread's counts, as its stat, status and io say (PROC_FACT_THREAD_COUNTS). */
+struct proc_thread {
+	int tid;
+	uint8_t comm_len;
+	char comm[PROC_COMM_MAX];
+	uint64_t start;		 /* clock ticks after boot */
+	uint64_t utime, stime;	 /* clock ticks */
+	uint64_t minflt, majflt; /* its own */
+	uint64_t vctx, nvctx;	 /* context switches, voluntary and not */
+	bool has_io;		 /* io was readable */
+	uint64_t read_bytes, write_bytes;
+};
+
+/* What proc_facts_read() fills beyond *out, kept by the caller across calls. */
+struct proc_facts_bufs {
+	struct sbuf scratch; /* a file's text */
+	struct sbuf names;   /* the threads' wchans, NUL-terminated */
+	struct proc_thread *thr;
+	size_t nthr, thr_cap;
+};
 
 struct proc_facts {
 	bool has_fds, has_limit, has_rollup, has_states, has_wchan; /* what was read */
@@ -471,7 +496,10 @@ struct proc_facts {
 	size_t wchan_off;
 	unsigned nwchan;
 	const char *wchans; /* set by the caller once the names are all read: the first name */
-	unsigned failed;    /* parts asked for that could not be read */
+	/* its threads' counts: nthr at thr_off of the bufs' thr (a process of several threads) */
+	size_t thr_off, nthr;
+	const struct proc_thread *thr; /* set by the caller as wchans */
+	unsigned failed;	       /* parts asked for that could not be read */
 };
 
 /* Which of process-exporter's states a kernel state letter is. */
@@ -480,13 +508,14 @@ enum proc_tstate proc_tstate_of(char state);
 /*
  * Read what `what` asks of process pid under root (NULL: /proc) into *out:
  * the threads' states when it has more than one thread (else its state,
- * given, counts once), and with PROC_FACT_WCHAN the function each thread
- * waits in, appended to *names (NULL: not read). Each part that cannot be
- * read (gone, refused) is left without its has_ flag, and the call goes on;
- * returns how many parts failed. scratch is the caller's, reused across calls.
+ * given, counts once), with PROC_FACT_WCHAN the function each thread waits
+ * in (appended to b->names), with PROC_FACT_THREAD_COUNTS each thread's
+ * counts (appended to b->thr). Each part that cannot be read (gone, refused)
+ * is left without its has_ flag, and the call goes on; returns how many
+ * parts failed. b is the caller's, reset by it for each frame.
  */
 int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
-		    struct proc_facts *out, struct sbuf *scratch, struct sbuf *names);
+		    struct proc_facts *out, struct proc_facts_bufs *b);
 
 /* One open file of a process. */
 struct proc_fd {

@@ -33,7 +33,7 @@ struct exporter {
 	struct fkept *kept, *kept_next; /* the last frame's facts, by PID and start */
 	size_t nkept, nkept_next;
 	unsigned long frames;
-	struct sbuf scratch, names; /* names: this frame's threads' wchans */
+	struct proc_facts_bufs bufs; /* this frame's threads' wchans and counts */
 	char note[256];
 };
 
@@ -196,7 +196,8 @@ static void read_facts(struct exporter *x, const char *root, const struct frame 
 	}
 	x->frames++;
 	x->nkept_next = 0;
-	sbuf_reset(&x->names);
+	sbuf_reset(&x->bufs.names);
+	x->bufs.nthr = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct frame_proc *q = x->rows[i];
 		const struct fkept *k;
@@ -221,13 +222,15 @@ static void read_facts(struct exporter *x, const char *root, const struct frame 
 			nk->read = k->read;
 		} else {
 			proc_facts_read(root, q->pid, q->threads, q->state, x->facts, &x->fx[i],
-					&x->scratch, &x->names);
+					&x->bufs);
 		}
 		nk->f = x->fx[i];
 	}
 	/* the names' buffer moved as it grew: point into it now */
-	for (size_t i = 0; i < n; i++)
-		x->fx[i].wchans = x->fx[i].nwchan ? x->names.p + x->fx[i].wchan_off : NULL;
+	for (size_t i = 0; i < n; i++) {
+		x->fx[i].wchans = x->fx[i].nwchan ? x->bufs.names.p + x->fx[i].wchan_off : NULL;
+		x->fx[i].thr = x->fx[i].nthr ? x->bufs.thr + x->fx[i].thr_off : NULL;
+	}
 	qsort(x->kept_next, x->nkept_next, sizeof(*x->kept_next), by_pid_start);
 	t = x->kept;
 	x->kept = x->kept_next;
@@ -302,8 +305,9 @@ void exporter_stop(struct exporter *x)
 	free(x->fx);
 	free(x->kept);
 	free(x->kept_next);
-	sbuf_free(&x->scratch);
-	sbuf_free(&x->names);
+	sbuf_free(&x->bufs.scratch);
+	sbuf_free(&x->bufs.names);
+	free(x->bufs.thr);
 	classifier_free(x->cls);
 	free(x);
 }

@@ -77,6 +77,37 @@ struct wcount {
 	uint32_t slot, name, n;
 };
 
+/* A thread of a process of several threads in a group: what it had at the last frame. */
+struct mthr {
+	int tid;
+	uint64_t start;
+	uint64_t utime, stime, minflt, majflt, vctx, nvctx, rb, wb;
+	bool has_io;
+};
+
+/*
+ * The threads of one served group (its key, or "other") with one name, as
+ * process-exporter's thread_* families count them: counters that only grow
+ * while the name has threads, dropped when it has none.
+ */
+struct mtacc {
+	char gkey[GROUP_KEY_MAX];
+	char name[PROC_COMM_MAX];
+	uint8_t glen, nlen;
+	unsigned long seen; /* the last frame with such a thread */
+	uint32_t count;	    /* this frame's threads */
+	double user, sys, rb, wb, majflt, minflt, vctx, nvctx;
+};
+
+/* At most this many thread names are counted apart (over all groups); the rest as "other". */
+#define THREAD_NAMES_MAX 4096
+
+/* A process whose threads' counts this frame has, and its group's entry. */
+struct mtpend {
+	uint32_t e;
+	const struct proc_facts *x;
+};
+
 /* At most this many wchan names are told apart; later ones are counted as "other". */
 #define WCHAN_NAMES_MAX 4096
 
@@ -135,6 +166,13 @@ struct metrics {
 	uint32_t nwnames, wnames_cap, *whash, whash_mask;
 	struct wcount *wc;
 	size_t nwc, wc_cap;
+	/* threads of processes of several threads (process-exporter's thread_* families) */
+	struct mtpend *tpend;
+	size_t ntpend, tpend_cap;
+	struct mthr *tprev, *tcur;
+	size_t ntprev, ntcur, tcap;
+	struct mtacc *tacc;
+	size_t ntacc, tacc_cap;
 	unsigned facts; /* PROC_FACT_* the last frame's facts had */
 	bool exits;	/* the last frame's source lists processes that ended */
 	size_t nrows;
@@ -190,6 +228,10 @@ void metrics_free(struct metrics *m)
 	free(m->wnames);
 	free(m->whash);
 	free(m->wc);
+	free(m->tpend);
+	free(m->tprev);
+	free(m->tcur);
+	free(m->tacc);
 	sbuf_free(&m->top_cmd);
 	free(m);
 }
@@ -458,6 +500,116 @@ static void wchans_by_slot(struct metrics *m)
 	m->nwc = out;
 }
 
+static int by_tid_start(const void *a, const void *b)
+{
+	const struct mthr *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return (x->tid > y->tid) - (x->tid < y->tid);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The accumulator of threads named (name, nlen) in served group (gkey, glen), made when new. */
+static struct mtacc *thread_acc(struct metrics *m, const char *gkey, size_t glen, const char *name,
+				size_t nlen)
+{
+	struct mtacc *a;
+
+	for (size_t i = 0; i < m->ntacc; i++) {
+		a = &m->tacc[i];
+		if (a->glen == glen && a->nlen == nlen && !memcmp(a->gkey, gkey, glen) &&
+		    !memcmp(a->name, name, nlen))
+			return a;
+	}
+	if (m->ntacc >= THREAD_NAMES_MAX) {
+		if (nlen == 5 && !memcmp(name, "other", 5))
+			return &m->tacc[0]; /* full even of others: the first takes them */
+		return thread_acc(m, gkey, glen, "other", 5);
+	}
+	if (m->ntacc == m->tacc_cap) {
+		m->tacc_cap = m->tacc_cap ? 2 * m->tacc_cap : 64;
+		m->tacc = xreallocarray(m->tacc, m->tacc_cap, sizeof(*m->tacc));
+	}
+	a = &m->tacc[m->ntacc++];
+	memset(a, 0, sizeof(*a));
+	memcpy(a->gkey, gkey, glen);
+	a->glen = (uint8_t)glen;
+	memcpy(a->name, name, nlen);
+	a->nlen = (uint8_t)nlen;
+	return a;
+}
+
+/*
+ * The frame's threads of processes of several threads into their served
+ * group's accumulators by name: what each did since the last frame (all of
+ * its life for a thread first seen), then the names without a thread dropped.
+ */
+static void count_threads(struct metrics *m)
+{
+	size_t n = 0, out = 0;
+
+	for (size_t i = 0; i < m->ntpend; i++)
+		n += m->tpend[i].x->nthr;
+	if (m->tcap < n) {
+		m->tcap = n + n / 4 + 16;
+		m->tcur = xreallocarray(m->tcur, m->tcap, sizeof(*m->tcur));
+		m->tprev = xreallocarray(m->tprev, m->tcap, sizeof(*m->tprev));
+	}
+	m->ntcur = 0;
+	for (size_t i = 0; i < m->ntpend; i++) {
+		uint32_t e = m->tpend[i].e;
+		const struct mgroup *g =
+		    e == NO_ENTRY || m->groups[e].slot < 0 ? &m->other : &m->groups[e];
+
+		for (size_t k = 0; k < m->tpend[i].x->nthr; k++) {
+			const struct proc_thread *t = &m->tpend[i].x->thr[k];
+			struct mthr c = {.tid = t->tid,
+					 .start = t->start,
+					 .utime = t->utime,
+					 .stime = t->stime,
+					 .minflt = t->minflt,
+					 .majflt = t->majflt,
+					 .vctx = t->vctx,
+					 .nvctx = t->nvctx,
+					 .rb = t->read_bytes,
+					 .wb = t->write_bytes,
+					 .has_io = t->has_io};
+			const struct mthr *p = m->ntprev ? bsearch(&c, m->tprev, m->ntprev,
+								   sizeof(*m->tprev), by_tid_start)
+							 : NULL;
+			struct mtacc *a = thread_acc(m, g->key, g->len, t->comm, t->comm_len);
+
+			a->seen = m->frames;
+			a->count++;
+			a->user += (double)(p ? grown(c.utime, p->utime) : c.utime) / m->hz;
+			a->sys += (double)(p ? grown(c.stime, p->stime) : c.stime) / m->hz;
+			a->minflt += (double)(p ? grown(c.minflt, p->minflt) : c.minflt);
+			a->majflt += (double)(p ? grown(c.majflt, p->majflt) : c.majflt);
+			a->vctx += (double)(p ? grown(c.vctx, p->vctx) : c.vctx);
+			a->nvctx += (double)(p ? grown(c.nvctx, p->nvctx) : c.nvctx);
+			if (c.has_io) {
+				bool was = p && p->has_io;
+
+				a->rb += (double)(was ? grown(c.rb, p->rb) : c.rb);
+				a->wb += (double)(was ? grown(c.wb, p->wb) : c.wb);
+			}
+			m->tcur[m->ntcur++] = c;
+		}
+	}
+	qsort(m->tcur, m->ntcur, sizeof(*m->tcur), by_tid_start);
+	{
+		struct mthr *t = m->tprev;
+
+		m->tprev = m->tcur;
+		m->tcur = t;
+		m->ntprev = m->ntcur;
+	}
+	for (size_t i = 0; i < m->ntacc; i++)
+		if (m->tacc[i].seen == m->frames)
+			m->tacc[out++] = m->tacc[i];
+	m->ntacc = out;
+}
+
 /* What was read of a process beyond its row into its group's gauges. */
 static void add_facts(struct metrics *m, struct mgroup *g, const struct proc_facts *x)
 {
@@ -503,6 +655,14 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 			add_facts(m, g, x);
 			if (x->nwchan)
 				add_wchans(m, e, x);
+			if (x->nthr) {
+				if (m->ntpend == m->tpend_cap) {
+					m->tpend_cap = m->tpend_cap ? 2 * m->tpend_cap : 64;
+					m->tpend = xreallocarray(m->tpend, m->tpend_cap,
+								 sizeof(*m->tpend));
+				}
+				m->tpend[m->ntpend++] = (struct mtpend){.e = e, .x = x};
+			}
 		}
 	}
 	if (f->threads) {
@@ -853,7 +1013,9 @@ unsigned metrics_facts(const struct metrics_opts *o)
 {
 	unsigned facts = PROC_FACT_FDS | PROC_FACT_THREADS;
 
-	return o->names == METRICS_NAMES_PE ? facts | PROC_FACT_ROLLUP | PROC_FACT_WCHAN : facts;
+	return o->names == METRICS_NAMES_PE
+		   ? facts | PROC_FACT_ROLLUP | PROC_FACT_WCHAN | PROC_FACT_THREAD_COUNTS
+		   : facts;
 }
 
 void metrics_update(struct metrics *m, const struct frame *f, const struct frame_proc *const *rows,
@@ -865,6 +1027,7 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 	m->frames++;
 	m->clock += dt;
 	m->nwc = 0;
+	m->ntpend = 0;
 	m->hz = f->hz > 0 ? (double)f->hz : 100.0;
 	m->ncpu = f->ncpu ? (double)f->ncpu : 1;
 	m->mem_kb = (double)f->mem.total;
@@ -891,6 +1054,9 @@ void metrics_update(struct metrics *m, const struct frame *f, const struct frame
 	assign_slots(m);
 	distribute(m, dt);
 	wchans_by_slot(m);
+	for (size_t i = 0; i < m->ntacc; i++)
+		m->tacc[i].count = 0;
+	count_threads(m);
 	prune(m);
 	keep_top(m, f, rows, n);
 	keep_frame(m, f, n);
@@ -1167,6 +1333,86 @@ static double pe_value(const struct mgroup *g, enum pe_family k, int v)
 	return 0;
 }
 
+/* process-exporter's thread_* families: each served group's threads by name. */
+static void render_threads(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om,
+			   struct sbuf *extra)
+{
+	static const struct {
+		const char *name, *help, *label, *v[2];
+		enum metrics_type type;
+		size_t f[2];
+	} fams[] = {
+	    {"namedprocess_namegroup_thread_count",
+	     "Threads of the group's processes of several threads, by thread name.",
+	     NULL,
+	     {NULL, NULL},
+	     METRICS_GAUGE,
+	     {0, 0}},
+	    {"namedprocess_namegroup_thread_cpu_seconds",
+	     "CPU time of those threads, by thread name and mode.",
+	     "mode",
+	     {"system", "user"},
+	     METRICS_COUNTER,
+	     {offsetof(struct mtacc, sys), offsetof(struct mtacc, user)}},
+	    {"namedprocess_namegroup_thread_io_bytes",
+	     "Bytes those threads read from and caused to be written to storage.",
+	     "iomode",
+	     {"read", "write"},
+	     METRICS_COUNTER,
+	     {offsetof(struct mtacc, rb), offsetof(struct mtacc, wb)}},
+	    {"namedprocess_namegroup_thread_major_page_faults",
+	     "Major page faults of those threads.",
+	     NULL,
+	     {NULL, NULL},
+	     METRICS_COUNTER,
+	     {offsetof(struct mtacc, majflt), 0}},
+	    {"namedprocess_namegroup_thread_minor_page_faults",
+	     "Minor page faults of those threads.",
+	     NULL,
+	     {NULL, NULL},
+	     METRICS_COUNTER,
+	     {offsetof(struct mtacc, minflt), 0}},
+	    {"namedprocess_namegroup_thread_context_switches",
+	     "Context switches of those threads, voluntary and not.",
+	     "ctxswitchtype",
+	     {"nonvoluntary", "voluntary"},
+	     METRICS_COUNTER,
+	     {offsetof(struct mtacc, nvctx), offsetof(struct mtacc, vctx)}},
+	};
+	const struct mgroup *g;
+
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		const char *suffix = fams[k].type == METRICS_COUNTER ? "_total" : "";
+
+		metrics_family(b, om, fams[k].name, fams[k].type, NULL, fams[k].help);
+		for (unsigned i = 0; (g = served(m, &i));) {
+			for (size_t t = 0; t < m->ntacc; t++) {
+				const struct mtacc *a = &m->tacc[t];
+
+				if (a->glen != g->len || memcmp(a->gkey, g->key, g->len))
+					continue;
+				for (int v = 0; v < (fams[k].label ? 2 : 1); v++) {
+					double val =
+					    k == 0
+						? (double)a->count
+						: *(const double *)((const char *)a + fams[k].f[v]);
+
+					sbuf_reset(extra);
+					sbuf_adds(extra, ",threadname=\"");
+					metrics_label_value(extra, a->name, a->nlen);
+					sbuf_addc(extra, '"');
+					if (fams[k].label)
+						sbuf_printf(extra, ",%s=\"%s\"", fams[k].label,
+							    fams[k].v[v]);
+					metrics_sample(b, fams[k].name, suffix,
+						       group_labels(m, l, g, sbuf_cstr(extra)),
+						       val);
+				}
+			}
+		}
+	}
+}
+
 /* namedprocess_namegroup_threads_wchan: each group's threads by the function they wait in. */
 static void render_wchans(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om,
 			  struct sbuf *extra)
@@ -1245,6 +1491,8 @@ static void render_pe(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 	}
 	if (m->facts & PROC_FACT_WCHAN)
 		render_wchans(m, b, l, om, &extra);
+	if (m->facts & PROC_FACT_THREAD_COUNTS)
+		render_threads(m, b, l, om, &extra);
 	sbuf_free(&extra);
 	pe_bare_counter(b, om, "namedprocess_scrape_errors",
 			"Frames whose process list could not be read.", 0);

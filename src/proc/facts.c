@@ -66,8 +66,49 @@ struct state_walk {
 	int pid;
 	unsigned what;
 	struct sbuf *buf, *names;
+	struct proc_facts_bufs *b;
 	struct proc_facts *out;
 };
+
+/* A thread's counts into w->b->thr, from its stat (parsed already), status and io. */
+static void thread_counts(struct state_walk *w, int tid, const struct proc_stat *st)
+{
+	struct proc_facts_bufs *b = w->b;
+	struct proc_status ss;
+	struct proc_io io;
+	struct proc_thread *t;
+
+	if (b->nthr == b->thr_cap) {
+		b->thr_cap = b->thr_cap ? 2 * b->thr_cap : 64;
+		b->thr = xreallocarray(b->thr, b->thr_cap, sizeof(*b->thr));
+	}
+	t = &b->thr[b->nthr];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->comm_len = (uint8_t)(st->comm.n < PROC_COMM_MAX ? st->comm.n : PROC_COMM_MAX);
+	memcpy(t->comm, st->comm.p, t->comm_len);
+	t->start = st->starttime;
+	t->utime = st->utime;
+	t->stime = st->stime;
+	t->minflt = st->minflt;
+	t->majflt = st->majflt;
+	sbuf_reset(w->buf);
+	/* a thread that ended since its stat is not counted */
+	if (proc_read_all(w->root, w->pid, tid, "status", w->buf) ||
+	    proc_parse_status(w->buf->p, w->buf->len, &ss))
+		return;
+	t->vctx = ss.voluntary_ctxt;
+	t->nvctx = ss.nonvoluntary_ctxt;
+	sbuf_reset(w->buf);
+	if (!proc_read_all(w->root, w->pid, tid, "io", w->buf) &&
+	    !proc_parse_io(w->buf->p, w->buf->len, &io)) {
+		t->has_io = true;
+		t->read_bytes = io.read_bytes;
+		t->write_bytes = io.write_bytes;
+	}
+	b->nthr++;
+	w->out->nthr++;
+}
 
 /*
  * Append the kernel function thread tid of pid (0: the process itself)
@@ -98,27 +139,35 @@ static int thread_state(void *ctx, int tid)
 	    proc_parse_stat(w->buf->p, w->buf->len, &st))
 		return 0;
 	w->out->states[proc_tstate_of(st.state)]++;
+	/* before the buffer that st points into is read into again */
+	if (w->what & PROC_FACT_THREAD_COUNTS)
+		thread_counts(w, tid, &st);
 	if ((w->what & PROC_FACT_WCHAN) && !wchan_add(w, tid))
 		w->out->has_wchan = false;
 	return 0;
 }
 
 int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
-		    struct proc_facts *out, struct sbuf *scratch, struct sbuf *names)
+		    struct proc_facts *out, struct proc_facts_bufs *b)
 {
-	struct state_walk w = {
-	    .root = root, .pid = pid, .what = what, .buf = scratch, .names = names, .out = out};
+	struct sbuf *scratch = &b->scratch, *names = &b->names;
+	struct state_walk w = {.root = root,
+			       .pid = pid,
+			       .what = what,
+			       .buf = scratch,
+			       .names = names,
+			       .b = b,
+			       .out = out};
 	int failed = 0;
 
 	memset(out, 0, sizeof(*out));
-	/* names only with threads: a process's wchans are its threads' */
+	/* wchans and counts only with threads: they are the threads' */
 	if (!(what & PROC_FACT_THREADS))
-		what &= ~PROC_FACT_WCHAN;
+		what &= ~(PROC_FACT_WCHAN | PROC_FACT_THREAD_COUNTS);
 	w.what = what;
-	out->wchan_off = names ? names->len : 0;
-	out->has_wchan = (what & PROC_FACT_WCHAN) && names;
-	if (!names)
-		w.what &= ~PROC_FACT_WCHAN;
+	out->wchan_off = names->len;
+	out->thr_off = b->nthr;
+	out->has_wchan = what & PROC_FACT_WCHAN;
 	if (what & PROC_FACT_FDS) {
 		out->has_fds = !fd_count(root, pid, &out->fds);
 		failed += !out->has_fds;
