@@ -219,7 +219,8 @@ void classifier_frame(struct classifier *c, const char *root, bool live, const s
 		add(c, rows[i], false);
 	for (size_t i = 0; i < nexited; i++)
 		add(c, exited[i], true);
-	qsort(c->cur, c->ncur, sizeof(*c->cur), by_pid_start);
+	if (c->ncur > 1) /* qsort takes no NULL, even for none */
+		qsort(c->cur, c->ncur, sizeof(*c->cur), by_pid_start);
 	for (size_t i = 0; i < c->ncur; i++) {
 		struct centry *e = &c->cur[i];
 		const struct centry *was = find(c->prev, c->nprev, e->pid, e->start, false);

@@ -231,7 +231,8 @@ static void read_facts(struct exporter *x, const char *root, const struct frame 
 		x->fx[i].wchans = x->fx[i].nwchan ? x->bufs.names.p + x->fx[i].wchan_off : NULL;
 		x->fx[i].thr = x->fx[i].nthr ? x->bufs.thr + x->fx[i].thr_off : NULL;
 	}
-	qsort(x->kept_next, x->nkept_next, sizeof(*x->kept_next), by_pid_start);
+	if (x->nkept_next > 1) /* qsort takes no NULL, even for none */
+		qsort(x->kept_next, x->nkept_next, sizeof(*x->kept_next), by_pid_start);
 	t = x->kept;
 	x->kept = x->kept_next;
 	x->kept_next = t;

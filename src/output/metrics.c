@@ -373,7 +373,8 @@ static void add_deltas(struct metrics *m, size_t n)
 {
 	size_t j = 0;
 
-	qsort(m->cur, n, sizeof(*m->cur), by_pid);
+	if (n > 1) /* qsort takes no NULL, even for none */
+		qsort(m->cur, n, sizeof(*m->cur), by_pid);
 	for (size_t i = 0; i < n; i++) {
 		const struct mtrack *c = &m->cur[i], *p = NULL;
 		struct mcount *d;
@@ -489,7 +490,8 @@ static void wchans_by_slot(struct metrics *m)
 
 		m->wc[i].slot = slot < 0 ? m->o.max_groups : (uint32_t)slot;
 	}
-	qsort(m->wc, m->nwc, sizeof(*m->wc), by_slot_name);
+	if (m->nwc > 1) /* qsort takes no NULL, even for none */
+		qsort(m->wc, m->nwc, sizeof(*m->wc), by_slot_name);
 	for (size_t i = 0; i < m->nwc; i++) {
 		if (out && m->wc[out - 1].slot == m->wc[i].slot &&
 		    m->wc[out - 1].name == m->wc[i].name)
@@ -596,7 +598,8 @@ static void count_threads(struct metrics *m)
 			m->tcur[m->ntcur++] = c;
 		}
 	}
-	qsort(m->tcur, m->ntcur, sizeof(*m->tcur), by_tid_start);
+	if (m->ntcur > 1) /* qsort takes no NULL, even for none */
+		qsort(m->tcur, m->ntcur, sizeof(*m->tcur), by_tid_start);
 	{
 		struct mthr *t = m->tprev;
 
