@@ -6,25 +6,40 @@
  * alone with -s) through descriptors opened at first sight and held, into
  * one buffer, and parses nothing but the directory name. A process that is
  * gone (the read fails) is closed; its PID is opened afresh when listed again.
+ * With -e, the files prometheus-process-exporter reads of each process as
+ * well (status, io, limits, smaps_rollup, wchan, held the same way; the size
+ * of its fd directory; for a process of several threads, each thread's stat,
+ * status, io and wchan, opened and read each frame), parsing only status's
+ * Threads: line: the least an exporter of its families reads.
  *
- * Usage: floor [-s] [-n FRAMES] [-d SECONDS]. It prints nothing but, with -v,
- * the processes and bytes of the last frame, so that `bench/frame-cost` can
- * time it as it times ptop and top.
+ * Usage: floor [-s|-e] [-n FRAMES] [-d SECONDS]. It prints nothing but, with
+ * -v, the processes and bytes of the last frame, so that `bench/frame-cost`
+ * and `bench/metrics-cost` can time it as they time ptop, top and
+ * process-exporter.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+/* The files held per process: stat and statm, or with -e all of them. */
+static const char *const files[] = {"stat",   "statm",	      "status", "io",
+				    "limits", "smaps_rollup", "wchan"};
+#define NFILES (sizeof(files) / sizeof(files[0]))
+#define STATUS 2
+
 struct held {
 	int pid; /* 0: empty */
-	int fd[2];
+	int fd[NFILES];
 	unsigned seen; /* the frame that last listed it */
 };
 
@@ -64,10 +79,58 @@ static void grow(void)
 
 static void forget(struct held *h)
 {
-	for (int f = 0; f < 2; f++)
+	for (size_t f = 0; f < NFILES; f++) {
 		if (h->fd[f] >= 0)
 			close(h->fd[f]);
-	h->fd[0] = h->fd[1] = -1; /* keeps its place: opened again if the PID is listed */
+		h->fd[f] = -1; /* keeps its place: opened again if the PID is listed */
+	}
+}
+
+/* Status's Threads: count in buf (n bytes), or 1. */
+static long threads_of(const char *buf, ssize_t n)
+{
+	for (ssize_t i = 0; i + 9 < n; i++)
+		if ((i == 0 || buf[i - 1] == '\n') && !memcmp(buf + i, "Threads:\t", 9))
+			return strtol(buf + i + 9, NULL, 10);
+	return 1;
+}
+
+/* -e: each thread's stat, status, io and wchan, opened and read; the bytes read. */
+static unsigned long read_threads(int root, int pid, char *buf, size_t size)
+{
+	static const char *const tfiles[] = {"stat", "status", "io", "wchan"};
+	unsigned long bytes = 0;
+	char path[300];
+	struct dirent *de;
+	DIR *dir;
+	int dfd;
+
+	snprintf(path, sizeof(path), "%d/task", pid);
+	dfd = openat(root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || !(dir = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		return 0;
+	}
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		for (size_t f = 0; f < sizeof(tfiles) / sizeof(tfiles[0]); f++) {
+			ssize_t r;
+			int fd;
+
+			snprintf(path, sizeof(path), "%s/%s", de->d_name, tfiles[f]);
+			fd = openat(dirfd(dir), path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			r = read(fd, buf, size);
+			close(fd);
+			if (r > 0)
+				bytes += (unsigned long)r;
+		}
+	}
+	closedir(dir);
+	return bytes;
 }
 
 int main(int argc, char **argv)
@@ -76,14 +139,19 @@ int main(int argc, char **argv)
 	unsigned long frames = 1, procs = 0, bytes = 0;
 	double delay = 0;
 	int nfiles = 2, verbose = 0, c, root;
+	bool exporter = false;
 	struct rlimit rl;
 
-	while ((c = getopt(argc, argv, "sn:d:v")) != -1) {
+	while ((c = getopt(argc, argv, "sen:d:v")) != -1) {
 		char *end;
 
 		switch (c) {
 		case 's':
 			nfiles = 1;
+			break;
+		case 'e':
+			nfiles = (int)NFILES;
+			exporter = true;
 			break;
 		case 'n':
 			frames = strtoul(optarg, &end, 10);
@@ -103,7 +171,7 @@ int main(int argc, char **argv)
 			verbose = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: floor [-s] [-n FRAMES] [-d SECONDS] [-v]\n");
+			fprintf(stderr, "usage: floor [-s|-e] [-n FRAMES] [-d SECONDS] [-v]\n");
 			return 2;
 		}
 	}
@@ -153,9 +221,9 @@ int main(int argc, char **argv)
 
 					used += !h->pid;
 					h->pid = pid;
-					for (int f = 0; f < 2; f++) {
+					for (int f = 0; f < (int)NFILES; f++) {
 						snprintf(path, sizeof(path), "%d/%s", pid,
-							 f ? "statm" : "stat");
+							 files[f]);
 						h->fd[f] = f < nfiles ? openat(root, path,
 									       O_RDONLY | O_CLOEXEC)
 								      : -1;
@@ -168,11 +236,22 @@ int main(int argc, char **argv)
 					if (h->fd[f] < 0)
 						continue;
 					r = pread(h->fd[f], buf, sizeof(buf), 0);
-					if (r < 0) {
+					if (r < 0 && f == 0) {
 						forget(h);
 						break;
 					}
+					if (r <= 0)
+						continue; /* another user's io, a kernel thread's rollup */
 					bytes += (unsigned long)r;
+					if (exporter && f == STATUS && threads_of(buf, r) > 1)
+						bytes += read_threads(root, pid, buf, sizeof(buf));
+				}
+				if (exporter && h->fd[0] >= 0) {
+					char path[32];
+					struct stat st;
+
+					snprintf(path, sizeof(path), "%d/fd", pid);
+					fstatat(root, path, &st, 0);
 				}
 				procs++;
 			}
