@@ -248,7 +248,8 @@ static int held_setup(struct scan_state *st, void (*way)(struct scan_state *, in
 
 	if (err)
 		return err;
-	qsort(st->procs, st->n, sizeof(*st->procs), proc_cmp);
+	if (st->n > 1)
+		qsort(st->procs, st->n, sizeof(*st->procs), proc_cmp);
 	/* read-less needs a reference: every process "moved" in its first frame */
 	err = scan_pids(st, way);
 	st->changed = 0;

@@ -1697,7 +1697,7 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 		thread_rows(b, f, c, procs);
 	/* rows came in ascending pid order: cur is sorted already, but for user
 	 * threads, which came after every process */
-	if (c->user_threads)
+	if (c->user_threads && b->ncur > 1)
 		qsort(b->cur, b->ncur, sizeof(*b->cur), tick_cmp);
 	b->io_prev = c->io;
 	t = b->prev;

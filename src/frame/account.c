@@ -220,7 +220,8 @@ static void vanished(struct account *a, double now)
 		a->gone[a->ngone++] = *o;
 	}
 	bury(a, now);
-	qsort(a->gone, a->ngone, sizeof(*a->gone), by_ppid);
+	if (a->ngone > 1) /* qsort takes no NULL, even for none */
+		qsort(a->gone, a->ngone, sizeof(*a->gone), by_ppid);
 }
 
 /*

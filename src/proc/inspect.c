@@ -177,7 +177,8 @@ int proc_fds(const char *root, int pid, struct proc_fd **out, size_t *nout)
 		proc_fds_free(fds, n);
 		return err;
 	}
-	qsort(fds, n, sizeof(*fds), fd_compare);
+	if (n > 1) /* a kernel thread has none: fds is NULL */
+		qsort(fds, n, sizeof(*fds), fd_compare);
 	*out = fds;
 	*nout = n;
 	return 0;

@@ -253,7 +253,8 @@ void filter_user_menu(struct ui *ui)
 				 (unsigned)p->uid);
 		ui->nusers++;
 	}
-	qsort(ui->users, ui->nusers, sizeof(ui->users[0]), by_name);
+	if (ui->nusers > 1)
+		qsort(ui->users, ui->nusers, sizeof(ui->users[0]), by_name);
 	screen_push(ui, &user_menu);
 	ui->menu_sel = 0;
 	for (size_t u = 0; u < ui->nusers; u++)
