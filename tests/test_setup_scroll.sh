@@ -4,7 +4,8 @@
 # test_setup_scroll.sh: Setup's lists scroll when longer than the screen,
 # beside htop's. At 80x24 and at 80x12, in the Meters panel End selects the
 # last meter and it is on the screen (the first ones scrolled off), Home
-# brings the first back, as htop's Available meters do with the same keys;
+# brings the first back, and two pages down scroll the first off and two up
+# bring it back, as htop's Available meters do with the same keys;
 # at 80x12 the Display options scroll the same way (Tree view, their first,
 # off the screen after End and back after Home), as htop's.
 # make check sets PTOP, srcdir and TMUX_BIN.
@@ -41,6 +42,11 @@ for size in 80x24 80x12; do
 		gone ' Clock'
 		keys Home
 		expect ' Clock'
+		# a page down twice scrolls the first off; a page up twice brings it back
+		keys NPage NPage
+		gone ' Clock'
+		keys PPage PPage
+		expect ' Clock'
 		if [ "$TM_LINES" -le 12 ]; then
 			keys Left Left Left Up Up Right
 			expect 'Tree view'
@@ -69,6 +75,10 @@ for size in 80x24 80x12; do
 	keys Home
 	expect 'Left column'
 	expect ' cpu +\[bar\]'
+	keys NPage NPage
+	gone 'Left column'
+	keys PPage PPage
+	expect 'Left column'
 	if [ "$TM_LINES" -le 12 ]; then
 		keys Tab Down Tab
 		expect 'Tree view'

@@ -9,6 +9,9 @@
 #include "tui.h"
 
 /* Up/Down/Home/End in a list of n entries; true when key was one of them. */
+/* The most entries a menu shows at once. */
+#define UI_MENU_ROWS 15
+
 bool ui_menu_move(struct ui *ui, int key, int n)
 {
 	switch (key) {
@@ -26,12 +29,20 @@ bool ui_menu_move(struct ui *ui, int key, int n)
 	case KEY_END:
 		ui->menu_sel = n - 1;
 		return true;
+	case KEY_PPAGE:
+	case KEY_NPAGE: {
+		int page = ui->menu_page > 1 ? ui->menu_page - 1 : UI_MENU_ROWS - 1;
+
+		ui->menu_sel += key == KEY_NPAGE ? page : -page;
+		if (ui->menu_sel > n - 1)
+			ui->menu_sel = n - 1;
+		if (ui->menu_sel < 0)
+			ui->menu_sel = 0;
+		return true;
+	}
 	}
 	return false;
 }
-
-/* The most entries a menu shows at once. */
-#define UI_MENU_ROWS 15
 
 void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n)
 {

@@ -28,6 +28,7 @@ static struct {
 	bool in_panel; /* keys go to the panel, else to the categories */
 	int sel;       /* the panel's selected row */
 	int top;       /* the panel's first line on the screen, when it has more than fit */
+	int rows;      /* lines the panel shows: PgUp/PgDn move by them */
 	int header_h;  /* rows the live header took */
 } st;
 
@@ -38,6 +39,7 @@ static int scroll_to(int sel, int n, int rows)
 {
 	if (rows < 1)
 		rows = 1;
+	st.rows = rows;
 	if (sel < st.top)
 		st.top = sel;
 	if (sel >= st.top + rows)
@@ -380,6 +382,8 @@ static void colors_draw_panel(struct ui *ui, int y, int x)
 
 static unsigned setup_key(struct ui *ui, int key)
 {
+	unsigned r;
+
 	if (key == KEY_ESC || key == KEY_F(10) || key == 'q' || key == KEY_F(2)) {
 		screen_pop(ui);
 		return UI_HANDLED | UI_REBUILD;
@@ -408,17 +412,25 @@ static unsigned setup_key(struct ui *ui, int key)
 		return UI_HANDLED;
 	}
 	ui->menu_sel = st.sel;
+	/* a page is what the panel shows; other menus keep their own */
+	ui->menu_page = st.rows;
 	switch (st.category) {
 	case SETUP_METERS:
-		return meters_key(ui, key);
+		r = meters_key(ui, key);
+		break;
 	case SETUP_DISPLAY:
-		return display_options_key(ui, key);
+		r = display_options_key(ui, key);
+		break;
 	case SETUP_COLORS:
-		return colors_key(ui, key);
+		r = colors_key(ui, key);
+		break;
 	default:
 		st.in_panel = false;
-		return UI_HANDLED;
+		r = UI_HANDLED;
+		break;
 	}
+	ui->menu_page = 0;
+	return r;
 }
 
 static void setup_draw(struct ui *ui)

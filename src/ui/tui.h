@@ -141,7 +141,8 @@ struct ui {
 	bool quit;
 	const struct ui_screen *screens[UI_SCREENS_MAX]; /* the modal screens, last on top */
 	size_t nscreens;
-	int menu_sel; /* selection in a menu or list screen */
+	int menu_sel;  /* selection in a menu or list screen */
+	int menu_page; /* lines the list shows, for PgUp/PgDn (0: a menu's own) */
 	int help_scroll;
 	const struct ui_prompt *prompt; /* the prompt open, or the last one */
 	char input[UI_TEXT_MAX];
@@ -290,7 +291,10 @@ void ui_no_such_key(struct ui *ui, int key);
 void ui_draw_status(struct ui *ui);
 
 /* menus.c */
-/* Up/Down/Home/End in a list of n entries (ui->menu_sel); true when key was one. */
+/*
+ * Up/Down/Home/End, and PgUp/PgDn by ui->menu_page lines (the menu's 15
+ * when 0), in a list of n entries (ui->menu_sel); true when key was one.
+ */
 bool ui_menu_move(struct ui *ui, int key, int n);
 void ui_draw_menu(struct ui *ui, const char *title, const char *const *items, int n);
 /* Open the sort menu (F6), help (h) or the column chooser (F2). */
