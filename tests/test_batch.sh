@@ -266,7 +266,8 @@ ours = [l for l in text if l.split()[:1] and l.split()[0].isdigit() and int(l.sp
 assert len(ours) == 3, "text: %d thread rows, expected 3" % len(ours)
 assert all(l.endswith("ptop-threaded an arg") for l in ours), ours
 rows = list(csv.reader(open(sys.argv[3], newline="")))
-assert rows[0][-4:] == ["container", "child_cpu_pct", "exit", "cmdline"], rows[0]
+assert rows[0][-8:] == ["container", "child_cpu_pct", "exit", "minflt", "majflt", "cminflt",
+                       "cmajflt", "cmdline"], rows[0]
 body = [dict(zip(rows[0], r)) for r in rows[1:]]
 assert len(body) == 3 and all(int(r["tgid"]) == pid for r in body), body
 assert all(r["cmdline"].endswith("ptop-threaded an arg") for r in body), body

@@ -314,6 +314,22 @@ static void build_v5_frame(struct frame *f, struct frame_cpu *cpus)
 	f->cost.switch_run_ns = 111.6;
 }
 
+/* build_v5_frame() with what format version 6 added: page faults, a row with none. */
+static void build_v6_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v5_frame(f, cpus);
+	for (int i = 0; i < 4; i++) {
+		procs[i].has_flt = true;
+		procs[i].minflt = 1000u + (uint64_t)i;
+		procs[i].majflt = 20u + (uint64_t)i;
+		procs[i].cminflt = 30000u + (uint64_t)i;
+		procs[i].cmajflt = 4u + (uint64_t)i;
+	}
+	exited[0].has_flt = true;
+	exited[0].minflt = 77;
+	exited[0].cmajflt = UINT64_MAX;
+}
+
 static void read_fixture(const char *name, struct sbuf *b);
 
 /* A fixture's bytes against what encoding f in version gives, and back and again. */
@@ -370,7 +386,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * committed bytes (tests/fixtures/record/full.raw, as the codec of format
  * version 3 wrote them: a ptop appending to such a file still writes them,
  * whatever version 4 added to the frame), build_v4_frame() to full4.raw
- * (version 4's, whatever 5 added), build_v5_frame() to full5.raw,
+ * (version 4's, whatever 5 added), build_v5_frame() to full5.raw (version
+ * 5's, whatever 6 added), build_v6_frame() to full6.raw,
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -391,7 +408,12 @@ static void test_codec_bytes(void **state)
 	build_v5_frame(&f, cpus);
 	/* and what version 5 added leaves version 4's bytes as they were */
 	check_bytes(&f, 4, "full4.raw");
-	check_bytes(&f, RECORD_VERSION, "full5.raw");
+	check_bytes(&f, 5, "full5.raw");
+	sbuf_free(&f.strings);
+	build_v6_frame(&f, cpus);
+	/* and what version 6 added leaves version 5's bytes as they were */
+	check_bytes(&f, 5, "full5.raw");
+	check_bytes(&f, RECORD_VERSION, "full6.raw");
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

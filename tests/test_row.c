@@ -106,6 +106,11 @@ struct want {
 #define EXPECT_end_ticks(v) NOT_PROC
 #define EXPECT_maxrss_kb(v) NOT_PROC
 #define EXPECT_run_ns(v) NOT_PROC
+#define EXPECT_has_flt(v) IS(v)
+#define EXPECT_minflt(v) IS(v == 61)
+#define EXPECT_cminflt(v) IS(v == 62)
+#define EXPECT_majflt(v) IS(v == 63)
+#define EXPECT_cmajflt(v) IS(v == 64)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -131,10 +136,11 @@ static void fixture_root(char dir[256])
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/100", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
-	/* utime 701, stime 302, cutime 33, cstime 44, priority 25, nice 5, 3 threads,
-	 * start 5000, processor 1 */
+	/* minflt 61, cminflt 62, majflt 63, cmajflt 64, utime 701, stime 302, cutime 33,
+	 * cstime 44, priority 25, nice 5, 3 threads, start 5000, processor 1 */
 	put_file(dir, "stat",
-		 "100 (" FIXTURE_COMM ") S 42 100 100 0 -1 4194304 0 0 0 0 701 302 33 44 25 5 3 0 "
+		 "100 (" FIXTURE_COMM
+		 ") S 42 100 100 0 -1 4194304 61 62 63 64 701 302 33 44 25 5 3 0 "
 		 "5000 27713536 280 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 "
 		 "0 0 0 0 0 0 0\n");
 	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");

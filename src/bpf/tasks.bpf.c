@@ -316,6 +316,12 @@ static __always_inline int fill_record(struct task_struct *t, struct task_struct
 	r->cstime = sig->cstime;
 	r->nvcsw = t->nvcsw;
 	r->nivcsw = t->nivcsw;
+	r->min_flt = t->min_flt;
+	r->maj_flt = t->maj_flt;
+	r->sig_min_flt = sig->min_flt;
+	r->sig_maj_flt = sig->maj_flt;
+	r->cmin_flt = sig->cmin_flt;
+	r->cmaj_flt = sig->cmaj_flt;
 	if (want & PTOP_WANT_IO) {
 		task_io(&t->ioac, &r->io);
 		task_io(&sig->ioac, &r->sig_io);
@@ -618,6 +624,7 @@ static __always_inline void refresh(struct task_struct *t, struct task_struct *u
 	else if (x)
 		p->t.ext_at = d_slot + 1;
 	p->ut = p->st = p->rt = 0;
+	p->min_flt = p->maj_flt = 0;
 	__builtin_memset(&p->io, 0, sizeof(p->io));
 	/* its threads' iterator wants a task held, not one RCU keeps */
 	ref = bpf_task_acquire(t);
@@ -628,6 +635,8 @@ static __always_inline void refresh(struct task_struct *t, struct task_struct *u
 		p->ut += th->utime;
 		p->st += th->stime;
 		p->rt += th->se.sum_exec_runtime;
+		p->min_flt += th->min_flt;
+		p->maj_flt += th->maj_flt;
 		running |= th->on_cpu;
 		if (d_want & PTOP_WANT_IO) {
 			task_io(&th->ioac, &io);
@@ -819,6 +828,8 @@ static __always_inline void exit_add(struct ptop_exit *e, struct task_struct *t)
 	e->runtime += t->se.sum_exec_runtime;
 	e->utime += t->utime;
 	e->stime += t->stime;
+	e->min_flt += t->min_flt;
+	e->maj_flt += t->maj_flt;
 	task_io(&t->ioac, &io);
 	e->io.rchar += io.rchar;
 	e->io.wchar += io.wchar;
@@ -865,6 +876,10 @@ int ptop_exit(__u64 *ctx)
 	e->runtime = sig->sum_sched_runtime;
 	e->utime = sig->utime;
 	e->stime = sig->stime;
+	e->min_flt = sig->min_flt;
+	e->maj_flt = sig->maj_flt;
+	e->cmin_flt = sig->cmin_flt;
+	e->cmaj_flt = sig->cmaj_flt;
 	task_io(&sig->ioac, &e->io);
 	exit_add(e, t);
 	if (leader != t)
@@ -907,6 +922,8 @@ int ptop_exit_free(__u64 *ctx)
 	e->runtime = sig->sum_sched_runtime;
 	e->utime = sig->utime;
 	e->stime = sig->stime;
+	e->min_flt = sig->min_flt;
+	e->maj_flt = sig->maj_flt;
 	task_io(&sig->ioac, &e->io);
 	/* the reader took it meanwhile, as late: its record is out */
 	if (bpf_map_delete_elem(&exit_stash, &k)) {

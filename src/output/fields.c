@@ -20,8 +20,6 @@
 
 #include "ptop/output.h"
 
-#define NEED_IO PROC_NEED(PROC_FILE_IO)
-
 /* How a column over a row member keeps its value, from the member's kind (row.def). */
 #define ROW_FT_I32 FT_INT
 #define ROW_FT_U32 FT_UID
@@ -37,16 +35,24 @@
 #define ROW_FT_BIT ROW_FT_NONE
 #define ROW_FT_U8 ROW_FT_NONE
 
-/* Each member's column type and what it needs read, by its name. */
+/* A member kept only while a flag says so (row.def's WHEN): 1 + the flag's offset; 0 for none. */
+#define ALWAYS 0
+#define WHEN(flag) (1 + offsetof(struct frame_proc, flag))
+
+/* Each member's column type, what it needs read and the flag it holds under, by its name. */
 enum {
 #define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
-	MEMBER_FT_##name = ROW_FT_##kind, MEMBER_NEEDS_##name = ROW_NEED_##needs,
+	MEMBER_FT_##name = ROW_FT_##kind, MEMBER_NEEDS_##name = ROW_NEED_##needs,                  \
+	MEMBER_WHEN_##name = when,
 #define ROW_LOCAL(type, name, dim, needs, sources)                                                 \
-	MEMBER_FT_##name = ROW_FT_NONE, MEMBER_NEEDS_##name = ROW_NEED_##needs,
+	MEMBER_FT_##name = ROW_FT_NONE, MEMBER_NEEDS_##name = ROW_NEED_##needs,                    \
+	MEMBER_WHEN_##name = 0,
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
 };
+#undef ALWAYS
+#undef WHEN
 
 /* columns.def's flags */
 #define COL_LEFT 1u
@@ -65,7 +71,7 @@ const struct field_def field_defs[FIELD_COUNT] = {
 #define COLUMN(ID, nm, ttl, ht, w, fl, member, k, d)                                               \
 	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = MEMBER_NEEDS_##member,  \
 			.type = (enum field_type)MEMBER_FT_##member,                               \
-			.off = offsetof(struct frame_proc, member)},
+			.off = offsetof(struct frame_proc, member), .when = MEMBER_WHEN_##member},
 #define COLUMN_OVER(ID, nm, ttl, ht, w, fl, ty, o, nd, k, d)                                       \
 	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = (nd), .type = (ty),     \
 			.off = (o)},
@@ -273,10 +279,9 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 {
 	const struct field_def *d = &field_defs[id];
 
-	if (d->needs & NEED_IO)
-		return !p->has_io;
-	if (id == FIELD_EXIT)
-		return !p->exited;
+	/* a member kept only under a flag (the I/O's has_io, an exit's exited) has no value without it */
+	if (d->when)
+		return !*(const bool *)((const char *)p + d->when - 1);
 	if (d->type == FT_NAME)
 		return !VAL(const char *, p, d);
 	return d->if_looked && d->type == FT_INT && VAL(int, p, d) < 0;
@@ -421,6 +426,29 @@ static void fmt_bytes(struct sbuf *b, uint64_t v)
 		u++;
 	} while (x >= 999.5 && units[u + 1]);
 	sbuf_addf(b, x, x < 9.95 ? 1 : 0);
+	sbuf_addc(b, units[u]);
+}
+
+/*
+ * A count in width columns: plain if it fits, else in thousands, millions, ...
+ * (K, M, G, T) with one decimal below 100, as top scales its counts.
+ */
+static void fmt_count(struct sbuf *b, uint64_t v, int width)
+{
+	static const char units[] = "KMGTPE";
+	size_t start = b->len;
+	double x = (double)v;
+	int u = -1;
+
+	sbuf_addu(b, v);
+	if (width <= 0 || b->len - start <= (size_t)width)
+		return;
+	b->len = start;
+	do {
+		x /= 1000.0;
+		u++;
+	} while (x >= 999.5 && units[u + 1]);
+	sbuf_addf(b, x, x < 99.95 ? 1 : 0);
 	sbuf_addc(b, units[u]);
 }
 
@@ -576,6 +604,12 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_IO_RCHAR:
 	case FIELD_IO_WCHAR:
 		fmt_bytes(b, VAL(uint64_t, p, &field_defs[id]));
+		break;
+	case FIELD_MINFLT:
+	case FIELD_MAJFLT:
+	case FIELD_CMINFLT:
+	case FIELD_CMAJFLT:
+		fmt_count(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width);
 		break;
 	case FIELD_CTR1:
 	case FIELD_CTR2:

@@ -503,6 +503,11 @@ static void fill_stat(const struct sampler *s, const struct proc_stat *st, struc
 	p->stime = st->stime;
 	p->cutime = st->cutime > 0 ? (uint64_t)st->cutime : 0;
 	p->cstime = st->cstime > 0 ? (uint64_t)st->cstime : 0;
+	p->minflt = st->minflt;
+	p->majflt = st->majflt;
+	p->cminflt = st->cminflt;
+	p->cmajflt = st->cmajflt;
+	p->has_flt = true;
 	p->start_ticks = st->starttime;
 	p->processor = (int)st->processor;
 }
