@@ -124,6 +124,15 @@ static void build_frame(struct frame *f)
 	p->majflt = 4321;
 	p->cminflt = 98765432;
 	p->cmajflt = 77;
+	p->has_job = true;
+	p->pgrp = 1;
+	p->session = 1;
+	p->tty_nr = 4 << 8 | 1; /* tty1 */
+	p->tpgid = 1;
+	p->policy = 2;
+	p->rt_priority = 50;
+	p->cutime = 3;
+	p->cstime = 7;
 
 	/* Widest PID, a space in the name, VIRT past 'm', RES in 'm', TIME+ past 999 minutes. */
 	p = proc_at(1, 4194303, "Web Content", 'R');
@@ -380,12 +389,13 @@ static void test_csv_formula_cells(void **state)
 	s = sbuf_cstr(&b);
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
-	assert_non_null(strstr(s, ",\"'@cg\",\"'-unit\",0.00,,,,,,\"'=cmd|' /C calc'!A0\"\r\n"));
+	assert_non_null(
+	    strstr(s, ",\"'@cg\",\"'-unit\",0.00,,,,,,,,,,0,0,,,\"'=cmd|' /C calc'!A0\"\r\n"));
 	assert_non_null(strstr(s, ",42,1,S,\"'\ruser\","));
 	assert_non_null(strstr(s, ",\"'\tname\",42,"));
 	/* only the first character counts */
 	assert_non_null(strstr(s, ",plain-name,43,"));
-	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,,,,,\r\n"));
+	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,,,,,,,,,0,0,,,\r\n"));
 	assert_null(strstr(s, ",="));
 	assert_null(strstr(s, ",\"="));
 	sbuf_free(&f.strings);
@@ -820,6 +830,10 @@ static void test_field_by_name(void **state)
 	assert_int_equal(field_by_title("nMin"), FIELD_MINFLT);
 	assert_int_equal(field_by_htop_name("minflt"), FIELD_MINFLT);
 	assert_string_equal(field_defs[FIELD_MAJFLT].key, "majflt");
+	assert_int_equal(field_by_title("SID"), FIELD_SESSION);
+	assert_int_equal(field_by_htop_name("SESSION"), FIELD_SESSION);
+	assert_int_equal(field_by_title("CLS"), FIELD_POLICY);
+	assert_int_equal(field_by_htop_name("SCHEDULERPOLICY"), FIELD_POLICY);
 	/* Every row of the table has a name and a title, and finds itself. */
 	for (int i = 0; i < FIELD_COUNT; i++) {
 		assert_non_null(field_defs[i].name);
@@ -993,6 +1007,20 @@ static void test_io_cgroup_columns(void **state)
 	    /* not read: no silent zero */
 	    {FIELD_MINFLT, 1, "-"},
 	    {FIELD_CMAJFLT, 1, "-"},
+	    /* job control and scheduling as ps and top show them */
+	    {FIELD_TTY, 0, "tty1"},
+	    {FIELD_POLICY, 0, "RR"},
+	    {FIELD_RTPRIO, 0, "50"},
+	    {FIELD_SESSION, 0, "1"},
+	    {FIELD_TTY, 1, "-"},
+	    {FIELD_POLICY, 1, "-"},
+	    {FIELD_CUTIME, 0, "0:00.03"},
+	    {FIELD_CSTIME, 0, "0:00.07"},
+	    /* started 1 tick after boot, 3 days 4:10 ago: top's H,MM and M:SS */
+	    {FIELD_ELAPSED, 0, "76,10"},
+	    {FIELD_STARTED, 0, "0:00"},
+	    /* started at 5001 ticks: 50 s after boot */
+	    {FIELD_STARTED, 1, "0:50"},
 	};
 	const struct frame_proc *rows[NPROCS];
 	struct row_order by = {.field = FIELD_IO_WRITE_RATE};
@@ -1109,9 +1137,11 @@ static void test_exited_rows(void **state)
 	v.nexited = 1;
 	output_csv_frame(&b, &f, &v, rows, f.nprocs, true);
 	s = sbuf_cstr(&b);
-	assert_non_null(strstr(s, ",exit,minflt,majflt,cminflt,cmajflt\r\n"));
-	assert_non_null(strstr(s, ",SIGSEGV core,,,,\r\n"));
-	assert_non_null(strstr(s, "ssh.service,0.00,,,,,\r\n"));
+	assert_non_null(
+	    strstr(s, ",exit,minflt,majflt,cminflt,cmajflt,pgrp,session,tty_nr,tpgid,cutime_ticks,"
+		      "cstime_ticks,policy,rt_priority\r\n"));
+	assert_non_null(strstr(s, ",SIGSEGV core,,,,,,,,,0,0,,\r\n"));
+	assert_non_null(strstr(s, "ssh.service,0.00,,,,,,,,,,0,0,,\r\n"));
 	sbuf_free(&b);
 	sbuf_free(&f.strings);
 }

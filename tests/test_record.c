@@ -314,7 +314,8 @@ static void build_v5_frame(struct frame *f, struct frame_cpu *cpus)
 	f->cost.switch_run_ns = 111.6;
 }
 
-/* build_v5_frame() with what format version 6 added: page faults, a row with none. */
+/* build_v5_frame() with what format version 6 added: page faults, job control and
+ * scheduling, rows with none. */
 static void build_v6_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v5_frame(f, cpus);
@@ -328,6 +329,13 @@ static void build_v6_frame(struct frame *f, struct frame_cpu *cpus)
 	exited[0].has_flt = true;
 	exited[0].minflt = 77;
 	exited[0].cmajflt = UINT64_MAX;
+	procs[1].has_job = true;
+	procs[1].pgrp = 4000;
+	procs[1].session = 3999;
+	procs[1].tty_nr = 34818;
+	procs[1].tpgid = -1;
+	procs[1].policy = 1;
+	procs[1].rt_priority = 99;
 }
 
 static void read_fixture(const char *name, struct sbuf *b);

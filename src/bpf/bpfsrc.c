@@ -1348,6 +1348,13 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->majflt = g->maj_flt + r->sig_maj_flt;
 	p->cminflt = r->cmin_flt;
 	p->cmajflt = r->cmaj_flt;
+	p->has_job = c->job || b->delta_frame;
+	p->pgrp = r->pgrp;
+	p->session = r->session;
+	p->tty_nr = r->tty_nr;
+	p->tpgid = r->tpgid;
+	p->policy = r->policy;
+	p->rt_priority = r->rt_priority;
 	/* the leader's mm: none once it exited, as /proc/PID/stat shows then */
 	if (r->has_mm)
 		fill_mem(r, c, f, p);
@@ -1440,7 +1447,8 @@ static void index_records(struct bpfsrc *b, const struct bpfsrc_ctx *c, const ch
 static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
 	struct ptop_walk_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
-					      (c->cgroups ? PTOP_WANT_CGROUP : 0)};
+					      (c->cgroups ? PTOP_WANT_CGROUP : 0) |
+					      (c->job ? PTOP_WANT_JOB : 0)};
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
 	size_t found;
 
@@ -1481,8 +1489,10 @@ static void grow_leaders(struct bpfsrc *b)
  */
 static bool delta(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
+	/* job always: a slot is read again only when it ran, so a column shown later
+	 * would find the others' unread, and the pass reads few processes */
 	struct ptop_delta_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
-					       (c->cgroups ? PTOP_WANT_CGROUP : 0),
+					       (c->cgroups ? PTOP_WANT_CGROUP : 0) | PTOP_WANT_JOB,
 				       .check_every = DELTA_CHECK_EVERY};
 	/* a syscall program's context is copied back: the pass's counts */
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));

@@ -245,6 +245,48 @@ static __always_inline void task_ext(struct task_struct *t, struct ptop_task *r,
 	}
 }
 
+/* Before Linux 5.17 a terminal's foreground group was not in ctrl. */
+struct tty_struct___old {
+	struct pid *pgrp;
+} __attribute__((preserve_access_index));
+
+/* p's number as the initial namespace sees it (a plain load), or as nr_ns() does. */
+static __always_inline __s32 job_nr(struct pid *p)
+{
+	if (my_level)
+		return nr_ns(p);
+	return p ? p->numbers[0].nr : 0;
+}
+
+/*
+ * A leader's job control fields as stat shows them (do_task_stat()): its
+ * process group and session, its controlling terminal as a device number
+ * (new_encode_dev()) and that terminal's foreground group, -1 without one.
+ * Plain loads, as task_io(): a BPF_CORE_READ each would double what they
+ * cost the walk.
+ */
+static __always_inline void task_job(struct signal_struct *sig, struct ptop_task *r)
+{
+	struct tty_struct *tty = sig->tty;
+	struct tty_driver *drv;
+	int minor;
+
+	r->pgrp = job_nr(sig->pids[PIDTYPE_PGID]);
+	r->session = job_nr(sig->pids[PIDTYPE_SID]);
+	r->tpgid = -1;
+	if (!tty)
+		return;
+	drv = tty->driver;
+	if (!drv)
+		return;
+	minor = drv->minor_start + tty->index;
+	r->tty_nr = (minor & 0xff) | (drv->major << 8) | ((minor & ~0xff) << 12);
+	if (bpf_core_field_exists(tty->ctrl))
+		r->tpgid = job_nr(tty->ctrl.pgrp);
+	else
+		r->tpgid = job_nr(BPF_CORE_READ((struct tty_struct___old *)tty, pgrp));
+}
+
 /* Where a pass starts: the reader's pid namespace, and each CPU's per-CPU offset. */
 static __always_inline void pass_begin(void)
 {
@@ -332,6 +374,11 @@ static __always_inline int fill_record(struct task_struct *t, struct task_struct
 	/* a thread's memory is its process's, wanted only once the leader has none */
 	if (u == leader || leader->exit_state)
 		task_mm(u, r);
+	if (u == leader && (want & PTOP_WANT_JOB)) {
+		r->policy = t->policy;
+		r->rt_priority = t->rt_priority;
+		task_job(sig, r);
+	}
 	if (x && (t->flags & PF_KTHREAD))
 		task_ext(u, r, x);
 	return 1;
@@ -350,7 +397,7 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 	if (ctx->meta->seq_num == 0)
 		pass_begin();
 	__builtin_memset(&r->ext, 0, sizeof(r->ext));
-	if (fill_record(t, t, &r->task, PTOP_WANT_IO | PTOP_WANT_CGROUP, &r->ext))
+	if (fill_record(t, t, &r->task, PTOP_WANT_IO | PTOP_WANT_CGROUP | PTOP_WANT_JOB, &r->ext))
 		bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;
 }

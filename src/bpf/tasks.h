@@ -42,9 +42,13 @@ struct ptop_task {
 	__u32 ext_kind;	  /* enum ptop_task_ext */
 	/* a worker's pool (format_worker_id()): CPU or -1 when unbound, pool id, its id */
 	__s32 worker_cpu, worker_pool, worker_id;
-	__u32 worker_flags;			 /* PTOP_WORKER_* */
-	__u64 utime, stime, runtime;		 /* ns: this task's samples, sum_exec_runtime */
-	__u64 prev_utime, prev_stime;		 /* ns: this task's prev_cputime */
+	__u32 worker_flags; /* PTOP_WORKER_* */
+	/* a leader's only, as stat shows them (threads take their process's): process group,
+	 * session, controlling terminal (stat's tty_nr), its foreground group (-1: no terminal) */
+	__s32 pgrp, session, tty_nr, tpgid;
+	__u32 policy, rt_priority;    /* a leader's scheduling policy and real-time priority */
+	__u64 utime, stime, runtime;  /* ns: this task's samples, sum_exec_runtime */
+	__u64 prev_utime, prev_stime; /* ns: this task's prev_cputime */
 	__u64 sig_utime, sig_stime, sig_runtime; /* ns: the group's dead threads */
 	__u64 sig_prev_utime, sig_prev_stime;	 /* ns: the group's prev_cputime */
 	__u64 start_boottime;			 /* ns after boot */
@@ -86,6 +90,7 @@ struct ptop_iter_record {
 /* What the walk is asked to fill beyond what every frame needs (its context). */
 #define PTOP_WANT_IO 1	   /* io and sig_io */
 #define PTOP_WANT_CGROUP 2 /* cgroup_id */
+#define PTOP_WANT_JOB 4	   /* a leader's pgrp, session, tty_nr, tpgid, policy, rt_priority */
 
 struct ptop_walk_args {
 	__u32 want; /* PTOP_WANT_* */

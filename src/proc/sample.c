@@ -508,6 +508,13 @@ static void fill_stat(const struct sampler *s, const struct proc_stat *st, struc
 	p->cminflt = st->cminflt;
 	p->cmajflt = st->cmajflt;
 	p->has_flt = true;
+	p->pgrp = (int)st->pgrp;
+	p->session = (int)st->session;
+	p->tty_nr = (int)st->tty_nr;
+	p->tpgid = (int)st->tpgid;
+	p->policy = (uint32_t)st->policy;
+	p->rt_priority = (uint32_t)st->rt_priority;
+	p->has_job = true;
 	p->start_ticks = st->starttime;
 	p->processor = (int)st->processor;
 }
