@@ -133,6 +133,9 @@ static void build_frame(struct frame *f)
 	p->rt_priority = 50;
 	p->cutime = 3;
 	p->cstime = 7;
+	p->has_seg = true;
+	p->code_kb = 1500;
+	p->data_kb = 9876543;
 
 	/* Widest PID, a space in the name, VIRT past 'm', RES in 'm', TIME+ past 999 minutes. */
 	p = proc_at(1, 4194303, "Web Content", 'R');
@@ -390,12 +393,12 @@ static void test_csv_formula_cells(void **state)
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
 	assert_non_null(
-	    strstr(s, ",\"'@cg\",\"'-unit\",0.00,,,,,,,,,,0,0,,,\"'=cmd|' /C calc'!A0\"\r\n"));
+	    strstr(s, ",\"'@cg\",\"'-unit\",0.00,,,,,,,,,,0,0,,,,,\"'=cmd|' /C calc'!A0\"\r\n"));
 	assert_non_null(strstr(s, ",42,1,S,\"'\ruser\","));
 	assert_non_null(strstr(s, ",\"'\tname\",42,"));
 	/* only the first character counts */
 	assert_non_null(strstr(s, ",plain-name,43,"));
-	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,,,,,,,,,0,0,,,\r\n"));
+	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,,,,,,,,,0,0,,,,,\r\n"));
 	assert_null(strstr(s, ",="));
 	assert_null(strstr(s, ",\"="));
 	sbuf_free(&f.strings);
@@ -1021,6 +1024,10 @@ static void test_io_cgroup_columns(void **state)
 	    {FIELD_STARTED, 0, "0:00"},
 	    /* started at 5001 ticks: 50 s after boot */
 	    {FIELD_STARTED, 1, "0:50"},
+	    /* memory as RES shows it; not read: no silent zero */
+	    {FIELD_CODE, 0, "1500"},
+	    {FIELD_DATA, 0, "9.4g"},
+	    {FIELD_DATA, 1, "-"},
 	};
 	const struct frame_proc *rows[NPROCS];
 	struct row_order by = {.field = FIELD_IO_WRITE_RATE};
@@ -1139,9 +1146,9 @@ static void test_exited_rows(void **state)
 	s = sbuf_cstr(&b);
 	assert_non_null(
 	    strstr(s, ",exit,minflt,majflt,cminflt,cmajflt,pgrp,session,tty_nr,tpgid,cutime_ticks,"
-		      "cstime_ticks,policy,rt_priority\r\n"));
-	assert_non_null(strstr(s, ",SIGSEGV core,,,,,,,,,0,0,,\r\n"));
-	assert_non_null(strstr(s, "ssh.service,0.00,,,,,,,,,,0,0,,\r\n"));
+		      "cstime_ticks,policy,rt_priority,code_kb,data_kb\r\n"));
+	assert_non_null(strstr(s, ",SIGSEGV core,,,,,,,,,0,0,,,,\r\n"));
+	assert_non_null(strstr(s, "ssh.service,0.00,,,,,,,,,,0,0,,,,\r\n"));
 	sbuf_free(&b);
 	sbuf_free(&f.strings);
 }

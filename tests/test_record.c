@@ -336,6 +336,9 @@ static void build_v6_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[1].tpgid = -1;
 	procs[1].policy = 1;
 	procs[1].rt_priority = 99;
+	procs[2].has_seg = true;
+	procs[2].code_kb = 1234;
+	procs[2].data_kb = 56789;
 }
 
 static void read_fixture(const char *name, struct sbuf *b);

@@ -118,6 +118,9 @@ struct want {
 #define EXPECT_tpgid(v) IS(v == 103)
 #define EXPECT_policy(v) IS(v == 2)
 #define EXPECT_rt_priority(v) IS(v == 5)
+#define EXPECT_has_seg(v) IS(v)
+#define EXPECT_code_kb(v) IS(v == 1 * page_kb)
+#define EXPECT_data_kb(v) IS(v == 300 * page_kb)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 

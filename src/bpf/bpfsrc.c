@@ -400,6 +400,7 @@ static int open_load(struct ptop_tasks **out, size_t cap, size_t dcap, const str
 	n = libbpf_num_possible_cpus();
 	skel->rodata->nr_cpus = n > 0 ? (uint32_t)n : 1;
 	skel->rodata->exit_level = o->ns_level;
+	skel->rodata->page_mask = ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
 	skel->rodata->exit_ns_inum = o->ns_inum;
 	if (!cap)
 		bpf_program__set_autoload(skel->progs.ptop_walk, false);
@@ -1242,6 +1243,8 @@ static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, cons
 	p->swap_kb = pages_kb(r->rss[PTOP_MM_SWAP], c->page_kb);
 	p->rss_anon_kb = pages_kb(r->rss[PTOP_MM_ANON], c->page_kb);
 	p->rss_file_kb = pages_kb(r->rss[PTOP_MM_FILE], c->page_kb);
+	p->code_kb = (uint64_t)r->text_pages * c->page_kb;
+	p->data_kb = (uint64_t)r->data_pages * c->page_kb;
 	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
 }
 
@@ -1342,6 +1345,8 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->cstime = r->cstime / (1000000000ull / (uint64_t)c->hz);
 	p->threads = r->nr_threads;
 	p->perf_fds = -1;
+	/* statm's figures; without an mm (a kernel thread, an exited leader) 0, as statm's */
+	p->has_seg = true;
 	/* as stat sums them: every live thread's, the leader's included, and the dead ones' */
 	p->has_flt = true;
 	p->minflt = g->min_flt + r->sig_min_flt;

@@ -192,6 +192,9 @@ static __always_inline void rss_sum(struct mm_struct *mm, struct ptop_task *r)
 		r->rss[i] = w->sum[i];
 }
 
+/* ~(page size - 1), set by the reader before load: statm's text is in whole pages */
+const volatile __u64 page_mask = ~4095ull;
+
 static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 {
 	struct mm_struct *mm = t->mm;
@@ -201,6 +204,10 @@ static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 	r->has_mm = 1;
 	r->rss_exact = 1;
 	r->total_vm = mm->total_vm;
+	/* task_statm(): the code's pages, whole; data and stack mappings */
+	r->text_pages = (((mm->end_code + ~page_mask) & page_mask) - (mm->start_code & page_mask)) /
+			(~page_mask + 1);
+	r->data_pages = mm->data_vm + mm->stack_vm;
 	rss_sum(mm, r);
 }
 

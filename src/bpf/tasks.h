@@ -63,6 +63,7 @@ struct ptop_task {
 	__s64 rss[PTOP_MM_N];		/* pages, the per-CPU parts summed when rss_exact */
 	__u32 has_mm, rss_exact;
 	__u32 ext_at; /* the walk's: 1 + its names' index in the names map, 0: none */
+	__u32 text_pages, data_pages; /* as statm counts them (with an mm) */
 	__u32 pad;
 	char comm[16];
 };

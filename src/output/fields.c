@@ -540,7 +540,7 @@ static void fmt_since(struct sbuf *b, enum field_id id, const struct frame_proc 
 		fmt_interval(b, start, field_defs[id].width, false);
 }
 
-/* VIRT, RES, SHR, SWAP: in the view's unit (-e). */
+/* VIRT, RES, SHR, SWAP, CODE, DATA: in the view's unit (-e). */
 static void fmt_mem_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 			  const struct output_view *v)
 {
@@ -668,6 +668,8 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_RES:
 	case FIELD_SHR:
 	case FIELD_SWAP:
+	case FIELD_CODE:
+	case FIELD_DATA:
 		fmt_mem_field(b, id, p, v);
 		break;
 	case FIELD_TIME:

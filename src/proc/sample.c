@@ -535,6 +535,9 @@ static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
 		p->rss_kb = sm.resident * s->page_kb;
 		p->shared_kb = sm.shared * s->page_kb;
+		p->code_kb = sm.text * s->page_kb;
+		p->data_kb = sm.data * s->page_kb;
+		p->has_seg = true;
 	}
 	return 0;
 }
@@ -592,6 +595,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->pid = slot->pid;
 	fill_stat(s, &st, p);
 	p->shared_kb = 0;
+	p->has_seg = false;
 	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
 	p->perf_fds = -1;
 	p->kept = false;
