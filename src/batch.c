@@ -251,9 +251,10 @@ int batch_run(const struct batch_opts *o)
 	catch_signals();
 	b.order = o->order;
 	b.order.cumulative = o->view.cumulative;
-	/* JSON and CSV write every column with a key: what those need is read as well */
+	/* JSON and CSV write every column with a key (but those only --fields asks
+	 * for): what those need is read as well */
 	for (int id = 0; b.fmt->every_column && id < FIELD_COUNT; id++)
-		if (field_defs[id].key && !field_defs[id].json_only)
+		if (field_defs[id].key && !field_defs[id].json_only && !field_defs[id].if_asked)
 			req.needs |= field_defs[id].needs;
 	/* sorting by PERF means counting it, for every process shown */
 	if (o->order.field == FIELD_PERF)

@@ -191,7 +191,7 @@ assert r["comm"] == "\x27=HYPERLINK", "comm cell %r" % r["comm"]
 assert r["cmdline"] == "\x27=cmd 600", "cmdline cell %r" % r["cmdline"]
 assert r["nice"] == sys.argv[3], "nice cell %r, not %s" % (r["nice"], sys.argv[3])
 for k, v in r.items():
-	assert v[:1] not in ("=", "+", "-", "@", "\t", "\r") or k in ("nice", "priority"), \
+	assert v[:1] not in ("=", "+", "-", "@", "\t", "\r") or k in ("nice", "priority", "tpgid"), \
 		"%s cell %r reads as a formula" % (k, v)
 assert "\"\x27=HYPERLINK\"" in text, "the comm cell is not quoted"
 ' "$tmp/formula.csv" "$f_pid" "$want_nice" || fail "-o csv: a formula-named process not neutralised"
@@ -266,7 +266,11 @@ ours = [l for l in text if l.split()[:1] and l.split()[0].isdigit() and int(l.sp
 assert len(ours) == 3, "text: %d thread rows, expected 3" % len(ours)
 assert all(l.endswith("ptop-threaded an arg") for l in ours), ours
 rows = list(csv.reader(open(sys.argv[3], newline="")))
-assert rows[0][-4:] == ["container", "child_cpu_pct", "exit", "cmdline"], rows[0]
+# the command line last; the columns added since exit after it, in table order
+h = rows[0]
+assert h[-1] == "cmdline" and h[h.index("container"):h.index("exit") + 1] == [
+    "container", "child_cpu_pct", "exit"], h
+assert h[h.index("exit") + 1:h.index("exit") + 3] == ["minflt", "majflt"], h
 body = [dict(zip(rows[0], r)) for r in rows[1:]]
 assert len(body) == 3 and all(int(r["tgid"]) == pid for r in body), body
 assert all(r["cmdline"].endswith("ptop-threaded an arg") for r in body), body

@@ -118,6 +118,24 @@ static void build_frame(struct frame *f)
 	p->utime = 150;
 	p->stime = 300;
 	p->start_ticks = 1;
+	/* faults read (the others' were not: null) */
+	p->has_flt = true;
+	p->minflt = 123456789;
+	p->majflt = 4321;
+	p->cminflt = 98765432;
+	p->cmajflt = 77;
+	p->has_job = true;
+	p->pgrp = 1;
+	p->session = 1;
+	p->tty_nr = 4 << 8 | 1; /* tty1 */
+	p->tpgid = 1;
+	p->policy = 2;
+	p->rt_priority = 50;
+	p->cutime = 3;
+	p->cstime = 7;
+	p->has_seg = true;
+	p->code_kb = 1500;
+	p->data_kb = 9876543;
 
 	/* Widest PID, a space in the name, VIRT past 'm', RES in 'm', TIME+ past 999 minutes. */
 	p = proc_at(1, 4194303, "Web Content", 'R');
@@ -374,12 +392,13 @@ static void test_csv_formula_cells(void **state)
 	s = sbuf_cstr(&b);
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
-	assert_non_null(strstr(s, ",\"'@cg\",\"'-unit\",0.00,,\"'=cmd|' /C calc'!A0\"\r\n"));
+	assert_non_null(
+	    strstr(s, ",\"'@cg\",\"'-unit\",0.00,,,,,,,,,,0,0,,,,,\"'=cmd|' /C calc'!A0\"\r\n"));
 	assert_non_null(strstr(s, ",42,1,S,\"'\ruser\","));
 	assert_non_null(strstr(s, ",\"'\tname\",42,"));
 	/* only the first character counts */
 	assert_non_null(strstr(s, ",plain-name,43,"));
-	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,\r\n"));
+	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,,,,,,,,,0,0,,,,,\r\n"));
 	assert_null(strstr(s, ",="));
 	assert_null(strstr(s, ",\"="));
 	sbuf_free(&f.strings);
@@ -808,6 +827,16 @@ static void test_field_by_name(void **state)
 	assert_int_equal(field_by_name(""), -1);
 	assert_int_equal(field_by_name("pi"), -1);
 	assert_int_equal(field_by_name("pidx"), -1);
+	/* one column, two titles: top's and htop's, and one key */
+	assert_int_equal(field_by_title("nMaj"), FIELD_MAJFLT);
+	assert_int_equal(field_by_htop_name("MAJFLT"), FIELD_MAJFLT);
+	assert_int_equal(field_by_title("nMin"), FIELD_MINFLT);
+	assert_int_equal(field_by_htop_name("minflt"), FIELD_MINFLT);
+	assert_string_equal(field_defs[FIELD_MAJFLT].key, "majflt");
+	assert_int_equal(field_by_title("SID"), FIELD_SESSION);
+	assert_int_equal(field_by_htop_name("SESSION"), FIELD_SESSION);
+	assert_int_equal(field_by_title("CLS"), FIELD_POLICY);
+	assert_int_equal(field_by_htop_name("SCHEDULERPOLICY"), FIELD_POLICY);
 	/* Every row of the table has a name and a title, and finds itself. */
 	for (int i = 0; i < FIELD_COUNT; i++) {
 		assert_non_null(field_defs[i].name);
@@ -954,7 +983,7 @@ static void test_counters_text_headings(void **state)
 	sbuf_free(&t);
 }
 
-/* io and cgroup columns: units in the text formats, "-" for unknown, unknown sorts last. */
+/* io, cgroup and fault columns: units in the text formats, "-" for unknown, unknown sorts last. */
 static void test_io_cgroup_columns(void **state)
 {
 	static const struct {
@@ -973,6 +1002,32 @@ static void test_io_cgroup_columns(void **state)
 	    {FIELD_CONTAINER, 0, "ssh.service"},
 	    {FIELD_CGROUP, 3, "-"},
 	    {FIELD_CONTAINER, 3, "-"},
+	    /* counts past their width in thousands, millions: top's nMin, nMaj */
+	    {FIELD_MINFLT, 0, "123M"},
+	    {FIELD_MAJFLT, 0, "4321"},
+	    {FIELD_CMINFLT, 0, "98.8M"},
+	    {FIELD_CMAJFLT, 0, "77"},
+	    /* not read: no silent zero */
+	    {FIELD_MINFLT, 1, "-"},
+	    {FIELD_CMAJFLT, 1, "-"},
+	    /* job control and scheduling as ps and top show them */
+	    {FIELD_TTY, 0, "tty1"},
+	    {FIELD_POLICY, 0, "RR"},
+	    {FIELD_RTPRIO, 0, "50"},
+	    {FIELD_SESSION, 0, "1"},
+	    {FIELD_TTY, 1, "-"},
+	    {FIELD_POLICY, 1, "-"},
+	    {FIELD_CUTIME, 0, "0:00.03"},
+	    {FIELD_CSTIME, 0, "0:00.07"},
+	    /* started 1 tick after boot, 3 days 4:10 ago: top's H,MM and M:SS */
+	    {FIELD_ELAPSED, 0, "76,10"},
+	    {FIELD_STARTED, 0, "0:00"},
+	    /* started at 5001 ticks: 50 s after boot */
+	    {FIELD_STARTED, 1, "0:50"},
+	    /* memory as RES shows it; not read: no silent zero */
+	    {FIELD_CODE, 0, "1500"},
+	    {FIELD_DATA, 0, "9.4g"},
+	    {FIELD_DATA, 1, "-"},
 	};
 	const struct frame_proc *rows[NPROCS];
 	struct row_order by = {.field = FIELD_IO_WRITE_RATE};
@@ -992,6 +1047,8 @@ static void test_io_cgroup_columns(void **state)
 	assert_true(field_absent(FIELD_IO_READ, &procs[1]));
 	assert_false(field_absent(FIELD_IO_READ, &procs[0]));
 	assert_true(field_absent(FIELD_CONTAINER, &procs[3]));
+	assert_true(field_absent(FIELD_MAJFLT, &procs[1]));
+	assert_false(field_absent(FIELD_MAJFLT, &procs[0]));
 	/* unknown below any figure: last in the natural (descending) order */
 	procs[2].io_write_rate = 99999;
 	n = rows_select(&f, NULL, &by, rows);
@@ -1087,9 +1144,11 @@ static void test_exited_rows(void **state)
 	v.nexited = 1;
 	output_csv_frame(&b, &f, &v, rows, f.nprocs, true);
 	s = sbuf_cstr(&b);
-	assert_non_null(strstr(s, ",exit\r\n"));
-	assert_non_null(strstr(s, ",SIGSEGV core\r\n"));
-	assert_non_null(strstr(s, "ssh.service,0.00,\r\n"));
+	assert_non_null(
+	    strstr(s, ",exit,minflt,majflt,cminflt,cmajflt,pgrp,session,tty_nr,tpgid,cutime_ticks,"
+		      "cstime_ticks,policy,rt_priority,code_kb,data_kb\r\n"));
+	assert_non_null(strstr(s, ",SIGSEGV core,,,,,,,,,0,0,,,,\r\n"));
+	assert_non_null(strstr(s, "ssh.service,0.00,,,,,,,,,,0,0,,,,\r\n"));
 	sbuf_free(&b);
 	sbuf_free(&f.strings);
 }

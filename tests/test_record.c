@@ -327,6 +327,33 @@ static void build_v6_frame(struct frame *f, struct frame_cpu *cpus)
 	f->psi.res[PSI_IO].full = (struct proc_pressure_line){{10000, 0, 4}, UINT64_MAX};
 }
 
+/* build_v6_frame() with what format version 7 added: page faults, job control and
+ * scheduling, rows with none. */
+static void build_v7_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v6_frame(f, cpus);
+	for (int i = 0; i < 4; i++) {
+		procs[i].has_flt = true;
+		procs[i].minflt = 1000u + (uint64_t)i;
+		procs[i].majflt = 20u + (uint64_t)i;
+		procs[i].cminflt = 30000u + (uint64_t)i;
+		procs[i].cmajflt = 4u + (uint64_t)i;
+	}
+	exited[0].has_flt = true;
+	exited[0].minflt = 77;
+	exited[0].cmajflt = UINT64_MAX;
+	procs[1].has_job = true;
+	procs[1].pgrp = 4000;
+	procs[1].session = 3999;
+	procs[1].tty_nr = 34818;
+	procs[1].tpgid = -1;
+	procs[1].policy = 1;
+	procs[1].rt_priority = 99;
+	procs[2].has_seg = true;
+	procs[2].code_kb = 1234;
+	procs[2].data_kb = 56789;
+}
+
 static void read_fixture(const char *name, struct sbuf *b);
 
 /* A fixture's bytes against what encoding f in version gives, and back and again. */
@@ -384,7 +411,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * version 3 wrote them: a ptop appending to such a file still writes them,
  * whatever version 4 added to the frame), build_v4_frame() to full4.raw
  * (version 4's, whatever 5 added), build_v5_frame() to full5.raw (version
- * 5's, whatever 6 added), build_v6_frame() to full6.raw,
+ * 5's, whatever 6 added), build_v6_frame() to full6.raw (version 6's,
+ * whatever 7 added), build_v7_frame() to full7.raw,
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -410,7 +438,12 @@ static void test_codec_bytes(void **state)
 	build_v6_frame(&f, cpus);
 	/* and what version 6 added leaves version 5's bytes as they were */
 	check_bytes(&f, 5, "full5.raw");
-	check_bytes(&f, RECORD_VERSION, "full6.raw");
+	check_bytes(&f, 6, "full6.raw");
+	sbuf_free(&f.strings);
+	build_v7_frame(&f, cpus);
+	/* and what version 7 added leaves version 6's bytes as they were */
+	check_bytes(&f, 6, "full6.raw");
+	check_bytes(&f, RECORD_VERSION, "full7.raw");
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

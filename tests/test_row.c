@@ -106,6 +106,21 @@ struct want {
 #define EXPECT_end_ticks(v) NOT_PROC
 #define EXPECT_maxrss_kb(v) NOT_PROC
 #define EXPECT_run_ns(v) NOT_PROC
+#define EXPECT_has_flt(v) IS(v)
+#define EXPECT_minflt(v) IS(v == 61)
+#define EXPECT_cminflt(v) IS(v == 62)
+#define EXPECT_majflt(v) IS(v == 63)
+#define EXPECT_cmajflt(v) IS(v == 64)
+#define EXPECT_has_job(v) IS(v)
+#define EXPECT_pgrp(v) IS(v == 101)
+#define EXPECT_session(v) IS(v == 102)
+#define EXPECT_tty_nr(v) IS(v == 34818)
+#define EXPECT_tpgid(v) IS(v == 103)
+#define EXPECT_policy(v) IS(v == 2)
+#define EXPECT_rt_priority(v) IS(v == 5)
+#define EXPECT_has_seg(v) IS(v)
+#define EXPECT_code_kb(v) IS(v == 1 * page_kb)
+#define EXPECT_data_kb(v) IS(v == 300 * page_kb)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -131,12 +146,14 @@ static void fixture_root(char dir[256])
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/100", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
-	/* utime 701, stime 302, cutime 33, cstime 44, priority 25, nice 5, 3 threads,
-	 * start 5000, processor 1 */
+	/* pgrp 101, session 102, tty pts/2 (136 << 8 | 2), tpgid 103, minflt 61, cminflt 62,
+	 * majflt 63, cmajflt 64, utime 701, stime 302, cutime 33, cstime 44, priority 25,
+	 * nice 5, 3 threads, start 5000, processor 1, rt_priority 5, policy 2 (SCHED_RR) */
 	put_file(dir, "stat",
-		 "100 (" FIXTURE_COMM ") S 42 100 100 0 -1 4194304 0 0 0 0 701 302 33 44 25 5 3 0 "
-		 "5000 27713536 280 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 "
-		 "0 0 0 0 0 0 0\n");
+		 "100 (" FIXTURE_COMM
+		 ") S 42 101 102 34818 103 4194304 61 62 63 64 701 302 33 44 25 "
+		 "5 3 0 5000 27713536 280 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 5 2 0 "
+		 "0 0 0 0 0 0 0 0 0 0\n");
 	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");
 	put_file(dir, "status",
 		 "Name:\t" FIXTURE_COMM "\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t42\n"
@@ -201,7 +218,7 @@ static void test_recorded_needs(void **state)
 	(void)state;
 	assert_int_equal(row_recorded_needs,
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
-			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP));
+			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB);
 }
 
 /* ---- recordings ---- */

@@ -37,6 +37,9 @@ enum row_source {
 #define ROW_NEED_STATUS PROC_NEED(PROC_FILE_STATUS)
 #define ROW_NEED_IO PROC_NEED(PROC_FILE_IO)
 #define ROW_NEED_CGROUP PROC_NEED(PROC_FILE_CGROUP)
+/* Not a file: the job control and scheduling members, which stat gives /proc at no
+ * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
+#define ROW_NEED_JOB (1u << 31)
 
 /* A process (or thread) row: its members and what each means are in row.def. */
 struct frame_proc {

@@ -61,6 +61,12 @@ struct field_def {
 	const char *key;
 	bool json_only; /* not a CSV column */
 	bool if_looked; /* left out of JSON while negative (-1: not looked at) */
+	/* in JSON and CSV only when --fields names it: what it needs read would cost
+	 * every frame of theirs (status for each process) */
+	bool if_asked;
+	/* 1 + the offset of the bool member that says the value holds (row.def's WHEN:
+	 * has_io, exited, ...), 0 when it always does */
+	size_t when;
 };
 
 extern const struct field_def field_defs[FIELD_COUNT];

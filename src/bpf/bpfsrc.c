@@ -93,6 +93,7 @@ struct tick {
 /* A process's CPU (ns) and I/O summed over its live threads. */
 struct group {
 	uint64_t ut, st, rt;
+	uint64_t min_flt, maj_flt;
 	struct ptop_io io;
 };
 
@@ -127,8 +128,8 @@ enum {
 #define DELTA_CHECK_EVERY 64
 
 /*
- * The exit hook's ring buffer: 512 KiB, 4,096 records of 128 bytes (struct
- * ptop_exit and the ring's 8-byte header), as many exits a frame: 1,365 a
+ * The exit hook's ring buffer: 512 KiB, 3,276 records of 160 bytes (struct
+ * ptop_exit and the ring's 8-byte header), as many exits a frame: 1,092 a
  * second at the default 3 s. A storm past it loses records, not accounting
  * (the kernel counts their CPU). Its pages are in the reader's RSS from the
  * mapping on, twice (libbpf maps the data twice, for records that wrap):
@@ -399,6 +400,7 @@ static int open_load(struct ptop_tasks **out, size_t cap, size_t dcap, const str
 	n = libbpf_num_possible_cpus();
 	skel->rodata->nr_cpus = n > 0 ? (uint32_t)n : 1;
 	skel->rodata->exit_level = o->ns_level;
+	skel->rodata->page_mask = ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
 	skel->rodata->exit_ns_inum = o->ns_inum;
 	if (!cap)
 		bpf_program__set_autoload(skel->progs.ptop_walk, false);
@@ -1241,6 +1243,8 @@ static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, cons
 	p->swap_kb = pages_kb(r->rss[PTOP_MM_SWAP], c->page_kb);
 	p->rss_anon_kb = pages_kb(r->rss[PTOP_MM_ANON], c->page_kb);
 	p->rss_file_kb = pages_kb(r->rss[PTOP_MM_FILE], c->page_kb);
+	p->code_kb = (uint64_t)r->text_pages * c->page_kb;
+	p->data_kb = (uint64_t)r->data_pages * c->page_kb;
 	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
 }
 
@@ -1341,6 +1345,21 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->cstime = r->cstime / (1000000000ull / (uint64_t)c->hz);
 	p->threads = r->nr_threads;
 	p->perf_fds = -1;
+	/* statm's figures; without an mm (a kernel thread, an exited leader) 0, as statm's */
+	p->has_seg = true;
+	/* as stat sums them: every live thread's, the leader's included, and the dead ones' */
+	p->has_flt = true;
+	p->minflt = g->min_flt + r->sig_min_flt;
+	p->majflt = g->maj_flt + r->sig_maj_flt;
+	p->cminflt = r->cmin_flt;
+	p->cmajflt = r->cmaj_flt;
+	p->has_job = c->job || b->delta_frame;
+	p->pgrp = r->pgrp;
+	p->session = r->session;
+	p->tty_nr = r->tty_nr;
+	p->tpgid = r->tpgid;
+	p->policy = r->policy;
+	p->rt_priority = r->rt_priority;
 	/* the leader's mm: none once it exited, as /proc/PID/stat shows then */
 	if (r->has_mm)
 		fill_mem(r, c, f, p);
@@ -1433,7 +1452,8 @@ static void index_records(struct bpfsrc *b, const struct bpfsrc_ctx *c, const ch
 static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
 	struct ptop_walk_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
-					      (c->cgroups ? PTOP_WANT_CGROUP : 0)};
+					      (c->cgroups ? PTOP_WANT_CGROUP : 0) |
+					      (c->job ? PTOP_WANT_JOB : 0)};
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
 	size_t found;
 
@@ -1474,8 +1494,10 @@ static void grow_leaders(struct bpfsrc *b)
  */
 static bool delta(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
+	/* job always: a slot is read again only when it ran, so a column shown later
+	 * would find the others' unread, and the pass reads few processes */
 	struct ptop_delta_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
-					       (c->cgroups ? PTOP_WANT_CGROUP : 0),
+					       (c->cgroups ? PTOP_WANT_CGROUP : 0) | PTOP_WANT_JOB,
 				       .check_every = DELTA_CHECK_EVERY};
 	/* a syscall program's context is copied back: the pass's counts */
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
@@ -1517,7 +1539,12 @@ static bool delta(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 	for (size_t i = 0; i < b->nleaders; i++) {
 		const struct ptop_proc *p = (const struct ptop_proc *)(const void *)b->leaders[i];
 
-		b->groups[i] = (struct group){.ut = p->ut, .st = p->st, .rt = p->rt, .io = p->io};
+		b->groups[i] = (struct group){.ut = p->ut,
+					      .st = p->st,
+					      .rt = p->rt,
+					      .min_flt = p->min_flt,
+					      .maj_flt = p->maj_flt,
+					      .io = p->io};
 	}
 	if (names) {
 		err = map_part(&b->pnames, b->fd[FD_PNAMES], names * sizeof(struct ptop_names),
@@ -1601,6 +1628,8 @@ static void group_tasks(struct bpfsrc *b)
 		g->ut += r->utime;
 		g->st += r->stime;
 		g->rt += r->runtime;
+		g->min_flt += r->min_flt;
+		g->maj_flt += r->maj_flt;
 		g->io.rchar += r->io.rchar;
 		g->io.wchar += r->io.wchar;
 		g->io.read_bytes += r->io.read_bytes;
@@ -1639,7 +1668,10 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		*t = c->user_threads ? f->procs[procs + (size_t)(l - b->leaders)]
 				     : b->procs[l - b->leaders];
 		fill_task(b, r, c, t);
-		/* its own I/O, as task/TID/io shows it, not the process's sum */
+		/* its own faults and I/O, as task/TID/ shows them, not the process's sums
+		 * (its children's faults are the process's) */
+		t->minflt = r->min_flt;
+		t->majflt = r->maj_flt;
 		t->io_rchar = r->io.rchar;
 		t->io_wchar = r->io.wchar;
 		t->io_read_bytes = r->io.read_bytes;
@@ -1749,6 +1781,11 @@ static void fill_exit(const struct bpfsrc *b, const struct ptop_exit *e, const s
 	cputime_adjust(e->utime, e->stime, e->runtime, 0, 0, c->hz, &p->utime, &p->stime);
 	p->run_ns = e->runtime;
 	p->maxrss_kb = e->maxrss * c->page_kb;
+	p->has_flt = true;
+	p->minflt = e->min_flt;
+	p->majflt = e->maj_flt;
+	p->cminflt = e->cmin_flt;
+	p->cmajflt = e->cmaj_flt;
 	p->exit_status = e->exit_code;
 	p->has_io = true;
 	p->io_rchar = e->io.rchar;

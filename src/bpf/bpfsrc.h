@@ -28,7 +28,8 @@ struct bpfsrc_ctx {
 	double interval;     /* s since the previous frame, 0 for the first */
 	/* each row's cgroup and container through these names (bpfsrc_has_cgroups()), or NULL */
 	struct cgroup_names *cgroups;
-	bool io; /* a column or the order needs I/O: without, the rows' I/O is left unread */
+	bool io;  /* a column or the order needs I/O: without, the rows' I/O is left unread */
+	bool job; /* the job control and scheduling members (ROW_NEED_JOB): else unread */
 };
 
 /*

@@ -98,7 +98,8 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 			       .page_kb = b->page_kb,
 			       .threads = want->threads,
 			       .user_threads = want->user_threads && !want->threads,
-			       .io = needs & PROC_NEED(PROC_FILE_IO)};
+			       .io = needs & PROC_NEED(PROC_FILE_IO),
+			       .job = needs & ROW_NEED_JOB};
 	double interval;
 	int ret;
 

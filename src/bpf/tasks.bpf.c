@@ -192,6 +192,9 @@ static __always_inline void rss_sum(struct mm_struct *mm, struct ptop_task *r)
 		r->rss[i] = w->sum[i];
 }
 
+/* ~(page size - 1), set by the reader before load: statm's text is in whole pages */
+const volatile __u64 page_mask = ~4095ull;
+
 static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 {
 	struct mm_struct *mm = t->mm;
@@ -201,6 +204,10 @@ static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 	r->has_mm = 1;
 	r->rss_exact = 1;
 	r->total_vm = mm->total_vm;
+	/* task_statm(): the code's pages, whole; data and stack mappings */
+	r->text_pages = (((mm->end_code + ~page_mask) & page_mask) - (mm->start_code & page_mask)) /
+			(~page_mask + 1);
+	r->data_pages = mm->data_vm + mm->stack_vm;
 	rss_sum(mm, r);
 }
 
@@ -243,6 +250,48 @@ static __always_inline void task_ext(struct task_struct *t, struct ptop_task *r,
 		if (name && bpf_probe_read_kernel_str(x->ext, sizeof(x->ext), name) > 1)
 			r->ext_kind = PTOP_EXT_FULL_NAME;
 	}
+}
+
+/* Before Linux 5.17 a terminal's foreground group was not in ctrl. */
+struct tty_struct___old {
+	struct pid *pgrp;
+} __attribute__((preserve_access_index));
+
+/* p's number as the initial namespace sees it (a plain load), or as nr_ns() does. */
+static __always_inline __s32 job_nr(struct pid *p)
+{
+	if (my_level)
+		return nr_ns(p);
+	return p ? p->numbers[0].nr : 0;
+}
+
+/*
+ * A leader's job control fields as stat shows them (do_task_stat()): its
+ * process group and session, its controlling terminal as a device number
+ * (new_encode_dev()) and that terminal's foreground group, -1 without one.
+ * Plain loads, as task_io(): a BPF_CORE_READ each would double what they
+ * cost the walk.
+ */
+static __always_inline void task_job(struct signal_struct *sig, struct ptop_task *r)
+{
+	struct tty_struct *tty = sig->tty;
+	struct tty_driver *drv;
+	int minor;
+
+	r->pgrp = job_nr(sig->pids[PIDTYPE_PGID]);
+	r->session = job_nr(sig->pids[PIDTYPE_SID]);
+	r->tpgid = -1;
+	if (!tty)
+		return;
+	drv = tty->driver;
+	if (!drv)
+		return;
+	minor = drv->minor_start + tty->index;
+	r->tty_nr = (minor & 0xff) | (drv->major << 8) | ((minor & ~0xff) << 12);
+	if (bpf_core_field_exists(tty->ctrl))
+		r->tpgid = job_nr(tty->ctrl.pgrp);
+	else
+		r->tpgid = job_nr(BPF_CORE_READ((struct tty_struct___old *)tty, pgrp));
 }
 
 /* Where a pass starts: the reader's pid namespace, and each CPU's per-CPU offset. */
@@ -316,6 +365,12 @@ static __always_inline int fill_record(struct task_struct *t, struct task_struct
 	r->cstime = sig->cstime;
 	r->nvcsw = t->nvcsw;
 	r->nivcsw = t->nivcsw;
+	r->min_flt = t->min_flt;
+	r->maj_flt = t->maj_flt;
+	r->sig_min_flt = sig->min_flt;
+	r->sig_maj_flt = sig->maj_flt;
+	r->cmin_flt = sig->cmin_flt;
+	r->cmaj_flt = sig->cmaj_flt;
 	if (want & PTOP_WANT_IO) {
 		task_io(&t->ioac, &r->io);
 		task_io(&sig->ioac, &r->sig_io);
@@ -326,6 +381,11 @@ static __always_inline int fill_record(struct task_struct *t, struct task_struct
 	/* a thread's memory is its process's, wanted only once the leader has none */
 	if (u == leader || leader->exit_state)
 		task_mm(u, r);
+	if (u == leader && (want & PTOP_WANT_JOB)) {
+		r->policy = t->policy;
+		r->rt_priority = t->rt_priority;
+		task_job(sig, r);
+	}
 	if (x && (t->flags & PF_KTHREAD))
 		task_ext(u, r, x);
 	return 1;
@@ -344,7 +404,7 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 	if (ctx->meta->seq_num == 0)
 		pass_begin();
 	__builtin_memset(&r->ext, 0, sizeof(r->ext));
-	if (fill_record(t, t, &r->task, PTOP_WANT_IO | PTOP_WANT_CGROUP, &r->ext))
+	if (fill_record(t, t, &r->task, PTOP_WANT_IO | PTOP_WANT_CGROUP | PTOP_WANT_JOB, &r->ext))
 		bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;
 }
@@ -618,6 +678,7 @@ static __always_inline void refresh(struct task_struct *t, struct task_struct *u
 	else if (x)
 		p->t.ext_at = d_slot + 1;
 	p->ut = p->st = p->rt = 0;
+	p->min_flt = p->maj_flt = 0;
 	__builtin_memset(&p->io, 0, sizeof(p->io));
 	/* its threads' iterator wants a task held, not one RCU keeps */
 	ref = bpf_task_acquire(t);
@@ -628,6 +689,8 @@ static __always_inline void refresh(struct task_struct *t, struct task_struct *u
 		p->ut += th->utime;
 		p->st += th->stime;
 		p->rt += th->se.sum_exec_runtime;
+		p->min_flt += th->min_flt;
+		p->maj_flt += th->maj_flt;
 		running |= th->on_cpu;
 		if (d_want & PTOP_WANT_IO) {
 			task_io(&th->ioac, &io);
@@ -819,6 +882,8 @@ static __always_inline void exit_add(struct ptop_exit *e, struct task_struct *t)
 	e->runtime += t->se.sum_exec_runtime;
 	e->utime += t->utime;
 	e->stime += t->stime;
+	e->min_flt += t->min_flt;
+	e->maj_flt += t->maj_flt;
 	task_io(&t->ioac, &io);
 	e->io.rchar += io.rchar;
 	e->io.wchar += io.wchar;
@@ -865,6 +930,10 @@ int ptop_exit(__u64 *ctx)
 	e->runtime = sig->sum_sched_runtime;
 	e->utime = sig->utime;
 	e->stime = sig->stime;
+	e->min_flt = sig->min_flt;
+	e->maj_flt = sig->maj_flt;
+	e->cmin_flt = sig->cmin_flt;
+	e->cmaj_flt = sig->cmaj_flt;
 	task_io(&sig->ioac, &e->io);
 	exit_add(e, t);
 	if (leader != t)
@@ -907,6 +976,8 @@ int ptop_exit_free(__u64 *ctx)
 	e->runtime = sig->sum_sched_runtime;
 	e->utime = sig->utime;
 	e->stime = sig->stime;
+	e->min_flt = sig->min_flt;
+	e->maj_flt = sig->maj_flt;
 	task_io(&sig->ioac, &e->io);
 	/* the reader took it meanwhile, as late: its record is out */
 	if (bpf_map_delete_elem(&exit_stash, &k)) {

@@ -42,20 +42,28 @@ struct ptop_task {
 	__u32 ext_kind;	  /* enum ptop_task_ext */
 	/* a worker's pool (format_worker_id()): CPU or -1 when unbound, pool id, its id */
 	__s32 worker_cpu, worker_pool, worker_id;
-	__u32 worker_flags;			 /* PTOP_WORKER_* */
-	__u64 utime, stime, runtime;		 /* ns: this task's samples, sum_exec_runtime */
-	__u64 prev_utime, prev_stime;		 /* ns: this task's prev_cputime */
+	__u32 worker_flags; /* PTOP_WORKER_* */
+	/* a leader's only, as stat shows them (threads take their process's): process group,
+	 * session, controlling terminal (stat's tty_nr), its foreground group (-1: no terminal) */
+	__s32 pgrp, session, tty_nr, tpgid;
+	__u32 policy, rt_priority;    /* a leader's scheduling policy and real-time priority */
+	__u64 utime, stime, runtime;  /* ns: this task's samples, sum_exec_runtime */
+	__u64 prev_utime, prev_stime; /* ns: this task's prev_cputime */
 	__u64 sig_utime, sig_stime, sig_runtime; /* ns: the group's dead threads */
 	__u64 sig_prev_utime, sig_prev_stime;	 /* ns: the group's prev_cputime */
 	__u64 start_boottime;			 /* ns after boot */
 	__u64 cutime, cstime;			 /* ns: the group's waited-for dead children */
 	__u64 nvcsw, nivcsw;
-	struct ptop_io io, sig_io; /* this task's; the group's dead threads' */
-	__u64 cgroup_id;	   /* its unified-hierarchy cgroup's kernfs id (inode) */
-	__u64 total_vm;		   /* pages; 0 without an mm */
-	__s64 rss[PTOP_MM_N];	   /* pages, the per-CPU parts summed when rss_exact */
+	__u64 min_flt, maj_flt;		/* page faults: this task's */
+	__u64 sig_min_flt, sig_maj_flt; /* the group's dead threads' */
+	__u64 cmin_flt, cmaj_flt;	/* the group's waited-for dead children's */
+	struct ptop_io io, sig_io;	/* this task's; the group's dead threads' */
+	__u64 cgroup_id;		/* its unified-hierarchy cgroup's kernfs id (inode) */
+	__u64 total_vm;			/* pages; 0 without an mm */
+	__s64 rss[PTOP_MM_N];		/* pages, the per-CPU parts summed when rss_exact */
 	__u32 has_mm, rss_exact;
 	__u32 ext_at; /* the walk's: 1 + its names' index in the names map, 0: none */
+	__u32 text_pages, data_pages; /* as statm counts them (with an mm) */
 	__u32 pad;
 	char comm[16];
 };
@@ -83,6 +91,7 @@ struct ptop_iter_record {
 /* What the walk is asked to fill beyond what every frame needs (its context). */
 #define PTOP_WANT_IO 1	   /* io and sig_io */
 #define PTOP_WANT_CGROUP 2 /* cgroup_id */
+#define PTOP_WANT_JOB 4	   /* a leader's pgrp, session, tty_nr, tpgid, policy, rt_priority */
 
 struct ptop_walk_args {
 	__u32 want; /* PTOP_WANT_* */
@@ -94,11 +103,12 @@ struct ptop_walk_args {
  * its threads ran or something changed it, and its live threads' sums.
  */
 struct ptop_proc {
-	struct ptop_task t; /* the leader's; t.pid 0: a free slot, or not in the reader's ns */
-	__u64 ut, st, rt;   /* ns: its live threads' utime, stime, sum_exec_runtime */
-	struct ptop_io io;  /* its live threads' (PTOP_WANT_IO) */
-	__u64 gen;	    /* the pass that last saw it; 0: free */
-	__s32 gtgid;	    /* its tgid in the initial namespace: the slot's key */
+	struct ptop_task t;	/* the leader's; t.pid 0: a free slot, or not in the reader's ns */
+	__u64 ut, st, rt;	/* ns: its live threads' utime, stime, sum_exec_runtime */
+	__u64 min_flt, maj_flt; /* its live threads' page faults */
+	struct ptop_io io;	/* its live threads' (PTOP_WANT_IO) */
+	__u64 gen;		/* the pass that last saw it; 0: free */
+	__s32 gtgid;		/* its tgid in the initial namespace: the slot's key */
 	__u32 pad;
 };
 
@@ -119,17 +129,19 @@ struct ptop_delta_args {
  * taken late from the hash by the reader, as they stood at the exit).
  */
 struct ptop_exit {
-	__s32 tgid, ppid;     /* in the reader's pid namespace */
-	__u32 euid;	      /* in the initial user namespace */
-	__s32 exit_code;      /* as wait() gives it: code << 8, or the signal (| 0x80: core) */
-	__u64 start_boottime; /* ns after boot, as ptop_task's */
-	__u64 end_boottime;   /* ns after boot (CLOCK_BOOTTIME) at its exit */
-	__u64 runtime;	      /* ns: sum_exec_runtime of all its threads (final) */
-	__u64 utime, stime;   /* ns: tick samples, for the user/system split only */
-	__u64 maxrss;	      /* pages: its peak RSS (signal->maxrss) */
-	struct ptop_io io;    /* all its threads' */
-	__u64 cgroup_id;      /* as ptop_task's */
-	char comm[16];	      /* its leader's */
+	__s32 tgid, ppid;	  /* in the reader's pid namespace */
+	__u32 euid;		  /* in the initial user namespace */
+	__s32 exit_code;	  /* as wait() gives it: code << 8, or the signal (| 0x80: core) */
+	__u64 start_boottime;	  /* ns after boot, as ptop_task's */
+	__u64 end_boottime;	  /* ns after boot (CLOCK_BOOTTIME) at its exit */
+	__u64 runtime;		  /* ns: sum_exec_runtime of all its threads (final) */
+	__u64 utime, stime;	  /* ns: tick samples, for the user/system split only */
+	__u64 maxrss;		  /* pages: its peak RSS (signal->maxrss) */
+	__u64 min_flt, maj_flt;	  /* page faults of all its threads */
+	__u64 cmin_flt, cmaj_flt; /* its waited-for dead children's */
+	struct ptop_io io;	  /* all its threads' */
+	__u64 cgroup_id;	  /* as ptop_task's */
+	char comm[16];		  /* its leader's */
 };
 
 /* A process that ended and whose leader is not yet freed: its global tgid and start. */

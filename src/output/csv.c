@@ -70,7 +70,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 		for (size_t c = 0; c < ncols; c++) {
 			int id = cols ? (int)cols[c] : (int)c;
 
-			if (!field_defs[id].key || field_defs[id].json_only)
+			if (!field_defs[id].key || field_defs[id].json_only ||
+			    (!cols && field_defs[id].if_asked))
 				continue;
 			sbuf_addc(b, ',');
 			sbuf_adds(b, field_defs[id].key);
@@ -95,7 +96,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			const char *s;
 			size_t n;
 
-			if (!field_defs[id].key || field_defs[id].json_only)
+			if (!field_defs[id].key || field_defs[id].json_only ||
+			    (!cols && field_defs[id].if_asked))
 				continue;
 			sbuf_addc(b, ',');
 			/* unknown is an empty field, never a 0 */

@@ -10,6 +10,7 @@
  * columns.def; it then appears in the viewer and its chooser, batch text,
  * JSON, CSV and -s, with nothing else kept in step.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -19,8 +20,6 @@
 #include <time.h>
 
 #include "ptop/output.h"
-
-#define NEED_IO PROC_NEED(PROC_FILE_IO)
 
 /* How a column over a row member keeps its value, from the member's kind (row.def). */
 #define ROW_FT_I32 FT_INT
@@ -37,16 +36,24 @@
 #define ROW_FT_BIT ROW_FT_NONE
 #define ROW_FT_U8 ROW_FT_NONE
 
-/* Each member's column type and what it needs read, by its name. */
+/* A member kept only while a flag says so (row.def's WHEN): 1 + the flag's offset; 0 for none. */
+#define ALWAYS 0
+#define WHEN(flag) (1 + offsetof(struct frame_proc, flag))
+
+/* Each member's column type, what it needs read and the flag it holds under, by its name. */
 enum {
 #define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
-	MEMBER_FT_##name = ROW_FT_##kind, MEMBER_NEEDS_##name = ROW_NEED_##needs,
+	MEMBER_FT_##name = ROW_FT_##kind, MEMBER_NEEDS_##name = ROW_NEED_##needs,                  \
+	MEMBER_WHEN_##name = when,
 #define ROW_LOCAL(type, name, dim, needs, sources)                                                 \
-	MEMBER_FT_##name = ROW_FT_NONE, MEMBER_NEEDS_##name = ROW_NEED_##needs,
+	MEMBER_FT_##name = ROW_FT_NONE, MEMBER_NEEDS_##name = ROW_NEED_##needs,                    \
+	MEMBER_WHEN_##name = 0,
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
 };
+#undef ALWAYS
+#undef WHEN
 
 /* columns.def's flags */
 #define COL_LEFT 1u
@@ -54,18 +61,19 @@ enum {
 #define COL_OBSERVER 4u
 #define COL_JSON_ONLY 8u
 #define COL_IF_LOOKED 16u
+#define COL_IF_ASKED 32u
 
 #define COL_COMMON(ID, nm, ttl, ht, w, fl, k, d)                                                   \
 	.name = (nm), .title = (ttl), .htop = (ht), .desc = (d), .width = (w),                     \
 	.left = ((fl)&COL_LEFT) != 0, .ascending = ((fl)&COL_ASC) != 0,                            \
 	.observer = ((fl)&COL_OBSERVER) != 0, .json_only = ((fl)&COL_JSON_ONLY) != 0,              \
-	.if_looked = ((fl)&COL_IF_LOOKED) != 0, .key = (k)
+	.if_looked = ((fl)&COL_IF_LOOKED) != 0, .if_asked = ((fl)&COL_IF_ASKED) != 0, .key = (k)
 
 const struct field_def field_defs[FIELD_COUNT] = {
 #define COLUMN(ID, nm, ttl, ht, w, fl, member, k, d)                                               \
 	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = MEMBER_NEEDS_##member,  \
 			.type = (enum field_type)MEMBER_FT_##member,                               \
-			.off = offsetof(struct frame_proc, member)},
+			.off = offsetof(struct frame_proc, member), .when = MEMBER_WHEN_##member},
 #define COLUMN_OVER(ID, nm, ttl, ht, w, fl, ty, o, nd, k, d)                                       \
 	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = (nd), .type = (ty),     \
 			.off = (o)},
@@ -273,10 +281,9 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 {
 	const struct field_def *d = &field_defs[id];
 
-	if (d->needs & NEED_IO)
-		return !p->has_io;
-	if (id == FIELD_EXIT)
-		return !p->exited;
+	/* a member kept only under a flag (the I/O's has_io, an exit's exited) has no value without it */
+	if (d->when)
+		return !*(const bool *)((const char *)p + d->when - 1);
 	if (d->type == FT_NAME)
 		return !VAL(const char *, p, d);
 	return d->if_looked && d->type == FT_INT && VAL(int, p, d) < 0;
@@ -424,6 +431,90 @@ static void fmt_bytes(struct sbuf *b, uint64_t v)
 	sbuf_addc(b, units[u]);
 }
 
+/*
+ * A count in width columns: plain if it fits, else in thousands, millions, ...
+ * (K, M, G, T) with one decimal below 100, as top scales its counts.
+ */
+static void fmt_count(struct sbuf *b, uint64_t v, int width)
+{
+	static const char units[] = "KMGTPE";
+	size_t start = b->len;
+	double x = (double)v;
+	int u = -1;
+
+	sbuf_addu(b, v);
+	if (width <= 0 || b->len - start <= (size_t)width)
+		return;
+	b->len = start;
+	do {
+		x /= 1000.0;
+		u++;
+	} while (x >= 999.5 && units[u + 1]);
+	sbuf_addf(b, x, x < 99.95 ? 1 : 0);
+	sbuf_addc(b, units[u]);
+}
+
+/*
+ * An interval of secs as top shows ELAPSED and STARTED: "M:SS" (from_minutes
+ * false), else "H,MM", else "D+HH", else weeks "Ww", the first that fits width.
+ */
+static void fmt_interval(struct sbuf *b, double secs, int width, bool from_minutes)
+{
+	uint64_t s = secs > 0 ? (uint64_t)secs : 0;
+	char tmp[32];
+	int n = -1;
+
+	if (!from_minutes)
+		n = snprintf(tmp, sizeof(tmp), "%" PRIu64 ":%02u", s / 60, (unsigned)(s % 60));
+	if (n < 0 || n > width)
+		n = snprintf(tmp, sizeof(tmp), "%" PRIu64 ",%02u", s / 3600,
+			     (unsigned)(s / 60 % 60));
+	if (n > width)
+		n = snprintf(tmp, sizeof(tmp), "%" PRIu64 "+%02u", s / 86400,
+			     (unsigned)(s / 3600 % 24));
+	if (n > width)
+		n = snprintf(tmp, sizeof(tmp), "%" PRIu64 "w", s / (7 * 86400));
+	sbuf_add(b, tmp, (size_t)n);
+}
+
+/*
+ * A terminal as ps and top name it from stat's tty_nr: pts/N, ttyN, ttySN,
+ * and the other common drivers; "?" for none, else its major:minor.
+ */
+static void fmt_tty(struct sbuf *b, int tty_nr)
+{
+	unsigned dev = (unsigned)tty_nr;
+	unsigned major = dev >> 8 & 0xfff, minor = (dev & 0xff) | (dev >> 12 & 0xfff00);
+
+	if (!dev)
+		sbuf_addc(b, '?');
+	else if (major >= 136 && major <= 143)
+		sbuf_printf(b, "pts/%u", (major - 136) * 256 + minor);
+	else if (major == 4 && minor < 64)
+		sbuf_printf(b, "tty%u", minor);
+	else if (major == 4)
+		sbuf_printf(b, "ttyS%u", minor - 64);
+	else if (major == 5 && minor == 1)
+		sbuf_adds(b, "console");
+	else if (major == 188)
+		sbuf_printf(b, "ttyUSB%u", minor);
+	else if (major == 166)
+		sbuf_printf(b, "ttyACM%u", minor);
+	else if (major == 204 && minor >= 64)
+		sbuf_printf(b, "ttyAMA%u", minor - 64);
+	else
+		sbuf_printf(b, "%u:%u", major, minor);
+}
+
+/* A scheduling policy as top's CLS shows it. */
+static void fmt_policy(struct sbuf *b, uint32_t policy)
+{
+	/* SCHED_OTHER, FIFO, RR, BATCH, ISO (never merged), IDLE, DEADLINE, EXT */
+	static const char *const cls[] = {"TS", "FF", "RR", "B", "ISO", "IDL", "DLN", "EXT"};
+
+	sbuf_adds(b, policy < sizeof(cls) / sizeof(cls[0]) ? cls[policy] : "?");
+}
+
 /* Start time as ps shows it: today's "HH:MM", else "MonDD". */
 static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct frame *f)
 {
@@ -437,7 +528,19 @@ static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct f
 		sbuf_adds(b, s);
 }
 
-/* VIRT, RES, SHR, SWAP: in the view's unit (-e). */
+/* ELAPSED (since it started) and STARTED (after boot), from start_ticks. */
+static void fmt_since(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+		      const struct frame *f)
+{
+	double start = f->hz > 0 ? (double)p->start_ticks / (double)f->hz : 0;
+
+	if (id == FIELD_ELAPSED)
+		fmt_interval(b, f->uptime_s - start, field_defs[id].width, true);
+	else
+		fmt_interval(b, start, field_defs[id].width, false);
+}
+
+/* VIRT, RES, SHR, SWAP, CODE, DATA: in the view's unit (-e). */
 static void fmt_mem_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 			  const struct output_view *v)
 {
@@ -535,6 +638,12 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 	case FIELD_PERF:
 		sbuf_addi(b, p->perf_fds);
 		break;
+	case FIELD_TTY:
+		fmt_tty(b, p->tty_nr);
+		break;
+	case FIELD_POLICY:
+		fmt_policy(b, p->policy);
+		break;
 	default:
 		/* as it is kept: a new plain column needs no case here */
 		if (field_string(id, p, &s, &n))
@@ -559,6 +668,8 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_RES:
 	case FIELD_SHR:
 	case FIELD_SWAP:
+	case FIELD_CODE:
+	case FIELD_DATA:
 		fmt_mem_field(b, id, p, v);
 		break;
 	case FIELD_TIME:
@@ -569,6 +680,14 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_START:
 		fmt_start(b, p, f);
 		break;
+	case FIELD_ELAPSED:
+	case FIELD_STARTED:
+		fmt_since(b, id, p, f);
+		break;
+	case FIELD_CUTIME:
+	case FIELD_CSTIME:
+		fmt_time_plus(b, VAL(uint64_t, p, &field_defs[id]), f->hz, field_defs[id].width);
+		break;
 	case FIELD_IO_READ_RATE:
 	case FIELD_IO_WRITE_RATE:
 	case FIELD_IO_READ:
@@ -576,6 +695,12 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_IO_RCHAR:
 	case FIELD_IO_WCHAR:
 		fmt_bytes(b, VAL(uint64_t, p, &field_defs[id]));
+		break;
+	case FIELD_MINFLT:
+	case FIELD_MAJFLT:
+	case FIELD_CMINFLT:
+	case FIELD_CMAJFLT:
+		fmt_count(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width);
 		break;
 	case FIELD_CTR1:
 	case FIELD_CTR2:

@@ -72,7 +72,7 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 		const char *s;
 		size_t n;
 
-		if (!field_defs[id].key)
+		if (!field_defs[id].key || (!cols && field_defs[id].if_asked))
 			continue;
 		if (field_absent((enum field_id)id, p) && field_defs[id].if_looked)
 			continue;

@@ -505,6 +505,18 @@ static void fill_stat(const struct sampler *s, const struct proc_stat *st, struc
 	p->stime = st->stime;
 	p->cutime = st->cutime > 0 ? (uint64_t)st->cutime : 0;
 	p->cstime = st->cstime > 0 ? (uint64_t)st->cstime : 0;
+	p->minflt = st->minflt;
+	p->majflt = st->majflt;
+	p->cminflt = st->cminflt;
+	p->cmajflt = st->cmajflt;
+	p->has_flt = true;
+	p->pgrp = (int)st->pgrp;
+	p->session = (int)st->session;
+	p->tty_nr = (int)st->tty_nr;
+	p->tpgid = (int)st->tpgid;
+	p->policy = (uint32_t)st->policy;
+	p->rt_priority = (uint32_t)st->rt_priority;
+	p->has_job = true;
 	p->start_ticks = st->starttime;
 	p->processor = (int)st->processor;
 }
@@ -525,6 +537,9 @@ static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
 		p->rss_kb = sm.resident * s->page_kb;
 		p->shared_kb = sm.shared * s->page_kb;
+		p->code_kb = sm.text * s->page_kb;
+		p->data_kb = sm.data * s->page_kb;
+		p->has_seg = true;
 	}
 	return 0;
 }
@@ -582,6 +597,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->pid = slot->pid;
 	fill_stat(s, &st, p);
 	p->shared_kb = 0;
+	p->has_seg = false;
 	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
 	p->perf_fds = -1;
 	p->kept = false;

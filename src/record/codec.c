@@ -13,6 +13,7 @@
  * frame's limits. Touches no kernel interface.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,13 +236,17 @@ static void put_fields(struct put *w, const void *base, const struct codec_field
  */
 static size_t put_bits(struct put *w, const char *base, const struct codec_field *t, size_t n)
 {
-	unsigned byte = 0;
+	unsigned byte = 0, since = UINT_MAX;
 	size_t k;
 
-	for (k = 0; k < n && t[k].kind == CK_BIT; k++)
+	for (k = 0; k < n && t[k].kind == CK_BIT; k++) {
 		if (t[k].since <= w->version && !t[k].retired)
 			byte |= (unsigned)*(const bool *)(base + t[k].off) << k;
-	put_u8(w->b, byte);
+		since = t[k].since < since ? t[k].since : since;
+	}
+	/* a flags byte a later version added is in none before it */
+	if (since <= w->version)
+		put_u8(w->b, byte);
 	return k;
 }
 
@@ -510,8 +515,18 @@ static void get_fields(struct cur *c, void *base, const struct codec_field *t, s
  */
 static size_t get_bits(struct cur *c, char *base, const struct codec_field *t, size_t n)
 {
-	unsigned byte = get_u8(c);
+	unsigned byte, since = UINT_MAX;
 	size_t k;
+
+	for (k = 0; k < n && t[k].kind == CK_BIT; k++)
+		since = t[k].since < since ? t[k].since : since;
+	if (since > c->version) {
+		for (k = 0; k < n && t[k].kind == CK_BIT; k++)
+			if (!t[k].retired)
+				*(bool *)(base + t[k].off) = false;
+		return k;
+	}
+	byte = get_u8(c);
 
 	for (k = 0; k < n && t[k].kind == CK_BIT; k++) {
 		/* a retired bit is set or not in older files: either reads */
