@@ -812,6 +812,40 @@ static void test_pe_threads(void **state)
 	metrics_free(m);
 }
 
+/* Page faults per group: summed from each process's deltas, not down when one ends. */
+static void test_faults(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+
+	(void)state;
+	frame_reset();
+	add(10, "w", 0, 5);
+	fx.procs[0].has_flt = true;
+	fx.procs[0].minflt = 100;
+	fx.procs[0].majflt = 2;
+	add(11, "w", 0, 6);
+	fx.procs[1].has_flt = true;
+	fx.procs[1].minflt = 50;
+	update(m);
+	assert_true(sample(m, "ptop_group_page_faults_total{comm=\"w\",kind=\"minor\"}") == 150);
+	assert_true(sample(m, "ptop_group_page_faults_total{comm=\"w\",kind=\"major\"}") == 2);
+	/* 11 ended; 10 faulted 5 more */
+	add(10, "w", 0, 5);
+	fx.procs[0].has_flt = true;
+	fx.procs[0].minflt = 105;
+	fx.procs[0].majflt = 2;
+	update(m);
+	assert_true(sample(m, "ptop_group_page_faults_total{comm=\"w\",kind=\"minor\"}") == 155);
+	metrics_free(m);
+	/* faults not known (an old recording): no series */
+	m = metrics_new(&o);
+	add(10, "w", 0, 5);
+	update(m);
+	assert_true(sample(m, "ptop_group_page_faults_total{comm=\"w\",kind=\"minor\"}") == -1);
+	metrics_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +858,7 @@ int main(void)
 	    cmocka_unit_test(test_idle_slot),	   cmocka_unit_test(test_no_flapping),
 	    cmocka_unit_test(test_cpu_modes),	   cmocka_unit_test(test_pe_names),
 	    cmocka_unit_test(test_facts_ptop),	   cmocka_unit_test(test_pe_threads),
+	    cmocka_unit_test(test_faults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,8 @@ struct mcount {
 	double ctr[FRAME_MAX_EVENTS]; /* counter events of attached processes */
 	double io_read, io_write;     /* bytes from and to storage */
 	bool has_io;		      /* a process's io was readable once: the I/O series exist */
+	double minflt, majflt;	      /* page faults */
+	bool has_flt;		      /* a process's faults were known once: their series exist */
 };
 
 /* What a group holds at a frame. */
@@ -70,6 +72,8 @@ struct mtrack {
 	uint64_t vctx, nvctx;
 	uint64_t io_read, io_write; /* bytes from and to storage, since start */
 	bool has_io;
+	uint64_t minflt, majflt; /* page faults since start */
+	bool has_flt;
 };
 
 /* Threads of a group (its slot, or max_groups for other) waiting in one function. */
@@ -395,6 +399,13 @@ static void add_deltas(struct metrics *m, size_t n)
 		d->cpu_s += user + sys;
 		d->vctx += (double)(p ? grown(c->vctx, p->vctx) : c->vctx);
 		d->nvctx += (double)(p ? grown(c->nvctx, p->nvctx) : c->nvctx);
+		if (c->has_flt) {
+			bool was = p && p->has_flt;
+
+			d->has_flt = true;
+			d->minflt += (double)(was ? grown(c->minflt, p->minflt) : c->minflt);
+			d->majflt += (double)(was ? grown(c->majflt, p->majflt) : c->majflt);
+		}
 		if (!c->has_io)
 			continue;
 		/* io refused before counts as first seen: all of it since the start */
@@ -688,7 +699,10 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 			     .nvctx = p->nvctxsw,
 			     .io_read = p->io_read_bytes,
 			     .io_write = p->io_write_bytes,
-			     .has_io = p->has_io};
+			     .has_io = p->has_io,
+			     .minflt = p->minflt,
+			     .majflt = p->majflt,
+			     .has_flt = p->has_flt};
 }
 
 /*
@@ -735,6 +749,9 @@ static void count_add(struct mcount *to, const struct mcount *d)
 	to->io_read += d->io_read;
 	to->io_write += d->io_write;
 	to->has_io |= d->has_io;
+	to->minflt += d->minflt;
+	to->majflt += d->majflt;
+	to->has_flt |= d->has_flt;
 }
 
 /* The frame's values of g into its averages over 1 and 5 minutes, as the load average does. */
@@ -1175,6 +1192,17 @@ static const struct mgroup *served(const struct metrics *m, unsigned *i)
 	return (*i)++ == m->o.max_groups ? &m->other : NULL;
 }
 
+/* Whether a served group's faults were known (a recording before version 7 has none). */
+static bool any_faults(const struct metrics *m)
+{
+	const struct mgroup *g;
+
+	for (unsigned i = 0; (g = served(m, &i));)
+		if (g->total.has_flt)
+			return true;
+	return false;
+}
+
 /* A gauge or counter with a value per group. */
 static void per_group(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om,
 		      const char *name, enum metrics_type type, const char *unit, const char *help,
@@ -1244,7 +1272,9 @@ static void render_groups(const struct metrics *m, struct sbuf *b, struct sbuf *
 enum pe_family {
 	PE_CTX,
 	PE_CPU,
+	PE_MAJFLT,
 	PE_MEMORY,
+	PE_MINFLT,
 	PE_PROCS,
 	PE_THREADS,
 	PE_OLDEST,
@@ -1267,6 +1297,12 @@ static const struct {
     [PE_CPU] = {"namedprocess_namegroup_cpu_seconds",
 		"CPU time of the group's processes in user and system mode.", "mode",
 		METRICS_COUNTER, (const char *const[]){"system", "user", NULL}},
+    [PE_MAJFLT] = {"namedprocess_namegroup_major_page_faults",
+		   "Major page faults of the group's processes (a page read from storage).", NULL,
+		   METRICS_COUNTER, NULL},
+    [PE_MINFLT] = {"namedprocess_namegroup_minor_page_faults",
+		   "Minor page faults of the group's processes (a page already in memory).", NULL,
+		   METRICS_COUNTER, NULL},
     [PE_MEMORY] = {"namedprocess_namegroup_memory_bytes",
 		   "Memory of the group's processes: resident, virtual, swapped and, where "
 		   "smaps_rollup was read, their proportional shares.",
@@ -1314,6 +1350,10 @@ static double pe_value(const struct mgroup *g, enum pe_family k, int v)
 		return v ? g->total.user_s : g->total.sys_s;
 	case PE_MEMORY:
 		return (double)mem[v] * 1024;
+	case PE_MAJFLT:
+		return g->total.majflt;
+	case PE_MINFLT:
+		return g->total.minflt;
 	case PE_PROCS:
 		return (double)g->now.procs;
 	case PE_THREADS:
@@ -1471,6 +1511,9 @@ static void render_pe(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 			continue;
 		if (k == PE_STATES && !(facts & PROC_FACT_THREADS))
 			continue;
+		/* no series rather than a false zero where no process's faults were known */
+		if ((k == PE_MAJFLT || k == PE_MINFLT) && !any_faults(m))
+			continue;
 		metrics_family(b, om, pe_families[k].name, pe_families[k].type, NULL,
 			       pe_families[k].help);
 		for (unsigned i = 0; (g = served(m, &i));) {
@@ -1506,6 +1549,21 @@ static void render_pe(const struct metrics *m, struct sbuf *b, struct sbuf *l, b
 	pe_bare_counter(b, om, "namedprocess_scrape_procread_errors",
 			"Processes that vanished or could not be read while a frame was taken.",
 			m->procread_errors);
+}
+
+/* Page faults per group, ptop's names, where known. */
+static void render_faults(const struct metrics *m, struct sbuf *b, struct sbuf *l, bool om)
+{
+	static const char *const kinds[2] = {",kind=\"minor\"", ",kind=\"major\""};
+	static const size_t flt[2] = {offsetof(struct mgroup, total.minflt),
+				      offsetof(struct mgroup, total.majflt)};
+
+	if (!any_faults(m))
+		return;
+	per_group2(m, b, l, om, "ptop_group_page_faults", NULL,
+		   "Page faults of the group's processes while ptop watched them: minor (the page "
+		   "was in memory), major (it was read from storage).",
+		   kinds, flt);
 }
 
 /* What was read of the groups' processes beyond their rows, in ptop's names. */
@@ -1798,6 +1856,7 @@ void metrics_render(const struct metrics *m, struct sbuf *b, bool openmetrics)
 		render_top(m, b, &l, openmetrics);
 	} else if (m->frames) {
 		render_groups(m, b, &l, openmetrics);
+		render_faults(m, b, &l, openmetrics);
 		render_facts(m, b, &l, openmetrics);
 		render_other(m, b, openmetrics);
 		render_io(m, b, &l, openmetrics);
