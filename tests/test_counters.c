@@ -919,6 +919,10 @@ static void fake_frame(struct frame *f, const struct frame_proc **rows, const pi
 		p->cgroup = p->container = NULL;
 		p->has_io = false;
 		p->has_cmd = false;
+		/* stat gives the faults always; job control and statm's segments when asked */
+		p->has_flt = true;
+		p->has_job = false;
+		p->has_seg = false;
 		/* the sampler's too (frame_grow): a live process, nothing accounted yet */
 		p->exited = false;
 		p->child_ticks = 0;
