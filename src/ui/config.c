@@ -176,33 +176,40 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Apply one "key = value"; a translatable reason on failure. */
-static const char *apply(struct ui_config *c, const char *key, char *val)
+/* A yes-or-no setting's key into c: NULL when set, a reason when val is bad, "" when key is none. */
+static const char *apply_flag(struct ui_config *c, const char *key, const char *val)
 {
-	const char *why;
+	static const struct {
+		const char *key;
+		size_t off;
+	} flags[] = {
+	    {"sort_reverse", offsetof(struct ui_config, order.reverse)},
+	    {"color", offsetof(struct ui_config, color)},
+	    {"tree", offsetof(struct ui_config, tree)},
+	    {"threads", offsetof(struct ui_config, threads)},
+	    {"user_threads", offsetof(struct ui_config, user_threads)},
+	    {"hide_kernel_threads", offsetof(struct ui_config, hide_kthreads)},
+	    {"per_cpu", offsetof(struct ui_config, per_cpu)},
+	    {"cmdline", offsetof(struct ui_config, cmdline)},
+	    {"load_line", offsetof(struct ui_config, load_line)},
+	    {"highlight_changes", offsetof(struct ui_config, highlight_changes)},
+	};
 	bool b;
-	int id;
 
-	if (!strcmp(key, "columns"))
-		return parse_columns(val, c) ? N_("unknown or repeated column") : NULL;
-	if (!strcmp(key, "meters"))
-		return parse_meters(val, c);
-	if (!strcmp(key, "sort")) {
-		id = field_by_name(val);
-		if (id < 0)
-			return N_("unknown sort field");
-		c->order.field = (enum field_id)id;
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (strcmp(key, flags[i].key))
+			continue;
+		if (parse_bool(val, &b))
+			return N_("expected yes or no");
+		*(bool *)((char *)c + flags[i].off) = b;
 		return NULL;
 	}
-	if (!strcmp(key, "delay")) {
-		char *end;
-		double d = strtod_point(val, &end);
+	return "";
+}
 
-		if (end == val || *end || !isfinite(d) || d < 0 || d > 86400)
-			return N_("delay must be a number of seconds");
-		c->delay_s = d;
-		return NULL;
-	}
+/* A setting that names one of a set (keys, source, color_scheme, pane); as apply_flag(). */
+static const char *apply_choice(struct ui_config *c, const char *key, const char *val)
+{
 	if (!strcmp(key, "keys")) {
 		int prof = keymap_profile_by_name(val);
 
@@ -225,10 +232,6 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 			return N_("color_scheme must be default, monochrome or light");
 		return NULL;
 	}
-	if (!strcmp(key, "counters"))
-		return config_parse_counters(val, c);
-	if (config_parse_display(c, key, val, &why))
-		return why;
 	if (!strcmp(key, "pane")) {
 		int pane = ui_pane_by_name(val);
 
@@ -237,32 +240,45 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 		c->pane = (unsigned)pane;
 		return NULL;
 	}
-	{
-		static const struct {
-			const char *key;
-			size_t off;
-		} flags[] = {
-		    {"sort_reverse", offsetof(struct ui_config, order.reverse)},
-		    {"color", offsetof(struct ui_config, color)},
-		    {"tree", offsetof(struct ui_config, tree)},
-		    {"threads", offsetof(struct ui_config, threads)},
-		    {"user_threads", offsetof(struct ui_config, user_threads)},
-		    {"hide_kernel_threads", offsetof(struct ui_config, hide_kthreads)},
-		    {"per_cpu", offsetof(struct ui_config, per_cpu)},
-		    {"cmdline", offsetof(struct ui_config, cmdline)},
-		    {"load_line", offsetof(struct ui_config, load_line)},
-		    {"highlight_changes", offsetof(struct ui_config, highlight_changes)},
-		};
+	return "";
+}
 
-		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-			if (strcmp(key, flags[i].key))
-				continue;
-			if (parse_bool(val, &b))
-				return N_("expected yes or no");
-			*(bool *)((char *)c + flags[i].off) = b;
-			return NULL;
-		}
+/* Apply one "key = value"; a translatable reason on failure. */
+static const char *apply(struct ui_config *c, const char *key, char *val)
+{
+	const char *why;
+	int id;
+
+	if (!strcmp(key, "columns"))
+		return parse_columns(val, c) ? N_("unknown or repeated column") : NULL;
+	if (!strcmp(key, "meters"))
+		return parse_meters(val, c);
+	if (!strcmp(key, "sort")) {
+		id = field_by_name(val);
+		if (id < 0)
+			return N_("unknown sort field");
+		c->order.field = (enum field_id)id;
+		return NULL;
 	}
+	if (!strcmp(key, "delay")) {
+		char *end;
+		double d = strtod_point(val, &end);
+
+		if (end == val || *end || !isfinite(d) || d < 0 || d > 86400)
+			return N_("delay must be a number of seconds");
+		c->delay_s = d;
+		return NULL;
+	}
+	if (!strcmp(key, "counters"))
+		return config_parse_counters(val, c);
+	if (config_parse_display(c, key, val, &why))
+		return why;
+	why = apply_choice(c, key, val);
+	if (!why || *why)
+		return why;
+	why = apply_flag(c, key, val);
+	if (!why || *why)
+		return why;
 	return N_("unknown setting");
 }
 

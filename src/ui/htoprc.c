@@ -296,17 +296,145 @@ static bool column_key(const char *key, const char *prefix, const char *left, co
 	return true;
 }
 
+/* What a read of htoprc gathers before it settles the sort and the header. */
+struct htoprc_read {
+	bool in_main, screens;
+	/* htop's first column, then its others (three and four column layouts) */
+	struct htop_column cols[4];
+	int sort, dir;
+	/* the top-level keys of files before screens: what the first screen says wins */
+	int old_sort, old_dir, old_tree, reader_version;
+	char *old_fields;
+	struct sbuf lacks; /* columns ptop has not */
+};
+
+/* A display setting's key into c; false when l is none. */
+static bool take_display(const char *l, const char *v, struct ui_config *c)
+{
+	if (!strcmp(l, "hide_kernel_threads")) {
+		c->hide_kthreads = yes(v);
+	} else if (!strcmp(l, "hide_userland_threads")) {
+		c->user_threads = !yes(v);
+	} else if (!strcmp(l, "delay")) {
+		long t = atol(v);
+
+		if (t > 0 && t <= 864000)
+			c->delay_s = (double)t / 10; /* tenths, as htop's -d */
+	} else if (!strcmp(l, "highlight_changes")) {
+		c->highlight_changes = yes(v);
+	} else if (!strcmp(l, "highlight_changes_delay_secs")) {
+		long s = atol(v);
+
+		if (s >= 1 && s <= UI_HIGHLIGHT_DELAY_MAX)
+			c->highlight_delay = (unsigned)s;
+	} else if (!strcmp(l, "color_scheme")) {
+		/* htop's 1 is monochrome, 2 black on white */
+		c->color = atoi(v) != 1;
+		c->scheme = atoi(v) == 2 ? UI_SCHEME_LIGHT : UI_SCHEME_DEFAULT;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* One "key=value" line of htoprc (l the key, v the value). */
+static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_config *c)
+{
+	struct htop_column *hc;
+
+	if (!strncmp(l, "screen:", 7)) {
+		/* the first screen is the one the viewer opens on */
+		h->in_main = !h->screens;
+		if (h->in_main)
+			take_columns(v, c, &h->lacks);
+		h->screens = true;
+	} else if (*l == '.') {
+		if (!h->in_main)
+			return;
+		if (!strcmp(l, ".sort_key"))
+			h->sort = field_by_htop_name(v);
+		else if (!strcmp(l, ".sort_direction"))
+			h->dir = atoi(v);
+		else if (!strcmp(l, ".tree_view"))
+			c->tree = yes(v);
+	} else if (!strcmp(l, "fields")) {
+		h->old_fields = v;
+	} else if (!strcmp(l, "sort_key")) {
+		const char *name = htop_name_of(v);
+
+		h->old_sort = name ? field_by_htop_name(name) : -1;
+	} else if (!strcmp(l, "sort_direction")) {
+		h->old_dir = atoi(v);
+	} else if (!strcmp(l, "tree_view")) {
+		h->old_tree = yes(v);
+	} else if (!strcmp(l, "config_reader_min_version")) {
+		h->reader_version = atoi(v);
+	} else if (column_key(l, "column_meters_", "left_meters", "right_meters", h->cols, &hc)) {
+		snprintf(hc->names, sizeof(hc->names), "%s", v);
+		hc->has_names = true;
+	} else if (column_key(l, "column_meter_modes_", "left_meter_modes", "right_meter_modes",
+			      h->cols, &hc)) {
+		take_modes(v, hc);
+	} else {
+		take_display(l, v, c);
+	}
+}
+
+/* The columns and sort of a file before screens, then the sort either way. */
+static void take_sort(struct htoprc_read *h, struct ui_config *c)
+{
+	if (!h->screens) {
+		if (h->old_fields) {
+			struct sbuf names = {0};
+
+			numbered_names(h->old_fields, &names);
+			take_columns(names.p, c, &h->lacks);
+			sbuf_free(&names);
+		}
+		if (h->old_tree >= 0)
+			c->tree = h->old_tree;
+		h->sort = h->old_sort;
+		h->dir = h->old_dir;
+	}
+	if (h->sort < 0)
+		return;
+	c->order.field = (enum field_id)h->sort;
+	if (h->screens || h->reader_version >= 2) /* htop 3.1 on: 1 ascending, -1 descending */
+		c->order.reverse = h->dir && (h->dir > 0) != field_defs[h->sort].ascending;
+	else /* before: 1 the field's own direction (CPU highest first), -1 the other */
+		c->order.reverse = h->dir < 0;
+}
+
+/* htop's meters, in its columns, when it names any; ptop's Cost meter after them. */
+static void take_header(struct htoprc_read *h, struct ui_config *c, struct sbuf *mlacks)
+{
+	bool seen[UI_METERS_MAX] = {false};
+	int cost = meter_by_name("cost");
+
+	if (!h->cols[0].has_names && !h->cols[1].has_names && !h->cols[2].has_names &&
+	    !h->cols[3].has_names)
+		return;
+	c->nmeters = 0;
+	c->meters_chosen = true;
+	for (unsigned i = 0; i < 4; i++)
+		take_meters(&h->cols[i], i ? 1 : 0, c, seen, mlacks);
+	/* what watching costs: ptop's own meter, kept under htop's */
+	if (c->nmeters < UI_METERS_MAX && !seen[cost]) {
+		unsigned char col = c->nmeters ? c->meters[c->nmeters - 1].column : 0;
+
+		c->meters[c->nmeters++] =
+		    (struct ui_meter){.id = (unsigned char)cost,
+				      .column = col,
+				      .mode = (unsigned char)meter_default_mode((unsigned)cost)};
+	}
+}
+
 int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 {
-	struct sbuf text = {0}, lacks = {0}, mlacks = {0}, errors = {0};
-	bool in_main = false, screens = false;
-	bool seen[UI_METERS_MAX] = {false};
-	/* htop's first column, then its others (three and four column layouts) */
-	struct htop_column cols[4] = {0}, *hc;
-	int sort = -1, dir = 0, err;
-	/* the top-level keys of files before screens: what the first screen says wins */
-	int old_sort = -1, old_dir = 0, old_tree = -1, reader_version = 0;
-	char *old_fields = NULL, *save = NULL;
+	struct htoprc_read h = {.sort = -1, .old_sort = -1, .old_tree = -1};
+	struct sbuf text = {0}, mlacks = {0}, errors = {0};
+	char *save = NULL;
+	int err;
 
 	err = rcfile_read(path, &text, &errors);
 	sbuf_free(&errors);
@@ -321,105 +449,16 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 		if (!v || *l == '#')
 			continue;
 		*v++ = '\0';
-		if (!strncmp(l, "screen:", 7)) {
-			/* the first screen is the one the viewer opens on */
-			in_main = !screens;
-			if (in_main)
-				take_columns(v, c, &lacks);
-			screens = true;
-		} else if (*l == '.') {
-			if (!in_main)
-				continue;
-			if (!strcmp(l, ".sort_key"))
-				sort = field_by_htop_name(v);
-			else if (!strcmp(l, ".sort_direction"))
-				dir = atoi(v);
-			else if (!strcmp(l, ".tree_view"))
-				c->tree = yes(v);
-		} else if (!strcmp(l, "fields")) {
-			old_fields = v;
-		} else if (!strcmp(l, "sort_key")) {
-			const char *name = htop_name_of(v);
-
-			old_sort = name ? field_by_htop_name(name) : -1;
-		} else if (!strcmp(l, "sort_direction")) {
-			old_dir = atoi(v);
-		} else if (!strcmp(l, "tree_view")) {
-			old_tree = yes(v);
-		} else if (!strcmp(l, "config_reader_min_version")) {
-			reader_version = atoi(v);
-		} else if (column_key(l, "column_meters_", "left_meters", "right_meters", cols,
-				      &hc)) {
-			snprintf(hc->names, sizeof(hc->names), "%s", v);
-			hc->has_names = true;
-		} else if (column_key(l, "column_meter_modes_", "left_meter_modes",
-				      "right_meter_modes", cols, &hc)) {
-			take_modes(v, hc);
-		} else if (!strcmp(l, "hide_kernel_threads")) {
-			c->hide_kthreads = yes(v);
-		} else if (!strcmp(l, "hide_userland_threads")) {
-			c->user_threads = !yes(v);
-		} else if (!strcmp(l, "delay")) {
-			long t = atol(v);
-
-			if (t > 0 && t <= 864000)
-				c->delay_s = (double)t / 10; /* tenths, as htop's -d */
-		} else if (!strcmp(l, "highlight_changes")) {
-			c->highlight_changes = yes(v);
-		} else if (!strcmp(l, "highlight_changes_delay_secs")) {
-			long s = atol(v);
-
-			if (s >= 1 && s <= UI_HIGHLIGHT_DELAY_MAX)
-				c->highlight_delay = (unsigned)s;
-		} else if (!strcmp(l, "color_scheme")) {
-			/* htop's 1 is monochrome, 2 black on white */
-			c->color = atoi(v) != 1;
-			c->scheme = atoi(v) == 2 ? UI_SCHEME_LIGHT : UI_SCHEME_DEFAULT;
-		}
+		take_line(&h, l, v, c);
 	}
-	if (!screens) {
-		if (old_fields) {
-			struct sbuf names = {0};
-
-			numbered_names(old_fields, &names);
-			take_columns(names.p, c, &lacks);
-			sbuf_free(&names);
-		}
-		if (old_tree >= 0)
-			c->tree = old_tree;
-		sort = old_sort;
-		dir = old_dir;
-	}
-	if (sort >= 0) {
-		c->order.field = (enum field_id)sort;
-		if (screens || reader_version >= 2) /* htop 3.1 on: 1 ascending, -1 descending */
-			c->order.reverse = dir && (dir > 0) != field_defs[sort].ascending;
-		else /* before: 1 the field's own direction (CPU highest first), -1 the other */
-			c->order.reverse = dir < 0;
-	}
-	if (cols[0].has_names || cols[1].has_names || cols[2].has_names || cols[3].has_names) {
-		int cost = meter_by_name("cost");
-
-		c->nmeters = 0;
-		c->meters_chosen = true;
-		for (unsigned i = 0; i < 4; i++)
-			take_meters(&cols[i], i ? 1 : 0, c, seen, &mlacks);
-		/* what watching costs: ptop's own meter, kept under htop's */
-		if (c->nmeters < UI_METERS_MAX && !seen[cost]) {
-			unsigned char col = c->nmeters ? c->meters[c->nmeters - 1].column : 0;
-
-			c->meters[c->nmeters++] = (struct ui_meter){
-			    .id = (unsigned char)cost,
-			    .column = col,
-			    .mode = (unsigned char)meter_default_mode((unsigned)cost)};
-		}
-	}
+	take_sort(&h, c);
+	take_header(&h, c, &mlacks);
 	sbuf_printf(said, _("Settings from %s (W saves them to ptoprc)"), path);
-	if (lacks.len)
-		sbuf_printf(said, _("; no such column in ptop: %s"), lacks.p);
+	if (h.lacks.len)
+		sbuf_printf(said, _("; no such column in ptop: %s"), h.lacks.p);
 	if (mlacks.len)
 		sbuf_printf(said, _("; no such meter in ptop: %s"), mlacks.p);
-	sbuf_free(&lacks);
+	sbuf_free(&h.lacks);
 	sbuf_free(&mlacks);
 	sbuf_free(&text);
 	return 0;
