@@ -505,8 +505,10 @@ int ptop_walk(struct ptop_walk_args *args)
  * ftrace), its memory (reclaim, KSM, migration), its parent (reparented) and
  * its cgroup (moved), all read again each pass, cheaply, from the leader.
  * Each pass follows the list of processes (leaders only, not every thread):
- * a process that was marked, is new, whose parent or cgroup changed, or
- * whose turn it is in the slow check (check_every) is read in full, its
+ * a process that was marked, is new, whose parent or cgroup changed, whose
+ * leader switched or changed credentials since (a check on the mark, which
+ * once missed a setuid under a test run's load), or whose turn it is in the
+ * slow check (check_every) is read in full, its
  * threads summed; the others keep the rest from the pass before. A thread
  * running at the pass leaves its process marked, as it runs on without a
  * switch. Each process keeps a slot in the procs map while it lives
@@ -520,13 +522,15 @@ MAPPED_ARRAY(struct ptop_names) pnames SEC(".maps");
  * A process's slot, and what another process can change in it without it
  * running, as the addresses they were at its last full read: its parent
  * (reparented when the parent ends) and its css_set (moved to another
- * cgroup). Kept here, not in the mapped record: addresses stay in the kernel.
+ * cgroup). Beside them, what its leader's own run changes, a check on the
+ * switch hook's mark: its credentials (a new struct at each setuid) and its
+ * switches. Kept here, not in the mapped record: addresses stay in the kernel.
  */
 struct ptop_slot {
 	__u32 slot;
 	__u32 pad;
 	__u64 start_boottime;
-	__u64 parent, css_set;
+	__u64 parent, css_set, cred, switches;
 };
 
 /* The reader sizes these before load: the procs map's slots, pid_max's bits. */
@@ -603,8 +607,8 @@ int ptop_mark_switch(__u64 *ctx)
 
 /*
  * t's slot (into d_slot) and record: kept, or a new one; *fresh when it is
- * new or its parent or cgroup changed since (u: t, untrusted). NULL when the
- * map is full.
+ * new or its parent, cgroup, credentials or leader's switches changed since (u: t,
+ * untrusted). NULL when the map is full.
  */
 static __always_inline struct ptop_proc *slot_of(struct task_struct *t, struct task_struct *u,
 						 bool *fresh)
@@ -612,15 +616,19 @@ static __always_inline struct ptop_proc *slot_of(struct task_struct *t, struct t
 	__s32 tgid = t->tgid;
 	struct ptop_slot *s = bpf_map_lookup_elem(&pslot, &tgid), ns = {};
 	__u64 parent = addr_of(u->real_parent), css_set = addr_of(u->cgroups);
+	__u64 cred = addr_of(u->cred), switches = t->nvcsw + t->nivcsw;
 	struct ptop_proc *p;
 	bool popped = false;
 	__u32 *f;
 
 	*fresh = false;
 	if (s && s->start_boottime == t->start_boottime) {
-		if (s->parent != parent || s->css_set != css_set) {
+		if (s->parent != parent || s->css_set != css_set || s->cred != cred ||
+		    s->switches != switches) {
 			s->parent = parent;
 			s->css_set = css_set;
+			s->cred = cred;
+			s->switches = switches;
 			*fresh = true;
 		}
 		d_slot = s->slot;
@@ -645,6 +653,8 @@ static __always_inline struct ptop_proc *slot_of(struct task_struct *t, struct t
 	ns.start_boottime = t->start_boottime;
 	ns.parent = parent;
 	ns.css_set = css_set;
+	ns.cred = cred;
+	ns.switches = switches;
 	if (bpf_map_update_elem(&pslot, &tgid, &ns, BPF_ANY)) {
 		if (popped)
 			d_nfree++;
