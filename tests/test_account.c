@@ -168,7 +168,9 @@ static void test_new_process_and_reused_pid(void **state)
 
 /*
  * Exit records: one never seen counts whole, one seen counts what it ran
- * since, one whose row is still here (a zombie) is merged into the row.
+ * since, one whose row is still here (a zombie) is merged into the row, and
+ * so is one that ended after its row was read: the row takes what it ran
+ * past the read.
  */
 static void test_exits(void **state)
 {
@@ -181,16 +183,19 @@ static void test_exits(void **state)
 	add(&f1, 400, 1, 10, 1, 0);
 	add(&f1, 401, 400, 20, 30, 0); /* 0.3 s at 100 Hz */
 	add(&f1, 402, 400, 21, 10, 0);
+	add(&f1, 404, 400, 22, 5, 0);
 	account_frame(a, &f1);
 
 	frame_init(&f2, 2.0);
 	f2.acct.exits = true;
 	add(&f2, 400, 1, 10, 1, 0);
 	add(&f2, 402, 400, 21, 12, 0)->state = 'Z';
+	add(&f2, 404, 400, 22, 5, 0);	  /* read alive, then it ended: 0.2 s past the read */
 	add_exit(&f2, 401, 400, 20, 500); /* ran 0.2 s more, then ended */
 	add_exit(&f2, 403, 400, 30, 200); /* born and ended in the interval */
 	add_exit(&f2, 402, 400, 21, 120); /* still a zombie: its row stays */
 	add_exit(&f2, 401, 400, 99, 100); /* PID 401 again: another process, never seen */
+	add_exit(&f2, 404, 400, 22, 250);
 	account_frame(a, &f2);
 	assert_true(f2.acct.exits);
 	assert_int_equal(f2.nexited, 3);
@@ -205,6 +210,11 @@ static void test_exits(void **state)
 	assert_true(z->exited);
 	assert_int_equal(z->exit_status, 7 << 8);
 	assert_int_equal(z->maxrss_kb, 1234);
+	assert_float_equal(z->cpu_pct, 0, 1e-9); /* nothing past its row */
+	z = row(&f2, 404);
+	assert_true(z->exited);
+	assert_float_equal(z->cpu_pct, 0.2 / 2.0 * 100.0, 1e-9);
+	assert_float_equal(f2.acct.rows_s, 0.2, 1e-9);
 	frame_done(&f1);
 	frame_done(&f2);
 	account_free(a);

@@ -297,7 +297,9 @@ static void io_share(struct frame_proc *e, const struct acct_proc *o, double int
 /*
  * Each exit record's share of the interval: its whole CPU when no earlier
  * frame showed it, else what it ran since. One whose row is still here (a
- * zombie not yet reaped) is merged into that row and leaves the list.
+ * zombie not yet reaped, or a process that ended after its row was read) is
+ * merged into that row, which takes what it ran past the row, and leaves
+ * the list.
  */
 static void exits(struct account *a, struct frame *f)
 {
@@ -312,7 +314,17 @@ static void exits(struct account *a, struct frame *f)
 
 		if (row) {
 			struct frame_proc *p = &f->procs[row->row];
+			double shown = f->hz > 0 ? (double)row->ticks / (double)f->hz : secs;
 
+			/*
+			 * Read alive, then ended and freed before the records were drained
+			 * (more often the longer a loaded machine keeps ptop between the
+			 * two): what it ran after the read is in the record only.
+			 */
+			if (secs > shown && f->interval_s > 0) {
+				p->cpu_pct += (secs - shown) / f->interval_s * 100.0;
+				f->acct.rows_s += secs - shown;
+			}
 			p->exited = true;
 			p->exit_status = e->exit_status;
 			p->end_ticks = e->end_ticks;

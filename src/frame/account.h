@@ -21,9 +21,10 @@ void account_free(struct account *a);
  * child_pct, and each exit record's cpu_pct and io_*_rate (its share of the
  * interval: since its last row, in this frame's before or, for a record
  * that came late, one of the last ACCT_GRAVE_S seconds');
- * an exit record whose process still has a row (a zombie) is merged into
- * that row (exited, exit_status, end_ticks, maxrss_kb, run_ns) and leaves
- * f->exited. The first frame, with no frame before, accounts nothing.
+ * an exit record whose process still has a row (a zombie, or one that
+ * ended after its row was read) is merged into that row (exited,
+ * exit_status, end_ticks, maxrss_kb, run_ns; what it ran past the row's
+ * CPU times added to its cpu_pct and to f->acct.rows_s) and leaves f->exited. The first frame, with no frame before, accounts nothing.
  */
 void account_frame(struct account *a, struct frame *f);
 
