@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_parse_limits.c: unit tests for proc_parse_limits_nofile() and
- * proc_parse_rollup() (src/proc/parse_limits.c): fixtures of real and
+ * test_parse_limits.c: unit tests for proc_parse_limits_nofile(),
+ * proc_parse_rollup() and proc_parse_oom() (src/proc/parse_limits.c): fixtures of real and
  * hostile text, this process's own files, and every prefix of a real file
  * (cut short) refused. Inputs sit in heap buffers of exactly their length so
  * ASan catches an over-read.
@@ -69,6 +69,36 @@ static void test_rollup_fixtures(void **state)
 	assert_int_equal(rollup("rollup/hostile-twice", &r), -EINVAL);
 }
 
+static int oom(const char *rel, int *v)
+{
+	size_t len;
+	char *b = fixture_load(rel, &len);
+	int err = proc_parse_oom(b, len, v);
+
+	free(b);
+	return err;
+}
+
+static void test_oom_fixtures(void **state)
+{
+	int v;
+
+	(void)state;
+	assert_int_equal(oom("oom/score", &v), 0);
+	assert_int_equal(v, 667);
+	assert_int_equal(oom("oom/adj-min", &v), 0);
+	assert_int_equal(v, -1000);
+	assert_int_equal(oom("oom/zero", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(oom("oom/hostile-cut", &v), -EINVAL);
+	assert_int_equal(oom("oom/hostile-trail", &v), -EINVAL);
+	assert_int_equal(oom("oom/hostile-sign", &v), -EINVAL);
+	assert_int_equal(oom("oom/hostile-empty", &v), -EINVAL);
+	assert_int_equal(oom("oom/hostile-two", &v), -EINVAL);
+	assert_int_equal(oom("oom/hostile-overflow", &v), -ERANGE);
+	assert_int_equal(proc_parse_oom("", 0, &v), -EINVAL);
+}
+
 /* Read a file of this process into a heap buffer of exactly its length. */
 static char *own(const char *name, size_t *len)
 {
@@ -97,6 +127,7 @@ static void test_own(void **state)
 	uint64_t soft;
 	size_t len;
 	char *b;
+	int v;
 
 	(void)state;
 	b = own("limits", &len);
@@ -122,6 +153,16 @@ static void test_own(void **state)
 		if (b[n - 1] != '\n')
 			assert_int_not_equal(proc_parse_rollup(b, n, &r), 0);
 	free(b);
+	b = own("oom_score_adj", &len);
+	assert_int_equal(proc_parse_oom(b, len, &v), 0);
+	assert_true(v >= -1000 && v <= 1000);
+	for (size_t n = 0; n < len; n++)
+		assert_int_not_equal(proc_parse_oom(b, n, &v), 0);
+	free(b);
+	b = own("oom_score", &len);
+	assert_int_equal(proc_parse_oom(b, len, &v), 0);
+	assert_true(v >= 0);
+	free(b);
 }
 
 int main(void)
@@ -129,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_limits_fixtures),
 	    cmocka_unit_test(test_rollup_fixtures),
+	    cmocka_unit_test(test_oom_fixtures),
 	    cmocka_unit_test(test_own),
 	};
 

@@ -121,6 +121,10 @@ struct want {
 #define EXPECT_has_seg(v) IS(v)
 #define EXPECT_code_kb(v) IS(v == 1 * page_kb)
 #define EXPECT_data_kb(v) IS(v == 300 * page_kb)
+#define EXPECT_has_oom(v) IS(v)
+#define EXPECT_has_oom_adj(v) IS(v)
+#define EXPECT_oom_score(v) IS(v == 667)
+#define EXPECT_oom_adj(v) IS(v == -17)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -164,6 +168,8 @@ static void fixture_root(char dir[256])
 		 "rchar: 1001\nwchar: 1002\nsyscr: 3\nsyscw: 4\nread_bytes: 409600\n"
 		 "write_bytes: 819200\ncancelled_write_bytes: 0\n");
 	put_file(dir, "cgroup", "0::/system.slice/rowtest.service\n");
+	put_file(dir, "oom_score", "667\n");
+	put_file(dir, "oom_score_adj", "-17\n");
 }
 
 /* Member name of p against its expectation w; sources from row.def. */
@@ -183,7 +189,9 @@ static void test_proc_fills(void **state)
 	char dir[256], cmd[512];
 	struct sampler_opts o = {.root = dir,
 				 .needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
-					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP)};
+					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
+					  PROC_NEED(PROC_FILE_OOM_SCORE) |
+					  PROC_NEED(PROC_FILE_OOM_ADJ)};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -218,7 +226,8 @@ static void test_recorded_needs(void **state)
 	(void)state;
 	assert_int_equal(row_recorded_needs,
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
-			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB);
+			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
+			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ));
 }
 
 /* ---- recordings ---- */

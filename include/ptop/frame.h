@@ -37,6 +37,8 @@ enum row_source {
 #define ROW_NEED_STATUS PROC_NEED(PROC_FILE_STATUS)
 #define ROW_NEED_IO PROC_NEED(PROC_FILE_IO)
 #define ROW_NEED_CGROUP PROC_NEED(PROC_FILE_CGROUP)
+#define ROW_NEED_OOM_SCORE PROC_NEED(PROC_FILE_OOM_SCORE)
+#define ROW_NEED_OOM_ADJ PROC_NEED(PROC_FILE_OOM_ADJ)
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)

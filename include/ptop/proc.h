@@ -239,6 +239,13 @@ struct proc_rollup {
  */
 int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out);
 
+/*
+ * /proc/PID/oom_score or oom_score_adj: one decimal number, a '-' before it
+ * allowed, and a newline. 0 with *out set; -EINVAL when empty, cut or
+ * anything else; -ERANGE a number beyond an int.
+ */
+int proc_parse_oom(const char *buf, size_t len, int *out);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
 enum proc_file {
@@ -248,6 +255,8 @@ enum proc_file {
 	PROC_FILE_IO,	  /* mode 0400: another user's is refused without privilege */
 	PROC_FILE_CGROUP, /* read for the CGROUP and CONTAINER columns */
 	PROC_FILE_SCHEDSTAT,
+	PROC_FILE_OOM_SCORE, /* the OOM killer's badness (oom_score): the OOMs column */
+	PROC_FILE_OOM_ADJ,   /* its adjustment (oom_score_adj): the OOMa column */
 	PROC_NFILES
 };
 

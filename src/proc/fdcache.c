@@ -18,8 +18,14 @@
 #include "reader.h"
 
 static const char *const file_names[PROC_NFILES] = {
-    [PROC_FILE_STAT] = "stat",		 [PROC_FILE_STATM] = "statm", [PROC_FILE_STATUS] = "status",
-    [PROC_FILE_SCHEDSTAT] = "schedstat", [PROC_FILE_IO] = "io",	      [PROC_FILE_CGROUP] = "cgroup",
+    [PROC_FILE_STAT] = "stat",
+    [PROC_FILE_STATM] = "statm",
+    [PROC_FILE_STATUS] = "status",
+    [PROC_FILE_SCHEDSTAT] = "schedstat",
+    [PROC_FILE_IO] = "io",
+    [PROC_FILE_CGROUP] = "cgroup",
+    [PROC_FILE_OOM_SCORE] = "oom_score",
+    [PROC_FILE_OOM_ADJ] = "oom_score_adj",
 };
 
 void fdcache_init(struct proc_reader *r)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * parse_limits.c: two small parsers of per-process files the metrics'
- * process-exporter families read: /proc/PID/limits (one line, "Max open
+ * parse_limits.c: small parsers of per-process files: two the metrics'
+ * process-exporter families read, /proc/PID/limits (one line, "Max open
  * files", whose soft limit bounds the descriptors a process may open) and
- * /proc/PID/smaps_rollup (proportional resident and swapped sizes). Pure:
- * no I/O.
+ * /proc/PID/smaps_rollup (proportional resident and swapped sizes), and the
+ * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns).
+ * Pure: no I/O.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -124,4 +126,23 @@ int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out)
 			return err;
 	}
 	return pss ? 0 : -EINVAL;
+}
+
+int proc_parse_oom(const char *buf, size_t len, int *out)
+{
+	const char *p = buf, *end = buf + len;
+	int64_t v;
+	int err;
+
+	*out = 0;
+	err = num_s64(&p, end, &v);
+	if (err)
+		return err;
+	/* the kernel prints one number and a newline: anything else is not its text */
+	if (end - p != 1 || *p != '\n')
+		return -EINVAL;
+	if (v < INT_MIN || v > INT_MAX)
+		return -ERANGE;
+	*out = (int)v;
+	return 0;
 }

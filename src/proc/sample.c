@@ -454,6 +454,28 @@ static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct fram
 	cgroup_from_buf(s, n, p);
 }
 
+/* One number of an OOM file f into *v when needs asks for it; whether it holds. */
+static bool oom_read(struct sampler *s, struct proc_slot *slot, enum proc_file f, unsigned needs,
+		     int *v)
+{
+	char buf[32];
+	ssize_t n;
+
+	*v = 0;
+	if (!(needs & PROC_NEED(f)))
+		return false;
+	n = proc_reader_read(s->reader, slot, f, buf, sizeof(buf));
+	return n >= 0 && proc_parse_oom(buf, (size_t)n, v) == 0;
+}
+
+/* The OOM score and adjustment, each when asked for; unknown (not 0) when unreadable. */
+static void sample_oom(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+		       unsigned needs)
+{
+	p->has_oom = oom_read(s, slot, PROC_FILE_OOM_SCORE, needs, &p->oom_score);
+	p->has_oom_adj = oom_read(s, slot, PROC_FILE_OOM_ADJ, needs, &p->oom_adj);
+}
+
 /*
  * Whether slot's uid must be looked at again after stat st was read, and the
  * bookkeeping of its identity (start time, signature) that decides it.
@@ -624,6 +646,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->user = users_name(s->users, slot->uid);
 	sample_io(s, slot, p, needs, uptime);
 	sample_cgroup(s, slot, p, needs);
+	sample_oom(s, slot, p, needs);
 	return 0;
 }
 
@@ -735,6 +758,8 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 	 * came from may be gone: read them again, or leave them unread */
 	sample_io(s, slot, p, s->needs_all, uptime);
 	sample_cgroup(s, slot, p, s->needs_all);
+	/* the score moves with memory, which changes without the process running */
+	sample_oom(s, slot, p, s->needs_all);
 	return err;
 }
 

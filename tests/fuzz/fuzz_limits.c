@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_limits.c: libFuzzer target for proc_parse_limits_nofile() and
- * proc_parse_rollup(). Each input is copied into a heap block of exactly its
- * size, so ASan reports any read past len; an accepted input ends in a
- * newline, and an accepted rollup has a Pss line.
+ * fuzz_limits.c: libFuzzer target for proc_parse_limits_nofile(),
+ * proc_parse_rollup() and proc_parse_oom(). Each input is copied into a heap
+ * block of exactly its size, so ASan reports any read past len; an accepted
+ * input ends in a newline, an accepted rollup has a Pss line, and an accepted
+ * OOM number has that one newline only.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct proc_rollup r;
 	uint64_t soft;
+	int oom;
 	char *buf = malloc(size ? size : 1);
 
 	if (!buf)
@@ -27,6 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (proc_parse_rollup(buf, size, &r) == 0 &&
 	    (buf[size - 1] != '\n' || !memmem(buf, size, "\nPss:", 5)))
+		abort();
+	if (proc_parse_oom(buf, size, &oom) == 0 &&
+	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1)))
 		abort();
 	free(buf);
 	return 0;
