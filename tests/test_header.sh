@@ -8,7 +8,9 @@
 # as text (column_meter_modes 2): ptop puts each where htop does, in the mode
 # htop draws it, and W writes that layout to ptoprc's meters line; a ptoprc
 # meters line with both columns and a mode draws the same header again after
-# a restart. make check sets PTOP, srcdir and TMUX_BIN.
+# a restart. htoprc's AllCPUs2 on a machine of two CPUs: both bars on one
+# row, in htop and in ptop, and W keeps it as all_cpus2. make check sets
+# PTOP, srcdir and TMUX_BIN.
 
 NAME=test_header
 WAIT_SECONDS=30
@@ -94,6 +96,38 @@ rc=$XDG_CONFIG_HOME/ptop/ptoprc
 wait_for grep -q '^meters = memory:text,swap | load,tasks,cost$' "$rc" ||
 	fail "W did not write htoprc's layout: $(grep meters "$rc")"
 keys q
+
+# --- htoprc's AllCPUs2: the number in the name is the CPUs a row ------------
+# (two CPUs side by side on one row, where one a row is what the count gives)
+if [ "$(getconf _NPROCESSORS_ONLN)" -eq 2 ]; then
+	cat >"$tmp/htoprc2" <<'EOF'
+htop_version=3.2.2
+config_reader_min_version=3
+header_layout=two_50_50
+column_meters_0=AllCPUs2
+column_meter_modes_0=1
+column_meters_1=Tasks
+column_meter_modes_1=2
+EOF
+	rm -f "$rc"
+	cp "$tmp/htoprc2" "$XDG_CONFIG_HOME/htop/htoprc"
+	if [ -n "$HTOP" ]; then
+		tm_start htop3 "$HTOP"
+		expect '^ *0 *\[.*\] +1 *\[.*\] +Tasks: '
+		keys q
+		cp "$tmp/htoprc2" "$XDG_CONFIG_HOME/htop/htoprc"
+	fi
+	tm_start ptop5 "$PTOP" -d 5
+	expect '^ *0 *\[.*\] +1 *\[.*\] +Tasks: '
+	keys W
+	wait_for grep -q '^meters = all_cpus2 | tasks,cost$' "$rc" ||
+		fail "W did not write all_cpus2: $(grep meters "$rc")"
+	keys q
+	rm -f "$XDG_CONFIG_HOME/htop/htoprc"
+	tm_start ptop6 "$PTOP" -d 5
+	expect '^ *0 *\[.*\] +1 *\[.*\] +Tasks: '
+	keys q
+fi
 
 # --- ptoprc's layout, written by W, drawn the same after a restart ---------
 # header_shape: the header's rows with the figures and bars taken out

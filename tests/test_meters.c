@@ -227,6 +227,27 @@ static void test_cpu_halves(void **state)
 	ui.cfg.per_cpu = true;
 }
 
+/* 16 CPUs as many a row as the meter's name says (htop's LeftCPUs4,
+ * RightCPUs8, AllCPUs2), whatever the count would give. */
+static void test_cpus_named(void **state)
+{
+	static const struct {
+		const char *name;
+		enum meter_mode mode;
+		int rows;
+	} cases[] = {
+	    {"left_cpus4", METER_BAR, 2},    {"right_cpus8", METER_BAR, 1},
+	    {"left_cpus2", METER_GRAPH, 16}, /* 4 rows of 2 graphs, 4 rows high */
+	    {"all_cpus2", METER_BAR, 8},     {"all_cpus8", METER_LED, 6},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		only(cases[i].name, cases[i].mode);
+		assert_int_equal(meters_height(&ui, 48), cases[i].rows);
+	}
+}
+
 /* htop's default beyond 4 CPUs: the halves head the columns. */
 static void test_default_layout(void **state)
 {
@@ -248,9 +269,8 @@ static void test_default_layout(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_no_malloc_per_draw),
-	    cmocka_unit_test(test_heights),
-	    cmocka_unit_test(test_cpu_halves),
+	    cmocka_unit_test(test_no_malloc_per_draw), cmocka_unit_test(test_heights),
+	    cmocka_unit_test(test_cpu_halves),	       cmocka_unit_test(test_cpus_named),
 	    cmocka_unit_test(test_default_layout),
 	};
 

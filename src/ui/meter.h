@@ -51,6 +51,10 @@ extern const struct meter_def meter_tasks;
 extern const struct meter_def meter_cpu;
 extern const struct meter_def meter_left_cpus;
 extern const struct meter_def meter_right_cpus;
+/* htop's AllCPUs2/4/8, LeftCPUs2/4/8, RightCPUs2/4/8: that many CPUs a row */
+extern const struct meter_def meter_all_cpus2, meter_all_cpus4, meter_all_cpus8;
+extern const struct meter_def meter_left_cpus2, meter_left_cpus4, meter_left_cpus8;
+extern const struct meter_def meter_right_cpus2, meter_right_cpus4, meter_right_cpus8;
 extern const struct meter_def meter_mem;
 extern const struct meter_def meter_swap;
 extern const struct meter_def meter_cost;

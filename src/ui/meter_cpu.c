@@ -6,7 +6,8 @@
  * htop's AllCPUs, LeftCPUs and RightCPUs: every CPU (cpu), the first half
  * (left_cpus) or the second (right_cpus), several CPUs a row on a machine
  * of many (htop's thresholds: two a row beyond 8 CPUs, four beyond 16,
- * eight beyond 32). As htop's, each CPU is a graph of its own in graph
+ * eight beyond 32), or as many as the name says (all_cpus2, left_cpus4,
+ * right_cpus8: htop's AllCPUs2, LeftCPUs4, RightCPUs8). As htop's, each CPU is a graph of its own in graph
  * mode, and its figure in big digits in LED mode; the summary likewise.
  */
 #include <stdio.h>
@@ -40,9 +41,12 @@ static void span_of(enum cpu_span span, unsigned ncpus, unsigned *first, unsigne
 	*n = span == CPUS_ALL ? ncpus : span == CPUS_LEFT ? half : ncpus - half;
 }
 
-/* CPUs a row, as htop chooses its CPU meters for the machine's count. */
-static unsigned per_row(unsigned ncpus)
+/* CPUs a row: the number in the meter's name (htop's LeftCPUs4: four),
+ * else as htop chooses its CPU meters for the machine's count. */
+static unsigned per_row(unsigned ncpus, unsigned named)
 {
+	if (named)
+		return named;
 	return ncpus <= 8 ? 1 : ncpus <= 16 ? 2 : ncpus <= 32 ? 4 : 8;
 }
 
@@ -55,9 +59,10 @@ static bool one_per_cpu(const struct ui *ui, bool compact)
 /* Rows of span as mode: its CPUs, per_row() a row, each row as high as
  * the mode's; with one summary, the left half or all of them carry it and
  * the right half nothing. */
-static int span_height(const struct ui *ui, enum meter_mode mode, bool compact, enum cpu_span span)
+static int span_height(const struct ui *ui, enum meter_mode mode, bool compact, enum cpu_span span,
+		       unsigned named)
 {
-	unsigned first, n, k = per_row(ui->frame.ncpus);
+	unsigned first, n, k = per_row(ui->frame.ncpus, named);
 
 	if (!one_per_cpu(ui, compact))
 		return span == CPUS_RIGHT ? 0 : meter_mode_rows(mode, 1, compact);
@@ -88,10 +93,10 @@ static void cpu_cell(struct ui *ui, const struct meter_at *cell, int c)
 	}
 }
 
-static void span_draw(struct ui *ui, const struct meter_at *at, enum cpu_span span)
+static void span_draw(struct ui *ui, const struct meter_at *at, enum cpu_span span, unsigned named)
 {
 	const struct frame *f = &ui->frame;
-	unsigned first, n, rows, k = per_row(f->ncpus);
+	unsigned first, n, rows, k = per_row(f->ncpus, named);
 	int h = meter_mode_rows(at->mode, 1, at->compact);
 	struct meter_at cell = *at;
 
@@ -118,52 +123,6 @@ static void span_draw(struct ui *ui, const struct meter_at *at, enum cpu_span sp
 	}
 }
 
-/* As bar or text (the mode_height's own say the rest) */
-static int cpu_height(const struct ui *ui, bool compact)
-{
-	return span_height(ui, METER_BAR, compact, CPUS_ALL);
-}
-
-static int left_height(const struct ui *ui, bool compact)
-{
-	return span_height(ui, METER_BAR, compact, CPUS_LEFT);
-}
-
-static int right_height(const struct ui *ui, bool compact)
-{
-	return span_height(ui, METER_BAR, compact, CPUS_RIGHT);
-}
-
-static int cpu_mode_height(const struct ui *ui, enum meter_mode mode, bool compact)
-{
-	return span_height(ui, mode, compact, CPUS_ALL);
-}
-
-static int left_mode_height(const struct ui *ui, enum meter_mode mode, bool compact)
-{
-	return span_height(ui, mode, compact, CPUS_LEFT);
-}
-
-static int right_mode_height(const struct ui *ui, enum meter_mode mode, bool compact)
-{
-	return span_height(ui, mode, compact, CPUS_RIGHT);
-}
-
-static void cpu_draw(struct ui *ui, const struct meter_at *at)
-{
-	span_draw(ui, at, CPUS_ALL);
-}
-
-static void left_draw(struct ui *ui, const struct meter_at *at)
-{
-	span_draw(ui, at, CPUS_LEFT);
-}
-
-static void right_draw(struct ui *ui, const struct meter_at *at)
-{
-	span_draw(ui, at, CPUS_RIGHT);
-}
-
 static double cpu_percent(const struct frame *f)
 {
 	return 100.0 - f->cpu.idle;
@@ -174,35 +133,42 @@ static void cpu_figures(const struct ui *ui, struct sbuf *b)
 	sbuf_printf(b, "%.1f%%", cpu_percent(&ui->frame));
 }
 
-const struct meter_def meter_cpu = {
-    .name = "cpu",
-    .modes = METER_ALL_MODES,
-    .height = cpu_height,
-    .draw = cpu_draw,
-    .mode_height = cpu_mode_height,
-    .label = "CPU",
-    .percent = cpu_percent,
-    .figures = cpu_figures,
-};
+/* One meter of span, named CPUs a row (0: as the count gives): its
+ * height as bar or text, its height in every mode, its drawing, and its
+ * table entry. */
+#define CPU_METER(var, name_, span, named)                                                         \
+	static int var##_height(const struct ui *ui, bool compact)                                 \
+	{                                                                                          \
+		return span_height(ui, METER_BAR, compact, span, named);                           \
+	}                                                                                          \
+	static int var##_mode_height(const struct ui *ui, enum meter_mode mode, bool compact)      \
+	{                                                                                          \
+		return span_height(ui, mode, compact, span, named);                                \
+	}                                                                                          \
+	static void var##_draw(struct ui *ui, const struct meter_at *at)                           \
+	{                                                                                          \
+		span_draw(ui, at, span, named);                                                    \
+	}                                                                                          \
+	const struct meter_def var = {                                                             \
+	    .name = name_,                                                                         \
+	    .modes = METER_ALL_MODES,                                                              \
+	    .height = var##_height,                                                                \
+	    .draw = var##_draw,                                                                    \
+	    .mode_height = var##_mode_height,                                                      \
+	    .label = "CPU",                                                                        \
+	    .percent = cpu_percent,                                                                \
+	    .figures = cpu_figures,                                                                \
+	}
 
-const struct meter_def meter_left_cpus = {
-    .name = "left_cpus",
-    .modes = METER_ALL_MODES,
-    .height = left_height,
-    .draw = left_draw,
-    .mode_height = left_mode_height,
-    .label = "CPU",
-    .percent = cpu_percent,
-    .figures = cpu_figures,
-};
-
-const struct meter_def meter_right_cpus = {
-    .name = "right_cpus",
-    .modes = METER_ALL_MODES,
-    .height = right_height,
-    .draw = right_draw,
-    .mode_height = right_mode_height,
-    .label = "CPU",
-    .percent = cpu_percent,
-    .figures = cpu_figures,
-};
+CPU_METER(meter_cpu, "cpu", CPUS_ALL, 0);
+CPU_METER(meter_left_cpus, "left_cpus", CPUS_LEFT, 0);
+CPU_METER(meter_right_cpus, "right_cpus", CPUS_RIGHT, 0);
+CPU_METER(meter_all_cpus2, "all_cpus2", CPUS_ALL, 2);
+CPU_METER(meter_all_cpus4, "all_cpus4", CPUS_ALL, 4);
+CPU_METER(meter_all_cpus8, "all_cpus8", CPUS_ALL, 8);
+CPU_METER(meter_left_cpus2, "left_cpus2", CPUS_LEFT, 2);
+CPU_METER(meter_left_cpus4, "left_cpus4", CPUS_LEFT, 4);
+CPU_METER(meter_left_cpus8, "left_cpus8", CPUS_LEFT, 8);
+CPU_METER(meter_right_cpus2, "right_cpus2", CPUS_RIGHT, 2);
+CPU_METER(meter_right_cpus4, "right_cpus4", CPUS_RIGHT, 4);
+CPU_METER(meter_right_cpus8, "right_cpus8", CPUS_RIGHT, 8);

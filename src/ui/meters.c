@@ -12,10 +12,13 @@
 
 /* Every meter; the header shows ptoprc's list of them, by default meters_default()'s. */
 static const struct meter_def *const meter_table[] = {
-    &meter_uptime,     &meter_tasks,	  &meter_cpu,  &meter_mem,	 &meter_swap,
-    &meter_disk,       &meter_net,	  &meter_cost, &meter_accounted, &meter_psi_cpu,
-    &meter_psi_memory, &meter_psi_io,	  &meter_load, &meter_cpu_graph, &meter_mem_graph,
-    &meter_left_cpus,  &meter_right_cpus,
+    &meter_uptime,	&meter_tasks,	    &meter_cpu,	       &meter_mem,
+    &meter_swap,	&meter_disk,	    &meter_net,	       &meter_cost,
+    &meter_accounted,	&meter_psi_cpu,	    &meter_psi_memory, &meter_psi_io,
+    &meter_load,	&meter_cpu_graph,   &meter_mem_graph,  &meter_left_cpus,
+    &meter_right_cpus,	&meter_all_cpus2,   &meter_all_cpus4,  &meter_all_cpus8,
+    &meter_left_cpus2,	&meter_left_cpus4,  &meter_left_cpus8, &meter_right_cpus2,
+    &meter_right_cpus4, &meter_right_cpus8,
 };
 #define NMETERS (sizeof(meter_table) / sizeof(meter_table[0]))
 _Static_assert(NMETERS <= UI_METERS_MAX, "ui_config.meters holds every meter");
