@@ -13,9 +13,9 @@
 # -o json; the CPU time the watched run spent beyond the unwatched one, per
 # second of its wall time, is the share of a CPU its traps cost; ptop's
 # est_cpu_pct over the frames within the run must be within a factor of 2.
-# The runs are waited for as long as the kernel counts CPU time to them; a
-# watched run the kernel ends with a stray SIGTRAP is run again once, then
-# the test skips, saying so.
+# The runs are waited for as long as the kernel counts CPU time to them; the
+# pane part or a watched run the kernel ends with a stray SIGTRAP is run again
+# once, then the test skips, saying so.
 # Skips (77) with the reason where hits are not delivered (VMs whose
 # hypervisor drops debug exceptions) or without tmux.
 
@@ -36,10 +36,15 @@ at_exit() {
 tm_env
 WAIT_SECONDS=30
 
-"$WATCHED" "$tmp/addr" &
-child=$!
-wait_for test -s "$tmp/addr" || fail "the test program wrote no addresses"
-counter=$(sed -n 's/^counter 0x//p' "$tmp/addr")
+# start_watched: the test program, waiting for rounds; its counter's address
+start_watched() {
+	rm -f "$tmp/addr" "$tmp/addr.rounds"
+	"$WATCHED" "$tmp/addr" &
+	child=$!
+	wait_for test -s "$tmp/addr" || fail "the test program wrote no addresses"
+	counter=$(sed -n 's/^counter 0x//p' "$tmp/addr")
+}
+start_watched
 
 # Does this machine deliver hits? ptop says so in JSON after its self-test.
 "$PTOP" -b -n 1 -o json -p "$child" --watch "$child:counter" >"$tmp/probe" 2>"$tmp/err" ||
@@ -50,25 +55,57 @@ f = json.loads(open(sys.argv[1]).readline())
 print(f.get("breakpoints_note", ""))' "$tmp/probe") || fail "no JSON: $(cat "$tmp/probe")"
 [ -z "$why" ] || skip "$why"
 
-# ---- exact hits, in the pane ----
+# trapped: the test program ended, and of SIGTRAP (see watched_run below);
+# the pane closed (ptop -p ends with its processes)
+trapped() {
+	alive "$child" && return 1
+	wait "$child"
+	st=$?
+	child=
+	tm kill-server 2>/dev/null
+	[ "$st" = 133 ]
+}
+
+# pane_hits: the watch set by name in the pane counts 3000 writes exactly;
+# 133 when the kernel ended the program with a stray SIGTRAP on the way
+pane_hits() {
+	tm_run "$PTOP" -d 0.5 -p "$child"
+	expect "^ *$child "
+	keys D
+	expect 'Watch NAME'
+	keys -l counter
+	keys Enter
+	if ! wait_for on_screen "Watching counter on $child \\(watched\\): 0x$counter"; then
+		trapped && return 133
+		fail "expected /Watching counter on $child (watched): 0x$counter/ on the screen"
+	fi
+	for n in 1 2 3; do
+		kill -USR1 "$child"
+		if ! wait_for grep -sqx "$n" "$tmp/addr.rounds"; then
+			trapped && return 133
+			fail "round $n not done"
+		fi
+	done
+	keys 3
+	expect "^ *$child +counter +0x$counter +8 +w +3000 "
+	tm kill-server
+	kill -TERM "$child"
+	wait "$child" 2>/dev/null
+	child=
+}
+
+# ---- exact hits, in the pane (a stray SIGTRAP: once again, as below) ----
 TM_LINES=40
-tm_run "$PTOP" -d 0.5 -p "$child"
-expect "^ *$child "
-keys D
-expect 'Watch NAME'
-keys -l counter
-keys Enter
-expect "Watching counter on $child \\(watched\\): 0x$counter"
-for n in 1 2 3; do
-	kill -USR1 "$child"
-	wait_for grep -qx "$n" "$tmp/addr.rounds" || fail "round $n not done"
-done
-keys 3
-expect "^ *$child +counter +0x$counter +8 +w +3000 "
-tm kill-server
-kill -TERM "$child"
-wait "$child" 2>/dev/null
-child=
+st=0
+pane_hits || st=$?
+if [ "$st" = 133 ]; then
+	partial_skip "the kernel sent the watched program SIGTRAP in the pane (a stray debug exception); again"
+	start_watched
+	st=0
+	pane_hits || st=$?
+	[ "$st" = 133 ] &&
+		skip "the kernel sent the watched program SIGTRAP twice (stray debug exceptions on this machine)"
+fi
 
 # cpu_ticks PID: the CPU time (utime + stime, clock ticks) the kernel counted for PID.
 cpu_ticks() {
@@ -120,7 +157,13 @@ watched_run() {
 	"$PTOP" -b -o json -d 0.5 -n 100000 -p "$child" --watch "$child:counter" >"$tmp/json" \
 		2>"$tmp/err" &
 	batch=$!
-	wait_for test -s "$tmp/json" || fail "no frame from ptop: $(cat "$tmp/err")"
+	if ! wait_for test -s "$tmp/json"; then
+		kill "$batch"
+		wait "$batch" 2>/dev/null
+		batch=
+		trapped && return 133
+		fail "no frame from ptop: $(cat "$tmp/err")"
+	fi
 	touch "$tmp/watched.go"
 	ended=0
 	run_ends "$child" "$tmp/watched.took" || ended=$?
