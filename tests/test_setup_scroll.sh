@@ -70,7 +70,7 @@ for size in 80x24 80x12; do
 	expect ' cpu +\[bar\]'
 	keys End
 	# the last row is the table's last meter not shown
-	expect ' (right_cpus|memory_graph) *$'
+	expect ' (right_cpus8|memory_graph) *$'
 	gone 'Left column'
 	keys Home
 	expect 'Left column'
