@@ -7,6 +7,10 @@ HTTP on loopback (http.client from the standard library).
   value PORT NAME [LABEL=VALUE...]  print the sample's value (text format); status 1
                                     when there is no such sample
   series PORT NAME                  print each sample of NAME: its labels, one a line
+  pair PORT PATH                    GET PATH as OpenMetrics, then as text, back to back in
+                                    one process (most often one frame): print the first's
+                                    "STATUS CONTENT-TYPE ALLOW BYTES", the bodies to
+                                    $BODY.om and $BODY.text
   raw PORT TARGET                   GET TARGET as sent on a socket (Python escapes such
                                     as \\x00 decoded, nothing else): print the status
 """
@@ -73,6 +77,16 @@ def main(argv):
             with open(os.environ["BODY"], "wb") as f:
                 f.write(body)
         print(status, ctype.replace(" ", ""), allow.replace(" ", "") or "-", len(body))
+        return 0
+    if cmd == "pair":
+        lines = []
+        for accept, suffix in ((OM, ".om"), (None, ".text")):
+            status, ctype, allow, body = request(port, argv[3], "GET", accept)
+            with open(os.environ["BODY"] + suffix, "wb") as f:
+                f.write(body)
+            lines.append("%s %s %s %d" % (status, ctype.replace(" ", ""),
+                                          allow.replace(" ", "") or "-", len(body)))
+        print(lines[0])
         return 0
     status, _, _, body = request(port, "/metrics")
     if status != 200:
