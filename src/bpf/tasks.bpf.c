@@ -607,8 +607,8 @@ int ptop_mark_switch(__u64 *ctx)
 
 /*
  * t's slot (into d_slot) and record: kept, or a new one; *fresh when it is
- * new or its parent, cgroup, credentials or leader's switches changed since (u: t,
- * untrusted). NULL when the map is full.
+ * new or its parent, cgroup, credentials or leader's switches changed since
+ * (u: t, untrusted). NULL when the map is full.
  */
 static __always_inline struct ptop_proc *slot_of(struct task_struct *t, struct task_struct *u,
 						 bool *fresh)

@@ -24,7 +24,8 @@ void account_free(struct account *a);
  * an exit record whose process still has a row (a zombie, or one that
  * ended after its row was read) is merged into that row (exited,
  * exit_status, end_ticks, maxrss_kb, run_ns; what it ran past the row's
- * CPU times added to its cpu_pct and to f->acct.rows_s) and leaves f->exited. The first frame, with no frame before, accounts nothing.
+ * CPU times added to its cpu_pct and to f->acct.rows_s) and leaves
+ * f->exited. The first frame, with no frame before, accounts nothing.
  */
 void account_frame(struct account *a, struct frame *f);
 

@@ -7,8 +7,9 @@
  * (left_cpus) or the second (right_cpus), several CPUs a row on a machine
  * of many (htop's thresholds: two a row beyond 8 CPUs, four beyond 16,
  * eight beyond 32), or as many as the name says (all_cpus2, left_cpus4,
- * right_cpus8: htop's AllCPUs2, LeftCPUs4, RightCPUs8). As htop's, each CPU is a graph of its own in graph
- * mode, and its figure in big digits in LED mode; the summary likewise.
+ * right_cpus8: htop's AllCPUs2, LeftCPUs4, RightCPUs8). As htop's, each
+ * CPU is a graph of its own in graph mode, and its figure in big digits in
+ * LED mode; the summary likewise.
  */
 #include <stdio.h>
 
