@@ -332,6 +332,41 @@ static void test_exited(void **state)
 	metrics_free(m);
 }
 
+/*
+ * An exited process whose ticks were all user time: its system seconds stay
+ * 0, not the rounding of cpu - cpu * 3 / 3 (below 0 for 0.025 s: a counter
+ * that prometheus_client refuses as negative).
+ */
+static void test_exited_all_user(void **state)
+{
+	struct metrics_opts o = {.max_groups = 4};
+	struct metrics *m = metrics_new(&o);
+	struct frame_proc ex = {.pid = 30,
+				.tgid = 30,
+				.comm_len = 2,
+				.comm = "py",
+				.user = "root",
+				.exited = true,
+				.utime = 3,
+				.cpu_pct = 2.5};
+
+	(void)state;
+	frame_reset();
+	add(1, "init", 0, 1);
+	update(m);
+	fx.f.exited = &ex;
+	fx.f.nexited = 1;
+	fx.exited[0] = &ex;
+	fx.nexited = 1;
+	fx.f.interval_s = 1;
+	add(1, "init", 0, 1);
+	update(m);
+	assert_true(sample(m, "ptop_group_cpu_mode_seconds_total{comm=\"py\",mode=\"system\"}") ==
+		    0);
+	assert_true(sample(m, "ptop_group_cpu_mode_seconds_total{comm=\"py\",mode=\"user\"}") > 0);
+	metrics_free(m);
+}
+
 static void io(int i, uint64_t r, uint64_t w)
 {
 	fx.procs[i].has_io = true;
@@ -858,7 +893,7 @@ int main(void)
 	    cmocka_unit_test(test_idle_slot),	   cmocka_unit_test(test_no_flapping),
 	    cmocka_unit_test(test_cpu_modes),	   cmocka_unit_test(test_pe_names),
 	    cmocka_unit_test(test_facts_ptop),	   cmocka_unit_test(test_pe_threads),
-	    cmocka_unit_test(test_faults),
+	    cmocka_unit_test(test_faults),	   cmocka_unit_test(test_exited_all_user),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -721,14 +721,16 @@ static void add_exited(struct metrics *m, const struct frame *f,
 		struct mgroup *g;
 		double cpu = x->cpu_pct / 100.0 * f->interval_s;
 		uint64_t ticks = x->utime + x->stime;
+		/* each from its own ticks: cpu - user can round below 0, a counter gone back */
 		double user = ticks ? cpu * (double)x->utime / (double)ticks : 0;
+		double sys = ticks ? cpu * (double)x->stime / (double)ticks : cpu;
 
 		if (e == NO_GROUP)
 			continue;
 		g = seen(m, e, x);
 		g->delta.cpu_s += cpu;
 		g->delta.user_s += user;
-		g->delta.sys_s += cpu - user;
+		g->delta.sys_s += sys;
 		if (!x->has_io)
 			continue;
 		g->delta.has_io = true;
