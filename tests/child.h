@@ -2,7 +2,8 @@
 /*
  * child.h: what the perf, bench, reader and sampler tests share: about
  * processes, ending a child, a PID that existed a moment ago and has been
- * reaped, a task's state and run time, the count of this process's
+ * reaped, a task's state and run time, CPU burnt, a process's tasks all
+ * asleep, the count of this process's
  * open descriptors (to see that nothing was left open), thread bodies that
  * spin or sleep for good, skipping a test with its reason, and a benchmark
  * result's value by key. Include after cmocka.h.
@@ -15,7 +16,9 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -95,6 +98,52 @@ static inline char state_of(pid_t pid)
 	buf[n] = '\0';
 	rp = strrchr(buf, ')');
 	return rp && rp[1] == ' ' ? rp[2] : '?';
+}
+
+/* This process's or this thread's CPU clock (clk), in ns. */
+static inline int64_t cpu_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Run on a CPU until clk (this process's or this thread's CPU clock) passes ns. */
+static inline void burn(clockid_t clk, int64_t ns)
+{
+	while (cpu_ns(clk) < ns)
+		for (volatile int i = 0; i < 10000; i++)
+			;
+}
+
+/* Until every task of pid sleeps (S or T), within 10 s: none will change until told. */
+static inline void settle(pid_t pid)
+{
+	char dir[64];
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	for (int i = 0; i < 1000; i++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		bool busy = false;
+
+		if (!d)
+			return; /* gone */
+		while ((e = readdir(d))) {
+			char s;
+
+			if (e->d_name[0] == '.')
+				continue;
+			s = state_of(atoi(e->d_name));
+			busy |= s != '?' && s != 'S' && s != 'T' && s != 'Z';
+		}
+		closedir(d);
+		if (!busy)
+			return;
+		usleep(10000);
+	}
+	fail_msg("pid %d never settled", (int)pid);
 }
 
 /* Descriptors this process has open now. */

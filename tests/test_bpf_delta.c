@@ -139,36 +139,6 @@ static void same_row(const struct frame_proc *d, const struct frame_proc *w)
 			 w->user ? w->user : "-");
 }
 
-/* Until every task of pid sleeps (S or T), within 10 s: none will change until told. */
-static void settle(pid_t pid)
-{
-	char dir[64], path[128];
-
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
-	for (int i = 0; i < 1000; i++) {
-		DIR *d = opendir(dir);
-		struct dirent *e;
-		bool busy = false;
-
-		if (!d)
-			return; /* gone */
-		while ((e = readdir(d))) {
-			char s;
-
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "%d", atoi(e->d_name));
-			s = state_of(atoi(path));
-			busy |= s != '?' && s != 'S' && s != 'T' && s != 'Z';
-		}
-		closedir(d);
-		if (!busy)
-			return;
-		usleep(10000);
-	}
-	fail_msg("pid %d never settled", (int)pid);
-}
-
 /* Frames from both sources, the children's rows compared, each settled first. */
 static void compare(const char *step)
 {

@@ -48,22 +48,6 @@ static struct bpfsrc_ctx ctx_of(void)
 				   .io = true};
 }
 
-static int64_t cpu_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Run on a CPU until clk (this process's or this thread's CPU clock) passes ns. */
-static void burn(clockid_t clk, int64_t ns)
-{
-	while (cpu_ns(clk) < ns)
-		for (volatile int i = 0; i < 10000; i++)
-			;
-}
-
 static int64_t rusage_ns(const struct rusage *ru)
 {
 	return ((int64_t)ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000 +
