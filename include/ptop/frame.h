@@ -42,6 +42,10 @@ enum row_source {
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)
+/* Not a row member's: each process's open descriptors and their limit, which a presenter
+ * will ask the source for beyond the rows (pipeline_facts()): the BPF walk reads them only
+ * when asked (a bitmap to count per process); the other sources ignore it */
+#define FRAME_NEED_FDS (1u << 30)
 
 /* A process (or thread) row: its members and what each means are in row.def. */
 struct frame_proc {

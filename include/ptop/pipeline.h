@@ -171,6 +171,18 @@ const char *pipeline_source_note(const struct pipeline *p);
  */
 int pipeline_live_root(const struct pipeline *p, const char **root);
 
+/*
+ * What the metrics' process-exporter families need of row q of the frame
+ * pipeline_frame() gave last beyond the row (PROC_FACT_* in what), into *out
+ * as proc_facts_read() fills it: what the source read (the BPF walk:
+ * descriptors and their limit when the request's needs had FRAME_NEED_FDS,
+ * threads' states and counts), the rest from the live proc root. Returns the
+ * parts that failed, as proc_facts_read(); -ENODEV when the frames are a
+ * recording's (nothing read).
+ */
+int pipeline_facts(struct pipeline *p, const struct frame_proc *q, unsigned what,
+		   struct proc_facts *out, struct proc_facts_bufs *b);
+
 /* Whether perf events could be set up at all (breakpoints, counters). */
 bool pipeline_observes(const struct pipeline *p);
 

@@ -515,13 +515,16 @@ struct proc_facts {
 enum proc_tstate proc_tstate_of(char state);
 
 /*
- * Read what `what` asks of process pid under root (NULL: /proc) into *out:
- * the threads' states when it has more than one thread (else its state,
- * given, counts once), with PROC_FACT_WCHAN the function each thread waits
- * in (appended to b->names), with PROC_FACT_THREAD_COUNTS each thread's
- * counts (appended to b->thr). Each part that cannot be read (gone, refused)
- * is left without its has_ flag, and the call goes on; returns how many
- * parts failed. b is the caller's, reset by it for each frame.
+ * Read what `what` asks of process pid under root (NULL: /proc) into *out,
+ * whose other members are left as they are (zeroed by the caller, or filled
+ * by a source: pipeline_facts()): the threads' states when it has more than
+ * one thread (else its state, given, counts once), with PROC_FACT_WCHAN the
+ * function each thread waits in (appended to b->names), with
+ * PROC_FACT_THREAD_COUNTS each thread's counts (appended to b->thr); each
+ * of the three parts without the others reads only what it needs. Each part
+ * that cannot be read (gone, refused) is left without its has_ flag, and the
+ * call goes on; returns how many parts failed, added to out->failed. b is
+ * the caller's, reset by it for each frame.
  */
 int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
 		    struct proc_facts *out, struct proc_facts_bufs *b);

@@ -68,6 +68,14 @@ struct frame_source_ops {
 	int (*complete)(void *s, struct frame *f, struct frame_proc *p);
 	/* p's command line into f->strings (sampler_cmdline()): 0 or -errno */
 	int (*cmdline)(void *s, struct frame *f, struct frame_proc *p);
+	/*
+	 * What the source read of row p of its last frame beyond the row
+	 * (PROC_FACT_* in what, as proc_facts_read() fills them) into *out
+	 * (zeroed by the caller; threads' counts appended to b): the bits it
+	 * filled. The caller reads the rest from /proc.
+	 */
+	unsigned (*facts)(void *s, const struct frame_proc *p, unsigned what,
+			  struct proc_facts *out, struct proc_facts_bufs *b);
 	void (*close)(void *s);
 };
 

@@ -95,6 +95,8 @@ struct group {
 	uint64_t ut, st, rt;
 	uint64_t min_flt, maj_flt;
 	struct ptop_io io;
+	unsigned states[PROC_TS_COUNT]; /* its threads' (a frame of every task's records) */
+	uint32_t first;			/* its first thread's index in recs, 1-based; 0: none */
 };
 
 /*
@@ -175,7 +177,11 @@ struct bpfsrc {
 	int delta_err;		       /* why there is no delta pass: 0, or -errno */
 	struct bpfsrc_stats stats;     /* what the last frame did */
 	const struct ptop_task **recs; /* this frame's records: ascending pid with threads shown */
+	uint32_t *next; /* per record: its process's next thread's, 1-based; 0 none */
 	size_t nrecs, rcap;
+	long hz;	   /* the last frame's clock ticks per second */
+	bool io;	   /* the last frame's records have their I/O */
+	bool thread_facts; /* ... are of every task: threads' states and counts in groups */
 	struct uid_extent uids[UID_EXTENTS];
 	unsigned nuids;
 	uint32_t overflow_uid;
@@ -1062,6 +1068,7 @@ void bpfsrc_free(struct bpfsrc *b)
 	free(b->keys);
 	free(b->buf);
 	free(b->recs);
+	free(b->next);
 	free(b->leaders);
 	free(b->groups);
 	free(b->procs);
@@ -1431,6 +1438,7 @@ static void index_records(struct bpfsrc *b, const struct bpfsrc_ctx *c, const ch
 	if (n > b->rcap) {
 		b->rcap = n + n / 2;
 		b->recs = xreallocarray(b->recs, b->rcap, sizeof(*b->recs));
+		b->next = xreallocarray(b->next, b->rcap, sizeof(*b->next));
 	}
 	for (size_t i = 0; i < n; i++) {
 		b->recs[i] = (const struct ptop_task *)(const void *)(base + i * stride);
@@ -1451,9 +1459,9 @@ static void index_records(struct bpfsrc *b, const struct bpfsrc_ctx *c, const ch
  */
 static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
-	struct ptop_walk_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
-					      (c->cgroups ? PTOP_WANT_CGROUP : 0) |
-					      (c->job ? PTOP_WANT_JOB : 0)};
+	struct ptop_walk_args args = {
+	    .want = (c->io ? PTOP_WANT_IO : 0) | (c->cgroups ? PTOP_WANT_CGROUP : 0) |
+		    (c->job ? PTOP_WANT_JOB : 0) | (c->fds ? PTOP_WANT_FDS : 0)};
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
 	size_t found;
 
@@ -1497,7 +1505,8 @@ static bool delta(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 	/* job always: a slot is read again only when it ran, so a column shown later
 	 * would find the others' unread, and the pass reads few processes */
 	struct ptop_delta_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
-					       (c->cgroups ? PTOP_WANT_CGROUP : 0) | PTOP_WANT_JOB,
+					       (c->cgroups ? PTOP_WANT_CGROUP : 0) |
+					       (c->fds ? PTOP_WANT_FDS : 0) | PTOP_WANT_JOB,
 				       .check_every = DELTA_CHECK_EVERY};
 	/* a syscall program's context is copied back: the pass's counts */
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
@@ -1622,9 +1631,13 @@ static void group_tasks(struct bpfsrc *b)
 		else
 			l = bsearch(&r->tgid, b->leaders, b->nleaders, sizeof(*b->leaders),
 				    leader_cmp);
+		b->next[i] = 0;
 		if (!l)
 			continue; /* its leader was reaped between the two: nothing to add to */
 		g = &b->groups[l - b->leaders];
+		g->states[proc_tstate_of(state_letter(r->state, (uint32_t)r->exit_state))]++;
+		b->next[i] = g->first;
+		g->first = (uint32_t)i + 1;
 		g->ut += r->utime;
 		g->st += r->stime;
 		g->rt += r->runtime;
@@ -1708,6 +1721,9 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 	b->at = 0;
 	if (b->cgroup_ids)
 		cgroup_ids_frame(b->cgroup_ids);
+	b->hz = c->hz;
+	b->io = c->io;
+	b->thread_facts = !b->delta_frame;
 	if (!b->delta_frame) {
 		group_tasks(b);
 		b->stats = (struct bpfsrc_stats){.processes = (unsigned)b->nleaders,
@@ -1737,6 +1753,76 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 	b->nprev = b->ncur;
 	b->cur = t;
 	return 0;
+}
+
+/* One thread's counts from its record, as its task/TID/stat, status and io show them. */
+static void thread_of(const struct bpfsrc *b, const struct ptop_task *r, struct proc_thread *t)
+{
+	size_t n = strnlen(r->comm, sizeof(r->comm));
+
+	memset(t, 0, sizeof(*t));
+	t->tid = r->pid;
+	t->comm_len = (uint8_t)(n < PROC_COMM_MAX ? n : PROC_COMM_MAX);
+	memcpy(t->comm, r->comm, t->comm_len);
+	t->start = (r->start_boottime + b->boottime_ns) / (1000000000ull / (uint64_t)b->hz);
+	cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, b->hz,
+		       &t->utime, &t->stime);
+	t->minflt = r->min_flt;
+	t->majflt = r->maj_flt;
+	t->vctx = r->nvcsw;
+	t->nvctx = r->nivcsw;
+	t->has_io = b->io;
+	t->read_bytes = r->io.read_bytes;
+	t->write_bytes = r->io.write_bytes;
+}
+
+/* Its threads' counts appended to bf->thr, as proc_facts_read() appends them. */
+static void thread_counts(const struct bpfsrc *b, const struct group *g, struct proc_facts *out,
+			  struct proc_facts_bufs *bf)
+{
+	out->thr_off = bf->nthr;
+	for (uint32_t i = g->first; i; i = b->next[i - 1]) {
+		if (bf->nthr == bf->thr_cap) {
+			bf->thr_cap = bf->thr_cap ? 2 * bf->thr_cap : 64;
+			bf->thr = xreallocarray(bf->thr, bf->thr_cap, sizeof(*bf->thr));
+		}
+		thread_of(b, b->recs[i - 1], &bf->thr[bf->nthr++]);
+		out->nthr++;
+	}
+}
+
+unsigned bpfsrc_facts(const struct bpfsrc *b, const struct frame_proc *p, unsigned what,
+		      struct proc_facts *out, struct proc_facts_bufs *bf)
+{
+	const struct ptop_task **l;
+	const struct ptop_task *r;
+	const struct group *g;
+	unsigned got = 0;
+
+	l = bsearch(&p->pid, b->leaders, b->nleaders, sizeof(*b->leaders), leader_cmp);
+	if (!l || p->pid != p->tgid)
+		return 0; /* PID 1 from /proc, or a thread's row */
+	r = *l;
+	g = &b->groups[l - b->leaders];
+	if ((what & PROC_FACT_FDS) && r->has_fds) {
+		out->has_fds = out->has_limit = true;
+		out->fds = r->nr_fds;
+		out->fd_limit =
+		    r->nofile; /* RLIM_INFINITY is UINT64_MAX, as the parser's unlimited */
+		got |= PROC_FACT_FDS;
+	}
+	if (!b->thread_facts)
+		return got;
+	if (what & PROC_FACT_THREADS) {
+		memcpy(out->states, g->states, sizeof(out->states));
+		out->has_states = true;
+		got |= PROC_FACT_THREADS;
+	}
+	/* counts only of a process of several threads, as proc_facts_read() */
+	if ((what & PROC_FACT_THREAD_COUNTS) && p->threads > 1)
+		thread_counts(b, g, out, bf);
+	got |= what & PROC_FACT_THREAD_COUNTS;
+	return got;
 }
 
 bool bpfsrc_has_cgroups(const struct bpfsrc *b)
@@ -2003,6 +2089,12 @@ void bpfsrc_free(struct bpfsrc *b)
 int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 {
 	return -ENOSYS;
+}
+
+unsigned bpfsrc_facts(const struct bpfsrc *b, const struct frame_proc *p, unsigned what,
+		      struct proc_facts *out, struct proc_facts_bufs *bf)
+{
+	return 0;
 }
 
 bool bpfsrc_has_cgroups(const struct bpfsrc *b)

@@ -30,6 +30,7 @@ struct bpfsrc_ctx {
 	struct cgroup_names *cgroups;
 	bool io;  /* a column or the order needs I/O: without, the rows' I/O is left unread */
 	bool job; /* the job control and scheduling members (ROW_NEED_JOB): else unread */
+	bool fds; /* each process's open descriptors and their limit (bpfsrc_facts()) */
 };
 
 /*
@@ -82,6 +83,19 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
  * Returns 0, or -errno when the ring buffer cannot be read.
  */
 int bpfsrc_exits(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c);
+
+/*
+ * What the last bpfsrc_frame() read of row p's facts beyond it (PROC_FACT_*
+ * in what, as proc_facts_read() fills them): its open descriptors and their
+ * soft limit when the frame was asked for them (bpfsrc_ctx.fds) and read
+ * them whole, its threads' states and, for a process of several threads,
+ * their counts (appended to bf->thr, at out->thr_off) when the frame's
+ * records were every task's (the walk or the iterator, not the delta pass).
+ * out is the caller's, zeroed. Returns the PROC_FACT_* bits filled: 0 for a
+ * row the frame did not read from BPF (PID 1 from /proc, a thread's row).
+ */
+unsigned bpfsrc_facts(const struct bpfsrc *b, const struct frame_proc *p, unsigned what,
+		      struct proc_facts *out, struct proc_facts_bufs *bf);
 
 /* What the last bpfsrc_frame() read. */
 const struct bpfsrc_stats *bpfsrc_last(const struct bpfsrc *b);

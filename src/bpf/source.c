@@ -99,7 +99,8 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 			       .threads = want->threads,
 			       .user_threads = want->user_threads && !want->threads,
 			       .io = needs & PROC_NEED(PROC_FILE_IO),
-			       .job = needs & ROW_NEED_JOB};
+			       .job = needs & ROW_NEED_JOB,
+			       .fds = needs & FRAME_NEED_FDS};
 	double interval;
 	int ret;
 
@@ -155,6 +156,12 @@ static int bpf_cmdline(void *v, struct frame *f, struct frame_proc *p)
 	return sampler_cmdline(((struct bpf_source *)v)->sampler, f, p);
 }
 
+static unsigned bpf_facts(void *v, const struct frame_proc *p, unsigned what,
+			  struct proc_facts *out, struct proc_facts_bufs *b)
+{
+	return bpfsrc_facts(((struct bpf_source *)v)->bpf, p, what, out, b);
+}
+
 static int bpf_open(const struct frame_source_opts *o, void **out, char *why, size_t cap)
 {
 	return open_bpf(o, out, why, cap, false);
@@ -177,6 +184,7 @@ const struct frame_source_ops source_bpf_delta = {
     .provides = bpf_provides,
     .complete = bpf_complete,
     .cmdline = bpf_cmdline,
+    .facts = bpf_facts,
     .close = bpf_close,
 };
 
@@ -187,5 +195,6 @@ const struct frame_source_ops source_bpf = {
     .provides = bpf_provides,
     .complete = bpf_complete,
     .cmdline = bpf_cmdline,
+    .facts = bpf_facts,
     .close = bpf_close,
 };

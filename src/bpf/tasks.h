@@ -64,8 +64,10 @@ struct ptop_task {
 	__u32 has_mm, rss_exact;
 	__u32 ext_at; /* the walk's: 1 + its names' index in the names map, 0: none */
 	__u32 text_pages, data_pages; /* as statm counts them (with an mm) */
-	__u32 pad;
+	__u32 nr_fds;		      /* a leader's open descriptors, when has_fds */
+	__u32 has_fds;		      /* nr_fds and nofile hold (PTOP_WANT_FDS, a leader's) */
 	char comm[16];
+	__u64 nofile; /* a leader's soft RLIMIT_NOFILE (~0: unlimited), when has_fds */
 };
 
 /*
@@ -92,6 +94,7 @@ struct ptop_iter_record {
 #define PTOP_WANT_IO 1	   /* io and sig_io */
 #define PTOP_WANT_CGROUP 2 /* cgroup_id */
 #define PTOP_WANT_JOB 4	   /* a leader's pgrp, session, tty_nr, tpgid, policy, rt_priority */
+#define PTOP_WANT_FDS 8	   /* a leader's nr_fds and nofile */
 
 struct ptop_walk_args {
 	__u32 want; /* PTOP_WANT_* */

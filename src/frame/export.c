@@ -89,6 +89,9 @@ unsigned exporter_needs(const struct exporter *x)
 		needs |= PROC_NEED(PROC_FILE_CGROUP);
 	if (x->cls)
 		needs |= classifier_needs(x->cls);
+	/* from the source where it has them (the BPF walk), else from /proc */
+	if (x->facts & PROC_FACT_FDS)
+		needs |= FRAME_NEED_FDS;
 	return needs;
 }
 
@@ -184,7 +187,7 @@ static const struct fkept *kept_facts(const struct exporter *x, const struct fra
  * the last frame where kept_facts() allows; a thread's row (-H) has none of
  * its own.
  */
-static void read_facts(struct exporter *x, const char *root, const struct frame *f, size_t n)
+static void read_facts(struct exporter *x, struct pipeline *p, const struct frame *f, size_t n)
 {
 	struct fkept *t;
 
@@ -221,8 +224,7 @@ static void read_facts(struct exporter *x, const char *root, const struct frame 
 			x->fx[i].failed = 0; /* counted when they were read */
 			nk->read = k->read;
 		} else {
-			proc_facts_read(root, q->pid, q->threads, q->state, x->facts, &x->fx[i],
-					&x->bufs);
+			pipeline_facts(p, q, x->facts, &x->fx[i], &x->bufs);
 		}
 		nk->f = x->fx[i];
 	}
@@ -275,7 +277,7 @@ const char *exporter_frame(struct exporter *x, struct pipeline *p, struct frame 
 	if (x->cls)
 		classifier_frame(x->cls, root, live, f, x->rows, n, x->exited, nexited);
 	if (x->facts && live)
-		read_facts(x, root, f, n);
+		read_facts(x, p, f, n);
 	metrics_update(x->m, f, x->rows, n, x->exited, nexited, x->facts && live ? x->fx : NULL);
 	sbuf_reset(&x->text);
 	sbuf_reset(&x->om);

@@ -310,6 +310,19 @@ int pipeline_live_root(const struct pipeline *p, const char **root)
 	return p->provides & SOURCE_LIVE ? 0 : -ENODEV;
 }
 
+int pipeline_facts(struct pipeline *p, const struct frame_proc *q, unsigned what,
+		   struct proc_facts *out, struct proc_facts_bufs *b)
+{
+	unsigned got = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!(p->provides & SOURCE_LIVE))
+		return -ENODEV;
+	if (p->src.ops->facts)
+		got = p->src.ops->facts(p->src.s, q, what, out, b);
+	return proc_facts_read(p->root, q->pid, q->threads, q->state, what & ~got, out, b);
+}
+
 bool pipeline_observes(const struct pipeline *p)
 {
 	return p->ob != NULL;

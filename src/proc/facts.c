@@ -133,79 +133,100 @@ static int thread_state(void *ctx, int tid)
 	struct state_walk *w = ctx;
 	struct proc_stat st;
 
-	sbuf_reset(w->buf);
-	/* a thread that ended since the listing is not counted */
-	if (proc_read_all(w->root, w->pid, tid, "stat", w->buf) ||
-	    proc_parse_stat(w->buf->p, w->buf->len, &st))
-		return 0;
-	w->out->states[proc_tstate_of(st.state)]++;
-	/* before the buffer that st points into is read into again */
-	if (w->what & PROC_FACT_THREAD_COUNTS)
-		thread_counts(w, tid, &st);
+	if (w->what & (PROC_FACT_THREADS | PROC_FACT_THREAD_COUNTS)) {
+		sbuf_reset(w->buf);
+		/* a thread that ended since the listing is not counted */
+		if (proc_read_all(w->root, w->pid, tid, "stat", w->buf) ||
+		    proc_parse_stat(w->buf->p, w->buf->len, &st))
+			return 0;
+		if (w->what & PROC_FACT_THREADS)
+			w->out->states[proc_tstate_of(st.state)]++;
+		/* before the buffer that st points into is read into again */
+		if (w->what & PROC_FACT_THREAD_COUNTS)
+			thread_counts(w, tid, &st);
+	}
 	if ((w->what & PROC_FACT_WCHAN) && !wchan_add(w, tid))
 		w->out->has_wchan = false;
 	return 0;
 }
 
+/* Descriptors and their limit: the parts that failed. */
+static int read_fds(const char *root, int pid, struct sbuf *scratch, struct proc_facts *out)
+{
+	out->has_fds = !fd_count(root, pid, &out->fds);
+	sbuf_reset(scratch);
+	out->has_limit = !proc_read_all(root, pid, 0, "limits", scratch) &&
+			 !proc_parse_limits_nofile(scratch->p, scratch->len, &out->fd_limit);
+	return !out->has_fds + !out->has_limit;
+}
+
+static int read_rollup(const char *root, int pid, struct sbuf *scratch, struct proc_facts *out)
+{
+	int err;
+
+	sbuf_reset(scratch);
+	err = proc_read_all(root, pid, 0, "smaps_rollup", scratch);
+	if (!err)
+		err = proc_parse_rollup(scratch->p, scratch->len, &out->rollup);
+	/* a kernel thread's is empty: nothing mapped, nothing to share */
+	out->has_rollup = !err || err == -ENODATA;
+	return !out->has_rollup;
+}
+
+/* The threads' parts w->what asks for (states, wchans, counts): the parts that failed. */
+static int read_threads(struct state_walk *w, int64_t threads, char state)
+{
+	struct proc_facts *out = w->out;
+	bool states = w->what & PROC_FACT_THREADS, listed = true;
+	int failed = 0;
+
+	if (threads > 1) {
+		listed = proc_tasks(w->root, w->pid, thread_state, w) == 0;
+	} else {
+		if (states)
+			out->states[proc_tstate_of(state)] = 1;
+		if ((w->what & PROC_FACT_WCHAN) && !wchan_add(w, 0))
+			out->has_wchan = false;
+	}
+	if (states) {
+		out->has_states = listed;
+		failed += !listed;
+	}
+	if (w->what & PROC_FACT_WCHAN) {
+		out->has_wchan &= listed;
+		failed += !out->has_wchan;
+		if (!out->has_wchan) {
+			w->names->len = out->wchan_off; /* none rather than some */
+			out->nwchan = 0;
+		}
+	}
+	return failed;
+}
+
 int proc_facts_read(const char *root, int pid, int64_t threads, char state, unsigned what,
 		    struct proc_facts *out, struct proc_facts_bufs *b)
 {
-	struct sbuf *scratch = &b->scratch, *names = &b->names;
 	struct state_walk w = {.root = root,
 			       .pid = pid,
 			       .what = what,
-			       .buf = scratch,
-			       .names = names,
+			       .buf = &b->scratch,
+			       .names = &b->names,
 			       .b = b,
 			       .out = out};
 	int failed = 0;
 
-	memset(out, 0, sizeof(*out));
-	/* wchans and counts only with threads: they are the threads' */
-	if (!(what & PROC_FACT_THREADS))
-		what &= ~(PROC_FACT_WCHAN | PROC_FACT_THREAD_COUNTS);
-	w.what = what;
-	out->wchan_off = names->len;
-	out->thr_off = b->nthr;
-	out->has_wchan = what & PROC_FACT_WCHAN;
-	if (what & PROC_FACT_FDS) {
-		out->has_fds = !fd_count(root, pid, &out->fds);
-		failed += !out->has_fds;
-		sbuf_reset(scratch);
-		out->has_limit =
-		    !proc_read_all(root, pid, 0, "limits", scratch) &&
-		    !proc_parse_limits_nofile(scratch->p, scratch->len, &out->fd_limit);
-		failed += !out->has_limit;
+	if (what & PROC_FACT_WCHAN) {
+		out->wchan_off = b->names.len;
+		out->has_wchan = true;
 	}
-	if (what & PROC_FACT_ROLLUP) {
-		int err;
-
-		sbuf_reset(scratch);
-		err = proc_read_all(root, pid, 0, "smaps_rollup", scratch);
-		if (!err)
-			err = proc_parse_rollup(scratch->p, scratch->len, &out->rollup);
-		/* a kernel thread's is empty: nothing mapped, nothing to share */
-		out->has_rollup = !err || err == -ENODATA;
-		failed += !out->has_rollup;
-	}
-	if (what & PROC_FACT_THREADS) {
-		if (threads > 1) {
-			out->has_states = proc_tasks(root, pid, thread_state, &w) == 0;
-		} else {
-			out->states[proc_tstate_of(state)] = 1;
-			out->has_states = true;
-			if ((w.what & PROC_FACT_WCHAN) && !wchan_add(&w, 0))
-				out->has_wchan = false;
-		}
-		failed += !out->has_states;
-		if (w.what & PROC_FACT_WCHAN) {
-			failed += !out->has_wchan;
-			if (!out->has_wchan) {
-				names->len = out->wchan_off; /* none rather than some */
-				out->nwchan = 0;
-			}
-		}
-	}
-	out->failed = (unsigned)failed;
+	if (what & PROC_FACT_THREAD_COUNTS)
+		out->thr_off = b->nthr;
+	if (what & PROC_FACT_FDS)
+		failed += read_fds(root, pid, &b->scratch, out);
+	if (what & PROC_FACT_ROLLUP)
+		failed += read_rollup(root, pid, &b->scratch, out);
+	if (what & (PROC_FACT_THREADS | PROC_FACT_WCHAN | PROC_FACT_THREAD_COUNTS))
+		failed += read_threads(&w, threads, state);
+	out->failed += (unsigned)failed;
 	return failed;
 }
