@@ -31,6 +31,8 @@ cp "$(command -v sleep)" "$tmp/${p}kid" || exit 1
 kids="$kids $!"
 spawn_sleeper "${p}other"
 wait_until pgrep -x "${p}kid" >/dev/null || die "the child never started"
+# the child too, or it outlives the test by ten minutes when its parent is killed
+kids="$kids $(pgrep -x "${p}kid")"
 
 # The rows matching the run's prefix, in screen order, their names only.
 ours() {

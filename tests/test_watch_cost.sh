@@ -158,11 +158,16 @@ watched_run() {
 		2>"$tmp/err" &
 	batch=$!
 	if ! wait_for test -s "$tmp/json"; then
+		# where ptop waits, for the failure's message (once seen under load, unexplained)
+		where=$(for t in /proc/"$batch"/task/*; do
+			printf '%s %s %s; ' "${t##*/}" "$(cut -d' ' -f3 "$t/stat" 2>/dev/null)" \
+				"$(cat "$t/wchan" 2>/dev/null)"
+		done)
 		kill "$batch"
 		wait "$batch" 2>/dev/null
 		batch=
 		trapped && return 133
-		fail "no frame from ptop: $(cat "$tmp/err")"
+		fail "no frame from ptop in ${WAIT_SECONDS} s (its tasks, state and wait: $where): $(cat "$tmp/err")"
 	fi
 	touch "$tmp/watched.go"
 	ended=0
