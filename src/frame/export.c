@@ -32,6 +32,7 @@ struct exporter {
 	size_t fx_cap;
 	struct fkept *kept, *kept_next; /* the last frame's facts, by PID and start */
 	size_t nkept, nkept_next;
+	struct sbuf kept_names; /* the last frame's wchans, which kept facts point into */
 	unsigned long frames;
 	struct proc_facts_bufs bufs; /* this frame's threads' wchans and counts */
 	char note[256];
@@ -39,19 +40,25 @@ struct exporter {
 
 /*
  * What was read of a process at the last frame, and how much it had run:
- * with ptop's names, a process of one thread that did not run since (its
- * CPU time and context switches the same) keeps its facts, as its
- * descriptors and state cannot change while it does not run. Its
- * descriptor limit can (prlimit from outside): read again when it next runs,
- * or at the latest every FACTS_RECHECK frames.
+ * a process of one thread that did not run since (its CPU time and context
+ * switches the same) keeps its facts, as its descriptors, state and wchan
+ * cannot change while it does not run. Its descriptor limit can (prlimit
+ * from outside): read again when it next runs, or at the latest every
+ * FACTS_RECHECK frames. Its proportional memory (process-exporter's names)
+ * can too, as processes it shares pages with come and go: read again when
+ * its resident or swapped size moved, or at the latest every
+ * ROLLUP_RECHECK frames (a walk of its page tables, most of the cost of
+ * those names).
  */
 struct fkept {
 	int pid;
 	uint64_t start, ticks, vctx, nvctx;
-	unsigned long read; /* the frame it was read at */
+	uint64_t rss_kb, swap_kb;	 /* at the rollup's read */
+	unsigned long read, rollup_read; /* the frames they were read at */
 	struct proc_facts f;
 };
 #define FACTS_RECHECK 64
+#define ROLLUP_RECHECK 8
 
 /* metrics_opts.group: the configuration's group of p. */
 static const char *config_group(const void *arg, const struct frame_proc *p, size_t *len)
@@ -171,7 +178,7 @@ static const struct fkept *kept_facts(const struct exporter *x, const struct fra
 	struct fkept key = {.pid = q->pid, .start = q->start_ticks};
 	const struct fkept *k;
 
-	if (x->o.names == METRICS_NAMES_PE || q->threads > 1 || !x->nkept)
+	if (q->threads > 1 || !x->nkept)
 		return NULL;
 	k = bsearch(&key, x->kept, x->nkept, sizeof(*x->kept), by_pid_start);
 	if (!k || k->ticks != q->utime + q->stime || k->vctx != q->vctxsw ||
@@ -182,6 +189,39 @@ static const struct fkept *kept_facts(const struct exporter *x, const struct fra
 }
 
 /*
+ * k's facts for q into *out, its wchan copied into this frame's names, its
+ * proportional memory read again when kept_facts() says it moved or is due.
+ */
+static void keep_facts(struct exporter *x, struct pipeline *p, const struct frame_proc *q,
+		       const struct fkept *k, struct fkept *nk, struct proc_facts *out)
+{
+	struct proc_facts r;
+
+	*out = k->f;
+	out->failed = 0; /* counted when they were read */
+	nk->read = k->read;
+	if (k->f.nwchan) { /* one thread: one name */
+		const char *w = x->kept_names.p + k->f.wchan_off;
+
+		out->wchan_off = x->bufs.names.len;
+		sbuf_add(&x->bufs.names, w, strlen(w) + 1);
+	}
+	if (!(x->facts & PROC_FACT_ROLLUP))
+		return;
+	if (k->rss_kb == q->rss_kb && k->swap_kb == q->swap_kb &&
+	    x->frames - k->rollup_read < ROLLUP_RECHECK) {
+		nk->rss_kb = k->rss_kb;
+		nk->swap_kb = k->swap_kb;
+		nk->rollup_read = k->rollup_read;
+		return;
+	}
+	pipeline_facts(p, q, PROC_FACT_ROLLUP, &r, &x->bufs);
+	out->rollup = r.rollup;
+	out->has_rollup = r.has_rollup;
+	out->failed = r.failed;
+}
+
+/*
  * What the metrics want of each row beyond it: read for the processes in a
  * group only (as process-exporter reads the processes it tracks), kept from
  * the last frame where kept_facts() allows; a thread's row (-H) has none of
@@ -189,6 +229,7 @@ static const struct fkept *kept_facts(const struct exporter *x, const struct fra
  */
 static void read_facts(struct exporter *x, struct pipeline *p, const struct frame *f, size_t n)
 {
+	struct sbuf names;
 	struct fkept *t;
 
 	if (x->fx_cap < n) {
@@ -199,6 +240,10 @@ static void read_facts(struct exporter *x, struct pipeline *p, const struct fram
 	}
 	x->frames++;
 	x->nkept_next = 0;
+	/* the last frame's names stay readable while kept facts are copied from them */
+	names = x->kept_names;
+	x->kept_names = x->bufs.names;
+	x->bufs.names = names;
 	sbuf_reset(&x->bufs.names);
 	x->bufs.nthr = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -217,15 +262,15 @@ static void read_facts(struct exporter *x, struct pipeline *p, const struct fram
 				     .ticks = q->utime + q->stime,
 				     .vctx = q->vctxsw,
 				     .nvctx = q->nvctxsw,
-				     .read = x->frames};
+				     .rss_kb = q->rss_kb,
+				     .swap_kb = q->swap_kb,
+				     .read = x->frames,
+				     .rollup_read = x->frames};
 		k = kept_facts(x, q);
-		if (k) {
-			x->fx[i] = k->f;
-			x->fx[i].failed = 0; /* counted when they were read */
-			nk->read = k->read;
-		} else {
+		if (k)
+			keep_facts(x, p, q, k, nk, &x->fx[i]);
+		else
 			pipeline_facts(p, q, x->facts, &x->fx[i], &x->bufs);
-		}
 		nk->f = x->fx[i];
 	}
 	/* the names' buffer moved as it grew: point into it now */
@@ -310,6 +355,7 @@ void exporter_stop(struct exporter *x)
 	free(x->kept_next);
 	sbuf_free(&x->bufs.scratch);
 	sbuf_free(&x->bufs.names);
+	sbuf_free(&x->kept_names);
 	free(x->bufs.thr);
 	classifier_free(x->cls);
 	free(x);
