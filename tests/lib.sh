@@ -124,6 +124,16 @@ state() {
 	sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null
 }
 
+# waits_in PID: each of its tasks with its state, wchan and (as root) the
+# top of its kernel stack, one line: for a failure's message where a process
+# made no progress.
+waits_in() {
+	for t in /proc/"$1"/task/*; do
+		printf '%s %s %s [%s]; ' "${t##*/}" "$(sed 's/.*) //; s/ .*//' "$t/stat" 2>/dev/null)" \
+			"$(cat "$t/wchan" 2>/dev/null)" "$(head -4 "$t/stack" 2>/dev/null | tr '\n' ' ')"
+	done
+}
+
 # alive PID: the process is there and not a zombie; gone PID: it is not.
 alive() {
 	kill -0 "$1" 2>/dev/null && [ "$(state "$1")" != Z ]

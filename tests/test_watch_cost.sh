@@ -159,10 +159,7 @@ watched_run() {
 	batch=$!
 	if ! wait_for test -s "$tmp/json"; then
 		# where ptop waits, for the failure's message (once seen under load, unexplained)
-		where=$(for t in /proc/"$batch"/task/*; do
-			printf '%s %s %s; ' "${t##*/}" "$(cut -d' ' -f3 "$t/stat" 2>/dev/null)" \
-				"$(cat "$t/wchan" 2>/dev/null)"
-		done)
+		where=$(waits_in "$batch")
 		kill "$batch"
 		wait "$batch" 2>/dev/null
 		batch=

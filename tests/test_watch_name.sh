@@ -111,7 +111,8 @@ kids="$kids $execer"
 "$PTOP" -b -d 0.3 -n 40 -o json -p "$execer" --watch "$execer:[stack]+0:4:w" \
 	>"$tmp/exec.json" 2>"$tmp/exec.err" &
 batch=$!
-wait_for test -s "$tmp/exec.json" || fail "batch --watch on a shell wrote no frame: $(cat "$tmp/exec.err")"
+wait_for test -s "$tmp/exec.json" ||
+	fail "batch --watch on a shell wrote no frame in ${WAIT_SECONDS} s (its tasks, state, wait, stack: $(waits_in "$batch")): $(cat "$tmp/exec.err")"
 echo go >"$tmp/go"
 wait "$batch" || fail "batch --watch across an exec exited non-zero: $(cat "$tmp/exec.err")"
 python3 - "$tmp/exec.json" <<'PY' || fail "the watch across an exec: $(tail -n 1 "$tmp/exec.json")"
