@@ -7,7 +7,7 @@
 # with a writable unified hierarchy (/sys/fs/cgroup, or its "unified"
 # directory on a hybrid machine), two busy children are moved into a cgroup
 # of their own and the test waits for the kernel to count CPU pressure
-# there; otherwise the test's own cgroup is read. Each of the ten values is
+# there (which it need not, with CPUs to spare); otherwise the test's own cgroup is read. Each of the ten values is
 # its file's avg10 or avg60, all ten as the files said them when
 # read just before or just after ptop (a value moves every 2 s: tried
 # again until a run saw one update at most). The root cgroup's rows (PID 2, kthreadd) show
@@ -55,8 +55,14 @@ if mkdir "$cg" 2>/dev/null; then
 	target=${kids##* }
 	grep -qx "0::/ptop_test_psi_$$" "/proc/$target/cgroup" || die "the child is not in its cgroup"
 	# the kernel counts the children's waits for a CPU: some avg10 leaves 0.00
-	wait_until sh -c "! grep -q '^some avg10=0.00 ' '$cg/cpu.pressure'" ||
-		die "no CPU pressure counted in $cg: $(cat "$cg/cpu.pressure")"
+	# (not where CPUs are to spare: the values are compared all the same)
+	DEADLINE=20
+	if wait_until sh -c "! grep -q '^some avg10=0.00 ' '$cg/cpu.pressure'"; then
+		busy=1
+	else
+		partial_skip "no CPU pressure counted in $cg (CPUs to spare): zeros compared"
+	fi
+	DEADLINE=60
 else
 	partial_skip "cannot make a cgroup under $unified (root, a writable cgroup2): the test's own cgroup is read"
 	cg=$unified$own
@@ -99,7 +105,7 @@ wait_until compare "$cg" "$target" ||
 	fail "PID $target: ptop says '$got', $cg says '$before' then '$after'"
 head -1 "$tmp/csv" | grep -q ',cgroup_cpu_some_avg10_pct,cgroup_memory_some_avg10_pct,' ||
 	fail "CSV headings: $(head -1 "$tmp/csv")"
-if [ -n "$made" ]; then
+if [ -n "${busy:-}" ]; then
 	case $got in
 	0.00\ *) fail "the busy children's cgroup shows no CPU pressure: $got" ;;
 	esac
