@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_cgroup_psi_columns.sh: the cgroup pressure columns (cg_cpu_some ..
-# cg_io_full60) in batch CSV and JSON against the cgroup's own files (htop
-# has no such columns, so the kernel's files are the reference). As root
+# cg_io_full60) in batch CSV and JSON, through each frame source this ptop
+# has, against the cgroup's own files (htop has no such columns, so the
+# kernel's files are the reference). As root
 # with a writable unified hierarchy (/sys/fs/cgroup, or its "unified"
 # directory on a hybrid machine), two busy children are moved into a cgroup
 # of their own and the test waits for the kernel to count CPU pressure
@@ -85,9 +86,25 @@ files_say() {
 	done | tr '\n' ' ' | sed 's/ $//'
 }
 
+# The frame sources to compare through: BPF's rows take their cgroup from its
+# walk (or /proc on a hybrid machine) and their pressure from the same files.
+sources=procfs
+if "$PTOP" --version | grep -q 'procfs, bpf'; then
+	"$PTOP" -b -n 1 -p 1 --source=bpf -o json >"$tmp/probe" 2>"$tmp/probe.err" || :
+	if [ -s "$tmp/probe.err" ]; then
+		partial_skip "the BPF source: $(cat "$tmp/probe.err")"
+	else
+		sources="procfs bpf"
+	fi
+else
+	partial_skip "the BPF source: not built"
+fi
+source=procfs
+
 # ptop's CSV row of PID $2 (the columns of $fields after the time and PID), one line.
 ptop_says() {
-	"$PTOP" -b -n 1 -p "$2" -o csv --fields "$fields" >"$tmp/csv" || return 1
+	"$PTOP" -b -n 1 --source="$source" -p "$2" -o csv --fields "$fields" >"$tmp/csv" ||
+		return 1
 	sed -n 2p "$tmp/csv" | tr -d '\r' | cut -d, -f3- | tr , ' '
 }
 
@@ -101,8 +118,11 @@ compare() {
 	[ -n "$got" ] && { [ "$got" = "$before" ] || [ "$got" = "$after" ]; }
 }
 
-wait_until compare "$cg" "$target" ||
-	fail "PID $target: ptop says '$got', $cg says '$before' then '$after'"
+for source in $sources; do
+	wait_until compare "$cg" "$target" ||
+		fail "$source, PID $target: ptop says '$got', $cg says '$before' then '$after'"
+done
+source=procfs
 head -1 "$tmp/csv" | grep -q ',cgroup_cpu_some_avg10_pct,cgroup_memory_some_avg10_pct,' ||
 	fail "CSV headings: $(head -1 "$tmp/csv")"
 if [ -n "${busy:-}" ]; then
