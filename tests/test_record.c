@@ -366,6 +366,21 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[3].oom_adj = 1000;
 }
 
+/* build_v8_frame() with what format version 11 added: the pressure of the rows' cgroups. */
+static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v8_frame(f, cpus);
+	procs[0].has_cgpsi_cpu = true;
+	procs[0].cgpsi_cpu_some10 = 12.5;
+	procs[0].cgpsi_cpu_some60 = 3.25;
+	procs[0].has_cgpsi_io = true;
+	procs[0].cgpsi_io_some10 = 1.01;
+	procs[0].cgpsi_io_full60 = 99.99;
+	procs[2].has_cgpsi_mem = true;
+	procs[2].cgpsi_mem_some10 = 0.01;
+	procs[2].cgpsi_mem_full60 = 100;
+}
+
 /* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back. */
 static void check_round_trip(const struct frame *f, unsigned version)
 {
@@ -384,6 +399,21 @@ static void check_round_trip(const struct frame *f, unsigned version)
 		assert_int_equal(g.procs[i].has_oom_adj, f->procs[i].has_oom_adj);
 		assert_int_equal(g.procs[i].oom_score, f->procs[i].oom_score);
 		assert_int_equal(g.procs[i].oom_adj, f->procs[i].oom_adj);
+		/* the cgroup pressure from version 11, unknown before it */
+		assert_int_equal(g.procs[i].has_cgpsi_cpu,
+				 version >= 11 && f->procs[i].has_cgpsi_cpu);
+		assert_int_equal(g.procs[i].has_cgpsi_mem,
+				 version >= 11 && f->procs[i].has_cgpsi_mem);
+		assert_int_equal(g.procs[i].has_cgpsi_io,
+				 version >= 11 && f->procs[i].has_cgpsi_io);
+		if (version < 11)
+			continue;
+		assert_true(g.procs[i].cgpsi_cpu_some10 == f->procs[i].cgpsi_cpu_some10);
+		assert_true(g.procs[i].cgpsi_cpu_some60 == f->procs[i].cgpsi_cpu_some60);
+		assert_true(g.procs[i].cgpsi_mem_some10 == f->procs[i].cgpsi_mem_some10);
+		assert_true(g.procs[i].cgpsi_mem_full60 == f->procs[i].cgpsi_mem_full60);
+		assert_true(g.procs[i].cgpsi_io_some10 == f->procs[i].cgpsi_io_some10);
+		assert_true(g.procs[i].cgpsi_io_full60 == f->procs[i].cgpsi_io_full60);
 	}
 	sbuf_free(&raw);
 	sbuf_free(&again);
@@ -450,7 +480,9 @@ static void read_fixture(const char *name, struct sbuf *b)
  * (version 4's, whatever 5 added), build_v5_frame() to full5.raw (version
  * 5's, whatever 6 added), build_v6_frame() to full6.raw (version 6's,
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
- * added; version 8 has no committed bytes yet: build_v8_frame() round-trips),
+ * added; versions 8 and 11 have no committed bytes yet: build_v8_frame() and
+ * build_v11_frame() round-trip, and version 11's additions leave version 8's
+ * bytes as they were),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -458,7 +490,7 @@ static void test_codec_bytes(void **state)
 {
 	struct frame_cpu cpus[2];
 	struct frame f;
-	struct sbuf raw = {0}, want = {0};
+	struct sbuf raw = {0}, want = {0}, v8 = {0}, v8again = {0};
 
 	build_full_frame(&f, cpus);
 	check_bytes(&f, 3, "full.raw");
@@ -487,6 +519,18 @@ static void test_codec_bytes(void **state)
 	/* and what version 8 added leaves version 7's bytes as they were */
 	check_bytes(&f, 7, "full7.raw");
 	check_round_trip(&f, 8);
+	record_encode(&v8, &f, 8);
+	sbuf_free(&f.strings);
+	build_v11_frame(&f, cpus);
+	/* and what version 11 added leaves version 7's bytes, and version 8's, as they were */
+	check_bytes(&f, 7, "full7.raw");
+	record_encode(&v8again, &f, 8);
+	assert_int_equal(v8again.len, v8.len);
+	assert_memory_equal(v8again.p, v8.p, v8.len);
+	sbuf_free(&v8);
+	sbuf_free(&v8again);
+	check_round_trip(&f, 8);
+	check_round_trip(&f, 11);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

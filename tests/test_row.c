@@ -125,6 +125,20 @@ struct want {
 #define EXPECT_has_oom_adj(v) IS(v)
 #define EXPECT_oom_score(v) IS(v == 667)
 #define EXPECT_oom_adj(v) IS(v == -17)
+#define EXPECT_has_cgpsi_cpu(v) IS(v)
+#define EXPECT_has_cgpsi_mem(v) IS(v)
+#define EXPECT_has_cgpsi_io(v) IS(v)
+#define EXPECT_cgpsi_cpu_some10(v) IS(v == 1.25)
+#define EXPECT_cgpsi_cpu_some60(v) IS(v == 2.5)
+#define EXPECT_cgpsi_mem_some10(v) IS(v == 3.1)
+#define EXPECT_cgpsi_mem_some60(v) IS(v == 4.2)
+#define EXPECT_cgpsi_mem_full10(v) IS(v == 0.75)
+#define EXPECT_cgpsi_mem_full60(v) IS(v == 0.6)
+#define EXPECT_cgpsi_io_some10(v) IS(v == 5.55)
+#define EXPECT_cgpsi_io_some60(v) IS(v == 6.66)
+#define EXPECT_cgpsi_io_full10(v) IS(v == 7.07)
+#define EXPECT_cgpsi_io_full60(v) IS(v == 80.08)
+#define EXPECT_cgroup_v1(v) IS(v == FRAME_CGROUP_UNIFIED)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -172,6 +186,39 @@ static void fixture_root(char dir[256])
 	put_file(dir, "oom_score_adj", "-17\n");
 }
 
+/* A file of the cgroup root at root/sys (made by cgroup_root()), its name under it. */
+static void put_sys(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/sys/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* A cgroup2 root at dir/sys, written into out, with process 100's cgroup and its pressure. */
+static void cgroup_root(const char *dir, char out[512])
+{
+	char cmd[600];
+
+	snprintf(out, 512, "%s/sys", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/system.slice/rowtest.service'", out);
+	assert_int_equal(system(cmd), 0);
+	put_sys(dir, "cgroup.controllers", "cpu io memory pids\n");
+	put_sys(dir, "system.slice/rowtest.service/cpu.pressure",
+		"some avg10=1.25 avg60=2.50 avg300=0.00 total=1\n"
+		"full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
+	put_sys(dir, "system.slice/rowtest.service/memory.pressure",
+		"some avg10=3.10 avg60=4.20 avg300=0.00 total=2\n"
+		"full avg10=0.75 avg60=0.60 avg300=0.00 total=3\n");
+	put_sys(dir, "system.slice/rowtest.service/io.pressure",
+		"some avg10=5.55 avg60=6.66 avg300=0.00 total=4\n"
+		"full avg10=7.07 avg60=80.08 avg300=0.00 total=5\n");
+}
+
 /* Member name of p against its expectation w; sources from row.def. */
 static void check_member(const char *name, unsigned sources, struct want w)
 {
@@ -186,12 +233,13 @@ static void check_member(const char *name, unsigned sources, struct want w)
 
 static void test_proc_fills(void **state)
 {
-	char dir[256], cmd[512];
+	char dir[256], cmd[512], sys[512];
 	struct sampler_opts o = {.root = dir,
+				 .cgroup_root = sys,
 				 .needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
 					  PROC_NEED(PROC_FILE_OOM_SCORE) |
-					  PROC_NEED(PROC_FILE_OOM_ADJ)};
+					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_CGROUP_PSI};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -201,6 +249,7 @@ static void test_proc_fills(void **state)
 	if (geteuid() != 0)
 		skip(); /* a copy's uid is taken from status at first sight only when root owns 100/ */
 	fixture_root(dir);
+	cgroup_root(dir, sys);
 	assert_int_equal(sampler_new(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	for (size_t i = 0; i < f.nprocs; i++)
@@ -227,7 +276,8 @@ static void test_recorded_needs(void **state)
 	assert_int_equal(row_recorded_needs,
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
-			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ));
+			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
+			     ROW_NEED_CGROUP_PSI);
 }
 
 /* ---- recordings ---- */

@@ -55,6 +55,8 @@ struct want {
 /* a figure over each source's own interval (or a share of memory): above 0 in both */
 #define BOTH(m) IS(b->m > 0 && p->m > 0)
 #define NOT_BPF ((struct want){.bpf = false, .ok = true})
+/* filled by the BPF frame source's sampler after the walk, and checked through it elsewhere */
+#define ELSEWHERE(test) ((struct want){.bpf = true, .ok = (test) != NULL})
 
 #define BPF_pid SAME(pid)
 #define BPF_ppid SAME(ppid)
@@ -139,6 +141,20 @@ struct want {
 #define BPF_data_kb IS(b->data_kb == p->data_kb && b->data_kb >= 4096)
 #define BPF_oom_score NOT_BPF
 #define BPF_oom_adj NOT_BPF
+#define BPF_has_cgpsi_cpu ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_has_cgpsi_mem ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_has_cgpsi_io ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_cpu_some10 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_cpu_some60 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_mem_some10 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_mem_some60 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_mem_full10 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_mem_full60 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_io_some10 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_io_some60 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_io_full10 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgpsi_io_full60 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_cgroup_v1 NOT_BPF
 #define BPF_ctr_counting NOT_BPF
 #define BPF_kept NOT_BPF
 

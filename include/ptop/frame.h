@@ -46,6 +46,14 @@ enum row_source {
  * will ask the source for beyond the rows (pipeline_facts()): the BPF walk reads them only
  * when asked (a bitmap to count per process); the other sources ignore it */
 #define FRAME_NEED_FDS (1u << 30)
+/* Not a file: the cgroup's pressure (its *.pressure files), read once a frame per cgroup */
+#define SAMPLER_NEED_CGROUP_PSI (1u << 29)
+#define ROW_NEED_CGROUP_PSI (PROC_NEED(PROC_FILE_CGROUP) | SAMPLER_NEED_CGROUP_PSI)
+/* frame_proc.cgroup_v1: cgroup is the unified line's path (or was not read); the systemd
+ * line's, as the unified line says "/" (a hybrid machine); a v1 line's, as none is unified */
+#define FRAME_CGROUP_UNIFIED 0
+#define FRAME_CGROUP_UNIFIED_ROOT 1
+#define FRAME_CGROUP_NO_UNIFIED 2
 
 /* A process (or thread) row: its members and what each means are in row.def. */
 struct frame_proc {
@@ -331,6 +339,10 @@ struct sampler_opts {
 	bool per_cpu; /* fill frame.cpus */
 	bool sysio;   /* fill frame.sysio */
 	bool psi;     /* fill frame.psi */
+	/* where the cgroup pressure columns find the unified hierarchy (its "unified"
+	 * directory on a hybrid machine); NULL: /sys/fs/cgroup, or none under a proc root
+	 * other than /proc (not this machine's cgroups). Taken by sampler_new() only */
+	const char *cgroup_root;
 	/*
 	 * Read less: only the rows in view get `needs`; the others get
 	 * `needs_all` (what sorting and filtering use), and a process out of
@@ -441,6 +453,23 @@ struct psi;
 struct psi *psi_new(const char *root);
 void psi_free(struct psi *p);
 void psi_sample(struct psi *p, struct frame_psi *out);
+
+/*
+ * The pressure of rows' cgroups (cgpsi.c), for the members that need
+ * CGROUP_PSI: cgpsi_new() over a proc root (NULL: /proc; the machine's
+ * pressure for the root cgroup where it has no files) and a cgroup root (see
+ * sampler_opts.cgroup_root); cgpsi_begin() at each frame forgets what the
+ * last one read (the rows' cgroup strings may be freed between frames);
+ * cgpsi_row() fills p's cgroup pressure members and flags from its cgroup
+ * (cgroup and cgroup_v1), reading that cgroup's files at its first row of
+ * the frame. A file that cannot be read (no unified hierarchy, PSI absent or
+ * off, the cgroup gone) leaves its flag false.
+ */
+struct cgpsi;
+struct cgpsi *cgpsi_new(const char *proc_root, const char *cgroup_root);
+void cgpsi_free(struct cgpsi *c);
+void cgpsi_begin(struct cgpsi *c);
+void cgpsi_row(struct cgpsi *c, struct frame_proc *p);
 
 struct sysio;
 struct sysio *sysio_new(const char *root);

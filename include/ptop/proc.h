@@ -576,4 +576,20 @@ struct proc_cgroup_psi {
 int proc_cgroup_pressure(const char *root, const char *cgroup_root, int pid,
 			 struct proc_cgroup_psi *out);
 
+/*
+ * Where the unified hierarchy is under cgroup_root (NULL: /sys/fs/cgroup):
+ * cgroup_root itself when it is a cgroup2 mount, else its "unified"
+ * directory (a hybrid machine, *hybrid set), written into out (cap bytes).
+ * 0, -ENODEV when neither is a cgroup2 mount, -ENAMETOOLONG.
+ */
+int proc_cgroup_mount(const char *cgroup_root, char *out, size_t cap, bool *hybrid);
+/*
+ * The cpu.pressure, memory.pressure and io.pressure files of the cgroup
+ * directory dir into res[], each with its error[] as proc_cgroup_psi's
+ * (0; -ENOENT, -EOPNOTSUPP, -EFBIG, or the parser's -EINVAL and -ERANGE);
+ * res[r] is zero where error[r] is not.
+ */
+void proc_cgroup_dir_pressure(const char *dir, int error[PROC_CGROUP_PSI],
+			      struct proc_pressure res[PROC_CGROUP_PSI]);
+
 #endif

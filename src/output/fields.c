@@ -635,6 +635,19 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 	case FIELD_MEM:
 		sbuf_addf_local(b, p->mem_pct, 1);
 		break;
+	/* the kernel's two decimals, as the cgroup's files print them */
+	case FIELD_CG_CPU_SOME:
+	case FIELD_CG_MEM_SOME:
+	case FIELD_CG_MEM_FULL:
+	case FIELD_CG_IO_SOME:
+	case FIELD_CG_IO_FULL:
+	case FIELD_CG_CPU_SOME60:
+	case FIELD_CG_MEM_SOME60:
+	case FIELD_CG_MEM_FULL60:
+	case FIELD_CG_IO_SOME60:
+	case FIELD_CG_IO_FULL60:
+		sbuf_addf_local(b, VAL(double, p, &field_defs[id]), 2);
+		break;
 	case FIELD_PERF:
 		sbuf_addi(b, p->perf_fds);
 		break;

@@ -212,12 +212,49 @@ static bool is_file(const char *dir, const char *name)
 	       !stat(path, &st);
 }
 
-int proc_cgroup_pressure(const char *root, const char *cgroup_root, int pid,
-			 struct proc_cgroup_psi *out)
+int proc_cgroup_mount(const char *cgroup_root, char *out, size_t cap, bool *hybrid)
+{
+	const char *base = cgroup_root ? cgroup_root : "/sys/fs/cgroup";
+
+	*hybrid = false;
+	/* cgroup.controllers is in every cgroup2 directory, and in no v1 one */
+	if (is_file(base, "cgroup.controllers")) {
+		if ((size_t)snprintf(out, cap, "%s", base) >= cap)
+			return -ENAMETOOLONG;
+		return 0;
+	}
+	if ((size_t)snprintf(out, cap, "%s/unified", base) >= cap)
+		return -ENAMETOOLONG;
+	if (!is_file(out, "cgroup.controllers"))
+		return -ENODEV;
+	*hybrid = true;
+	return 0;
+}
+
+void proc_cgroup_dir_pressure(const char *dir, int error[PROC_CGROUP_PSI],
+			      struct proc_pressure res[PROC_CGROUP_PSI])
 {
 	static const char *const files[PROC_CGROUP_PSI] = {"cpu.pressure", "memory.pressure",
 							   "io.pressure"};
-	const char *base = cgroup_root ? cgroup_root : "/sys/fs/cgroup";
+	char path[4096], buf[512];
+	size_t n = 0;
+
+	for (int r = 0; r < PROC_CGROUP_PSI; r++) {
+		int err;
+
+		memset(&res[r], 0, sizeof(res[r]));
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, files[r]) >= sizeof(path)) {
+			error[r] = -ENAMETOOLONG;
+			continue;
+		}
+		err = read_small(path, buf, sizeof(buf), &n);
+		error[r] = err ? err : proc_parse_pressure(buf, n, &res[r]);
+	}
+}
+
+int proc_cgroup_pressure(const char *root, const char *cgroup_root, int pid,
+			 struct proc_cgroup_psi *out)
+{
 	char path[4096], buf[4096], mount[4096];
 	struct proc_cgroup cg;
 	size_t n = 0;
@@ -238,15 +275,9 @@ int proc_cgroup_pressure(const char *root, const char *cgroup_root, int pid,
 		return -ENAMETOOLONG;
 	memcpy(out->path, cg.v2.p, cg.v2.n);
 	out->path[cg.v2.n] = '\0';
-	/* cgroup.controllers is in every cgroup2 directory, and in no v1 one */
-	if (is_file(base, "cgroup.controllers")) {
-		snprintf(mount, sizeof(mount), "%s", base);
-	} else {
-		snprintf(mount, sizeof(mount), "%s/unified", base);
-		if (!is_file(mount, "cgroup.controllers"))
-			return -ENODEV;
-		out->hybrid = true;
-	}
+	err = proc_cgroup_mount(cgroup_root, mount, sizeof(mount), &out->hybrid);
+	if (err)
+		return err;
 	if ((size_t)snprintf(out->dir, sizeof(out->dir), "%s%s", mount,
 			     strcmp(out->path, "/") ? out->path : "") >= sizeof(out->dir))
 		return -ENAMETOOLONG;
@@ -254,15 +285,7 @@ int proc_cgroup_pressure(const char *root, const char *cgroup_root, int pid,
 	if ((size_t)snprintf(path, sizeof(path), "%s/cgroup.pressure", out->dir) < sizeof(path) &&
 	    !read_small(path, buf, sizeof(buf), &n))
 		out->off = n >= 1 && buf[0] == '0';
-	for (int r = 0; r < PROC_CGROUP_PSI; r++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", out->dir, files[r]) >=
-		    sizeof(path)) {
-			out->error[r] = -ENAMETOOLONG;
-			continue;
-		}
-		err = read_small(path, buf, sizeof(buf), &n);
-		out->error[r] = err ? err : proc_parse_pressure(buf, n, &out->res[r]);
-	}
+	proc_cgroup_dir_pressure(out->dir, out->error, out->res);
 	return 0;
 }
 

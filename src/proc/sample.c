@@ -43,7 +43,9 @@ struct sampler {
 	struct cgroup_names *cgroups;
 	struct sysio *sysio; /* made when first asked for */
 	struct psi *psi;     /* likewise */
+	struct cgpsi *cgpsi; /* likewise */
 	const char *root;
+	const char *cgroup_root;
 	struct stat_info *stat;
 	struct meminfo_info *meminfo;
 	unsigned needs, needs_all;
@@ -185,6 +187,7 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	s->users = users_new();
 	s->cgroups = cgroup_names_new();
 	s->root = o->root;
+	s->cgroup_root = o->cgroup_root;
 	sampler_configure(s, o);
 	s->hz = sysconf(_SC_CLK_TCK);
 	if (s->hz <= 0)
@@ -233,6 +236,7 @@ void sampler_free(struct sampler *s)
 	cgroup_names_free(s->cgroups);
 	sysio_free(s->sysio);
 	psi_free(s->psi);
+	cgpsi_free(s->cgpsi);
 	proc_reader_free(s->reader);
 	free(s);
 }
@@ -436,8 +440,14 @@ static void cgroup_from_buf(struct sampler *s, ssize_t n, struct frame_proc *p)
 	if (n < 0 || proc_parse_cgroup(s->cgroup_buf, (size_t)n, &cg))
 		return;
 	path = proc_cgroup_path(&cg);
-	if (path)
-		p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+	if (!path)
+		return;
+	p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+	/* the pressure is the unified hierarchy's: its "/" when the path shown is systemd's */
+	if (!(cg.have & PROC_CGROUP_V2))
+		p->cgroup_v1 = FRAME_CGROUP_NO_UNIFIED;
+	else if (path != &cg.v2)
+		p->cgroup_v1 = FRAME_CGROUP_UNIFIED_ROOT;
 }
 
 /* The cgroup path and its container or unit, when asked for; NULL when unreadable. */
@@ -447,6 +457,7 @@ static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct fram
 	ssize_t n;
 
 	p->cgroup = p->container = NULL;
+	p->cgroup_v1 = FRAME_CGROUP_UNIFIED;
 	if (!(needs & PROC_NEED(PROC_FILE_CGROUP)))
 		return;
 	n = proc_reader_read(s->reader, slot, PROC_FILE_CGROUP, s->cgroup_buf,
@@ -621,6 +632,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->shared_kb = 0;
 	p->has_seg = false;
 	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
+	/* filled for the whole frame at its end (sampler_end), when asked for */
+	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
 	p->perf_fds = -1;
 	p->kept = false;
 
@@ -747,6 +760,7 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 	*p = k->p;
 	p->cpu_pct = 0;
 	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
+	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
 	p->perf_fds = -1;
 	p->kept = true;
 	/* what the order or the filter reads is read for every row */
@@ -870,6 +884,9 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p)
 	q.cmd_len = p->cmd_len;
 	q.has_ctr = p->has_ctr;
 	q.perf_fds = p->perf_fds;
+	/* the cgroup's pressure as the frame read it (cgpsi_begin() came with sampler_end()) */
+	if (s->cgpsi && (s->needs | s->needs_all) & SAMPLER_NEED_CGROUP_PSI)
+		cgpsi_row(s->cgpsi, &q);
 	*p = q;
 	k = kept_of(s, slot);
 	k->p = q;
@@ -1109,6 +1126,15 @@ void sampler_end(struct sampler *s, struct frame *f)
 {
 	struct proc_reader_stats rs;
 
+	/* after the rows of either source have their cgroups, once a frame per cgroup */
+	if ((s->needs | s->needs_all) & SAMPLER_NEED_CGROUP_PSI) {
+		if (!s->cgpsi)
+			s->cgpsi = cgpsi_new(s->root, s->cgroup_root);
+		cgpsi_begin(s->cgpsi);
+		for (size_t i = 0; i < f->nprocs; i++)
+			cgpsi_row(s->cgpsi, &f->procs[i]);
+	}
+
 	proc_reader_stats(s->reader, &rs);
 	f->cost.fds_held = rs.fds_held;
 	f->cost.fd_budget = rs.fd_budget;
@@ -1131,6 +1157,7 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 		if (last && last->tgid == p->tgid) {
 			p->cgroup = last->cgroup;
 			p->container = last->container;
+			p->cgroup_v1 = last->cgroup_v1;
 			continue;
 		}
 		n = proc_reader_read_file(s->reader, p->tgid, 0, "cgroup", s->cgroup_buf,

@@ -195,7 +195,9 @@ static void help_draw(struct ui *ui)
 static void columns_draw(struct ui *ui)
 {
 	bool shown[FIELD_COUNT] = {false};
-	int y = 2;
+	int y = 2, idx = -1, rows = LINES - 3;
+	/* longer than the screen: it scrolls to keep the selection on it, as htop's panels do */
+	int first = rows > 0 && ui->menu_sel >= rows ? ui->menu_sel - rows + 1 : 0;
 
 	erase();
 	attron(A_BOLD);
@@ -208,9 +210,8 @@ static void columns_draw(struct ui *ui)
 		for (int i = 0; i < FIELD_COUNT; i++) {
 			int id =
 			    pass ? i : (i < (int)ui->cfg.ncolumns ? (int)ui->cfg.columns[i] : -1);
-			int idx = y - 2;
 
-			if (id < 0 || (pass == 1 && shown[id]))
+			if (id < 0 || (pass == 1 && shown[id]) || ++idx < first)
 				continue;
 			if (y >= LINES - 1)
 				return;
