@@ -939,6 +939,75 @@ static void test_counters_text_units(void **state)
 }
 
 /*
+ * One sentence per counter state: the batch text section and a CTRn column say
+ * each the same way (a row multiplexed out is "not counted" in both, never
+ * "n/a"), and JSON's flags and nulls follow the same states.
+ */
+static void test_counters_states(void **state)
+{
+	struct output_view v = output_view_default;
+	struct frame f;
+	struct sbuf t = {0}, cell = {0}, j = {0};
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	f.counters.on = true;
+	f.counters.nevents = 2;
+	strcpy(f.counters.names[0], "task-clock");
+	strcpy(f.counters.names[1], "context-switches");
+	for (size_t i = 0; i < f.nprocs; i++) {
+		f.procs[i].has_ctr = true;
+		f.procs[i].ctr_scale = 1;
+	}
+	f.procs[0].ctr_not_counted = true;
+	f.procs[1].ctr_counting = true;
+	f.procs[2].ctr_na = 2;
+	f.procs[2].ctr[0] = 5e6;
+	assert_int_equal(ctr_state(&f, &f.procs[0], 1), CTR_NOT_COUNTED);
+	assert_int_equal(ctr_state(&f, &f.procs[1], 0), CTR_COUNTING);
+	assert_int_equal(ctr_state(&f, &f.procs[2], 0), CTR_COUNTED);
+	assert_int_equal(ctr_state(&f, &f.procs[2], 1), CTR_NA);
+	assert_int_equal(ctr_state(&f, &f.procs[2], -1), CTR_COUNTED);
+	assert_int_equal(ctr_state(&f, &f.procs[2], 2), CTR_NONE);
+	assert_string_equal(ctr_state_text(CTR_COUNTING, false), "counting...");
+	assert_string_equal(ctr_state_text(CTR_COUNTING, true), "counting…");
+	assert_null(ctr_state_text(CTR_COUNTED, true));
+	for (int k = 0; k < 3; k++) {
+		static const char *const want[3][2] = {{"not counted", "not counted"},
+						       {"counting...", "counting..."},
+						       {"5.0ms", "n/a"}};
+
+		for (int e = 0; e < 2; e++) {
+			sbuf_reset(&cell);
+			field_format(&cell, field_ctr(e), &f.procs[k], &f, NULL);
+			assert_string_equal(sbuf_cstr(&cell), want[k][e]);
+		}
+	}
+	v.utf8 = true;
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_CTR1, &f.procs[1], &f, &v);
+	assert_string_equal(sbuf_cstr(&cell), "counting…");
+	f.procs[3].has_ctr = false;
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_CTR1, &f.procs[3], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "-");
+	output_text_frame(&t, &f, NULL, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&t);
+	assert_non_null(strstr(s, "      not counted      not counted   1.00 "));
+	assert_non_null(strstr(s, "      counting...      counting...   1.00 "));
+	assert_non_null(strstr(s, "            5.0ms              n/a   1.00 "));
+	output_json_frame(&j, &f, NULL, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&j);
+	assert_non_null(strstr(s, "\"scale\":1.000,\"not_counted\":true}"));
+	assert_non_null(strstr(s, "\"scale\":1.000,\"counting\":true}"));
+	assert_non_null(strstr(s, "\"task-clock\":5000000,\"context-switches\":null,"));
+	sbuf_free(&t);
+	sbuf_free(&cell);
+	sbuf_free(&j);
+}
+
+/*
  * --fields with counter columns: batch text heads each by its event's name,
  * wide enough for it, as the Counters pane and the other formats name them;
  * a column past the events counted keeps its CTRn.
@@ -1287,6 +1356,7 @@ int main(void)
 	    cmocka_unit_test(test_output_format_by_name),
 	    cmocka_unit_test(test_counters_no_count),
 	    cmocka_unit_test(test_counters_text_units),
+	    cmocka_unit_test(test_counters_states),
 	    cmocka_unit_test(test_io_cgroup_columns),
 	    cmocka_unit_test(test_output_formats_listed),
 	    cmocka_unit_test(test_counters_text_headings),

@@ -178,6 +178,29 @@ double field_ctr_value(enum field_id id, const struct frame_proc *p);
  * 5 digits, then with K, M, G or T.
  */
 void fmt_ctr(struct sbuf *b, const char *event, double v, int width);
+/*
+ * What a row's counter cell holds: a count, or why there is none. One table
+ * of sentences (ctr_state_text()) says each the same way in the Counters
+ * pane, batch text and the CTRn columns; JSON's flags and nulls and CSV's
+ * empty cells follow the same states.
+ */
+enum ctr_state {
+	CTR_COUNTED,	 /* a count over the whole interval (scaled when multiplexed) */
+	CTR_NONE,	 /* not attached (over the budget, refused, not in view): "-" */
+	CTR_NOT_COUNTED, /* attached, but its group never ran in the interval */
+	CTR_COUNTING,	 /* attached within the interval: counts start with the next */
+	CTR_NA,		 /* counted in the kernel, which this user may not count */
+	CTR_STATE_COUNT
+};
+/* p's state for event e of f (0-based); e < 0: the row's, whatever any one event's
+ * (CTR_NA is an event's). An event f does not count is CTR_NONE. */
+enum ctr_state ctr_state(const struct frame *f, const struct frame_proc *p, int e);
+/*
+ * The sentence for s, untranslated (a msgid: the viewer passes it through _(),
+ * batch text prints it as it is); utf8: the form for a UTF-8 terminal where it
+ * differs ("counting…" for "counting..."). NULL for CTR_COUNTED: the count is shown.
+ */
+const char *ctr_state_text(enum ctr_state s, bool utf8);
 /* Whether p's value of event e is a count: its group ran, and this user may count it. */
 static inline bool ctr_counted(const struct frame_proc *p, int e)
 {
@@ -203,6 +226,11 @@ struct output_view {
 	/* text: TIME+, UTIME+ and STIME+ with the dead children's time (top -S); %CPU,
 	 * JSON and CSV keep the process's own, as the frame does */
 	bool cumulative;
+	/* text: the sentences a terminal shows in UTF-8 where they differ ("counting…") */
+	bool utf8;
+	/* text: the sentences in the user's language (the viewer); batch text keeps them
+	 * in English, as top -b is read by programs */
+	bool translate;
 	/* the Tasks: line's counts when top's -p narrows them (rows_count_tasks()); NULL:
 	 * the frame's */
 	const struct frame_tasks *tasks;

@@ -121,7 +121,7 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			for (int e = 0; e < f->counters.nevents; e++) {
 				sbuf_addc(b, ',');
 				/* no count is an empty field, never a 0 */
-				if (p->has_ctr && ctr_counted(p, e))
+				if (ctr_state(f, p, e) == CTR_COUNTED)
 					sbuf_addf(b, p->ctr[e], 0);
 			}
 		}

@@ -206,6 +206,37 @@ double field_ctr_value(enum field_id id, const struct frame_proc *p)
 	return p->has_ctr && ctr_counted(p, e) ? p->ctr[e] : -1;
 }
 
+enum ctr_state ctr_state(const struct frame *f, const struct frame_proc *p, int e)
+{
+	/* the row's reasons before an event's: multiplexed out, or attached within it */
+	if (!p->has_ctr || e >= f->counters.nevents)
+		return CTR_NONE;
+	if (p->ctr_not_counted)
+		return CTR_NOT_COUNTED;
+	if (p->ctr_counting)
+		return CTR_COUNTING;
+	if (e >= 0 && (p->ctr_na >> e & 1))
+		return CTR_NA;
+	return CTR_COUNTED;
+}
+
+const char *ctr_state_text(enum ctr_state s, bool utf8)
+{
+	static const struct {
+		const char *ascii, *utf8; /* utf8: NULL where it is the ASCII form */
+	} text[CTR_STATE_COUNT] = {
+	    [CTR_COUNTED] = {NULL, NULL},
+	    [CTR_NONE] = {"-", NULL},
+	    [CTR_NOT_COUNTED] = {N_("not counted"), NULL},
+	    [CTR_COUNTING] = {N_("counting..."), N_("counting…")},
+	    [CTR_NA] = {N_("n/a"), NULL},
+	};
+
+	if (s < 0 || s >= CTR_STATE_COUNT)
+		return NULL;
+	return utf8 && text[s].utf8 ? text[s].utf8 : text[s].ascii;
+}
+
 void fmt_ctr(struct sbuf *b, const char *event, double v, int width)
 {
 	static const char units[] = "KMGT";
@@ -554,20 +585,18 @@ static void fmt_time_field(struct sbuf *b, enum field_id id, const struct frame_
 	fmt_time_plus(b, time_ticks(id, p, v->cumulative), f->hz, field_defs[id].width);
 }
 
-/* A counter column: its count, or why there is none for this row. */
+/* A counter column: its count, or why there is none for this row, as the view says it. */
 static void fmt_ctr_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-			  const struct frame *f)
+			  const struct frame *f, const struct output_view *v)
 {
 	int e = (int)field_defs[id].off;
+	enum ctr_state s = ctr_state(f, p, e);
+	const char *t = ctr_state_text(s, v->utf8);
 
-	if (!p->has_ctr || e >= f->counters.nevents)
-		sbuf_addc(b, '-');
-	else if (p->ctr_counting)
-		sbuf_adds(b, "counting");
-	else if (field_ctr_value(id, p) < 0)
-		sbuf_adds(b, "n/a");
-	else
+	if (s == CTR_COUNTED)
 		fmt_ctr(b, f->counters.names[e], p->ctr[e], field_defs[id].width);
+	else
+		sbuf_adds(b, v->translate ? _(t) : t);
 }
 
 /* The command line when the view shows them (-c) and the row has one, else the name. */
@@ -710,7 +739,7 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_CTR6:
 	case FIELD_CTR7:
 	case FIELD_CTR8:
-		fmt_ctr_field(b, id, p, f);
+		fmt_ctr_field(b, id, p, f, v);
 		break;
 	case FIELD_COMMAND:
 		fmt_command(b, p, f, v);

@@ -137,15 +137,11 @@ static void counters_cells(struct ui *ui, int y, const struct frame_proc *p,
 		const char *t;
 		int tw;
 
+		enum ctr_state s = ctr_state(&ui->frame, p, e);
+
 		/* multiplexed out the whole interval, or attached within it: no count, no 0 */
-		if (!p->has_ctr)
-			t = "-";
-		else if (p->ctr_not_counted)
-			t = _("not counted");
-		else if (p->ctr_counting)
-			t = ui->utf8 ? _("counting…") : _("counting...");
-		else if (p->ctr_na & (1u << e))
-			t = _("n/a");
+		if (s != CTR_COUNTED)
+			t = _(ctr_state_text(s, ui->utf8));
 		else {
 			sbuf_reset(&b);
 			fmt_ctr(&b, c->names[e], p->ctr[e], L->w[e]);

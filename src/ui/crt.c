@@ -85,6 +85,7 @@ static void start_curses(struct ui *ui)
 	 */
 	typeahead(-1);
 	ui->utf8 = !ui->no_unicode && !strcmp(nl_langinfo(CODESET), "UTF-8");
+	ui->view.utf8 = ui->utf8;
 	crt_set_color(ui, ui->cfg.color && !(nc && *nc));
 }
 
