@@ -126,6 +126,10 @@ struct want {
 #define EXPECT_oom_score(v) IS(v == 667)
 #define EXPECT_oom_adj(v) IS(v == -17)
 #define EXPECT_ctr_counting(v) NOT_PROC
+#define EXPECT_ctr_ipc(v) NOT_PROC
+#define EXPECT_ctr_cache_mpki(v) NOT_PROC
+#define EXPECT_ctr_branch_mpki(v) NOT_PROC
+#define EXPECT_ctr_cpu_share(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
 static void put_file(const char *dir, const char *name, const char *text)

@@ -42,7 +42,8 @@ enum field_type {
 	FT_NAME,  /* const char *, NUL-terminated; NULL: not known (see field_absent) */
 	FT_COMM,  /* comm[comm_len] */
 	FT_TICKS, /* utime + stime; .off is not used */
-	FT_CTR	  /* ctr[.off], an event's count; none when not counted */
+	FT_CTR,	  /* ctr[.off], an event's count; none when not counted */
+	FT_CTRFIG /* double derived from the counters; none without them, or when < 0 */
 };
 
 struct field_def {
@@ -64,6 +65,8 @@ struct field_def {
 	/* in JSON and CSV only when --fields names it: what it needs read would cost
 	 * every frame of theirs (status for each process) */
 	bool if_asked;
+	/* in JSON and CSV, unless --fields names it, only while the frame counts */
+	bool if_counting;
 	/* 1 + the offset of the bool member that says the value holds (row.def's WHEN:
 	 * has_io, exited, ...), 0 when it always does */
 	size_t when;
@@ -167,6 +170,10 @@ struct ctr_derived {
 	double cpu_share;   /* task-clock over the interval, percent of one CPU */
 };
 void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d);
+/* Each counted row of f's figures into its ctr_ipc, ctr_cache_mpki, ... (-1 where none):
+ * after the observer read the counts, or a replay gave them, so the figures sort and
+ * show as columns. */
+void ctr_derive_rows(struct frame *f);
 /* The field of counter event e (0-based), or -1 past the last. */
 int field_ctr(int e);
 /* p's count of the event field id stands for, or -1 when it has none (not attached, not

@@ -71,7 +71,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			int id = cols ? (int)cols[c] : (int)c;
 
 			if (!field_defs[id].key || field_defs[id].json_only ||
-			    (!cols && field_defs[id].if_asked))
+			    (!cols && field_defs[id].if_asked) ||
+			    (!cols && field_defs[id].if_counting && !f->counters.on))
 				continue;
 			sbuf_addc(b, ',');
 			sbuf_adds(b, field_defs[id].key);
@@ -97,7 +98,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			size_t n;
 
 			if (!field_defs[id].key || field_defs[id].json_only ||
-			    (!cols && field_defs[id].if_asked))
+			    (!cols && field_defs[id].if_asked) ||
+			    (!cols && field_defs[id].if_counting && !f->counters.on))
 				continue;
 			sbuf_addc(b, ',');
 			/* unknown is an empty field, never a 0 */

@@ -72,7 +72,8 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 		const char *s;
 		size_t n;
 
-		if (!field_defs[id].key || (!cols && field_defs[id].if_asked))
+		if (!field_defs[id].key || (!cols && field_defs[id].if_asked) ||
+		    (!cols && field_defs[id].if_counting && !f->counters.on))
 			continue;
 		if (field_absent((enum field_id)id, p) && field_defs[id].if_looked)
 			continue;
