@@ -20,23 +20,52 @@ static const char *col_title(const struct ui *ui, const struct table_screen *s, 
 	return t ? t : field_title(&ui->frame, id);
 }
 
+/* Columns the longest sentence for a counter cell without a count takes, in the
+ * viewer's language and encoding ("not counted", "counting…"). */
+static int ctr_sentence_cols(const struct ui *ui)
+{
+	static int cols[2] = {-1, -1}; /* ASCII, UTF-8: the language does not change */
+	int *c = &cols[ui->utf8 ? 1 : 0];
+
+	if (*c >= 0)
+		return *c;
+	*c = 0;
+	for (int st = 0; st < CTR_STATE_COUNT; st++) {
+		const char *t = ctr_state_text((enum ctr_state)st, ui->utf8);
+		int w;
+
+		if (!t)
+			continue;
+		t = _(t);
+		w = ui_cols(ui, t, strlen(t));
+		if (w > *c)
+			*c = w;
+	}
+	return *c;
+}
+
 static int col_width(const struct ui *ui, const struct table_screen *s, enum field_id id)
 {
+	int w;
+
 	if (s->title && s->title(ui, id)) {
 		/* the screen's own heading: as wide as it, or the table's width */
-		int w = field_defs[id].width, tl = (int)strlen(s->title(ui, id));
+		int tl = (int)strlen(s->title(ui, id));
 
-		return w && tl > w ? tl : w;
-	}
-	if (id == FIELD_PID || id == FIELD_PPID) {
-		int w = 1;
-
+		w = field_defs[id].width && tl > field_defs[id].width ? tl : field_defs[id].width;
+	} else if (id == FIELD_PID || id == FIELD_PPID) {
+		w = 1;
 		for (unsigned v = ui->frame.pid_max ? ui->frame.pid_max - 1 : 99999; v >= 10;
 		     v /= 10)
 			w++;
 		return w < 5 ? 5 : w;
+	} else {
+		w = field_width(&ui->frame, id);
 	}
-	return field_width(&ui->frame, id);
+	/* a counter's cell says why it has no count, in full */
+	if (field_defs[id].type == FT_CTR && w < ctr_sentence_cols(ui))
+		w = ctr_sentence_cols(ui);
+	return w;
 }
 
 /* Room the name keeps on a narrow screen before other columns give way:
@@ -161,7 +190,7 @@ static void draw_row(struct ui *ui, const struct table_screen *s, int y, size_t 
 		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
 		enum field_id id = cols[c];
-		int w = col_width(ui, s, id);
+		int w = col_width(ui, s, id), cw;
 
 		if (id == FIELD_COMMAND) {
 			int avail = COLS - x;
@@ -178,16 +207,14 @@ static void draw_row(struct ui *ui, const struct table_screen *s, int y, size_t 
 		}
 		sbuf_reset(cell);
 		field_format(cell, id, p, &ui->frame, &ui->view);
-		if ((int)cell->len > w) {
-			cell->len = (size_t)w;
-			cell->p[w - 1] = '+';
-		}
 		if (x + w > COLS)
 			break;
-		if (field_defs[id].left)
-			ui_put(ui, y, x, w, cell->p, cell->len);
+		/* by columns, not bytes: "counting…" is nine columns in eleven bytes */
+		cw = ui_cols(ui, cell->p, cell->len);
+		if (field_defs[id].left || cw >= w)
+			ui_put_cut(ui, y, x, w, cell->p, cell->len);
 		else
-			ui_put(ui, y, x + w - (int)cell->len, w, cell->p, cell->len);
+			ui_put(ui, y, x + w - cw, w, cell->p, cell->len);
 		x += w + 1;
 	}
 	if (ui->ntags && tags_has(ui, p))

@@ -259,6 +259,8 @@ attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono);
 /* Draw n bytes at (y, x) in at most maxw columns: wide characters counted, anything
  * unprintable or not valid in the locale as '?'. Returns the columns used. */
 int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
+/* The columns ui_put() would take for n bytes of s, with room for all of them. */
+int ui_cols(const struct ui *ui, const char *s, size_t n);
 /* As ui_put(), but text that does not fit ends in '+' in its last column, as top marks a cut. */
 int ui_put_cut(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
 
