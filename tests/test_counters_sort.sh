@@ -12,7 +12,7 @@
 # none. In batch, -s ctr1 sorts by the first counter too, -s and --fields
 # take the derived figures (IPC '-' and JSON's null, never 0, where cycles
 # are not counted), and the processes over --counter-budget are named as
-# such. Skips (77) without tmux or where perf
+# such. The Processes pane counts too while it shows a counter column. Skips (77) without tmux or where perf
 # events cannot be opened at all.
 
 NAME=test_counters_sort
@@ -128,5 +128,19 @@ keys F6
 expect 'Sort by:'
 expect 'context-switches'
 keys Escape
+keys q
+
+# ---- the Processes pane: the same columns, counted while it shows them ----
+printf 'keys = top\ncolumns = pid,ctr1,ctr_cpu,scale,ipc,command\nsort = ctr_cpu\n' \
+	>"$XDG_CONFIG_HOME/ptop/ptoprc"
+tm_new_server
+tm_run "$PTOP" -d 0.5 -p "$busy,$idle"
+expect '^ *PID +task-clock +CPU%'
+expect "^ *$busy +[0-9.]+ms +[0-9.]+ +1\.00 +[-0-9.]+ sh"
+wait_for busy_above || fail "sorted by CPU% on the Processes pane, the busy child is not first"
+if ! "$PTOP" -b -n 1 -o json --counters -p "$idle" 2>/dev/null | grep -q '"source":"hardware"'; then
+	# no PMU here: no cycles, so no IPC, and never a 0 for it
+	expect "^ *$idle +[0-9.]+ms +[0-9.]+ +1\.00 +- sleep"
+fi
 keys q
 finish

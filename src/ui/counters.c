@@ -2,7 +2,7 @@
 /*
  * counters.c: the Counters pane: the same processes, order and selection as
  * the Processes pane, with their counters (one group per process, attached
- * only while this pane shows them, under the budget), what is derived from
+ * only while a pane shows them, under the budget), what is derived from
  * them (IPC, misses per thousand instructions, CPU share), and what it costs
  * ptop to observe: its own counters, read with rdpmc where the kernel allows.
  * The rows are a screen of the field table's columns (ctr1.., ipc, scale...)
