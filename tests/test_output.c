@@ -1131,6 +1131,8 @@ static void test_counters_text_headings(void **state)
 	f.procs[1].ctr[0] = 7;
 	f.procs[1].ctr[1] = 1234567;
 	f.procs[1].ctr_scale = 1;
+	f.procs[2].has_ctr = true;
+	f.procs[2].ctr_counting = true;
 	assert_string_equal(field_title(&f, FIELD_CTR2), f.counters.names[1]);
 	assert_string_equal(field_title(&f, FIELD_CTR3), "CTR3");
 	assert_int_equal(field_width(&f, FIELD_CTR1), field_defs[FIELD_CTR1].width);
@@ -1140,11 +1142,14 @@ static void test_counters_text_headings(void **state)
 	assert_null(strstr(s, "CTR1"));
 	assert_null(strstr(s, "CTR2"));
 	assert_non_null(strstr(s,
-			       "        ipc perf::PERF_COUNT_HW_CACHE_L1D:READ:ACCESS       CTR3 "
+			       "        ipc perf::PERF_COUNT_HW_CACHE_L1D:READ:ACCESS        CTR3 "
 			       "COMMAND\n"));
 	/* the values right-aligned under the long name */
 	assert_non_null(
-	    strstr(s, "          7                                     1235K          - "));
+	    strstr(s, "          7                                     1235K           - "));
+	/* a column is wide enough to say why a cell has no count, uncut */
+	assert_non_null(
+	    strstr(s, " counting...                               counting...           - "));
 	sbuf_free(&t);
 }
 
