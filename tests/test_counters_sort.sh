@@ -6,7 +6,7 @@
 # a private tmux server; on the Counters pane their rows say "counting…"
 # until a whole interval is counted, then task-clock in ms; `>` sorts by the
 # first counter (task-clock, as the status line says), R reverses it, and
-# the rows follow the counts, not %CPU; a click on the CPU% or SCALE heading
+# the rows follow the counts, not %CPU; a click on the TCLK% or SCALE heading
 # sorts by that column and < > move over them too; F6 lists the counters by
 # name; the figures that need a PMU are not columns of '-' where there is
 # none. In batch, -s ctr1 sorts by the first counter too, -s and --fields
@@ -67,7 +67,7 @@ if busy["counters"].get("cycles"):
 PY
 "$PTOP" -b -n 2 -d 0.5 --counters=task-clock -s ipc --fields pid,ipc,ctr_cpu,scale,command \
 	-p "$idle,$busy" >"$tmp/text" 2>"$tmp/err" || fail "-s ipc exited $?: $(cat "$tmp/err")"
-grep -Eq "^ *PID +IPC +CPU% +SCALE COMMAND" "$tmp/text" || fail "--fields ipc: $(cat "$tmp/text")"
+grep -Eq "^ *PID +IPC +TCLK% +SCALE COMMAND" "$tmp/text" || fail "--fields ipc: $(cat "$tmp/text")"
 grep -Eq "^ *$busy +- +[0-9.]+ +1\.00 " "$tmp/text" ||
 	fail "IPC without cycles counted is not '-': $(grep -E "^ *$busy " "$tmp/text")"
 "$PTOP" -b -n 1 --counters=task-clock --counter-budget 1 -p "$idle,$busy" >"$tmp/text" 2>&1 ||
@@ -101,7 +101,7 @@ wait_for busy_above || fail "sorted by task-clock, the busy child is not above t
 keys R
 wait_for idle_above || fail "task-clock reversed, the idle child is not above the busy one"
 
-# the pane is a screen of the same columns: CPU% (from task-clock) and SCALE
+# the pane is a screen of the same columns: TCLK% (from task-clock) and SCALE
 # sort from a click on their headings, and < > move over them too
 # the headings, the sort mark (one column, three bytes in UTF-8) as one byte
 heading_line() { screen | sed -e 's/▲/^/' -e 's/▼/^/' | grep -nE '^ *PID.* SCALE COMMAND' | head -n 1; }
@@ -113,15 +113,15 @@ click_heading() { # click_heading TITLE: xterm's reports of a press and a releas
 	tm send-keys -t "$session" -l "$(awk -v x="$x" -v y="$y" \
 		'BEGIN { printf "\033[M %c%c\033[M#%c%c", x + 33, y + 33, x + 33, y + 33 }')"
 }
-expect '^ *PID.* CPU% +SCALE COMMAND'
-click_heading 'CPU%'
-expect 'Sorted by CPU%'
-wait_for busy_above || fail "sorted by CPU%, the busy child is not above the idle one"
+expect '^ *PID.* TCLK% +SCALE COMMAND'
+click_heading 'TCLK%'
+expect 'Sorted by TCLK%'
+wait_for busy_above || fail "sorted by TCLK%, the busy child is not above the idle one"
 click_heading SCALE
 expect 'Sorted by SCALE'
 expect "^ *$busy .* 1\.00 +sh"
 keys '<'
-expect 'Sorted by CPU%'
+expect 'Sorted by TCLK%'
 keys '>'
 expect 'Sorted by SCALE'
 keys F6
@@ -135,9 +135,9 @@ printf 'keys = top\ncolumns = pid,ctr1,ctr_cpu,scale,ipc,command\nsort = ctr_cpu
 	>"$XDG_CONFIG_HOME/ptop/ptoprc"
 tm_new_server
 tm_run "$PTOP" -d 0.5 -p "$busy,$idle"
-expect '^ *PID +task-clock +CPU%'
+expect '^ *PID +task-clock +TCLK%'
 expect "^ *$busy +[0-9.]+ms +[0-9.]+ +1\.00 +[-0-9.]+ sh"
-wait_for busy_above || fail "sorted by CPU% on the Processes pane, the busy child is not first"
+wait_for busy_above || fail "sorted by TCLK% on the Processes pane, the busy child is not first"
 if ! "$PTOP" -b -n 1 -o json --counters -p "$idle" 2>/dev/null | grep -q '"source":"hardware"'; then
 	# no PMU here: no cycles, so no IPC, and never a 0 for it
 	expect "^ *$idle +[0-9.]+ms +[0-9.]+ +1\.00 +- sleep"
