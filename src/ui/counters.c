@@ -180,22 +180,13 @@ static size_t counters_sort_columns(struct ui *ui, enum field_id *out, size_t ma
 	return n;
 }
 
-/* A counter column's heading for a message: the event's name. */
-static const char *column_name(struct ui *ui, enum field_id id)
-{
-	for (int e = 0; e < ui->frame.counters.nevents; e++)
-		if ((int)id == field_ctr(e))
-			return ui->frame.counters.names[e];
-	return field_defs[id].title;
-}
-
 static void sort_by(struct ui *ui, enum field_id id)
 {
 	if (ui->cfg.order.field == id)
 		ui->cfg.order.reverse = !ui->cfg.order.reverse;
 	else
 		ui->cfg.order = (struct row_order){.field = id};
-	ui_status(ui, _("Sorted by %s%s"), column_name(ui, id),
+	ui_status(ui, _("Sorted by %s%s"), field_title(&ui->frame, id),
 		  ui->cfg.order.reverse ? _(", reversed") : "");
 }
 
@@ -213,7 +204,7 @@ static void sort_step(struct ui *ui, int dir)
 	else if (dir > 0 && at + 1 < n)
 		at++;
 	ui->cfg.order = (struct row_order){.field = cols[at]};
-	ui_status(ui, _("Sorted by %s"), column_name(ui, cols[at]));
+	ui_status(ui, _("Sorted by %s"), field_title(&ui->frame, cols[at]));
 }
 
 static unsigned counters_key(struct ui *ui, enum ui_action act, int key)
