@@ -939,6 +939,171 @@ static void test_counters_text_units(void **state)
 }
 
 /*
+ * One sentence per counter state: the batch text section and a CTRn column say
+ * each the same way (a row multiplexed out is "not counted" in both, never
+ * "n/a"), and JSON's flags and nulls follow the same states.
+ */
+static void test_counters_states(void **state)
+{
+	struct output_view v = output_view_default;
+	struct frame f;
+	struct sbuf t = {0}, cell = {0}, j = {0};
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	f.counters.on = true;
+	f.counters.nevents = 2;
+	strcpy(f.counters.names[0], "task-clock");
+	strcpy(f.counters.names[1], "context-switches");
+	for (size_t i = 0; i < f.nprocs; i++) {
+		f.procs[i].has_ctr = true;
+		f.procs[i].ctr_scale = 1;
+	}
+	f.procs[0].ctr_not_counted = true;
+	f.procs[1].ctr_counting = true;
+	f.procs[2].ctr_na = 2;
+	f.procs[2].ctr[0] = 5e6;
+	assert_int_equal(ctr_state(&f, &f.procs[0], 1), CTR_NOT_COUNTED);
+	assert_int_equal(ctr_state(&f, &f.procs[1], 0), CTR_COUNTING);
+	assert_int_equal(ctr_state(&f, &f.procs[2], 0), CTR_COUNTED);
+	assert_int_equal(ctr_state(&f, &f.procs[2], 1), CTR_NA);
+	assert_int_equal(ctr_state(&f, &f.procs[2], -1), CTR_COUNTED);
+	assert_int_equal(ctr_state(&f, &f.procs[2], 2), CTR_NONE);
+	assert_string_equal(ctr_state_text(CTR_COUNTING, false), "counting...");
+	assert_string_equal(ctr_state_text(CTR_COUNTING, true), "counting…");
+	assert_null(ctr_state_text(CTR_COUNTED, true));
+	for (int k = 0; k < 3; k++) {
+		static const char *const want[3][2] = {{"not counted", "not counted"},
+						       {"counting...", "counting..."},
+						       {"5.0ms", "n/a"}};
+
+		for (int e = 0; e < 2; e++) {
+			sbuf_reset(&cell);
+			field_format(&cell, field_ctr(e), &f.procs[k], &f, NULL);
+			assert_string_equal(sbuf_cstr(&cell), want[k][e]);
+		}
+	}
+	v.utf8 = true;
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_CTR1, &f.procs[1], &f, &v);
+	assert_string_equal(sbuf_cstr(&cell), "counting…");
+	f.procs[3].has_ctr = false;
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_CTR1, &f.procs[3], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "-");
+	output_text_frame(&t, &f, NULL, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&t);
+	assert_non_null(strstr(s, "      not counted      not counted   1.00 "));
+	assert_non_null(strstr(s, "      counting...      counting...   1.00 "));
+	assert_non_null(strstr(s, "            5.0ms              n/a   1.00 "));
+	output_json_frame(&j, &f, NULL, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&j);
+	assert_non_null(strstr(s, "\"scale\":1.000,\"not_counted\":true}"));
+	assert_non_null(strstr(s, "\"scale\":1.000,\"counting\":true}"));
+	assert_non_null(strstr(s, "\"task-clock\":5000000,\"context-switches\":null,"));
+	sbuf_free(&t);
+	sbuf_free(&cell);
+	sbuf_free(&j);
+}
+
+/*
+ * The figures derived from the counters are columns: IPC, C/KI, B/KI, CPU%
+ * and SCALE show in text, sort, and reach JSON and CSV while counters are on;
+ * a figure whose events are not counted (a row counting, an event n/a, no
+ * cycles counted) is unknown ('-', null, empty), never a 0.
+ */
+static void test_counters_derived_columns(void **state)
+{
+	static const char *const ev[] = {"cycles", "instructions", "cache-misses", "branch-misses",
+					 "task-clock"};
+	const struct frame_proc *rows[NPROCS];
+	struct row_order by_ipc = {.field = FIELD_IPC};
+	struct frame f;
+	struct sbuf cell = {0}, j = {0}, c = {0};
+	const char *s;
+
+	(void)state;
+	build_frame(&f);
+	f.counters.on = true;
+	f.counters.nevents = 5;
+	f.interval_s = 1;
+	for (int e = 0; e < 5; e++)
+		strcpy(f.counters.names[e], ev[e]);
+	for (size_t i = 0; i < f.nprocs; i++) {
+		f.procs[i].has_ctr = i < 4;
+		f.procs[i].ctr_scale = 1;
+		f.procs[i].ctr[0] = 1000;
+		f.procs[i].ctr[1] = 500.0 * (double)(i + 1);
+		f.procs[i].ctr[2] = 5;
+		f.procs[i].ctr[3] = 0;
+		f.procs[i].ctr[4] = 250e6;
+	}
+	f.procs[1].ctr_counting = true;
+	f.procs[2].ctr_na = 1u << 2; /* cache-misses n/a: no C/KI, not 0 */
+	f.procs[3].ctr_partial = true;
+	f.procs[3].ctr_scale = 0.5;
+	ctr_derive_rows(&f);
+	assert_int_equal(field_by_name("ipc"), FIELD_IPC);
+	assert_int_equal(field_by_name("scale"), FIELD_SCALE);
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_IPC, &f.procs[0], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "0.50");
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_CMPKI, &f.procs[0], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "10.0");
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_BMPKI, &f.procs[0], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "0.0");
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_CTRCPU, &f.procs[0], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "25.0");
+	for (int id = FIELD_IPC; id <= FIELD_CTRCPU; id++) {
+		assert_true(field_absent((enum field_id)id, &f.procs[1])); /* counting */
+		assert_true(field_absent((enum field_id)id, &f.procs[4])); /* not attached */
+		sbuf_reset(&cell);
+		field_format(&cell, (enum field_id)id, &f.procs[1], &f, NULL);
+		assert_string_equal(sbuf_cstr(&cell), "-");
+	}
+	assert_true(field_absent(FIELD_CMPKI, &f.procs[2]));
+	assert_false(field_absent(FIELD_IPC, &f.procs[2]));
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_SCALE, &f.procs[3], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "0.50+");
+	sbuf_reset(&cell);
+	field_format(&cell, FIELD_SCALE, &f.procs[4], &f, NULL);
+	assert_string_equal(sbuf_cstr(&cell), "-");
+	/* largest IPC first, the rows without one last */
+	for (size_t i = 0; i < f.nprocs; i++)
+		rows[i] = &f.procs[i];
+	rows_sort(rows, f.nprocs, &by_ipc);
+	assert_ptr_equal(rows[0], &f.procs[3]);
+	assert_ptr_equal(rows[1], &f.procs[2]);
+	assert_ptr_equal(rows[2], &f.procs[0]);
+	for (size_t i = 3; i < f.nprocs; i++)
+		assert_true(field_absent(FIELD_IPC, rows[i]));
+	output_json_frame(&j, &f, NULL, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&j);
+	assert_non_null(strstr(s, "\"ipc\":0.500,\"cache_mpki\":10.000,\"branch_mpki\":0.000,"
+				  "\"ctr_cpu_pct\":25.000,\"ctr_scale\":1.00"));
+	assert_non_null(strstr(s, "\"ipc\":null,\"cache_mpki\":null,\"branch_mpki\":null,"
+				  "\"ctr_cpu_pct\":null,\"ctr_scale\":1.00"));
+	output_csv_frame(&c, &f, NULL, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&c);
+	assert_non_null(strstr(s, ",ipc,cache_mpki,branch_mpki,ctr_cpu_pct,ctr_scale"));
+	assert_non_null(strstr(s, ",0.500,10.000,0.000,25.000,1.00"));
+	assert_non_null(strstr(s, ",,,,,1.00"));
+	/* without counters the formats have none of them */
+	f.counters.on = false;
+	sbuf_reset(&j);
+	output_json_frame(&j, &f, NULL, frame_rows(&f), f.nprocs, true);
+	assert_null(strstr(sbuf_cstr(&j), "\"ipc\""));
+	sbuf_free(&cell);
+	sbuf_free(&j);
+	sbuf_free(&c);
+}
+
+/*
  * --fields with counter columns: batch text heads each by its event's name,
  * wide enough for it, as the Counters pane and the other formats name them;
  * a column past the events counted keeps its CTRn.
@@ -966,6 +1131,8 @@ static void test_counters_text_headings(void **state)
 	f.procs[1].ctr[0] = 7;
 	f.procs[1].ctr[1] = 1234567;
 	f.procs[1].ctr_scale = 1;
+	f.procs[2].has_ctr = true;
+	f.procs[2].ctr_counting = true;
 	assert_string_equal(field_title(&f, FIELD_CTR2), f.counters.names[1]);
 	assert_string_equal(field_title(&f, FIELD_CTR3), "CTR3");
 	assert_int_equal(field_width(&f, FIELD_CTR1), field_defs[FIELD_CTR1].width);
@@ -975,11 +1142,14 @@ static void test_counters_text_headings(void **state)
 	assert_null(strstr(s, "CTR1"));
 	assert_null(strstr(s, "CTR2"));
 	assert_non_null(strstr(s,
-			       "        ipc perf::PERF_COUNT_HW_CACHE_L1D:READ:ACCESS       CTR3 "
+			       "        ipc perf::PERF_COUNT_HW_CACHE_L1D:READ:ACCESS        CTR3 "
 			       "COMMAND\n"));
 	/* the values right-aligned under the long name */
 	assert_non_null(
-	    strstr(s, "          7                                     1235K          - "));
+	    strstr(s, "          7                                     1235K           - "));
+	/* a column is wide enough to say why a cell has no count, uncut */
+	assert_non_null(
+	    strstr(s, " counting...                               counting...           - "));
 	sbuf_free(&t);
 }
 
@@ -1287,6 +1457,8 @@ int main(void)
 	    cmocka_unit_test(test_output_format_by_name),
 	    cmocka_unit_test(test_counters_no_count),
 	    cmocka_unit_test(test_counters_text_units),
+	    cmocka_unit_test(test_counters_states),
+	    cmocka_unit_test(test_counters_derived_columns),
 	    cmocka_unit_test(test_io_cgroup_columns),
 	    cmocka_unit_test(test_output_formats_listed),
 	    cmocka_unit_test(test_counters_text_headings),

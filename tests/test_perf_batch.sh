@@ -366,7 +366,7 @@ grep -q "^Counters (" "$tmp/out" || fail "text: no Counters section"
 grep -q "2 attached, 0 not attached" "$tmp/out" || fail "text: Counters header lacks the counts"
 grep -q "task-clock" "$tmp/out" || grep -q "cycles" "$tmp/out" || fail "text: no event names"
 # one frame: attached in it, the counts start with the next interval
-grep -Eq "^ *$busy +counting " "$tmp/out" || fail "text: no counter row for the busy child"
+grep -Eq "^ *$busy +counting\.\.\. " "$tmp/out" || fail "text: no counter row for the busy child"
 if [ -z "$no_breakpoints" ]; then
 	grep -q "^Breakpoints" "$tmp/out" || fail "text: no Breakpoints section"
 	grep -Eq "^ *$idle +\[stack\]\+0x40 +0x[0-9a-f]+ +4 w " "$tmp/out" ||

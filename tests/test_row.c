@@ -140,6 +140,10 @@ struct want {
 #define EXPECT_cgpsi_io_full60(v) IS(v == 80.08)
 #define EXPECT_cgroup_v1(v) IS(v == FRAME_CGROUP_UNIFIED)
 #define EXPECT_ctr_counting(v) NOT_PROC
+#define EXPECT_ctr_ipc(v) NOT_PROC
+#define EXPECT_ctr_cache_mpki(v) NOT_PROC
+#define EXPECT_ctr_branch_mpki(v) NOT_PROC
+#define EXPECT_ctr_cpu_share(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
 static void put_file(const char *dir, const char *name, const char *text)

@@ -156,6 +156,10 @@ struct want {
 #define BPF_cgpsi_io_full60 ELSEWHERE("test_cgroup_psi_columns.sh")
 #define BPF_cgroup_v1 NOT_BPF
 #define BPF_ctr_counting NOT_BPF
+#define BPF_ctr_ipc NOT_BPF
+#define BPF_ctr_cache_mpki NOT_BPF
+#define BPF_ctr_branch_mpki NOT_BPF
+#define BPF_ctr_cpu_share NOT_BPF
 #define BPF_kept NOT_BPF
 
 /* Bytes the child writes to its file: before the first frame, and again between the two. */

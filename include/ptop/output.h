@@ -42,7 +42,8 @@ enum field_type {
 	FT_NAME,  /* const char *, NUL-terminated; NULL: not known (see field_absent) */
 	FT_COMM,  /* comm[comm_len] */
 	FT_TICKS, /* utime + stime; .off is not used */
-	FT_CTR	  /* ctr[.off], an event's count; none when not counted */
+	FT_CTR,	  /* ctr[.off], an event's count; none when not counted */
+	FT_CTRFIG /* double derived from the counters; none without them, or when < 0 */
 };
 
 struct field_def {
@@ -64,6 +65,8 @@ struct field_def {
 	/* in JSON and CSV only when --fields names it: what it needs read would cost
 	 * every frame of theirs (status for each process) */
 	bool if_asked;
+	/* in JSON and CSV, unless --fields names it, only while the frame counts */
+	bool if_counting;
 	/* 1 + the offset of the bool member that says the value holds (row.def's WHEN:
 	 * has_io, exited, ...), 0 when it always does */
 	size_t when;
@@ -167,6 +170,10 @@ struct ctr_derived {
 	double cpu_share;   /* task-clock over the interval, percent of one CPU */
 };
 void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d);
+/* Each counted row of f's figures into its ctr_ipc, ctr_cache_mpki, ... (-1 where none):
+ * after the observer read the counts, or a replay gave them, so the figures sort and
+ * show as columns. */
+void ctr_derive_rows(struct frame *f);
 /* The field of counter event e (0-based), or -1 past the last. */
 int field_ctr(int e);
 /* p's count of the event field id stands for, or -1 when it has none (not attached, not
@@ -178,6 +185,29 @@ double field_ctr_value(enum field_id id, const struct frame_proc *p);
  * 5 digits, then with K, M, G or T.
  */
 void fmt_ctr(struct sbuf *b, const char *event, double v, int width);
+/*
+ * What a row's counter cell holds: a count, or why there is none. One table
+ * of sentences (ctr_state_text()) says each the same way in the Counters
+ * pane, batch text and the CTRn columns; JSON's flags and nulls and CSV's
+ * empty cells follow the same states.
+ */
+enum ctr_state {
+	CTR_COUNTED,	 /* a count over the whole interval (scaled when multiplexed) */
+	CTR_NONE,	 /* not attached (over the budget, refused, not in view): "-" */
+	CTR_NOT_COUNTED, /* attached, but its group never ran in the interval */
+	CTR_COUNTING,	 /* attached within the interval: counts start with the next */
+	CTR_NA,		 /* counted in the kernel, which this user may not count */
+	CTR_STATE_COUNT
+};
+/* p's state for event e of f (0-based); e < 0: the row's, whatever any one event's
+ * (CTR_NA is an event's). An event f does not count is CTR_NONE. */
+enum ctr_state ctr_state(const struct frame *f, const struct frame_proc *p, int e);
+/*
+ * The sentence for s, untranslated (a msgid: the viewer passes it through _(),
+ * batch text prints it as it is); utf8: the form for a UTF-8 terminal where it
+ * differs ("counting…" for "counting..."). NULL for CTR_COUNTED: the count is shown.
+ */
+const char *ctr_state_text(enum ctr_state s, bool utf8);
 /* Whether p's value of event e is a count: its group ran, and this user may count it. */
 static inline bool ctr_counted(const struct frame_proc *p, int e)
 {
@@ -203,6 +233,11 @@ struct output_view {
 	/* text: TIME+, UTIME+ and STIME+ with the dead children's time (top -S); %CPU,
 	 * JSON and CSV keep the process's own, as the frame does */
 	bool cumulative;
+	/* text: the sentences a terminal shows in UTF-8 where they differ ("counting…") */
+	bool utf8;
+	/* text: the sentences in the user's language (the viewer); batch text keeps them
+	 * in English, as top -b is read by programs */
+	bool translate;
 	/* the Tasks: line's counts when top's -p narrows them (rows_count_tasks()); NULL:
 	 * the frame's */
 	const struct frame_tasks *tasks;

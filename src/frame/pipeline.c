@@ -161,6 +161,9 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 	err = p->src.ops->frame(p->src.s, &so, f);
 	if (!err && p->acct)
 		account_frame(p->acct, f);
+	/* a recording keeps the counts, not what is derived from them */
+	if (!err && !p->ob && f->counters.on)
+		ctr_derive_rows(f);
 	return err;
 }
 
@@ -203,6 +206,8 @@ void pipeline_observe(struct pipeline *p, struct frame *f, const struct frame_pr
 	rows = live_rows(p, f, rows, &n);
 	observer_set(p->ob, counters, perf_fds);
 	observer_update(p->ob, f, rows, n);
+	/* the figures derived from the counts are columns: they sort as the counts do */
+	ctr_derive_rows(f);
 }
 
 size_t pipeline_select(struct pipeline *p, struct frame *f, const struct row_filter *flt,

@@ -71,7 +71,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			int id = cols ? (int)cols[c] : (int)c;
 
 			if (!field_defs[id].key || field_defs[id].json_only ||
-			    (!cols && field_defs[id].if_asked))
+			    (!cols && field_defs[id].if_asked) ||
+			    (!cols && field_defs[id].if_counting && !f->counters.on))
 				continue;
 			sbuf_addc(b, ',');
 			sbuf_adds(b, field_defs[id].key);
@@ -97,7 +98,8 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			size_t n;
 
 			if (!field_defs[id].key || field_defs[id].json_only ||
-			    (!cols && field_defs[id].if_asked))
+			    (!cols && field_defs[id].if_asked) ||
+			    (!cols && field_defs[id].if_counting && !f->counters.on))
 				continue;
 			sbuf_addc(b, ',');
 			/* unknown is an empty field, never a 0 */
@@ -121,7 +123,7 @@ void output_csv_frame(struct sbuf *b, const struct frame *f, const struct output
 			for (int e = 0; e < f->counters.nevents; e++) {
 				sbuf_addc(b, ',');
 				/* no count is an empty field, never a 0 */
-				if (p->has_ctr && ctr_counted(p, e))
+				if (ctr_state(f, p, e) == CTR_COUNTED)
 					sbuf_addf(b, p->ctr[e], 0);
 			}
 		}

@@ -62,12 +62,14 @@ enum {
 #define COL_JSON_ONLY 8u
 #define COL_IF_LOOKED 16u
 #define COL_IF_ASKED 32u
+#define COL_IF_COUNTING 64u
 
 #define COL_COMMON(ID, nm, ttl, ht, w, fl, k, d)                                                   \
 	.name = (nm), .title = (ttl), .htop = (ht), .desc = (d), .width = (w),                     \
 	.left = ((fl)&COL_LEFT) != 0, .ascending = ((fl)&COL_ASC) != 0,                            \
 	.observer = ((fl)&COL_OBSERVER) != 0, .json_only = ((fl)&COL_JSON_ONLY) != 0,              \
-	.if_looked = ((fl)&COL_IF_LOOKED) != 0, .if_asked = ((fl)&COL_IF_ASKED) != 0, .key = (k)
+	.if_looked = ((fl)&COL_IF_LOOKED) != 0, .if_asked = ((fl)&COL_IF_ASKED) != 0,              \
+	.if_counting = ((fl)&COL_IF_COUNTING) != 0, .key = (k)
 
 const struct field_def field_defs[FIELD_COUNT] = {
 #define COLUMN(ID, nm, ttl, ht, w, fl, member, k, d)                                               \
@@ -174,6 +176,8 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 		break;
 	case FT_CTR:
 		return CMP(field_ctr_value(id, a), field_ctr_value(id, b));
+	case FT_CTRFIG:
+		return CMP(VAL(double, a, d), VAL(double, b, d));
 	}
 	return 0;
 }
@@ -204,6 +208,37 @@ double field_ctr_value(enum field_id id, const struct frame_proc *p)
 	int e = (int)field_defs[id].off;
 
 	return p->has_ctr && ctr_counted(p, e) ? p->ctr[e] : -1;
+}
+
+enum ctr_state ctr_state(const struct frame *f, const struct frame_proc *p, int e)
+{
+	/* the row's reasons before an event's: multiplexed out, or attached within it */
+	if (!p->has_ctr || e >= f->counters.nevents)
+		return CTR_NONE;
+	if (p->ctr_not_counted)
+		return CTR_NOT_COUNTED;
+	if (p->ctr_counting)
+		return CTR_COUNTING;
+	if (e >= 0 && (p->ctr_na >> e & 1))
+		return CTR_NA;
+	return CTR_COUNTED;
+}
+
+const char *ctr_state_text(enum ctr_state s, bool utf8)
+{
+	static const struct {
+		const char *ascii, *utf8; /* utf8: NULL where it is the ASCII form */
+	} text[CTR_STATE_COUNT] = {
+	    [CTR_COUNTED] = {NULL, NULL},
+	    [CTR_NONE] = {"-", NULL},
+	    [CTR_NOT_COUNTED] = {N_("not counted"), NULL},
+	    [CTR_COUNTING] = {N_("counting..."), N_("counting…")},
+	    [CTR_NA] = {N_("n/a"), NULL},
+	};
+
+	if (s < 0 || s >= CTR_STATE_COUNT)
+		return NULL;
+	return utf8 && text[s].utf8 ? text[s].utf8 : text[s].ascii;
 }
 
 void fmt_ctr(struct sbuf *b, const char *event, double v, int width)
@@ -272,6 +307,9 @@ void field_number(struct sbuf *b, enum field_id id, const struct frame_proc *p)
 	case FT_TICKS:
 		sbuf_addu(b, p->utime + p->stime);
 		break;
+	case FT_CTRFIG:
+		sbuf_addf(b, VAL(double, p, d), 3);
+		break;
 	default:
 		break;
 	}
@@ -286,6 +324,8 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 		return !*(const bool *)((const char *)p + d->when - 1);
 	if (d->type == FT_NAME)
 		return !VAL(const char *, p, d);
+	if (d->type == FT_CTRFIG)
+		return !p->has_ctr || VAL(double, p, d) < 0;
 	return d->if_looked && d->type == FT_INT && VAL(int, p, d) < 0;
 }
 
@@ -554,20 +594,18 @@ static void fmt_time_field(struct sbuf *b, enum field_id id, const struct frame_
 	fmt_time_plus(b, time_ticks(id, p, v->cumulative), f->hz, field_defs[id].width);
 }
 
-/* A counter column: its count, or why there is none for this row. */
+/* A counter column: its count, or why there is none for this row, as the view says it. */
 static void fmt_ctr_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
-			  const struct frame *f)
+			  const struct frame *f, const struct output_view *v)
 {
 	int e = (int)field_defs[id].off;
+	enum ctr_state s = ctr_state(f, p, e);
+	const char *t = ctr_state_text(s, v->utf8);
 
-	if (!p->has_ctr || e >= f->counters.nevents)
-		sbuf_addc(b, '-');
-	else if (p->ctr_counting)
-		sbuf_adds(b, "counting");
-	else if (field_ctr_value(id, p) < 0)
-		sbuf_adds(b, "n/a");
-	else
+	if (s == CTR_COUNTED)
 		fmt_ctr(b, f->counters.names[e], p->ctr[e], field_defs[id].width);
+	else
+		sbuf_adds(b, v->translate ? _(t) : t);
 }
 
 /* The command line when the view shows them (-c) and the row has one, else the name. */
@@ -723,7 +761,21 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_CTR6:
 	case FIELD_CTR7:
 	case FIELD_CTR8:
-		fmt_ctr_field(b, id, p, f);
+		fmt_ctr_field(b, id, p, f, v);
+		break;
+	case FIELD_IPC:
+		sbuf_addf_local(b, p->ctr_ipc, 2);
+		break;
+	case FIELD_CMPKI:
+	case FIELD_BMPKI:
+	case FIELD_CTRCPU:
+		sbuf_addf_local(b, VAL(double, p, &field_defs[id]), 1);
+		break;
+	case FIELD_SCALE:
+		/* '+': some of its threads are not counted (over the limits) */
+		sbuf_addf_local(b, p->ctr_scale, 2);
+		if (p->ctr_partial)
+			sbuf_addc(b, '+');
 		break;
 	case FIELD_COMMAND:
 		fmt_command(b, p, f, v);
@@ -946,6 +998,7 @@ static void key_of(const struct row_order *ord, const struct frame_proc *p, stru
 		k->v.u = VAL(uid_t, p, d);
 		break;
 	case FT_PCT:
+	case FT_CTRFIG:
 		k->v.d = VAL(double, p, d);
 		break;
 	default:
@@ -970,6 +1023,7 @@ static bool key_kind_of(enum field_type t, enum key_kind *kind)
 		return true;
 	case FT_PCT:
 	case FT_CTR:
+	case FT_CTRFIG:
 		*kind = KEY_D;
 		return true;
 	case FT_NAME:
@@ -1043,17 +1097,41 @@ static int event_index(const struct frame *f, const char *name)
 	return -1;
 }
 
+/* p's count of event e (an index of f's, -1: not counted here), or -1 when it has none. */
+static double count_of(const struct frame *f, const struct frame_proc *p, int e)
+{
+	return e >= 0 && ctr_state(f, p, e) == CTR_COUNTED ? p->ctr[e] : -1;
+}
+
 void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d)
 {
-	int cyc = event_index(f, "cycles"), ins = event_index(f, "instructions");
-	int cm = event_index(f, "cache-misses"), bm = event_index(f, "branch-misses");
-	int tc = event_index(f, "task-clock");
-	double insns = ins >= 0 ? p->ctr[ins] : 0;
+	double cyc = count_of(f, p, event_index(f, "cycles"));
+	double insns = count_of(f, p, event_index(f, "instructions"));
+	double cm = count_of(f, p, event_index(f, "cache-misses"));
+	double bm = count_of(f, p, event_index(f, "branch-misses"));
+	double tc = count_of(f, p, event_index(f, "task-clock"));
 
-	d->ipc = cyc >= 0 && ins >= 0 && p->ctr[cyc] > 0 ? insns / p->ctr[cyc] : -1;
-	d->cache_mpki = cm >= 0 && insns > 0 ? p->ctr[cm] * 1000.0 / insns : -1;
-	d->branch_mpki = bm >= 0 && insns > 0 ? p->ctr[bm] * 1000.0 / insns : -1;
+	/* an event n/a here reads 0: it makes no figure, never a figure of 0 */
+	d->ipc = cyc > 0 && insns >= 0 ? insns / cyc : -1;
+	d->cache_mpki = cm >= 0 && insns > 0 ? cm * 1000.0 / insns : -1;
+	d->branch_mpki = bm >= 0 && insns > 0 ? bm * 1000.0 / insns : -1;
 	/* task-clock counts nanoseconds */
-	d->cpu_share =
-	    tc >= 0 && f->interval_s > 0 ? p->ctr[tc] / (f->interval_s * 1e9) * 100.0 : -1;
+	d->cpu_share = tc >= 0 && f->interval_s > 0 ? tc / (f->interval_s * 1e9) * 100.0 : -1;
+}
+
+void ctr_derive_rows(struct frame *f)
+{
+	for (size_t i = 0; i < f->nprocs; i++) {
+		struct frame_proc *p = &f->procs[i];
+		struct ctr_derived d = {-1, -1, -1, -1};
+
+		if (!p->has_ctr)
+			continue;
+		if (f->counters.on)
+			ctr_derive(f, p, &d);
+		p->ctr_ipc = d.ipc;
+		p->ctr_cache_mpki = d.cache_mpki;
+		p->ctr_branch_mpki = d.branch_mpki;
+		p->ctr_cpu_share = d.cpu_share;
+	}
 }

@@ -72,7 +72,8 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 		const char *s;
 		size_t n;
 
-		if (!field_defs[id].key || (!cols && field_defs[id].if_asked))
+		if (!field_defs[id].key || (!cols && field_defs[id].if_asked) ||
+		    (!cols && field_defs[id].if_counting && !f->counters.on))
 			continue;
 		if (field_absent((enum field_id)id, p) && field_defs[id].if_looked)
 			continue;
@@ -99,6 +100,7 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 	}
 	if (f->counters.on && p->has_ctr) {
 		struct ctr_derived d;
+		enum ctr_state rs;
 
 		key(b, "counters", true);
 		sbuf_adds(b, f->counters.hardware ? "{\"source\":\"hardware\""
@@ -108,7 +110,7 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 			json_string(b, f->counters.names[e], strlen(f->counters.names[e]));
 			sbuf_addc(b, ':');
 			/* no count is null, never a 0 that is not a zero */
-			if (ctr_counted(p, e))
+			if (ctr_state(f, p, e) == CTR_COUNTED)
 				sbuf_addf(b, p->ctr[e], 0);
 			else
 				sbuf_adds(b, "null");
@@ -116,11 +118,12 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 		kv_f(b, "scale", p->ctr_scale, 3, true);
 		if (p->ctr_partial)
 			sbuf_adds(b, ",\"partial\":true");
-		if (p->ctr_not_counted) {
-			/* multiplexed out for the whole interval: nothing to derive */
+		/* the row's state, as the text formats say it: multiplexed out for the whole
+		 * interval, or attached during it (its counts start with the next) */
+		rs = ctr_state(f, p, -1);
+		if (rs == CTR_NOT_COUNTED) {
 			sbuf_adds(b, ",\"not_counted\":true");
-		} else if (p->ctr_counting) {
-			/* attached during this interval: its counts start with the next */
+		} else if (rs == CTR_COUNTING) {
 			sbuf_adds(b, ",\"counting\":true");
 		} else {
 			ctr_derive(f, p, &d);

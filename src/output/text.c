@@ -196,16 +196,15 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		if (!p->has_ctr)
 			continue;
 		sbuf_printf(b, "%7d", p->pid);
-		/* multiplexed out the whole interval: there is no count to show, 0 would lie */
-		for (int e = 0; e < c->nevents; e++)
-			if (p->ctr_not_counted)
-				sbuf_printf(b, " %16s", "not counted");
-			else if (p->ctr_counting)
-				sbuf_printf(b, " %16s", "counting");
-			else if (p->ctr_na & (1u << e))
-				sbuf_printf(b, " %16s", "n/a");
-			else
+		/* no count (multiplexed out, attached within the interval, n/a) says why: 0 would lie */
+		for (int e = 0; e < c->nevents; e++) {
+			enum ctr_state s = ctr_state(f, p, e);
+
+			if (s == CTR_COUNTED)
 				ctr_cell(b, c->names[e], p->ctr[e]);
+			else
+				sbuf_printf(b, " %16s", ctr_state_text(s, false));
+		}
 		sbuf_printf(b, " %6.2f ", p->ctr_scale);
 		fmt_printable(b, p->comm, p->comm_len);
 		sbuf_addc(b, '\n');

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -85,6 +86,7 @@ static void start_curses(struct ui *ui)
 	 */
 	typeahead(-1);
 	ui->utf8 = !ui->no_unicode && !strcmp(nl_langinfo(CODESET), "UTF-8");
+	ui->view.utf8 = ui->utf8;
 	crt_set_color(ui, ui->cfg.color && !(nc && *nc));
 }
 
@@ -171,15 +173,18 @@ attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono)
 	return mono_attrs[c] ? mono_attrs[c] : mono;
 }
 
-/* ui_put()'s work; *done: the bytes of s drawn (n when all of it fit). */
+/* ui_put()'s work; *done: the bytes of s drawn (n when all of it fit). y < 0: none
+ * drawn, the columns only measured. */
 static int put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n, size_t *done)
 {
 	mbstate_t st;
 	size_t i = 0;
 	int used = 0;
+	bool draw = y >= 0;
 
 	memset(&st, 0, sizeof(st));
-	move(y, x);
+	if (draw)
+		move(y, x);
 	while (i < n && used < maxw) {
 		unsigned char c = (unsigned char)s[i];
 		wchar_t wc;
@@ -187,7 +192,8 @@ static int put(const struct ui *ui, int y, int x, int maxw, const char *s, size_
 		int w;
 
 		if (c < 0x80) {
-			addch(c >= 0x20 && c != 0x7f ? c : '?');
+			if (draw)
+				addch(c >= 0x20 && c != 0x7f ? c : '?');
 			used++;
 			i++;
 			continue;
@@ -195,18 +201,20 @@ static int put(const struct ui *ui, int y, int x, int maxw, const char *s, size_
 		l = ui->utf8 ? mbrtowc(&wc, s + i, n - i, &st) : (size_t)-1;
 		if (l == (size_t)-1 || l == (size_t)-2 || l == 0) {
 			memset(&st, 0, sizeof(st));
-			addch('?');
+			if (draw)
+				addch('?');
 			used++;
 			i++;
 			continue;
 		}
 		w = wcwidth(wc);
 		if (w < 0) {
-			addch('?');
+			if (draw)
+				addch('?');
 			w = 1;
 		} else if (used + w > maxw) {
 			break;
-		} else if (w > 0) {
+		} else if (w > 0 && draw) {
 			addnstr(s + i, (int)l);
 		}
 		used += w;
@@ -221,6 +229,13 @@ int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)
 	size_t done;
 
 	return put(ui, y, x, maxw, s, n, &done);
+}
+
+int ui_cols(const struct ui *ui, const char *s, size_t n)
+{
+	size_t done;
+
+	return put(ui, -1, 0, INT_MAX, s, n, &done);
 }
 
 int ui_put_cut(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n)

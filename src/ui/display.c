@@ -15,6 +15,7 @@ void display_apply(struct ui *ui)
 	ui->view.summary_unit = ui->cfg.summary_unit;
 	ui->view.task_unit = ui->cfg.task_unit;
 	ui->view.cmdlines = ui->cfg.cmdline;
+	ui->view.translate = true;
 }
 
 static unsigned memory_display(struct ui *ui)

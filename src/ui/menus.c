@@ -92,15 +92,6 @@ static size_t sort_columns(struct ui *ui, enum field_id *out)
 	return n;
 }
 
-/* A column's name in the menu: a counter by its event. */
-static const char *sort_title(const struct ui *ui, enum field_id id)
-{
-	for (int e = 0; e < ui->frame.counters.nevents; e++)
-		if ((int)id == field_ctr(e))
-			return ui->frame.counters.names[e];
-	return field_defs[id].title;
-}
-
 static unsigned sort_menu_key(struct ui *ui, int key)
 {
 	enum field_id cols[UI_MAX_COLUMNS];
@@ -130,7 +121,8 @@ static void sort_menu_draw(struct ui *ui)
 	size_t n = sort_columns(ui, cols);
 
 	for (size_t c = 0; c < n; c++)
-		items[c] = sort_title(ui, cols[c]);
+		/* a counter by its event's name */
+		items[c] = field_title(&ui->frame, cols[c]);
 	ui_draw_menu(ui, _("Sort by:"), items, (int)n);
 }
 

@@ -1,28 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * table.c: the rows of the Processes pane drawn as a table, which the
- * Counters pane draws its own columns in too: a heading, the rows in view
- * scrolled to keep the selection on screen, and for the Processes pane the
- * shown columns of the field table that fit the screen (the least telling
- * give way first), the tree's branches and the sort mark. Before a draw,
- * table_prepare() reads what the rows in view show beyond the frame, so
- * that drawing never touches /proc.
+ * table.c: the rows drawn as a table of the field table's columns, for each
+ * pane a screen (struct table_screen, as htop's screens are): which columns,
+ * and the headings it gives them. A heading, the rows in view scrolled to
+ * keep the selection on screen, the columns that fit the screen (the least
+ * telling give way first), the tree's branches and the sort mark. Before a
+ * draw, table_prepare() reads what the rows in view show beyond the frame,
+ * so that drawing never touches /proc.
  */
 #include <string.h>
 
 #include "tui.h"
 
-static int col_width(const struct ui *ui, enum field_id id)
+/* Column id's heading on screen s. */
+static const char *col_title(const struct ui *ui, const struct table_screen *s, enum field_id id)
 {
-	if (id == FIELD_PID || id == FIELD_PPID) {
-		int w = 1;
+	const char *t = s->title ? s->title(ui, id) : NULL;
 
+	return t ? t : field_title(&ui->frame, id);
+}
+
+/* Columns the longest sentence for a counter cell without a count takes, in the
+ * viewer's language and encoding ("not counted", "counting…"). */
+static int ctr_sentence_cols(const struct ui *ui)
+{
+	static int cols[2] = {-1, -1}; /* ASCII, UTF-8: the language does not change */
+	int *c = &cols[ui->utf8 ? 1 : 0];
+
+	if (*c >= 0)
+		return *c;
+	*c = 0;
+	for (int st = 0; st < CTR_STATE_COUNT; st++) {
+		const char *t = ctr_state_text((enum ctr_state)st, ui->utf8);
+		int w;
+
+		if (!t)
+			continue;
+		t = _(t);
+		w = ui_cols(ui, t, strlen(t));
+		if (w > *c)
+			*c = w;
+	}
+	return *c;
+}
+
+static int col_width(const struct ui *ui, const struct table_screen *s, enum field_id id)
+{
+	int w;
+
+	if (s->title && s->title(ui, id)) {
+		/* the screen's own heading: as wide as it, or the table's width */
+		int tl = (int)strlen(s->title(ui, id));
+
+		w = field_defs[id].width && tl > field_defs[id].width ? tl : field_defs[id].width;
+	} else if (id == FIELD_PID || id == FIELD_PPID) {
+		w = 1;
 		for (unsigned v = ui->frame.pid_max ? ui->frame.pid_max - 1 : 99999; v >= 10;
 		     v /= 10)
 			w++;
 		return w < 5 ? 5 : w;
+	} else {
+		w = field_width(&ui->frame, id);
 	}
-	return field_width(&ui->frame, id);
+	/* a counter's cell says why it has no count, in full */
+	if (field_defs[id].type == FT_CTR && w < ctr_sentence_cols(ui))
+		w = ctr_sentence_cols(ui);
+	return w;
 }
 
 /* Room the name keeps on a narrow screen before other columns give way:
@@ -45,21 +88,21 @@ static int give_way(const struct ui *ui, enum field_id id, size_t i)
  * columns first; then columns give way, from the right, the least telling
  * first (see give_way()), never the sort column or TIME+.
  */
-static size_t fit_columns(const struct ui *ui, enum field_id *out)
+static size_t fit_columns(const struct ui *ui, const struct table_screen *s, enum field_id *out)
 {
 	size_t n = 0;
 	int used = 0;
 
-	for (size_t c = 0; c < ui->cfg.ncolumns; c++) {
-		out[n++] = ui->cfg.columns[c];
-		if (ui->cfg.columns[c] != FIELD_COMMAND)
-			used += col_width(ui, ui->cfg.columns[c]) + 1;
+	for (size_t c = 0; c < s->ncolumns && n < UI_MAX_COLUMNS; c++) {
+		out[n++] = s->columns[c];
+		if (s->columns[c] != FIELD_COMMAND)
+			used += col_width(ui, s, s->columns[c]) + 1;
 	}
 	for (int rank = 2; rank > 0; rank--) {
 		for (size_t i = n; i-- > 0 && used + COMMAND_MIN > COLS;) {
 			if (give_way(ui, out[i], i) != rank)
 				continue;
-			used -= col_width(ui, out[i]) + 1;
+			used -= col_width(ui, s, out[i]) + 1;
 			memmove(out + i, out + i + 1, (n - i - 1) * sizeof(*out));
 			n--;
 		}
@@ -122,7 +165,8 @@ static attr_t changed(const struct ui *ui, const struct frame_proc *p)
 	return 0;
 }
 
-static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
+static void draw_row(struct ui *ui, const struct table_screen *s, int y, size_t i,
+		     struct sbuf *cell)
 {
 	const struct frame_proc *p = procs_row_at(ui, i);
 	bool selected = i == ui->sel;
@@ -132,7 +176,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 			    ? ui_attr(ui, COLOR_THREAD, A_DIM)
 			    : hl;
 	enum field_id cols[UI_MAX_COLUMNS];
-	size_t ncols = fit_columns(ui, cols);
+	size_t ncols = fit_columns(ui, s, cols);
 	int x = 0;
 
 	if (selected) {
@@ -146,7 +190,7 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		attron(ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_BOLD);
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
 		enum field_id id = cols[c];
-		int w = col_width(ui, id);
+		int w = col_width(ui, s, id), cw;
 
 		if (id == FIELD_COMMAND) {
 			int avail = COLS - x;
@@ -163,16 +207,14 @@ static void draw_row(struct ui *ui, int y, size_t i, struct sbuf *cell)
 		}
 		sbuf_reset(cell);
 		field_format(cell, id, p, &ui->frame, &ui->view);
-		if ((int)cell->len > w) {
-			cell->len = (size_t)w;
-			cell->p[w - 1] = '+';
-		}
 		if (x + w > COLS)
 			break;
-		if (field_defs[id].left)
-			ui_put(ui, y, x, w, cell->p, cell->len);
+		/* by columns, not bytes: "counting…" is nine columns in eleven bytes */
+		cw = ui_cols(ui, cell->p, cell->len);
+		if (field_defs[id].left || cw >= w)
+			ui_put_cut(ui, y, x, w, cell->p, cell->len);
 		else
-			ui_put(ui, y, x + w - (int)cell->len, w, cell->p, cell->len);
+			ui_put(ui, y, x + w - cw, w, cell->p, cell->len);
 		x += w + 1;
 	}
 	if (ui->ntags && tags_has(ui, p))
@@ -196,16 +238,16 @@ static void sort_mark(struct ui *ui, int y, int x, enum field_id id)
 		mvaddch(y, x, down ? 'v' : '^');
 }
 
-static void fields_heading(struct ui *ui, int y)
+static void heading(struct ui *ui, const struct table_screen *s, int y)
 {
 	enum field_id cols[UI_MAX_COLUMNS];
-	size_t ncols = fit_columns(ui, cols);
+	size_t ncols = fit_columns(ui, s, cols);
 	int x = 0;
 
 	for (size_t c = 0; c < ncols && x < COLS; c++) {
 		enum field_id id = cols[c];
-		const char *t = field_title(&ui->frame, id);
-		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, id);
+		const char *t = col_title(ui, s, id);
+		int w = id == FIELD_COMMAND ? COLS - x : col_width(ui, s, id);
 		int tl = (int)strlen(t);
 		bool sorted = !ui->cfg.tree && id == ui->cfg.order.field;
 
@@ -223,13 +265,6 @@ static void fields_heading(struct ui *ui, int y)
 			sort_mark(ui, y, field_defs[id].left || tl >= w ? x + tl : x + w, id);
 		x += w + 1;
 	}
-}
-
-static void fields_row(struct ui *ui, int y, const struct frame_proc *p, bool selected)
-{
-	(void)p;
-	(void)selected;
-	draw_row(ui, y, (size_t)(y - ui->table_y) + ui->scroll, &ui->cell);
 }
 
 void table_visible(const struct ui *ui, size_t *first, size_t *n)
@@ -286,15 +321,13 @@ void table_prepare(struct ui *ui)
 	}
 }
 
-void table_draw(struct ui *ui, int y, int h,
-		void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
-		void (*heading)(struct ui *ui, int y))
+void table_draw(struct ui *ui, int y, int h, const struct table_screen *s)
 {
 	if (h < 2)
 		return;
 	attron(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	mvhline(y, 0, ' ', COLS);
-	heading(ui, y);
+	heading(ui, s, y);
 	attroff(ui_attr(ui, COLOR_TABLE_HEADER, A_REVERSE));
 	y++;
 	h--;
@@ -302,30 +335,42 @@ void table_draw(struct ui *ui, int y, int h,
 	ui->table_y = y;
 	ui->table_h = h;
 	scroll_to_selection(ui, (size_t)h);
-	for (int r = 0; r < h && ui->scroll + (size_t)r < ui->nrows; r++) {
-		size_t i = ui->scroll + (size_t)r;
+	for (int r = 0; r < h && ui->scroll + (size_t)r < ui->nrows; r++)
+		draw_row(ui, s, y + r, ui->scroll + (size_t)r, &ui->cell);
+}
 
-		row(ui, y + r, procs_row_at(ui, i), i == ui->sel);
-	}
+/* The Processes pane's screen: the shown columns (ptoprc's, the chooser's). */
+static struct table_screen fields_screen(const struct ui *ui)
+{
+	return (struct table_screen){.columns = ui->cfg.columns, .ncolumns = ui->cfg.ncolumns};
 }
 
 void table_draw_fields(struct ui *ui, int y, int h)
 {
-	table_draw(ui, y, h, fields_row, fields_heading);
+	struct table_screen s = fields_screen(ui);
+
+	table_draw(ui, y, h, &s);
 }
 
-int table_column_at(const struct ui *ui, int x)
+int table_screen_column_at(const struct ui *ui, const struct table_screen *s, int x)
 {
 	enum field_id cols[UI_MAX_COLUMNS];
-	size_t ncols = fit_columns(ui, cols);
+	size_t ncols = fit_columns(ui, s, cols);
 	int cx = 0;
 
 	for (size_t c = 0; c < ncols; c++) {
-		int w = cols[c] == FIELD_COMMAND ? COLS - cx : col_width(ui, cols[c]);
+		int w = cols[c] == FIELD_COMMAND ? COLS - cx : col_width(ui, s, cols[c]);
 
 		if (x >= cx && x < cx + w + 1)
 			return (int)cols[c];
 		cx += w + 1;
 	}
 	return -1;
+}
+
+int table_column_at(const struct ui *ui, int x)
+{
+	struct table_screen s = fields_screen(ui);
+
+	return table_screen_column_at(ui, &s, x);
 }

@@ -44,8 +44,31 @@ static bool column_shown(const struct ui *ui, enum field_id id)
 	return false;
 }
 
-/* Counters for the rows on screen in the Counters pane; perf descriptors for the
- * rows on screen when the PERF column is shown; breakpoints always. */
+/* A column the counters fill: a count, a figure derived from them, SCALE. */
+static bool counter_column(enum field_id id)
+{
+	return field_defs[id].type == FT_CTR || field_defs[id].type == FT_CTRFIG ||
+	       id == FIELD_SCALE;
+}
+
+/* Whether the pane shows counters: the Counters pane, or the Processes pane with a
+ * counter column shown or sorted by. */
+static bool counters_wanted(const struct ui *ui)
+{
+	if (ui_pane(ui) == &pane_counters)
+		return true;
+	if (ui_pane(ui) != &pane_processes)
+		return false;
+	if (counter_column(ui->cfg.order.field))
+		return true;
+	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
+		if (counter_column(ui->cfg.columns[c]))
+			return true;
+	return false;
+}
+
+/* Counters for the rows on screen where the pane shows them; perf descriptors for
+ * the rows on screen when the PERF column is shown; breakpoints always. */
 static void observe(struct ui *ui)
 {
 	const struct frame_proc **vis;
@@ -65,7 +88,7 @@ static void observe(struct ui *ui)
 	} else {
 		vis = ui->rows + first; /* the rows on screen are contiguous */
 	}
-	if (ui_pane(ui) == &pane_counters && !ui->ob_error) {
+	if (counters_wanted(ui) && !ui->ob_error) {
 		/* counters (and libpfm4) only once someone looks at them */
 		int err = pipeline_counters_start(ui->pipe);
 
@@ -73,7 +96,7 @@ static void observe(struct ui *ui)
 			ui->ob_error = err == -ENOENT ? N_("unknown event")
 						      : N_("perf events are not available");
 	}
-	pipeline_observe(ui->pipe, &ui->frame, vis, n, ui_pane(ui) == &pane_counters,
+	pipeline_observe(ui->pipe, &ui->frame, vis, n, counters_wanted(ui),
 			 ui_pane(ui) == &pane_processes && column_shown(ui, FIELD_PERF));
 }
 

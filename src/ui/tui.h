@@ -259,6 +259,8 @@ attr_t ui_attr(const struct ui *ui, enum ui_color c, attr_t mono);
 /* Draw n bytes at (y, x) in at most maxw columns: wide characters counted, anything
  * unprintable or not valid in the locale as '?'. Returns the columns used. */
 int ui_put(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
+/* The columns ui_put() would take for n bytes of s, with room for all of them. */
+int ui_cols(const struct ui *ui, const char *s, size_t n);
 /* As ui_put(), but text that does not fit ends in '+' in its last column, as top marks a cut. */
 int ui_put_cut(const struct ui *ui, int y, int x, int maxw, const char *s, size_t n);
 
@@ -399,14 +401,22 @@ void procs_select_row(struct ui *ui, size_t i);
 void procs_search_next(struct ui *ui, bool from_current);
 
 /* table.c: the pane's rows drawn as a table */
-/* A heading on line y (drawn by heading), then rows on the h-1 lines below it
- * (each by row), scrolled so that the selection shows. */
-void table_draw(struct ui *ui, int y, int h,
-		void (*row)(struct ui *ui, int y, const struct frame_proc *p, bool sel),
-		void (*heading)(struct ui *ui, int y));
-/* table_draw() with the shown columns of the field table that fit the screen. */
+/* What a pane shows of the rows, as htop's screens: columns of the field table. */
+struct table_screen {
+	const enum field_id *columns; /* in their order on screen; those that fit are drawn */
+	size_t ncolumns;
+	/* column id's heading on this screen, or NULL for field_title()'s (NULL: none of
+	 * them); a column is as wide as its heading when that is wider than the table's */
+	const char *(*title)(const struct ui *ui, enum field_id id);
+};
+/* The heading on line y, then the rows on the h-1 lines below it, scrolled so that
+ * the selection shows: s's columns that fit the screen, each cell by field_format(). */
+void table_draw(struct ui *ui, int y, int h, const struct table_screen *s);
+/* table_draw() of the Processes pane: the shown columns (ui->cfg.columns). */
 void table_draw_fields(struct ui *ui, int y, int h);
-/* The field whose column (as table_draw_fields() draws it) holds screen column x, or -1. */
+/* The field whose column (as table_draw() draws s) holds screen column x, or -1. */
+int table_screen_column_at(const struct ui *ui, const struct table_screen *s, int x);
+/* table_screen_column_at() of the Processes pane's screen. */
 int table_column_at(const struct ui *ui, int x);
 /* Which rows are on screen now (for the observer): first index and count. */
 void table_visible(const struct ui *ui, size_t *first, size_t *n);
