@@ -764,7 +764,7 @@ static int ref_cmp(const void *x, const void *y)
 static void test_rows_sort_common_key(void **state)
 {
 	enum { N = 600 };
-	static struct frame_proc procs[N];
+	static struct frame_proc many[N];
 	const struct frame_proc *rows[N], *want[N];
 	unsigned seed = 7;
 
@@ -772,16 +772,16 @@ static void test_rows_sort_common_key(void **state)
 	for (int shuffled = 0; shuffled < 2; shuffled++) {
 		for (int common = 40; common <= 95; common += 5) {
 			for (int i = 0; i < N; i++) {
-				memset(&procs[i], 0, sizeof(procs[i]));
-				procs[i].pid = 10 + 3 * i;
+				memset(&many[i], 0, sizeof(many[i]));
+				many[i].pid = 10 + 3 * i;
 				seed = seed * 1103515245u + 12345u;
-				procs[i].cpu_pct = (int)(seed >> 16) % 100 < common
-						       ? 0.0
-						       : (double)((seed >> 8) % 7) / 2.0;
-				procs[i].nice = (int64_t)((seed >> 4) % 3) - 1;
+				many[i].cpu_pct = (int)(seed >> 16) % 100 < common
+						      ? 0.0
+						      : (double)((seed >> 8) % 7) / 2.0;
+				many[i].nice = (int64_t)((seed >> 4) % 3) - 1;
 			}
 			for (int i = 0; i < N; i++)
-				rows[i] = &procs[i];
+				rows[i] = &many[i];
 			if (shuffled)
 				for (int i = N - 1; i > 0; i--) {
 					const struct frame_proc *t = rows[i];
