@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_parse_limits.c: unit tests for proc_parse_limits_nofile(),
- * proc_parse_rollup() and proc_parse_oom() (src/proc/parse_limits.c): fixtures of real and
+ * proc_parse_rollup(), proc_parse_oom() and proc_parse_wchan() (src/proc/parse_limits.c): fixtures of real and
  * hostile text, this process's own files, and every prefix of a real file
  * (cut short) refused. Inputs sit in heap buffers of exactly their length so
  * ASan catches an over-read.
@@ -99,6 +99,55 @@ static void test_oom_fixtures(void **state)
 	assert_int_equal(proc_parse_oom("", 0, &v), -EINVAL);
 }
 
+static int wchan(const char *rel, const char **name, size_t *n)
+{
+	size_t len;
+	char *b = fixture_load(rel, &len);
+	int err = proc_parse_wchan(b, len, name, n);
+
+	/* the name points into the buffer: compared by the caller before it goes */
+	if (!err && *n)
+		*name = strndup(*name, *n);
+	free(b);
+	return err;
+}
+
+/* The wchan fixture rel parses to want ("" for "0"). */
+static void wchan_is(const char *rel, const char *want)
+{
+	const char *name;
+	size_t n;
+
+	assert_int_equal(wchan(rel, &name, &n), 0);
+	assert_int_equal(n, strlen(want));
+	if (n) {
+		assert_memory_equal(name, want, n);
+		free((void *)name);
+	}
+}
+
+static void test_wchan_fixtures(void **state)
+{
+	const char *name;
+	size_t n;
+
+	(void)state;
+	wchan_is("wchan/constprop", "poll_schedule_timeout.constprop.0");
+	wchan_is("wchan/epoll", "do_epoll_wait");
+	wchan_is("wchan/kthreadd", "kthreadd");
+	wchan_is("wchan/running", "");
+	assert_int_equal(wchan("wchan/long-max", &name, &n), 0);
+	assert_int_equal(n, PROC_WCHAN_MAX - 1);
+	free((void *)name);
+	assert_int_equal(wchan("wchan/hostile-empty", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-newline", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-zero-newline", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-space", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-nul", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-long", &name, &n), -ERANGE);
+	assert_int_equal(proc_parse_wchan("", 0, &name, &n), -EINVAL);
+}
+
 /* Read a file of this process into a heap buffer of exactly its length. */
 static char *own(const char *name, size_t *len)
 {
@@ -124,8 +173,9 @@ static void test_own(void **state)
 {
 	struct proc_rollup r;
 	struct rlimit rl;
+	const char *name;
 	uint64_t soft;
-	size_t len;
+	size_t len, n;
 	char *b;
 	int v;
 
@@ -163,6 +213,10 @@ static void test_own(void **state)
 	assert_int_equal(proc_parse_oom(b, len, &v), 0);
 	assert_true(v >= 0);
 	free(b);
+	/* running now, or refused a look: "0" either way; a symbol otherwise */
+	b = own("wchan", &len);
+	assert_int_equal(proc_parse_wchan(b, len, &name, &n), 0);
+	free(b);
 }
 
 int main(void)
@@ -171,6 +225,7 @@ int main(void)
 	    cmocka_unit_test(test_limits_fixtures),
 	    cmocka_unit_test(test_rollup_fixtures),
 	    cmocka_unit_test(test_oom_fixtures),
+	    cmocka_unit_test(test_wchan_fixtures),
 	    cmocka_unit_test(test_own),
 	};
 

@@ -366,7 +366,22 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[3].oom_adj = 1000;
 }
 
-/* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back. */
+/* build_v8_frame() with what format version 9 added: what it waits in (wchan). */
+static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v8_frame(f, cpus);
+	procs[0].wchan = "do_epoll_wait";
+	procs[2].wchan = "poll_schedule_timeout.constprop.0";
+}
+
+/* Two strings of a row the same, NULL (unknown) included. */
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back,
+ * and from version 9 its strings read on request. */
 static void check_round_trip(const struct frame *f, unsigned version)
 {
 	struct frame g = {0};
@@ -384,6 +399,10 @@ static void check_round_trip(const struct frame *f, unsigned version)
 		assert_int_equal(g.procs[i].has_oom_adj, f->procs[i].has_oom_adj);
 		assert_int_equal(g.procs[i].oom_score, f->procs[i].oom_score);
 		assert_int_equal(g.procs[i].oom_adj, f->procs[i].oom_adj);
+		if (version >= 9)
+			assert_true(same_string(g.procs[i].wchan, f->procs[i].wchan));
+		else
+			assert_null(g.procs[i].wchan);
 	}
 	sbuf_free(&raw);
 	sbuf_free(&again);
@@ -450,7 +469,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * (version 4's, whatever 5 added), build_v5_frame() to full5.raw (version
  * 5's, whatever 6 added), build_v6_frame() to full6.raw (version 6's,
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
- * added; version 8 has no committed bytes yet: build_v8_frame() round-trips),
+ * added), build_v8_frame() to full8.raw (version 8's, whatever 9 added;
+ * version 9 has no committed bytes yet: build_v9_frame() round-trips),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -486,7 +506,13 @@ static void test_codec_bytes(void **state)
 	build_v8_frame(&f, cpus);
 	/* and what version 8 added leaves version 7's bytes as they were */
 	check_bytes(&f, 7, "full7.raw");
+	check_bytes(&f, 8, "full8.raw");
+	sbuf_free(&f.strings);
+	build_v9_frame(&f, cpus);
+	/* and what version 9 added leaves version 8's bytes as they were */
+	check_bytes(&f, 8, "full8.raw");
 	check_round_trip(&f, 8);
+	check_round_trip(&f, 9);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

@@ -125,6 +125,7 @@ struct want {
 #define EXPECT_has_oom_adj(v) IS(v)
 #define EXPECT_oom_score(v) IS(v == 667)
 #define EXPECT_oom_adj(v) IS(v == -17)
+#define EXPECT_wchan(v) IS(v && !strcmp(v, "do_epoll_wait"))
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -170,6 +171,7 @@ static void fixture_root(char dir[256])
 	put_file(dir, "cgroup", "0::/system.slice/rowtest.service\n");
 	put_file(dir, "oom_score", "667\n");
 	put_file(dir, "oom_score_adj", "-17\n");
+	put_file(dir, "wchan", "do_epoll_wait");
 }
 
 /* Member name of p against its expectation w; sources from row.def. */
@@ -191,7 +193,7 @@ static void test_proc_fills(void **state)
 				 .needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
 					  PROC_NEED(PROC_FILE_OOM_SCORE) |
-					  PROC_NEED(PROC_FILE_OOM_ADJ)};
+					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -227,7 +229,8 @@ static void test_recorded_needs(void **state)
 	assert_int_equal(row_recorded_needs,
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
-			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ));
+			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
+			     ROW_NEED_WCHAN);
 }
 
 /* ---- recordings ---- */

@@ -39,6 +39,7 @@ enum row_source {
 #define ROW_NEED_CGROUP PROC_NEED(PROC_FILE_CGROUP)
 #define ROW_NEED_OOM_SCORE PROC_NEED(PROC_FILE_OOM_SCORE)
 #define ROW_NEED_OOM_ADJ PROC_NEED(PROC_FILE_OOM_ADJ)
+#define ROW_NEED_WCHAN PROC_NEED(PROC_FILE_WCHAN)
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)
@@ -412,6 +413,9 @@ void frame_free(struct frame *f);
 void sampler_begin(struct sampler *s, struct frame *f);
 void sampler_add_init(struct sampler *s, struct frame *f);
 void sampler_read_cgroups(struct sampler *s, struct frame *f);
+/* The members BPF's rows lack that /proc gives from files of their own (row.def's
+ * WCHAN ...), read by PID for the rows of f when sampler_configure() asked for them. */
+void sampler_read_side(struct sampler *s, struct frame *f);
 void sampler_end(struct sampler *s, struct frame *f);
 /* The sampler's uid names and cgroup paths, for rows filled elsewhere; live as long. */
 struct users *sampler_users(struct sampler *s);
@@ -457,6 +461,19 @@ size_t cgroup_names_count(const struct cgroup_names *c);
  * both live until cgroup_names_clear() or _free().
  */
 const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n, const char **unit);
+
+/*
+ * Strings of rows read on request (wchan, exe, cwd: strings.c), kept once
+ * per distinct value. row_strings_get() returns the kept copy of s (n bytes,
+ * NUL-terminated), added on first sight; never NULL. It lives until
+ * row_strings_clear() or _free(). A string with a NUL inside is kept up to it.
+ */
+struct row_strings;
+struct row_strings *row_strings_new(void);
+void row_strings_free(struct row_strings *t);
+void row_strings_clear(struct row_strings *t);
+size_t row_strings_count(const struct row_strings *t);
+const char *row_strings_get(struct row_strings *t, const char *s, size_t n);
 
 /* A user given by name or number (as -u and the viewer's u take it): 0, or -ENOENT. */
 int users_parse(const char *s, uid_t *uid);

@@ -246,6 +246,18 @@ int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out);
  */
 int proc_parse_oom(const char *buf, size_t len, int *out);
 
+/* The longest kernel symbol name /proc/PID/wchan may hold (the kernel's KSYM_NAME_LEN). */
+#define PROC_WCHAN_MAX 512
+
+/*
+ * /proc/PID/wchan: the kernel function a sleeping task waits in, with no
+ * newline, or "0" when it runs, has no symbol or the reader may not look
+ * (the kernel's ptrace check). 0 with *name and *n set to the symbol; *n 0
+ * for "0". -EINVAL when empty, or a byte outside what a symbol name has
+ * (letters, digits, '_', '.', '$'); -ERANGE longer than PROC_WCHAN_MAX - 1.
+ */
+int proc_parse_wchan(const char *buf, size_t len, const char **name, size_t *n);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
 enum proc_file {
@@ -257,6 +269,7 @@ enum proc_file {
 	PROC_FILE_SCHEDSTAT,
 	PROC_FILE_OOM_SCORE, /* the OOM killer's badness (oom_score): the OOMs column */
 	PROC_FILE_OOM_ADJ,   /* its adjustment (oom_score_adj): the OOMa column */
+	PROC_FILE_WCHAN,     /* what it waits in (wchan): the WCHAN column */
 	PROC_NFILES
 };
 

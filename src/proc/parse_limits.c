@@ -4,8 +4,8 @@
  * process-exporter families read, /proc/PID/limits (one line, "Max open
  * files", whose soft limit bounds the descriptors a process may open) and
  * /proc/PID/smaps_rollup (proportional resident and swapped sizes), and the
- * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns).
- * Pure: no I/O.
+ * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns),
+ * and the symbol of /proc/PID/wchan (the WCHAN column). Pure: no I/O.
  */
 #include <errno.h>
 #include <limits.h>
@@ -144,5 +144,31 @@ int proc_parse_oom(const char *buf, size_t len, int *out)
 	if (v < INT_MIN || v > INT_MAX)
 		return -ERANGE;
 	*out = (int)v;
+	return 0;
+}
+
+/* What a kernel symbol name is made of: C identifiers, and the compiler's suffixes
+ * (".constprop.0", ".isra.0", "$x" on some architectures). */
+static bool symbol_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '$';
+}
+
+int proc_parse_wchan(const char *buf, size_t len, const char **name, size_t *n)
+{
+	*name = buf;
+	*n = 0;
+	if (!len)
+		return -EINVAL;
+	if (len >= PROC_WCHAN_MAX)
+		return -ERANGE;
+	for (size_t i = 0; i < len; i++)
+		if (!symbol_byte((unsigned char)buf[i]))
+			return -EINVAL;
+	/* "0": running, no symbol, or not ours to look at; the kernel does not say which */
+	if (len == 1 && buf[0] == '0')
+		return 0;
+	*n = len;
 	return 0;
 }

@@ -27,6 +27,8 @@
 #define CGROUP_BUF 8192
 /* distinct cgroup paths kept before the table starts afresh (transient scopes come and go) */
 #define CGROUP_NAMES_MAX 4096
+/* likewise the other strings read on request (row_strings: wchan, exe, cwd) */
+#define ROW_STRINGS_MAX 8192
 
 /* A process's row as last read in full, for read-less frames; indexed by slot id. */
 struct kept_row {
@@ -41,8 +43,9 @@ struct sampler {
 	struct proc_reader *reader;
 	struct users *users;
 	struct cgroup_names *cgroups;
-	struct sysio *sysio; /* made when first asked for */
-	struct psi *psi;     /* likewise */
+	struct row_strings *strings; /* wchan, exe, cwd of rows (strings.c) */
+	struct sysio *sysio;	     /* made when first asked for */
+	struct psi *psi;	     /* likewise */
 	const char *root;
 	struct stat_info *stat;
 	struct meminfo_info *meminfo;
@@ -66,6 +69,7 @@ struct sampler {
 	bool init_seen;
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
+	char side_buf[PROC_WCHAN_MAX];
 };
 
 static enum stat_item cpu_items[] = {
@@ -184,6 +188,7 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	}
 	s->users = users_new();
 	s->cgroups = cgroup_names_new();
+	s->strings = row_strings_new();
 	s->root = o->root;
 	sampler_configure(s, o);
 	s->hz = sysconf(_SC_CLK_TCK);
@@ -231,6 +236,7 @@ void sampler_free(struct sampler *s)
 		procps_meminfo_unref(&s->meminfo);
 	users_free(s->users);
 	cgroup_names_free(s->cgroups);
+	row_strings_free(s->strings);
 	sysio_free(s->sysio);
 	psi_free(s->psi);
 	proc_reader_free(s->reader);
@@ -477,6 +483,46 @@ static void sample_oom(struct sampler *s, struct proc_slot *slot, struct frame_p
 }
 
 /*
+ * File f (name) of p's process, or of its thread for a thread's row, into
+ * buf: through slot's held descriptor, or opened by PID for a row read
+ * elsewhere (slot NULL: BPF's). Its length, or -errno.
+ */
+static ssize_t side_read(struct sampler *s, struct proc_slot *slot, const struct frame_proc *p,
+			 enum proc_file f, const char *name, char *buf, size_t cap)
+{
+	if (slot)
+		return proc_reader_read(s->reader, slot, f, buf, cap);
+	return proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid,
+				     p->tgid && p->pid != p->tgid ? p->pid : 0, name, buf, cap);
+}
+
+/* What it waits in, when asked for: NULL (unknown) while it runs, or when unreadable. */
+static void sample_wchan(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			 unsigned needs)
+{
+	const char *name;
+	size_t n;
+	ssize_t len;
+
+	p->wchan = NULL;
+	if (!(needs & ROW_NEED_WCHAN))
+		return;
+	len = side_read(s, slot, p, PROC_FILE_WCHAN, "wchan", s->side_buf, sizeof(s->side_buf));
+	if (len > 0 && !proc_parse_wchan(s->side_buf, (size_t)len, &name, &n) && n)
+		p->wchan = row_strings_get(s->strings, name, n);
+}
+
+/*
+ * The members read from files of their own only when a column asks (what it
+ * waits in, ...), which BPF's rows take from /proc too: slot NULL for those.
+ */
+static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			unsigned needs)
+{
+	sample_wchan(s, slot, p, needs);
+}
+
+/*
  * Whether slot's uid must be looked at again after stat st was read, and the
  * bookkeeping of its identity (start time, signature) that decides it.
  */
@@ -647,6 +693,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	sample_io(s, slot, p, needs, uptime);
 	sample_cgroup(s, slot, p, needs);
 	sample_oom(s, slot, p, needs);
+	sample_side(s, slot, p, needs);
 	return 0;
 }
 
@@ -760,6 +807,8 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 	sample_cgroup(s, slot, p, s->needs_all);
 	/* the score moves with memory, which changes without the process running */
 	sample_oom(s, slot, p, s->needs_all);
+	/* the strings of the frame it came from may be gone, and what it waits in moves */
+	sample_side(s, slot, p, s->needs_all);
 	return err;
 }
 
@@ -991,6 +1040,8 @@ static int add_thread(void *ctx, int tid)
 	 * user thread out of view as it reads a process out of view */
 	sample_io(s, slot, t, !s->less || in_view(s, tid) ? s->needs : s->needs_all,
 		  w->f->uptime_s);
+	/* and what it waits in is the thread's own */
+	sample_side(s, slot, t, !s->less || in_view(s, tid) ? s->needs : s->needs_all);
 	/* the leader has no mm once its thread exited: a live thread shows the process's */
 	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
 		return 0;
@@ -1140,6 +1191,14 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 	}
 }
 
+void sampler_read_side(struct sampler *s, struct frame *f)
+{
+	unsigned needs = s->needs | s->needs_all;
+
+	for (size_t i = 0; i < f->nprocs; i++)
+		sample_side(s, NULL, &f->procs[i], needs);
+}
+
 struct users *sampler_users(struct sampler *s)
 {
 	return s->users;
@@ -1166,6 +1225,8 @@ void sampler_begin(struct sampler *s, struct frame *f)
 	/* the frame before, whose rows pointed at these names, is being overwritten */
 	if (cgroup_names_count(s->cgroups) > CGROUP_NAMES_MAX)
 		cgroup_names_clear(s->cgroups);
+	if (row_strings_count(s->strings) > ROW_STRINGS_MAX)
+		row_strings_clear(s->strings);
 	f->interval_s = interval;
 	f->nprocs = 0;
 	f->nexited = 0;

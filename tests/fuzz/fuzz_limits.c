@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_limits.c: libFuzzer target for proc_parse_limits_nofile(),
- * proc_parse_rollup() and proc_parse_oom(). Each input is copied into a heap
- * block of exactly its size, so ASan reports any read past len; an accepted
- * input ends in a newline, an accepted rollup has a Pss line, and an accepted
- * OOM number has that one newline only.
+ * proc_parse_rollup(), proc_parse_oom() and proc_parse_wchan(). Each input is
+ * copied into a heap block of exactly its size, so ASan reports any read past
+ * len; an accepted input ends in a newline, an accepted rollup has a Pss line,
+ * an accepted OOM number has that one newline only, and an accepted wchan is
+ * its whole input, without a newline, or "0" with no name.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,7 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct proc_rollup r;
+	const char *name;
 	uint64_t soft;
+	size_t n;
 	int oom;
 	char *buf = malloc(size ? size : 1);
 
@@ -32,6 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (proc_parse_oom(buf, size, &oom) == 0 &&
 	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1)))
+		abort();
+	if (proc_parse_wchan(buf, size, &name, &n) == 0 &&
+	    (name != buf || memchr(buf, '\n', size) || (n ? n != size : size != 1 || *buf != '0')))
 		abort();
 	free(buf);
 	return 0;
