@@ -366,12 +366,16 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[3].oom_adj = 1000;
 }
 
-/* build_v8_frame() with what format version 9 added: what it waits in (wchan). */
+/* build_v8_frame() with what format version 9 added: what it waits in (wchan), its exe
+ * and cwd. */
 static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v8_frame(f, cpus);
 	procs[0].wchan = "do_epoll_wait";
 	procs[2].wchan = "poll_schedule_timeout.constprop.0";
+	procs[0].exe = "/usr/bin/bash";
+	procs[0].cwd = "/home/a user";
+	procs[3].exe = "/tmp/gone (deleted)";
 }
 
 /* Two strings of a row the same, NULL (unknown) included. */
@@ -399,10 +403,15 @@ static void check_round_trip(const struct frame *f, unsigned version)
 		assert_int_equal(g.procs[i].has_oom_adj, f->procs[i].has_oom_adj);
 		assert_int_equal(g.procs[i].oom_score, f->procs[i].oom_score);
 		assert_int_equal(g.procs[i].oom_adj, f->procs[i].oom_adj);
-		if (version >= 9)
+		if (version >= 9) {
 			assert_true(same_string(g.procs[i].wchan, f->procs[i].wchan));
-		else
+			assert_true(same_string(g.procs[i].exe, f->procs[i].exe));
+			assert_true(same_string(g.procs[i].cwd, f->procs[i].cwd));
+		} else {
 			assert_null(g.procs[i].wchan);
+			assert_null(g.procs[i].exe);
+			assert_null(g.procs[i].cwd);
+		}
 	}
 	sbuf_free(&raw);
 	sbuf_free(&again);

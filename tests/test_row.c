@@ -47,6 +47,9 @@ struct want {
 #define NOT_PROC ((struct want){.proc = false, .ok = true})
 
 #define FIXTURE_COMM "rowtest"
+/* the links' targets, as a kernel gives them for a replaced binary and a path with a space */
+#define FIXTURE_EXE "/usr/bin/rowtest (deleted)"
+#define FIXTURE_CWD "/srv/row test"
 
 /* Process 100 as the fixture writes it (below), member by member. */
 #define EXPECT_pid(v) IS(v == 100)
@@ -126,6 +129,8 @@ struct want {
 #define EXPECT_oom_score(v) IS(v == 667)
 #define EXPECT_oom_adj(v) IS(v == -17)
 #define EXPECT_wchan(v) IS(v && !strcmp(v, "do_epoll_wait"))
+#define EXPECT_exe(v) IS(v && !strcmp(v, FIXTURE_EXE))
+#define EXPECT_cwd(v) IS(v && !strcmp(v, FIXTURE_CWD))
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -172,6 +177,10 @@ static void fixture_root(char dir[256])
 	put_file(dir, "oom_score", "667\n");
 	put_file(dir, "oom_score_adj", "-17\n");
 	put_file(dir, "wchan", "do_epoll_wait");
+	snprintf(path, sizeof(path), "%s/100/exe", dir);
+	assert_int_equal(symlink(FIXTURE_EXE, path), 0);
+	snprintf(path, sizeof(path), "%s/100/cwd", dir);
+	assert_int_equal(symlink(FIXTURE_CWD, path), 0);
 }
 
 /* Member name of p against its expectation w; sources from row.def. */
@@ -193,7 +202,8 @@ static void test_proc_fills(void **state)
 				 .needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
 					  PROC_NEED(PROC_FILE_OOM_SCORE) |
-					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN};
+					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN |
+					  ROW_NEED_EXE | ROW_NEED_CWD};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -230,7 +240,7 @@ static void test_recorded_needs(void **state)
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
-			     ROW_NEED_WCHAN);
+			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD);
 }
 
 /* ---- recordings ---- */

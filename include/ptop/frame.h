@@ -43,6 +43,9 @@ enum row_source {
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)
+/* Not files either: the symbolic links exe and cwd, read with readlink (EXE, CWD) */
+#define ROW_NEED_EXE (1u << 30)
+#define ROW_NEED_CWD (1u << 29)
 
 /* A process (or thread) row: its members and what each means are in row.def. */
 struct frame_proc {

@@ -375,6 +375,16 @@ int proc_reader_runtime(struct proc_reader *r, struct proc_slot *slot, uint64_t 
  */
 ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
 			      size_t cap);
+/*
+ * The target of the symbolic link `name` ("exe", "cwd") of pid, or of its
+ * thread tid when tid > 0, into buf (cap bytes, no NUL added), as the kernel
+ * gives it (a deleted file's path ends in " (deleted)"). Returns the length,
+ * -EACCES or -EPERM when the kernel's ptrace check refuses (another user's
+ * process, without privilege), -ENOENT when there is none (a kernel thread's
+ * exe) or the process is gone, -EFBIG when it did not fit, or -errno.
+ */
+ssize_t proc_reader_readlink(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
+			     size_t cap);
 
 /*
  * Call fn for every thread id of pid (from /proc/PID/task), until fn returns

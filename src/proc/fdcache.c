@@ -164,3 +164,16 @@ ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const cha
 	close(fd);
 	return read_result(n, err, cap);
 }
+
+ssize_t proc_reader_readlink(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
+			     size_t cap)
+{
+	char path[PROC_PATH_MAX];
+	ssize_t n;
+
+	proc_path(path, (unsigned)pid, tid > 0 ? (unsigned)tid : 0, name);
+	n = readlinkat(r->root_fd, path, buf, cap);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == cap ? -EFBIG : n;
+}

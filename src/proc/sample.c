@@ -29,6 +29,9 @@
 #define CGROUP_NAMES_MAX 4096
 /* likewise the other strings read on request (row_strings: wchan, exe, cwd) */
 #define ROW_STRINGS_MAX 8192
+/* a path the kernel gives for a link (PATH_MAX), or a wchan */
+#define SIDE_BUF 4096
+_Static_assert(SIDE_BUF >= PROC_WCHAN_MAX, "a wchan fits");
 
 /* A process's row as last read in full, for read-less frames; indexed by slot id. */
 struct kept_row {
@@ -69,7 +72,7 @@ struct sampler {
 	bool init_seen;
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
-	char side_buf[PROC_WCHAN_MAX];
+	char side_buf[SIDE_BUF];
 };
 
 static enum stat_item cpu_items[] = {
@@ -513,13 +516,41 @@ static void sample_wchan(struct sampler *s, struct proc_slot *slot, struct frame
 }
 
 /*
+ * The path a link of p's process (its thread's, for a thread's row) gives,
+ * when need is asked for; NULL when it cannot be read (refused, none).
+ */
+static const char *side_link(struct sampler *s, const struct proc_slot *slot,
+			     const struct frame_proc *p, unsigned needs, unsigned need,
+			     const char *name)
+{
+	int pid, tid;
+	ssize_t n;
+
+	if (!(needs & need))
+		return NULL;
+	/* a slot knows whose it is; a row read elsewhere says so itself */
+	if (slot) {
+		pid = slot->tgid ? slot->tgid : slot->pid;
+		tid = slot->tgid ? slot->pid : 0;
+	} else {
+		pid = p->tgid ? p->tgid : p->pid;
+		tid = p->tgid && p->pid != p->tgid ? p->pid : 0;
+	}
+	n = proc_reader_readlink(s->reader, pid, tid, name, s->side_buf, sizeof(s->side_buf));
+	return n > 0 ? row_strings_get(s->strings, s->side_buf, (size_t)n) : NULL;
+}
+
+/*
  * The members read from files of their own only when a column asks (what it
- * waits in, ...), which BPF's rows take from /proc too: slot NULL for those.
+ * waits in, its exe and cwd), which BPF's rows take from /proc too: slot
+ * NULL for those.
  */
 static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			unsigned needs)
 {
 	sample_wchan(s, slot, p, needs);
+	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
+	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
 }
 
 /*
@@ -1193,10 +1224,13 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 
 void sampler_read_side(struct sampler *s, struct frame *f)
 {
-	unsigned needs = s->needs | s->needs_all;
+	for (size_t i = 0; i < f->nprocs; i++) {
+		struct frame_proc *p = &f->procs[i];
+		/* read-less, a row out of view gets what sorting and filtering need only */
+		bool hidden = s->read_less && s->nview && !in_view(s, p->pid);
 
-	for (size_t i = 0; i < f->nprocs; i++)
-		sample_side(s, NULL, &f->procs[i], needs);
+		sample_side(s, NULL, p, hidden ? s->needs_all : s->needs | s->needs_all);
+	}
 }
 
 struct users *sampler_users(struct sampler *s)

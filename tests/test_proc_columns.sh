@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_proc_columns.sh: the columns read from a process's own files and
+# links only when asked for (WCHAN, EXE, CWD) against what /proc says of a
+# child with a known program and working directory, through each frame
+# source this machine has: JSON, CSV and text; a deleted program shows as
+# the kernel gives it; and another user's process, without privilege, shows
+# '-' in text and null in JSON, never a path or an empty string (as root: ptop
+# run as nobody with setpriv, beside a child of root's). Nothing is timed:
+# the child is waited for until it sleeps.
+set -eu
+
+NAME=test_proc_columns
+. "${srcdir:-.}/tests/lib.sh"
+need_python "to parse ptop's output"
+
+mkdir "$tmp/cwd dir"
+cp "$(command -v sleep)" "$tmp/pcolsleep"
+cp "$tmp/pcolsleep" "$tmp/pcolgone"
+(cd "$tmp/cwd dir" && exec "$tmp/pcolsleep" 600) &
+child=$!
+(cd / && exec "$tmp/pcolgone" 600) &
+gone_child=$!
+kids="$kids $child $gone_child"
+wait_state "$child" S
+wait_state "$gone_child" S
+rm "$tmp/pcolgone"
+
+sources=procfs
+for s in bpf bpf-delta; do
+	if "$PTOP" -b -n 1 -o json --source=$s -p 1 2>"$tmp/src.err" | grep -q "\"source\":\"$s\""; then
+		sources="$sources $s"
+	fi
+done
+echo "sources: $sources"
+
+for s in $sources; do
+	"$PTOP" -b -n 1 -o json --source="$s" -p "$child,$gone_child" \
+		--fields pid,exe,cwd,wchan,command >"$tmp/$s.json" || fail "$s: json"
+	"$PTOP" -b -n 1 -o csv --source="$s" -p "$child" --fields pid,exe,cwd,wchan \
+		>"$tmp/$s.csv" || fail "$s: csv"
+	# sorted by either, by top's title or ptop's name
+	"$PTOP" -b -n 1 -o EXE --source="$s" -p "$child" >/dev/null || fail "$s: -o EXE"
+	"$PTOP" -b -n 1 --sort=cwd --source="$s" -p "$child" >/dev/null || fail "$s: --sort=cwd"
+	"$PTOP" -b -n 1 -o text -w 300 --source="$s" -p "$child" --fields pid,exe,cwd \
+		>"$tmp/$s.txt" || fail "$s: text"
+	# what the kernel says, after ptop: the child sleeps all along
+	"$PYTHON" - "$tmp" "$s" "$child" "$gone_child" <<'PY' || fail "$s: not what /proc says"
+import csv, json, os, sys
+tmp, src, child, gone = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rows = {r["pid"]: r for r in json.loads(open(f"{tmp}/{src}.json").readline())["processes"]}
+assert set(rows) == {child, gone}, rows
+r = rows[child]
+assert r["exe"] == os.readlink(f"/proc/{child}/exe") == f"{tmp}/pcolsleep", r
+assert r["cwd"] == os.readlink(f"/proc/{child}/cwd") == f"{tmp}/cwd dir", r
+w = open(f"/proc/{child}/wchan").read()
+assert r["wchan"] == (None if w == "0" else w), (r, w)
+g = rows[gone]
+assert g["exe"] == f"{tmp}/pcolgone (deleted)" == os.readlink(f"/proc/{gone}/exe"), g
+assert g["cwd"] == "/", g
+body = list(csv.DictReader(l for l in open(f"{tmp}/{src}.csv") if not l.startswith("top")))
+assert body and body[0]["exe"] == f"{tmp}/pcolsleep" and body[0]["cwd"] == f"{tmp}/cwd dir", body
+# text: each path as wide as its column, cut with a '+' as top cuts a field
+lines = open(f"{tmp}/{src}.txt").read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.split()[:1] == ["PID"])
+exe, cwd = lines[head + 1].split(None, 1)[1][:24], lines[head + 1].split(None, 1)[1][25:49]
+for cell, path in ((exe, f"{tmp}/pcolsleep"), (cwd, f"{tmp}/cwd dir")):
+    cell = cell.rstrip()
+    assert path == cell or (cell.endswith("+") and path.startswith(cell[:-1])), (cell, path)
+PY
+done
+
+# Asked for only: a JSON frame without --fields reads and writes none of them.
+"$PTOP" -b -n 1 -o json --source=procfs -p "$child" >"$tmp/plain.json" || fail "plain json"
+"$PYTHON" -c 'import json,sys
+r = json.loads(open(sys.argv[1]).readline())["processes"][0]
+assert not {"exe", "cwd", "wchan"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
+
+# Another user's process without privilege: '-' and null, never a path or "".
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	nobody=$(id -u nobody)
+	nogroup=$(id -g nobody)
+	chmod 755 "$tmp" "$tmp/cwd dir"
+	(cd "$tmp/cwd dir" && exec setpriv --reuid="$nobody" --regid="$nogroup" --clear-groups \
+		"$tmp/pcolsleep" 600) &
+	n_pid=$!
+	kids="$kids $n_pid"
+	wait_until sh -c "[ \"\$(stat -c %u /proc/$n_pid)\" = $nobody ] &&
+		grep -q 'Name:.*pcolsleep' /proc/$n_pid/status" || fail "the nobody child never ran"
+	wait_state "$n_pid" S
+	as_nobody() {
+		setpriv --reuid="$nobody" --regid="$nogroup" --clear-groups "$PTOP" "$@"
+	}
+	as_nobody -b -n 1 -o json --source=procfs -p "$n_pid,$child" --fields pid,exe,cwd,wchan \
+		>"$tmp/nb.json" || fail "nobody json"
+	as_nobody -b -n 1 -o text -w 300 --source=procfs -p "$child" --fields pid,exe,cwd,wchan \
+		>"$tmp/nb.txt" || fail "nobody text"
+	as_nobody -b -n 1 -o csv --source=procfs -p "$child" --fields pid,exe,cwd \
+		>"$tmp/nb.csv" || fail "nobody csv"
+	"$PYTHON" - "$tmp" "$n_pid" "$child" <<'PY' || fail "another user's paths as nobody"
+import csv, json, sys
+tmp, mine, roots = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rows = {r["pid"]: r for r in json.loads(open(tmp + "/nb.json").readline())["processes"]}
+assert set(rows) == {mine, roots}, rows
+# its own process: the paths
+assert rows[mine]["exe"] == f"{tmp}/pcolsleep" and rows[mine]["cwd"] == f"{tmp}/cwd dir", rows[mine]
+# root's: refused by the kernel, so unknown
+assert rows[roots]["exe"] is None and rows[roots]["cwd"] is None, rows[roots]
+assert rows[roots]["wchan"] is None, rows[roots]
+lines = open(tmp + "/nb.txt").read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.split()[:1] == ["PID"])
+cells = lines[head + 1].split()
+assert cells[0] == str(roots) and cells[1:] == ["-", "-", "-"], lines[head:]
+body = list(csv.DictReader(l for l in open(tmp + "/nb.csv") if not l.startswith("top")))
+assert body and body[0]["exe"] == "" and body[0]["cwd"] == "", body
+PY
+elif [ "$(id -u)" != 0 ] && ! readlink /proc/1/exe >/dev/null 2>&1; then
+	"$PTOP" -b -n 1 -o json --source=procfs -p 1 --fields pid,exe,cwd >"$tmp/one.json" ||
+		fail "json -p 1"
+	"$PYTHON" -c 'import json,sys
+r = json.loads(open(sys.argv[1]).readline())["processes"][0]
+assert r["exe"] is None and r["cwd"] is None, r' "$tmp/one.json" ||
+		fail "PID 1's paths shown though unreadable"
+else
+	partial_skip "neither root with setpriv and nobody, nor a PID 1 whose exe is refused:" \
+		"another user's paths not checked"
+fi
+
+finish
