@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_parse_limits.c: unit tests for proc_parse_limits_nofile(),
- * proc_parse_rollup(), proc_parse_oom() and proc_parse_wchan() (src/proc/parse_limits.c): fixtures of real and
+ * proc_parse_rollup(), proc_parse_oom(), proc_parse_wchan() and proc_parse_autogroup()
+ * (src/proc/parse_limits.c): fixtures of real and
  * hostile text, this process's own files, and every prefix of a real file
  * (cut short) refused. Inputs sit in heap buffers of exactly their length so
  * ASan catches an over-read.
@@ -148,6 +149,42 @@ static void test_wchan_fixtures(void **state)
 	assert_int_equal(proc_parse_wchan("", 0, &name, &n), -EINVAL);
 }
 
+static int agrp(const char *rel, int64_t *id, int *nice)
+{
+	size_t len;
+	char *b = fixture_load(rel, &len);
+	int err = proc_parse_autogroup(b, len, id, nice);
+
+	free(b);
+	return err;
+}
+
+static void test_autogroup_fixtures(void **state)
+{
+	int64_t id;
+	int nice;
+
+	(void)state;
+	assert_int_equal(agrp("autogroup/session", &id, &nice), 0);
+	assert_int_equal(id, 6257);
+	assert_int_equal(nice, 0);
+	assert_int_equal(agrp("autogroup/niced", &id, &nice), 0);
+	assert_int_equal(id, 12);
+	assert_int_equal(nice, -5);
+	assert_int_equal(agrp("autogroup/nice-max", &id, &nice), 0);
+	assert_int_equal(nice, 19);
+	assert_int_equal(agrp("autogroup/root-group", &id, &nice), -ENODATA);
+	assert_int_equal(agrp("autogroup/hostile-cut", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-nonl", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-two", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-prefix", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-space", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-noid", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-nice", &id, &nice), -ERANGE);
+	assert_int_equal(agrp("autogroup/hostile-negid", &id, &nice), -ERANGE);
+	assert_int_equal(agrp("autogroup/hostile-overflow", &id, &nice), -ERANGE);
+}
+
 /* Read a file of this process into a heap buffer of exactly its length. */
 static char *own(const char *name, size_t *len)
 {
@@ -167,6 +204,27 @@ static char *own(const char *name, size_t *len)
 	assert_non_null(b);
 	memcpy(b, tmp, *len);
 	return b;
+}
+
+/* This process's autogroup, where the kernel has them: one line, or none (the root group). */
+static void own_autogroup(void)
+{
+	char tmp[128];
+	int64_t id;
+	ssize_t len;
+	int fd = open("/proc/self/autogroup", O_RDONLY | O_CLOEXEC), nice, err;
+
+	if (fd < 0)
+		return; /* a kernel without CONFIG_SCHED_AUTOGROUP */
+	len = read(fd, tmp, sizeof(tmp));
+	close(fd);
+	assert_true(len >= 0);
+	err = proc_parse_autogroup(tmp, (size_t)len, &id, &nice);
+	assert_true(err == 0 || (err == -ENODATA && len == 0));
+	if (!err)
+		assert_true(id > 0 && nice >= -20 && nice <= 19);
+	for (ssize_t k = 0; k < len; k++)
+		assert_int_not_equal(proc_parse_autogroup(tmp, (size_t)k, &id, &nice), 0);
 }
 
 static void test_own(void **state)
@@ -217,16 +275,15 @@ static void test_own(void **state)
 	b = own("wchan", &len);
 	assert_int_equal(proc_parse_wchan(b, len, &name, &n), 0);
 	free(b);
+	own_autogroup();
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_limits_fixtures),
-	    cmocka_unit_test(test_rollup_fixtures),
-	    cmocka_unit_test(test_oom_fixtures),
-	    cmocka_unit_test(test_wchan_fixtures),
-	    cmocka_unit_test(test_own),
+	    cmocka_unit_test(test_limits_fixtures),    cmocka_unit_test(test_rollup_fixtures),
+	    cmocka_unit_test(test_oom_fixtures),       cmocka_unit_test(test_wchan_fixtures),
+	    cmocka_unit_test(test_autogroup_fixtures), cmocka_unit_test(test_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

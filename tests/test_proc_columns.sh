@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_proc_columns.sh: the columns read from a process's own files and
-# links only when asked for (WCHAN, EXE, CWD) against what /proc says of a
-# child with a known program and working directory, through each frame
+# links only when asked for (WCHAN, EXE, CWD, AGID, AGNI) against what /proc
+# says of a child with a known program and working directory (and of one in
+# a session, so an autogroup, of its own, reniced), through each frame
 # source this machine has: JSON, CSV and text; a deleted program shows as
 # the kernel gives it; and another user's process, without privilege, shows
 # '-' in text and null in JSON, never a path or an empty string (as root: ptop
@@ -71,11 +72,37 @@ for cell, path in ((exe, f"{tmp}/pcolsleep"), (cwd, f"{tmp}/cwd dir")):
 PY
 done
 
+# The autogroup: a child in a session of its own has one of its own, whose nice is set here.
+if [ -r /proc/self/autogroup ] && command -v setsid >/dev/null 2>&1; then
+	setsid "$tmp/pcolsleep" 600 &
+	sess=$!
+	kids="$kids $sess"
+	wait_until sh -c "grep -q '^pcolsleep' /proc/$sess/comm && grep -q autogroup- /proc/$sess/autogroup" ||
+		fail "the child in a session of its own never ran"
+	echo 5 >"/proc/$sess/autogroup" || fail "autogroup nice not set"
+	for s in $sources; do
+		"$PTOP" -b -n 1 -o json --source="$s" -p "$sess,$child" --fields pid,agrp,AGNI \
+			>"$tmp/ag-$s.json" || fail "$s: autogroup json"
+		"$PYTHON" - "$tmp/ag-$s.json" "$sess" "$child" <<'PY' || fail "$s: autogroup not as /proc says"
+import json, re, sys
+rows = {r["pid"]: r for r in json.loads(open(sys.argv[1]).readline())["processes"]}
+for pid in map(int, sys.argv[2:]):
+    m = re.fullmatch(r"/autogroup-(\d+) nice (-?\d+)\n", open(f"/proc/{pid}/autogroup").read())
+    want = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+    assert (rows[pid]["autogroup_id"], rows[pid]["autogroup_nice"]) == want, (rows[pid], want)
+assert rows[int(sys.argv[2])]["autogroup_nice"] == 5, rows
+assert rows[int(sys.argv[2])]["autogroup_id"] != rows[int(sys.argv[3])]["autogroup_id"], rows
+PY
+	done
+else
+	partial_skip "no /proc/PID/autogroup (CONFIG_SCHED_AUTOGROUP) or no setsid: AGID not checked"
+fi
+
 # Asked for only: a JSON frame without --fields reads and writes none of them.
 "$PTOP" -b -n 1 -o json --source=procfs -p "$child" >"$tmp/plain.json" || fail "plain json"
 "$PYTHON" -c 'import json,sys
 r = json.loads(open(sys.argv[1]).readline())["processes"][0]
-assert not {"exe", "cwd", "wchan"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
+assert not {"exe", "cwd", "wchan", "autogroup_id", "autogroup_nice"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
 
 # Another user's process without privilege: '-' and null, never a path or "".
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then

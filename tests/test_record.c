@@ -367,7 +367,7 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 }
 
 /* build_v8_frame() with what format version 9 added: what it waits in (wchan), its exe
- * and cwd. */
+ * and cwd, its autogroup. */
 static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v8_frame(f, cpus);
@@ -376,6 +376,12 @@ static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[0].exe = "/usr/bin/bash";
 	procs[0].cwd = "/home/a user";
 	procs[3].exe = "/tmp/gone (deleted)";
+	procs[0].has_agrp = true;
+	procs[0].autogroup_id = 6257;
+	procs[0].autogroup_nice = -20;
+	procs[3].has_agrp = true;
+	procs[3].autogroup_id = INT64_MAX;
+	procs[3].autogroup_nice = 19;
 }
 
 /* Two strings of a row the same, NULL (unknown) included. */
@@ -407,7 +413,11 @@ static void check_round_trip(const struct frame *f, unsigned version)
 			assert_true(same_string(g.procs[i].wchan, f->procs[i].wchan));
 			assert_true(same_string(g.procs[i].exe, f->procs[i].exe));
 			assert_true(same_string(g.procs[i].cwd, f->procs[i].cwd));
+			assert_int_equal(g.procs[i].has_agrp, f->procs[i].has_agrp);
+			assert_true(g.procs[i].autogroup_id == f->procs[i].autogroup_id);
+			assert_int_equal(g.procs[i].autogroup_nice, f->procs[i].autogroup_nice);
 		} else {
+			assert_false(g.procs[i].has_agrp);
 			assert_null(g.procs[i].wchan);
 			assert_null(g.procs[i].exe);
 			assert_null(g.procs[i].cwd);

@@ -131,6 +131,9 @@ struct want {
 #define EXPECT_wchan(v) IS(v && !strcmp(v, "do_epoll_wait"))
 #define EXPECT_exe(v) IS(v && !strcmp(v, FIXTURE_EXE))
 #define EXPECT_cwd(v) IS(v && !strcmp(v, FIXTURE_CWD))
+#define EXPECT_has_agrp(v) IS(v)
+#define EXPECT_autogroup_id(v) IS(v == 77)
+#define EXPECT_autogroup_nice(v) IS(v == -3)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -177,6 +180,7 @@ static void fixture_root(char dir[256])
 	put_file(dir, "oom_score", "667\n");
 	put_file(dir, "oom_score_adj", "-17\n");
 	put_file(dir, "wchan", "do_epoll_wait");
+	put_file(dir, "autogroup", "/autogroup-77 nice -3\n");
 	snprintf(path, sizeof(path), "%s/100/exe", dir);
 	assert_int_equal(symlink(FIXTURE_EXE, path), 0);
 	snprintf(path, sizeof(path), "%s/100/cwd", dir);
@@ -203,7 +207,7 @@ static void test_proc_fills(void **state)
 					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
 					  PROC_NEED(PROC_FILE_OOM_SCORE) |
 					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN |
-					  ROW_NEED_EXE | ROW_NEED_CWD};
+					  ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -240,7 +244,7 @@ static void test_recorded_needs(void **state)
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
-			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD);
+			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP);
 }
 
 /* ---- recordings ---- */

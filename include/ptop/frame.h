@@ -40,6 +40,7 @@ enum row_source {
 #define ROW_NEED_OOM_SCORE PROC_NEED(PROC_FILE_OOM_SCORE)
 #define ROW_NEED_OOM_ADJ PROC_NEED(PROC_FILE_OOM_ADJ)
 #define ROW_NEED_WCHAN PROC_NEED(PROC_FILE_WCHAN)
+#define ROW_NEED_AUTOGROUP PROC_NEED(PROC_FILE_AUTOGROUP)
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)

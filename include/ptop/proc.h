@@ -258,6 +258,15 @@ int proc_parse_oom(const char *buf, size_t len, int *out);
  */
 int proc_parse_wchan(const char *buf, size_t len, const char **name, size_t *n);
 
+/*
+ * /proc/PID/autogroup: "/autogroup-ID nice N\n", the scheduler's autogroup
+ * of the process's session and that group's nice value. 0 with *id and
+ * *nice set; -ENODATA when empty (the process is in no autogroup: the root
+ * task group's, or autogroups are off); -EINVAL anything else than that one
+ * line; -ERANGE an id below 0 or beyond int64_t, a nice beyond -20..19.
+ */
+int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
 enum proc_file {
@@ -270,6 +279,7 @@ enum proc_file {
 	PROC_FILE_OOM_SCORE, /* the OOM killer's badness (oom_score): the OOMs column */
 	PROC_FILE_OOM_ADJ,   /* its adjustment (oom_score_adj): the OOMa column */
 	PROC_FILE_WCHAN,     /* what it waits in (wchan): the WCHAN column */
+	PROC_FILE_AUTOGROUP, /* its session's autogroup (autogroup): AGID, AGNI */
 	PROC_NFILES
 };
 

@@ -5,7 +5,8 @@
  * files", whose soft limit bounds the descriptors a process may open) and
  * /proc/PID/smaps_rollup (proportional resident and swapped sizes), and the
  * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns),
- * and the symbol of /proc/PID/wchan (the WCHAN column). Pure: no I/O.
+ * the symbol of /proc/PID/wchan (the WCHAN column) and the line of
+ * /proc/PID/autogroup (AGID, AGNI). Pure: no I/O.
  */
 #include <errno.h>
 #include <limits.h>
@@ -170,5 +171,45 @@ int proc_parse_wchan(const char *buf, size_t len, const char **name, size_t *n)
 	if (len == 1 && buf[0] == '0')
 		return 0;
 	*n = len;
+	return 0;
+}
+
+#define AUTOGROUP_PREFIX "/autogroup-"
+#define AUTOGROUP_NICE " nice "
+
+int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice)
+{
+	const char *p = buf, *end = buf + len;
+	int64_t v;
+	int err;
+
+	*id = 0;
+	*nice = 0;
+	if (!len)
+		return -ENODATA; /* the kernel prints nothing for the root task group */
+	if (len < sizeof(AUTOGROUP_PREFIX) - 1 ||
+	    memcmp(p, AUTOGROUP_PREFIX, sizeof(AUTOGROUP_PREFIX) - 1))
+		return -EINVAL;
+	p += sizeof(AUTOGROUP_PREFIX) - 1;
+	/* "%ld": the id may print with a sign, though the kernel counts up from 1 */
+	err = num_s64(&p, end, id);
+	if (err)
+		return err;
+	if (*id < 0) {
+		*id = 0;
+		return -ERANGE;
+	}
+	if ((size_t)(end - p) < sizeof(AUTOGROUP_NICE) - 1 ||
+	    memcmp(p, AUTOGROUP_NICE, sizeof(AUTOGROUP_NICE) - 1))
+		return -EINVAL;
+	p += sizeof(AUTOGROUP_NICE) - 1;
+	err = num_s64(&p, end, &v);
+	if (err)
+		return err;
+	if (end - p != 1 || *p != '\n')
+		return -EINVAL;
+	if (v < -20 || v > 19)
+		return -ERANGE;
+	*nice = (int)v;
 	return 0;
 }

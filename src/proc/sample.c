@@ -541,13 +541,38 @@ static const char *side_link(struct sampler *s, const struct proc_slot *slot,
 }
 
 /*
- * The members read from files of their own only when a column asks (what it
- * waits in, its exe and cwd), which BPF's rows take from /proc too: slot
- * NULL for those.
+ * The members read from files of their own only when a column asks (its
+ * autogroup, what it waits in, its exe and cwd), which BPF's rows take from
+ * /proc too: slot NULL for those.
  */
+/* Its session's autogroup, when asked for: a process's file, which a thread's row copies. */
+static void sample_agrp(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			unsigned needs)
+{
+	char buf[64];
+	ssize_t n;
+
+	p->has_agrp = false;
+	p->autogroup_id = 0;
+	p->autogroup_nice = 0;
+	if (!(needs & ROW_NEED_AUTOGROUP))
+		return;
+	if (slot)
+		n = proc_reader_read(s->reader, slot, PROC_FILE_AUTOGROUP, buf, sizeof(buf));
+	else
+		n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid, 0, "autogroup",
+					  buf, sizeof(buf));
+	p->has_agrp =
+	    n >= 0 && !proc_parse_autogroup(buf, (size_t)n, &p->autogroup_id, &p->autogroup_nice);
+}
+
 static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			unsigned needs)
 {
+	/* a thread has no autogroup file of its own (task/TID has none): its row keeps the
+	 * process's, or one read elsewhere reads the process's by its tgid */
+	if (!slot || !slot->tgid)
+		sample_agrp(s, slot, p, needs);
 	sample_wchan(s, slot, p, needs);
 	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
 	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
