@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_proc_columns.sh: the columns read from a process's own files and
-# links only when asked for (WCHAN, EXE, CWD, AGID, AGNI) against what /proc
-# says of a child with a known program and working directory (and of one in
-# a session, so an autogroup, of its own, reniced), through each frame
+# links only when asked for (WCHAN, EXE, CWD, AGID, AGNI, IO) against what
+# /proc says of a child with a known program and working directory (and of
+# one in a session, so an autogroup, of its own, reniced; and of children
+# given each I/O class with ionice), through each frame
 # source this machine has: JSON, CSV and text; a deleted program shows as
 # the kernel gives it; and another user's process, without privilege, shows
 # '-' in text and null in JSON, never a path or an empty string (as root: ptop
@@ -98,11 +99,59 @@ else
 	partial_skip "no /proc/PID/autogroup (CONFIG_SCHED_AUTOGROUP) or no setsid: AGID not checked"
 fi
 
+# The I/O priority: htop's B/R/id, with none set the best effort its nice gives.
+if command -v ionice >/dev/null 2>&1 && ionice -c 3 true 2>/dev/null; then
+	ionice -c 3 "$tmp/pcolsleep" 600 &
+	io_idle=$!
+	ionice -c 2 -n 6 "$tmp/pcolsleep" 600 &
+	io_be=$!
+	nice -n 10 "$tmp/pcolsleep" 600 &
+	io_nice=$!
+	kids="$kids $io_idle $io_be $io_nice"
+	want="$io_idle=id $io_be=B6 $io_nice=B6"
+	if ionice -c 1 -n 2 true 2>/dev/null; then
+		ionice -c 1 -n 2 "$tmp/pcolsleep" 600 &
+		io_rt=$!
+		kids="$kids $io_rt"
+		want="$want $io_rt=R2"
+	else
+		partial_skip "no real-time I/O class for this user: R not checked"
+	fi
+	pids=$(echo "$want" | sed 's/=[^ ]*//g; s/ /,/g')
+	for p in $(echo "$pids" | tr , ' '); do
+		wait_until sh -c "grep -q '^pcolsleep' /proc/$p/comm" || fail "child $p never ran"
+	done
+	for s in $sources; do
+		"$PTOP" -b -n 1 -o json --source="$s" -p "$pids" --fields pid,io >"$tmp/io-$s.json" ||
+			fail "$s: io json"
+		"$PTOP" -b -n 1 -o text -w 200 --source="$s" -p "$pids" --fields pid,io --sort-key=IO_PRIORITY \
+			>"$tmp/io-$s.txt" || fail "$s: io text"
+		"$PYTHON" - "$tmp/io-$s" $want <<'PY' || fail "$s: I/O priority not as set"
+import json, sys
+base, want = sys.argv[1], dict(w.split("=") for w in sys.argv[2:])
+rows = {str(r["pid"]): r["ioprio"] for r in json.loads(open(base + ".json").readline())["processes"]}
+cls = {"id": 3, "B6": 2, "R2": 1}
+for pid, shown in want.items():
+    # the kernel's number: class << 13; none set (class 0) for the one only niced
+    assert rows[pid] >> 13 == (0 if pid == sys.argv[4].split("=")[0] else cls[shown]), (pid, rows)
+lines = open(base + ".txt").read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.split()[:1] == ["PID"])
+table = [l.split() for l in lines[head + 1:] if l.strip()]
+assert {c[0]: c[1] for c in table} == want, (table, want)
+# sorted as served: real-time first, idle last
+order = [c[1] for c in table]
+assert order == sorted(order, key=lambda v: {"R": 0, "B": 1, "i": 2}[v[0]]), order
+PY
+	done
+else
+	partial_skip "no ionice, or no idle I/O class here: IO not checked"
+fi
+
 # Asked for only: a JSON frame without --fields reads and writes none of them.
 "$PTOP" -b -n 1 -o json --source=procfs -p "$child" >"$tmp/plain.json" || fail "plain json"
 "$PYTHON" -c 'import json,sys
 r = json.loads(open(sys.argv[1]).readline())["processes"][0]
-assert not {"exe", "cwd", "wchan", "autogroup_id", "autogroup_nice"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
+assert not {"exe", "cwd", "wchan", "autogroup_id", "autogroup_nice", "ioprio"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
 
 # Another user's process without privilege: '-' and null, never a path or "".
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then

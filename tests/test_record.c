@@ -367,7 +367,7 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 }
 
 /* build_v8_frame() with what format version 9 added: what it waits in (wchan), its exe
- * and cwd, its autogroup. */
+ * and cwd, its autogroup, its I/O priority. */
 static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v8_frame(f, cpus);
@@ -382,6 +382,8 @@ static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[3].has_agrp = true;
 	procs[3].autogroup_id = INT64_MAX;
 	procs[3].autogroup_nice = 19;
+	procs[2].has_ioprio = true;
+	procs[2].ioprio = 3 << 13 | 7;
 }
 
 /* Two strings of a row the same, NULL (unknown) included. */
@@ -416,7 +418,10 @@ static void check_round_trip(const struct frame *f, unsigned version)
 			assert_int_equal(g.procs[i].has_agrp, f->procs[i].has_agrp);
 			assert_true(g.procs[i].autogroup_id == f->procs[i].autogroup_id);
 			assert_int_equal(g.procs[i].autogroup_nice, f->procs[i].autogroup_nice);
+			assert_int_equal(g.procs[i].has_ioprio, f->procs[i].has_ioprio);
+			assert_int_equal(g.procs[i].ioprio, f->procs[i].ioprio);
 		} else {
+			assert_false(g.procs[i].has_ioprio);
 			assert_false(g.procs[i].has_agrp);
 			assert_null(g.procs[i].wchan);
 			assert_null(g.procs[i].exe);

@@ -134,6 +134,9 @@ struct want {
 #define EXPECT_has_agrp(v) IS(v)
 #define EXPECT_autogroup_id(v) IS(v == 77)
 #define EXPECT_autogroup_nice(v) IS(v == -3)
+/* a system call on a live PID: not under a fixture root */
+#define EXPECT_has_ioprio(v) ELSEWHERE("test_proc_columns.sh")
+#define EXPECT_ioprio(v) ELSEWHERE("test_proc_columns.sh")
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -207,7 +210,8 @@ static void test_proc_fills(void **state)
 					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
 					  PROC_NEED(PROC_FILE_OOM_SCORE) |
 					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN |
-					  ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP};
+					  ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
+					  ROW_NEED_IOPRIO};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -244,7 +248,8 @@ static void test_recorded_needs(void **state)
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
-			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP);
+			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
+			     ROW_NEED_IOPRIO);
 }
 
 /* ---- recordings ---- */

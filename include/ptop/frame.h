@@ -47,6 +47,32 @@ enum row_source {
 /* Not files either: the symbolic links exe and cwd, read with readlink (EXE, CWD) */
 #define ROW_NEED_EXE (1u << 30)
 #define ROW_NEED_CWD (1u << 29)
+/* Nor this: a system call, ioprio_get (IO) */
+#define ROW_NEED_IOPRIO (1u << 28)
+
+/* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
+#define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)
+#define FRAME_IOPRIO_LEVEL(v) ((unsigned)(v)&7u)
+enum frame_ioprio_class {
+	FRAME_IOPRIO_NONE, /* none set: best effort at the level its nice gives */
+	FRAME_IOPRIO_RT,
+	FRAME_IOPRIO_BE,
+	FRAME_IOPRIO_IDLE,
+};
+
+/*
+ * The class and level an I/O priority has in effect, as class * 8 + level
+ * (lower is served first): with none set, the kernel's best effort at
+ * (nice + 20) / 5, as htop shows it.
+ */
+static inline int frame_ioprio_effective(int ioprio, int64_t nice)
+{
+	unsigned cls = FRAME_IOPRIO_CLASS(ioprio);
+
+	if (cls == FRAME_IOPRIO_NONE)
+		return FRAME_IOPRIO_BE * 8 + (int)((nice + 20) / 5);
+	return (int)(cls * 8 + FRAME_IOPRIO_LEVEL(ioprio));
+}
 
 /* A process (or thread) row: its members and what each means are in row.def. */
 struct frame_proc {

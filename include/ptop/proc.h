@@ -395,6 +395,13 @@ ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const cha
  */
 ssize_t proc_reader_readlink(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
 			     size_t cap);
+/*
+ * The I/O priority of task tid (a process's: its main thread's) as
+ * ioprio_get(IOPRIO_WHO_PROCESS) gives it (see FRAME_IOPRIO_CLASS). 0 with
+ * *prio set; -EOPNOTSUPP when the proc root is not of ptop's own pid
+ * namespace (the call takes ptop's PIDs), -ESRCH when it is gone, or -errno.
+ */
+int proc_reader_ioprio(struct proc_reader *r, int tid, int *prio);
 
 /*
  * Call fn for every thread id of pid (from /proc/PID/task), until fn returns

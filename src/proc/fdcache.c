@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <string.h>
 #include <unistd.h>
@@ -177,4 +178,21 @@ ssize_t proc_reader_readlink(struct proc_reader *r, int pid, int tid, const char
 	if (n < 0)
 		return -errno;
 	return (size_t)n == cap ? -EFBIG : n;
+}
+
+/* ioprio_get(2)'s "which" for one task (include/uapi/linux/ioprio.h) */
+#define IOPRIO_WHO_PROCESS 1
+
+int proc_reader_ioprio(struct proc_reader *r, int tid, int *prio)
+{
+	long v;
+
+	if (!r->own_ns)
+		return -EOPNOTSUPP;
+	/* no glibc wrapper */
+	v = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid);
+	if (v < 0)
+		return -errno;
+	*prio = (int)v;
+	return 0;
 }

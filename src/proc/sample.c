@@ -542,8 +542,8 @@ static const char *side_link(struct sampler *s, const struct proc_slot *slot,
 
 /*
  * The members read from files of their own only when a column asks (its
- * autogroup, what it waits in, its exe and cwd), which BPF's rows take from
- * /proc too: slot NULL for those.
+ * autogroup, what it waits in, its I/O priority, its exe and cwd), which
+ * BPF's rows take from /proc too: slot NULL for those.
  */
 /* Its session's autogroup, when asked for: a process's file, which a thread's row copies. */
 static void sample_agrp(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
@@ -574,6 +574,11 @@ static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_
 	if (!slot || !slot->tgid)
 		sample_agrp(s, slot, p, needs);
 	sample_wchan(s, slot, p, needs);
+	/* a thread's own: a slot's pid is its TID */
+	p->has_ioprio = needs & ROW_NEED_IOPRIO &&
+			!proc_reader_ioprio(s->reader, slot ? slot->pid : p->pid, &p->ioprio);
+	if (!p->has_ioprio)
+		p->ioprio = 0;
 	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
 	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
 }
