@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_proc_columns.sh: the columns read from a process's own files and
-# links only when asked for (WCHAN, EXE, CWD, AGID, AGNI, IO) against what
-# /proc says of a child with a known program and working directory (and of
-# one in a session, so an autogroup, of its own, reniced; and of children
-# given each I/O class with ionice), through each frame
+# links only when asked for (WCHAN, EXE, CWD, AGID, AGNI, IO, SUPGIDS,
+# SUPGRPS) against what /proc says of a child with a known program and
+# working directory (and of one in a session, so an autogroup, of its own,
+# reniced; of children given each I/O class with ionice; of one given
+# supplementary groups), through each frame
 # source this machine has: JSON, CSV and text; a deleted program shows as
 # the kernel gives it; and another user's process, without privilege, shows
 # '-' in text and null in JSON, never a path or an empty string (as root: ptop
@@ -147,11 +148,52 @@ else
 	partial_skip "no ionice, or no idle I/O class here: IO not checked"
 fi
 
+# Supplementary groups as status gives them, and their names; as root, a child given some.
+grouped=$child
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	setpriv --groups=4,24,27,2000000003 "$tmp/pcolsleep" 600 &
+	grouped=$!
+	kids="$kids $grouped"
+	wait_until sh -c "grep -q '^pcolsleep' /proc/$grouped/comm" || fail "the grouped child never ran"
+fi
+for s in $sources; do
+	"$PTOP" -b -n 1 -o json --source="$s" -p "$child,$grouped" --fields pid,supgids,SUPGRPS \
+		>"$tmp/gr-$s.json" || fail "$s: groups json"
+	"$PTOP" -b -n 1 -o text -w 200 --source="$s" -p "$grouped" --fields pid,supgids \
+		>"$tmp/gr-$s.txt" || fail "$s: groups text"
+	"$PYTHON" - "$tmp/gr-$s" "$child" "$grouped" "$(id -u)" <<'PY' || fail "$s: groups not as status says"
+import grp, json, sys
+base, pids, root = sys.argv[1], list(map(int, sys.argv[2:4])), sys.argv[4] == "0"
+rows = {r["pid"]: r for r in json.loads(open(base + ".json").readline())["processes"]}
+
+def name(g):
+    try:
+        return grp.getgrgid(g).gr_name
+    except KeyError:
+        return str(g)
+
+for pid in pids:
+    line = next(l for l in open(f"/proc/{pid}/status") if l.startswith("Groups:"))
+    ids = [int(t) for t in line.split()[1:]]
+    assert rows[pid]["supgids"] == ",".join(map(str, ids)), (rows[pid], ids)
+    assert rows[pid]["supgrps"] == ",".join(name(g) for g in ids), (rows[pid], ids)
+if root:
+    assert rows[pids[1]]["supgids"] == "4,24,27,2000000003", rows
+    assert rows[pids[1]]["supgrps"].endswith(",2000000003"), rows
+text = open(base + ".txt").read().splitlines()
+head = next(i for i, l in enumerate(text) if l.split()[:1] == ["PID"])
+shown = text[head + 1].split()[1]
+want = rows[pids[1]]["supgids"] or "-"
+assert shown == want[:20] or (shown.endswith("+") and want.startswith(shown[:-1])), (shown, want)
+PY
+done
+
 # Asked for only: a JSON frame without --fields reads and writes none of them.
 "$PTOP" -b -n 1 -o json --source=procfs -p "$child" >"$tmp/plain.json" || fail "plain json"
 "$PYTHON" -c 'import json,sys
 r = json.loads(open(sys.argv[1]).readline())["processes"][0]
-assert not {"exe", "cwd", "wchan", "autogroup_id", "autogroup_nice", "ioprio"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
+assert not {"exe", "cwd", "wchan", "autogroup_id", "autogroup_nice", "ioprio", "supgids",
+            "supgrps"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
 
 # Another user's process without privilege: '-' and null, never a path or "".
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then

@@ -367,7 +367,7 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 }
 
 /* build_v8_frame() with what format version 9 added: what it waits in (wchan), its exe
- * and cwd, its autogroup, its I/O priority. */
+ * and cwd, its autogroup, its I/O priority, its supplementary groups. */
 static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v8_frame(f, cpus);
@@ -384,6 +384,9 @@ static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[3].autogroup_nice = 19;
 	procs[2].has_ioprio = true;
 	procs[2].ioprio = 3 << 13 | 7;
+	procs[0].supgids = "4,24,27";
+	procs[0].supgrps = "adm,cdrom,sudo";
+	procs[1].supgids = procs[1].supgrps = "";
 }
 
 /* Two strings of a row the same, NULL (unknown) included. */
@@ -420,7 +423,10 @@ static void check_round_trip(const struct frame *f, unsigned version)
 			assert_int_equal(g.procs[i].autogroup_nice, f->procs[i].autogroup_nice);
 			assert_int_equal(g.procs[i].has_ioprio, f->procs[i].has_ioprio);
 			assert_int_equal(g.procs[i].ioprio, f->procs[i].ioprio);
+			assert_true(same_string(g.procs[i].supgids, f->procs[i].supgids));
+			assert_true(same_string(g.procs[i].supgrps, f->procs[i].supgrps));
 		} else {
+			assert_null(g.procs[i].supgids);
 			assert_false(g.procs[i].has_ioprio);
 			assert_false(g.procs[i].has_agrp);
 			assert_null(g.procs[i].wchan);

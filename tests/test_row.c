@@ -137,6 +137,9 @@ struct want {
 /* a system call on a live PID: not under a fixture root */
 #define EXPECT_has_ioprio(v) ELSEWHERE("test_proc_columns.sh")
 #define EXPECT_ioprio(v) ELSEWHERE("test_proc_columns.sh")
+/* ids that no group file names: their names are the ids */
+#define EXPECT_supgids(v) IS(v && !strcmp(v, "2000000001,2000000002"))
+#define EXPECT_supgrps(v) IS(v && !strcmp(v, "2000000001,2000000002"))
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -173,7 +176,8 @@ static void fixture_root(char dir[256])
 	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");
 	put_file(dir, "status",
 		 "Name:\t" FIXTURE_COMM "\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t42\n"
-		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t0\t0\t0\t0\nVmSwap:\t11 kB\n"
+		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t0\t0\t0\t0\n"
+		 "Groups:\t2000000001 2000000002\nVmSwap:\t11 kB\n"
 		 "RssAnon:\t12 kB\nRssFile:\t13 kB\nThreads:\t3\n"
 		 "voluntary_ctxt_switches:\t14\nnonvoluntary_ctxt_switches:\t15\n");
 	put_file(dir, "io",
@@ -211,7 +215,7 @@ static void test_proc_fills(void **state)
 					  PROC_NEED(PROC_FILE_OOM_SCORE) |
 					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN |
 					  ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
-					  ROW_NEED_IOPRIO};
+					  ROW_NEED_IOPRIO | ROW_NEED_GROUPS};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -249,7 +253,7 @@ static void test_recorded_needs(void **state)
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
 			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
-			     ROW_NEED_IOPRIO);
+			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS);
 }
 
 /* ---- recordings ---- */

@@ -49,6 +49,10 @@ enum row_source {
 #define ROW_NEED_CWD (1u << 29)
 /* Nor this: a system call, ioprio_get (IO) */
 #define ROW_NEED_IOPRIO (1u << 28)
+/* status's Groups line (SUPGIDS, SUPGRPS): the /proc source reads status for it; the bit
+ * beside says BPF's rows read status by PID for this line alone (sampler_read_side) */
+#define ROW_NEED_GROUPS_BIT (1u << 27)
+#define ROW_NEED_GROUPS (PROC_NEED(PROC_FILE_STATUS) | ROW_NEED_GROUPS_BIT)
 
 /* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
 #define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)
@@ -493,7 +497,7 @@ size_t cgroup_names_count(const struct cgroup_names *c);
 const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n, const char **unit);
 
 /*
- * Strings of rows read on request (wchan, exe, cwd: strings.c), kept once
+ * Strings of rows read on request (wchan, exe, cwd, groups: strings.c), kept once
  * per distinct value. row_strings_get() returns the kept copy of s (n bytes,
  * NUL-terminated), added on first sight; never NULL. It lives until
  * row_strings_clear() or _free(). A string with a NUL inside is kept up to it.
@@ -504,6 +508,9 @@ void row_strings_free(struct row_strings *t);
 void row_strings_clear(struct row_strings *t);
 size_t row_strings_count(const struct row_strings *t);
 const char *row_strings_get(struct row_strings *t, const char *s, size_t n);
+/* The same, and *aux: where the caller keeps one more pointer with that string (NULL at first
+ * sight; a string derived from it, as the group names from the ids), living as long. */
+const char *row_strings_get_aux(struct row_strings *t, const char *s, size_t n, const char ***aux);
 
 /* A user given by name or number (as -u and the viewer's u take it): 0, or -ENOENT. */
 int users_parse(const char *s, uid_t *uid);

@@ -102,6 +102,7 @@ enum proc_status_have {
 	PROC_STATUS_RSSSHMEM = 1u << 4,
 	PROC_STATUS_VMSWAP = 1u << 5,
 	PROC_STATUS_CTXT = 1u << 6,
+	PROC_STATUS_GROUPS = 1u << 7,
 };
 
 /* /proc/PID/status: the lines ptop uses. Name, State, Tgid, Pid, PPid, Uid, Gid
@@ -116,6 +117,10 @@ struct proc_status {
 	uint64_t rss_anon, rss_file, rss_shmem; /* KiB */
 	uint64_t vm_swap;			/* KiB */
 	uint64_t voluntary_ctxt, nonvoluntary_ctxt;
+	/* Groups: the supplementary group ids, as the line has them: decimal ids, each below
+	 * 2^32, between blanks (checked); ngroups of them */
+	struct ptop_view groups;
+	unsigned ngroups;
 	unsigned have; /* enum proc_status_have bits */
 };
 

@@ -672,6 +672,15 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 	case FIELD_IOPRIO:
 		fmt_ioprio(b, p);
 		break;
+	case FIELD_SUPGIDS:
+	case FIELD_SUPGRPS:
+		/* none, as top shows it; JSON and CSV keep the empty list */
+		s = VAL(const char *, p, &field_defs[id]);
+		if (*s)
+			fmt_printable(b, s, strlen(s));
+		else
+			sbuf_addc(b, '-');
+		break;
 	default:
 		/* as it is kept: a new plain column needs no case here */
 		if (field_string(id, p, &s, &n))

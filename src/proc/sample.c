@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <unistd.h>
 #include <utmpx.h>
 
@@ -73,6 +74,7 @@ struct sampler {
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
 	char side_buf[SIDE_BUF];
+	struct sbuf groups; /* a list of supplementary groups being made */
 };
 
 static enum stat_item cpu_items[] = {
@@ -240,6 +242,7 @@ void sampler_free(struct sampler *s)
 	users_free(s->users);
 	cgroup_names_free(s->cgroups);
 	row_strings_free(s->strings);
+	sbuf_free(&s->groups);
 	sysio_free(s->sysio);
 	psi_free(s->psi);
 	proc_reader_free(s->reader);
@@ -673,6 +676,60 @@ static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	return 0;
 }
 
+/* The names of the groups in ids ("4,24,27"), joined as they are: a group without one by its id. */
+static const char *group_names(struct sampler *s, const char *ids)
+{
+	char buf[1024];
+
+	sbuf_reset(&s->groups);
+	while (*ids) {
+		char *end;
+		unsigned long gid = strtoul(ids, &end, 10);
+		struct group gr, *res = NULL;
+
+		if (s->groups.len)
+			sbuf_addc(&s->groups, ',');
+		if (getgrgid_r((gid_t)gid, &gr, buf, sizeof(buf), &res) == 0 && res)
+			sbuf_adds(&s->groups, res->gr_name);
+		else
+			sbuf_add(&s->groups, ids, (size_t)(end - ids));
+		ids = *end ? end + 1 : end;
+	}
+	return row_strings_get(s->strings, s->groups.p ? s->groups.p : "", s->groups.len);
+}
+
+/*
+ * p's supplementary groups from status's Groups line (checked by the parser): the ids
+ * joined by ','s, and their names, looked up once per distinct list.
+ */
+static void sample_groups(struct sampler *s, const struct proc_status *ss, struct frame_proc *p)
+{
+	const char *q = ss->groups.p, *end = q + ss->groups.n;
+	const char **names;
+
+	p->supgids = p->supgrps = NULL;
+	if (!(ss->have & PROC_STATUS_GROUPS))
+		return;
+	sbuf_reset(&s->groups);
+	while (q < end) {
+		const char *t = q;
+
+		while (t < end && *t != ' ' && *t != '\t')
+			t++;
+		if (t > q) {
+			if (s->groups.len)
+				sbuf_addc(&s->groups, ',');
+			sbuf_add(&s->groups, q, (size_t)(t - q));
+		}
+		q = t + 1;
+	}
+	p->supgids =
+	    row_strings_get_aux(s->strings, s->groups.p ? s->groups.p : "", s->groups.len, &names);
+	if (!*names)
+		*names = group_names(s, p->supgids);
+	p->supgrps = *names;
+}
+
 /* The uid and the status columns. 0, or -errno when it cannot be read. */
 static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
 {
@@ -693,6 +750,7 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 		p->rss_file_kb = ss.rss_file;
 		p->vctxsw = ss.voluntary_ctxt;
 		p->nvctxsw = ss.nonvoluntary_ctxt;
+		sample_groups(s, &ss, p);
 	}
 	return 0;
 }
@@ -744,6 +802,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	}
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
 	p->ruid = p->suid = p->fsuid = slot->uid;
+	p->supgids = p->supgrps = NULL;
 	if (needs & PROC_NEED(PROC_FILE_STATUS)) {
 		err = read_status(s, slot, p);
 		if (err)
@@ -860,6 +919,8 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 	/* what the order or the filter reads is read for every row */
 	if (s->needs_all & PROC_NEED(PROC_FILE_STATM))
 		err = read_statm(s, slot, p);
+	/* the group strings of the frame it came from may be gone */
+	p->supgids = p->supgrps = NULL;
 	if (!err && s->needs_all & PROC_NEED(PROC_FILE_STATUS))
 		err = read_status(s, slot, p);
 	/* io's rates are since its last look, and the cgroup names of the frame it
@@ -1252,14 +1313,31 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 	}
 }
 
+/* A row read elsewhere: its supplementary groups from its status, read for them alone. */
+static void side_groups(struct sampler *s, struct frame_proc *p)
+{
+	struct proc_status ss;
+	ssize_t n;
+
+	n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid,
+				  p->tgid && p->pid != p->tgid ? p->pid : 0, "status",
+				  s->status_buf, sizeof(s->status_buf));
+	if (n >= 0 && !proc_parse_status(s->status_buf, (size_t)n, &ss))
+		sample_groups(s, &ss, p);
+}
+
 void sampler_read_side(struct sampler *s, struct frame *f)
 {
 	for (size_t i = 0; i < f->nprocs; i++) {
 		struct frame_proc *p = &f->procs[i];
 		/* read-less, a row out of view gets what sorting and filtering need only */
 		bool hidden = s->read_less && s->nview && !in_view(s, p->pid);
+		unsigned needs = hidden ? s->needs_all : s->needs | s->needs_all;
 
-		sample_side(s, NULL, p, hidden ? s->needs_all : s->needs | s->needs_all);
+		sample_side(s, NULL, p, needs);
+		p->supgids = p->supgrps = NULL;
+		if (needs & ROW_NEED_GROUPS_BIT)
+			side_groups(s, p);
 	}
 }
 

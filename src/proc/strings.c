@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * strings.c: the row members that are strings read on request (wchan, the
- * paths of exe and cwd), kept once per distinct value, as cgroups.c keeps
+ * paths of exe and cwd, the supplementary groups), kept once per distinct
+ * value, as cgroups.c keeps
  * cgroup paths: most processes share a few dozen of each, so a frame's rows
  * point at these copies and a steady frame allocates nothing. No I/O.
  */
@@ -14,7 +15,8 @@
 struct row_string {
 	uint64_t hash;
 	struct row_string *next;
-	char s[]; /* NUL-terminated */
+	const char *aux; /* the caller's, kept with it (row_strings_get_aux) */
+	char s[];	 /* NUL-terminated */
 };
 
 #define ROW_STRINGS_BUCKETS 512
@@ -65,20 +67,34 @@ static uint64_t hash(const char *s, size_t n)
 	return h;
 }
 
-const char *row_strings_get(struct row_strings *t, const char *s, size_t n)
+static struct row_string *entry(struct row_strings *t, const char *s, size_t n)
 {
 	uint64_t h = hash(s, n);
 	struct row_string **head = &t->bucket[h % ROW_STRINGS_BUCKETS], *e;
 
 	for (e = *head; e; e = e->next)
 		if (e->hash == h && !strncmp(e->s, s, n) && e->s[n] == '\0')
-			return e->s;
+			return e;
 	e = xmalloc(sizeof(*e) + n + 1);
 	memcpy(e->s, s, n);
 	e->s[n] = '\0';
 	e->hash = h;
+	e->aux = NULL;
 	e->next = *head;
 	*head = e;
 	t->n++;
+	return e;
+}
+
+const char *row_strings_get(struct row_strings *t, const char *s, size_t n)
+{
+	return entry(t, s, n)->s;
+}
+
+const char *row_strings_get_aux(struct row_strings *t, const char *s, size_t n, const char ***aux)
+{
+	struct row_string *e = entry(t, s, n);
+
+	*aux = &e->aux;
 	return e->s;
 }
