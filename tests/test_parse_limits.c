@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_parse_limits.c: unit tests for proc_parse_limits_nofile(),
- * proc_parse_rollup(), proc_parse_oom(), proc_parse_wchan() and proc_parse_autogroup()
+ * proc_parse_rollup(), proc_parse_oom(), proc_parse_wchan(), proc_parse_autogroup() and
+ * proc_parse_secattr()
  * (src/proc/parse_limits.c): fixtures of real and
  * hostile text, this process's own files, and every prefix of a real file
  * (cut short) refused. Inputs sit in heap buffers of exactly their length so
@@ -185,6 +186,35 @@ static void test_autogroup_fixtures(void **state)
 	assert_int_equal(agrp("autogroup/hostile-overflow", &id, &nice), -ERANGE);
 }
 
+/* The label the secattr fixture rel gives, compared with want (NULL: err expected). */
+static void secattr_is(const char *rel, const char *want, int err)
+{
+	const char *label;
+	size_t len, n;
+	char *b = fixture_load(rel, &len);
+
+	assert_int_equal(proc_parse_secattr(b, len, &label, &n), err);
+	if (!err) {
+		assert_ptr_equal(label, b);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(label, want, n);
+	}
+	free(b);
+}
+
+static void test_secattr_fixtures(void **state)
+{
+	(void)state;
+	secattr_is("secattr/apparmor-unconfined", "unconfined", 0);
+	secattr_is("secattr/apparmor-enforce", "/usr/sbin/cupsd (enforce)", 0);
+	secattr_is("secattr/selinux", "system_u:system_r:init_t:s0", 0);
+	secattr_is("secattr/smack", "_", 0);
+	secattr_is("secattr/hostile-empty", NULL, -ENODATA);
+	secattr_is("secattr/hostile-newline", NULL, -ENODATA);
+	secattr_is("secattr/hostile-two", NULL, -EINVAL);
+	secattr_is("secattr/hostile-nul", NULL, -EINVAL);
+}
+
 /* Read a file of this process into a heap buffer of exactly its length. */
 static char *own(const char *name, size_t *len)
 {
@@ -281,9 +311,13 @@ static void test_own(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_limits_fixtures),    cmocka_unit_test(test_rollup_fixtures),
-	    cmocka_unit_test(test_oom_fixtures),       cmocka_unit_test(test_wchan_fixtures),
-	    cmocka_unit_test(test_autogroup_fixtures), cmocka_unit_test(test_own),
+	    cmocka_unit_test(test_limits_fixtures),
+	    cmocka_unit_test(test_rollup_fixtures),
+	    cmocka_unit_test(test_oom_fixtures),
+	    cmocka_unit_test(test_wchan_fixtures),
+	    cmocka_unit_test(test_autogroup_fixtures),
+	    cmocka_unit_test(test_secattr_fixtures),
+	    cmocka_unit_test(test_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

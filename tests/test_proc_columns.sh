@@ -3,7 +3,7 @@
 #
 # test_proc_columns.sh: the columns read from a process's own files and
 # links only when asked for (WCHAN, EXE, CWD, AGID, AGNI, IO, SUPGIDS,
-# SUPGRPS) against what /proc says of a child with a known program and
+# SUPGRPS, SECATTR) against what /proc says of a child with a known program and
 # working directory (and of one in a session, so an autogroup, of its own,
 # reniced; of children given each I/O class with ionice; of one given
 # supplementary groups), through each frame
@@ -188,12 +188,31 @@ assert shown == want[:20] or (shown.endswith("+") and want.startswith(shown[:-1]
 PY
 done
 
+# The security label as the module gives it, null where there is none (no module: the read
+# fails) or it cannot be read.
+for s in $sources; do
+	"$PTOP" -b -n 1 -o json --source="$s" -p "$child,$$" --fields pid,secattr \
+		>"$tmp/sa-$s.json" || fail "$s: secattr json"
+	"$PYTHON" - "$tmp/sa-$s.json" "$child" "$$" <<'PY' || fail "$s: label not as attr/current says"
+import json, sys
+rows = {r["pid"]: r for r in json.loads(open(sys.argv[1]).readline())["processes"]}
+for pid in map(int, sys.argv[2:]):
+    try:
+        want = open(f"/proc/{pid}/attr/current", "rb").read().rstrip(b"\n\0").decode() or None
+    except OSError:
+        want = None
+    assert rows[pid]["secattr"] == want, (rows[pid], want)
+PY
+done
+[ -r /sys/kernel/security/lsm ] && [ -s /sys/kernel/security/lsm ] ||
+	partial_skip "no security module here: SECATTR seen null only"
+
 # Asked for only: a JSON frame without --fields reads and writes none of them.
 "$PTOP" -b -n 1 -o json --source=procfs -p "$child" >"$tmp/plain.json" || fail "plain json"
 "$PYTHON" -c 'import json,sys
 r = json.loads(open(sys.argv[1]).readline())["processes"][0]
 assert not {"exe", "cwd", "wchan", "autogroup_id", "autogroup_nice", "ioprio", "supgids",
-            "supgrps"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
+            "supgrps", "secattr"} & set(r), r' "$tmp/plain.json" || fail "keys written unasked"
 
 # Another user's process without privilege: '-' and null, never a path or "".
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then

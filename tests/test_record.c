@@ -367,7 +367,7 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 }
 
 /* build_v8_frame() with what format version 9 added: what it waits in (wchan), its exe
- * and cwd, its autogroup, its I/O priority, its supplementary groups. */
+ * and cwd, its autogroup, its I/O priority, its supplementary groups, its security label. */
 static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v8_frame(f, cpus);
@@ -387,6 +387,7 @@ static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[0].supgids = "4,24,27";
 	procs[0].supgrps = "adm,cdrom,sudo";
 	procs[1].supgids = procs[1].supgrps = "";
+	procs[0].secattr = "unconfined";
 }
 
 /* Two strings of a row the same, NULL (unknown) included. */
@@ -425,7 +426,9 @@ static void check_round_trip(const struct frame *f, unsigned version)
 			assert_int_equal(g.procs[i].ioprio, f->procs[i].ioprio);
 			assert_true(same_string(g.procs[i].supgids, f->procs[i].supgids));
 			assert_true(same_string(g.procs[i].supgrps, f->procs[i].supgrps));
+			assert_true(same_string(g.procs[i].secattr, f->procs[i].secattr));
 		} else {
+			assert_null(g.procs[i].secattr);
 			assert_null(g.procs[i].supgids);
 			assert_false(g.procs[i].has_ioprio);
 			assert_false(g.procs[i].has_agrp);

@@ -140,6 +140,7 @@ struct want {
 /* ids that no group file names: their names are the ids */
 #define EXPECT_supgids(v) IS(v && !strcmp(v, "2000000001,2000000002"))
 #define EXPECT_supgrps(v) IS(v && !strcmp(v, "2000000001,2000000002"))
+#define EXPECT_secattr(v) IS(v && !strcmp(v, "system_u:system_r:rowtest_t:s0"))
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
 
@@ -160,6 +161,7 @@ static void fixture_root(char dir[256])
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[512];
+	FILE *fp;
 
 	snprintf(dir, 256, "%s/ptop-row-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(dir));
@@ -188,6 +190,14 @@ static void fixture_root(char dir[256])
 	put_file(dir, "oom_score_adj", "-17\n");
 	put_file(dir, "wchan", "do_epoll_wait");
 	put_file(dir, "autogroup", "/autogroup-77 nice -3\n");
+	snprintf(path, sizeof(path), "%s/100/attr", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	/* SELinux's label ends in a NUL, which fputs cannot write */
+	snprintf(path, sizeof(path), "%s/100/attr/current", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite("system_u:system_r:rowtest_t:s0", 1, 31, fp), 31);
+	assert_int_equal(fclose(fp), 0);
 	snprintf(path, sizeof(path), "%s/100/exe", dir);
 	assert_int_equal(symlink(FIXTURE_EXE, path), 0);
 	snprintf(path, sizeof(path), "%s/100/cwd", dir);
@@ -215,7 +225,7 @@ static void test_proc_fills(void **state)
 					  PROC_NEED(PROC_FILE_OOM_SCORE) |
 					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN |
 					  ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
-					  ROW_NEED_IOPRIO | ROW_NEED_GROUPS};
+					  ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -253,7 +263,7 @@ static void test_recorded_needs(void **state)
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
 			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
-			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS);
+			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR);
 }
 
 /* ---- recordings ---- */

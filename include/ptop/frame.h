@@ -41,6 +41,7 @@ enum row_source {
 #define ROW_NEED_OOM_ADJ PROC_NEED(PROC_FILE_OOM_ADJ)
 #define ROW_NEED_WCHAN PROC_NEED(PROC_FILE_WCHAN)
 #define ROW_NEED_AUTOGROUP PROC_NEED(PROC_FILE_AUTOGROUP)
+#define ROW_NEED_SECATTR PROC_NEED(PROC_FILE_SECATTR)
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)
@@ -497,7 +498,8 @@ size_t cgroup_names_count(const struct cgroup_names *c);
 const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n, const char **unit);
 
 /*
- * Strings of rows read on request (wchan, exe, cwd, groups: strings.c), kept once
+ * Strings of rows read on request (wchan, exe, cwd, groups, the security label:
+ * strings.c), kept once
  * per distinct value. row_strings_get() returns the kept copy of s (n bytes,
  * NUL-terminated), added on first sight; never NULL. It lives until
  * row_strings_clear() or _free(). A string with a NUL inside is kept up to it.

@@ -272,6 +272,14 @@ int proc_parse_wchan(const char *buf, size_t len, const char **name, size_t *n);
  */
 int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice);
 
+/*
+ * /proc/PID/attr/current: the security module's label of the task, as the
+ * module prints it ("unconfined\n", "system_u:system_r:init_t:s0\0"): 0 with
+ * *label and *n the label without the newline or NULs that end it;
+ * -ENODATA when nothing is left; -EINVAL a newline or NUL inside it.
+ */
+int proc_parse_secattr(const char *buf, size_t len, const char **label, size_t *n);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
 enum proc_file {
@@ -285,6 +293,7 @@ enum proc_file {
 	PROC_FILE_OOM_ADJ,   /* its adjustment (oom_score_adj): the OOMa column */
 	PROC_FILE_WCHAN,     /* what it waits in (wchan): the WCHAN column */
 	PROC_FILE_AUTOGROUP, /* its session's autogroup (autogroup): AGID, AGNI */
+	PROC_FILE_SECATTR,   /* its security label (attr/current): SECATTR */
 	PROC_NFILES
 };
 

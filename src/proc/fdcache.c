@@ -29,6 +29,7 @@ static const char *const file_names[PROC_NFILES] = {
     [PROC_FILE_OOM_ADJ] = "oom_score_adj",
     [PROC_FILE_WCHAN] = "wchan",
     [PROC_FILE_AUTOGROUP] = "autogroup",
+    [PROC_FILE_SECATTR] = "attr/current",
 };
 
 void fdcache_init(struct proc_reader *r)

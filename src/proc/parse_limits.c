@@ -5,8 +5,9 @@
  * files", whose soft limit bounds the descriptors a process may open) and
  * /proc/PID/smaps_rollup (proportional resident and swapped sizes), and the
  * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns),
- * the symbol of /proc/PID/wchan (the WCHAN column) and the line of
- * /proc/PID/autogroup (AGID, AGNI). Pure: no I/O.
+ * the symbol of /proc/PID/wchan (the WCHAN column), the line of
+ * /proc/PID/autogroup (AGID, AGNI) and the label of /proc/PID/attr/current
+ * (SECATTR). Pure: no I/O.
  */
 #include <errno.h>
 #include <limits.h>
@@ -211,5 +212,20 @@ int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice)
 	if (v < -20 || v > 19)
 		return -ERANGE;
 	*nice = (int)v;
+	return 0;
+}
+
+int proc_parse_secattr(const char *buf, size_t len, const char **label, size_t *n)
+{
+	/* AppArmor ends its label with a newline, SELinux with a NUL */
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
+		len--;
+	*label = buf;
+	*n = 0;
+	if (!len)
+		return -ENODATA;
+	if (memchr(buf, '\n', len) || memchr(buf, '\0', len))
+		return -EINVAL;
+	*n = len;
 	return 0;
 }

@@ -518,6 +518,23 @@ static void sample_wchan(struct sampler *s, struct proc_slot *slot, struct frame
 		p->wchan = row_strings_get(s->strings, name, n);
 }
 
+/* Its security label, when asked for: NULL where no module gives one, or unreadable. */
+static void sample_secattr(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			   unsigned needs)
+{
+	const char *label;
+	size_t n;
+	ssize_t len;
+
+	p->secattr = NULL;
+	if (!(needs & ROW_NEED_SECATTR))
+		return;
+	len = side_read(s, slot, p, PROC_FILE_SECATTR, "attr/current", s->side_buf,
+			sizeof(s->side_buf));
+	if (len > 0 && !proc_parse_secattr(s->side_buf, (size_t)len, &label, &n))
+		p->secattr = row_strings_get(s->strings, label, n);
+}
+
 /*
  * The path a link of p's process (its thread's, for a thread's row) gives,
  * when need is asked for; NULL when it cannot be read (refused, none).
@@ -545,7 +562,8 @@ static const char *side_link(struct sampler *s, const struct proc_slot *slot,
 
 /*
  * The members read from files of their own only when a column asks (its
- * autogroup, what it waits in, its I/O priority, its exe and cwd), which
+ * autogroup, what it waits in, its I/O priority, its security label, its
+ * exe and cwd), which
  * BPF's rows take from /proc too: slot NULL for those.
  */
 /* Its session's autogroup, when asked for: a process's file, which a thread's row copies. */
@@ -582,6 +600,7 @@ static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_
 			!proc_reader_ioprio(s->reader, slot ? slot->pid : p->pid, &p->ioprio);
 	if (!p->has_ioprio)
 		p->ioprio = 0;
+	sample_secattr(s, slot, p, needs);
 	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
 	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
 }
