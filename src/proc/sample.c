@@ -1345,8 +1345,17 @@ static void side_groups(struct sampler *s, struct frame_proc *p)
 		sample_groups(s, &ss, p);
 }
 
+/* What sampler_read_side() reads, when asked: the side members' needs. */
+#define SIDE_NEEDS                                                                                 \
+	(ROW_NEED_WCHAN | ROW_NEED_AUTOGROUP | ROW_NEED_SECATTR | ROW_NEED_EXE | ROW_NEED_CWD |    \
+	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT)
+
 void sampler_read_side(struct sampler *s, struct frame *f)
 {
+	/* BPF's rows come zeroed (the members NULL, their flags false): a frame that asks for
+	 * none of them costs no pass over its rows */
+	if (!((s->needs | s->needs_all) & SIDE_NEEDS))
+		return;
 	for (size_t i = 0; i < f->nprocs; i++) {
 		struct frame_proc *p = &f->procs[i];
 		/* read-less, a row out of view gets what sorting and filtering need only */
