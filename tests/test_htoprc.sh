@@ -42,7 +42,7 @@ column_meter_modes_1=2 2 2
 tree_view=0
 sort_key=47
 sort_direction=-1
-screen:Main=PID USER PERCENT_MEM M_RESIDENT IO_PRIORITY Command
+screen:Main=PID USER PERCENT_MEM M_RESIDENT M_PSS Command
 .sort_key=PERCENT_MEM
 .tree_sort_key=PID
 .tree_view=0
@@ -57,7 +57,7 @@ cp "$XDG_CONFIG_HOME/htop/htoprc" "$tmp/htoprc"
 
 if [ -n "$HTOP" ]; then
 	tm_start htop "$HTOP"
-	expect '^ *PID[^ ]* +USER +MEM%[^ ]* +RES +IO +Command'
+	expect '^ *PID[^ ]* +USER +MEM%[^ ]* +RES +PSS +Command'
 	expect 'PSI some IO:'
 	off_screen '^ *Swp' || fail "htop: a swap meter htoprc does not ask for"
 	keys q
@@ -66,7 +66,7 @@ fi
 
 tm_start ptop "$PTOP"
 expect '^ *PID +USER +%MEM▼ +RES +COMMAND'
-expect "Settings from .*htoprc .*no such column in ptop: IO_PRIORITY"
+expect "Settings from .*htoprc .*no such column in ptop: M_PSS"
 # htop's two columns: the CPUs and memory left, the rest right
 expect '^(CPU|0) +\[.*\] +Tasks: '
 expect '\] +Uptime: '

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_parse_limits.c: unit tests for proc_parse_limits_nofile(),
- * proc_parse_rollup() and proc_parse_oom() (src/proc/parse_limits.c): fixtures of real and
+ * proc_parse_rollup(), proc_parse_oom(), proc_parse_wchan(), proc_parse_autogroup() and
+ * proc_parse_secattr()
+ * (src/proc/parse_limits.c): fixtures of real and
  * hostile text, this process's own files, and every prefix of a real file
  * (cut short) refused. Inputs sit in heap buffers of exactly their length so
  * ASan catches an over-read.
@@ -99,6 +101,120 @@ static void test_oom_fixtures(void **state)
 	assert_int_equal(proc_parse_oom("", 0, &v), -EINVAL);
 }
 
+static int wchan(const char *rel, const char **name, size_t *n)
+{
+	size_t len;
+	char *b = fixture_load(rel, &len);
+	int err = proc_parse_wchan(b, len, name, n);
+
+	/* the name points into the buffer: compared by the caller before it goes */
+	if (!err && *n)
+		*name = strndup(*name, *n);
+	free(b);
+	return err;
+}
+
+/* The wchan fixture rel parses to want ("" for "0"). */
+static void wchan_is(const char *rel, const char *want)
+{
+	const char *name;
+	size_t n;
+
+	assert_int_equal(wchan(rel, &name, &n), 0);
+	assert_int_equal(n, strlen(want));
+	if (n) {
+		assert_memory_equal(name, want, n);
+		free((void *)name);
+	}
+}
+
+static void test_wchan_fixtures(void **state)
+{
+	const char *name;
+	size_t n;
+
+	(void)state;
+	wchan_is("wchan/constprop", "poll_schedule_timeout.constprop.0");
+	wchan_is("wchan/epoll", "do_epoll_wait");
+	wchan_is("wchan/kthreadd", "kthreadd");
+	wchan_is("wchan/running", "");
+	assert_int_equal(wchan("wchan/long-max", &name, &n), 0);
+	assert_int_equal(n, PROC_WCHAN_MAX - 1);
+	free((void *)name);
+	assert_int_equal(wchan("wchan/hostile-empty", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-newline", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-zero-newline", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-space", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-nul", &name, &n), -EINVAL);
+	assert_int_equal(wchan("wchan/hostile-long", &name, &n), -ERANGE);
+	assert_int_equal(proc_parse_wchan("", 0, &name, &n), -EINVAL);
+}
+
+static int agrp(const char *rel, int64_t *id, int *nice)
+{
+	size_t len;
+	char *b = fixture_load(rel, &len);
+	int err = proc_parse_autogroup(b, len, id, nice);
+
+	free(b);
+	return err;
+}
+
+static void test_autogroup_fixtures(void **state)
+{
+	int64_t id;
+	int nice;
+
+	(void)state;
+	assert_int_equal(agrp("autogroup/session", &id, &nice), 0);
+	assert_int_equal(id, 6257);
+	assert_int_equal(nice, 0);
+	assert_int_equal(agrp("autogroup/niced", &id, &nice), 0);
+	assert_int_equal(id, 12);
+	assert_int_equal(nice, -5);
+	assert_int_equal(agrp("autogroup/nice-max", &id, &nice), 0);
+	assert_int_equal(nice, 19);
+	assert_int_equal(agrp("autogroup/root-group", &id, &nice), -ENODATA);
+	assert_int_equal(agrp("autogroup/hostile-cut", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-nonl", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-two", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-prefix", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-space", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-noid", &id, &nice), -EINVAL);
+	assert_int_equal(agrp("autogroup/hostile-nice", &id, &nice), -ERANGE);
+	assert_int_equal(agrp("autogroup/hostile-negid", &id, &nice), -ERANGE);
+	assert_int_equal(agrp("autogroup/hostile-overflow", &id, &nice), -ERANGE);
+}
+
+/* The label the secattr fixture rel gives, compared with want (NULL: err expected). */
+static void secattr_is(const char *rel, const char *want, int err)
+{
+	const char *label;
+	size_t len, n;
+	char *b = fixture_load(rel, &len);
+
+	assert_int_equal(proc_parse_secattr(b, len, &label, &n), err);
+	if (!err) {
+		assert_ptr_equal(label, b);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(label, want, n);
+	}
+	free(b);
+}
+
+static void test_secattr_fixtures(void **state)
+{
+	(void)state;
+	secattr_is("secattr/apparmor-unconfined", "unconfined", 0);
+	secattr_is("secattr/apparmor-enforce", "/usr/sbin/cupsd (enforce)", 0);
+	secattr_is("secattr/selinux", "system_u:system_r:init_t:s0", 0);
+	secattr_is("secattr/smack", "_", 0);
+	secattr_is("secattr/hostile-empty", NULL, -ENODATA);
+	secattr_is("secattr/hostile-newline", NULL, -ENODATA);
+	secattr_is("secattr/hostile-two", NULL, -EINVAL);
+	secattr_is("secattr/hostile-nul", NULL, -EINVAL);
+}
+
 /* Read a file of this process into a heap buffer of exactly its length. */
 static char *own(const char *name, size_t *len)
 {
@@ -120,12 +236,34 @@ static char *own(const char *name, size_t *len)
 	return b;
 }
 
+/* This process's autogroup, where the kernel has them: one line, or none (the root group). */
+static void own_autogroup(void)
+{
+	char tmp[128];
+	int64_t id;
+	ssize_t len;
+	int fd = open("/proc/self/autogroup", O_RDONLY | O_CLOEXEC), nice, err;
+
+	if (fd < 0)
+		return; /* a kernel without CONFIG_SCHED_AUTOGROUP */
+	len = read(fd, tmp, sizeof(tmp));
+	close(fd);
+	assert_true(len >= 0);
+	err = proc_parse_autogroup(tmp, (size_t)len, &id, &nice);
+	assert_true(err == 0 || (err == -ENODATA && len == 0));
+	if (!err)
+		assert_true(id > 0 && nice >= -20 && nice <= 19);
+	for (ssize_t k = 0; k < len; k++)
+		assert_int_not_equal(proc_parse_autogroup(tmp, (size_t)k, &id, &nice), 0);
+}
+
 static void test_own(void **state)
 {
 	struct proc_rollup r;
 	struct rlimit rl;
+	const char *name;
 	uint64_t soft;
-	size_t len;
+	size_t len, n;
 	char *b;
 	int v;
 
@@ -163,6 +301,11 @@ static void test_own(void **state)
 	assert_int_equal(proc_parse_oom(b, len, &v), 0);
 	assert_true(v >= 0);
 	free(b);
+	/* running now, or refused a look: "0" either way; a symbol otherwise */
+	b = own("wchan", &len);
+	assert_int_equal(proc_parse_wchan(b, len, &name, &n), 0);
+	free(b);
+	own_autogroup();
 }
 
 int main(void)
@@ -171,6 +314,9 @@ int main(void)
 	    cmocka_unit_test(test_limits_fixtures),
 	    cmocka_unit_test(test_rollup_fixtures),
 	    cmocka_unit_test(test_oom_fixtures),
+	    cmocka_unit_test(test_wchan_fixtures),
+	    cmocka_unit_test(test_autogroup_fixtures),
+	    cmocka_unit_test(test_secattr_fixtures),
 	    cmocka_unit_test(test_own),
 	};
 

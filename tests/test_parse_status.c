@@ -30,7 +30,7 @@
 
 #define HAVE_ALL                                                                                   \
 	(PROC_STATUS_VMSIZE | PROC_STATUS_VMRSS | PROC_STATUS_RSSANON | PROC_STATUS_RSSFILE |      \
-	 PROC_STATUS_RSSSHMEM | PROC_STATUS_VMSWAP | PROC_STATUS_CTXT)
+	 PROC_STATUS_RSSSHMEM | PROC_STATUS_VMSWAP | PROC_STATUS_CTXT | PROC_STATUS_GROUPS)
 
 /* Parse from an exactly-sized copy that is freed: only numbers may be checked after. */
 static int parse_mem(const char *s, size_t len, struct proc_status *ps)
@@ -134,7 +134,7 @@ static void test_kernel_threads(void **state)
 	assert_int_equal(ps.ppid, 0);
 	assert_int_equal(ps.threads, 1);
 	/* no mm: no Vm or Rss lines, and the flags must say so */
-	assert_int_equal(ps.have, PROC_STATUS_CTXT);
+	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS);
 	assert_int_equal(ps.vm_size, 0);
 	assert_int_equal(ps.vm_rss, 0);
 	assert_int_equal(ps.voluntary_ctxt, 58);
@@ -147,7 +147,7 @@ static void test_kernel_threads(void **state)
 	assert_int_equal(ps.state, 'I');
 	assert_int_equal(ps.pid, 23);
 	assert_int_equal(ps.ppid, 2);
-	assert_int_equal(ps.have, PROC_STATUS_CTXT);
+	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS);
 	assert_int_equal(ps.voluntary_ctxt, 6451);
 	assert_int_equal(ps.nonvoluntary_ctxt, 485);
 	free(b);
@@ -166,7 +166,7 @@ static void test_zombie(void **state)
 	assert_int_equal(ps.pid, 9796);
 	assert_int_equal(ps.ppid, 9790);
 	assert_int_equal(ps.threads, 1);
-	assert_int_equal(ps.have, PROC_STATUS_CTXT);
+	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS);
 	assert_int_equal(ps.voluntary_ctxt, 3);
 	assert_int_equal(ps.nonvoluntary_ctxt, 2);
 	free(b);
@@ -360,7 +360,9 @@ static void test_keys_are_exact(void **state)
 	assert_int_equal(ps.pid, 42);
 	assert_int_equal(ps.ppid, 1);
 	assert_int_equal(ps.threads, 2);
-	assert_int_equal(ps.have, 0);
+	/* Groups is the one key here that is exactly a wanted one: none in it */
+	assert_int_equal(ps.have, PROC_STATUS_GROUPS);
+	assert_int_equal(ps.ngroups, 0);
 	assert_int_equal(ps.vm_rss, 0);
 }
 
@@ -497,6 +499,41 @@ static void test_malformed_fixtures(void **state)
 	}
 }
 
+/* The Groups line: ids between blanks, as new and old kernels print them, or none. */
+static void test_groups(void **state)
+{
+	static const struct {
+		const char *rel;
+		int err;
+		unsigned n;
+		const char *text; /* what the view holds */
+	} cases[] = {
+	    {"groups/proc/300/status", 0, 4, "4 24 27 1000"},
+	    {"groups/proc/301/status", 0, 3, "4 24 27 "}, /* a space after each, as before 4.x */
+	    {"groups/proc/302/status", 0, 0, ""},
+	    {"groups/proc/307/status", 0, 2, "4294967295 0"},
+	    {"groups/proc/303/status", -EINVAL, 0, NULL}, /* a word among the ids */
+	    {"groups/proc/304/status", -ERANGE, 0, NULL}, /* 2^32 */
+	    {"groups/proc/305/status", -EINVAL, 0, NULL}, /* commas */
+	    {"groups/proc/306/status", -EINVAL, 0, NULL}, /* a sign */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct proc_status ps;
+		size_t len;
+		char *b = fixture_load(cases[i].rel, &len);
+
+		assert_int_equal(proc_parse_status(b, len, &ps), cases[i].err);
+		if (!cases[i].err) {
+			assert_true(ps.have & PROC_STATUS_GROUPS);
+			assert_int_equal(ps.ngroups, cases[i].n);
+			assert_view(ps.groups, cases[i].text, strlen(cases[i].text));
+		}
+		free(b);
+	}
+}
+
 /*
  * Every prefix of a real file: one that ends inside a line is cut short, and
  * one that ends at a line boundary is complete once the last required line
@@ -547,6 +584,7 @@ int main(void)
 	    cmocka_unit_test(test_spacing_tolerated),
 	    cmocka_unit_test(test_malformed_lines),
 	    cmocka_unit_test(test_malformed_fixtures),
+	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_every_prefix),
 	};
 

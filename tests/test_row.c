@@ -47,6 +47,9 @@ struct want {
 #define NOT_PROC ((struct want){.proc = false, .ok = true})
 
 #define FIXTURE_COMM "rowtest"
+/* the links' targets, as a kernel gives them for a replaced binary and a path with a space */
+#define FIXTURE_EXE "/usr/bin/rowtest (deleted)"
+#define FIXTURE_CWD "/srv/row test"
 
 /* Process 100 as the fixture writes it (below), member by member. */
 #define EXPECT_pid(v) IS(v == 100)
@@ -125,6 +128,19 @@ struct want {
 #define EXPECT_has_oom_adj(v) IS(v)
 #define EXPECT_oom_score(v) IS(v == 667)
 #define EXPECT_oom_adj(v) IS(v == -17)
+#define EXPECT_wchan(v) IS(v && !strcmp(v, "do_epoll_wait"))
+#define EXPECT_exe(v) IS(v && !strcmp(v, FIXTURE_EXE))
+#define EXPECT_cwd(v) IS(v && !strcmp(v, FIXTURE_CWD))
+#define EXPECT_has_agrp(v) IS(v)
+#define EXPECT_autogroup_id(v) IS(v == 77)
+#define EXPECT_autogroup_nice(v) IS(v == -3)
+/* a system call on a live PID: not under a fixture root */
+#define EXPECT_has_ioprio(v) ELSEWHERE("test_proc_columns.sh")
+#define EXPECT_ioprio(v) ELSEWHERE("test_proc_columns.sh")
+/* ids that no group file names: their names are the ids */
+#define EXPECT_supgids(v) IS(v && !strcmp(v, "2000000001,2000000002"))
+#define EXPECT_supgrps(v) IS(v && !strcmp(v, "2000000001,2000000002"))
+#define EXPECT_secattr(v) IS(v && !strcmp(v, "system_u:system_r:rowtest_t:s0"))
 #define EXPECT_has_cgpsi_cpu(v) IS(v)
 #define EXPECT_has_cgpsi_mem(v) IS(v)
 #define EXPECT_has_cgpsi_io(v) IS(v)
@@ -163,6 +179,7 @@ static void fixture_root(char dir[256])
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[512];
+	FILE *fp;
 
 	snprintf(dir, 256, "%s/ptop-row-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(dir));
@@ -179,7 +196,8 @@ static void fixture_root(char dir[256])
 	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");
 	put_file(dir, "status",
 		 "Name:\t" FIXTURE_COMM "\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t42\n"
-		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t0\t0\t0\t0\nVmSwap:\t11 kB\n"
+		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t0\t0\t0\t0\n"
+		 "Groups:\t2000000001 2000000002\nVmSwap:\t11 kB\n"
 		 "RssAnon:\t12 kB\nRssFile:\t13 kB\nThreads:\t3\n"
 		 "voluntary_ctxt_switches:\t14\nnonvoluntary_ctxt_switches:\t15\n");
 	put_file(dir, "io",
@@ -188,6 +206,20 @@ static void fixture_root(char dir[256])
 	put_file(dir, "cgroup", "0::/system.slice/rowtest.service\n");
 	put_file(dir, "oom_score", "667\n");
 	put_file(dir, "oom_score_adj", "-17\n");
+	put_file(dir, "wchan", "do_epoll_wait");
+	put_file(dir, "autogroup", "/autogroup-77 nice -3\n");
+	snprintf(path, sizeof(path), "%s/100/attr", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	/* SELinux's label ends in a NUL, which fputs cannot write */
+	snprintf(path, sizeof(path), "%s/100/attr/current", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite("system_u:system_r:rowtest_t:s0", 1, 31, fp), 31);
+	assert_int_equal(fclose(fp), 0);
+	snprintf(path, sizeof(path), "%s/100/exe", dir);
+	assert_int_equal(symlink(FIXTURE_EXE, path), 0);
+	snprintf(path, sizeof(path), "%s/100/cwd", dir);
+	assert_int_equal(symlink(FIXTURE_CWD, path), 0);
 }
 
 /* A file of the cgroup root at root/sys (made by cgroup_root()), its name under it. */
@@ -238,12 +270,14 @@ static void check_member(const char *name, unsigned sources, struct want w)
 static void test_proc_fills(void **state)
 {
 	char dir[256], cmd[512], sys[512];
-	struct sampler_opts o = {.root = dir,
-				 .cgroup_root = sys,
-				 .needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
-					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
-					  PROC_NEED(PROC_FILE_OOM_SCORE) |
-					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_CGROUP_PSI};
+	struct sampler_opts o = {
+	    .root = dir,
+	    .cgroup_root = sys,
+	    .needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
+		     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
+		     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
+		     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
+		     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR | ROW_NEED_CGROUP_PSI};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -281,6 +315,8 @@ static void test_recorded_needs(void **state)
 			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
+			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
+			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
 			     ROW_NEED_CGROUP_PSI);
 }
 

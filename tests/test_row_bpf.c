@@ -141,6 +141,18 @@ struct want {
 #define BPF_data_kb IS(b->data_kb == p->data_kb && b->data_kb >= 4096)
 #define BPF_oom_score NOT_BPF
 #define BPF_oom_adj NOT_BPF
+/* read from /proc by PID for the BPF frame source's rows (sampler_read_side) */
+#define BPF_wchan ELSEWHERE("test_proc_columns.sh")
+#define BPF_exe ELSEWHERE("test_proc_columns.sh")
+#define BPF_cwd ELSEWHERE("test_proc_columns.sh")
+#define BPF_has_agrp ELSEWHERE("test_proc_columns.sh")
+#define BPF_autogroup_id ELSEWHERE("test_proc_columns.sh")
+#define BPF_autogroup_nice ELSEWHERE("test_proc_columns.sh")
+#define BPF_has_ioprio ELSEWHERE("test_proc_columns.sh")
+#define BPF_ioprio ELSEWHERE("test_proc_columns.sh")
+#define BPF_supgids ELSEWHERE("test_proc_columns.sh")
+#define BPF_supgrps ELSEWHERE("test_proc_columns.sh")
+#define BPF_secattr ELSEWHERE("test_proc_columns.sh")
 #define BPF_has_cgpsi_cpu ELSEWHERE("test_cgroup_psi_columns.sh")
 #define BPF_has_cgpsi_mem ELSEWHERE("test_cgroup_psi_columns.sh")
 #define BPF_has_cgpsi_io ELSEWHERE("test_cgroup_psi_columns.sh")

@@ -39,6 +39,9 @@ enum row_source {
 #define ROW_NEED_CGROUP PROC_NEED(PROC_FILE_CGROUP)
 #define ROW_NEED_OOM_SCORE PROC_NEED(PROC_FILE_OOM_SCORE)
 #define ROW_NEED_OOM_ADJ PROC_NEED(PROC_FILE_OOM_ADJ)
+#define ROW_NEED_WCHAN PROC_NEED(PROC_FILE_WCHAN)
+#define ROW_NEED_AUTOGROUP PROC_NEED(PROC_FILE_AUTOGROUP)
+#define ROW_NEED_SECATTR PROC_NEED(PROC_FILE_SECATTR)
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)
@@ -54,6 +57,39 @@ enum row_source {
 #define FRAME_CGROUP_UNIFIED 0
 #define FRAME_CGROUP_UNIFIED_ROOT 1
 #define FRAME_CGROUP_NO_UNIFIED 2
+/* Not files either: the symbolic links exe and cwd, read with readlink (EXE, CWD) */
+#define ROW_NEED_EXE (1u << 28)
+#define ROW_NEED_CWD (1u << 27)
+/* Nor this: a system call, ioprio_get (IO) */
+#define ROW_NEED_IOPRIO (1u << 26)
+/* status's Groups line (SUPGIDS, SUPGRPS): the /proc source reads status for it; the bit
+ * beside says BPF's rows read status by PID for this line alone (sampler_read_side) */
+#define ROW_NEED_GROUPS_BIT (1u << 25)
+#define ROW_NEED_GROUPS (PROC_NEED(PROC_FILE_STATUS) | ROW_NEED_GROUPS_BIT)
+
+/* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
+#define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)
+#define FRAME_IOPRIO_LEVEL(v) ((unsigned)(v)&7u)
+enum frame_ioprio_class {
+	FRAME_IOPRIO_NONE, /* none set: best effort at the level its nice gives */
+	FRAME_IOPRIO_RT,
+	FRAME_IOPRIO_BE,
+	FRAME_IOPRIO_IDLE,
+};
+
+/*
+ * The class and level an I/O priority has in effect, as class * 8 + level
+ * (lower is served first): with none set, the kernel's best effort at
+ * (nice + 20) / 5, as htop shows it.
+ */
+static inline int frame_ioprio_effective(int ioprio, int64_t nice)
+{
+	unsigned cls = FRAME_IOPRIO_CLASS(ioprio);
+
+	if (cls == FRAME_IOPRIO_NONE)
+		return FRAME_IOPRIO_BE * 8 + (int)((nice + 20) / 5);
+	return (int)(cls * 8 + FRAME_IOPRIO_LEVEL(ioprio));
+}
 
 /* A process (or thread) row: its members and what each means are in row.def. */
 struct frame_proc {
@@ -428,6 +464,9 @@ void frame_free(struct frame *f);
 void sampler_begin(struct sampler *s, struct frame *f);
 void sampler_add_init(struct sampler *s, struct frame *f);
 void sampler_read_cgroups(struct sampler *s, struct frame *f);
+/* The members BPF's rows lack that /proc gives from files of their own (row.def's
+ * WCHAN ...), read by PID for the rows of f when sampler_configure() asked for them. */
+void sampler_read_side(struct sampler *s, struct frame *f);
 void sampler_end(struct sampler *s, struct frame *f);
 /* The sampler's uid names and cgroup paths, for rows filled elsewhere; live as long. */
 struct users *sampler_users(struct sampler *s);
@@ -490,6 +529,23 @@ size_t cgroup_names_count(const struct cgroup_names *c);
  * both live until cgroup_names_clear() or _free().
  */
 const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n, const char **unit);
+
+/*
+ * Strings of rows read on request (wchan, exe, cwd, groups, the security label:
+ * strings.c), kept once
+ * per distinct value. row_strings_get() returns the kept copy of s (n bytes,
+ * NUL-terminated), added on first sight; never NULL. It lives until
+ * row_strings_clear() or _free(). A string with a NUL inside is kept up to it.
+ */
+struct row_strings;
+struct row_strings *row_strings_new(void);
+void row_strings_free(struct row_strings *t);
+void row_strings_clear(struct row_strings *t);
+size_t row_strings_count(const struct row_strings *t);
+const char *row_strings_get(struct row_strings *t, const char *s, size_t n);
+/* The same, and *aux: where the caller keeps one more pointer with that string (NULL at first
+ * sight; a string derived from it, as the group names from the ids), living as long. */
+const char *row_strings_get_aux(struct row_strings *t, const char *s, size_t n, const char ***aux);
 
 /* A user given by name or number (as -u and the viewer's u take it): 0, or -ENOENT. */
 int users_parse(const char *s, uid_t *uid);

@@ -102,6 +102,7 @@ enum proc_status_have {
 	PROC_STATUS_RSSSHMEM = 1u << 4,
 	PROC_STATUS_VMSWAP = 1u << 5,
 	PROC_STATUS_CTXT = 1u << 6,
+	PROC_STATUS_GROUPS = 1u << 7,
 };
 
 /* /proc/PID/status: the lines ptop uses. Name, State, Tgid, Pid, PPid, Uid, Gid
@@ -116,6 +117,10 @@ struct proc_status {
 	uint64_t rss_anon, rss_file, rss_shmem; /* KiB */
 	uint64_t vm_swap;			/* KiB */
 	uint64_t voluntary_ctxt, nonvoluntary_ctxt;
+	/* Groups: the supplementary group ids, as the line has them: decimal ids, each below
+	 * 2^32, between blanks (checked); ngroups of them */
+	struct ptop_view groups;
+	unsigned ngroups;
 	unsigned have; /* enum proc_status_have bits */
 };
 
@@ -246,6 +251,35 @@ int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out);
  */
 int proc_parse_oom(const char *buf, size_t len, int *out);
 
+/* The longest kernel symbol name /proc/PID/wchan may hold (the kernel's KSYM_NAME_LEN). */
+#define PROC_WCHAN_MAX 512
+
+/*
+ * /proc/PID/wchan: the kernel function a sleeping task waits in, with no
+ * newline, or "0" when it runs, has no symbol or the reader may not look
+ * (the kernel's ptrace check). 0 with *name and *n set to the symbol; *n 0
+ * for "0". -EINVAL when empty, or a byte outside what a symbol name has
+ * (letters, digits, '_', '.', '$'); -ERANGE longer than PROC_WCHAN_MAX - 1.
+ */
+int proc_parse_wchan(const char *buf, size_t len, const char **name, size_t *n);
+
+/*
+ * /proc/PID/autogroup: "/autogroup-ID nice N\n", the scheduler's autogroup
+ * of the process's session and that group's nice value. 0 with *id and
+ * *nice set; -ENODATA when empty (the process is in no autogroup: the root
+ * task group's, or autogroups are off); -EINVAL anything else than that one
+ * line; -ERANGE an id below 0 or beyond int64_t, a nice beyond -20..19.
+ */
+int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice);
+
+/*
+ * /proc/PID/attr/current: the security module's label of the task, as the
+ * module prints it ("unconfined\n", "system_u:system_r:init_t:s0\0"): 0 with
+ * *label and *n the label without the newline or NULs that end it;
+ * -ENODATA when nothing is left; -EINVAL a newline or NUL inside it.
+ */
+int proc_parse_secattr(const char *buf, size_t len, const char **label, size_t *n);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
 enum proc_file {
@@ -257,6 +291,9 @@ enum proc_file {
 	PROC_FILE_SCHEDSTAT,
 	PROC_FILE_OOM_SCORE, /* the OOM killer's badness (oom_score): the OOMs column */
 	PROC_FILE_OOM_ADJ,   /* its adjustment (oom_score_adj): the OOMa column */
+	PROC_FILE_WCHAN,     /* what it waits in (wchan): the WCHAN column */
+	PROC_FILE_AUTOGROUP, /* its session's autogroup (autogroup): AGID, AGNI */
+	PROC_FILE_SECATTR,   /* its security label (attr/current): SECATTR */
 	PROC_NFILES
 };
 
@@ -362,6 +399,23 @@ int proc_reader_runtime(struct proc_reader *r, struct proc_slot *slot, uint64_t 
  */
 ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
 			      size_t cap);
+/*
+ * The target of the symbolic link `name` ("exe", "cwd") of pid, or of its
+ * thread tid when tid > 0, into buf (cap bytes, no NUL added), as the kernel
+ * gives it (a deleted file's path ends in " (deleted)"). Returns the length,
+ * -EACCES or -EPERM when the kernel's ptrace check refuses (another user's
+ * process, without privilege), -ENOENT when there is none (a kernel thread's
+ * exe) or the process is gone, -EFBIG when it did not fit, or -errno.
+ */
+ssize_t proc_reader_readlink(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
+			     size_t cap);
+/*
+ * The I/O priority of task tid (a process's: its main thread's) as
+ * ioprio_get(IOPRIO_WHO_PROCESS) gives it (see FRAME_IOPRIO_CLASS). 0 with
+ * *prio set; -EOPNOTSUPP when the proc root is not of ptop's own pid
+ * namespace (the call takes ptop's PIDs), -ESRCH when it is gone, or -errno.
+ */
+int proc_reader_ioprio(struct proc_reader *r, int tid, int *prio);
 
 /*
  * Call fn for every thread id of pid (from /proc/PID/task), until fn returns

@@ -116,6 +116,7 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 		return ret;
 	if (cgroups && !c.cgroups)
 		sampler_read_cgroups(b->sampler, f);
+	sampler_read_side(b->sampler, f);
 	f->interval_s = interval;
 	f->cost.source = b->delta ? "bpf-delta" : "bpf";
 	f->cost.read_bpf = (unsigned)f->nprocs;

@@ -151,6 +151,10 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 		return CMP(!na, !nb);
 	if (is_time_field(id))
 		return CMP(time_ticks(id, a, cumulative), time_ticks(id, b, cumulative));
+	/* as it is in effect, as shown: none set is its nice's best effort */
+	if (id == FIELD_IOPRIO)
+		return CMP(frame_ioprio_effective(a->ioprio, a->nice),
+			   frame_ioprio_effective(b->ioprio, b->nice));
 	switch (d->type) {
 	case FT_INT:
 		return CMP(VAL(int, a, d), VAL(int, b, d));
@@ -555,6 +559,27 @@ static void fmt_policy(struct sbuf *b, uint32_t policy)
 	sbuf_adds(b, policy < sizeof(cls) / sizeof(cls[0]) ? cls[policy] : "?");
 }
 
+/* An I/O priority as htop's IO shows it: none set is best effort at the level its nice gives. */
+static void fmt_ioprio(struct sbuf *b, const struct frame_proc *p)
+{
+	int e = frame_ioprio_effective(p->ioprio, p->nice);
+
+	switch (e / 8) {
+	case FRAME_IOPRIO_RT:
+		sbuf_printf(b, "R%d", e % 8);
+		break;
+	case FRAME_IOPRIO_BE:
+		sbuf_printf(b, "B%d", e % 8);
+		break;
+	case FRAME_IOPRIO_IDLE:
+		sbuf_adds(b, "id");
+		break;
+	default:
+		sbuf_adds(b, "??");
+		break;
+	}
+}
+
 /* Start time as ps shows it: today's "HH:MM", else "MonDD". */
 static void fmt_start(struct sbuf *b, const struct frame_proc *p, const struct frame *f)
 {
@@ -694,6 +719,18 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 		break;
 	case FIELD_POLICY:
 		fmt_policy(b, p->policy);
+		break;
+	case FIELD_IOPRIO:
+		fmt_ioprio(b, p);
+		break;
+	case FIELD_SUPGIDS:
+	case FIELD_SUPGRPS:
+		/* none, as top shows it; JSON and CSV keep the empty list */
+		s = VAL(const char *, p, &field_defs[id]);
+		if (*s)
+			fmt_printable(b, s, strlen(s));
+		else
+			sbuf_addc(b, '-');
 		break;
 	default:
 		/* as it is kept: a new plain column needs no case here */
@@ -979,6 +1016,10 @@ static void key_of(const struct row_order *ord, const struct frame_proc *p, stru
 	k->present = !field_absent(id, p);
 	if (is_time_field(id)) {
 		k->v.u = time_ticks(id, p, ord->cumulative);
+		return;
+	}
+	if (id == FIELD_IOPRIO) {
+		k->v.i = frame_ioprio_effective(p->ioprio, p->nice);
 		return;
 	}
 	switch (d->type) {

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,9 @@ static const char *const file_names[PROC_NFILES] = {
     [PROC_FILE_CGROUP] = "cgroup",
     [PROC_FILE_OOM_SCORE] = "oom_score",
     [PROC_FILE_OOM_ADJ] = "oom_score_adj",
+    [PROC_FILE_WCHAN] = "wchan",
+    [PROC_FILE_AUTOGROUP] = "autogroup",
+    [PROC_FILE_SECATTR] = "attr/current",
 };
 
 void fdcache_init(struct proc_reader *r)
@@ -162,4 +166,34 @@ ssize_t proc_reader_read_file(struct proc_reader *r, int pid, int tid, const cha
 	err = errno;
 	close(fd);
 	return read_result(n, err, cap);
+}
+
+ssize_t proc_reader_readlink(struct proc_reader *r, int pid, int tid, const char *name, char *buf,
+			     size_t cap)
+{
+	char path[PROC_PATH_MAX];
+	ssize_t n;
+
+	proc_path(path, (unsigned)pid, tid > 0 ? (unsigned)tid : 0, name);
+	n = readlinkat(r->root_fd, path, buf, cap);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == cap ? -EFBIG : n;
+}
+
+/* ioprio_get(2)'s "which" for one task (include/uapi/linux/ioprio.h) */
+#define IOPRIO_WHO_PROCESS 1
+
+int proc_reader_ioprio(struct proc_reader *r, int tid, int *prio)
+{
+	long v;
+
+	if (!r->own_ns)
+		return -EOPNOTSUPP;
+	/* no glibc wrapper */
+	v = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid);
+	if (v < 0)
+		return -errno;
+	*prio = (int)v;
+	return 0;
 }

@@ -4,8 +4,10 @@
  * process-exporter families read, /proc/PID/limits (one line, "Max open
  * files", whose soft limit bounds the descriptors a process may open) and
  * /proc/PID/smaps_rollup (proportional resident and swapped sizes), and the
- * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns).
- * Pure: no I/O.
+ * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns),
+ * the symbol of /proc/PID/wchan (the WCHAN column), the line of
+ * /proc/PID/autogroup (AGID, AGNI) and the label of /proc/PID/attr/current
+ * (SECATTR). Pure: no I/O.
  */
 #include <errno.h>
 #include <limits.h>
@@ -144,5 +146,86 @@ int proc_parse_oom(const char *buf, size_t len, int *out)
 	if (v < INT_MIN || v > INT_MAX)
 		return -ERANGE;
 	*out = (int)v;
+	return 0;
+}
+
+/* What a kernel symbol name is made of: C identifiers, and the compiler's suffixes
+ * (".constprop.0", ".isra.0", "$x" on some architectures). */
+static bool symbol_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '$';
+}
+
+int proc_parse_wchan(const char *buf, size_t len, const char **name, size_t *n)
+{
+	*name = buf;
+	*n = 0;
+	if (!len)
+		return -EINVAL;
+	if (len >= PROC_WCHAN_MAX)
+		return -ERANGE;
+	for (size_t i = 0; i < len; i++)
+		if (!symbol_byte((unsigned char)buf[i]))
+			return -EINVAL;
+	/* "0": running, no symbol, or not ours to look at; the kernel does not say which */
+	if (len == 1 && buf[0] == '0')
+		return 0;
+	*n = len;
+	return 0;
+}
+
+#define AUTOGROUP_PREFIX "/autogroup-"
+#define AUTOGROUP_NICE " nice "
+
+int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice)
+{
+	const char *p = buf, *end = buf + len;
+	int64_t v;
+	int err;
+
+	*id = 0;
+	*nice = 0;
+	if (!len)
+		return -ENODATA; /* the kernel prints nothing for the root task group */
+	if (len < sizeof(AUTOGROUP_PREFIX) - 1 ||
+	    memcmp(p, AUTOGROUP_PREFIX, sizeof(AUTOGROUP_PREFIX) - 1))
+		return -EINVAL;
+	p += sizeof(AUTOGROUP_PREFIX) - 1;
+	/* "%ld": the id may print with a sign, though the kernel counts up from 1 */
+	err = num_s64(&p, end, id);
+	if (err)
+		return err;
+	if (*id < 0) {
+		*id = 0;
+		return -ERANGE;
+	}
+	if ((size_t)(end - p) < sizeof(AUTOGROUP_NICE) - 1 ||
+	    memcmp(p, AUTOGROUP_NICE, sizeof(AUTOGROUP_NICE) - 1))
+		return -EINVAL;
+	p += sizeof(AUTOGROUP_NICE) - 1;
+	err = num_s64(&p, end, &v);
+	if (err)
+		return err;
+	if (end - p != 1 || *p != '\n')
+		return -EINVAL;
+	if (v < -20 || v > 19)
+		return -ERANGE;
+	*nice = (int)v;
+	return 0;
+}
+
+int proc_parse_secattr(const char *buf, size_t len, const char **label, size_t *n)
+{
+	/* AppArmor ends its label with a newline, SELinux with a NUL */
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
+		len--;
+	*label = buf;
+	*n = 0;
+	if (!len)
+		return -ENODATA;
+	if (memchr(buf, '\n', len) || memchr(buf, '\0', len))
+		return -EINVAL;
+	*n = len;
 	return 0;
 }

@@ -78,6 +78,32 @@ static int read_ids(const char *p, const char *end, uint32_t ids[4])
 	return p == end ? 0 : -EINVAL;
 }
 
+/* Groups: ids between blanks (a tab first; a space after each on older kernels). */
+static int read_groups(const char *p, const char *end, struct proc_status *out)
+{
+	const char *first;
+
+	skip_blanks(&p, end);
+	first = p;
+	out->ngroups = 0;
+	while (p < end) {
+		uint64_t v;
+		int err = num_u64(&p, end, &v);
+
+		if (err)
+			return err;
+		if (v > UINT32_MAX)
+			return -ERANGE;
+		if (p < end && *p != ' ' && *p != '\t')
+			return -EINVAL;
+		out->ngroups++;
+		skip_blanks(&p, end);
+	}
+	out->groups.p = first;
+	out->groups.n = (size_t)(end - first);
+	return 0;
+}
+
 #define KEY(k) (klen == sizeof(k) - 1 && !memcmp(line, k, sizeof(k) - 1))
 
 int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
@@ -127,6 +153,9 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 		} else if (KEY("Gid")) {
 			err = read_ids(v, nl, out->gid);
 			seen |= REQ_GID;
+		} else if (KEY("Groups")) {
+			err = read_groups(v, nl, out);
+			out->have |= PROC_STATUS_GROUPS;
 		} else if (KEY("Threads")) {
 			err = read_u64(v, nl, &out->threads);
 			seen |= REQ_THREADS;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <unistd.h>
 #include <utmpx.h>
 
@@ -27,6 +28,11 @@
 #define CGROUP_BUF 8192
 /* distinct cgroup paths kept before the table starts afresh (transient scopes come and go) */
 #define CGROUP_NAMES_MAX 4096
+/* likewise the other strings read on request (row_strings: wchan, exe, cwd) */
+#define ROW_STRINGS_MAX 8192
+/* a path the kernel gives for a link (PATH_MAX), or a wchan */
+#define SIDE_BUF 4096
+_Static_assert(SIDE_BUF >= PROC_WCHAN_MAX, "a wchan fits");
 
 /* A process's row as last read in full, for read-less frames; indexed by slot id. */
 struct kept_row {
@@ -41,9 +47,10 @@ struct sampler {
 	struct proc_reader *reader;
 	struct users *users;
 	struct cgroup_names *cgroups;
-	struct sysio *sysio; /* made when first asked for */
-	struct psi *psi;     /* likewise */
-	struct cgpsi *cgpsi; /* likewise */
+	struct row_strings *strings; /* wchan, exe, cwd of rows (strings.c) */
+	struct sysio *sysio;	     /* made when first asked for */
+	struct psi *psi;	     /* likewise */
+	struct cgpsi *cgpsi;	     /* likewise */
 	const char *root;
 	const char *cgroup_root;
 	struct stat_info *stat;
@@ -68,6 +75,8 @@ struct sampler {
 	bool init_seen;
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
+	char side_buf[SIDE_BUF];
+	struct sbuf groups; /* a list of supplementary groups being made */
 };
 
 static enum stat_item cpu_items[] = {
@@ -186,6 +195,7 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	}
 	s->users = users_new();
 	s->cgroups = cgroup_names_new();
+	s->strings = row_strings_new();
 	s->root = o->root;
 	s->cgroup_root = o->cgroup_root;
 	sampler_configure(s, o);
@@ -234,6 +244,8 @@ void sampler_free(struct sampler *s)
 		procps_meminfo_unref(&s->meminfo);
 	users_free(s->users);
 	cgroup_names_free(s->cgroups);
+	row_strings_free(s->strings);
+	sbuf_free(&s->groups);
 	sysio_free(s->sysio);
 	psi_free(s->psi);
 	cgpsi_free(s->cgpsi);
@@ -488,6 +500,123 @@ static void sample_oom(struct sampler *s, struct proc_slot *slot, struct frame_p
 }
 
 /*
+ * File f (name) of p's process, or of its thread for a thread's row, into
+ * buf: through slot's held descriptor, or opened by PID for a row read
+ * elsewhere (slot NULL: BPF's). Its length, or -errno.
+ */
+static ssize_t side_read(struct sampler *s, struct proc_slot *slot, const struct frame_proc *p,
+			 enum proc_file f, const char *name, char *buf, size_t cap)
+{
+	if (slot)
+		return proc_reader_read(s->reader, slot, f, buf, cap);
+	return proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid,
+				     p->tgid && p->pid != p->tgid ? p->pid : 0, name, buf, cap);
+}
+
+/* What it waits in, when asked for: NULL (unknown) while it runs, or when unreadable. */
+static void sample_wchan(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			 unsigned needs)
+{
+	const char *name;
+	size_t n;
+	ssize_t len;
+
+	p->wchan = NULL;
+	if (!(needs & ROW_NEED_WCHAN))
+		return;
+	len = side_read(s, slot, p, PROC_FILE_WCHAN, "wchan", s->side_buf, sizeof(s->side_buf));
+	if (len > 0 && !proc_parse_wchan(s->side_buf, (size_t)len, &name, &n) && n)
+		p->wchan = row_strings_get(s->strings, name, n);
+}
+
+/* Its security label, when asked for: NULL where no module gives one, or unreadable. */
+static void sample_secattr(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			   unsigned needs)
+{
+	const char *label;
+	size_t n;
+	ssize_t len;
+
+	p->secattr = NULL;
+	if (!(needs & ROW_NEED_SECATTR))
+		return;
+	len = side_read(s, slot, p, PROC_FILE_SECATTR, "attr/current", s->side_buf,
+			sizeof(s->side_buf));
+	if (len > 0 && !proc_parse_secattr(s->side_buf, (size_t)len, &label, &n))
+		p->secattr = row_strings_get(s->strings, label, n);
+}
+
+/*
+ * The path a link of p's process (its thread's, for a thread's row) gives,
+ * when need is asked for; NULL when it cannot be read (refused, none).
+ */
+static const char *side_link(struct sampler *s, const struct proc_slot *slot,
+			     const struct frame_proc *p, unsigned needs, unsigned need,
+			     const char *name)
+{
+	int pid, tid;
+	ssize_t n;
+
+	if (!(needs & need))
+		return NULL;
+	/* a slot knows whose it is; a row read elsewhere says so itself */
+	if (slot) {
+		pid = slot->tgid ? slot->tgid : slot->pid;
+		tid = slot->tgid ? slot->pid : 0;
+	} else {
+		pid = p->tgid ? p->tgid : p->pid;
+		tid = p->tgid && p->pid != p->tgid ? p->pid : 0;
+	}
+	n = proc_reader_readlink(s->reader, pid, tid, name, s->side_buf, sizeof(s->side_buf));
+	return n > 0 ? row_strings_get(s->strings, s->side_buf, (size_t)n) : NULL;
+}
+
+/*
+ * The members read from files of their own only when a column asks (its
+ * autogroup, what it waits in, its I/O priority, its security label, its
+ * exe and cwd), which
+ * BPF's rows take from /proc too: slot NULL for those.
+ */
+/* Its session's autogroup, when asked for: a process's file, which a thread's row copies. */
+static void sample_agrp(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			unsigned needs)
+{
+	char buf[64];
+	ssize_t n;
+
+	p->has_agrp = false;
+	p->autogroup_id = 0;
+	p->autogroup_nice = 0;
+	if (!(needs & ROW_NEED_AUTOGROUP))
+		return;
+	if (slot)
+		n = proc_reader_read(s->reader, slot, PROC_FILE_AUTOGROUP, buf, sizeof(buf));
+	else
+		n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid, 0, "autogroup",
+					  buf, sizeof(buf));
+	p->has_agrp =
+	    n >= 0 && !proc_parse_autogroup(buf, (size_t)n, &p->autogroup_id, &p->autogroup_nice);
+}
+
+static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			unsigned needs)
+{
+	/* a thread has no autogroup file of its own (task/TID has none): its row keeps the
+	 * process's, or one read elsewhere reads the process's by its tgid */
+	if (!slot || !slot->tgid)
+		sample_agrp(s, slot, p, needs);
+	sample_wchan(s, slot, p, needs);
+	/* a thread's own: a slot's pid is its TID */
+	p->has_ioprio = needs & ROW_NEED_IOPRIO &&
+			!proc_reader_ioprio(s->reader, slot ? slot->pid : p->pid, &p->ioprio);
+	if (!p->has_ioprio)
+		p->ioprio = 0;
+	sample_secattr(s, slot, p, needs);
+	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
+	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
+}
+
+/*
  * Whether slot's uid must be looked at again after stat st was read, and the
  * bookkeeping of its identity (start time, signature) that decides it.
  */
@@ -577,6 +706,60 @@ static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	return 0;
 }
 
+/* The names of the groups in ids ("4,24,27"), joined as they are: a group without one by its id. */
+static const char *group_names(struct sampler *s, const char *ids)
+{
+	char buf[1024];
+
+	sbuf_reset(&s->groups);
+	while (*ids) {
+		char *end;
+		unsigned long gid = strtoul(ids, &end, 10);
+		struct group gr, *res = NULL;
+
+		if (s->groups.len)
+			sbuf_addc(&s->groups, ',');
+		if (getgrgid_r((gid_t)gid, &gr, buf, sizeof(buf), &res) == 0 && res)
+			sbuf_adds(&s->groups, res->gr_name);
+		else
+			sbuf_add(&s->groups, ids, (size_t)(end - ids));
+		ids = *end ? end + 1 : end;
+	}
+	return row_strings_get(s->strings, s->groups.p ? s->groups.p : "", s->groups.len);
+}
+
+/*
+ * p's supplementary groups from status's Groups line (checked by the parser): the ids
+ * joined by ','s, and their names, looked up once per distinct list.
+ */
+static void sample_groups(struct sampler *s, const struct proc_status *ss, struct frame_proc *p)
+{
+	const char *q = ss->groups.p, *end = q + ss->groups.n;
+	const char **names;
+
+	p->supgids = p->supgrps = NULL;
+	if (!(ss->have & PROC_STATUS_GROUPS))
+		return;
+	sbuf_reset(&s->groups);
+	while (q < end) {
+		const char *t = q;
+
+		while (t < end && *t != ' ' && *t != '\t')
+			t++;
+		if (t > q) {
+			if (s->groups.len)
+				sbuf_addc(&s->groups, ',');
+			sbuf_add(&s->groups, q, (size_t)(t - q));
+		}
+		q = t + 1;
+	}
+	p->supgids =
+	    row_strings_get_aux(s->strings, s->groups.p ? s->groups.p : "", s->groups.len, &names);
+	if (!*names)
+		*names = group_names(s, p->supgids);
+	p->supgrps = *names;
+}
+
 /* The uid and the status columns. 0, or -errno when it cannot be read. */
 static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
 {
@@ -597,6 +780,7 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 		p->rss_file_kb = ss.rss_file;
 		p->vctxsw = ss.voluntary_ctxt;
 		p->nvctxsw = ss.nonvoluntary_ctxt;
+		sample_groups(s, &ss, p);
 	}
 	return 0;
 }
@@ -650,6 +834,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	}
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
 	p->ruid = p->suid = p->fsuid = slot->uid;
+	p->supgids = p->supgrps = NULL;
 	if (needs & PROC_NEED(PROC_FILE_STATUS)) {
 		err = read_status(s, slot, p);
 		if (err)
@@ -660,6 +845,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	sample_io(s, slot, p, needs, uptime);
 	sample_cgroup(s, slot, p, needs);
 	sample_oom(s, slot, p, needs);
+	sample_side(s, slot, p, needs);
 	return 0;
 }
 
@@ -766,6 +952,8 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 	/* what the order or the filter reads is read for every row */
 	if (s->needs_all & PROC_NEED(PROC_FILE_STATM))
 		err = read_statm(s, slot, p);
+	/* the group strings of the frame it came from may be gone */
+	p->supgids = p->supgrps = NULL;
 	if (!err && s->needs_all & PROC_NEED(PROC_FILE_STATUS))
 		err = read_status(s, slot, p);
 	/* io's rates are since its last look, and the cgroup names of the frame it
@@ -774,6 +962,8 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 	sample_cgroup(s, slot, p, s->needs_all);
 	/* the score moves with memory, which changes without the process running */
 	sample_oom(s, slot, p, s->needs_all);
+	/* the strings of the frame it came from may be gone, and what it waits in moves */
+	sample_side(s, slot, p, s->needs_all);
 	return err;
 }
 
@@ -1008,6 +1198,8 @@ static int add_thread(void *ctx, int tid)
 	 * user thread out of view as it reads a process out of view */
 	sample_io(s, slot, t, !s->less || in_view(s, tid) ? s->needs : s->needs_all,
 		  w->f->uptime_s);
+	/* and what it waits in is the thread's own */
+	sample_side(s, slot, t, !s->less || in_view(s, tid) ? s->needs : s->needs_all);
 	/* the leader has no mm once its thread exited: a live thread shows the process's */
 	if (w->leader_gone && st.state != 'Z' && thread_mem(s, w, tid, &st, t) == -ESRCH)
 		return 0;
@@ -1167,6 +1359,43 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 	}
 }
 
+/* A row read elsewhere: its supplementary groups from its status, read for them alone. */
+static void side_groups(struct sampler *s, struct frame_proc *p)
+{
+	struct proc_status ss;
+	ssize_t n;
+
+	n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid,
+				  p->tgid && p->pid != p->tgid ? p->pid : 0, "status",
+				  s->status_buf, sizeof(s->status_buf));
+	if (n >= 0 && !proc_parse_status(s->status_buf, (size_t)n, &ss))
+		sample_groups(s, &ss, p);
+}
+
+/* What sampler_read_side() reads, when asked: the side members' needs. */
+#define SIDE_NEEDS                                                                                 \
+	(ROW_NEED_WCHAN | ROW_NEED_AUTOGROUP | ROW_NEED_SECATTR | ROW_NEED_EXE | ROW_NEED_CWD |    \
+	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT)
+
+void sampler_read_side(struct sampler *s, struct frame *f)
+{
+	/* BPF's rows come zeroed (the members NULL, their flags false): a frame that asks for
+	 * none of them costs no pass over its rows */
+	if (!((s->needs | s->needs_all) & SIDE_NEEDS))
+		return;
+	for (size_t i = 0; i < f->nprocs; i++) {
+		struct frame_proc *p = &f->procs[i];
+		/* read-less, a row out of view gets what sorting and filtering need only */
+		bool hidden = s->read_less && s->nview && !in_view(s, p->pid);
+		unsigned needs = hidden ? s->needs_all : s->needs | s->needs_all;
+
+		sample_side(s, NULL, p, needs);
+		p->supgids = p->supgrps = NULL;
+		if (needs & ROW_NEED_GROUPS_BIT)
+			side_groups(s, p);
+	}
+}
+
 struct users *sampler_users(struct sampler *s)
 {
 	return s->users;
@@ -1193,6 +1422,8 @@ void sampler_begin(struct sampler *s, struct frame *f)
 	/* the frame before, whose rows pointed at these names, is being overwritten */
 	if (cgroup_names_count(s->cgroups) > CGROUP_NAMES_MAX)
 		cgroup_names_clear(s->cgroups);
+	if (row_strings_count(s->strings) > ROW_STRINGS_MAX)
+		row_strings_clear(s->strings);
 	f->interval_s = interval;
 	f->nprocs = 0;
 	f->nexited = 0;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_limits.c: libFuzzer target for proc_parse_limits_nofile(),
- * proc_parse_rollup() and proc_parse_oom(). Each input is copied into a heap
- * block of exactly its size, so ASan reports any read past len; an accepted
- * input ends in a newline, an accepted rollup has a Pss line, and an accepted
- * OOM number has that one newline only.
+ * proc_parse_rollup(), proc_parse_oom() and proc_parse_wchan(). Each input is
+ * copied into a heap block of exactly its size, so ASan reports any read past
+ * len; an accepted input ends in a newline, an accepted rollup has a Pss line,
+ * an accepted OOM number has that one newline only, an accepted wchan is its
+ * whole input, without a newline, or "0" with no name, an accepted
+ * autogroup is one line with a nice value in -20..19, and an accepted
+ * security label is a non-empty start of the input with no newline or NUL.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,8 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct proc_rollup r;
+	const char *name;
 	uint64_t soft;
-	int oom;
+	int64_t id;
+	size_t n;
+	int oom, nice;
 	char *buf = malloc(size ? size : 1);
 
 	if (!buf)
@@ -32,6 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (proc_parse_oom(buf, size, &oom) == 0 &&
 	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1)))
+		abort();
+	if (proc_parse_wchan(buf, size, &name, &n) == 0 &&
+	    (name != buf || memchr(buf, '\n', size) || (n ? n != size : size != 1 || *buf != '0')))
+		abort();
+	if (proc_parse_secattr(buf, size, &name, &n) == 0 &&
+	    (name != buf || !n || n > size || memchr(buf, '\n', n) || memchr(buf, '\0', n)))
+		abort();
+	if (proc_parse_autogroup(buf, size, &id, &nice) == 0 &&
+	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1) || id < 0 || nice < -20 ||
+	     nice > 19))
 		abort();
 	free(buf);
 	return 0;
