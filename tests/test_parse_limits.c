@@ -263,7 +263,7 @@ static void test_own(void **state)
 	struct rlimit rl;
 	const char *name;
 	uint64_t soft;
-	size_t len, n;
+	size_t len, name_len;
 	char *b;
 	int v;
 
@@ -303,7 +303,7 @@ static void test_own(void **state)
 	free(b);
 	/* running now, or refused a look: "0" either way; a symbol otherwise */
 	b = own("wchan", &len);
-	assert_int_equal(proc_parse_wchan(b, len, &name, &n), 0);
+	assert_int_equal(proc_parse_wchan(b, len, &name, &name_len), 0);
 	free(b);
 	own_autogroup();
 }
