@@ -124,6 +124,39 @@ state() {
 	sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null
 }
 
+# unified_cgroups: $unified, where the cgroup2 (unified) hierarchy is mounted
+# (/sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid machine), and $own,
+# this process's cgroup in it; skips (77) when there is none.
+unified_cgroups() {
+	if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+		unified=/sys/fs/cgroup
+	elif [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then
+		unified=/sys/fs/cgroup/unified
+	else
+		skip "no cgroup2 (unified) hierarchy mounted"
+	fi
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	[ -n "$own" ] || skip "this process is in no cgroup of the unified hierarchy"
+}
+
+# own_cgroup NAME: $cg, a new cgroup NAME under $unified, removed at the end
+# once $kids (which the test moves into it) are killed; skips (77) when its
+# cpu.pressure cannot be read (a kernel without PSI). Status 1 when it cannot
+# be made (not root, cgroup2 not writable).
+own_cgroup() {
+	cg=$unified/$1
+	mkdir "$cg" 2>/dev/null || return 1
+	at_exit() {
+		for p in $kids; do
+			kill -KILL "$p" 2>/dev/null
+			wait "$p" 2>/dev/null
+		done
+		kids=
+		wait_until rmdir "$cg" 2>/dev/null
+	}
+	[ -r "$cg/cpu.pressure" ] || skip "no cpu.pressure in a cgroup: a kernel without PSI"
+}
+
 # waits_in PID: each of its tasks with its state, wchan and (as root) the
 # top of its kernel stack, one line: for a failure's message where a process
 # made no progress.

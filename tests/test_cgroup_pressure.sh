@@ -18,14 +18,7 @@ WAIT_SECONDS=30
 need_tmux
 tm_env
 
-if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-	unified=/sys/fs/cgroup
-elif [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then
-	unified=/sys/fs/cgroup/unified
-else
-	skip "no cgroup2 (unified) hierarchy mounted"
-fi
-[ -n "$(sed -n 's/^0:://p' /proc/self/cgroup)" ] || skip "this process is in no cgroup of the unified hierarchy"
+unified_cgroups
 cg=$unified/ptop_test_$$
 mkdir "$cg" 2>/dev/null || skip "cannot make a cgroup under $unified (root, a writable cgroup2)"
 # the cgroup goes once its sleeper is gone (killed here before the kids are)

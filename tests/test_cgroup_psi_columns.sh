@@ -22,32 +22,14 @@ NAME=test_cgroup_psi_columns
 need_python "to read the JSON"
 DEADLINE=60
 
-if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-	unified=/sys/fs/cgroup
-elif [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then
-	unified=/sys/fs/cgroup/unified
-else
-	skip "no cgroup2 (unified) hierarchy mounted"
-fi
-own=$(sed -n 's/^0:://p' /proc/self/cgroup)
-[ -n "$own" ] || skip "this process is in no cgroup of the unified hierarchy"
+unified_cgroups
 
 fields=pid,cg_cpu_some,cg_mem_some,cg_mem_full,cg_io_some,cg_io_full
 fields=$fields,cg_cpu_some60,cg_mem_some60,cg_mem_full60,cg_io_some60,cg_io_full60
 
-cg=$unified/ptop_test_psi_$$
 made=
-if mkdir "$cg" 2>/dev/null; then
+if own_cgroup "ptop_test_psi_$$"; then
 	made=1
-	at_exit() {
-		for p in $kids; do
-			kill -KILL "$p" 2>/dev/null
-			wait "$p" 2>/dev/null
-		done
-		kids=
-		wait_until rmdir "$cg" 2>/dev/null
-	}
-	[ -r "$cg/cpu.pressure" ] || skip "no cpu.pressure in a cgroup: a kernel without PSI"
 	for i in 1 2; do
 		sh -c 'while :; do :; done' &
 		kids="$kids $!"

@@ -21,15 +21,7 @@ WAIT_SECONDS=60
 need_tmux
 tm_env
 
-if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-	unified=/sys/fs/cgroup
-elif [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then
-	unified=/sys/fs/cgroup/unified
-else
-	skip "no cgroup2 (unified) hierarchy mounted"
-fi
-own=$(sed -n 's/^0:://p' /proc/self/cgroup)
-[ -n "$own" ] || skip "this process is in no cgroup of the unified hierarchy"
+unified_cgroups
 
 name=$(printf 'cp%07d' $$)
 cp "$(command -v sleep)" "$tmp/$name" || exit 1
@@ -38,19 +30,9 @@ target=$!
 kids=$target
 wait_for grep -q "^Name:.$name" "/proc/$target/status" || die "the sleeper did not start"
 
-cg=$unified/ptop_test_tui_$$
 made=
-if mkdir "$cg" 2>/dev/null; then
+if own_cgroup "ptop_test_tui_$$"; then
 	made=1
-	at_exit() {
-		for p in $kids; do
-			kill -KILL "$p" 2>/dev/null
-			wait "$p" 2>/dev/null
-		done
-		kids=
-		wait_for rmdir "$cg" 2>/dev/null
-	}
-	[ -r "$cg/cpu.pressure" ] || skip "no cpu.pressure in a cgroup: a kernel without PSI"
 	echo "$target" >"$cg/cgroup.procs" || die "cannot move the sleeper into $cg"
 	sh -c 'while :; do :; done' &
 	kids="$kids $!"
