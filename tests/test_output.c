@@ -845,6 +845,16 @@ static void test_field_by_name(void **state)
 	}
 }
 
+/* build_frame() with counters on, counting events e0 and e1. */
+static void counters_frame(struct frame *f, const char *e0, const char *e1)
+{
+	build_frame(f);
+	f->counters.on = true;
+	f->counters.nevents = 2;
+	strcpy(f->counters.names[0], e0);
+	strcpy(f->counters.names[1], e1);
+}
+
 /*
  * Counters that are no count (a group multiplexed out for the whole interval,
  * a kernel-counted event this user may not count) are null in JSON and empty in
@@ -857,11 +867,7 @@ static void test_counters_no_count(void **state)
 	const char *s;
 
 	(void)state;
-	build_frame(&f);
-	f.counters.on = true;
-	f.counters.nevents = 2;
-	strcpy(f.counters.names[0], "task-clock");
-	strcpy(f.counters.names[1], "context-switches");
+	counters_frame(&f, "task-clock", "context-switches");
 	f.counters.na = 2;
 	f.counters.refused = 1;
 	f.counters.refused_error = -EACCES;
@@ -910,11 +916,7 @@ static void test_counters_text_units(void **state)
 	const char *s;
 
 	(void)state;
-	build_frame(&f);
-	f.counters.on = true;
-	f.counters.nevents = 2;
-	strcpy(f.counters.names[0], "task-clock");
-	strcpy(f.counters.names[1], "context-switches");
+	counters_frame(&f, "task-clock", "context-switches");
 	f.counters.self_ctr[0] = 250e6;
 	f.counters.self_ctr[1] = 42;
 	for (size_t i = 0; i < f.nprocs; i++)
@@ -951,11 +953,7 @@ static void test_counters_states(void **state)
 	const char *s;
 
 	(void)state;
-	build_frame(&f);
-	f.counters.on = true;
-	f.counters.nevents = 2;
-	strcpy(f.counters.names[0], "task-clock");
-	strcpy(f.counters.names[1], "context-switches");
+	counters_frame(&f, "task-clock", "context-switches");
 	for (size_t i = 0; i < f.nprocs; i++) {
 		f.procs[i].has_ctr = true;
 		f.procs[i].ctr_scale = 1;
