@@ -2,7 +2,8 @@
 /*
  * fixture.h: what the parser tests share: a fixture file (under FIXTURES,
  * set by the build) loaded into a heap buffer of exactly its size, so that
- * ASan catches a parser reading one byte past the end. Include after cmocka.h.
+ * ASan catches a parser reading one byte past the end; and a file written
+ * into a fake tree (a proc root, a cgroup hierarchy). Include after cmocka.h.
  */
 #ifndef PTOP_TESTS_FIXTURE_H
 #define PTOP_TESTS_FIXTURE_H
@@ -34,6 +35,24 @@ static inline char *fixture_load(const char *rel, size_t *len)
 	assert_int_equal(read(fd, b, *len), (ssize_t)*len);
 	close(fd);
 	return b;
+}
+
+/* Write text to top/rel, making the directories on the way. */
+static inline void fixture_put(const char *top, const char *rel, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	for (char *s = strchr(path + strlen(top) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
 }
 
 #endif

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include "ptop/frame.h"
 
 static char top[256], proc[300], sys[300];
@@ -29,19 +31,7 @@ static char top[256], proc[300], sys[300];
 /* Write text to top/rel, making the directories on the way. */
 static void put(const char *rel, const char *text)
 {
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (char *s = strchr(path + strlen(top) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	fixture_put(top, rel, text);
 }
 
 /* Real text (a loaded machine's), and the cgroup's. */

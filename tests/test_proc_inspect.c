@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include "ptop/frame.h"
 #include "ptop/proc.h"
 
@@ -28,19 +30,7 @@ static char top[256];
 /* Write text to top/rel, making the directories on the way. */
 static void put(const char *rel, const char *text)
 {
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (char *s = strchr(path + strlen(top) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	fixture_put(top, rel, text);
 }
 
 static int setup(void **state)
