@@ -178,8 +178,9 @@ struct want {
 #define CHUNK 65536
 
 static struct users *users;
-static bool unified; /* bpfsrc_has_cgroups() */
-static pid_t kid;    /* the child, ended by the teardown however the test went */
+static bool unified;		       /* bpfsrc_has_cgroups() */
+static pid_t kid;		       /* the child, ended by the teardown however the test went */
+static char file[] = "row-bpf-XXXXXX"; /* the child's, removed by the teardown too */
 
 static double uptime(void)
 {
@@ -198,7 +199,7 @@ static void must(bool ok, const char *what)
 }
 
 /* The child: set up, say so (one byte on up), burn and write on a byte from cmd, say so. */
-static void child(int cmd, int up, const char *file)
+static void child(int cmd, int up, const char *path)
 {
 	char *mem, buf[CHUNK], c;
 	struct sched_param sp = {.sched_priority = 5};
@@ -225,8 +226,8 @@ static void child(int cmd, int up, const char *file)
 		_exit(0);
 	}
 	must(waitpid(g, NULL, 0) == g, "waitpid");
-	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	must(fd >= 0, file);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	must(fd >= 0, path);
 	memset(buf, 'r', sizeof(buf));
 	must(write(fd, buf, sizeof(buf)) == sizeof(buf) && fsync(fd) == 0, "write");
 	must(pread(fd, buf, sizeof(buf), 0) == sizeof(buf), "pread");
@@ -290,7 +291,7 @@ static void test_bpf_fills(void **state)
 					  ROW_NEED_JOB};
 	struct frame pf = {0}, bf = {0};
 	const struct frame_proc *b, *p;
-	char file[] = "row-bpf-XXXXXX", c;
+	char c;
 	int cmd[2], up[2], fd;
 	struct sampler *ps;
 	double t0;
@@ -311,7 +312,6 @@ static void test_bpf_fills(void **state)
 	close(cmd[0]);
 	close(up[1]);
 	if (read(up[0], &c, 1) != 1) {
-		unlink(file);
 		fail_msg("the child did not set up (see its message above)");
 	}
 	assert_int_equal(sampler_new(&o, &ps), 0);
@@ -330,7 +330,6 @@ static void test_bpf_fills(void **state)
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
-	unlink(file);
 	close(cmd[1]);
 	close(up[0]);
 	frame_free(&pf);
@@ -344,6 +343,7 @@ static int teardown(void **state)
 	if (kid > 0)
 		reap(kid);
 	kid = 0;
+	unlink(file);
 	return 0;
 }
 
