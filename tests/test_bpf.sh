@@ -105,7 +105,8 @@ for pid in sorted(set(rows[0]) & set(rows[1]) & set(rows[2])):
     for k in x:
         if k in ("cpu_pct", "mem_pct", "child_cpu_pct"):
             continue  # derived over different intervals (a child reaped in one, not another)
-        if x["tgid"] == 1 and k in ("state", "processor", "vsize_kb", "rss_kb", "shared_kb"):
+        if x["tgid"] == 1 and k in ("state", "processor", "vsize_kb", "rss_kb", "shared_kb",
+                                    "data_kb"):
             # PID 1 works now and then: its threads wake and move between frames,
             # and its memory can grow and shrink back between the two /proc frames
             continue
