@@ -105,7 +105,8 @@ for pid in sorted(set(rows[0]) & set(rows[1]) & set(rows[2])):
     for k in x:
         if k in ("cpu_pct", "mem_pct", "child_cpu_pct"):
             continue  # derived over different intervals (a child reaped in one, not another)
-        if x["tgid"] == 1 and k in ("state", "processor", "vsize_kb", "rss_kb", "shared_kb"):
+        if x["tgid"] == 1 and k in ("state", "processor", "vsize_kb", "rss_kb", "shared_kb",
+                                    "data_kb"):
             # PID 1 works now and then: its threads wake and move between frames,
             # and its memory can grow and shrink back between the two /proc frames
             continue
@@ -295,9 +296,15 @@ PY
 	fi
 fi
 
-# The default source as root is BPF.
-"$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto"
-grep -q '"source":"bpf"' "$tmp/auto" || fail "auto did not choose bpf as root"
+# The default source as root is BPF's delta, where its pass loads, else the walk.
+"$PTOP" -b -n 1 -o json -p "$a" >"$tmp/auto" 2>"$tmp/auto.err"
+[ ! -s "$tmp/auto.err" ] || fail "auto said: $(cat "$tmp/auto.err")"
+"$PTOP" -b -n 1 --source=bpf-delta -o json -p "$a" >/dev/null 2>"$tmp/delta.err"
+if grep -q 'delta pass did not load' "$tmp/delta.err"; then
+	grep -q '"source":"bpf"' "$tmp/auto" || fail "auto did not walk as root without the delta"
+else
+	grep -q '"source":"bpf-delta"' "$tmp/auto" || fail "auto did not choose bpf-delta as root"
+fi
 
 # %CPU is over the interval: each row finds its own in the frame before
 # (batch primes one), among every process. Child a burnt 0.3 s in a thread

@@ -63,6 +63,13 @@ if "$PTOP" --version | grep -q 'procfs, bpf'; then
 	else
 		sources="procfs bpf"
 	fi
+	# auto's choice as root: the delta pass, where it loads
+	"$PTOP" -b -n 1 -p 1 --source=bpf-delta -o json >"$tmp/probe" 2>"$tmp/probe.err" || :
+	if [ -s "$tmp/probe.err" ]; then
+		partial_skip "the BPF delta: $(cat "$tmp/probe.err")"
+	elif [ "$sources" != procfs ]; then
+		sources="$sources bpf-delta"
+	fi
 else
 	partial_skip "the BPF source: not built"
 fi

@@ -122,15 +122,19 @@ green_row() {
 	tm capture-pane -e -p -t "$session" | grep -F "$1" | grep -v grep |
 		grep -Eq "$(printf '\033')\\[([0-9]*;)*(42|48;5;2)(;[0-9]*)*m"
 }
+# The oldest first (ELAPSED): the selected row is never highlighted, and the
+# new process, sorted by PID among idle ones, was the first row, selected,
+# whenever its PID came after a wrap.
 n=0
-for prog in "$PTOP" ${HTOP:+"$HTOP"}; do
+for viewer in "$PTOP" ${HTOP:+"$HTOP"}; do
 	n=$((n + 1))
-	tm_start hl "$prog" -d 1 --highlight-changes=60 -F "$p"
+	tm_start hl "$viewer" -d 1 --highlight-changes=60 --sort-key=ELAPSED -F "$p"
 	expect "${p}other"
 	spawn_sleeper "${p}new$n"
 	expect "${p}new$n"
-	wait_for green_row "${p}new$n" || fail "$prog --highlight-changes: the new process is not on green"
-	! green_row "${p}other" || fail "$prog --highlight-changes: an old process on green"
+	wait_for green_row "${p}new$n" ||
+		fail "$viewer --highlight-changes: the new process is not on green"
+	! green_row "${p}other" || fail "$viewer --highlight-changes: an old process on green"
 	keys q
 done
 

@@ -142,7 +142,7 @@ fi
 BODY="$tmp/om" client get "$port" /metrics GET om >/dev/null
 grep -q '^# UNIT ptop_group_io_write_bytes bytes$' "$tmp/om" || fail "no # UNIT of the write bytes"
 for how in full kept bpf; do
-	grep -q "^ptop_frame_rows{how=\"$how\",source=\"\(procfs\|bpf\)\"} " "$tmp/om" ||
+	grep -q "^ptop_frame_rows{how=\"$how\",source=\"\(procfs\|bpf\|bpf-delta\)\"} " "$tmp/om" ||
 		fail "no ptop_frame_rows of how=$how"
 	grep -q "^ptop_rows_read_total{how=\"$how\"} " "$tmp/om" || fail "no ptop_rows_read_total of how=$how"
 done

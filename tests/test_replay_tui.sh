@@ -189,8 +189,10 @@ rows_sorted() { # KEY up|down
 	dump sorted 1 "$1" "$2" $(screen_pids)
 }
 # victim_selected: the victim's row is in reverse video (the pane bar's current pane is too)
+# (reverse video, then maybe colours reset before the PID, as tmux writes a tree's row)
 victim_selected() {
-	tm capture-pane -p -e -t "$session" | grep -Eq "\\[([0-9]+;)*7m *[0-9]+ .* $victim"
+	tm capture-pane -p -e -t "$session" |
+		grep -Eq "\\[([0-9]+;)*7m($(printf '\033')\\[[0-9;]*m)* *[0-9]+ .* $victim"
 }
 
 keys Home

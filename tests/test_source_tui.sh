@@ -4,10 +4,11 @@
 # test_source_tui.sh: the viewer's frame source, as a user sets it. ptoprc's
 # "source = procfs" shows "from procfs" on the Cost line; --source=bpf
 # overrides it ("from bpf"); --source=bpf-delta's Cost line shows what its
-# switch hook costs the machine; run unprivileged (setpriv, as nobody), the
-# viewer says in its status line why it reads /proc, and goes on. make check
-# sets PTOP, srcdir and TMUX_BIN; skips (77) without tmux, where BPF cannot
-# load as root, or when ptop is built without BPF.
+# switch hook costs the machine; by default, as root, the rows are the
+# delta's ("from bpf-delta"), with -H the walk's; run unprivileged (setpriv,
+# as nobody), the viewer says in its status line why it reads /proc, and
+# goes on. make check sets PTOP, srcdir and TMUX_BIN; skips (77) without
+# tmux, where BPF cannot load as root, or when ptop is built without BPF.
 
 NAME=test_source_tui
 . "${srcdir:-.}/tests/tmux-lib.sh"
@@ -47,8 +48,16 @@ run delta "$PTOP" -d 0.5 --source=bpf-delta
 expect '^Cost: .*% CPU; bpf-delta: [0-9]+ read, .*; switch hook [0-9]+[.][0-9]{3}% CPU'
 keys q
 
+# auto, as root: the delta, named on the Cost line; rows per thread are the walk's
+echo "$one_column_meters" >"$XDG_CONFIG_HOME/ptop/ptoprc"
+run auto "$PTOP" -d 0.5
+expect '^Cost: .*% CPU; bpf-delta: [0-9]+ read, .*; switch hook'
+keys q
+run threads "$PTOP" -d 0.5 -H
+expect '^Cost: .*% CPU; bpf: [0-9]+ read, 0 unchanged, [1-9][0-9]* bpf'
+keys q
+
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
-	echo "$one_column_meters" >"$XDG_CONFIG_HOME/ptop/ptoprc"
 	run nobody setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
 		"$PTOP" -d 0.5
 	expect 'bpf: needs CAP_BPF and CAP_PERFMON; using /proc'

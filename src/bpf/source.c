@@ -118,7 +118,8 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 		sampler_read_cgroups(b->sampler, f);
 	sampler_read_side(b->sampler, f);
 	f->interval_s = interval;
-	f->cost.source = b->delta ? "bpf-delta" : "bpf";
+	/* what made the rows: a delta source walks for thread rows, or without its pass */
+	f->cost.source = bpfsrc_last(b->bpf)->delta ? "bpf-delta" : "bpf";
 	f->cost.read_bpf = (unsigned)f->nprocs;
 	sampler_add_init(b->sampler, f);
 	f->cost.read_full = (unsigned)f->nprocs - f->cost.read_bpf;

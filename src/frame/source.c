@@ -92,7 +92,7 @@ static void delta_note(struct source *src, enum frame_source want)
 }
 
 /*
- * BPF when asked for or, by default, on the real /proc: a proc root given
+ * BPF when asked for or, by default (the delta), on the real /proc: a proc root given
  * (a test's fixtures) is what the frames must show. Not under a proc root of
  * another pid namespace: rows would pair BPF's PIDs with the files of the
  * processes that have those numbers there.
@@ -126,7 +126,9 @@ static int open_live(enum frame_source want, const struct frame_source_opts *o, 
 			 var, getenv(var));
 		return err;
 	}
-	ops = want == FRAME_SOURCE_BPF_DELTA ? &source_bpf_delta : &source_bpf;
+	/* auto takes the delta: its frames cost what changed, and where its pass
+	 * does not load, or rows are threads, it walks as bpf does */
+	ops = want == FRAME_SOURCE_BPF ? &source_bpf : &source_bpf_delta;
 	err = ops->open(o, &src->s, why, cap);
 	if (!err) {
 		src->ops = ops;
