@@ -734,12 +734,15 @@ static const char *group_names(struct sampler *s, const char *ids)
  */
 static void sample_groups(struct sampler *s, const struct proc_status *ss, struct frame_proc *p)
 {
-	const char *q = ss->groups.p, *end = q + ss->groups.n;
+	const char *q, *end;
 	const char **names;
 
 	p->supgids = p->supgrps = NULL;
-	if (!(ss->have & PROC_STATUS_GROUPS))
+	/* without the line, groups.p is NULL: no pointer is made from it */
+	if (!(ss->have & PROC_STATUS_GROUPS) || !ss->groups.p)
 		return;
+	q = ss->groups.p;
+	end = q + ss->groups.n;
 	sbuf_reset(&s->groups);
 	while (q < end) {
 		const char *t = q;
