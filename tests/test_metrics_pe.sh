@@ -202,7 +202,12 @@ kids="$kids $!"
 pe_serving() {
 	fetch "$pe_port" "$tmp/pe.txt" 2>/dev/null && pe has "$tmp/pe.txt" pe-alpha 2
 }
-wait_until pe_serving || die "process-exporter does not serve: $(cat "$tmp/pe.log")"
+# its first scrapes read every process's smaps: slow beside other loads (once over 30 s)
+deadline=$DEADLINE
+DEADLINE=90
+wait_until pe_serving ||
+	die "process-exporter shows no group pe-alpha of 2 processes: $(grep -s 'pe-alpha' "$tmp/pe.txt" | head -3) $(cat "$tmp/pe.log")"
+DEADLINE=$deadline
 
 agree() {
 	fetch "$port" "$tmp/ptop.txt" && fetch "$pe_port" "$tmp/pe.txt" &&
