@@ -65,11 +65,12 @@ group_pss() {
 	client value "$port" namedprocess_namegroup_memory_bytes groupname=pe_share \
 		memtype=proportionalResident
 }
-# pss_is BYTES: the group's within 256 KiB of BYTES
-pss_is() {
+# pss_follows: the group's within 256 KiB of what smaps_rollup says now (it
+# moves while pe_share sleeps: pages its sharer writes stop being shared)
+pss_follows() {
 	v=$(group_pss) || return 1
 	"$PYTHON" -c "import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 262144)" \
-		"$v" "$1"
+		"$v" "$(pss_b "$share")"
 }
 # ran PID: its CPU ticks and context switches, one line
 ran() {
@@ -77,7 +78,7 @@ ran() {
 }
 
 before=$(pss_b "$share")
-wait_until pss_is "$before" || die "pe_share's proportional memory: $(group_pss), not $before"
+wait_until pss_follows || die "pe_share's proportional memory: $(group_pss), not $(pss_b "$share")"
 wchan=$(cat "/proc/$share/wchan")
 w=$(client value "$port" namedprocess_namegroup_threads_wchan groupname=pe_share "wchan=$wchan") ||
 	fail "no threads_wchan{wchan=\"$wchan\"} for pe_share"
@@ -90,8 +91,8 @@ wait_until sh -c "! kill -0 $sharer 2>/dev/null" || die "pe_sharer did not end"
 after=$(pss_b "$share")
 "$PYTHON" -c "import sys; sys.exit(float(sys.argv[2]) - float(sys.argv[1]) < 4 << 20)" \
 	"$before" "$after" || die "pe_share's PSS went from $before to $after only: nothing to see"
-wait_until pss_is "$after" ||
-	fail "pe_share's proportional memory after its sharer ended: $(group_pss), not $after (was $before)"
+wait_until pss_follows ||
+	fail "pe_share's proportional memory after its sharer ended: $(group_pss), not $(pss_b "$share") (was $before)"
 if [ "$(ran "$share")" = "$was" ] && [ "$(rss_kb "$share")" = "$rss" ]; then
 	echo "pe_share did not run and kept its resident size: the recheck read it again"
 else
