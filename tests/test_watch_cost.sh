@@ -160,11 +160,12 @@ watched_run() {
 	if ! wait_for test -s "$tmp/json"; then
 		# where ptop waits, for the failure's message (once seen under load, unexplained)
 		where=$(waits_in "$batch")
-		kill "$batch"
-		wait "$batch" 2>/dev/null
+		kill "$batch" 2>/dev/null
+		bst=0
+		wait "$batch" 2>/dev/null || bst=$?
 		batch=
 		trapped && return 133
-		fail "no frame from ptop in ${WAIT_SECONDS} s (its tasks, state and wait: $where): $(cat "$tmp/err")"
+		fail "no frame from ptop in ${WAIT_SECONDS} s (its status $bst, 143 if still running; its tasks, state and wait: $where): $(cat "$tmp/err")"
 	fi
 	touch "$tmp/watched.go"
 	ended=0

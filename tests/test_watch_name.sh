@@ -111,8 +111,13 @@ kids="$kids $execer"
 "$PTOP" -b -d 0.3 -n 40 -o json -p "$execer" --watch "$execer:[stack]+0:4:w" \
 	>"$tmp/exec.json" 2>"$tmp/exec.err" &
 batch=$!
-wait_for test -s "$tmp/exec.json" ||
-	fail "batch --watch on a shell wrote no frame in ${WAIT_SECONDS} s (its tasks, state, wait, stack: $(waits_in "$batch")): $(cat "$tmp/exec.err")"
+if ! wait_for test -s "$tmp/exec.json"; then
+	where=$(waits_in "$batch")
+	kill "$batch" 2>/dev/null
+	bst=0
+	wait "$batch" 2>/dev/null || bst=$?
+	fail "batch --watch on a shell wrote no frame in ${WAIT_SECONDS} s (its status $bst, 143 if still running; its tasks, state, wait, stack: $where): $(cat "$tmp/exec.err")"
+fi
 echo go >"$tmp/go"
 wait "$batch" || fail "batch --watch across an exec exited non-zero: $(cat "$tmp/exec.err")"
 python3 - "$tmp/exec.json" <<'PY' || fail "the watch across an exec: $(tail -n 1 "$tmp/exec.json")"
