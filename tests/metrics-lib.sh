@@ -32,6 +32,16 @@ serving() {
 		[ "$(client get "$(port_of "$1")" /metrics 2>/dev/null | cut -d' ' -f1)" = 200 ]
 }
 
+# one_at_a_time: wait until no other run of this test (its BPF twin runs the
+# same script) holds its lock, then hold it until this one ends: the two start
+# processes of the same names, which each one's ptop would group together
+# under make -j.
+one_at_a_time() {
+	need flock "to run a test and its BPF twin one after the other (util-linux)"
+	exec 9>"${builddir:-.}/tests/$NAME.lock"
+	flock -w 300 9 || die "another run of $NAME held $builddir/tests/$NAME.lock for 5 minutes"
+}
+
 # start_ptop NAME ARGS...: ptop --listen 127.0.0.1:0 ARGS in the background, its
 # stderr in $tmp/NAME.err; returns once /metrics answers 200, with $port and $ptop_pid.
 start_ptop() {

@@ -14,6 +14,7 @@ set -eu
 
 NAME=test_metrics_facts
 . "${srcdir:-$(dirname "$0")/..}/tests/metrics-lib.sh"
+one_at_a_time
 
 need prlimit "to change a process's limit from outside (util-linux)"
 [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 1000 ] || skip "a hard descriptor limit below 1000"

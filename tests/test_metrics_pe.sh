@@ -22,6 +22,7 @@ set -eu
 
 NAME=test_metrics_pe
 . "${srcdir:-$(dirname "$0")/..}/tests/metrics-lib.sh"
+one_at_a_time
 
 cat >"$tmp/pe.yaml" <<'EOF'
 process_names:

@@ -17,6 +17,7 @@ set -eu
 
 NAME=test_metrics_pe_keep
 . "${srcdir:-$(dirname "$0")/..}/tests/metrics-lib.sh"
+one_at_a_time
 
 cat >"$tmp/pe.yaml" <<'YAML'
 process_names:
