@@ -42,9 +42,8 @@ if [ -n "$HTOP" ]; then
 	expect 'Load average:'
 	wait_for test "$(process_rows)" -gt 0 || fail "htop: no process rows"
 	htop_rows=$(process_rows)
-	keys q
+	htop_quit
 fi
-rm -rf "$XDG_CONFIG_HOME/htop" # htop wrote its defaults there: not ptop's to import
 
 tm_start ptop "$PTOP" -d 5
 expect '^ *PID +USER'

@@ -101,8 +101,7 @@ for n in 8 16; do
 		h_rows=$(rows_above '^ *PID +USER' 3)
 		wait_for shows "$last" "$want%" ||
 			fail "htop: CPU $last is not at $want%"
-		keys q
-		rm -rf "$XDG_CONFIG_HOME/htop"
+		htop_quit
 	fi
 	on "$n" "$PTOP" -d 0.5
 	expect '^ *PID +USER'

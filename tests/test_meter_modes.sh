@@ -91,10 +91,9 @@ if [ -n "$HTOP" ]; then
 	expect 'Task counter \[Text\]'
 	keys F10
 	expect '^ *PID +USER'
-	keys q
+	htop_quit
 	echo "$NAME: htop's header rows: bar $h_bar, text $h_text, graph $h_graph, LED $h_led;" \
 		"CPUs as graphs $c_graph, as LED $c_led; tasks as a graph $t_graph, as LED $t_led"
-	rm -rf "$XDG_CONFIG_HOME/htop" # not ptop's to import
 fi
 
 # --- ptop: the same keys -----------------------------------------------------

@@ -37,7 +37,7 @@ if [ -n "$HTOP" ]; then
 	# htop 3.2 writes htoprc as it quits; ptop as Setup closes
 	wait_for grep -q '^column_meters_0=' "$XDG_CONFIG_HOME/htop/htoprc" ||
 		fail "htop: no htoprc after Setup and q"
-	rm -rf "$XDG_CONFIG_HOME/htop" # not ptop's to import
+	htop_ended
 fi
 
 # --- ptop: the same keys ----------------------------------------------------

@@ -57,8 +57,7 @@ for size in 80x24 80x12; do
 		fi
 		keys F10
 		expect 'PID +USER'
-		keys q
-		rm -rf "$XDG_CONFIG_HOME/htop" # not ptop's to import
+		htop_quit
 	fi
 
 	# --- ptop: the meters, then the display options ---------------------------

@@ -100,6 +100,20 @@ htop_beside() {
 	[ -n "$HTOP" ] || partial_skip "htop is not installed (Debian package htop): ptop alone is checked"
 }
 
+# htop_ended: wait until the session's htop has ended (it writes its htoprc
+# as it quits, and a file written after the removal is found by the next
+# ptop), then remove what it wrote there: not ptop's to import.
+htop_ended() {
+	wait_for test -s "$tmp/status" || fail "htop did not end"
+	rm -rf "$XDG_CONFIG_HOME/htop"
+}
+
+# htop_quit: q to the session's htop, then htop_ended
+htop_quit() {
+	keys q
+	htop_ended
+}
+
 screen() {
 	tm capture-pane -p -t "$session" 2>/dev/null
 }
