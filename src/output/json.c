@@ -99,7 +99,6 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 		}
 	}
 	if (f->counters.on && p->has_ctr) {
-		struct ctr_derived d;
 		enum ctr_state rs;
 
 		key(b, "counters", true);
@@ -115,27 +114,17 @@ static void json_proc(struct sbuf *b, const struct frame *f, const struct output
 			else
 				sbuf_adds(b, "null");
 		}
-		kv_f(b, "scale", p->ctr_scale, 3, true);
 		if (p->ctr_partial)
 			sbuf_adds(b, ",\"partial\":true");
 		/* the row's state, as the text formats say it: multiplexed out for the whole
-		 * interval, or attached during it (its counts start with the next) */
+		 * interval, or attached during it (its counts start with the next). The scale
+		 * and the figures derived from the counts are the row's columns (ctr_scale,
+		 * ipc, ...), not repeated here */
 		rs = ctr_state(f, p, -1);
-		if (rs == CTR_NOT_COUNTED) {
+		if (rs == CTR_NOT_COUNTED)
 			sbuf_adds(b, ",\"not_counted\":true");
-		} else if (rs == CTR_COUNTING) {
+		else if (rs == CTR_COUNTING)
 			sbuf_adds(b, ",\"counting\":true");
-		} else {
-			ctr_derive(f, p, &d);
-			if (d.ipc >= 0)
-				kv_f(b, "ipc", d.ipc, 3, true);
-			if (d.cache_mpki >= 0)
-				kv_f(b, "cache_mpki", d.cache_mpki, 3, true);
-			if (d.branch_mpki >= 0)
-				kv_f(b, "branch_mpki", d.branch_mpki, 3, true);
-			if (d.cpu_share >= 0)
-				kv_f(b, "cpu_share_pct", d.cpu_share, 2, true);
-		}
 		sbuf_addc(b, '}');
 	}
 	sbuf_addc(b, '}');
