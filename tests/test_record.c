@@ -533,8 +533,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * 5's, whatever 6 added), build_v6_frame() to full6.raw (version 6's,
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
  * added), build_v8_frame() to full8.raw (version 8's, whatever 9 and 10
- * added; versions 9 and 10 have no committed bytes yet: build_v9_frame()
- * and build_v10_frame() round-trip),
+ * added; version 9 has no committed bytes: build_v9_frame() round-trips),
+ * build_v10_frame() to full10.raw,
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -583,6 +583,7 @@ static void test_codec_bytes(void **state)
 	check_bytes(&f, 8, "full8.raw");
 	check_round_trip(&f, 9);
 	check_round_trip(&f, 10);
+	check_bytes(&f, 10, "full10.raw");
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);
