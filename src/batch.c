@@ -63,8 +63,7 @@ static void add_seconds(struct timespec *t, double s)
 
 /*
  * What each frame reads: statm for SHR, which every format shows; status only
- * for what sorting, the chosen columns or -U (real, saved, fs uids) need;
- * recording, what every recording keeps (RECORD_NEEDS) as well.
+ * for what sorting, the chosen columns or -U (real, saved, fs uids) need.
  */
 static struct pipeline_request batch_request(const struct batch_opts *o)
 {
@@ -79,8 +78,6 @@ static struct pipeline_request batch_request(const struct batch_opts *o)
 		req.needs |= field_defs[o->view.columns[i]].needs;
 	if (o->filter.by_uid && o->filter.uid_any)
 		req.needs |= PROC_NEED(PROC_FILE_STATUS);
-	if (o->record)
-		req.needs |= RECORD_NEEDS;
 	return req;
 }
 

@@ -33,19 +33,6 @@
  * must not make the reader allocate gigabytes. */
 #define RECORD_FRAME_MAX (256u << 20)
 
-/*
- * What every row of a recording keeps, whatever the columns shown: the members
- * of stat (the job control and scheduling ones included), statm, status, io and
- * cgroup, each a held file re-read by pread (another user's io stays unknown
- * without privilege). status's members have no mark of their own saying they
- * were read (a row without them would replay zeros), so status is read too,
- * though the kernel prints it at some cost. Kept only when a shown column or
- * --fields asks: each member that costs a file of its own per process (the
- * OOM score, wchan, exe, cwd, ...).
- */
-#define RECORD_NEEDS                                                                               \
-	(ROW_NEED_STATM | ROW_NEED_STATUS | ROW_NEED_IO | ROW_NEED_CGROUP | ROW_NEED_JOB)
-
 /* The machine a recording was made on (the file header). */
 struct record_info {
 	uint32_t version;
