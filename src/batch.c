@@ -63,7 +63,8 @@ static void add_seconds(struct timespec *t, double s)
 
 /*
  * What each frame reads: statm for SHR, which every format shows; status only
- * for what sorting, the chosen columns or -U (real, saved, fs uids) need.
+ * for what sorting, the chosen columns or -U (real, saved, fs uids) need;
+ * recording, what every recording keeps as well.
  */
 static struct pipeline_request batch_request(const struct batch_opts *o)
 {
@@ -78,6 +79,10 @@ static struct pipeline_request batch_request(const struct batch_opts *o)
 		req.needs |= field_defs[o->view.columns[i]].needs;
 	if (o->filter.by_uid && o->filter.uid_any)
 		req.needs |= PROC_NEED(PROC_FILE_STATUS);
+	if (o->record) {
+		req.needs |= RECORD_NEEDS;
+		req.needs_lazy = RECORD_NEEDS_LAZY;
+	}
 	return req;
 }
 

@@ -139,6 +139,29 @@ EOF
 "$PTOP" --record "$tmp/q.rec" -d 0.1 -n 2 >/dev/null || fail "second --record exited $?"
 "$PTOP" -r "$tmp/q.rec" -b -o json | wc -l | grep -qx 5 || fail "appended recording is not 5 frames"
 
+# 5b. What every recording keeps, whatever the columns shown: --record alone
+# (default columns: no CGROUP, I/O, status or job control column) replays
+# this shell's cgroup, container, I/O, status and job control members known,
+# and as /proc has them.
+"$PTOP" -r "$tmp/q.rec" -b -o json -n 1 --fields pid,cgroup,container,rchar,read_bytes,pgrp,session,tpgid,nvcsw \
+	>"$tmp/q.json" || fail "replay of --record alone exited $?"
+"$PYTHON" - "$tmp/q.json" "$$" <<'EOF' || fail "a recording made with the default columns lost members"
+import json, sys
+pid = int(sys.argv[2])
+rows = [p for p in json.loads(open(sys.argv[1]).readline())["processes"] if p["pid"] == pid]
+assert rows, "no row of the test's shell %d" % pid
+row = rows[0]
+for k in ("cgroup", "container", "io_rchar", "io_read_bytes", "pgrp", "session", "tpgid",
+          "ctxsw_voluntary"):
+    assert row.get(k) is not None, (k, row)
+stat = open("/proc/%d/stat" % pid).read()
+fields = stat[stat.rindex(")") + 2:].split()
+assert (row["pgrp"], row["session"]) == (int(fields[2]), int(fields[3])), (row, fields[:6])
+unified = [l.split(":", 2)[2].strip() for l in open("/proc/%d/cgroup" % pid) if l.startswith("0::")]
+if unified:
+    assert row["cgroup"] == unified[0], (row["cgroup"], unified)
+EOF
+
 # A reader that goes away ends the run quietly, its frame recorded all the same.
 "$PTOP" -b -o json -d 0.1 -n 5 --record "$tmp/p.rec" | head -c 10 >/dev/null
 n=$("$PTOP" -r "$tmp/p.rec" -b -o json | wc -l) || n=0

@@ -318,6 +318,10 @@ static void test_recorded_needs(void **state)
 			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
 			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
 			     ROW_NEED_CGROUP_PSI);
+	/* what every recording reads is some of it, and the lazy files are files the sampler
+	 * reads lazily */
+	assert_int_equal((RECORD_NEEDS | RECORD_NEEDS_LAZY) & ~row_recorded_needs, 0);
+	assert_int_equal(RECORD_NEEDS & RECORD_NEEDS_LAZY, 0);
 }
 
 /* ---- recordings ---- */

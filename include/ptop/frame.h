@@ -101,10 +101,9 @@ struct frame_proc {
 };
 
 /*
- * What a recording asks the source to read, whatever is shown: every file a
- * member the recording keeps needs, so that a replay shows every column.
- * It costs the recorder more CPU than the default columns' reads (see
- * doc/DESIGN.md, "Not yet").
+ * Every file a member a recording keeps needs. A recording reads some of them
+ * whatever is shown (RECORD_NEEDS, RECORD_NEEDS_LAZY in record.h), the others
+ * only when a column asks.
  */
 #define ROW(type, name, dim, kind, since, when, needs, sources) | ROW_NEED_##needs
 #define ROW_LOCAL(type, name, dim, needs, sources)
@@ -392,7 +391,24 @@ struct sampler_opts {
 	unsigned needs_all;
 	const int *view; /* PIDs of the rows in view, ascending; not kept past sampler_frame() */
 	size_t nview;
+	/*
+	 * Read where they may have changed (a recording's: RECORD_NEEDS beyond
+	 * `needs`): of status, io and cgroup, a process's members are read when it
+	 * is new, ran since their last read (its run time moved), its memory moved
+	 * (stat's or statm's resident figure), its turn came (every
+	 * SAMPLER_LAZY_EVERY frames) or its run time cannot be told; else they are
+	 * its last read's, and its I/O rates 0 (no run, no system call). Processes
+	 * only: thread rows read them every frame.
+	 */
+	unsigned needs_lazy;
 };
+
+/*
+ * With needs_lazy, what changes without the process running and without its
+ * memory moving (its cgroup, moved by another process; its uids, by none) shows
+ * within this many frames. A power of two.
+ */
+#define SAMPLER_LAZY_EVERY 16
 
 /*
  * With read_less, every process is read in full at least once in this many

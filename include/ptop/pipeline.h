@@ -70,6 +70,8 @@ struct pipeline_request {
 	unsigned needs_all;
 	const int *view; /* PIDs of the rows in view, any order; copied */
 	size_t nview;
+	/* read only where they may have changed, beyond `needs` (sampler_opts) */
+	unsigned needs_lazy;
 };
 
 /*

@@ -92,7 +92,7 @@ static void switch_cost(struct bpf_source *b, struct frame *f)
 static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 {
 	struct bpf_source *b = v;
-	unsigned needs = want->needs | want->needs_all;
+	unsigned needs = want->needs | want->needs_all | want->needs_lazy;
 	bool cgroups = needs & PROC_NEED(PROC_FILE_CGROUP);
 	struct bpfsrc_ctx c = {.hz = b->hz,
 			       .page_kb = b->page_kb,

@@ -143,7 +143,8 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 				  .sysio = r->sysio,
 				  .psi = r->psi,
 				  .read_less = r->read_less,
-				  .needs_all = r->needs_all};
+				  .needs_all = r->needs_all,
+				  .needs_lazy = r->needs_lazy};
 	int err;
 
 	if (r->read_less && r->nview) {

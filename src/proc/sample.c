@@ -43,6 +43,37 @@ struct kept_row {
 	bool statm;	 /* p's rss_kb and shared_kb are statm's */
 };
 
+/*
+ * A process's members read where they may have changed (sampler_opts.needs_lazy),
+ * as last read, and what tells whether they may have moved since; by slot id.
+ */
+struct lazy_row {
+	uint64_t start_ticks; /* whose: a PID reused starts afresh */
+	uint64_t run_ns;      /* its run time just before that read; 0: none told */
+	int64_t rss;	      /* stat's resident pages then */
+	unsigned cgroups_gen; /* the generation of the cgroup names cgroup points into */
+	bool valid;
+	uint64_t swap_kb, rss_anon_kb, rss_file_kb, vctxsw, nvctxsw; /* status's */
+	uid_t ruid, suid, fsuid;
+	bool has_io; /* io's */
+	uint64_t io_rchar, io_wchar, io_read_bytes, io_write_bytes;
+	const char *cgroup, *container; /* cgroup's */
+	uint8_t cgroup_v1;
+};
+
+/* A row read elsewhere: its cgroup, and what tells whether it may have moved since. */
+struct lazy_cgroup {
+	int pid;
+	unsigned cgroups_gen;
+	uint64_t start_ticks, ticks, ctxsw;
+	const char *cgroup, *container;
+	uint8_t cgroup_v1;
+};
+
+/* What needs_lazy may hold. */
+#define SAMPLER_LAZY_FILES                                                                         \
+	(PROC_NEED(PROC_FILE_STATUS) | PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP))
+
 struct sampler {
 	struct proc_reader *reader;
 	struct users *users;
@@ -63,6 +94,15 @@ struct sampler {
 	size_t nview;
 	struct kept_row *kept;
 	size_t nkept;
+	unsigned needs_lazy;
+	struct lazy_row *lazy;
+	size_t nlazy;
+	unsigned cgroups_gen; /* cgroup_names_clear()s of cgroups so far */
+	/* rows read elsewhere (sampler_read_cgroups): their lazy cgroups, by pid, last frame's and
+	 * this one's */
+	struct lazy_cgroup *lazy_cg, *lazy_cg_next;
+	size_t nlazy_cg, lazy_cg_cap, lazy_cg_next_cap;
+	unsigned lazy_frames;
 	long hz;
 	uint64_t page_kb;
 	unsigned pid_max;
@@ -220,6 +260,7 @@ void sampler_configure(struct sampler *s, const struct sampler_opts *o)
 {
 	s->needs = o->needs;
 	s->needs_all = o->needs_all;
+	s->needs_lazy = o->needs_lazy & SAMPLER_LAZY_FILES;
 	s->read_less = o->read_less && !o->threads;
 	s->view = o->view;
 	s->nview = o->view ? o->nview : 0;
@@ -235,6 +276,9 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	free(s->kept);
+	free(s->lazy);
+	free(s->lazy_cg);
+	free(s->lazy_cg_next);
 	for (int i = 0; i < PROC_NFILES; i++)
 		if (s->init.fd[i] >= 0)
 			close(s->init.fd[i]);
@@ -788,6 +832,102 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 	return 0;
 }
 
+/* The lazy row of slot, made room for. */
+static struct lazy_row *lazy_of(struct sampler *s, struct proc_slot *slot)
+{
+	if (slot->id >= s->nlazy) {
+		size_t n = s->nlazy ? s->nlazy : 1024;
+
+		while (n <= slot->id)
+			n *= 2;
+		s->lazy = xreallocarray(s->lazy, n, sizeof(*s->lazy));
+		memset(s->lazy + s->nlazy, 0, (n - s->nlazy) * sizeof(*s->lazy));
+		s->nlazy = n;
+	}
+	return &s->lazy[slot->id];
+}
+
+/*
+ * Whether the members of l, slot's process's last lazy read, may have moved
+ * (see sampler_opts.needs_lazy); its run time now becomes l's reference, read
+ * before the files so that a run in between shows next time. -ESRCH: gone.
+ */
+static int lazy_due(struct sampler *s, struct proc_slot *slot, const struct proc_stat *st,
+		    struct lazy_row *l, bool *due)
+{
+	uint64_t ns = 0;
+	int err = proc_reader_runtime(s->reader, slot, &ns);
+
+	if (err == -ESRCH)
+		return err;
+	if (err)
+		ns = 0;
+	/* a run time of 0 is a process not run yet, or none told: read */
+	*due = !l->valid || ns == 0 || ns != l->run_ns || l->start_ticks != st->starttime ||
+	       l->rss != st->rss ||
+	       ((slot->gen + (unsigned)slot->pid) & (SAMPLER_LAZY_EVERY - 1)) == 0 ||
+	       ((s->needs_lazy & PROC_NEED(PROC_FILE_CGROUP)) && l->cgroups_gen != s->cgroups_gen);
+	l->run_ns = ns;
+	l->start_ticks = st->starttime;
+	l->rss = st->rss;
+	return 0;
+}
+
+/* p's members of the lazy files, just read, into l. */
+static void lazy_store(struct sampler *s, struct lazy_row *l, const struct frame_proc *p)
+{
+	l->swap_kb = p->swap_kb;
+	l->rss_anon_kb = p->rss_anon_kb;
+	l->rss_file_kb = p->rss_file_kb;
+	l->vctxsw = p->vctxsw;
+	l->nvctxsw = p->nvctxsw;
+	l->ruid = p->ruid;
+	l->suid = p->suid;
+	l->fsuid = p->fsuid;
+	l->has_io = p->has_io;
+	l->io_rchar = p->io_rchar;
+	l->io_wchar = p->io_wchar;
+	l->io_read_bytes = p->io_read_bytes;
+	l->io_write_bytes = p->io_write_bytes;
+	l->cgroup = p->cgroup;
+	l->container = p->container;
+	l->cgroup_v1 = p->cgroup_v1;
+	l->cgroups_gen = s->cgroups_gen;
+	l->valid = true;
+}
+
+/* p's members of the files in lazy from l: they did not move since l was read. */
+static void lazy_restore(struct sampler *s, struct proc_slot *slot, const struct lazy_row *l,
+			 unsigned lazy, struct frame_proc *p)
+{
+	if (lazy & PROC_NEED(PROC_FILE_STATUS)) {
+		p->swap_kb = l->swap_kb;
+		p->rss_anon_kb = l->rss_anon_kb;
+		p->rss_file_kb = l->rss_file_kb;
+		p->vctxsw = l->vctxsw;
+		p->nvctxsw = l->nvctxsw;
+		p->ruid = l->ruid;
+		p->suid = l->suid;
+		p->fsuid = l->fsuid;
+	}
+	if (lazy & PROC_NEED(PROC_FILE_IO)) {
+		p->has_io = l->has_io;
+		p->io_rchar = l->io_rchar;
+		p->io_wchar = l->io_wchar;
+		p->io_read_bytes = l->io_read_bytes;
+		p->io_write_bytes = l->io_write_bytes;
+		/* no run, no I/O: its rates are 0, and the next read's cover the frame before it */
+		p->io_read_rate = p->io_write_rate = 0;
+		if (l->has_io)
+			slot->io_at = s->now_mono;
+	}
+	if (lazy & PROC_NEED(PROC_FILE_CGROUP)) {
+		p->cgroup = l->cgroup;
+		p->container = l->container;
+		p->cgroup_v1 = l->cgroup_v1;
+	}
+}
+
 /*
  * Read one process into p: stat, then the files in needs. Returns 0, -ESRCH
  * when it vanished, or another -errno (unreadable or malformed: skipped like
@@ -796,7 +936,10 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, struct frame_proc *p,
 		       unsigned needs, double interval, double uptime)
 {
+	unsigned lazy = s->needs_lazy & ~needs;
+	struct lazy_row *l = NULL;
 	struct proc_stat st;
+	bool due = true;
 	ssize_t n;
 	int err;
 
@@ -806,6 +949,15 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	err = proc_parse_stat(s->stat_buf, (size_t)n, &st);
 	if (err)
 		return err;
+	/* a process's lazy files when they may have moved; a thread's every frame */
+	if (lazy && !slot->tgid) {
+		l = lazy_of(s, slot);
+		err = lazy_due(s, slot, &st, l, &due);
+		if (err)
+			return err;
+	}
+	if (due)
+		needs |= lazy;
 	/* status gives the uid anyway when it is read for its other fields */
 	if (uid_due(s, slot, is_new, &st) && !(needs & PROC_NEED(PROC_FILE_STATUS))) {
 		err = uid_look(s, slot);
@@ -849,6 +1001,10 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	sample_cgroup(s, slot, p, needs);
 	sample_oom(s, slot, p, needs);
 	sample_side(s, slot, p, needs);
+	if (l && due)
+		lazy_store(s, l, p);
+	else if (l)
+		lazy_restore(s, slot, l, lazy, p);
 	return 0;
 }
 
@@ -1339,9 +1495,59 @@ void sampler_end(struct sampler *s, struct frame *f)
 	s->last_mono = s->now_mono;
 }
 
+static int lazy_cg_cmp(const void *a, const void *b)
+{
+	int x = ((const struct lazy_cgroup *)a)->pid, y = ((const struct lazy_cgroup *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Row p's cgroup from the last frame's lazy read when it cannot have moved since
+ * (see sampler_opts.needs_lazy: it did not run, its turn did not come); whether
+ * it was.
+ */
+static bool lazy_cgroup_kept(struct sampler *s, struct frame_proc *p)
+{
+	struct lazy_cgroup key = {.pid = p->pid}, *c;
+
+	c = bsearch(&key, s->lazy_cg, s->nlazy_cg, sizeof(*c), lazy_cg_cmp);
+	if (!c || c->start_ticks != p->start_ticks || c->ticks != p->utime + p->stime ||
+	    c->ctxsw != p->vctxsw + p->nvctxsw || c->cgroups_gen != s->cgroups_gen ||
+	    ((s->lazy_frames + (unsigned)p->pid) & (SAMPLER_LAZY_EVERY - 1)) == 0)
+		return false;
+	p->cgroup = c->cgroup;
+	p->container = c->container;
+	p->cgroup_v1 = c->cgroup_v1;
+	return true;
+}
+
+/* Row p's cgroup into this frame's lazy reads. */
+static void lazy_cgroup_put(struct sampler *s, size_t *n, const struct frame_proc *p)
+{
+	if (*n == s->lazy_cg_next_cap) {
+		s->lazy_cg_next_cap = s->lazy_cg_next_cap ? 2 * s->lazy_cg_next_cap : 1024;
+		s->lazy_cg_next =
+		    xreallocarray(s->lazy_cg_next, s->lazy_cg_next_cap, sizeof(*s->lazy_cg_next));
+	}
+	s->lazy_cg_next[(*n)++] = (struct lazy_cgroup){.pid = p->pid,
+						       .cgroups_gen = s->cgroups_gen,
+						       .start_ticks = p->start_ticks,
+						       .ticks = p->utime + p->stime,
+						       .ctxsw = p->vctxsw + p->nvctxsw,
+						       .cgroup = p->cgroup,
+						       .container = p->container,
+						       .cgroup_v1 = p->cgroup_v1};
+}
+
 void sampler_read_cgroups(struct sampler *s, struct frame *f)
 {
 	const struct frame_proc *last = NULL;
+	/* a recording's alone (no column shows them): read where they may have moved */
+	bool lazy = (s->needs_lazy & PROC_NEED(PROC_FILE_CGROUP)) &&
+		    !((s->needs | s->needs_all) & PROC_NEED(PROC_FILE_CGROUP));
+	size_t nnext = 0;
+	struct lazy_cgroup *t;
 
 	for (size_t i = 0; i < f->nprocs; i++) {
 		struct frame_proc *p = &f->procs[i];
@@ -1355,11 +1561,26 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 			p->cgroup_v1 = last->cgroup_v1;
 			continue;
 		}
-		n = proc_reader_read_file(s->reader, p->tgid, 0, "cgroup", s->cgroup_buf,
-					  sizeof(s->cgroup_buf));
 		last = p;
-		cgroup_from_buf(s, n, p);
+		if (!lazy || p->pid != p->tgid || !lazy_cgroup_kept(s, p)) {
+			n = proc_reader_read_file(s->reader, p->tgid, 0, "cgroup", s->cgroup_buf,
+						  sizeof(s->cgroup_buf));
+			cgroup_from_buf(s, n, p);
+		}
+		if (lazy && p->pid == p->tgid)
+			lazy_cgroup_put(s, &nnext, p);
 	}
+	if (!lazy)
+		return;
+	qsort(s->lazy_cg_next, nnext, sizeof(*s->lazy_cg_next), lazy_cg_cmp);
+	t = s->lazy_cg;
+	s->lazy_cg = s->lazy_cg_next;
+	s->lazy_cg_next = t;
+	s->nlazy_cg = nnext;
+	nnext = s->lazy_cg_cap;
+	s->lazy_cg_cap = s->lazy_cg_next_cap;
+	s->lazy_cg_next_cap = nnext;
+	s->lazy_frames++;
 }
 
 /* A row read elsewhere: its supplementary groups from its status, read for them alone. */
@@ -1423,8 +1644,10 @@ void sampler_begin(struct sampler *s, struct frame *f)
 	clock_gettime(CLOCK_REALTIME, &f->time);
 	s->now_mono = mono;
 	/* the frame before, whose rows pointed at these names, is being overwritten */
-	if (cgroup_names_count(s->cgroups) > CGROUP_NAMES_MAX)
+	if (cgroup_names_count(s->cgroups) > CGROUP_NAMES_MAX) {
 		cgroup_names_clear(s->cgroups);
+		s->cgroups_gen++;
+	}
 	if (row_strings_count(s->strings) > ROW_STRINGS_MAX)
 		row_strings_clear(s->strings);
 	f->interval_s = interval;
