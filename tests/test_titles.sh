@@ -104,6 +104,8 @@ done
 "$PTOP" -b -n 1 -d 0 -o json --keys=htop --fields=pid,nTH,%MEM >"$tmp/b.json" ||
 	fail "json --keys=htop failed"
 for j in "$tmp/a.json" "$tmp/b.json"; do
-	grep -q '"threads":' "$j" && grep -q '"mem_pct":' "$j" || fail "JSON keys in $j: $(head -c 300 "$j")"
+	if ! grep -q '"threads":' "$j" || ! grep -q '"mem_pct":' "$j"; then
+		fail "JSON keys in $j: $(head -c 300 "$j")"
+	fi
 done
 finish
