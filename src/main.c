@@ -138,23 +138,24 @@ static void help_record(struct sbuf *b)
 /* htop's options, where top's do not have the letter (-s, -H, -U, -u and -d stay top's). */
 static void help_htop(struct sbuf *b)
 {
-	sbuf_adds(
-	    b,
-	    _("Options of htop's (for the viewer; -s, -H, -u, -U and -d keep top's "
-	      "meanings):\n"
-	      "  -t, --tree               start in the tree view\n"
-	      "  -C, --no-color           monochrome (also --no-colour, or NO_COLOR set)\n"
-	      "  -F, --filter=TEXT        show only commands containing TEXT, in any case\n"
-	      "                           (in batch mode too: the name, and with -c the\n"
-	      "                           command line)\n"
-	      "  -M, --no-mouse           no mouse\n"
-	      "      --no-unicode         ASCII only, whatever the locale\n"
-	      "      --sort-key=FIELD     sort by FIELD, by -O's names or htop's\n"
-	      "                           (PERCENT_CPU, M_RESIDENT, ...)\n"
-	      "      --keys=htop|top      whose meanings the viewer's keys have (over ptoprc's)\n"
-	      "      --highlight-changes[=DELAY]  colour processes that started or ended in\n"
-	      "                           the last DELAY seconds (default 5; htop's -H)\n"
-	      "\n"));
+	sbuf_adds(b,
+		  _("Options of htop's (for the viewer; -s, -H, -u, -U and -d keep top's "
+		    "meanings):\n"
+		    "  -t, --tree               start in the tree view\n"
+		    "  -C, --no-color           monochrome (also --no-colour, or NO_COLOR set)\n"
+		    "  -F, --filter=TEXT        show only commands containing TEXT, in any case\n"
+		    "                           (in batch mode too: the name, and with -c the\n"
+		    "                           command line)\n"
+		    "  -M, --no-mouse           no mouse\n"
+		    "      --no-unicode         ASCII only, whatever the locale\n"
+		    "      --sort-key=FIELD     sort by FIELD, by -O's names or htop's\n"
+		    "                           (PERCENT_CPU, M_RESIDENT, ...)\n"
+		    "      --keys=htop|top      whose meanings the viewer's keys have and whose\n"
+		    "                           headings its columns (over ptoprc's); batch text\n"
+		    "                           has top's headings unless --keys=htop\n"
+		    "      --highlight-changes[=DELAY]  colour processes that started or ended in\n"
+		    "                           the last DELAY seconds (default 5; htop's -H)\n"
+		    "\n"));
 }
 
 static int help(void)
@@ -303,40 +304,28 @@ static void parse_user(const char *arg, struct batch_opts *o, bool any)
 	o->filter.uid_not = not ;
 }
 
-/* A field by top's name for it ("%CPU", "TIME+"), ptop's ("cpu") or htop's ("PERCENT_CPU"), or -1. */
-static int field_named(const char *name)
-{
-	int id = field_by_title(name);
-
-	if (id < 0)
-		id = field_by_name(name);
-	return id >= 0 ? id : field_by_htop_name(name);
-}
-
 /*
- * The field a mistyped name may have meant, as " (did you mean 'X'?)", top's
- * title for it ("CPU%": '%CPU'); "" when none is near.
+ * The field a mistyped name may have meant, as " (did you mean 'X'?)": the
+ * nearest of its titles and names, top's title where several are as near
+ * ("CGROUPS": 'CGROUP', "NLPW": 'NLWP'); "" when none is near.
  */
 static const char *field_hint(const char *name)
 {
 	static char hint[96];
 	struct suggest sg;
-	int best = -1;
 
 	suggest_init(&sg, *name == '+' || *name == '-' ? name + 1 : name);
 	for (int i = 0; i < FIELD_COUNT; i++) {
-		unsigned was = sg.dist;
-
 		suggest_try(&sg, field_defs[i].title);
 		suggest_try(&sg, field_defs[i].name);
 		if (field_defs[i].htop)
 			suggest_try(&sg, field_defs[i].htop);
-		if (sg.dist < was)
-			best = i;
+		if (field_defs[i].htop_title)
+			suggest_try(&sg, field_defs[i].htop_title);
 	}
-	if (best < 0)
+	if (!suggest_best(&sg))
 		return "";
-	snprintf(hint, sizeof(hint), _(" (did you mean '%s'?)"), field_defs[best].title);
+	snprintf(hint, sizeof(hint), _(" (did you mean '%s'?)"), suggest_best(&sg));
 	return hint;
 }
 
@@ -353,7 +342,7 @@ static bool sort_by(const char *arg, struct row_order *ord, bool top_signs)
 
 	if (*name == '+' || *name == '-')
 		dir = *name++;
-	id = field_named(name);
+	id = field_named(name, false);
 	if (id < 0)
 		return false;
 	ord->field = (enum field_id)id;
@@ -377,7 +366,7 @@ static void parse_fields(const char *arg, struct batch_opts *o)
 	size_t n = 0;
 
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int id = field_named(t);
+		int id = field_named(t, false);
 
 		if (id < 0)
 			usage_error(_("unknown field in --fields: '%s'%s (see -O)"), t,
@@ -880,6 +869,8 @@ static bool take_htop_option(int c, struct cli *cli)
 		if (prof < 0)
 			usage_error(_("--keys takes htop or top, not '%s'"), optarg);
 		cli->keys = prof;
+		/* batch text speaks top's language unless htop's is asked for */
+		cli->o.view.htop_titles = prof == KEYS_HTOP;
 		break;
 	default:
 		return false;

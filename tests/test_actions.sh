@@ -75,7 +75,7 @@ spawn 5 X
 x5=$spawned
 
 tm_run "$PTOP" -d 0.5
-expect '^ *PID +USER .*COMMAND'
+expect '^ *PID +USER .*Command'
 # sort by name (F6, the last column: COMMAND), so A, B, C come in that order
 # whatever their PIDs (they wrap, with pid_max at 32768)
 keys F6

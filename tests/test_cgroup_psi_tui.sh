@@ -55,7 +55,7 @@ fi
 mkdir -p "$tmp/config/ptop"
 printf 'columns = pid,cg_mem_some,cg_io_some,command\n' >"$tmp/config/ptop/ptoprc"
 tm_run "$PTOP" -d 1 -p "$target"
-expect '^ *PID +CGMEMs10 +CGIOs10 +COMMAND'
+expect '^ *PID +CGMEMs10 +CGIOs10 +Command'
 expect "^ *$target +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +$name\$"
 
 # the column chooser: CGCPUs10 and CGCPUs60 added
@@ -80,7 +80,7 @@ choose() {
 choose CGCPUs10
 choose CGCPUs60
 keys Enter
-expect '^ *PID +CGCPUs10 +CGMEMs10 +CGIOs10 +CGCPUs60 +COMMAND|^ *PID +CGMEMs10 +CGIOs10 +CGCPUs10 +CGCPUs60 +COMMAND'
+expect '^ *PID +CGCPUs10 +CGMEMs10 +CGIOs10 +CGCPUs60 +Command|^ *PID +CGMEMs10 +CGIOs10 +CGCPUs10 +CGCPUs60 +Command'
 
 # The four values as the files say them, in the heading's order.
 files_say() {

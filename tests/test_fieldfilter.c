@@ -85,7 +85,7 @@ static void test_malformed(void **state)
 	    {"!=1", -EINVAL},	   {"%CPU>", -EINVAL},
 	    {"%CPU>abc", -EINVAL}, {"%CPU<1e999", -EINVAL},
 	    {"%CPU>nan", -EINVAL}, {"NOPE=1", -ENOENT},
-	    {"CPU%=1", -ENOENT},   {"COMMANDCOMMANDCOMMANDCOMMAND=1", -ENOENT},
+	    {"CPU%%=1", -ENOENT},  {"COMMANDCOMMANDCOMMANDCOMMAND=1", -ENOENT},
 	};
 	struct field_filter ff;
 	char longv[128];
@@ -95,6 +95,13 @@ static void test_malformed(void **state)
 		if (field_filter_parse(bad[i].s, true, &ff) != bad[i].err)
 			fail_msg("\"%s\": %d, expected %d", bad[i].s,
 				 field_filter_parse(bad[i].s, true, &ff), bad[i].err);
+	/* both tools' headings and names: htop's CPU% is top's %CPU */
+	assert_int_equal(field_filter_parse("CPU%>1", true, &ff), 0);
+	assert_int_equal(ff.field, FIELD_CPU);
+	assert_int_equal(field_filter_parse("NLWP>1", true, &ff), 0);
+	assert_int_equal(ff.field, FIELD_THREADS);
+	assert_int_equal(field_filter_parse("nTH>1", true, &ff), 0);
+	assert_int_equal(ff.field, FIELD_THREADS);
 	memset(longv, 'a', sizeof(longv));
 	memcpy(longv, "COMMAND=", 8);
 	longv[sizeof(longv) - 1] = '\0';

@@ -88,7 +88,7 @@ turned_off -M mouse "mouse events asked for"
 
 # --no-unicode: the sort mark and the branches in ASCII, under a UTF-8 locale.
 tm_start uni "$PTOP" -d 5
-expect '%CPU▼'
+expect 'CPU%▼'
 keys q
 tm_start ascii "$PTOP" -d 5 --no-unicode -t -F "$p"
 expect "\`- *${p}kid"
@@ -104,14 +104,14 @@ fi
 mkdir -p "$XDG_CONFIG_HOME/ptop"
 echo 'keys = htop' >"$XDG_CONFIG_HOME/ptop/ptoprc"
 tm_start keys "$PTOP" -d 5 --keys=top
-expect 'PID'
+expect '^ *PID +USER +PR +NI .* %CPU'
 keys s
 expect 'Delay in seconds: '
 keys Escape q
 
 # --sort-key with htop's name for %MEM.
 tm_start sortkey "$PTOP" -d 5 --sort-key=PERCENT_MEM
-expect '%MEM▼'
+expect 'MEM%▼'
 keys q
 
 # --highlight-changes (htop's -H): a process started after the first frame is
@@ -164,7 +164,8 @@ usage() {
 	grep -qF -- "$want" "$tmp/err" || fail "ptop $*: $(head -1 "$tmp/err"), not: $want"
 }
 usage "unknown option '--sourec' (did you mean '--source'?)" -b -n 1 --sourec=bpf
-usage "unknown sort field: 'CPU%' (did you mean '%CPU'?)" -b -n 1 --sort=CPU%
+usage "unknown sort field: 'CPU%%' (did you mean '%CPU'?)" -b -n 1 --sort=CPU%%
+usage "not 'NLPW' (did you mean 'NLWP'?)" -b -n 1 -o NLPW
 usage "not 'CGROUPS' (did you mean 'CGROUP'?)" -b -n 1 -o CGROUPS
 usage "'comand' (did you mean 'COMMAND'?)" -b -n 1 --fields=pid,comand
 usage "option '--no' is ambiguous: --no-color" -b -n 1 --no

@@ -65,7 +65,7 @@ if [ -n "$HTOP" ]; then
 fi
 
 tm_start ptop "$PTOP"
-expect '^ *PID +USER +%MEM▼ +RES +COMMAND'
+expect '^ *PID +USER +MEM%▼ +RES +Command'
 expect "Settings from .*htoprc .*no such column in ptop: M_PSS"
 # htop's two columns: the CPUs and memory left, the rest right
 expect '^(CPU|0) +\[.*\] +Tasks: '
@@ -87,7 +87,7 @@ keys q
 # With a ptoprc, htoprc is not read.
 printf 'columns = pid,user,cpu,command\n' >"$rc"
 tm_start again "$PTOP"
-expect '^ *PID +USER +%CPU▼ *COMMAND'
+expect '^ *PID +USER +CPU%▼ *Command'
 off_screen 'Settings from' || fail "htoprc read though ptoprc exists"
 keys q
 
@@ -126,7 +126,7 @@ if [ -n "$HTOP" ]; then
 	cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
 fi
 tm_start ptop2 "$PTOP"
-expect '^ *PID. +PPID +USER +RES +COMMAND'
+expect '^ *PID. +PPID +USER +RES +Command'
 wait_for descending || fail "ptop: PIDs not highest first: $(first_pids)"
 expect 'Tasks: '
 off_screen 'Swp' || fail "ptop: a swap meter the htop 2 file does not ask for"

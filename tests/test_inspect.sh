@@ -56,8 +56,13 @@ start() {
 	expect "^ *$target .*$name"
 }
 
+# back_in_table: the table again, headed as the profile heads it
 back_in_table() {
-	expect '^ *PID +USER +PR +NI'
+	if [ "$profile" = top ]; then
+		expect '^ *PID +USER +PR +NI'
+	else
+		expect '^ *PID +USER +PRI +NI'
+	fi
 	expect "^ *$target .*$name"
 }
 

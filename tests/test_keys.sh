@@ -80,11 +80,11 @@ wait_for rows_are 3 || fail "the filter should leave 3 rows"
 expect "F10Quit .*\[filter: $prefix\]"
 
 # the sort direction is marked; I inverts it
-expect 'COMMAND▲'
+expect 'Command▲'
 keys I
-expect 'COMMAND▼'
+expect 'Command▼'
 keys I
-expect 'COMMAND▲'
+expect 'Command▲'
 
 # Space Space, typed before a redraw: a and b tagged (sorted by name), the
 # selection moved down twice
@@ -190,7 +190,7 @@ expect 'Field filter, any case'
 keys -l "COMMAND=${upper}C"
 keys Enter
 wait_for rows_are 1 || fail "COMMAND=${upper}C should leave c"
-expect "\\[COMMAND=${upper}C\\]"
+expect "\\[Command=${upper}C\\]"
 keys o Enter
 wait_for rows_are 3 || fail "o and an empty answer should clear the field filters"
 keys o

@@ -845,6 +845,67 @@ static void test_field_by_name(void **state)
 	}
 }
 
+/*
+ * One column, two titles: the key profile chooses the heading (top's, or
+ * htop's where htop has its own); every title and name finds its column, but
+ * "CPU" stays ptop's name for %CPU; JSON's keys do not follow the headings.
+ */
+static void test_two_titles(void **state)
+{
+	struct output_view top = output_view_default, htop = output_view_default;
+	struct sbuf a = {0}, b = {0};
+	struct frame f;
+	const char *s;
+
+	(void)state;
+	htop.htop_titles = true;
+	assert_string_equal(field_heading(FIELD_THREADS, false), "nTH");
+	assert_string_equal(field_heading(FIELD_THREADS, true), "NLWP");
+	assert_string_equal(field_heading(FIELD_CPU, true), "CPU%");
+	assert_string_equal(field_heading(FIELD_PROCESSOR, true), "CPU");
+	assert_string_equal(field_heading(FIELD_RES, true), "RES");
+	assert_string_equal(field_heading(FIELD_WCHAN, true), "WCHAN"); /* htop has none */
+	for (int i = 0; i < FIELD_COUNT; i++) {
+		const struct field_def *d = &field_defs[i];
+
+		assert_int_equal(field_named(d->title, false), i);
+		assert_int_equal(field_named(d->name, false), i);
+		if (d->htop)
+			assert_int_equal(field_named(d->htop, false), i);
+		/* a title that would say the same as top's is NULL */
+		if (d->htop_title && strcmp(d->htop_title, d->title) == 0)
+			fail_msg("%s: htop's title is top's", d->name);
+		if (d->htop_title && i != FIELD_PROCESSOR)
+			assert_int_equal(field_named(d->htop_title, false), i);
+	}
+	assert_int_equal(field_named("CPU", false), FIELD_CPU);
+	assert_int_equal(field_named("cpu%", false), -1); /* titles exactly, as top's -o */
+	assert_int_equal(field_named("cpu%", true), FIELD_CPU);
+	assert_int_equal(field_named("%cpu", true), FIELD_CPU);
+	assert_int_equal(field_named("p", true), FIELD_PROCESSOR);
+	assert_int_equal(field_named("P", false), FIELD_PROCESSOR);
+	assert_int_equal(field_named("DISK READ", false), FIELD_IO_READ_RATE);
+	assert_int_equal(field_named("nosuch", false), -1);
+
+	build_frame(&f);
+	output_text_frame(&a, &f, &top, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&a);
+	assert_non_null(strstr(s, " PR  NI "));
+	assert_non_null(strstr(s, " %CPU  %MEM     TIME+ COMMAND\n"));
+	output_text_frame(&b, &f, &htop, frame_rows(&f), f.nprocs, true);
+	s = sbuf_cstr(&b);
+	assert_non_null(strstr(s, " PRI  NI "));
+	assert_non_null(strstr(s, " CPU%  MEM%     TIME+ Command\n"));
+	assert_null(strstr(s, "%CPU"));
+	sbuf_reset(&a);
+	sbuf_reset(&b);
+	output_json_frame(&a, &f, &top, frame_rows(&f), f.nprocs, true);
+	output_json_frame(&b, &f, &htop, frame_rows(&f), f.nprocs, true);
+	assert_string_equal(sbuf_cstr(&a), sbuf_cstr(&b));
+	sbuf_free(&a);
+	sbuf_free(&b);
+}
+
 /* build_frame() with counters on, counting events e0 and e1. */
 static void counters_frame(struct frame *f, const char *e0, const char *e1)
 {
@@ -1134,10 +1195,10 @@ static void test_counters_text_headings(void **state)
 	f.procs[1].ctr_scale = 1;
 	f.procs[2].has_ctr = true;
 	f.procs[2].ctr_counting = true;
-	assert_string_equal(field_title(&f, FIELD_CTR2), f.counters.names[1]);
-	assert_string_equal(field_title(&f, FIELD_CTR3), "CTR3");
-	assert_int_equal(field_width(&f, FIELD_CTR1), field_defs[FIELD_CTR1].width);
-	assert_int_equal(field_width(&f, FIELD_CTR2), (int)strlen(f.counters.names[1]));
+	assert_string_equal(field_title(&f, NULL, FIELD_CTR2), f.counters.names[1]);
+	assert_string_equal(field_title(&f, NULL, FIELD_CTR3), "CTR3");
+	assert_int_equal(field_width(&f, NULL, FIELD_CTR1), field_defs[FIELD_CTR1].width);
+	assert_int_equal(field_width(&f, NULL, FIELD_CTR2), (int)strlen(f.counters.names[1]));
 	output_text_frame(&t, &f, &v, frame_rows(&f), f.nprocs, true);
 	s = sbuf_cstr(&t);
 	assert_null(strstr(s, "CTR1"));
@@ -1455,6 +1516,7 @@ int main(void)
 	    cmocka_unit_test(test_rows_sort_every_field),
 	    cmocka_unit_test(test_rows_sort_common_key),
 	    cmocka_unit_test(test_field_by_name),
+	    cmocka_unit_test(test_two_titles),
 	    cmocka_unit_test(test_output_format_by_name),
 	    cmocka_unit_test(test_counters_no_count),
 	    cmocka_unit_test(test_counters_text_units),

@@ -69,7 +69,7 @@ echo "$one_column_meters" >"$XDG_CONFIG_HOME/ptop/ptoprc"
 tm_run "$PTOP" -r "$tmp/r.rec"
 
 expect '^ptop - .*\[replay [0-9-]+, frame 10/10\]'
-expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU(▲|▼)? *%MEM +TIME\+ +COMMAND'
+expect '^ *PID +USER +PRI +NI +VIRT +RES +SHR +S +CPU%(▲|▼)? *MEM% +TIME\+ +Command'
 expect 'tTFrame.*\{\}Minute.*gGoTo.*Home/EndEnds'
 
 # the filter, on the last frame: the victim is gone
@@ -178,7 +178,7 @@ EOF
 # column TITLE: the field number of TITLE in the heading (values have no spaces but
 # COMMAND's); the sort arrow may take the space after a title
 column() {
-	screen | grep -E '^ *PID(▲|▼)?( |[A-Z]).*COMMAND' | head -n 1 | sed 's/[▲▼]/ /' |
+	screen | grep -E '^ *PID(▲|▼)?( |[A-Z]).*(COMMAND|Command)' | head -n 1 | sed 's/[▲▼]/ /' |
 		awk -v t="$1" '{ for (i = 1; i <= NF; i++) if ($i == t) print i }'
 }
 screen_pids() {

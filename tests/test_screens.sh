@@ -33,7 +33,7 @@ spawn B
 b=$spawned
 
 tm_run "$PTOP" -d 0.3
-expect '^ *PID +USER .*COMMAND'
+expect '^ *PID +USER .*Command'
 keys -l '\'
 expect 'Filter: '
 keys -l "$set_name"
@@ -68,7 +68,7 @@ alive "$b" || fail "k Esc F8 signalled B ($b)"
 # 3. Help closes on the next key, which does nothing else: h k shows no signal menu.
 keys h k
 wait_for off_screen 'Send signal' || fail "k after help opened the signal menu"
-expect '^ *PID +USER .*COMMAND'
+expect '^ *PID +USER .*Command'
 
 # 4. The D prompt: its process fixed when it opened; gone by Enter, nothing is armed.
 if "$PTOP" -b -n 1 -p "$b" --watch "$b:[stack]+0:4:w" >"$tmp/probe" 2>&1; then

@@ -43,7 +43,7 @@ spawn C
 c=$spawned
 
 tm_run "$PTOP" -d 0.3
-expect '^ *PID +USER .*COMMAND'
+expect '^ *PID +USER .*Command'
 # by name (F6, the last column: COMMAND), only this run's processes
 keys F6
 expect 'Sort by:'

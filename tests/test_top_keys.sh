@@ -76,7 +76,7 @@ top_keys() {
 
 # pids_of SCREEN: the PIDs of the table's rows, in order, on one line
 pids_of() {
-	"$1" | awk '/^ *PID.*COMMAND/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { printf "%s ", $1 }'
+	"$1" | awk '/^ *PID.*(COMMAND|Command)/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { printf "%s ", $1 }'
 }
 # order_is SCREEN PIDS: the table lists PIDS ("1 2 3 "), in that order
 order_is() {

@@ -38,7 +38,7 @@ expect '^Mem +\[.*\] '
 expect '^Swp +\['
 expect '\] +Load average: [0-9.]+ [0-9.]+ [0-9.]+'
 expect '\] +Uptime: '
-expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
+expect '^ *PID +USER +PRI +NI +VIRT +RES +SHR +S +CPU%▼ *MEM% +TIME\+ +Command'
 
 # filter for the victim: its row is the only one
 keys -l '\'
@@ -86,14 +86,14 @@ kill -0 "$vp" 2>/dev/null && fail "$victim ($vp) is still there"
 # a small terminal still gets the whole layout; a tiny one is told so
 resize 40 10
 small_layout() {
-	on_screen '^(CPU|0) +\[' && on_screen '^ *PID +%CPU▼ *%MEM +TIME\+ COMMAND' && on_screen '1 Processes'
+	on_screen '^(CPU|0) +\[' && on_screen '^ *PID +CPU%▼ *MEM% +TIME\+ Command' && on_screen '1 Processes'
 }
 wait_for small_layout || fail "40x10 should still show the header and the table"
 resize 30 8
 expect '^terminal too small'
 resize 160 48
 expect '^(CPU|0) +\[.*\] +Tasks: [0-9]+ total'
-expect '^ *PID +USER +PR +NI +VIRT +RES +SHR +S +%CPU▼ *%MEM +TIME\+ +COMMAND'
+expect '^ *PID +USER +PRI +NI +VIRT +RES +SHR +S +CPU%▼ *MEM% +TIME\+ +Command'
 wait_for off_screen 'terminal too small' || fail "still too small at 160x48"
 
 # 1 on the Processes pane: one bar for all CPUs, or one per CPU (up to 32

@@ -102,7 +102,7 @@ def drain(master, p, deadline=30.0):
 
 # 1. The terminal goes away without a hangup signal: ptop ends, non-zero.
 p, master = start()
-read_until(master, p, b"COMMAND")
+read_until(master, p, b"Command")
 os.close(master)
 try:
     st = p.wait(timeout=30)
@@ -117,7 +117,7 @@ print(f"{NAME}: terminal gone: status {st}")
 # 2. Signals: terminal restored, then death by the signal itself.
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     p, master = start()
-    read_until(master, p, b"COMMAND")
+    read_until(master, p, b"Command")
     p.send_signal(sig)
     out, st = drain(master, p)
     os.close(master)
@@ -153,7 +153,7 @@ shim = os.environ.get("SHIM")
 if shim:
     trigger = os.environ["TMPD"] + "/fail-now"
     p, master = start(extra_env={"LD_PRELOAD": shim, "FAILALLOC_FILE": trigger})
-    read_until(master, p, b"COMMAND")
+    read_until(master, p, b"Command")
     open(trigger, "w").close()
     os.write(master, b"W")  # writing the settings allocates their path
     out, st = drain(master, p)

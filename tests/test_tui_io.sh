@@ -43,7 +43,7 @@ tm_run $as "$PTOP" -d 0.5
 
 expect '^Disk: read [0-9.]+[KMGTPE]/s, written [0-9.]+[KMGTPE]/s'
 expect '^Network: received [0-9.]+[KMGTPE]/s, sent [0-9.]+[KMGTPE]/s'
-expect '^ *PID +USER +READ/s +WRITE/s +WBYTES +RCHAR +CONTAINER +CGROUP +COMMAND'
+expect '^ *PID +USER +DISK READ +DISK WRITE +IO_W +RCHAR +CONTAINER +CGROUP \(raw\) +Command'
 
 keys -l '\'
 expect 'Filter: _'

@@ -84,14 +84,16 @@ tm_start() {
 
 # start_keys PROFILE ARGS...: ptop -d 0.5 ARGS with "keys = PROFILE" in its
 # ptoprc, on a server of its own (the last one may still be going away),
-# its table shown.
+# its table shown, headed as the profile heads it (htop's PRI, top's PR).
 start_keys() {
+	heads='^ *PID +USER +PRI +NI'
+	[ "$1" != top ] || heads='^ *PID +USER +PR +NI'
 	mkdir -p "$tmp/config/ptop"
 	printf 'keys = %s\n' "$1" >"$tmp/config/ptop/ptoprc"
 	shift
 	tm_new_server
 	tm_run "$PTOP" -d 0.5 "$@"
-	expect '^ *PID +USER +PR +NI'
+	expect "$heads"
 }
 
 # htop_beside: $HTOP, to run beside ptop, or a note that ptop is checked alone.
@@ -143,7 +145,7 @@ wait_for() {
 # column headings (PID first, the sort mark may follow it, USER need not) and
 # the status line.
 table_rows() {
-	screen | awk '/^ *PID(▲|▼)?( |[A-Z]).*COMMAND/ { on = 1; next } on { print }' | sed '$d' |
+	screen | awk '/^ *PID(▲|▼)?( |[A-Z]).*(COMMAND|Command)/ { on = 1; next } on { print }' | sed '$d' |
 		grep -v '^ *$'
 }
 

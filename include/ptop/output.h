@@ -19,8 +19,9 @@ struct output_view;
 
 /* The columns, in the order CSV writes them (and JSON, and the column chooser): columns.def's. */
 enum field_id {
-#define COLUMN(ID, name, title, htop, width, flags, member, key, desc) FIELD_##ID,
-#define COLUMN_OVER(ID, name, title, htop, width, flags, type, off, needs, key, desc) FIELD_##ID,
+#define COLUMN(ID, name, title, htop, htop_title, width, flags, member, key, desc) FIELD_##ID,
+#define COLUMN_OVER(ID, name, title, htop, htop_title, width, flags, type, off, needs, key, desc)  \
+	FIELD_##ID,
 #include "ptop/columns.def"
 #undef COLUMN
 #undef COLUMN_OVER
@@ -50,12 +51,14 @@ struct field_def {
 	const char *name;  /* for -s and the config file: "pid", "cpu", ... */
 	const char *title; /* column heading, as top prints it */
 	const char *htop;  /* htop's name for it (--sort-key, htoprc), or NULL */
-	const char *desc;  /* one line for help screens, translatable */
-	int width;	   /* columns; 0: takes the rest of the line */
-	bool left;	   /* left-justified */
-	bool ascending;	   /* natural sort order: PID and names up, figures down */
-	unsigned needs;	   /* PROC_NEED() bits beyond stat */
-	bool observer;	   /* filled by the observer (src/perf), not the sampler */
+	/* its heading as htop prints it, where that is not title (htop's profile) */
+	const char *htop_title;
+	const char *desc; /* one line for help screens, translatable */
+	int width;	  /* columns; 0: takes the rest of the line */
+	bool left;	  /* left-justified */
+	bool ascending;	  /* natural sort order: PID and names up, figures down */
+	unsigned needs;	  /* PROC_NEED() bits beyond stat */
+	bool observer;	  /* filled by the observer (src/perf), not the sampler */
 	enum field_type type;
 	size_t off; /* offsetof(struct frame_proc, the value) */
 	/* JSON key and CSV heading, units in the name ("rss_kb"); NULL: in neither */
@@ -80,12 +83,26 @@ int field_by_name(const char *name);
 int field_by_htop_name(const char *name);
 /* The field whose title is name, exactly as top prints it ("%CPU", "TIME+"), or -1. */
 int field_by_title(const char *name);
-/* The heading of column id over f's rows: a counter's is its event's name where f
- * counts one ("context-switches", not "CTR1"), any other the table's title. */
-const char *field_title(const struct frame *f, enum field_id id);
-/* Columns column id takes over f's rows: the table's width, or its heading's
- * when that is longer (an event's name); 0 for a column that takes the rest. */
-int field_width(const struct frame *f, enum field_id id);
+/*
+ * The field name stands for, or -1: first top's title exactly ("%CPU"), then
+ * ptop's name ("cpu"), then htop's name ("PERCENT_CPU"), both in any case, then
+ * htop's title exactly ("CPU%"), then, with any_case, either title in any case
+ * ("%cpu", as top's o filters take it; top's -o does not). So "CPU" is ptop's
+ * name for %CPU, never htop's heading of P (whose names are "processor",
+ * "PROCESSOR" and "P").
+ */
+int field_named(const char *name, bool any_case);
+/* The table's heading of column id: htop's where htop is true and it has its own,
+ * else top's. */
+const char *field_heading(enum field_id id, bool htop);
+/* The heading of column id over f's rows as v shows it (NULL: top's headings): a
+ * counter's is its event's name where f counts one ("context-switches", not
+ * "CTR1"), any other field_heading()'s for v->htop_titles. */
+const char *field_title(const struct frame *f, const struct output_view *v, enum field_id id);
+/* Columns column id takes over f's rows through v: the table's width, or its
+ * heading's when that is longer (an event's name, htop's "DISK READ"); 0 for a
+ * column that takes the rest. */
+int field_width(const struct frame *f, const struct output_view *v, enum field_id id);
 /* <0, 0, >0 as a before b in the field's ascending order; ties broken by PID. */
 int field_compare(enum field_id id, const struct frame_proc *a, const struct frame_proc *b);
 /*
@@ -238,6 +255,9 @@ struct output_view {
 	/* text: the sentences in the user's language (the viewer); batch text keeps them
 	 * in English, as top -b is read by programs */
 	bool translate;
+	/* text: columns headed as htop heads them (the htop key profile: the viewer's by
+	 * default, batch text's with --keys=htop); else top's headings */
+	bool htop_titles;
 	/* the Tasks: line's counts when top's -p narrows them (rows_count_tasks()); NULL:
 	 * the frame's */
 	const struct frame_tasks *tasks;

@@ -64,30 +64,31 @@ enum {
 #define COL_IF_ASKED 32u
 #define COL_IF_COUNTING 64u
 
-#define COL_COMMON(ID, nm, ttl, ht, w, fl, k, d)                                                   \
-	.name = (nm), .title = (ttl), .htop = (ht), .desc = (d), .width = (w),                     \
-	.left = ((fl)&COL_LEFT) != 0, .ascending = ((fl)&COL_ASC) != 0,                            \
+#define COL_COMMON(ID, nm, ttl, ht, htt, w, fl, k, d)                                              \
+	.name = (nm), .title = (ttl), .htop = (ht), .htop_title = (htt), .desc = (d),              \
+	.width = (w), .left = ((fl)&COL_LEFT) != 0, .ascending = ((fl)&COL_ASC) != 0,              \
 	.observer = ((fl)&COL_OBSERVER) != 0, .json_only = ((fl)&COL_JSON_ONLY) != 0,              \
 	.if_looked = ((fl)&COL_IF_LOOKED) != 0, .if_asked = ((fl)&COL_IF_ASKED) != 0,              \
 	.if_counting = ((fl)&COL_IF_COUNTING) != 0, .key = (k)
 
 const struct field_def field_defs[FIELD_COUNT] = {
-#define COLUMN(ID, nm, ttl, ht, w, fl, member, k, d)                                               \
-	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = MEMBER_NEEDS_##member,  \
+#define COLUMN(ID, nm, ttl, ht, htt, w, fl, member, k, d)                                          \
+	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, htt, w, fl, k, d),                             \
+			.needs = MEMBER_NEEDS_##member,                                            \
 			.type = (enum field_type)MEMBER_FT_##member,                               \
 			.off = offsetof(struct frame_proc, member), .when = MEMBER_WHEN_##member},
-#define COLUMN_OVER(ID, nm, ttl, ht, w, fl, ty, o, nd, k, d)                                       \
-	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, w, fl, k, d), .needs = (nd), .type = (ty),     \
-			.off = (o)},
+#define COLUMN_OVER(ID, nm, ttl, ht, htt, w, fl, ty, o, nd, k, d)                                  \
+	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, htt, w, fl, k, d), .needs = (nd),              \
+			.type = (ty), .off = (o)},
 #include "ptop/columns.def"
 #undef COLUMN
 #undef COLUMN_OVER
 };
 
 /* A column over a member no column type fits (a flag, a byte) does not compile. */
-#define COLUMN(ID, nm, ttl, ht, w, fl, member, k, d)                                               \
+#define COLUMN(ID, nm, ttl, ht, htt, w, fl, member, k, d)                                          \
 	_Static_assert(MEMBER_FT_##member != ROW_FT_NONE, "no column type for " #member);
-#define COLUMN_OVER(ID, nm, ttl, ht, w, fl, ty, o, nd, k, d)
+#define COLUMN_OVER(ID, nm, ttl, ht, htt, w, fl, ty, o, nd, k, d)
 #include "ptop/columns.def"
 #undef COLUMN
 #undef COLUMN_OVER
@@ -114,6 +115,42 @@ int field_by_title(const char *name)
 		if (!strcmp(name, field_defs[i].title))
 			return i;
 	return -1;
+}
+
+/* The field whose top (htop false) or htop title is name; any case when icase. */
+static int by_heading(const char *name, bool htop, bool icase)
+{
+	for (int i = 0; i < FIELD_COUNT; i++) {
+		const char *t = htop ? field_defs[i].htop_title : field_defs[i].title;
+
+		if (t && !(icase ? strcasecmp(name, t) : strcmp(name, t)))
+			return i;
+	}
+	return -1;
+}
+
+int field_named(const char *name, bool any_case)
+{
+	int id = by_heading(name, false, false);
+
+	if (id < 0)
+		id = field_by_name(name);
+	if (id < 0)
+		id = field_by_htop_name(name);
+	if (id < 0)
+		id = by_heading(name, true, false);
+	if (id < 0 && any_case)
+		id = by_heading(name, false, true);
+	if (id < 0 && any_case)
+		id = by_heading(name, true, true);
+	return id;
+}
+
+const char *field_heading(enum field_id id, bool htop)
+{
+	const struct field_def *d = &field_defs[id];
+
+	return htop && d->htop_title ? d->htop_title : d->title;
 }
 
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
@@ -186,18 +223,18 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 	return 0;
 }
 
-const char *field_title(const struct frame *f, enum field_id id)
+const char *field_title(const struct frame *f, const struct output_view *v, enum field_id id)
 {
 	const struct field_def *d = &field_defs[id];
 
 	if (d->type == FT_CTR && (int)d->off < f->counters.nevents)
 		return f->counters.names[d->off];
-	return d->title;
+	return field_heading(id, v && v->htop_titles);
 }
 
-int field_width(const struct frame *f, enum field_id id)
+int field_width(const struct frame *f, const struct output_view *v, enum field_id id)
 {
-	int w = field_defs[id].width, tl = (int)strlen(field_title(f, id));
+	int w = field_defs[id].width, tl = (int)strlen(field_title(f, v, id));
 
 	return w && tl > w ? tl : w;
 }

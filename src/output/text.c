@@ -261,24 +261,24 @@ static void breakpoints_section(struct sbuf *b, const struct frame *f)
 	}
 }
 
-static int column_width(const struct frame *f, enum field_id id)
+static int column_width(const struct frame *f, const struct output_view *v, enum field_id id)
 {
-	return id == FIELD_PID ? pid_width(f) : field_width(f, id);
+	return id == FIELD_PID ? pid_width(f) : field_width(f, v, id);
 }
 
 /*
  * How many of the columns fit in limit (0: all), as top fits its task area:
  * whole columns only, the one of no width (COMMAND) when its heading fits.
  */
-static size_t columns_fitting(const struct frame *f, const enum field_id *cols, size_t ncols,
-			      int limit)
+static size_t columns_fitting(const struct frame *f, const struct output_view *v,
+			      const enum field_id *cols, size_t ncols, int limit)
 {
 	int pos = 0;
 
 	for (size_t c = 0; c < ncols; c++) {
-		int w = column_width(f, cols[c]);
+		int w = column_width(f, v, cols[c]);
 
-		pos += (c ? 1 : 0) + (w ? w : (int)strlen(field_title(f, cols[c])));
+		pos += (c ? 1 : 0) + (w ? w : (int)strlen(field_title(f, v, cols[c])));
 		if (limit > 0 && pos > limit)
 			return c;
 	}
@@ -301,7 +301,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 	size_t start = b->len;
 	bool over = false; /* a line longer than limit, which only cut_lines() mends */
 
-	ncols = columns_fitting(f, cols, ncols, limit);
+	ncols = columns_fitting(f, v, cols, ncols, limit);
 	for (size_t i = 0; i <= nrows + nexited; i++) {
 		const struct frame_proc *p = !i		  ? NULL
 					     : i <= nrows ? rows[i - 1]
@@ -311,7 +311,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 		for (size_t c = 0; c < ncols; c++) {
 			enum field_id id = cols[c];
 			const struct field_def *d = &field_defs[id];
-			int w = column_width(f, id);
+			int w = column_width(f, v, id);
 			bool rest = !w;
 			size_t at;
 
@@ -324,7 +324,7 @@ static void table(struct sbuf *b, const struct frame *f, const struct frame_proc
 			if (rest && limit)
 				w = limit - pos;
 			if (!p)
-				sbuf_adds(b, field_title(f, id));
+				sbuf_adds(b, field_title(f, v, id));
 			else if (id == FIELD_STATE && p->exited)
 				/* top's letters have no X (dead): Z, a process that ended, as
 				 * top's readers (jc) know them */

@@ -71,7 +71,7 @@ static int parse_columns(char *v, struct ui_config *c)
 	char *save = NULL;
 
 	for (char *tok = strtok_r(v, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		int id = field_by_name(tok);
+		int id = field_named(tok, false);
 
 		if (id < 0 || used[id])
 			return -EINVAL;
@@ -254,7 +254,7 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 	if (!strcmp(key, "meters"))
 		return parse_meters(val, c);
 	if (!strcmp(key, "sort")) {
-		id = field_by_name(val);
+		id = field_named(val, false);
 		if (id < 0)
 			return N_("unknown sort field");
 		c->order.field = (enum field_id)id;

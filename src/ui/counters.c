@@ -186,7 +186,7 @@ static void sort_by(struct ui *ui, enum field_id id)
 		ui->cfg.order.reverse = !ui->cfg.order.reverse;
 	else
 		ui->cfg.order = (struct row_order){.field = id};
-	ui_status(ui, _("Sorted by %s%s"), field_title(&ui->frame, id),
+	ui_status(ui, _("Sorted by %s%s"), field_title(&ui->frame, &ui->view, id),
 		  ui->cfg.order.reverse ? _(", reversed") : "");
 }
 
@@ -204,7 +204,7 @@ static void sort_step(struct ui *ui, int dir)
 	else if (dir > 0 && at + 1 < n)
 		at++;
 	ui->cfg.order = (struct row_order){.field = cols[at]};
-	ui_status(ui, _("Sorted by %s"), field_title(&ui->frame, cols[at]));
+	ui_status(ui, _("Sorted by %s"), field_title(&ui->frame, &ui->view, cols[at]));
 }
 
 static unsigned counters_key(struct ui *ui, enum ui_action act, int key)

@@ -16,6 +16,7 @@ void display_apply(struct ui *ui)
 	ui->view.task_unit = ui->cfg.task_unit;
 	ui->view.cmdlines = ui->cfg.cmdline;
 	ui->view.translate = true;
+	ui->view.htop_titles = ui->cfg.keys == KEYS_HTOP;
 }
 
 static unsigned memory_display(struct ui *ui)

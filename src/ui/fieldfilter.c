@@ -4,8 +4,8 @@
  * rows whose field, as shown, contains VALUE; FIELD<VALUE and FIELD>VALUE
  * compare, as numbers where the field is a number (memory in KiB, times in
  * clock ticks, as kept) and as text otherwise; a leading '!' keeps the rows
- * that do not match. FIELD is a column heading (%CPU, COMMAND) or a field
- * name (cpu). No curses here: the viewer's prompts are in filter.c.
+ * that do not match. FIELD is a column heading, top's or htop's (%CPU,
+ * CPU%, COMMAND), or a field name, ptop's or htop's (cpu, PERCENT_CPU). No curses here: the viewer's prompts are in filter.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 
 #include "ptop/ui.h"
 
-/* A column heading or a field name, any case. */
+/* A column heading, top's or htop's, or a field name, ptop's or htop's: field_named()'s. */
 static int field_lookup(const char *s, size_t n)
 {
 	char name[32];
@@ -24,10 +24,7 @@ static int field_lookup(const char *s, size_t n)
 		return -1;
 	memcpy(name, s, n);
 	name[n] = '\0';
-	for (int f = 0; f < FIELD_COUNT; f++)
-		if (!strcasecmp(name, field_defs[f].title))
-			return f;
-	return field_by_name(name);
+	return field_named(name, true);
 }
 
 static bool is_text(enum field_id id)

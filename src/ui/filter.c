@@ -57,8 +57,8 @@ void filter_draw_kept(struct ui *ui, struct sbuf *b)
 	for (size_t i = 0; i < ui->nfield_filters; i++) {
 		const struct field_filter *ff = &ui->field_filters[i];
 
-		sbuf_printf(b, " [%s%s%c%s]", ff->negate ? "!" : "", field_defs[ff->field].title,
-			    ff->op, ff->text);
+		sbuf_printf(b, " [%s%s%c%s]", ff->negate ? "!" : "",
+			    field_title(&ui->frame, &ui->view, ff->field), ff->op, ff->text);
 	}
 }
 

@@ -122,7 +122,7 @@ static void sort_menu_draw(struct ui *ui)
 
 	for (size_t c = 0; c < n; c++)
 		/* a counter by its event's name */
-		items[c] = field_title(&ui->frame, cols[c]);
+		items[c] = field_title(&ui->frame, &ui->view, cols[c]);
 	ui_draw_menu(ui, _("Sort by:"), items, (int)n);
 }
 
@@ -184,6 +184,26 @@ static void help_draw(struct ui *ui)
 		    _("Mouse: click a row to select it, a heading to sort, a pane to switch."));
 }
 
+/*
+ * A line of the column chooser: the heading the profile shows, then the other
+ * tool's in brackets where it differs ("NLWP (nTH)": -o, --fields and ptoprc
+ * take both), then the description.
+ */
+static void column_line(const struct ui *ui, int y, enum field_id id, bool shown)
+{
+	enum { NAMES_COLS = 20 }; /* most pairs fit; a longer one pushes its description */
+	bool htop = ui->view.htop_titles;
+	const char *t = field_heading(id, htop), *other = field_heading(id, !htop);
+	char names[64];
+
+	if (strcmp(t, other))
+		snprintf(names, sizeof(names), "%s (%s)", t, other);
+	else
+		snprintf(names, sizeof(names), "%s", t);
+	mvprintw(y, 1, "[%c] %-*s %s", shown ? 'x' : ' ', NAMES_COLS, names,
+		 _(field_defs[id].desc));
+}
+
 static void columns_draw(struct ui *ui)
 {
 	bool shown[FIELD_COUNT] = {false};
@@ -209,8 +229,7 @@ static void columns_draw(struct ui *ui)
 				return;
 			if (idx == ui->menu_sel)
 				attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
-			mvprintw(y, 1, "[%c] %-8s %s", shown[id] ? 'x' : ' ', field_defs[id].title,
-				 _(field_defs[id].desc));
+			column_line(ui, y, id, shown[id]);
 			if (idx == ui->menu_sel)
 				attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 			y++;

@@ -210,7 +210,7 @@ static void sort_by(struct ui *ui, enum field_id id)
 		ui->cfg.order.reverse = !ui->cfg.order.reverse;
 	else
 		ui->cfg.order = (struct row_order){.field = id};
-	ui_status(ui, _("Sorted by %s%s"), field_defs[id].title,
+	ui_status(ui, _("Sorted by %s%s"), field_title(&ui->frame, &ui->view, id),
 		  ui->cfg.order.reverse ? _(", reversed") : "");
 }
 
@@ -226,7 +226,7 @@ static void sort_pid_top(struct ui *ui)
 
 	o->field = FIELD_PID;
 	o->reverse = field_defs[FIELD_PID].ascending == highest_first;
-	ui_status(ui, _("Sorted by %s"), field_defs[FIELD_PID].title);
+	ui_status(ui, _("Sorted by %s"), field_title(&ui->frame, &ui->view, FIELD_PID));
 }
 
 /* Move the sort column one shown column left or right (top's < and >). */
@@ -242,7 +242,7 @@ static void sort_step(struct ui *ui, int dir)
 	else if (dir > 0 && at + 1 < ui->cfg.ncolumns)
 		at++;
 	ui->cfg.order.field = ui->cfg.columns[at];
-	ui_status(ui, _("Sorted by %s"), field_defs[ui->cfg.order.field].title);
+	ui_status(ui, _("Sorted by %s"), field_title(&ui->frame, &ui->view, ui->cfg.order.field));
 }
 
 static void set_collapsed(struct ui *ui, int pid, bool collapse)

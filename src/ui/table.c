@@ -17,7 +17,7 @@ static const char *col_title(const struct ui *ui, const struct table_screen *s, 
 {
 	const char *t = s->title ? s->title(ui, id) : NULL;
 
-	return t ? t : field_title(&ui->frame, id);
+	return t ? t : field_title(&ui->frame, &ui->view, id);
 }
 
 /* Columns the longest sentence for a counter cell without a count takes, in the
@@ -60,7 +60,7 @@ static int col_width(const struct ui *ui, const struct table_screen *s, enum fie
 			w++;
 		return w < 5 ? 5 : w;
 	} else {
-		w = field_width(&ui->frame, id);
+		w = field_width(&ui->frame, &ui->view, id);
 	}
 	/* a counter's cell says why it has no count, in full */
 	if (field_defs[id].type == FT_CTR && w < ctr_sentence_cols(ui))
