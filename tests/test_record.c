@@ -411,6 +411,13 @@ static void build_v10_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[2].cgpsi_mem_full60 = 100;
 }
 
+/* build_v10_frame() with what format version 11 added: counters attached during the interval. */
+static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v10_frame(f, cpus);
+	procs[1].ctr_counting = true;
+}
+
 /* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back,
  * and from version 9 its strings read on request. */
 static void check_round_trip(const struct frame *f, unsigned version)
@@ -458,6 +465,9 @@ static void check_round_trip(const struct frame *f, unsigned version)
 				 version >= 10 && f->procs[i].has_cgpsi_mem);
 		assert_int_equal(g.procs[i].has_cgpsi_io,
 				 version >= 10 && f->procs[i].has_cgpsi_io);
+		/* attached during the interval from version 11, unknown (false) before it */
+		assert_int_equal(g.procs[i].ctr_counting,
+				 version >= 11 && f->procs[i].ctr_counting);
 		if (version < 10)
 			continue;
 		assert_true(g.procs[i].cgpsi_cpu_some10 == f->procs[i].cgpsi_cpu_some10);
@@ -584,6 +594,11 @@ static void test_codec_bytes(void **state)
 	check_round_trip(&f, 9);
 	check_round_trip(&f, 10);
 	check_bytes(&f, 10, "full10.raw");
+	sbuf_free(&f.strings);
+	build_v11_frame(&f, cpus);
+	/* and what version 11 added leaves version 10's bytes as they were */
+	check_bytes(&f, 10, "full10.raw");
+	check_round_trip(&f, 11);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

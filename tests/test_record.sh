@@ -58,6 +58,17 @@ for i, (a, b) in enumerate(zip(live, replay)):
 assert len(pids) > 15 + len(json.loads(live[0])["processes"]), "no storm seen: %d pids" % len(pids)
 EOF
 
+# 1b. With counters: the first frame's processes were attached during it, and
+# the replay says so ("counting") as the live frame did, byte for byte.
+if "$PTOP" -b -o json --counters -d 0.2 -n 3 --record "$tmp/k.rec" >"$tmp/live-k.json" 2>"$tmp/k.err" &&
+	grep -q '"counting":true' "$tmp/live-k.json"; then
+	"$PTOP" -r "$tmp/k.rec" -b -o json >"$tmp/replay-k.json" || fail "ptop -r of a --counters recording exited $?"
+	cmp -s "$tmp/live-k.json" "$tmp/replay-k.json" ||
+		fail "a --counters recording replays otherwise: $(cmp "$tmp/live-k.json" "$tmp/replay-k.json")"
+else
+	partial_skip "no counters here ($(head -n 1 "$tmp/k.err")): their replay is not checked"
+fi
+
 # 2. CSV with command lines, and text sorted by RES, the same way: how a replay
 # shows them is its own options', as any presenter's (-c, -s), what it shows
 # is what was recorded.
