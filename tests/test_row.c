@@ -161,6 +161,10 @@ struct want {
 #define EXPECT_ctr_branch_mpki(v) NOT_PROC
 #define EXPECT_ctr_cpu_share(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
+#define EXPECT_cuu_pct(v) NOT_PROC
+#define EXPECT_cuc_pct(v) NOT_PROC
+#define EXPECT_ncpu_pct(v) NOT_PROC
+#define EXPECT_used_kb(v) NOT_PROC
 
 static void put_file(const char *dir, const char *name, const char *text)
 {

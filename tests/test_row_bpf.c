@@ -173,6 +173,10 @@ struct want {
 #define BPF_ctr_branch_mpki NOT_BPF
 #define BPF_ctr_cpu_share NOT_BPF
 #define BPF_kept NOT_BPF
+#define BPF_cuu_pct NOT_BPF
+#define BPF_cuc_pct NOT_BPF
+#define BPF_ncpu_pct NOT_BPF
+#define BPF_used_kb NOT_BPF
 
 /* Bytes the child writes to its file: before the first frame, and again between the two. */
 #define CHUNK 65536

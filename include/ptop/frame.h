@@ -28,6 +28,7 @@ enum row_source {
 	ROW_SRC_OBSERVER = 1 << 3, /* the observer (src/perf/observe.c) */
 	ROW_SRC_ACCOUNT = 1 << 4,  /* the accounting (src/frame/account.c) */
 	ROW_SRC_CMDLINE = 1 << 5,  /* sampler_cmdline(), for the rows a presenter shows */
+	ROW_SRC_DERIVE = 1 << 6,   /* field_derive_rows(), after any source (a replay too) */
 };
 
 /* A row member's needs (row.def) as PROC_NEED() bits: stat is always read. */
