@@ -411,6 +411,55 @@ static void build_v10_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[2].cgpsi_mem_full60 = 100;
 }
 
+/* build_v10_frame() with what format version 11 added: ids, memory parts, flags, the node. */
+static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v10_frame(f, cpus);
+	procs[0].has_gid = true;
+	procs[0].gid = 27;
+	procs[0].group = "sudo";
+	procs[0].rss_lock_kb = 64;
+	procs[0].has_rsssh = true;
+	procs[0].rss_shmem_kb = 1024;
+	procs[0].ruser = "alice";
+	procs[0].suser = "root";
+	procs[0].has_tflags = true;
+	procs[0].task_flags = 0x400100;
+	procs[2].has_numa = true;
+	procs[2].numa_node = 3;
+	procs[2].has_loginuid = true;
+	procs[2].loginuid = UINT32_MAX;
+	procs[3].has_loginuid = true;
+	procs[3].loginuid = 1000;
+}
+
+/* What version 11 added to row g, read back in version, against f's: unknown before it. */
+static void check_v11_row(const struct frame_proc *g, const struct frame_proc *f, unsigned version)
+{
+	bool v11 = version >= 11;
+
+	assert_int_equal(g->has_gid, v11 && f->has_gid);
+	assert_int_equal(g->has_rsssh, v11 && f->has_rsssh);
+	assert_int_equal(g->has_tflags, v11 && f->has_tflags);
+	assert_int_equal(g->has_numa, v11 && f->has_numa);
+	assert_int_equal(g->has_loginuid, v11 && f->has_loginuid);
+	if (!v11) {
+		assert_null(g->group);
+		assert_null(g->ruser);
+		assert_null(g->suser);
+		return;
+	}
+	assert_true(same_string(g->group, f->group));
+	assert_true(same_string(g->ruser, f->ruser));
+	assert_true(same_string(g->suser, f->suser));
+	assert_int_equal(g->gid, f->has_gid ? f->gid : 0);
+	assert_int_equal(g->rss_lock_kb, f->has_gid ? f->rss_lock_kb : 0);
+	assert_int_equal(g->rss_shmem_kb, f->has_rsssh ? f->rss_shmem_kb : 0);
+	assert_int_equal(g->task_flags, f->has_tflags ? f->task_flags : 0);
+	assert_int_equal(g->numa_node, f->has_numa ? f->numa_node : 0);
+	assert_int_equal(g->loginuid, f->has_loginuid ? f->loginuid : 0);
+}
+
 /* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back,
  * and from version 9 its strings read on request. */
 static void check_round_trip(const struct frame *f, unsigned version)
@@ -466,6 +515,7 @@ static void check_round_trip(const struct frame *f, unsigned version)
 		assert_true(g.procs[i].cgpsi_mem_full60 == f->procs[i].cgpsi_mem_full60);
 		assert_true(g.procs[i].cgpsi_io_some10 == f->procs[i].cgpsi_io_some10);
 		assert_true(g.procs[i].cgpsi_io_full60 == f->procs[i].cgpsi_io_full60);
+		check_v11_row(&g.procs[i], &f->procs[i], version);
 	}
 	sbuf_free(&raw);
 	sbuf_free(&again);
@@ -533,8 +583,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * 5's, whatever 6 added), build_v6_frame() to full6.raw (version 6's,
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
  * added), build_v8_frame() to full8.raw (version 8's, whatever 9 and 10
- * added; versions 9 and 10 have no committed bytes yet: build_v9_frame()
- * and build_v10_frame() round-trip),
+ * added; versions 9 to 11 have no committed bytes yet: build_v9_frame(),
+ * build_v10_frame() and build_v11_frame() round-trip),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -583,6 +633,12 @@ static void test_codec_bytes(void **state)
 	check_bytes(&f, 8, "full8.raw");
 	check_round_trip(&f, 9);
 	check_round_trip(&f, 10);
+	sbuf_free(&f.strings);
+	build_v11_frame(&f, cpus);
+	/* and what version 11 added leaves version 8's bytes as they were */
+	check_bytes(&f, 8, "full8.raw");
+	check_round_trip(&f, 10);
+	check_round_trip(&f, 11);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

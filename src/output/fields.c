@@ -569,6 +569,15 @@ static void fmt_policy(struct sbuf *b, uint32_t policy)
 	sbuf_adds(b, policy < sizeof(cls) / sizeof(cls[0]) ? cls[policy] : "?");
 }
 
+/* Task flags as top's Flags shows them: eight hex digits, each 0 as '.'. */
+static void fmt_task_flags(struct sbuf *b, uint32_t flags)
+{
+	static const char hex[] = ".123456789abcdef";
+
+	for (int shift = 28; shift >= 0; shift -= 4)
+		sbuf_addc(b, hex[flags >> shift & 0xf]);
+}
+
 /* An I/O priority as htop's IO shows it: none set is best effort at the level its nice gives. */
 static void fmt_ioprio(struct sbuf *b, const struct frame_proc *p)
 {
@@ -724,6 +733,16 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 	case FIELD_NCPU:
 		sbuf_addf_local(b, p->ncpu_pct, 1);
 		break;
+	case FIELD_LOGID:
+		/* none set: (uid_t)-1, as top shows it */
+		if (p->loginuid == UINT32_MAX)
+			sbuf_adds(b, "-1");
+		else
+			sbuf_addu(b, p->loginuid);
+		break;
+	case FIELD_FLAGS:
+		fmt_task_flags(b, p->task_flags);
+		break;
 	case FIELD_EXIT:
 		if (p->exited)
 			fmt_exit(b, p->exit_status);
@@ -795,6 +814,8 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_DATA:
 	case FIELD_RSAN:
 	case FIELD_RSFD:
+	case FIELD_RSLK:
+	case FIELD_RSSH:
 	case FIELD_USED:
 		fmt_mem_field(b, id, p, v);
 		break;
