@@ -994,8 +994,9 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	}
 	p->uid = slot->uid;
 	p->user = users_name(s->users, slot->uid);
-	p->ruser = users_name(s->users, p->ruid);
-	p->suser = users_name(s->users, p->suid);
+	/* most run with one uid: no lookup for those */
+	p->ruser = p->ruid == p->uid ? p->user : users_name(s->users, p->ruid);
+	p->suser = p->suid == p->uid ? p->user : users_name(s->users, p->suid);
 	sample_io(s, slot, p, needs, uptime);
 	sample_cgroup(s, slot, p, needs);
 	sample_oom(s, slot, p, needs);
