@@ -870,12 +870,15 @@ static void test_two_titles(void **state)
 
 		assert_int_equal(field_named(d->title, false), i);
 		assert_int_equal(field_named(d->name, false), i);
-		if (d->htop)
+		/* top's titles first: htop's CPU is top's %CPU (ptop's name cpu), htop's EXE
+		 * (the exe's name, EXENAME) top's EXE (its path), htop's TIME (TIME+) top's TIME
+		 * (whole seconds: the same order) */
+		if (d->htop && i != FIELD_EXENAME && i != FIELD_TIME)
 			assert_int_equal(field_named(d->htop, false), i);
 		/* a title that would say the same as top's is NULL */
 		if (d->htop_title && strcmp(d->htop_title, d->title) == 0)
 			fail_msg("%s: htop's title is top's", d->name);
-		if (d->htop_title && i != FIELD_PROCESSOR)
+		if (d->htop_title && i != FIELD_PROCESSOR && i != FIELD_EXENAME)
 			assert_int_equal(field_named(d->htop_title, false), i);
 	}
 	assert_int_equal(field_named("CPU", false), FIELD_CPU);
@@ -1385,6 +1388,79 @@ static void test_exited_rows(void **state)
 	sbuf_free(&f.strings);
 }
 
+/* f's column id of p as text, in b (the next call reuses it) */
+static const char *formatted(struct sbuf *b, enum field_id id, const struct frame_proc *p,
+			     const struct frame *f)
+{
+	sbuf_reset(b);
+	field_format(b, id, p, f, NULL);
+	return sbuf_cstr(b);
+}
+
+/* A path, and a name without one, for EXE and EXENAME. */
+static void set_exes(struct frame_proc *a, struct frame_proc *b)
+{
+	a->exe = "/usr/bin/some thing";
+	b->exe = "noslash";
+}
+
+/* top's TIME, %CUU, %CUC, USED; htop's NCPU%, COMM and EXE (EXENAME here) */
+static void test_derived_columns(void **state)
+{
+	struct frame f;
+	struct frame_proc *p = &procs[0];
+	const struct frame_proc *rows[2] = {&procs[1], &procs[0]};
+	struct row_order ord = {.field = FIELD_CUU};
+	struct sbuf b = {0};
+
+	(void)state;
+	build_frame(&f);
+	/* 100 s since it started, 25 s of its own CPU, 25 of its children's */
+	p->start_ticks = (uint64_t)(f.uptime_s * 100) - 10000;
+	p->utime = 2000;
+	p->stime = 500;
+	p->cutime = 2400;
+	p->cstime = 100;
+	/* half of one CPU of two in the interval */
+	p->cpu_pct = 50.0;
+	p->swap_kb = 100;
+	set_exes(p, &procs[1]);
+	field_derive_rows(&f);
+	assert_true(p->cuu_pct > 24.99 && p->cuu_pct < 25.01);
+	assert_true(p->cuc_pct > 49.99 && p->cuc_pct < 50.01);
+	assert_string_equal(formatted(&b, FIELD_CUU, p, &f), "25.000");
+	assert_string_equal(formatted(&b, FIELD_CUC, p, &f), "50.000");
+	assert_string_equal(formatted(&b, FIELD_NCPU, p, &f), "25.0");
+	assert_string_equal(formatted(&b, FIELD_USED, p, &f), "12100");
+	/* 25 s: TIME+ keeps the hundredths, TIME drops them */
+	assert_string_equal(formatted(&b, FIELD_CPUTIME, p, &f), "0:25");
+	assert_string_equal(formatted(&b, FIELD_TIME, p, &f), "0:25.00");
+	p->utime = 100 * 3600 * 17;
+	assert_string_equal(formatted(&b, FIELD_CPUTIME, p, &f), "17,00");
+	assert_string_equal(formatted(&b, FIELD_EXENAME, p, &f), "some thing");
+	assert_string_equal(formatted(&b, FIELD_EXENAME, &procs[1], &f), "noslash");
+	assert_string_equal(formatted(&b, FIELD_EXE, p, &f), "/usr/bin/some thing");
+	assert_string_equal(formatted(&b, FIELD_COMM, p, &f), "systemd");
+	/* one that has not run a tick yet uses none, as top shows it */
+	procs[1].utime = procs[1].stime = 0;
+	procs[1].start_ticks = (uint64_t)(f.uptime_s * 100);
+	field_derive_rows(&f);
+	assert_string_equal(formatted(&b, FIELD_CUU, &procs[1], &f), "0.000");
+	/* the derived figures sort */
+	rows_sort(rows, 2, &ord);
+	assert_ptr_equal(rows[0], p);
+	/* top's titles, htop's names */
+	assert_int_equal(field_by_title("TIME"), FIELD_CPUTIME);
+	assert_int_equal(field_by_title("TIME+"), FIELD_TIME);
+	assert_int_equal(field_by_title("EXE"), FIELD_EXE);
+	assert_int_equal(field_by_htop_name("EXE"), FIELD_EXENAME);
+	assert_int_equal(field_by_htop_name("COMM"), FIELD_COMM);
+	assert_int_equal(field_by_htop_name("PERCENT_NORM_CPU"), FIELD_NCPU);
+	assert_int_equal(field_by_title("%CUC"), FIELD_CUC);
+	sbuf_free(&b);
+	sbuf_free(&f.strings);
+}
+
 static void test_view_not_frame(void **state)
 {
 	struct frame_proc before[NPROCS];
@@ -1526,6 +1602,7 @@ int main(void)
 	    cmocka_unit_test(test_output_formats_listed),
 	    cmocka_unit_test(test_counters_text_headings),
 	    cmocka_unit_test(test_view_not_frame),
+	    cmocka_unit_test(test_derived_columns),
 	    cmocka_unit_test(test_exited_rows),
 	};
 

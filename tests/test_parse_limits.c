@@ -215,6 +215,82 @@ static void test_secattr_fixtures(void **state)
 	secattr_is("secattr/hostile-nul", NULL, -EINVAL);
 }
 
+/* The uid the loginuid fixture rel gives, compared with want, or err. */
+static void loginuid_is(const char *rel, uint32_t want, int err)
+{
+	size_t len;
+	uint32_t uid = 7;
+	char *b = fixture_load(rel, &len);
+
+	assert_int_equal(proc_parse_loginuid(b, len, &uid), err);
+	assert_int_equal(uid, err ? 0 : want);
+	free(b);
+}
+
+static void test_loginuid_fixtures(void **state)
+{
+	static const struct {
+		const char *rel;
+		uint32_t want;
+		int err;
+	} cases[] = {
+	    {"loginuid/user", 1000, 0},
+	    {"loginuid/root", 0, 0},
+	    /* none set: (uid_t)-1, which top shows as -1 */
+	    {"loginuid/unset", UINT32_MAX, 0},
+	    {"loginuid/hostile-empty", 0, -EINVAL},
+	    {"loginuid/hostile-newline", 0, -EINVAL},
+	    {"loginuid/hostile-negative", 0, -EINVAL},
+	    {"loginuid/hostile-space", 0, -EINVAL},
+	    {"loginuid/hostile-overflow", 0, -ERANGE},
+	    {"loginuid/hostile-huge", 0, -ERANGE},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		loginuid_is(cases[i].rel, cases[i].want, cases[i].err);
+}
+
+/* The CPU list fixture rel read for 64 CPUs: err, and the CPUs set as a mask. */
+static void cpulist_is(const char *rel, uint64_t want, int err)
+{
+	size_t len;
+	uint8_t set[8] = {0};
+	uint64_t got = 0;
+	char *b = fixture_load(rel, &len);
+
+	assert_int_equal(proc_parse_cpulist(b, len, set, 64), err);
+	for (int c = 0; c < 64; c++)
+		got |= (uint64_t)(set[c / 8] >> (c % 8) & 1) << c;
+	if (!err)
+		assert_true(got == want);
+	free(b);
+}
+
+static void test_cpulist_fixtures(void **state)
+{
+	static const struct {
+		const char *rel;
+		uint64_t want; /* the CPUs, as a mask */
+		int err;
+	} cases[] = {
+	    {"cpulist/ranges", 0xf | 1u << 8 | 3u << 10, 0},
+	    {"cpulist/one", 1, 0},
+	    /* a node without CPUs (memory only) */
+	    {"cpulist/none", 0, 0},
+	    {"cpulist/hostile-nonl", 0, -EINVAL},
+	    {"cpulist/hostile-backwards", 0, -EINVAL},
+	    {"cpulist/hostile-trailing", 0, -EINVAL},
+	    {"cpulist/hostile-space", 0, -EINVAL},
+	    {"cpulist/hostile-two", 0, -EINVAL},
+	    {"cpulist/hostile-beyond", 0, -ERANGE},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cpulist_is(cases[i].rel, cases[i].want, cases[i].err);
+}
+
 /* Read a file of this process into a heap buffer of exactly its length. */
 static char *own(const char *name, size_t *len)
 {
@@ -317,6 +393,8 @@ int main(void)
 	    cmocka_unit_test(test_wchan_fixtures),
 	    cmocka_unit_test(test_autogroup_fixtures),
 	    cmocka_unit_test(test_secattr_fixtures),
+	    cmocka_unit_test(test_loginuid_fixtures),
+	    cmocka_unit_test(test_cpulist_fixtures),
 	    cmocka_unit_test(test_own),
 	};
 

@@ -30,7 +30,8 @@
 
 #define HAVE_ALL                                                                                   \
 	(PROC_STATUS_VMSIZE | PROC_STATUS_VMRSS | PROC_STATUS_RSSANON | PROC_STATUS_RSSFILE |      \
-	 PROC_STATUS_RSSSHMEM | PROC_STATUS_VMSWAP | PROC_STATUS_CTXT | PROC_STATUS_GROUPS)
+	 PROC_STATUS_RSSSHMEM | PROC_STATUS_VMSWAP | PROC_STATUS_CTXT | PROC_STATUS_GROUPS |       \
+	 PROC_STATUS_VMLCK)
 
 /* Parse from an exactly-sized copy that is freed: only numbers may be checked after. */
 static int parse_mem(const char *s, size_t len, struct proc_status *ps)
@@ -234,7 +235,8 @@ static void test_hostile_names(void **state)
 		assert_ids(ps.uid, 1000, 1000, 1000, 1000);
 		assert_ids(ps.gid, 1000, 1000, 1000, 1000);
 		assert_int_equal(ps.threads, 1);
-		assert_int_equal(ps.have, HAVE_ALL);
+		/* written without a VmLck line */
+		assert_int_equal(ps.have, HAVE_ALL & ~PROC_STATUS_VMLCK);
 		assert_int_equal(ps.vm_rss, 3160);
 		assert_int_equal(ps.nonvoluntary_ctxt, 4);
 		free(b);
@@ -400,6 +402,7 @@ static void test_spacing_tolerated(void **state)
 	static const char extra[] = "Uid:\t0 1  2\t \t3\n"
 				    "VmRSS:\t12kB\n"
 				    "VmSwap:\t  \t 7 \t kB\n"
+				    "VmLck:\t     64 kB\n"
 				    "Tgid:  -5\n";
 	char in[512];
 	struct proc_status ps;
@@ -409,8 +412,9 @@ static void test_spacing_tolerated(void **state)
 	assert_ids(ps.uid, 0, 1, 2, 3);
 	assert_int_equal(ps.vm_rss, 12);
 	assert_int_equal(ps.vm_swap, 7);
+	assert_int_equal(ps.vm_lck, 64);
 	assert_int_equal(ps.tgid, -5);
-	assert_int_equal(ps.have, PROC_STATUS_VMRSS | PROC_STATUS_VMSWAP);
+	assert_int_equal(ps.have, PROC_STATUS_VMRSS | PROC_STATUS_VMSWAP | PROC_STATUS_VMLCK);
 }
 
 static void test_malformed_lines(void **state)
@@ -450,6 +454,7 @@ static void test_malformed_lines(void **state)
 	    {"RssFile:\t18446744073709551616 kB\n", -ERANGE},
 	    {"RssShmem:\t1 k\n", -EINVAL},
 	    {"VmSwap:\t\n", -EINVAL},
+	    {"VmLck:\t12 MB\n", -EINVAL},
 	    {"voluntary_ctxt_switches:\tx\n", -EINVAL},
 	    {"nonvoluntary_ctxt_switches:\t18446744073709551616\n", -ERANGE},
 	    {"Foo:\tbar", -EINVAL}, /* the last line lacks its newline */

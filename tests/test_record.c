@@ -418,6 +418,55 @@ static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[1].ctr_counting = true;
 }
 
+/* build_v11_frame() with what format version 12 added: ids, memory parts, flags, the node. */
+static void build_v12_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v11_frame(f, cpus);
+	procs[0].has_gid = true;
+	procs[0].gid = 27;
+	procs[0].group = "sudo";
+	procs[0].rss_lock_kb = 64;
+	procs[0].has_rsssh = true;
+	procs[0].rss_shmem_kb = 1024;
+	procs[0].ruser = "alice";
+	procs[0].suser = "root";
+	procs[0].has_tflags = true;
+	procs[0].task_flags = 0x400100;
+	procs[2].has_numa = true;
+	procs[2].numa_node = 3;
+	procs[2].has_loginuid = true;
+	procs[2].loginuid = UINT32_MAX;
+	procs[3].has_loginuid = true;
+	procs[3].loginuid = 1000;
+}
+
+/* What version 12 added to row g, read back in version, against f's: unknown before it. */
+static void check_v12_row(const struct frame_proc *g, const struct frame_proc *f, unsigned version)
+{
+	bool v12 = version >= 12;
+
+	assert_int_equal(g->has_gid, v12 && f->has_gid);
+	assert_int_equal(g->has_rsssh, v12 && f->has_rsssh);
+	assert_int_equal(g->has_tflags, v12 && f->has_tflags);
+	assert_int_equal(g->has_numa, v12 && f->has_numa);
+	assert_int_equal(g->has_loginuid, v12 && f->has_loginuid);
+	if (!v12) {
+		assert_null(g->group);
+		assert_null(g->ruser);
+		assert_null(g->suser);
+		return;
+	}
+	assert_true(same_string(g->group, f->group));
+	assert_true(same_string(g->ruser, f->ruser));
+	assert_true(same_string(g->suser, f->suser));
+	assert_int_equal(g->gid, f->has_gid ? f->gid : 0);
+	assert_int_equal(g->rss_lock_kb, f->has_gid ? f->rss_lock_kb : 0);
+	assert_int_equal(g->rss_shmem_kb, f->has_rsssh ? f->rss_shmem_kb : 0);
+	assert_int_equal(g->task_flags, f->has_tflags ? f->task_flags : 0);
+	assert_int_equal(g->numa_node, f->has_numa ? f->numa_node : 0);
+	assert_int_equal(g->loginuid, f->has_loginuid ? f->loginuid : 0);
+}
+
 /* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back,
  * and from version 9 its strings read on request. */
 static void check_round_trip(const struct frame *f, unsigned version)
@@ -476,6 +525,7 @@ static void check_round_trip(const struct frame *f, unsigned version)
 		assert_true(g.procs[i].cgpsi_mem_full60 == f->procs[i].cgpsi_mem_full60);
 		assert_true(g.procs[i].cgpsi_io_some10 == f->procs[i].cgpsi_io_some10);
 		assert_true(g.procs[i].cgpsi_io_full60 == f->procs[i].cgpsi_io_full60);
+		check_v12_row(&g.procs[i], &f->procs[i], version);
 	}
 	sbuf_free(&raw);
 	sbuf_free(&again);
@@ -544,7 +594,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
  * added), build_v8_frame() to full8.raw (version 8's, whatever 9 and 10
  * added; version 9 has no committed bytes: build_v9_frame() round-trips),
- * build_v10_frame() to full10.raw,
+ * build_v10_frame() to full10.raw (versions 11 and 12 have none yet:
+ * build_v11_frame() and build_v12_frame() round-trip),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -599,6 +650,12 @@ static void test_codec_bytes(void **state)
 	/* and what version 11 added leaves version 10's bytes as they were */
 	check_bytes(&f, 10, "full10.raw");
 	check_round_trip(&f, 11);
+	sbuf_free(&f.strings);
+	build_v12_frame(&f, cpus);
+	/* and what version 12 added leaves version 10's bytes as they were */
+	check_bytes(&f, 10, "full10.raw");
+	check_round_trip(&f, 11);
+	check_round_trip(&f, 12);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

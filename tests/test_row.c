@@ -50,6 +50,7 @@ struct want {
 /* the links' targets, as a kernel gives them for a replaced binary and a path with a space */
 #define FIXTURE_EXE "/usr/bin/rowtest (deleted)"
 #define FIXTURE_CWD "/srv/row test"
+#define FIXTURE_ENV "HOME=/root\0LANG=C.UTF-8"
 
 /* Process 100 as the fixture writes it (below), member by member. */
 #define EXPECT_pid(v) IS(v == 100)
@@ -155,12 +156,35 @@ struct want {
 #define EXPECT_cgpsi_io_full10(v) IS(v == 7.07)
 #define EXPECT_cgpsi_io_full60(v) IS(v == 80.08)
 #define EXPECT_cgroup_v1(v) IS(v == FRAME_CGROUP_UNIFIED)
+#define EXPECT_has_gid(v) IS(v)
+#define EXPECT_has_rsssh(v) IS(v)
+#define EXPECT_has_tflags(v) IS(v)
+#define EXPECT_has_numa(v) IS(v)
+#define EXPECT_has_loginuid(v) IS(v)
+/* a gid no group file names: its name is the id */
+#define EXPECT_gid(v) IS(v == 2000000011u)
+#define EXPECT_group(v) IS(v && !strcmp(v, "2000000011"))
+#define EXPECT_rss_lock_kb(v) IS(v == 16)
+#define EXPECT_rss_shmem_kb(v) IS(v == 17)
+/* uids no password file names */
+#define EXPECT_ruser(v) IS(v && !strcmp(v, "4241"))
+#define EXPECT_suser(v) IS(v && !strcmp(v, "4243"))
+/* stat's ninth field, PF_RANDOMIZE | PF_FORKNOEXEC */
+#define EXPECT_task_flags(v) IS(v == 4194304u)
+/* processor 1 is node 1's */
+#define EXPECT_numa_node(v) IS(v == 1)
+#define EXPECT_loginuid(v) IS(v == 4245)
+#define EXPECT_environ(v) IS(v && !strcmp(v, "HOME=/root LANG=C.UTF-8"))
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_ctr_ipc(v) NOT_PROC
 #define EXPECT_ctr_cache_mpki(v) NOT_PROC
 #define EXPECT_ctr_branch_mpki(v) NOT_PROC
 #define EXPECT_ctr_cpu_share(v) NOT_PROC
 #define EXPECT_kept(v) ELSEWHERE("test_sample's test_read_less_*")
+#define EXPECT_cuu_pct(v) NOT_PROC
+#define EXPECT_cuc_pct(v) NOT_PROC
+#define EXPECT_ncpu_pct(v) NOT_PROC
+#define EXPECT_used_kb(v) NOT_PROC
 
 static void put_file(const char *dir, const char *name, const char *text)
 {
@@ -196,9 +220,9 @@ static void fixture_root(char dir[256])
 	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");
 	put_file(dir, "status",
 		 "Name:\t" FIXTURE_COMM "\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t42\n"
-		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t0\t0\t0\t0\n"
-		 "Groups:\t2000000001 2000000002\nVmSwap:\t11 kB\n"
-		 "RssAnon:\t12 kB\nRssFile:\t13 kB\nThreads:\t3\n"
+		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t2000000010\t2000000011\t0\t0\n"
+		 "Groups:\t2000000001 2000000002\nVmLck:\t16 kB\nVmSwap:\t11 kB\n"
+		 "RssAnon:\t12 kB\nRssFile:\t13 kB\nRssShmem:\t17 kB\nThreads:\t3\n"
 		 "voluntary_ctxt_switches:\t14\nnonvoluntary_ctxt_switches:\t15\n");
 	put_file(dir, "io",
 		 "rchar: 1001\nwchar: 1002\nsyscr: 3\nsyscw: 4\nread_bytes: 409600\n"
@@ -208,6 +232,13 @@ static void fixture_root(char dir[256])
 	put_file(dir, "oom_score_adj", "-17\n");
 	put_file(dir, "wchan", "do_epoll_wait");
 	put_file(dir, "autogroup", "/autogroup-77 nice -3\n");
+	put_file(dir, "loginuid", "4245");
+	/* NULs between the strings, and one after the last */
+	snprintf(path, sizeof(path), "%s/100/environ", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(FIXTURE_ENV, 1, sizeof(FIXTURE_ENV), fp), sizeof(FIXTURE_ENV));
+	assert_int_equal(fclose(fp), 0);
 	snprintf(path, sizeof(path), "%s/100/attr", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	/* SELinux's label ends in a NUL, which fputs cannot write */
@@ -255,6 +286,20 @@ static void cgroup_root(const char *dir, char out[512])
 		"full avg10=7.07 avg60=80.08 avg300=0.00 total=5\n");
 }
 
+/* NUMA nodes at dir/node, written into out: CPU 0 node 0's, 1 to 3 node 1's, and a node
+ * without CPUs. */
+static void node_root(const char *dir, char out[512])
+{
+	char cmd[600];
+
+	snprintf(out, 512, "%s/node", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/node0' '%s/node1' '%s/node2' && echo 0 >'%s/node0/cpulist' && "
+		 "echo 1-3 >'%s/node1/cpulist' && echo >'%s/node2/cpulist'",
+		 out, out, out, out, out, out);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Member name of p against its expectation w; sources from row.def. */
 static void check_member(const char *name, unsigned sources, struct want w)
 {
@@ -269,7 +314,7 @@ static void check_member(const char *name, unsigned sources, struct want w)
 
 static void test_proc_fills(void **state)
 {
-	char dir[256], cmd[512], sys[512];
+	char dir[256], cmd[512], sys[512], nodes[512];
 	struct sampler_opts o = {
 	    .root = dir,
 	    .cgroup_root = sys,
@@ -277,7 +322,9 @@ static void test_proc_fills(void **state)
 		     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
 		     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
 		     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
-		     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR | ROW_NEED_CGROUP_PSI};
+		     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR | ROW_NEED_CGROUP_PSI |
+		     ROW_NEED_LOGINUID | ROW_NEED_ENVIRON | ROW_NEED_NUMA,
+	    .node_root = nodes};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -288,6 +335,7 @@ static void test_proc_fills(void **state)
 		skip(); /* a copy's uid is taken from status at first sight only when root owns 100/ */
 	fixture_root(dir);
 	cgroup_root(dir, sys);
+	node_root(dir, nodes);
 	assert_int_equal(sampler_new(&o, &s), 0);
 	assert_int_equal(sampler_frame(s, &f), 0);
 	for (size_t i = 0; i < f.nprocs; i++)
@@ -317,7 +365,7 @@ static void test_recorded_needs(void **state)
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
 			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
 			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
-			     ROW_NEED_CGROUP_PSI);
+			     ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID);
 	/* what every recording reads is some of it, and the lazy files are files the sampler
 	 * reads lazily */
 	assert_int_equal((RECORD_NEEDS | RECORD_NEEDS_LAZY) & ~row_recorded_needs, 0);

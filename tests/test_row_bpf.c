@@ -166,6 +166,22 @@ struct want {
 #define BPF_cgpsi_io_some60 ELSEWHERE("test_cgroup_psi_columns.sh")
 #define BPF_cgpsi_io_full10 ELSEWHERE("test_cgroup_psi_columns.sh")
 #define BPF_cgpsi_io_full60 ELSEWHERE("test_cgroup_psi_columns.sh")
+#define BPF_has_rsssh IS(b->has_rsssh && p->has_rsssh)
+#define BPF_rss_shmem_kb SAME(rss_shmem_kb)
+#define BPF_has_tflags IS(b->has_tflags && p->has_tflags)
+#define BPF_task_flags IS(b->task_flags == p->task_flags && b->task_flags != 0)
+#define BPF_ruser IS(b->ruser && p->ruser && !strcmp(b->ruser, p->ruser))
+#define BPF_suser IS(b->suser && p->suser && !strcmp(b->suser, p->suser) && b->suser != b->ruser)
+/* read from /proc by PID for the BPF frame source's rows (sampler_read_side) */
+#define BPF_has_gid ELSEWHERE("test_id_columns.sh")
+#define BPF_gid ELSEWHERE("test_id_columns.sh")
+#define BPF_group ELSEWHERE("test_id_columns.sh")
+#define BPF_rss_lock_kb ELSEWHERE("test_id_columns.sh")
+#define BPF_has_numa ELSEWHERE("test_id_columns.sh")
+#define BPF_numa_node ELSEWHERE("test_id_columns.sh")
+#define BPF_has_loginuid ELSEWHERE("test_id_columns.sh")
+#define BPF_loginuid ELSEWHERE("test_id_columns.sh")
+#define BPF_environ ELSEWHERE("test_id_columns.sh")
 #define BPF_cgroup_v1 NOT_BPF
 #define BPF_ctr_counting NOT_BPF
 #define BPF_ctr_ipc NOT_BPF
@@ -173,6 +189,10 @@ struct want {
 #define BPF_ctr_branch_mpki NOT_BPF
 #define BPF_ctr_cpu_share NOT_BPF
 #define BPF_kept NOT_BPF
+#define BPF_cuu_pct NOT_BPF
+#define BPF_cuc_pct NOT_BPF
+#define BPF_ncpu_pct NOT_BPF
+#define BPF_used_kb NOT_BPF
 
 /* Bytes the child writes to its file: before the first frame, and again between the two. */
 #define CHUNK 65536

@@ -28,6 +28,7 @@ enum row_source {
 	ROW_SRC_OBSERVER = 1 << 3, /* the observer (src/perf/observe.c) */
 	ROW_SRC_ACCOUNT = 1 << 4,  /* the accounting (src/frame/account.c) */
 	ROW_SRC_CMDLINE = 1 << 5,  /* sampler_cmdline(), for the rows a presenter shows */
+	ROW_SRC_DERIVE = 1 << 6,   /* field_derive_rows(), after any source (a replay too) */
 };
 
 /* A row member's needs (row.def) as PROC_NEED() bits: stat is always read. */
@@ -66,6 +67,12 @@ enum row_source {
  * beside says BPF's rows read status by PID for this line alone (sampler_read_side) */
 #define ROW_NEED_GROUPS_BIT (1u << 25)
 #define ROW_NEED_GROUPS (PROC_NEED(PROC_FILE_STATUS) | ROW_NEED_GROUPS_BIT)
+/* the uid it logged in as (LOGID) and its environment (ENVIRON): files of their own */
+#define ROW_NEED_LOGINUID PROC_NEED(PROC_FILE_LOGINUID)
+#define ROW_NEED_ENVIRON PROC_NEED(PROC_FILE_ENVIRON)
+/* Not a file: the NUMA node of the CPU it last ran on (NU), from the nodes' CPU lists, which
+ * the sampler reads once, when first asked */
+#define ROW_NEED_NUMA (1u << 24)
 
 /* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
 #define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)
@@ -378,6 +385,9 @@ struct sampler_opts {
 	 * directory on a hybrid machine); NULL: /sys/fs/cgroup, or none under a proc root
 	 * other than /proc (not this machine's cgroups). Taken by sampler_new() only */
 	const char *cgroup_root;
+	/* where NU finds the NUMA nodes (each node's cpulist); NULL: /sys/devices/system/node,
+	 * or none under a proc root other than /proc. Taken by sampler_new() only */
+	const char *node_root;
 	/*
 	 * Read less: only the rows in view get `needs`; the others get
 	 * `needs_all` (what sorting and filtering use), and a process out of
@@ -495,6 +505,9 @@ struct users;
 struct users *users_new(void);
 void users_free(struct users *u);
 const char *users_name(struct users *u, uid_t uid);
+/* The same for gid -> group name: a table made by groups_new(), freed by users_free(). */
+struct users *groups_new(void);
+const char *groups_name(struct users *g, gid_t gid);
 /*
  * Disk and network throughput (sysio.c), over the proc root (NULL: /proc;
  * disks always from /proc/diskstats, through libproc2). Never NULL: what

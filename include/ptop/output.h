@@ -191,6 +191,9 @@ void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_de
  * after the observer read the counts, or a replay gave them, so the figures sort and
  * show as columns. */
 void ctr_derive_rows(struct frame *f);
+/* Each row of f's figures derived from its members and the frame (row.def's ROW_SRC_DERIVE:
+ * cuu_pct, cuc_pct, ncpu_pct, used_kb), after any source's frame, so that they sort. */
+void field_derive_rows(struct frame *f);
 /* The field of counter event e (0-based), or -1 past the last. */
 int field_ctr(int e);
 /* p's count of the event field id stands for, or -1 when it has none (not attached, not

@@ -103,6 +103,7 @@ enum proc_status_have {
 	PROC_STATUS_VMSWAP = 1u << 5,
 	PROC_STATUS_CTXT = 1u << 6,
 	PROC_STATUS_GROUPS = 1u << 7,
+	PROC_STATUS_VMLCK = 1u << 8,
 };
 
 /* /proc/PID/status: the lines ptop uses. Name, State, Tgid, Pid, PPid, Uid, Gid
@@ -116,6 +117,7 @@ struct proc_status {
 	uint64_t vm_size, vm_rss;		/* KiB */
 	uint64_t rss_anon, rss_file, rss_shmem; /* KiB */
 	uint64_t vm_swap;			/* KiB */
+	uint64_t vm_lck;			/* KiB: locked (mlock) */
 	uint64_t voluntary_ctxt, nonvoluntary_ctxt;
 	/* Groups: the supplementary group ids, as the line has them: decimal ids, each below
 	 * 2^32, between blanks (checked); ngroups of them */
@@ -280,6 +282,22 @@ int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice);
  */
 int proc_parse_secattr(const char *buf, size_t len, const char **label, size_t *n);
 
+/*
+ * /proc/PID/loginuid: the uid the audit subsystem took at login, in decimal
+ * with no newline (4294967295: none set). 0 with *uid set; -EINVAL when
+ * empty or anything but digits; -ERANGE beyond 32 bits.
+ */
+int proc_parse_loginuid(const char *buf, size_t len, uint32_t *uid);
+
+/*
+ * A CPU list as sysfs prints it ("0-3,8,10-11\n"; "\n" for none), as a node's
+ * cpulist gives its CPUs: each CPU below max set in the bitmap set (max / 8
+ * bytes, rounded up, zeroed by the caller). 0; -EINVAL when it is not such a
+ * list (the newline missing or inside it, a range backwards); -ERANGE a CPU
+ * of max or more.
+ */
+int proc_parse_cpulist(const char *buf, size_t len, uint8_t *set, unsigned max);
+
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
 enum proc_file {
@@ -294,6 +312,8 @@ enum proc_file {
 	PROC_FILE_WCHAN,     /* what it waits in (wchan): the WCHAN column */
 	PROC_FILE_AUTOGROUP, /* its session's autogroup (autogroup): AGID, AGNI */
 	PROC_FILE_SECATTR,   /* its security label (attr/current): SECATTR */
+	PROC_FILE_LOGINUID,  /* the uid it logged in as (loginuid): LOGID */
+	PROC_FILE_ENVIRON,   /* its environment (environ): ENVIRON */
 	PROC_NFILES
 };
 

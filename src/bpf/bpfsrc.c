@@ -1250,6 +1250,8 @@ static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, cons
 	p->swap_kb = pages_kb(r->rss[PTOP_MM_SWAP], c->page_kb);
 	p->rss_anon_kb = pages_kb(r->rss[PTOP_MM_ANON], c->page_kb);
 	p->rss_file_kb = pages_kb(r->rss[PTOP_MM_FILE], c->page_kb);
+	p->rss_shmem_kb = pages_kb(r->rss[PTOP_MM_SHMEM], c->page_kb);
+	p->has_rsssh = true;
 	p->code_kb = (uint64_t)r->text_pages * c->page_kb;
 	p->data_kb = (uint64_t)r->data_pages * c->page_kb;
 	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
@@ -1332,6 +1334,8 @@ static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const s
 	/* as stat shows it: the offset added in ns, wrapping as the kernel's u64 does */
 	p->start_ticks = (r->start_boottime + b->boottime_ns) / (1000000000ull / (uint64_t)c->hz);
 	p->processor = (int)r->cpu;
+	p->task_flags = r->flags;
+	p->has_tflags = true;
 	p->vctxsw = r->nvcsw;
 	p->nvctxsw = r->nivcsw;
 }
@@ -1348,6 +1352,8 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->suid = map_uid(b, r->suid);
 	p->fsuid = map_uid(b, r->fsuid);
 	p->user = users_name(c->users, p->uid);
+	p->ruser = users_name(c->users, p->ruid);
+	p->suser = users_name(c->users, p->suid);
 	p->cutime = r->cutime / (1000000000ull / (uint64_t)c->hz);
 	p->cstime = r->cstime / (1000000000ull / (uint64_t)c->hz);
 	p->threads = r->nr_threads;
@@ -1858,7 +1864,7 @@ static void fill_exit(const struct bpfsrc *b, const struct ptop_exit *e, const s
 	/* only the effective uid is kept: the others as it, rather than root's 0 */
 	p->uid = map_uid(b, e->euid);
 	p->ruid = p->suid = p->fsuid = p->uid;
-	p->user = users_name(c->users, p->uid);
+	p->user = p->ruser = p->suser = users_name(c->users, p->uid);
 	p->perf_fds = -1;
 	/* as rows: the offset added in ns, wrapping as the kernel's u64 does */
 	p->start_ticks = (e->start_boottime + b->boottime_ns) / ns_per_tick;

@@ -162,6 +162,8 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 	err = p->src.ops->frame(p->src.s, &so, f);
 	if (!err && p->acct)
 		account_frame(p->acct, f);
+	if (!err)
+		field_derive_rows(f);
 	/* a recording keeps the counts, not what is derived from them */
 	if (!err && !p->ob && f->counters.on)
 		ctr_derive_rows(f);

@@ -159,7 +159,7 @@ const char *field_heading(enum field_id id, bool htop)
 
 static bool is_time_field(enum field_id id)
 {
-	return id == FIELD_TIME || id == FIELD_UTIME || id == FIELD_STIME;
+	return id == FIELD_TIME || id == FIELD_CPUTIME || id == FIELD_UTIME || id == FIELD_STIME;
 }
 
 /*
@@ -172,6 +172,14 @@ static uint64_t time_ticks(enum field_id id, const struct frame_proc *p, bool cu
 	uint64_t s = p->stime + (cumulative ? p->cstime : 0);
 
 	return id == FIELD_UTIME ? u : id == FIELD_STIME ? s : u + s;
+}
+
+/* The last part of an executable's path, as htop's EXE shows it. */
+static const char *exe_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
 }
 
 /*
@@ -188,6 +196,8 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 		return CMP(!na, !nb);
 	if (is_time_field(id))
 		return CMP(time_ticks(id, a, cumulative), time_ticks(id, b, cumulative));
+	if (id == FIELD_EXENAME)
+		return strcmp(exe_name(a->exe), exe_name(b->exe));
 	/* as it is in effect, as shown: none set is its nice's best effort */
 	if (id == FIELD_IOPRIO)
 		return CMP(frame_ioprio_effective(a->ioprio, a->nice),
@@ -596,6 +606,15 @@ static void fmt_policy(struct sbuf *b, uint32_t policy)
 	sbuf_adds(b, policy < sizeof(cls) / sizeof(cls[0]) ? cls[policy] : "?");
 }
 
+/* Task flags as top's Flags shows them: eight hex digits, each 0 as '.'. */
+static void fmt_task_flags(struct sbuf *b, uint32_t flags)
+{
+	static const char hex[] = ".123456789abcdef";
+
+	for (int shift = 28; shift >= 0; shift -= 4)
+		sbuf_addc(b, hex[flags >> shift & 0xf]);
+}
+
 /* An I/O priority as htop's IO shows it: none set is best effort at the level its nice gives. */
 static void fmt_ioprio(struct sbuf *b, const struct frame_proc *p)
 {
@@ -649,11 +668,33 @@ static void fmt_mem_field(struct sbuf *b, enum field_id id, const struct frame_p
 	fmt_mem_unit(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width, v->task_unit);
 }
 
-/* TIME+, UTIME, STIME: clock ticks as top's TIME+, with dead children's under -S. */
+/*
+ * TIME+, UTIME, STIME: clock ticks as top's TIME+, with dead children's under -S; TIME as
+ * top's, whole seconds: minutes:seconds, then hours,minutes.
+ */
 static void fmt_time_field(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 			   const struct frame *f, const struct output_view *v)
 {
-	fmt_time_plus(b, time_ticks(id, p, v->cumulative), f->hz, field_defs[id].width);
+	uint64_t ticks = time_ticks(id, p, v->cumulative);
+
+	if (id == FIELD_CPUTIME)
+		fmt_interval(b, f->hz > 0 ? (double)(ticks / (uint64_t)f->hz) : 0,
+			     field_defs[id].width, false);
+	else
+		fmt_time_plus(b, ticks, f->hz, field_defs[id].width);
+}
+
+/* %CUU, %CUC as top's: three decimals where they fit, else one, else none. */
+static void fmt_life_pct(struct sbuf *b, double v, int width)
+{
+	size_t start = b->len;
+
+	for (int dec = 3; dec >= 0; dec -= dec == 3 ? 2 : 1) {
+		b->len = start;
+		sbuf_addf_local(b, v, dec);
+		if (b->len - start <= (size_t)width)
+			return;
+	}
 }
 
 /* A counter column: its count, or why there is none for this row, as the view says it. */
@@ -726,6 +767,19 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 	case FIELD_CHILD:
 		sbuf_addf_local(b, p->child_pct, p->child_pct >= 999.95 ? 0 : 1);
 		break;
+	case FIELD_NCPU:
+		sbuf_addf_local(b, p->ncpu_pct, 1);
+		break;
+	case FIELD_LOGID:
+		/* none set: (uid_t)-1, as top shows it */
+		if (p->loginuid == UINT32_MAX)
+			sbuf_adds(b, "-1");
+		else
+			sbuf_addu(b, p->loginuid);
+		break;
+	case FIELD_FLAGS:
+		fmt_task_flags(b, p->task_flags);
+		break;
 	case FIELD_EXIT:
 		if (p->exited)
 			fmt_exit(b, p->exit_status);
@@ -795,9 +849,22 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_SWAP:
 	case FIELD_CODE:
 	case FIELD_DATA:
+	case FIELD_RSAN:
+	case FIELD_RSFD:
+	case FIELD_RSLK:
+	case FIELD_RSSH:
+	case FIELD_USED:
 		fmt_mem_field(b, id, p, v);
 		break;
+	case FIELD_CUU:
+	case FIELD_CUC:
+		fmt_life_pct(b, VAL(double, p, &field_defs[id]), field_defs[id].width);
+		break;
+	case FIELD_EXENAME:
+		fmt_printable(b, exe_name(p->exe), strlen(exe_name(p->exe)));
+		break;
 	case FIELD_TIME:
+	case FIELD_CPUTIME:
 	case FIELD_UTIME:
 	case FIELD_STIME:
 		fmt_time_field(b, id, p, f, v);
@@ -1212,4 +1279,27 @@ void ctr_derive_rows(struct frame *f)
 		p->ctr_branch_mpki = d.branch_mpki;
 		p->ctr_cpu_share = d.cpu_share;
 	}
+}
+
+/* p's figures derived from its members and f's clock (row.def's ROW_SRC_DERIVE). */
+static void derive_row(const struct frame *f, struct frame_proc *p)
+{
+	/* an exited row's life ended at its exit */
+	uint64_t now = p->exited ? p->end_ticks : (uint64_t)(f->uptime_s * (double)f->hz);
+	double life = f->hz > 0 && now > p->start_ticks ? (double)(now - p->start_ticks) : 0;
+	uint64_t own = p->utime + p->stime;
+
+	/* as top's: no tick yet since it started is 0, not unknown */
+	p->cuu_pct = life > 0 ? (double)own * 100.0 / life : 0;
+	p->cuc_pct = life > 0 ? (double)(own + p->cutime + p->cstime) * 100.0 / life : 0;
+	p->ncpu_pct = f->ncpu ? p->cpu_pct / (double)f->ncpu : p->cpu_pct;
+	p->used_kb = p->rss_kb + p->swap_kb;
+}
+
+void field_derive_rows(struct frame *f)
+{
+	for (size_t i = 0; i < f->nprocs; i++)
+		derive_row(f, &f->procs[i]);
+	for (size_t i = 0; i < f->nexited; i++)
+		derive_row(f, &f->exited[i]);
 }

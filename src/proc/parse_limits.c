@@ -6,8 +6,9 @@
  * /proc/PID/smaps_rollup (proportional resident and swapped sizes), and the
  * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns),
  * the symbol of /proc/PID/wchan (the WCHAN column), the line of
- * /proc/PID/autogroup (AGID, AGNI) and the label of /proc/PID/attr/current
- * (SECATTR). Pure: no I/O.
+ * /proc/PID/autogroup (AGID, AGNI), the label of /proc/PID/attr/current
+ * (SECATTR), the uid of /proc/PID/loginuid (LOGID), and a NUMA node's CPU
+ * list (sysfs's cpulist, for NU). Pure: no I/O.
  */
 #include <errno.h>
 #include <limits.h>
@@ -146,6 +147,70 @@ int proc_parse_oom(const char *buf, size_t len, int *out)
 	if (v < INT_MIN || v > INT_MAX)
 		return -ERANGE;
 	*out = (int)v;
+	return 0;
+}
+
+int proc_parse_loginuid(const char *buf, size_t len, uint32_t *uid)
+{
+	const char *p = buf, *end = buf + len;
+	uint64_t v;
+	int err;
+
+	*uid = 0;
+	err = num_u64(&p, end, &v);
+	if (err)
+		return err;
+	/* the kernel prints the number alone, without a newline */
+	if (p != end)
+		return -EINVAL;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*uid = (uint32_t)v;
+	return 0;
+}
+
+/* One CPU number of a list, below max. */
+static int cpu_num(const char **p, const char *end, unsigned max, unsigned *cpu)
+{
+	uint64_t v;
+	int err = num_u64(p, end, &v);
+
+	if (err)
+		return err;
+	if (v >= max)
+		return -ERANGE;
+	*cpu = (unsigned)v;
+	return 0;
+}
+
+int proc_parse_cpulist(const char *buf, size_t len, uint8_t *set, unsigned max)
+{
+	const char *p = buf, *end = buf + len;
+
+	if (!len || buf[len - 1] != '\n')
+		return -EINVAL;
+	end--;
+	while (p < end) {
+		unsigned lo, hi;
+		int err = cpu_num(&p, end, max, &lo);
+
+		if (err)
+			return err;
+		hi = lo;
+		if (p < end && *p == '-') {
+			p++;
+			err = cpu_num(&p, end, max, &hi);
+			if (err)
+				return err;
+			if (hi < lo)
+				return -EINVAL;
+		}
+		for (unsigned c = lo; c <= hi; c++)
+			set[c / 8] |= (uint8_t)(1u << (c % 8));
+		/* a ',' between two, never last */
+		if (p < end && (*p != ',' || ++p == end))
+			return -EINVAL;
+	}
 	return 0;
 }
 

@@ -174,6 +174,9 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 		} else if (KEY("RssShmem")) {
 			err = read_kb(v, nl, &out->rss_shmem);
 			out->have |= PROC_STATUS_RSSSHMEM;
+		} else if (KEY("VmLck")) {
+			err = read_kb(v, nl, &out->vm_lck);
+			out->have |= PROC_STATUS_VMLCK;
 		} else if (KEY("VmSwap")) {
 			err = read_kb(v, nl, &out->vm_swap);
 			out->have |= PROC_STATUS_VMSWAP;

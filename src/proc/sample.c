@@ -5,7 +5,10 @@
  * since the previous frame; system totals (uptime, load, CPU split, memory,
  * swap) come from libproc2, which keeps /proc/stat and /proc/meminfo open.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,10 @@
 #define ROW_STRINGS_MAX 8192
 /* a path the kernel gives for a link (PATH_MAX), or a wchan */
 #define SIDE_BUF 4096
+/* an environment shown (ENVIRON): what fits, the rest cut */
+#define ENV_BUF 65536
+/* CPUs the NUMA map covers (NU): a CPU past them has no node */
+#define NUMA_CPUS 4096
 _Static_assert(SIDE_BUF >= PROC_WCHAN_MAX, "a wchan fits");
 
 /* A process's row as last read in full, for read-less frames; indexed by slot id. */
@@ -79,9 +86,16 @@ struct sampler {
 	struct users *users;
 	struct cgroup_names *cgroups;
 	struct row_strings *strings; /* wchan, exe, cwd of rows (strings.c) */
-	struct sysio *sysio;	     /* made when first asked for */
-	struct psi *psi;	     /* likewise */
-	struct cgpsi *cgpsi;	     /* likewise */
+	struct users *gids;	     /* gid names */
+	/* NU: each CPU's NUMA node (-1: none), read once when first asked for; NULL: not yet,
+	 * or none to be had (no_numa) */
+	int16_t *cpu_node;
+	bool no_numa;
+	const char *node_root;
+	char *env_buf;	     /* ENVIRON's, ENV_BUF bytes, made when first asked for */
+	struct sysio *sysio; /* made when first asked for */
+	struct psi *psi;     /* likewise */
+	struct cgpsi *cgpsi; /* likewise */
 	const char *root;
 	const char *cgroup_root;
 	struct stat_info *stat;
@@ -238,6 +252,11 @@ int sampler_new(const struct sampler_opts *o, struct sampler **out)
 	s->strings = row_strings_new();
 	s->root = o->root;
 	s->cgroup_root = o->cgroup_root;
+	s->gids = groups_new();
+	/* another machine's proc root says nothing of this one's nodes */
+	s->node_root = o->node_root			       ? o->node_root
+		       : !o->root || !strcmp(o->root, "/proc") ? "/sys/devices/system/node"
+							       : NULL;
 	sampler_configure(s, o);
 	s->hz = sysconf(_SC_CLK_TCK);
 	if (s->hz <= 0)
@@ -289,6 +308,9 @@ void sampler_free(struct sampler *s)
 	users_free(s->users);
 	cgroup_names_free(s->cgroups);
 	row_strings_free(s->strings);
+	users_free(s->gids);
+	free(s->cpu_node);
+	free(s->env_buf);
 	sbuf_free(&s->groups);
 	sysio_free(s->sysio);
 	psi_free(s->psi);
@@ -642,6 +664,112 @@ static void sample_agrp(struct sampler *s, struct proc_slot *slot, struct frame_
 	    n >= 0 && !proc_parse_autogroup(buf, (size_t)n, &p->autogroup_id, &p->autogroup_nice);
 }
 
+/* The uid it logged in as, when asked for: none where the kernel has no such file. */
+static void sample_loginuid(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			    unsigned needs)
+{
+	ssize_t n;
+
+	p->has_loginuid = false;
+	p->loginuid = 0;
+	if (!(needs & ROW_NEED_LOGINUID))
+		return;
+	n = side_read(s, slot, p, PROC_FILE_LOGINUID, "loginuid", s->side_buf, sizeof(s->side_buf));
+	p->has_loginuid = n > 0 && !proc_parse_loginuid(s->side_buf, (size_t)n, &p->loginuid);
+}
+
+/*
+ * Its environment, when asked for, its NULs as spaces (top's ENVIRON): NULL where the
+ * kernel's ptrace check refuses the reader. One longer than ENV_BUF is cut there.
+ */
+static void sample_environ(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			   unsigned needs)
+{
+	ssize_t n;
+
+	p->environ = NULL;
+	if (!(needs & ROW_NEED_ENVIRON))
+		return;
+	if (!s->env_buf)
+		s->env_buf = xmalloc(ENV_BUF);
+	n = side_read(s, slot, p, PROC_FILE_ENVIRON, "environ", s->env_buf, ENV_BUF);
+	if (n == -EFBIG)
+		n = ENV_BUF;
+	if (n < 0)
+		return;
+	/* the last string's NUL ends it, no separator */
+	while (n > 0 && !s->env_buf[n - 1])
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (!s->env_buf[i])
+			s->env_buf[i] = ' ';
+	p->environ = row_strings_get(s->strings, s->env_buf, (size_t)n);
+}
+
+/* Each CPU's NUMA node, from the nodes' CPU lists (nodeN/cpulist), once; false: none to be had. */
+static bool numa_map(struct sampler *s)
+{
+	uint8_t set[NUMA_CPUS / 8];
+	char path[PATH_MAX], buf[4096];
+	bool any = false;
+	DIR *d;
+	struct dirent *e;
+
+	if (s->cpu_node || s->no_numa)
+		return s->cpu_node;
+	s->no_numa = true;
+	d = s->node_root ? opendir(s->node_root) : NULL;
+	if (!d)
+		return false;
+	s->cpu_node = xmalloc(NUMA_CPUS * sizeof(*s->cpu_node));
+	for (int c = 0; c < NUMA_CPUS; c++)
+		s->cpu_node[c] = -1;
+	while ((e = readdir(d))) {
+		char *end;
+		long node;
+		ssize_t n;
+		int fd;
+
+		if (strncmp(e->d_name, "node", 4) || !isdigit((unsigned char)e->d_name[4]))
+			continue;
+		node = strtol(e->d_name + 4, &end, 10);
+		if (*end || node > INT16_MAX)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cpulist", s->node_root, e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+		if (fd >= 0)
+			close(fd);
+		memset(set, 0, sizeof(set));
+		if (n <= 0 || proc_parse_cpulist(buf, (size_t)n, set, NUMA_CPUS))
+			continue;
+		for (int c = 0; c < NUMA_CPUS; c++)
+			if (set[c / 8] >> (c % 8) & 1)
+				s->cpu_node[c] = (int16_t)node;
+		any = true;
+	}
+	closedir(d);
+	if (!any) {
+		free(s->cpu_node);
+		s->cpu_node = NULL;
+		return false;
+	}
+	s->no_numa = false;
+	return true;
+}
+
+/* The NUMA node of the CPU it last ran on, when asked for and the machine says. */
+static void sample_numa(struct sampler *s, struct frame_proc *p, unsigned needs)
+{
+	p->has_numa = false;
+	p->numa_node = 0;
+	if (!(needs & ROW_NEED_NUMA) || !numa_map(s) || p->processor < 0 ||
+	    p->processor >= NUMA_CPUS || s->cpu_node[p->processor] < 0)
+		return;
+	p->numa_node = s->cpu_node[p->processor];
+	p->has_numa = true;
+}
+
 static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			unsigned needs)
 {
@@ -658,6 +786,9 @@ static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_
 	sample_secattr(s, slot, p, needs);
 	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
 	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
+	sample_loginuid(s, slot, p, needs);
+	sample_environ(s, slot, p, needs);
+	sample_numa(s, p, needs);
 }
 
 /*
@@ -725,6 +856,8 @@ static void fill_stat(const struct sampler *s, const struct proc_stat *st, struc
 	p->has_job = true;
 	p->start_ticks = st->starttime;
 	p->processor = (int)st->processor;
+	p->task_flags = (uint32_t)st->flags;
+	p->has_tflags = true;
 }
 
 /* RES and SHR from statm. 0, or -errno when it cannot be read. */
@@ -807,6 +940,15 @@ static void sample_groups(struct sampler *s, const struct proc_status *ss, struc
 	p->supgrps = *names;
 }
 
+/* p's effective gid, its group's name and its locked memory, from status ss. */
+static void status_ids(struct sampler *s, const struct proc_status *ss, struct frame_proc *p)
+{
+	p->gid = ss->gid[1];
+	p->group = groups_name(s->gids, (gid_t)p->gid);
+	p->rss_lock_kb = ss->vm_lck;
+	p->has_gid = true;
+}
+
 /* The uid and the status columns. 0, or -errno when it cannot be read. */
 static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
 {
@@ -827,6 +969,9 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 		p->rss_file_kb = ss.rss_file;
 		p->vctxsw = ss.voluntary_ctxt;
 		p->nvctxsw = ss.nonvoluntary_ctxt;
+		p->has_rsssh = ss.have & PROC_STATUS_RSSSHMEM;
+		p->rss_shmem_kb = ss.rss_shmem;
+		status_ids(s, &ss, p);
 		sample_groups(s, &ss, p);
 	}
 	return 0;
@@ -990,6 +1135,10 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
 	p->ruid = p->suid = p->fsuid = slot->uid;
 	p->supgids = p->supgrps = NULL;
+	p->has_gid = p->has_rsssh = false;
+	p->gid = 0;
+	p->group = NULL;
+	p->rss_lock_kb = p->rss_shmem_kb = 0;
 	if (needs & PROC_NEED(PROC_FILE_STATUS)) {
 		err = read_status(s, slot, p);
 		if (err)
@@ -997,6 +1146,9 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	}
 	p->uid = slot->uid;
 	p->user = users_name(s->users, slot->uid);
+	/* most run with one uid: no lookup for those */
+	p->ruser = p->ruid == p->uid ? p->user : users_name(s->users, p->ruid);
+	p->suser = p->suid == p->uid ? p->user : users_name(s->users, p->suid);
 	sample_io(s, slot, p, needs, uptime);
 	sample_cgroup(s, slot, p, needs);
 	sample_oom(s, slot, p, needs);
@@ -1583,7 +1735,8 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 	s->lazy_frames++;
 }
 
-/* A row read elsewhere: its supplementary groups from its status, read for them alone. */
+/* A row read elsewhere: its supplementary groups, gid and locked memory from its status, read
+ * for them alone. */
 static void side_groups(struct sampler *s, struct frame_proc *p)
 {
 	struct proc_status ss;
@@ -1592,14 +1745,17 @@ static void side_groups(struct sampler *s, struct frame_proc *p)
 	n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid,
 				  p->tgid && p->pid != p->tgid ? p->pid : 0, "status",
 				  s->status_buf, sizeof(s->status_buf));
-	if (n >= 0 && !proc_parse_status(s->status_buf, (size_t)n, &ss))
+	if (n >= 0 && !proc_parse_status(s->status_buf, (size_t)n, &ss)) {
 		sample_groups(s, &ss, p);
+		status_ids(s, &ss, p);
+	}
 }
 
 /* What sampler_read_side() reads, when asked: the side members' needs. */
 #define SIDE_NEEDS                                                                                 \
 	(ROW_NEED_WCHAN | ROW_NEED_AUTOGROUP | ROW_NEED_SECATTR | ROW_NEED_EXE | ROW_NEED_CWD |    \
-	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT)
+	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT | ROW_NEED_LOGINUID | ROW_NEED_ENVIRON |            \
+	 ROW_NEED_NUMA)
 
 void sampler_read_side(struct sampler *s, struct frame *f)
 {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * users.c: uid -> user name, looked up once through getpwuid_r (which may
- * reach NSS, slow and allocating) and then served from a small hash.
+ * reach NSS, slow and allocating) and then served from a small hash; and
+ * gid -> group name the same way, through getgrgid_r.
  */
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -23,11 +25,45 @@ struct user_entry {
 
 struct users {
 	struct user_entry *bucket[USERS_BUCKETS];
+	bool groups; /* gids to group names */
 };
 
 struct users *users_new(void)
 {
 	return xcalloc(1, sizeof(struct users));
+}
+
+struct users *groups_new(void)
+{
+	struct users *g = users_new();
+
+	g->groups = true;
+	return g;
+}
+
+const char *groups_name(struct users *g, gid_t gid)
+{
+	return users_name(g, (uid_t)gid);
+}
+
+/* The name of id (a uid, or a gid in a groups table), or NULL when it has none. */
+static char *name_of(const struct users *u, unsigned id)
+{
+	/* a group's members come with it: room for a large one */
+	char buf[16384];
+
+	if (u->groups) {
+		struct group gr, *res = NULL;
+
+		if (getgrgid_r((gid_t)id, &gr, buf, sizeof(buf), &res) == 0 && res)
+			return xstrdup(res->gr_name);
+	} else {
+		struct passwd pw, *res = NULL;
+
+		if (getpwuid_r((uid_t)id, &pw, buf, sizeof(buf), &res) == 0 && res)
+			return xstrdup(res->pw_name);
+	}
+	return NULL;
 }
 
 void users_free(struct users *u)
@@ -49,17 +85,14 @@ void users_free(struct users *u)
 const char *users_name(struct users *u, uid_t uid)
 {
 	struct user_entry **head = &u->bucket[uid % USERS_BUCKETS], *e;
-	struct passwd pw, *res = NULL;
-	char buf[2048];
 
 	for (e = *head; e; e = e->next)
 		if (e->uid == uid)
 			return e->name;
 	e = xmalloc(sizeof(*e));
 	e->uid = uid;
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res) {
-		e->name = xstrdup(res->pw_name);
-	} else {
+	e->name = name_of(u, uid);
+	if (!e->name) {
 		char num[16];
 
 		snprintf(num, sizeof(num), "%u", (unsigned)uid);

@@ -7,7 +7,8 @@
  * an accepted OOM number has that one newline only, an accepted wchan is its
  * whole input, without a newline, or "0" with no name, an accepted
  * autogroup is one line with a nice value in -20..19, and an accepted
- * security label is a non-empty start of the input with no newline or NUL.
+ * security label is a non-empty start of the input with no newline or NUL,
+ * an accepted loginuid is digits only, and an accepted CPU list ends in a newline.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +18,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Whether the n bytes at s are decimal digits, and some. */
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct proc_rollup r;
@@ -25,6 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t id;
 	size_t n;
 	int oom, nice;
+	uint32_t uid;
+	uint8_t cpus[8];
 	char *buf = malloc(size ? size : 1);
 
 	if (!buf)
@@ -48,6 +60,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (proc_parse_autogroup(buf, size, &id, &nice) == 0 &&
 	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1) || id < 0 || nice < -20 ||
 	     nice > 19))
+		abort();
+	if (proc_parse_loginuid(buf, size, &uid) == 0 && !all_digits(buf, size))
+		abort();
+	memset(cpus, 0, sizeof(cpus));
+	if (proc_parse_cpulist(buf, size, cpus, 64) == 0 && buf[size - 1] != '\n')
 		abort();
 	free(buf);
 	return 0;
