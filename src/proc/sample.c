@@ -60,12 +60,7 @@ struct lazy_row {
 	int64_t rss;	      /* stat's resident pages then */
 	unsigned cgroups_gen; /* the generation of the cgroup names cgroup points into */
 	bool valid;
-	uint64_t swap_kb, rss_anon_kb, rss_file_kb, vctxsw, nvctxsw; /* status's */
-	uid_t ruid, suid, fsuid;
-	bool has_io; /* io's */
-	uint64_t io_rchar, io_wchar, io_read_bytes, io_write_bytes;
-	const char *cgroup, *container; /* cgroup's */
-	uint8_t cgroup_v1;
+	struct frame_proc p; /* the row then: its members of the lazy files (lazy_copy) */
 };
 
 /* A row read elsewhere: its cgroup, and what tells whether it may have moved since. */
@@ -1018,25 +1013,29 @@ static int lazy_due(struct sampler *s, struct proc_slot *slot, const struct proc
 	return 0;
 }
 
-/* p's members of the lazy files, just read, into l. */
-static void lazy_store(struct sampler *s, struct lazy_row *l, const struct frame_proc *p)
+/* The lazy file (SAMPLER_LAZY_FILES) a row member needs read, or 0. */
+#define LAZY_FILE(needs)                                                                           \
+	((needs) == ROW_NEED_STATUS || (needs) == ROW_NEED_IO || (needs) == ROW_NEED_CGROUP        \
+	     ? (needs)                                                                             \
+	     : 0u)
+
+/* Every member of row.def read from one of files (lazy bits), from into to. */
+static void lazy_copy(struct frame_proc *to, const struct frame_proc *from, unsigned files)
 {
-	l->swap_kb = p->swap_kb;
-	l->rss_anon_kb = p->rss_anon_kb;
-	l->rss_file_kb = p->rss_file_kb;
-	l->vctxsw = p->vctxsw;
-	l->nvctxsw = p->nvctxsw;
-	l->ruid = p->ruid;
-	l->suid = p->suid;
-	l->fsuid = p->fsuid;
-	l->has_io = p->has_io;
-	l->io_rchar = p->io_rchar;
-	l->io_wchar = p->io_wchar;
-	l->io_read_bytes = p->io_read_bytes;
-	l->io_write_bytes = p->io_write_bytes;
-	l->cgroup = p->cgroup;
-	l->container = p->container;
-	l->cgroup_v1 = p->cgroup_v1;
+#define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
+	if (LAZY_FILE(ROW_NEED_##needs) & files)                                                   \
+		memcpy(&to->name, &from->name, sizeof(to->name));
+#define ROW_LOCAL(type, name, dim, needs, sources) ROW(type, name, dim, , , , needs, sources)
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+}
+
+/* p's members of the lazy files in files, just read, into l. */
+static void lazy_store(struct sampler *s, struct lazy_row *l, unsigned files,
+		       const struct frame_proc *p)
+{
+	lazy_copy(&l->p, p, files);
 	l->cgroups_gen = s->cgroups_gen;
 	l->valid = true;
 }
@@ -1045,31 +1044,12 @@ static void lazy_store(struct sampler *s, struct lazy_row *l, const struct frame
 static void lazy_restore(struct sampler *s, struct proc_slot *slot, const struct lazy_row *l,
 			 unsigned lazy, struct frame_proc *p)
 {
-	if (lazy & PROC_NEED(PROC_FILE_STATUS)) {
-		p->swap_kb = l->swap_kb;
-		p->rss_anon_kb = l->rss_anon_kb;
-		p->rss_file_kb = l->rss_file_kb;
-		p->vctxsw = l->vctxsw;
-		p->nvctxsw = l->nvctxsw;
-		p->ruid = l->ruid;
-		p->suid = l->suid;
-		p->fsuid = l->fsuid;
-	}
+	lazy_copy(p, &l->p, lazy);
 	if (lazy & PROC_NEED(PROC_FILE_IO)) {
-		p->has_io = l->has_io;
-		p->io_rchar = l->io_rchar;
-		p->io_wchar = l->io_wchar;
-		p->io_read_bytes = l->io_read_bytes;
-		p->io_write_bytes = l->io_write_bytes;
 		/* no run, no I/O: its rates are 0, and the next read's cover the frame before it */
 		p->io_read_rate = p->io_write_rate = 0;
-		if (l->has_io)
+		if (p->has_io)
 			slot->io_at = s->now_mono;
-	}
-	if (lazy & PROC_NEED(PROC_FILE_CGROUP)) {
-		p->cgroup = l->cgroup;
-		p->container = l->container;
-		p->cgroup_v1 = l->cgroup_v1;
 	}
 }
 
@@ -1153,10 +1133,11 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	sample_cgroup(s, slot, p, needs);
 	sample_oom(s, slot, p, needs);
 	sample_side(s, slot, p, needs);
-	if (l && due)
-		lazy_store(s, l, p);
-	else if (l)
+	if (l && !due)
 		lazy_restore(s, slot, l, lazy, p);
+	/* what was read of them now is the reference, whichever were lazy */
+	if (l)
+		lazy_store(s, l, needs & SAMPLER_LAZY_FILES, p);
 	return 0;
 }
 
