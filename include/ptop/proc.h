@@ -185,6 +185,17 @@ const struct ptop_view *proc_cgroup_path(const struct proc_cgroup *cg);
  * when the path names none (the root cgroup, a bare slice).
  */
 size_t proc_cgroup_unit(const char *path, size_t n, char *out, size_t cap);
+/*
+ * A cgroup path (n bytes) condensed as htop's CCGROUP condenses it, appended to out:
+ * each component on its own, system.slice as "[S]" (with a "system-*.slice" under it
+ * dropped), machine.slice "[M]", user.slice "[U]" ("[U:UID]" with its "user-UID.slice"),
+ * another "NAME.slice" "[NAME]", "lxc.payload.NAME" "[lxc:NAME]", "lxc.monitor.NAME"
+ * "[LXC:NAME]", "NAME.service" "NAME" (a user manager's "user@UID.service" dropped), an
+ * nspawn machine's "machine-NAME.scope" "[snc:NAME]" ("[SNC:NAME]" for its supervisor),
+ * another "NAME.scope" "!NAME", anything else as it is; runs of '/' as one.
+ */
+struct sbuf;
+void proc_cgroup_compress(const char *path, size_t n, struct sbuf *out);
 
 /*
  * One line of a pressure file (/proc/pressure/{cpu,memory,io}, a cgroup's
@@ -279,6 +290,13 @@ int proc_parse_autogroup(const char *buf, size_t len, int64_t *id, int *nice);
  * -ENODATA when nothing is left; -EINVAL a newline or NUL inside it.
  */
 int proc_parse_secattr(const char *buf, size_t len, const char **label, size_t *n);
+
+/*
+ * The target of a /proc/PID/ns/NAME link as readlink gives it ("net:[4026531840]"): 0 with
+ * *ino the inode number; -EINVAL anything else (no "[", no digits, bytes after the "]");
+ * -ERANGE a number beyond uint64_t, or 0 (never an inode).
+ */
+int proc_parse_ns_link(const char *buf, size_t len, uint64_t *ino);
 
 /* ---- The reader: PID enumeration and held descriptors ---- */
 
