@@ -361,6 +361,9 @@ struct frame {
 	    bp_hit_ns; /* what one hit costs the process taking it (perf_bp_hit_cost); 0 unknown */
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads; /* rows are threads (top -H): pid is a thread id, tasks count threads */
+	/* IOD% was asked for and kernel.task_delayacct is 0: no block I/O delay is counted
+	 * (live frames only) */
+	bool delayacct_off;
 };
 
 /*

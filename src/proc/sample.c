@@ -1642,6 +1642,7 @@ void sampler_begin(struct sampler *s, struct frame *f)
 		psi_sample(s->psi, &f->psi);
 	}
 	s->delayacct = (s->needs | s->needs_all) & ROW_NEED_BLKIO && delayacct_on(s->root);
+	f->delayacct_off = (s->needs | s->needs_all) & ROW_NEED_BLKIO && !s->delayacct;
 }
 
 int sampler_frame(struct sampler *s, struct frame *f)
