@@ -465,26 +465,29 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 }
 
 /*
- * The end of the LXC container's name in line [q, end) after its last delimiter at or after q, as
- * top finds it: the delimiters of LXC 4 and later, then 3.1 and 3.0 (the last of each that the
- * line has, for nested containers); NULL and *name untouched without one.
+ * The LXC container's name in the n bytes of cgroup at buf, as top finds it: the first line
+ * with the delimiter of LXC 4 and later, else of 3.1, else of 3.0, and in it what follows the
+ * last one (nested containers) up to a '/'. Its end, with *name its start; NULL for none.
  */
-static const char *lxc_name(const char *q, const char *end, const char **name)
+static const char *lxc_name(const char *buf, size_t n, const char **name)
 {
 	static const char *const delims[] = {"lxc.payload.", "lxc.payload/", "lxc/"};
+	const char *end = buf + n;
 
 	for (size_t d = 0; d < sizeof(delims) / sizeof(delims[0]); d++) {
 		size_t dl = strlen(delims[d]);
-		const char *at = NULL, *t;
+		const char *at = memmem(buf, n, delims[d], dl), *next, *line_end, *t;
 
-		for (t = q; t + dl <= end; t++)
-			if (!memcmp(t, delims[d], dl))
-				at = t;
 		if (!at)
 			continue;
+		line_end = memchr(at, '\n', (size_t)(end - at));
+		if (!line_end)
+			line_end = end;
+		while ((next = memmem(at + dl, (size_t)(line_end - at) - dl, delims[d], dl)))
+			at = next;
 		*name = at + dl;
-		t = memchr(*name, '/', (size_t)(end - *name));
-		return t ? t : end;
+		t = memchr(*name, '/', (size_t)(line_end - *name));
+		return t ? t : line_end;
 	}
 	return NULL;
 }
@@ -492,11 +495,12 @@ static const char *lxc_name(const char *q, const char *end, const char **name)
 /*
  * Top's views of the n bytes of cgroup in s->cgroup_buf into p: CGROUPS (every line but a root
  * cgroup's, joined by ','s, a control byte as '?'), CGNAME (what follows its ":name=", else
- * all of it) and LXC (the first line naming a container, in the file's order).
+ * all of it) and LXC (lxc_name()).
  */
 static void cgroup_top_names(struct sampler *s, ssize_t n, struct frame_proc *p)
 {
-	const char *q = s->cgroup_buf, *end = q + n, *lxc = NULL, *lxc_end = NULL;
+	const char *q = s->cgroup_buf, *end = q + n, *lxc = NULL;
+	const char *lxc_end = lxc_name(q, (size_t)n, &lxc);
 	const char *name;
 	size_t at = 0;
 
@@ -505,8 +509,6 @@ static void cgroup_top_names(struct sampler *s, ssize_t n, struct frame_proc *p)
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
 		const char *e = nl ? nl : end;
 
-		if (!lxc_end)
-			lxc_end = lxc_name(q, e, &lxc);
 		if (e > q && e[-1] != '/') {
 			if (s->groups.len)
 				sbuf_addc(&s->groups, ',');
