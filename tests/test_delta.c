@@ -134,12 +134,33 @@ static void test_threads(void **state)
 	deltas_free(d);
 }
 
+/* Rows out of PID order (a thread's after its process's, a sort) find theirs all the same. */
+static void test_out_of_order(void **state)
+{
+	struct deltas *d = deltas_new();
+	struct frame_proc a[3] = {row(30, 1, 0), row(10, 1, 0), row(20, 1, 0)};
+	struct frame_proc b[3] = {row(20, 1, 2), row(30, 1, 3), row(10, 1, 1)};
+	struct frame f;
+
+	(void)state;
+	frame_of(&f, a, 3, 0);
+	deltas_frame(d, &f);
+	frame_of(&f, b, 3, 1.0);
+	deltas_frame(d, &f);
+	for (size_t i = 0; i < 3; i++) {
+		assert_true(b[i].has_dflt);
+		assert_int_equal(b[i].minflt_delta, (uint64_t)b[i].pid / 10);
+	}
+	deltas_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_two_frames),
 	    cmocka_unit_test(test_unread),
 	    cmocka_unit_test(test_threads),
+	    cmocka_unit_test(test_out_of_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

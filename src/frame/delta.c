@@ -58,6 +58,24 @@ static int by_pid(const void *x, const void *y)
 	return (a->thread > b->thread) - (a->thread < b->thread);
 }
 
+/*
+ * The row of the frame before with r's key: rows come mostly in PID order (a listing of
+ * /proc), so the search goes on from where the last one ended (*at) before it bisects.
+ */
+static const struct delta_row *prev_of(const struct deltas *d, const struct delta_row *r,
+				       size_t *at)
+{
+	const struct delta_row *o;
+
+	while (*at < d->nprev && by_pid(&d->prev[*at], r) < 0)
+		(*at)++;
+	if (*at < d->nprev && !by_pid(&d->prev[*at], r))
+		return &d->prev[*at];
+	/* behind the cursor: out of order */
+	o = *at ? bsearch(r, d->prev, *at, sizeof(*r), by_pid) : NULL;
+	return o;
+}
+
 /* The later of two counts less the earlier: 0 where it went back (never should). */
 static uint64_t since(uint64_t now, uint64_t then)
 {
@@ -67,7 +85,8 @@ static uint64_t since(uint64_t now, uint64_t then)
 void deltas_frame(struct deltas *d, struct frame *f)
 {
 	double secs = f->interval_s;
-	size_t n = 0;
+	size_t n = 0, at = 0;
+	bool sorted = true;
 
 	if (f->nprocs > d->cap) {
 		d->cap = f->nprocs + f->nprocs / 2 + 64;
@@ -88,8 +107,7 @@ void deltas_frame(struct deltas *d, struct frame *f)
 				      .ctxsw = p->vctxsw + p->nvctxsw,
 				      .run_delay_ns = p->run_delay_ns,
 				      .blkio_ticks = p->blkio_ticks};
-		const struct delta_row *o =
-		    d->nprev ? bsearch(&r, d->prev, d->nprev, sizeof(r), by_pid) : NULL;
+		const struct delta_row *o = prev_of(d, &r, &at);
 
 		if (o && o->start_ticks != r.start_ticks)
 			o = NULL;
@@ -108,9 +126,11 @@ void deltas_frame(struct deltas *d, struct frame *f)
 					     : 0;
 		p->has_swapd = false;
 		p->swap_delay_pct = 0;
+		sorted = sorted && (!n || by_pid(&d->cur[n - 1], &r) < 0);
 		d->cur[n++] = r;
 	}
-	qsort(d->cur, n, sizeof(*d->cur), by_pid);
+	if (!sorted)
+		qsort(d->cur, n, sizeof(*d->cur), by_pid);
 	{
 		struct delta_row *t = d->prev;
 
