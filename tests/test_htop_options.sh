@@ -166,7 +166,7 @@ usage() {
 usage "unknown option '--sourec' (did you mean '--source'?)" -b -n 1 --sourec=bpf
 usage "unknown sort field: 'CPU%%' (did you mean '%CPU'?)" -b -n 1 --sort=CPU%%
 usage "not 'NLPW' (did you mean 'NLWP'?)" -b -n 1 -o NLPW
-usage "not 'CGROUPS' (did you mean 'CGROUP'?)" -b -n 1 -o CGROUPS
+usage "not 'CGROPU' (did you mean 'CGROUP'?)" -b -n 1 -o CGROPU
 usage "'comand' (did you mean 'COMMAND'?)" -b -n 1 --fields=pid,comand
 usage "option '--no' is ambiguous: --no-color" -b -n 1 --no
 usage "--keys takes htop or top, not 'vim'" -b -n 1 --keys=vim

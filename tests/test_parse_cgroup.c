@@ -185,12 +185,57 @@ static void test_names(void **state)
 	cgroup_names_free(c);
 }
 
+/* path condensed as htop's CCGROUP condenses it */
+static void compressed_is(const char *path, const char *want)
+{
+	struct sbuf b = {0};
+	char *copy = malloc(strlen(path) + 1);
+
+	/* exactly its length: a read past it is ASan's to see */
+	assert_non_null(copy);
+	memcpy(copy, path, strlen(path));
+	proc_cgroup_compress(copy, strlen(path), &b);
+	sbuf_addc(&b, '\0');
+	if (strcmp(b.p, want))
+		fail_msg("%s: \"%s\", not \"%s\"", path, b.p, want);
+	sbuf_free(&b);
+	free(copy);
+}
+
+static void test_compress(void **state)
+{
+	struct cgroup_names *c = cgroup_names_new();
+	const char *u, *p;
+
+	(void)state;
+	compressed_is("/", "/");
+	compressed_is("/system.slice/ssh.service", "/[S]/ssh");
+	compressed_is("/system.slice/system-getty.slice/getty@tty1.service", "/[S]/getty@tty1");
+	compressed_is("/user.slice/user-1000.slice/session-2.scope", "/[U:1000]/!session-2");
+	compressed_is("/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service",
+		      "/[U:1000]/[app]/foo");
+	compressed_is("/user.slice", "/[U]");
+	compressed_is("/machine.slice/machine-web.scope/payload/x", "/[M]/[snc:web]/x");
+	compressed_is("/machine.slice/machine-web.scope/supervisor", "/[M]/[SNC:web]");
+	compressed_is("/lxc.payload.box1/init.scope", "/[lxc:box1]/!init");
+	compressed_is("/lxc.monitor.box1", "/[LXC:box1]");
+	compressed_is("/kubepods.slice//pod1/x.y", "/[kubepods]/pod1/x.y");
+	/* a name that is all suffix stays as it is */
+	compressed_is("/.slice/.service/.scope", "/.slice/.service/.scope");
+	p = cgroup_names_get(c, "/system.slice/cron.service", 26, &u);
+	assert_string_equal(cgroup_names_compressed(c, p), "/[S]/cron");
+	/* once per path */
+	assert_ptr_equal(cgroup_names_compressed(c, p), cgroup_names_compressed(c, p));
+	assert_null(cgroup_names_compressed(c, NULL));
+	cgroup_names_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_real_hybrid), cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_hostile),	cmocka_unit_test(test_malformed),
-	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_names),	cmocka_unit_test(test_compress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

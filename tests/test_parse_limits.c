@@ -2,7 +2,7 @@
 /*
  * test_parse_limits.c: unit tests for proc_parse_limits_nofile(),
  * proc_parse_rollup(), proc_parse_oom(), proc_parse_wchan(), proc_parse_autogroup() and
- * proc_parse_secattr()
+ * proc_parse_secattr(), proc_parse_ns_link()
  * (src/proc/parse_limits.c): fixtures of real and
  * hostile text, this process's own files, and every prefix of a real file
  * (cut short) refused. Inputs sit in heap buffers of exactly their length so
@@ -291,6 +291,41 @@ static void test_cpulist_fixtures(void **state)
 		cpulist_is(cases[i].rel, cases[i].want, cases[i].err);
 }
 
+/* A ns link's target as readlink gives it (no NUL), in a heap block of exactly its length. */
+static int ns_link(const char *text, uint64_t *ino)
+{
+	size_t len = strlen(text);
+	char *b = malloc(len ? len : 1);
+	int err;
+
+	assert_non_null(b);
+	memcpy(b, text, len);
+	err = proc_parse_ns_link(b, len, ino);
+	free(b);
+	return err;
+}
+
+static void test_ns_link(void **state)
+{
+	uint64_t ino = 1;
+
+	(void)state;
+	assert_int_equal(ns_link("net:[4026531840]", &ino), 0);
+	assert_int_equal(ino, 4026531840u);
+	assert_int_equal(ns_link("time:[18446744073709551615]", &ino), 0);
+	assert_int_equal(ino, UINT64_MAX);
+	assert_int_equal(ns_link("net:[18446744073709551616]", &ino), -ERANGE);
+	assert_int_equal(ino, 0);
+	assert_int_equal(ns_link("net:[0]", &ino), -ERANGE);
+	assert_int_equal(ns_link("", &ino), -EINVAL);
+	assert_int_equal(ns_link("[1]", &ino), -EINVAL);
+	assert_int_equal(ns_link("net:[]", &ino), -EINVAL);
+	assert_int_equal(ns_link("net:[12", &ino), -EINVAL);
+	assert_int_equal(ns_link("net:[1 2]", &ino), -EINVAL);
+	assert_int_equal(ns_link("net:[12]x", &ino), -EINVAL);
+	assert_int_equal(ns_link("net:12", &ino), -EINVAL);
+}
+
 /* Read a file of this process into a heap buffer of exactly its length. */
 static char *own(const char *name, size_t *len)
 {
@@ -395,6 +430,7 @@ int main(void)
 	    cmocka_unit_test(test_secattr_fixtures),
 	    cmocka_unit_test(test_loginuid_fixtures),
 	    cmocka_unit_test(test_cpulist_fixtures),
+	    cmocka_unit_test(test_ns_link),
 	    cmocka_unit_test(test_own),
 	};
 

@@ -440,6 +440,21 @@ static void build_v12_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[3].loginuid = 1000;
 }
 
+/* build_v12_frame() with what format version 13 added: the interval's deltas and delays, the
+ * namespaces, the cgroup lines. */
+static void build_v13_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v12_frame(f, cpus);
+	procs[0].has_dflt = true;
+	procs[0].minflt_delta = 12;
+	procs[0].majflt_delta = 1;
+	procs[0].has_cpud = true;
+	procs[0].cpu_delay_pct = 2.5;
+	procs[1].ns_net = 4026531992u;
+	procs[1].cgroups = "12:cpuset:/lxc.payload.box1/inner";
+	procs[1].lxc = "box1";
+}
+
 /* What version 12 added to row g, read back in version, against f's: unknown before it. */
 static void check_v12_row(const struct frame_proc *g, const struct frame_proc *f, unsigned version)
 {
@@ -594,8 +609,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
  * added), build_v8_frame() to full8.raw (version 8's, whatever 9 and 10
  * added; version 9 has no committed bytes: build_v9_frame() round-trips),
- * build_v10_frame() to full10.raw (versions 11 and 12 have none yet:
- * build_v11_frame() and build_v12_frame() round-trip),
+ * build_v10_frame() to full10.raw (versions 11 to 13 have none yet:
+ * build_v11_frame() to build_v13_frame() round-trip),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -656,6 +671,12 @@ static void test_codec_bytes(void **state)
 	check_bytes(&f, 10, "full10.raw");
 	check_round_trip(&f, 11);
 	check_round_trip(&f, 12);
+	sbuf_free(&f.strings);
+	build_v13_frame(&f, cpus);
+	/* and what version 13 added leaves version 10's bytes as they were */
+	check_bytes(&f, 10, "full10.raw");
+	check_round_trip(&f, 12);
+	check_round_trip(&f, 13);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

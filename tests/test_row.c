@@ -52,6 +52,13 @@ struct want {
 #define FIXTURE_CWD "/srv/row test"
 #define FIXTURE_ENV "HOME=/root\0LANG=C.UTF-8"
 
+/* cgroup: a v1 line in an LXC container's cgroup, systemd's named one, the unified one */
+#define FIXTURE_CGROUP_FILE                                                                        \
+	"12:cpuset:/lxc.payload.box1/inner\n1:name=systemd:/system.slice/rowtest.service\n"        \
+	"0::/system.slice/rowtest.service\n"
+#define FIXTURE_CGNAME "systemd:/system.slice/rowtest.service,0::/system.slice/rowtest.service"
+#define FIXTURE_CGROUPS "12:cpuset:/lxc.payload.box1/inner,1:name=" FIXTURE_CGNAME
+
 /* Process 100 as the fixture writes it (below), member by member. */
 #define EXPECT_pid(v) IS(v == 100)
 #define EXPECT_ppid(v) IS(v == 42)
@@ -185,6 +192,36 @@ struct want {
 #define EXPECT_cuc_pct(v) NOT_PROC
 #define EXPECT_ncpu_pct(v) NOT_PROC
 #define EXPECT_used_kb(v) NOT_PROC
+/* the deltas' (src/frame/delta.c), made from two frames: tests/test_delta.c */
+#define EXPECT_has_dflt(v) NOT_PROC
+#define EXPECT_has_dctx(v) NOT_PROC
+#define EXPECT_has_cpud(v) NOT_PROC
+#define EXPECT_has_iod(v) NOT_PROC
+#define EXPECT_has_swapd(v) NOT_PROC
+#define EXPECT_minflt_delta(v) NOT_PROC
+#define EXPECT_majflt_delta(v) NOT_PROC
+#define EXPECT_ctxsw_delta(v) NOT_PROC
+#define EXPECT_cpu_delay_pct(v) NOT_PROC
+#define EXPECT_io_delay_pct(v) NOT_PROC
+#define EXPECT_swap_delay_pct(v) NOT_PROC
+/* the fixture's ns links: each type its own inode */
+#define EXPECT_ns_cgroup(v) IS(v == 4026531835u)
+#define EXPECT_ns_ipc(v) IS(v == 4026531839u)
+#define EXPECT_ns_mnt(v) IS(v == 4026531840u)
+#define EXPECT_ns_net(v) IS(v == 4026531992u)
+#define EXPECT_ns_pid(v) IS(v == 4026531836u)
+#define EXPECT_ns_user(v) IS(v == 4026531837u)
+#define EXPECT_ns_uts(v) IS(v == 4026531838u)
+#define EXPECT_ns_time(v) IS(v == 4026531834u)
+#define EXPECT_cgroups(v) IS(v && !strcmp(v, FIXTURE_CGROUPS))
+#define EXPECT_cgname(v) IS(v && !strcmp(v, FIXTURE_CGNAME))
+#define EXPECT_lxc(v) IS(v && !strcmp(v, "box1"))
+#define EXPECT_ccgroup(v) IS(v && !strcmp(v, "/[S]/rowtest"))
+#define EXPECT_has_run_delay(v) IS(v)
+#define EXPECT_run_delay_ns(v) IS(v == 2222)
+#define EXPECT_has_blkio(v) IS(v)
+#define EXPECT_blkio_ticks(v) IS(v == 9)
+#define EXPECT_has_ctxsw(v) IS(v)
 
 static void put_file(const char *dir, const char *name, const char *text)
 {
@@ -197,6 +234,13 @@ static void put_file(const char *dir, const char *name, const char *text)
 	fputs(text, fp);
 	assert_int_equal(fclose(fp), 0);
 }
+
+/* The fixture's ns links and their targets. */
+static const char *const ns_links[][2] = {
+    {"cgroup", "cgroup:[4026531835]"}, {"ipc", "ipc:[4026531839]"},   {"mnt", "mnt:[4026531840]"},
+    {"net", "net:[4026531992]"},       {"pid", "pid:[4026531836]"},   {"user", "user:[4026531837]"},
+    {"uts", "uts:[4026531838]"},       {"time", "time:[4026531834]"},
+};
 
 /* A proc root in dir (room for 256 bytes) with process 100 as the expectations say. */
 static void fixture_root(char dir[256])
@@ -211,11 +255,12 @@ static void fixture_root(char dir[256])
 	assert_int_equal(mkdir(path, 0755), 0);
 	/* pgrp 101, session 102, tty pts/2 (136 << 8 | 2), tpgid 103, minflt 61, cminflt 62,
 	 * majflt 63, cmajflt 64, utime 701, stime 302, cutime 33, cstime 44, priority 25,
-	 * nice 5, 3 threads, start 5000, processor 1, rt_priority 5, policy 2 (SCHED_RR) */
+	 * nice 5, 3 threads, start 5000, processor 1, rt_priority 5, policy 2 (SCHED_RR),
+	 * delayacct_blkio_ticks 9 */
 	put_file(dir, "stat",
 		 "100 (" FIXTURE_COMM
 		 ") S 42 101 102 34818 103 4194304 61 62 63 64 701 302 33 44 25 "
-		 "5 3 0 5000 27713536 280 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 5 2 0 "
+		 "5 3 0 5000 27713536 280 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 5 2 9 "
 		 "0 0 0 0 0 0 0 0 0 0\n");
 	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");
 	put_file(dir, "status",
@@ -227,7 +272,22 @@ static void fixture_root(char dir[256])
 	put_file(dir, "io",
 		 "rchar: 1001\nwchar: 1002\nsyscr: 3\nsyscw: 4\nread_bytes: 409600\n"
 		 "write_bytes: 819200\ncancelled_write_bytes: 0\n");
-	put_file(dir, "cgroup", "0::/system.slice/rowtest.service\n");
+	put_file(dir, "cgroup", FIXTURE_CGROUP_FILE);
+	put_file(dir, "schedstat", "1111 2222 3\n");
+	snprintf(path, sizeof(path), "%s/100/ns", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	for (size_t i = 0; i < sizeof(ns_links) / sizeof(ns_links[0]); i++) {
+		snprintf(path, sizeof(path), "%s/100/ns/%s", dir, ns_links[i][0]);
+		assert_int_equal(symlink(ns_links[i][1], path), 0);
+	}
+	snprintf(path, sizeof(path), "%s/sys", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	fp = fopen(strcat(path, "/task_delayacct"), "w");
+	assert_non_null(fp);
+	fputs("1\n", fp);
+	assert_int_equal(fclose(fp), 0);
 	put_file(dir, "oom_score", "667\n");
 	put_file(dir, "oom_score_adj", "-17\n");
 	put_file(dir, "wchan", "do_epoll_wait");
@@ -323,7 +383,8 @@ static void test_proc_fills(void **state)
 		     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
 		     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
 		     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR | ROW_NEED_CGROUP_PSI |
-		     ROW_NEED_LOGINUID | ROW_NEED_ENVIRON | ROW_NEED_NUMA,
+		     ROW_NEED_LOGINUID | ROW_NEED_ENVIRON | ROW_NEED_NUMA | ROW_NEED_NS |
+		     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP,
 	    .node_root = nodes};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
@@ -365,7 +426,8 @@ static void test_recorded_needs(void **state)
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
 			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
 			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
-			     ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID);
+			     ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID | ROW_NEED_NS |
+			     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP);
 	/* what every recording reads is some of it, and the lazy files are files the sampler
 	 * reads lazily */
 	assert_int_equal((RECORD_NEEDS | RECORD_NEEDS_LAZY) & ~row_recorded_needs, 0);

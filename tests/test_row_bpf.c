@@ -193,6 +193,37 @@ struct want {
 #define BPF_cuc_pct NOT_BPF
 #define BPF_ncpu_pct NOT_BPF
 #define BPF_used_kb NOT_BPF
+/* the deltas' (src/frame/delta.c), from either source's rows: tests/test_delta.c */
+#define BPF_has_dflt NOT_BPF
+#define BPF_has_dctx NOT_BPF
+#define BPF_has_cpud NOT_BPF
+#define BPF_has_iod NOT_BPF
+#define BPF_has_swapd NOT_BPF
+#define BPF_minflt_delta NOT_BPF
+#define BPF_majflt_delta NOT_BPF
+#define BPF_ctxsw_delta NOT_BPF
+#define BPF_cpu_delay_pct NOT_BPF
+#define BPF_io_delay_pct NOT_BPF
+#define BPF_swap_delay_pct NOT_BPF
+/* read from /proc by PID for the BPF frame source's rows (sampler_read_side), and the
+ * condensed cgroup at the frame's end (sampler_end) */
+#define BPF_ns_cgroup ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ns_ipc ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ns_mnt ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ns_net ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ns_pid ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ns_user ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ns_uts ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ns_time ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_cgroups ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_cgname ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_lxc ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_ccgroup ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_has_run_delay ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_run_delay_ns ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_has_blkio ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_blkio_ticks ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_has_ctxsw IS(b->has_ctxsw && p->has_ctxsw)
 
 /* Bytes the child writes to its file: before the first frame, and again between the two. */
 #define CHUNK 65536

@@ -29,6 +29,7 @@ enum row_source {
 	ROW_SRC_ACCOUNT = 1 << 4,  /* the accounting (src/frame/account.c) */
 	ROW_SRC_CMDLINE = 1 << 5,  /* sampler_cmdline(), for the rows a presenter shows */
 	ROW_SRC_DERIVE = 1 << 6,   /* field_derive_rows(), after any source (a replay too) */
+	ROW_SRC_DELTA = 1 << 7,	   /* the deltas between live frames (src/frame/delta.c) */
 };
 
 /* A row member's needs (row.def) as PROC_NEED() bits: stat is always read. */
@@ -73,6 +74,20 @@ enum row_source {
 /* Not a file: the NUMA node of the CPU it last ran on (NU), from the nodes' CPU lists, which
  * the sampler reads once, when first asked */
 #define ROW_NEED_NUMA (1u << 24)
+/* schedstat's run delay (CPUD%) */
+#define ROW_NEED_SCHEDSTAT PROC_NEED(PROC_FILE_SCHEDSTAT)
+/* the ns links (nsIPC ...), read together, with readlink */
+#define ROW_NEED_NS (1u << 20)
+/* stat's block I/O delay (IOD%): the /proc source reads stat anyway; BPF's rows read stat by
+ * PID for it alone (sampler_read_side), and either reads kernel.task_delayacct once a frame */
+#define ROW_NEED_BLKIO (1u << 23)
+/* cgroup's every line (CGROUPS, CGNAME, LXC): the /proc source reads cgroup; the bit beside
+ * says BPF's rows, whose cgroup path comes from its id, read cgroup by PID for them */
+#define ROW_NEED_CGLINES_BIT (1u << 22)
+#define ROW_NEED_CGLINES (PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_CGLINES_BIT)
+/* the cgroup path condensed as htop's CCGROUP: made from the path at the frame's end */
+#define ROW_NEED_CCGROUP_BIT (1u << 21)
+#define ROW_NEED_CCGROUP (PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_CCGROUP_BIT)
 
 /* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
 #define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)
@@ -352,6 +367,9 @@ struct frame {
 	    bp_hit_ns; /* what one hit costs the process taking it (perf_bp_hit_cost); 0 unknown */
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads; /* rows are threads (top -H): pid is a thread id, tasks count threads */
+	/* IOD% was asked for and kernel.task_delayacct is 0: no block I/O delay is counted
+	 * (live frames only) */
+	bool delayacct_off;
 };
 
 /*
@@ -558,6 +576,11 @@ size_t cgroup_names_count(const struct cgroup_names *c);
  * both live until cgroup_names_clear() or _free().
  */
 const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n, const char **unit);
+/*
+ * htop's condensed form of path (proc_cgroup_compress), made on first asking for each kept
+ * path; NULL for NULL. Lives as cgroup_names_get()'s strings do.
+ */
+const char *cgroup_names_compressed(struct cgroup_names *c, const char *path);
 
 /*
  * Strings of rows read on request (wchan, exe, cwd, groups, the security label:

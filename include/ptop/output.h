@@ -70,6 +70,7 @@ struct field_def {
 	bool if_asked;
 	/* in JSON and CSV, unless --fields names it, only while the frame counts */
 	bool if_counting;
+	bool zero_unknown; /* 0 is no value: '-', null, empty (a namespace's inode) */
 	/* 1 + the offset of the bool member that says the value holds (row.def's WHEN:
 	 * has_io, exited, ...), 0 when it always does */
 	size_t when;

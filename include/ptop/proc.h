@@ -187,6 +187,17 @@ const struct ptop_view *proc_cgroup_path(const struct proc_cgroup *cg);
  * when the path names none (the root cgroup, a bare slice).
  */
 size_t proc_cgroup_unit(const char *path, size_t n, char *out, size_t cap);
+/*
+ * A cgroup path (n bytes) condensed as htop's CCGROUP condenses it, appended to out:
+ * each component on its own, system.slice as "[S]" (with a "system-*.slice" under it
+ * dropped), machine.slice "[M]", user.slice "[U]" ("[U:UID]" with its "user-UID.slice"),
+ * another "NAME.slice" "[NAME]", "lxc.payload.NAME" "[lxc:NAME]", "lxc.monitor.NAME"
+ * "[LXC:NAME]", "NAME.service" "NAME" (a user manager's "user@UID.service" dropped), an
+ * nspawn machine's "machine-NAME.scope" "[snc:NAME]" ("[SNC:NAME]" for its supervisor),
+ * another "NAME.scope" "!NAME", anything else as it is; runs of '/' as one.
+ */
+struct sbuf;
+void proc_cgroup_compress(const char *path, size_t n, struct sbuf *out);
 
 /*
  * One line of a pressure file (/proc/pressure/{cpu,memory,io}, a cgroup's
@@ -297,6 +308,13 @@ int proc_parse_loginuid(const char *buf, size_t len, uint32_t *uid);
  * of max or more.
  */
 int proc_parse_cpulist(const char *buf, size_t len, uint8_t *set, unsigned max);
+
+/*
+ * The target of a /proc/PID/ns/NAME link as readlink gives it ("net:[4026531840]"): 0 with
+ * *ino the inode number; -EINVAL anything else (no "[", no digits, bytes after the "]");
+ * -ERANGE a number beyond uint64_t, or 0 (never an inode).
+ */
+int proc_parse_ns_link(const char *buf, size_t len, uint64_t *ino);
 
 /* ---- The reader: PID enumeration and held descriptors ---- */
 

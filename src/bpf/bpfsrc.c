@@ -1338,6 +1338,7 @@ static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const s
 	p->has_tflags = true;
 	p->vctxsw = r->nvcsw;
 	p->nvctxsw = r->nivcsw;
+	p->has_ctxsw = true;
 }
 
 /* A process row from its leader's record and its threads' sums. */

@@ -17,12 +17,14 @@
 #include "ptop/record.h"
 
 #include "account.h"
+#include "delta.h"
 
 struct pipeline {
 	struct source src;
-	unsigned provides;    /* the source's SOURCE_* */
-	struct observer *ob;  /* NULL: perf events could not be set up, or not live */
-	struct account *acct; /* live frames: the busy CPU's whereabouts */
+	unsigned provides;     /* the source's SOURCE_* */
+	struct observer *ob;   /* NULL: perf events could not be set up, or not live */
+	struct account *acct;  /* live frames: the busy CPU's whereabouts */
+	struct deltas *deltas; /* live frames: what each process did since the frame before */
 	struct observer_opts oo;
 	const char *root;
 	int *view; /* the request's rows in view, sorted for the sampler */
@@ -95,6 +97,7 @@ int pipeline_new(const struct pipeline_opts *o, struct pipeline **out, struct pi
 		return 0;
 	}
 	p->acct = account_new();
+	p->deltas = deltas_new();
 	err = start_observer(p, o, e);
 	for (size_t i = 0; !err && i < o->nwatches; i++) {
 		struct perf_bp_spec w = o->watches[i];
@@ -120,6 +123,7 @@ void pipeline_free(struct pipeline *p)
 		return;
 	observer_free(p->ob);
 	account_free(p->acct);
+	deltas_free(p->deltas);
 	source_close(&p->src);
 	free(p->view);
 	free(p->live);
@@ -162,6 +166,8 @@ int pipeline_frame(struct pipeline *p, const struct pipeline_request *r, struct 
 	err = p->src.ops->frame(p->src.s, &so, f);
 	if (!err && p->acct)
 		account_frame(p->acct, f);
+	if (!err && p->deltas)
+		deltas_frame(p->deltas, f);
 	if (!err)
 		field_derive_rows(f);
 	/* a recording keeps the counts, not what is derived from them */

@@ -63,13 +63,15 @@ enum {
 #define COL_IF_LOOKED 16u
 #define COL_IF_ASKED 32u
 #define COL_IF_COUNTING 64u
+#define COL_ZERO_UNKNOWN 128u
 
 #define COL_COMMON(ID, nm, ttl, ht, htt, w, fl, k, d)                                              \
 	.name = (nm), .title = (ttl), .htop = (ht), .htop_title = (htt), .desc = (d),              \
 	.width = (w), .left = ((fl)&COL_LEFT) != 0, .ascending = ((fl)&COL_ASC) != 0,              \
 	.observer = ((fl)&COL_OBSERVER) != 0, .json_only = ((fl)&COL_JSON_ONLY) != 0,              \
 	.if_looked = ((fl)&COL_IF_LOOKED) != 0, .if_asked = ((fl)&COL_IF_ASKED) != 0,              \
-	.if_counting = ((fl)&COL_IF_COUNTING) != 0, .key = (k)
+	.if_counting = ((fl)&COL_IF_COUNTING) != 0, .zero_unknown = ((fl)&COL_ZERO_UNKNOWN) != 0,  \
+	.key = (k)
 
 const struct field_def field_defs[FIELD_COUNT] = {
 #define COLUMN(ID, nm, ttl, ht, htt, w, fl, member, k, d)                                          \
@@ -377,6 +379,8 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 		return !VAL(const char *, p, d);
 	if (d->type == FT_CTRFIG)
 		return !p->has_ctr || VAL(double, p, d) < 0;
+	if (d->zero_unknown && d->type == FT_U64)
+		return !VAL(uint64_t, p, d);
 	return d->if_looked && d->type == FT_INT && VAL(int, p, d) < 0;
 }
 
@@ -789,6 +793,12 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 	case FIELD_MEM:
 		sbuf_addf_local(b, p->mem_pct, 1);
 		break;
+	/* one decimal, as htop's */
+	case FIELD_CPUD:
+	case FIELD_IOD:
+	case FIELD_SWAPD:
+		sbuf_addf_local(b, VAL(double, p, &field_defs[id]), 1);
+		break;
 	/* the kernel's two decimals, as the cgroup's files print them */
 	case FIELD_CG_CPU_SOME:
 	case FIELD_CG_MEM_SOME:
@@ -816,6 +826,9 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 		break;
 	case FIELD_SUPGIDS:
 	case FIELD_SUPGRPS:
+	case FIELD_CGROUPS:
+	case FIELD_CGNAME:
+	case FIELD_LXC:
 		/* none, as top shows it; JSON and CSV keep the empty list */
 		s = VAL(const char *, p, &field_defs[id]);
 		if (*s)
@@ -892,6 +905,9 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_MAJFLT:
 	case FIELD_CMINFLT:
 	case FIELD_CMAJFLT:
+	case FIELD_VMJ:
+	case FIELD_VMN:
+	case FIELD_CTXT:
 		fmt_count(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width);
 		break;
 	case FIELD_CTR1:

@@ -4,7 +4,8 @@
  * per distinct path. Most processes share a few dozen cgroups, so a frame's
  * rows point at these strings (as they do at users.c's names) instead of
  * copying them per row, and sorting, filtering and the machine formats read
- * them like any name. Derived with proc_cgroup_unit() on first sight only.
+ * them like any name. Derived with proc_cgroup_unit() on first sight only,
+ * and the condensed form (CCGROUP) on first asking.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@
 
 struct cgroup_entry {
 	char *path;
-	char *unit; /* "" when the path names no container or unit */
+	char *unit;	  /* "" when the path names no container or unit */
+	char *compressed; /* proc_cgroup_compress()'s, NULL until asked for */
 	uint64_t hash;
 	struct cgroup_entry *next;
 };
@@ -40,6 +42,7 @@ void cgroup_names_clear(struct cgroup_names *c)
 			next = e->next;
 			free(e->path);
 			free(e->unit);
+			free(e->compressed);
 			free(e);
 		}
 		c->bucket[i] = NULL;
@@ -89,10 +92,35 @@ const char *cgroup_names_get(struct cgroup_names *c, const char *path, size_t n,
 	un = proc_cgroup_unit(path, n, name, sizeof(name));
 	e->unit = xmalloc(un + 1);
 	memcpy(e->unit, name, un + 1);
+	e->compressed = NULL;
 	e->hash = h;
 	e->next = *head;
 	*head = e;
 	c->n++;
 	*unit = e->unit;
 	return e->path;
+}
+
+const char *cgroup_names_compressed(struct cgroup_names *c, const char *path)
+{
+	struct cgroup_entry *e;
+	struct sbuf b = {0};
+	size_t n;
+	uint64_t h;
+
+	if (!path)
+		return NULL;
+	n = strlen(path);
+	h = hash(path, n);
+	for (e = c->bucket[h % CGROUP_BUCKETS]; e; e = e->next)
+		if (e->hash == h && !strcmp(e->path, path))
+			break;
+	if (!e)
+		return NULL;
+	if (!e->compressed) {
+		proc_cgroup_compress(path, n, &b);
+		sbuf_addc(&b, '\0');
+		e->compressed = b.p;
+	}
+	return e->compressed;
 }

@@ -4,13 +4,15 @@
  * unit a cgroup path names. Each line is "hierarchy-ID:controllers:path"
  * (cgroups(7)); the unified (v2) hierarchy's is "0::path", and a v1-only
  * system's systemd line "N:name=systemd:path" stands in for it. The path is
- * printed unescaped and may hold ':', so it is the rest of the line.
+ * printed unescaped and may hold ':', so it is the rest of the line. Also
+ * htop's condensed form of a path (CCGROUP).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ptop/proc.h"
+#include "ptop/util.h"
 #include "num.h"
 
 int proc_parse_cgroup(const char *buf, size_t len, struct proc_cgroup *out)
@@ -185,4 +187,117 @@ size_t proc_cgroup_unit(const char *path, size_t n, char *out, size_t cap)
 	if (pod)
 		return put(out, cap, pod, pod_n);
 	return 0;
+}
+
+/* Whether [q, q + n) is s, has it as prefix or as suffix, with something left for the last two. */
+static bool label_is(const char *q, size_t n, const char *s)
+{
+	return n == strlen(s) && !memcmp(q, s, n);
+}
+
+static bool label_starts(const char *q, size_t n, const char *s)
+{
+	return n > strlen(s) && !memcmp(q, s, strlen(s));
+}
+
+static bool label_ends(const char *q, size_t n, const char *s)
+{
+	return n > strlen(s) && !memcmp(q + n - strlen(s), s, strlen(s));
+}
+
+static void put_tagged(struct sbuf *out, const char *tag, const char *q, size_t n)
+{
+	sbuf_adds(out, tag);
+	sbuf_add(out, q, n);
+	sbuf_addc(out, ']');
+}
+
+/* Past the component at q (up to '/' or end). */
+static const char *component_end(const char *q, const char *end)
+{
+	const char *t = memchr(q, '/', (size_t)(end - q));
+
+	return t ? t : end;
+}
+
+void proc_cgroup_compress(const char *path, size_t n, struct sbuf *out)
+{
+	const char *q = path, *end = path + n;
+
+	while (q < end) {
+		const char *e;
+		size_t len;
+
+		if (*q == '/') {
+			while (q < end && *q == '/')
+				q++;
+			sbuf_addc(out, '/');
+			continue;
+		}
+		e = component_end(q, end);
+		len = (size_t)(e - q);
+		if (label_is(q, len, "system.slice")) {
+			sbuf_adds(out, "[S]");
+			q = e;
+			/* its template slices say no more than the unit under them */
+			if ((size_t)(end - q) > 8 && !memcmp(q, "/system-", 8))
+				q = component_end(q + 1, end);
+		} else if (label_is(q, len, "machine.slice")) {
+			sbuf_adds(out, "[M]");
+			q = e;
+		} else if (label_is(q, len, "user.slice")) {
+			const char *u, *ue;
+
+			q = e;
+			if ((size_t)(end - q) > 6 && !memcmp(q, "/user-", 6)) {
+				u = q + 6;
+				ue = component_end(u, end);
+				if (label_ends(u, (size_t)(ue - u), ".slice")) {
+					put_tagged(out, "[U:", u, (size_t)(ue - u) - 6);
+					q = ue;
+					continue;
+				}
+			}
+			sbuf_adds(out, "[U]");
+		} else if (label_ends(q, len, ".slice")) {
+			put_tagged(out, "[", q, len - 6);
+			q = e;
+		} else if (label_starts(q, len, "lxc.payload.")) {
+			put_tagged(out, "[lxc:", q + 12, len - 12);
+			q = e;
+		} else if (label_starts(q, len, "lxc.monitor.")) {
+			put_tagged(out, "[LXC:", q + 12, len - 12);
+			q = e;
+		} else if (label_ends(q, len, ".service")) {
+			if (len >= 5 && !memcmp(q, "user@", 5)) {
+				/* a user's manager: the units under it tell */
+				for (q = e; q < end && *q == '/'; q++)
+					;
+				continue;
+			}
+			sbuf_add(out, q, len - 8);
+			q = e;
+		} else if (label_ends(q, len, ".scope")) {
+			size_t sn = len - 6;
+
+			if (label_starts(q, sn, "machine-")) {
+				bool monitor =
+				    (size_t)(end - e) >= 11 && !memcmp(e, "/supervisor", 11);
+
+				put_tagged(out, monitor ? "[SNC:" : "[snc:", q + 8, sn - 8);
+				q = e;
+				if (monitor)
+					q += 11;
+				else if ((size_t)(end - e) >= 8 && !memcmp(e, "/payload", 8))
+					q += 8;
+			} else {
+				sbuf_addc(out, '!');
+				sbuf_add(out, q, sn);
+				q = e;
+			}
+		} else {
+			sbuf_add(out, q, len);
+			q = e;
+		}
+	}
 }

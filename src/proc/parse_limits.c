@@ -7,8 +7,9 @@
  * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns),
  * the symbol of /proc/PID/wchan (the WCHAN column), the line of
  * /proc/PID/autogroup (AGID, AGNI), the label of /proc/PID/attr/current
- * (SECATTR), the uid of /proc/PID/loginuid (LOGID), and a NUMA node's CPU
- * list (sysfs's cpulist, for NU). Pure: no I/O.
+ * (SECATTR), the uid of /proc/PID/loginuid (LOGID), a NUMA node's CPU list
+ * (sysfs's cpulist, for NU), and the inode in a /proc/PID/ns link's target
+ * (nsIPC ...). Pure: no I/O.
  */
 #include <errno.h>
 #include <limits.h>
@@ -292,5 +293,26 @@ int proc_parse_secattr(const char *buf, size_t len, const char **label, size_t *
 	if (memchr(buf, '\n', len) || memchr(buf, '\0', len))
 		return -EINVAL;
 	*n = len;
+	return 0;
+}
+
+int proc_parse_ns_link(const char *buf, size_t len, uint64_t *ino)
+{
+	const char *q = memchr(buf, '[', len), *end = buf + len;
+	uint64_t v = 0;
+
+	*ino = 0;
+	if (!q || q == buf || end - q < 3 || end[-1] != ']')
+		return -EINVAL;
+	for (q++; q < end - 1; q++) {
+		if (*q < '0' || *q > '9')
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(*q - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*q - '0');
+	}
+	if (!v)
+		return -ERANGE;
+	*ino = v;
 	return 0;
 }

@@ -116,6 +116,7 @@ struct sampler {
 	uint64_t page_kb;
 	unsigned pid_max;
 	bool threads, user_threads, per_cpu, want_sysio, want_psi;
+	bool delayacct;	  /* kernel.task_delayacct is on, as read this frame (when asked) */
 	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	double now_mono;  /* CLOCK_MONOTONIC of the frame being built */
 	char sched_buf[64];
@@ -173,6 +174,26 @@ static unsigned read_pid_max(const char *root)
 	for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9' && v < 100000000; i++)
 		v = v * 10 + (unsigned)(buf[i] - '0');
 	return v;
+}
+
+/*
+ * Whether the kernel counts block I/O delays: kernel.task_delayacct under the proc root
+ * (off by default since Linux 5.14); a kernel without the switch counts them unless booted
+ * with nodelayacct, and says nothing of it: taken as on.
+ */
+static bool delayacct_on(const char *root)
+{
+	char path[4096], c = '1';
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/task_delayacct", root ? root : "/proc");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	if (read(fd, &c, 1) != 1)
+		c = '0';
+	close(fd);
+	return c != '0';
 }
 
 /* Login sessions, as top and uptime count them. */
@@ -504,8 +525,70 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	slot->io_at = s->now_mono;
 }
 
+/*
+ * The LXC container's name in the n bytes of cgroup at buf, as top finds it: the first line
+ * with the delimiter of LXC 4 and later, else of 3.1, else of 3.0, and in it what follows the
+ * last one (nested containers) up to a '/'. Its end, with *name its start; NULL for none.
+ */
+static const char *lxc_name(const char *buf, size_t n, const char **name)
+{
+	static const char *const delims[] = {"lxc.payload.", "lxc.payload/", "lxc/"};
+	const char *end = buf + n;
+
+	for (size_t d = 0; d < sizeof(delims) / sizeof(delims[0]); d++) {
+		size_t dl = strlen(delims[d]);
+		const char *at = memmem(buf, n, delims[d], dl), *next, *line_end, *t;
+
+		if (!at)
+			continue;
+		line_end = memchr(at, '\n', (size_t)(end - at));
+		if (!line_end)
+			line_end = end;
+		while ((next = memmem(at + dl, (size_t)(line_end - at) - dl, delims[d], dl)))
+			at = next;
+		*name = at + dl;
+		t = memchr(*name, '/', (size_t)(line_end - *name));
+		return t ? t : line_end;
+	}
+	return NULL;
+}
+
+/*
+ * Top's views of the n bytes of cgroup in s->cgroup_buf into p: CGROUPS (every line but a root
+ * cgroup's, joined by ','s, a control byte as '?'), CGNAME (what follows its ":name=", else
+ * all of it) and LXC (lxc_name()).
+ */
+static void cgroup_top_names(struct sampler *s, ssize_t n, struct frame_proc *p)
+{
+	const char *q = s->cgroup_buf, *end = q + n, *lxc = NULL;
+	const char *lxc_end = lxc_name(q, (size_t)n, &lxc);
+	const char *name;
+	size_t at = 0;
+
+	sbuf_reset(&s->groups);
+	while (q < end) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		const char *e = nl ? nl : end;
+
+		if (e > q && e[-1] != '/') {
+			if (s->groups.len)
+				sbuf_addc(&s->groups, ',');
+			for (const char *c = q; c < e; c++)
+				sbuf_addc(&s->groups,
+					  (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
+		}
+		q = e + 1;
+	}
+	p->cgroups = row_strings_get(s->strings, s->groups.p ? s->groups.p : "", s->groups.len);
+	name = strstr(p->cgroups, ":name=");
+	at = name && name[6] ? (size_t)(name + 6 - p->cgroups) : 0;
+	p->cgname = p->cgroups + at;
+	p->lxc = lxc_end ? row_strings_get(s->strings, lxc, (size_t)(lxc_end - lxc))
+			 : row_strings_get(s->strings, "", 0);
+}
+
 /* p's cgroup and container from the n bytes of cgroup in s->cgroup_buf (n < 0: unread). */
-static void cgroup_from_buf(struct sampler *s, ssize_t n, struct frame_proc *p)
+static void cgroup_from_buf(struct sampler *s, ssize_t n, struct frame_proc *p, unsigned needs)
 {
 	const struct ptop_view *path;
 	struct proc_cgroup cg;
@@ -516,6 +599,8 @@ static void cgroup_from_buf(struct sampler *s, ssize_t n, struct frame_proc *p)
 	if (!path)
 		return;
 	p->cgroup = cgroup_names_get(s->cgroups, path->p, path->n, &p->container);
+	if (needs & ROW_NEED_CGLINES_BIT)
+		cgroup_top_names(s, n, p);
 	/* the pressure is the unified hierarchy's: its "/" when the path shown is systemd's */
 	if (!(cg.have & PROC_CGROUP_V2))
 		p->cgroup_v1 = FRAME_CGROUP_NO_UNIFIED;
@@ -530,12 +615,13 @@ static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct fram
 	ssize_t n;
 
 	p->cgroup = p->container = NULL;
+	p->cgroups = p->cgname = p->lxc = p->ccgroup = NULL;
 	p->cgroup_v1 = FRAME_CGROUP_UNIFIED;
 	if (!(needs & PROC_NEED(PROC_FILE_CGROUP)))
 		return;
 	n = proc_reader_read(s->reader, slot, PROC_FILE_CGROUP, s->cgroup_buf,
 			     sizeof(s->cgroup_buf));
-	cgroup_from_buf(s, n, p);
+	cgroup_from_buf(s, n, p, needs);
 }
 
 /* One number of an OOM file f into *v when needs asks for it; whether it holds. */
@@ -607,6 +693,19 @@ static void sample_secattr(struct sampler *s, struct proc_slot *slot, struct fra
 		p->secattr = row_strings_get(s->strings, label, n);
 }
 
+/* The process (*pid) and thread (*tid, 0 for a process's row) whose files p's are. */
+static void whose(const struct proc_slot *slot, const struct frame_proc *p, int *pid, int *tid)
+{
+	/* a slot knows whose it is; a row read elsewhere says so itself */
+	if (slot) {
+		*pid = slot->tgid ? slot->tgid : slot->pid;
+		*tid = slot->tgid ? slot->pid : 0;
+	} else {
+		*pid = p->tgid ? p->tgid : p->pid;
+		*tid = p->tgid && p->pid != p->tgid ? p->pid : 0;
+	}
+}
+
 /*
  * The path a link of p's process (its thread's, for a thread's row) gives,
  * when need is asked for; NULL when it cannot be read (refused, none).
@@ -620,16 +719,60 @@ static const char *side_link(struct sampler *s, const struct proc_slot *slot,
 
 	if (!(needs & need))
 		return NULL;
-	/* a slot knows whose it is; a row read elsewhere says so itself */
-	if (slot) {
-		pid = slot->tgid ? slot->tgid : slot->pid;
-		tid = slot->tgid ? slot->pid : 0;
-	} else {
-		pid = p->tgid ? p->tgid : p->pid;
-		tid = p->tgid && p->pid != p->tgid ? p->pid : 0;
-	}
+	whose(slot, p, &pid, &tid);
 	n = proc_reader_readlink(s->reader, pid, tid, name, s->side_buf, sizeof(s->side_buf));
 	return n > 0 ? row_strings_get(s->strings, s->side_buf, (size_t)n) : NULL;
+}
+
+/* ns link names, in the order of the ns_* members (row.def) */
+static const char *const ns_links[] = {"ns/cgroup", "ns/ipc",  "ns/mnt", "ns/net",
+				       "ns/pid",    "ns/user", "ns/uts", "ns/time"};
+
+/* Its namespaces' inodes, when asked for: 0 where a link cannot be read (refused, none). */
+static void sample_ns(struct sampler *s, const struct proc_slot *slot, struct frame_proc *p,
+		      unsigned needs)
+{
+	uint64_t *ns[] = {&p->ns_cgroup, &p->ns_ipc,  &p->ns_mnt, &p->ns_net,
+			  &p->ns_pid,	 &p->ns_user, &p->ns_uts, &p->ns_time};
+	int pid, tid;
+
+	_Static_assert(sizeof(ns) / sizeof(ns[0]) == sizeof(ns_links) / sizeof(ns_links[0]),
+		       "a link per member");
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		*ns[i] = 0;
+	if (!(needs & ROW_NEED_NS))
+		return;
+	whose(slot, p, &pid, &tid);
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		ssize_t n = proc_reader_readlink(s->reader, pid, tid, ns_links[i], s->side_buf,
+						 sizeof(s->side_buf) - 1);
+
+		if (n > 0) {
+			s->side_buf[n] = '\0';
+			proc_parse_ns_link(s->side_buf, (size_t)n, ns[i]);
+		} else if (n == -ESRCH) {
+			return;
+		}
+	}
+}
+
+/* Its run delay (schedstat), when asked for: a task's own. */
+static void sample_run_delay(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			     unsigned needs)
+{
+	struct proc_schedstat ss;
+	char buf[96];
+	ssize_t n;
+
+	p->has_run_delay = false;
+	p->run_delay_ns = 0;
+	if (!(needs & ROW_NEED_SCHEDSTAT))
+		return;
+	n = side_read(s, slot, p, PROC_FILE_SCHEDSTAT, "schedstat", buf, sizeof(buf));
+	if (n >= 0 && !proc_parse_schedstat(buf, (size_t)n, &ss)) {
+		p->has_run_delay = true;
+		p->run_delay_ns = ss.wait_ns;
+	}
 }
 
 /*
@@ -784,6 +927,8 @@ static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_
 	sample_loginuid(s, slot, p, needs);
 	sample_environ(s, slot, p, needs);
 	sample_numa(s, p, needs);
+	sample_ns(s, slot, p, needs);
+	sample_run_delay(s, slot, p, needs);
 }
 
 /*
@@ -849,6 +994,9 @@ static void fill_stat(const struct sampler *s, const struct proc_stat *st, struc
 	p->policy = (uint32_t)st->policy;
 	p->rt_priority = (uint32_t)st->rt_priority;
 	p->has_job = true;
+	/* 0 while kernel.task_delayacct is off: no figure then */
+	p->has_blkio = s->delayacct;
+	p->blkio_ticks = s->delayacct ? st->delayacct_blkio_ticks : 0;
 	p->start_ticks = st->starttime;
 	p->processor = (int)st->processor;
 	p->task_flags = (uint32_t)st->flags;
@@ -967,6 +1115,7 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 		p->has_rsssh = ss.have & PROC_STATUS_RSSSHMEM;
 		p->rss_shmem_kb = ss.rss_shmem;
 		status_ids(s, &ss, p);
+		p->has_ctxsw = true;
 		sample_groups(s, &ss, p);
 	}
 	return 0;
@@ -1100,6 +1249,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
 	p->perf_fds = -1;
 	p->kept = false;
+	/* the deltas' (src/frame/delta.c), made after the frame */
+	p->has_dflt = p->has_dctx = p->has_cpud = p->has_iod = p->has_swapd = false;
 
 	p->cpu_pct =
 	    frame_cpu_share(st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
@@ -1113,6 +1264,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 			return err;
 	}
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
+	p->has_ctxsw = false;
 	p->ruid = p->suid = p->fsuid = slot->uid;
 	p->supgids = p->supgrps = NULL;
 	p->has_gid = p->has_rsssh = false;
@@ -1366,6 +1518,8 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p)
 	q.cmd_len = p->cmd_len;
 	q.has_ctr = p->has_ctr;
 	q.perf_fds = p->perf_fds;
+	if (s->needs & ROW_NEED_CCGROUP_BIT)
+		q.ccgroup = cgroup_names_compressed(s->cgroups, q.cgroup);
 	/* the cgroup's pressure as the frame read it (cgpsi_begin() came with sampler_end()) */
 	if (s->cgpsi && (s->needs | s->needs_all) & SAMPLER_NEED_CGROUP_PSI)
 		cgpsi_row(s->cgpsi, &q);
@@ -1610,6 +1764,10 @@ void sampler_end(struct sampler *s, struct frame *f)
 {
 	struct proc_reader_stats rs;
 
+	if ((s->needs | s->needs_all) & ROW_NEED_CCGROUP_BIT)
+		for (size_t i = 0; i < f->nprocs; i++)
+			f->procs[i].ccgroup =
+			    cgroup_names_compressed(s->cgroups, f->procs[i].cgroup);
 	/* after the rows of either source have their cgroups, once a frame per cgroup */
 	if ((s->needs | s->needs_all) & SAMPLER_NEED_CGROUP_PSI) {
 		if (!s->cgpsi)
@@ -1698,7 +1856,7 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 		if (!lazy || p->pid != p->tgid || !lazy_cgroup_kept(s, p)) {
 			n = proc_reader_read_file(s->reader, p->tgid, 0, "cgroup", s->cgroup_buf,
 						  sizeof(s->cgroup_buf));
-			cgroup_from_buf(s, n, p);
+			cgroup_from_buf(s, n, p, s->needs | s->needs_all);
 		}
 		if (lazy && p->pid == p->tgid)
 			lazy_cgroup_put(s, &nnext, p);
@@ -1732,11 +1890,41 @@ static void side_groups(struct sampler *s, struct frame_proc *p)
 	}
 }
 
+/* A row read elsewhere: its block I/O delay from its stat, read for it alone. */
+static void side_blkio(struct sampler *s, struct frame_proc *p)
+{
+	struct proc_stat st;
+	ssize_t n;
+
+	p->has_blkio = false;
+	p->blkio_ticks = 0;
+	if (!s->delayacct)
+		return;
+	n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid,
+				  p->tgid && p->pid != p->tgid ? p->pid : 0, "stat", s->stat_buf,
+				  sizeof(s->stat_buf));
+	if (n >= 0 && !proc_parse_stat(s->stat_buf, (size_t)n, &st)) {
+		p->has_blkio = true;
+		p->blkio_ticks = st.delayacct_blkio_ticks;
+	}
+}
+
+/* A row read elsewhere: top's names of its cgroup lines, from its cgroup read for them alone. */
+static void side_cglines(struct sampler *s, struct frame_proc *p)
+{
+	ssize_t n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid, 0, "cgroup",
+					  s->cgroup_buf, sizeof(s->cgroup_buf));
+
+	p->cgroups = p->cgname = p->lxc = NULL;
+	if (n >= 0)
+		cgroup_top_names(s, n, p);
+}
+
 /* What sampler_read_side() reads, when asked: the side members' needs. */
 #define SIDE_NEEDS                                                                                 \
 	(ROW_NEED_WCHAN | ROW_NEED_AUTOGROUP | ROW_NEED_SECATTR | ROW_NEED_EXE | ROW_NEED_CWD |    \
 	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT | ROW_NEED_LOGINUID | ROW_NEED_ENVIRON |            \
-	 ROW_NEED_NUMA)
+	 ROW_NEED_NUMA | ROW_NEED_NS | ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES_BIT)
 
 void sampler_read_side(struct sampler *s, struct frame *f)
 {
@@ -1754,6 +1942,10 @@ void sampler_read_side(struct sampler *s, struct frame *f)
 		p->supgids = p->supgrps = NULL;
 		if (needs & ROW_NEED_GROUPS_BIT)
 			side_groups(s, p);
+		if (needs & ROW_NEED_BLKIO)
+			side_blkio(s, p);
+		if (needs & ROW_NEED_CGLINES_BIT)
+			side_cglines(s, p);
 	}
 }
 
@@ -1810,6 +2002,8 @@ void sampler_begin(struct sampler *s, struct frame *f)
 			s->psi = psi_new(s->root);
 		psi_sample(s->psi, &f->psi);
 	}
+	s->delayacct = (s->needs | s->needs_all) & ROW_NEED_BLKIO && delayacct_on(s->root);
+	f->delayacct_off = (s->needs | s->needs_all) & ROW_NEED_BLKIO && !s->delayacct;
 }
 
 int sampler_frame(struct sampler *s, struct frame *f)

@@ -151,6 +151,12 @@ static void take_frame(struct ui *ui)
 		if (note)
 			ui_status(ui, "%s", note);
 	}
+	/* why a column asked for has no value, once */
+	if (ui->frame.delayacct_off && column_shown(ui, FIELD_IOD) && !ui->said_delayacct) {
+		ui_status(ui, _("IOD%%: no block I/O delays are counted while sysctl "
+				"kernel.task_delayacct is 0"));
+		ui->said_delayacct = true;
+	}
 	/* -p's, as top's Tasks: line */
 	ui->view.tasks =
 	    rows_count_tasks(&ui->frame, &ui->filter, &ui->shown_tasks) ? &ui->shown_tasks : NULL;

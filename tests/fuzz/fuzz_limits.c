@@ -6,9 +6,10 @@
  * len; an accepted input ends in a newline, an accepted rollup has a Pss line,
  * an accepted OOM number has that one newline only, an accepted wchan is its
  * whole input, without a newline, or "0" with no name, an accepted
- * autogroup is one line with a nice value in -20..19, and an accepted
+ * autogroup is one line with a nice value in -20..19, an accepted
  * security label is a non-empty start of the input with no newline or NUL,
- * an accepted loginuid is digits only, and an accepted CPU list ends in a newline.
+ * an accepted loginuid is digits only, an accepted CPU list ends in a newline,
+ * and an accepted ns link target ends in "]" with a non-zero inode.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct proc_rollup r;
 	const char *name;
-	uint64_t soft;
+	uint64_t soft, ino;
 	int64_t id;
 	size_t n;
 	int oom, nice;
@@ -56,6 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (proc_parse_secattr(buf, size, &name, &n) == 0 &&
 	    (name != buf || !n || n > size || memchr(buf, '\n', n) || memchr(buf, '\0', n)))
+		abort();
+	if (proc_parse_ns_link(buf, size, &ino) == 0 &&
+	    (!ino || buf[size - 1] != ']' || !memchr(buf, '[', size)))
 		abort();
 	if (proc_parse_autogroup(buf, size, &id, &nice) == 0 &&
 	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1) || id < 0 || nice < -20 ||
