@@ -420,14 +420,14 @@ static void test_proc_fills(void **state)
 static void test_recorded_needs(void **state)
 {
 	(void)state;
-	assert_int_equal(row_recorded_needs,
-			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
-			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
-			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
-			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
-			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
-			     ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID | ROW_NEED_NS |
-			     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP);
+	assert_int_equal(
+	    row_recorded_needs,
+	    PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) | PROC_NEED(PROC_FILE_IO) |
+		PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB | PROC_NEED(PROC_FILE_OOM_SCORE) |
+		PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD |
+		ROW_NEED_AUTOGROUP | ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
+		ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID | ROW_NEED_NS |
+		ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP);
 	/* what every recording reads is some of it, and the lazy files are files the sampler
 	 * reads lazily */
 	assert_int_equal((RECORD_NEEDS | RECORD_NEEDS_LAZY) & ~row_recorded_needs, 0);
