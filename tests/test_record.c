@@ -411,6 +411,32 @@ static void build_v10_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[2].cgpsi_mem_full60 = 100;
 }
 
+/* build_v10_frame() with what format version 11 added (v11: renumbered at a merge): smaps_rollup's
+ * sizes, io's system calls, cancelled bytes and rate, statm's dirty pages. */
+static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v10_frame(f, cpus);
+	procs[0].has_rollup = true;
+	procs[0].pss_kb = 983;
+	procs[0].uss_kb = 420;
+	procs[0].swap_pss_kb = UINT64_MAX;
+	procs[0].has_pss_split = true;
+	procs[0].pss_anon_kb = 739;
+	procs[0].pss_file_kb = 243;
+	procs[0].pss_shmem_kb = 1;
+	procs[2].has_rollup = true;
+	procs[2].pss_kb = 7;
+	procs[1].has_io_ops = true;
+	procs[1].io_syscr = 3;
+	procs[1].io_syscw = 4;
+	procs[1].io_cancelled = 8192;
+	procs[1].io_rate = 123456;
+	procs[3].has_dirty = true;
+	procs[3].dirty_pages = 0;
+	procs[2].has_dirty = true;
+	procs[2].dirty_pages = 5;
+}
+
 /* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back,
  * and from version 9 its strings read on request. */
 static void check_round_trip(const struct frame *f, unsigned version)
@@ -458,6 +484,30 @@ static void check_round_trip(const struct frame *f, unsigned version)
 				 version >= 10 && f->procs[i].has_cgpsi_mem);
 		assert_int_equal(g.procs[i].has_cgpsi_io,
 				 version >= 10 && f->procs[i].has_cgpsi_io);
+		/* version 11's members, unknown before it */
+		assert_int_equal(g.procs[i].has_rollup, version >= 11 && f->procs[i].has_rollup);
+		assert_int_equal(g.procs[i].has_pss_split,
+				 version >= 11 && f->procs[i].has_pss_split);
+		assert_int_equal(g.procs[i].has_io_ops, version >= 11 && f->procs[i].has_io_ops);
+		assert_int_equal(g.procs[i].has_dirty, version >= 11 && f->procs[i].has_dirty);
+		if (version >= 11 && f->procs[i].has_rollup) {
+			assert_true(g.procs[i].pss_kb == f->procs[i].pss_kb);
+			assert_true(g.procs[i].uss_kb == f->procs[i].uss_kb);
+			assert_true(g.procs[i].swap_pss_kb == f->procs[i].swap_pss_kb);
+		}
+		if (version >= 11 && f->procs[i].has_pss_split) {
+			assert_true(g.procs[i].pss_anon_kb == f->procs[i].pss_anon_kb);
+			assert_true(g.procs[i].pss_file_kb == f->procs[i].pss_file_kb);
+			assert_true(g.procs[i].pss_shmem_kb == f->procs[i].pss_shmem_kb);
+		}
+		if (version >= 11 && f->procs[i].has_io_ops) {
+			assert_true(g.procs[i].io_syscr == f->procs[i].io_syscr);
+			assert_true(g.procs[i].io_syscw == f->procs[i].io_syscw);
+			assert_true(g.procs[i].io_cancelled == f->procs[i].io_cancelled);
+			assert_true(g.procs[i].io_rate == f->procs[i].io_rate);
+		}
+		if (version >= 11 && f->procs[i].has_dirty)
+			assert_true(g.procs[i].dirty_pages == f->procs[i].dirty_pages);
 		if (version < 10)
 			continue;
 		assert_true(g.procs[i].cgpsi_cpu_some10 == f->procs[i].cgpsi_cpu_some10);
@@ -533,8 +583,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * 5's, whatever 6 added), build_v6_frame() to full6.raw (version 6's,
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
  * added), build_v8_frame() to full8.raw (version 8's, whatever 9 and 10
- * added; versions 9 and 10 have no committed bytes yet: build_v9_frame()
- * and build_v10_frame() round-trip),
+ * added; versions 9 to 11 have no committed bytes yet: build_v9_frame(),
+ * build_v10_frame() and build_v11_frame() round-trip),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -583,6 +633,12 @@ static void test_codec_bytes(void **state)
 	check_bytes(&f, 8, "full8.raw");
 	check_round_trip(&f, 9);
 	check_round_trip(&f, 10);
+	sbuf_free(&f.strings);
+	build_v11_frame(&f, cpus);
+	/* and what version 11 added leaves version 8's bytes as they were */
+	check_bytes(&f, 8, "full8.raw");
+	check_round_trip(&f, 10);
+	check_round_trip(&f, 11);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

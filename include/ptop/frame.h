@@ -42,6 +42,7 @@ enum row_source {
 #define ROW_NEED_WCHAN PROC_NEED(PROC_FILE_WCHAN)
 #define ROW_NEED_AUTOGROUP PROC_NEED(PROC_FILE_AUTOGROUP)
 #define ROW_NEED_SECATTR PROC_NEED(PROC_FILE_SECATTR)
+#define ROW_NEED_ROLLUP PROC_NEED(PROC_FILE_ROLLUP)
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)

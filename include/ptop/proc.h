@@ -230,17 +230,28 @@ int proc_parse_netdev(const char *buf, size_t len, struct proc_netdev_entry *out
  */
 int proc_parse_limits_nofile(const char *buf, size_t len, uint64_t *soft);
 
-/* /proc/PID/smaps_rollup's proportional sizes (KiB). */
+/* /proc/PID/smaps_rollup's sizes (KiB): the sum of its mappings' lines of the same names. */
 struct proc_rollup {
 	uint64_t pss_kb;      /* resident, each page divided among the processes that map it */
-	uint64_t swap_pss_kb; /* swapped, the same way (0 before Linux 4.3, which lacks the line) */
+	uint64_t pss_anon_kb; /* the same, of anonymous, file and shmem pages (Pss_Anon, */
+	uint64_t pss_file_kb; /* Pss_File, Pss_Shmem; Linux 5.9 on: PROC_ROLLUP_SPLIT) */
+	uint64_t pss_shmem_kb;
+	uint64_t private_clean_kb; /* resident and mapped by it alone (PROC_ROLLUP_PRIVATE) */
+	uint64_t private_dirty_kb;
+	uint64_t swap_pss_kb; /* swapped, divided as Pss (Linux 4.3 on: PROC_ROLLUP_SWAPPSS) */
+	unsigned have;	      /* PROC_ROLLUP_*: which lines besides Pss were there */
 };
+#define PROC_ROLLUP_SPLIT 0x1u	 /* Pss_Anon, Pss_File and Pss_Shmem, all three */
+#define PROC_ROLLUP_PRIVATE 0x2u /* Private_Clean and Private_Dirty, both */
+#define PROC_ROLLUP_SWAPPSS 0x4u /* SwapPss */
 
 /*
  * /proc/PID/smaps_rollup: its heading line, then "Name:  N kB" lines; Pss is
- * required, SwapPss taken when present, the others skipped. 0; -ENODATA for
- * an empty file (a kernel thread has no memory to roll up); -EINVAL when
- * malformed, cut or without Pss; -ERANGE a number that does not fit.
+ * required, the other members taken when present (a member whose line is
+ * missing is 0, and have says which are there), the other lines skipped. 0;
+ * -ENODATA for an empty file (a kernel thread has no memory to roll up);
+ * -EINVAL when malformed, cut, without Pss or with a line twice; -ERANGE a
+ * number that does not fit.
  */
 int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out);
 
@@ -294,6 +305,7 @@ enum proc_file {
 	PROC_FILE_WCHAN,     /* what it waits in (wchan): the WCHAN column */
 	PROC_FILE_AUTOGROUP, /* its session's autogroup (autogroup): AGID, AGNI */
 	PROC_FILE_SECATTR,   /* its security label (attr/current): SECATTR */
+	PROC_FILE_ROLLUP,    /* smaps_rollup, a walk of its page tables: PSS ... PSSWP */
 	PROC_NFILES
 };
 

@@ -108,11 +108,23 @@ int field_by_htop_name(const char *name)
 	return -1;
 }
 
+/* top's titles of columns shown under another title: the same value, one column. */
+static const struct {
+	const char *title;
+	enum field_id id;
+} title_aliases[] = {
+    {"ioR", FIELD_IO_READ}, /* top's: io's read_bytes */
+    {"ioW", FIELD_IO_WRITE},
+};
+
 int field_by_title(const char *name)
 {
 	for (int i = 0; i < FIELD_COUNT; i++)
 		if (!strcmp(name, field_defs[i].title))
 			return i;
+	for (size_t i = 0; i < sizeof(title_aliases) / sizeof(title_aliases[0]); i++)
+		if (!strcmp(name, title_aliases[i].title))
+			return (int)title_aliases[i].id;
 	return -1;
 }
 
@@ -758,6 +770,12 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_SWAP:
 	case FIELD_CODE:
 	case FIELD_DATA:
+	case FIELD_PSS:
+	case FIELD_PSAN:
+	case FIELD_PSFD:
+	case FIELD_PSSH:
+	case FIELD_USS:
+	case FIELD_PSSWP:
 		fmt_mem_field(b, id, p, v);
 		break;
 	case FIELD_TIME:
@@ -782,12 +800,17 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_IO_WRITE:
 	case FIELD_IO_RCHAR:
 	case FIELD_IO_WCHAR:
+	case FIELD_CNCLWB:
+	case FIELD_IO_RATE:
 		fmt_bytes(b, VAL(uint64_t, p, &field_defs[id]));
 		break;
 	case FIELD_MINFLT:
 	case FIELD_MAJFLT:
 	case FIELD_CMINFLT:
 	case FIELD_CMAJFLT:
+	case FIELD_SYSCR:
+	case FIELD_SYSCW:
+	case FIELD_NDRT:
 		fmt_count(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width);
 		break;
 	case FIELD_CTR1:

@@ -30,6 +30,7 @@ static const char *const file_names[PROC_NFILES] = {
     [PROC_FILE_WCHAN] = "wchan",
     [PROC_FILE_AUTOGROUP] = "autogroup",
     [PROC_FILE_SECATTR] = "attr/current",
+    [PROC_FILE_ROLLUP] = "smaps_rollup",
 };
 
 void fdcache_init(struct proc_reader *r)
