@@ -37,7 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (proc_parse_rollup(buf, size, &r) == 0 &&
 	    (buf[size - 1] != '\n' || !memmem(buf, size, "\nPss:", 5) ||
 	     r.have & ~(PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS) ||
-	     (!(r.have & PROC_ROLLUP_SPLIT) && r.pss_anon_kb && !memmem(buf, size, "\nPss_Anon:", 10))))
+	     (!(r.have & PROC_ROLLUP_SPLIT) && r.pss_anon_kb &&
+	      !memmem(buf, size, "\nPss_Anon:", 10))))
 		abort();
 	if (proc_parse_oom(buf, size, &oom) == 0 &&
 	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1)))
