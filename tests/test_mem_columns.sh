@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_mem_columns.sh: the columns over smaps_rollup (PSS, PSan, PSfd, PSsh,
-# USS, PSSWP), io's system calls, cancelled bytes and rate (ioRop/SYSCR,
+# USS, PSSWP), maps (htop's LIB), io's system calls, cancelled bytes and rate (ioRop/SYSCR,
 # ioWop/SYSCW, CNCLWB, IO_RATE) and statm's dirty count (nDRT) against what
 # the kernel's files say of a child that touched anonymous memory and a
 # shared memory mapping, read and wrote with system calls and truncated a
@@ -48,7 +48,7 @@ wait_state "$child" S
 
 frame_sources
 
-fields=pid,pss,PSan,pss_file,M_PSS,PSsh,USS,M_PSSWP,ioRop,SYSCW,cnclwb,IO_RATE,read_rate,write_rate,nDRT,ioR,ioW
+fields=pid,pss,PSan,pss_file,M_PSS,PSsh,USS,M_PSSWP,ioRop,SYSCW,cnclwb,IO_RATE,read_rate,write_rate,nDRT,ioR,ioW,M_LRS
 for s in $sources; do
 	"$PTOP" -b -n 2 -d 0.2 -o json --source="$s" -p "$child" --fields "$fields" \
 		>"$tmp/$s.json" || fail "$s: json"
@@ -57,7 +57,7 @@ for s in $sources; do
 	"$PTOP" -b -n 1 -o text -w 300 --source="$s" -p "$child" --fields pid,PSS,USS,ioRop,ioWop \
 		>"$tmp/$s.txt" || fail "$s: text"
 	# sorted by each: top's title, htop's name, ptop's name
-	for k in PSS PSan PSfd PSsh USS M_PSSWP ioRop SYSCW CNCLWB IO_RATE nDRT ioR ioW; do
+	for k in PSS PSan PSfd PSsh USS M_PSSWP ioRop SYSCW CNCLWB IO_RATE nDRT ioR ioW LIB M_LRS; do
 		"$PTOP" -b -n 1 -o "$k" --source="$s" -p "$child" >/dev/null || fail "$s: -o $k"
 	done
 	"$PTOP" -b -n 1 --sort=pss_swap --source="$s" -p "$child" >/dev/null || fail "$s: --sort"
@@ -94,6 +94,17 @@ assert r["io_cancelled_write_bytes"] == io["cancelled_write_bytes"], (r, io)
 assert r["io_read_bytes"] == io["read_bytes"] and r["io_write_bytes"] == io["write_bytes"], (r, io)
 assert r["io_bytes_per_s"] == r["io_read_bytes_per_s"] + r["io_write_bytes_per_s"], r
 assert r["dirty_pages"] == int(statm[6]), (r, statm)
+# htop's LIB: the mapped size of each file (device and inode) some mapping of which executes
+files = {}
+for line in open(f"/proc/{child}/maps"):
+    f = line.split()
+    if "/" not in line or f[3] == "00:00" or f[4] == "0":
+        continue
+    lo, hi = (int(x, 16) for x in f[0].split("-"))
+    e = files.setdefault((f[3], f[4]), [0, False])
+    e[0] += hi - lo
+    e[1] |= f[1][2] == "x"
+assert r["lib_kb"] == sum(n for n, x in files.values() if x) // 1024 > 0, (r, files)
 body = list(csv.DictReader(l for l in open(f"{tmp}/{src}.csv") if not l.startswith("top")))
 assert body and int(body[0]["io_syscr"]) == io["syscr"] and within(int(body[0]["pss_kb"])), body
 assert int(body[0]["dirty_pages"]) == int(statm[6]), body
@@ -110,7 +121,8 @@ done
 "$PTOP" -b -n 1 -o json --source=procfs -p "$child" >"$tmp/plain.json" || fail "plain json"
 "$PYTHON" -c 'import json,sys
 r = json.loads(open(sys.argv[1]).readline())["processes"][0]
-assert not {"pss_kb", "pss_anon_kb", "pss_file_kb", "pss_shmem_kb", "uss_kb", "swap_pss_kb"} & set(r), r
+assert not {"pss_kb", "pss_anon_kb", "pss_file_kb", "pss_shmem_kb", "uss_kb", "swap_pss_kb",
+            "lib_kb"} & set(r), r
 assert "io_syscr" in r and "dirty_pages" in r, r' "$tmp/plain.json" || fail "keys written unasked"
 
 # Another user's process without privilege: '-' and null, never a 0.
@@ -126,7 +138,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/n
 	wait_state "$n_pid" S
 	for s in $sources; do
 		setpriv --reuid="$nobody" --regid="$nogroup" --clear-groups "$PTOP" -b -n 1 -o json \
-			--source="$s" -p "$n_pid,$child" --fields pid,pss,pss_anon,uss,pss_swap,syscr,cnclwb \
+			--source="$s" -p "$n_pid,$child" --fields pid,pss,pss_anon,uss,pss_swap,syscr,cnclwb,lib \
 			>"$tmp/nb-$s.json" || fail "$s: nobody json"
 		setpriv --reuid="$nobody" --regid="$nogroup" --clear-groups "$PTOP" -b -n 1 -o text \
 			-w 300 --source="$s" -p "$child" --fields pid,pss,uss,syscr >"$tmp/nb-$s.txt" ||
@@ -141,9 +153,10 @@ rows = {r["pid"]: r for r in json.loads(open(f"{tmp}/nb-{src}.json").readline())
 assert set(rows) == {mine, roots}, rows
 # its own: read
 assert rows[mine]["pss_kb"] > 0 and rows[mine]["uss_kb"] > 0, rows[mine]
-assert rows[mine]["io_syscr"] is not None, rows[mine]
+assert rows[mine]["io_syscr"] is not None and rows[mine]["lib_kb"] > 0, rows[mine]
 # root's: refused by the kernel, so unknown
-for k in ("pss_kb", "pss_anon_kb", "uss_kb", "swap_pss_kb", "io_syscr", "io_cancelled_write_bytes"):
+for k in ("pss_kb", "pss_anon_kb", "uss_kb", "swap_pss_kb", "io_syscr", "io_cancelled_write_bytes",
+          "lib_kb"):
     assert rows[roots][k] is None, (k, rows[roots])
 lines = open(f"{tmp}/nb-{src}.txt").read().splitlines()
 head = next(i for i, l in enumerate(lines) if l.split()[:1] == ["PID"])

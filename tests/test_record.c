@@ -412,7 +412,7 @@ static void build_v10_frame(struct frame *f, struct frame_cpu *cpus)
 }
 
 /* build_v10_frame() with what format version 11 added (v11: renumbered at a merge): smaps_rollup's
- * sizes, io's system calls, cancelled bytes and rate, statm's dirty pages. */
+ * sizes, io's system calls, cancelled bytes and rate, statm's dirty pages, maps' LIB. */
 static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v10_frame(f, cpus);
@@ -435,6 +435,8 @@ static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[3].dirty_pages = 0;
 	procs[2].has_dirty = true;
 	procs[2].dirty_pages = 5;
+	procs[0].has_lib = true;
+	procs[0].lib_kb = 3528;
 }
 
 /* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back,
@@ -508,6 +510,9 @@ static void check_round_trip(const struct frame *f, unsigned version)
 		}
 		if (version >= 11 && f->procs[i].has_dirty)
 			assert_true(g.procs[i].dirty_pages == f->procs[i].dirty_pages);
+		assert_int_equal(g.procs[i].has_lib, version >= 11 && f->procs[i].has_lib);
+		if (version >= 11 && f->procs[i].has_lib)
+			assert_true(g.procs[i].lib_kb == f->procs[i].lib_kb);
 		if (version < 10)
 			continue;
 		assert_true(g.procs[i].cgpsi_cpu_some10 == f->procs[i].cgpsi_cpu_some10);

@@ -171,6 +171,9 @@ struct want {
 #define EXPECT_io_cancelled(v) IS(v == 8192)
 #define EXPECT_io_rate(v) IS(v > 0)
 #define EXPECT_dirty_pages(v) IS(v == 7)
+#define EXPECT_has_lib(v) IS(v)
+/* the program's two mappings (one executes) and a library's, not a data file's nor the heap */
+#define EXPECT_lib_kb(v) IS(v == 8 + 4 + 16)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_ctr_ipc(v) NOT_PROC
 #define EXPECT_ctr_cache_mpki(v) NOT_PROC
@@ -230,6 +233,12 @@ static void fixture_root(char dir[256])
 	    "Private_Clean:        40 kB\nPrivate_Dirty:       380 kB\n"
 	    "Private_Hugetlb:       0 kB\nSwap:                 20 kB\n"
 	    "SwapPss:              17 kB\nLocked:                0 kB\n");
+	put_file(dir, "maps",
+		 "55e0c0000000-55e0c0002000 r--p 00000000 fe:00 4711 /usr/bin/rowtest\n"
+		 "55e0c0002000-55e0c0003000 r-xp 00002000 fe:00 4711 /usr/bin/rowtest\n"
+		 "55e0c1000000-55e0c1021000 rw-p 00000000 00:00 0                    [heap]\n"
+		 "7f0000000000-7f0000004000 r-xp 00000000 fe:00 815 /usr/lib/librow.so\n"
+		 "7f0000004000-7f0000006000 r--p 00000000 fe:00 999 /usr/share/row.dat\n");
 	put_file(dir, "cgroup", "0::/system.slice/rowtest.service\n");
 	put_file(dir, "oom_score", "667\n");
 	put_file(dir, "oom_score_adj", "-17\n");
@@ -305,7 +314,7 @@ static void test_proc_fills(void **state)
 					  PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN |
 					  ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
 					  ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
-					  ROW_NEED_CGROUP_PSI | ROW_NEED_ROLLUP};
+					  ROW_NEED_CGROUP_PSI | ROW_NEED_ROLLUP | ROW_NEED_MAPS};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
 	struct frame f = {0};
@@ -345,7 +354,7 @@ static void test_recorded_needs(void **state)
 			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
 			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
 			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
-			     ROW_NEED_CGROUP_PSI | ROW_NEED_ROLLUP);
+			     ROW_NEED_CGROUP_PSI | ROW_NEED_ROLLUP | ROW_NEED_MAPS);
 }
 
 /* ---- recordings ---- */

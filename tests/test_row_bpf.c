@@ -186,6 +186,9 @@ struct want {
 /* statm's constant 0 */
 #define BPF_has_dirty IS(b->has_dirty && p->has_dirty)
 #define BPF_dirty_pages IS(b->dirty_pages == 0 && p->dirty_pages == 0)
+/* maps, read from /proc by PID for the BPF frame source's rows (sampler_read_side) */
+#define BPF_has_lib ELSEWHERE("test_mem_columns.sh")
+#define BPF_lib_kb ELSEWHERE("test_mem_columns.sh")
 #define BPF_cgroup_v1 NOT_BPF
 #define BPF_ctr_counting NOT_BPF
 #define BPF_ctr_ipc NOT_BPF

@@ -67,6 +67,8 @@ enum row_source {
  * beside says BPF's rows read status by PID for this line alone (sampler_read_side) */
 #define ROW_NEED_GROUPS_BIT (1u << 25)
 #define ROW_NEED_GROUPS (PROC_NEED(PROC_FILE_STATUS) | ROW_NEED_GROUPS_BIT)
+/* maps, read whole (its size has no bound) by path, not through a held descriptor (LIB) */
+#define ROW_NEED_MAPS (1u << 24)
 
 /* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
 #define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)

@@ -144,6 +144,26 @@ struct proc_maps_entry {
  */
 int proc_parse_maps_line(const char *buf, size_t len, struct proc_maps_entry *out, size_t *used);
 
+/* A file /proc/PID/maps maps, as proc_maps_lib() sums it. */
+struct proc_maps_file {
+	uint64_t dev; /* major << 32 | minor */
+	uint64_t inode;
+	uint64_t bytes; /* of all its mappings */
+	bool exec;	/* one of them is executable */
+};
+
+/*
+ * htop's LIB (M_LRS) from the whole of /proc/PID/maps (len bytes at buf): the
+ * mapped size of every file (by device and inode; anonymous and special
+ * mappings have none) of which some mapping is executable, its other
+ * mappings included. files (cap entries, the caller's) is where the files
+ * are summed. 0 with *bytes set; -ENODATA for an empty file (a kernel thread
+ * has no memory); -ENOSPC when it maps more than cap files (*need says how
+ * many to give); -EINVAL a line malformed; -ERANGE a number that does not fit.
+ */
+int proc_maps_lib(const char *buf, size_t len, struct proc_maps_file *files, size_t cap,
+		  size_t *need, uint64_t *bytes);
+
 /* /proc/PID/io (proc(5)): I/O accounting, all in bytes but the syscall counts. */
 struct proc_io {
 	uint64_t rchar, wchar;		  /* bytes passed to read()/write() and the like */

@@ -776,6 +776,7 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_PSSH:
 	case FIELD_USS:
 	case FIELD_PSSWP:
+	case FIELD_LIB:
 		fmt_mem_field(b, id, p, v);
 		break;
 	case FIELD_TIME:

@@ -76,7 +76,10 @@ struct sampler {
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
 	char side_buf[SIDE_BUF];
-	struct sbuf groups; /* a list of supplementary groups being made */
+	struct sbuf groups;	      /* a list of supplementary groups being made */
+	struct sbuf maps;	      /* a process's maps, for LIB */
+	struct proc_maps_file *files; /* its files, summed (proc_maps_lib) */
+	size_t nfiles;
 };
 
 static enum stat_item cpu_items[] = {
@@ -246,6 +249,8 @@ void sampler_free(struct sampler *s)
 	cgroup_names_free(s->cgroups);
 	row_strings_free(s->strings);
 	sbuf_free(&s->groups);
+	sbuf_free(&s->maps);
+	free(s->files);
 	sysio_free(s->sysio);
 	psi_free(s->psi);
 	cgpsi_free(s->cgpsi);
@@ -586,6 +591,38 @@ static void sample_rollup(struct sampler *s, struct proc_slot *slot, struct fram
 }
 
 /*
+ * htop's LIB from its maps, when asked for: a file without bound, read whole by path into a
+ * buffer that keeps its size. A thread's row has its process's (one memory). Unknown where
+ * refused (the kernel's ptrace check), for a kernel thread (empty) and where malformed.
+ */
+static void sample_lib(struct sampler *s, const struct proc_slot *slot, struct frame_proc *p,
+		       unsigned needs)
+{
+	int pid = slot ? (slot->tgid ? slot->tgid : slot->pid) : (p->tgid ? p->tgid : p->pid);
+	uint64_t bytes;
+	size_t need;
+	int err;
+
+	p->has_lib = false;
+	p->lib_kb = 0;
+	if (!(needs & ROW_NEED_MAPS))
+		return;
+	sbuf_reset(&s->maps);
+	if (proc_read_all(s->root, pid, 0, "maps", &s->maps))
+		return;
+	err = proc_maps_lib(s->maps.p, s->maps.len, s->files, s->nfiles, &need, &bytes);
+	if (err == -ENOSPC) {
+		s->nfiles = need + need / 2;
+		s->files = xreallocarray(s->files, s->nfiles, sizeof(*s->files));
+		err = proc_maps_lib(s->maps.p, s->maps.len, s->files, s->nfiles, &need, &bytes);
+	}
+	if (err)
+		return;
+	p->has_lib = true;
+	p->lib_kb = bytes / 1024;
+}
+
+/*
  * The path a link of p's process (its thread's, for a thread's row) gives,
  * when need is asked for; NULL when it cannot be read (refused, none).
  */
@@ -652,6 +689,7 @@ static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_
 		p->ioprio = 0;
 	sample_secattr(s, slot, p, needs);
 	sample_rollup(s, slot, p, needs);
+	sample_lib(s, slot, p, needs);
 	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
 	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
 }
@@ -1420,7 +1458,7 @@ static void side_groups(struct sampler *s, struct frame_proc *p)
 /* What sampler_read_side() reads, when asked: the side members' needs. */
 #define SIDE_NEEDS                                                                                 \
 	(ROW_NEED_WCHAN | ROW_NEED_AUTOGROUP | ROW_NEED_SECATTR | ROW_NEED_EXE | ROW_NEED_CWD |    \
-	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT | ROW_NEED_ROLLUP)
+	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT | ROW_NEED_ROLLUP | ROW_NEED_MAPS)
 
 void sampler_read_side(struct sampler *s, struct frame *f)
 {
