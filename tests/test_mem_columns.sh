@@ -4,7 +4,8 @@
 # test_mem_columns.sh: the columns over smaps_rollup (PSS, PSan, PSfd, PSsh,
 # USS, PSSWP), maps (htop's LIB), io's system calls, cancelled bytes and rate (ioRop/SYSCR,
 # ioWop/SYSCW, CNCLWB, IO_RATE) and statm's dirty count (nDRT) against what
-# the kernel's files say of a child that touched anonymous memory and a
+# the kernel's files (and procps top 4, given a toprc showing its fields)
+# say of a child that touched anonymous memory and a
 # shared memory mapping, read and wrote with system calls and truncated a
 # file it had written, then sleeps; through each frame source this machine
 # has, in JSON, CSV and text. top's titles, htop's names and ptop's name each
@@ -116,6 +117,62 @@ assert cells[0] == str(child) and int(cells[3]) == io["syscr"] and int(cells[4])
 assert within(int(cells[1])) and roll["Private_Dirty"] <= int(cells[2]) <= roll["Rss"], (cells, roll)
 PY
 done
+
+# top 4's own figures for the same child, where this top is procps 4 (its rcfile format 'k'):
+# a toprc showing PID, PSS, PSan, PSfd, PSsh, USS, ioR, ioRop, ioW, ioWop, nDRT, CODE, DATA
+if top -V 2>/dev/null | grep -q 'procps-ng 4\.'; then
+	mkdir -p "$tmp/home/.config/procps"
+	"$PYTHON" - "$tmp/home/.config/procps/toprc" <<'PY'
+import sys
+# top 4.0's enum pflag: PID 0, COD 25, DAT 26, DRT 30, PSS 61 ... USS 65, IRB 66 ... IWO 69; 78 in all
+show = [0, 61, 62, 63, 64, 65, 66, 67, 68, 69, 30, 25, 26]
+order = show + [i for i in range(78) if i not in show]
+def fields(on):
+    return " ".join(str((i + ord("%")) << 1 | (on and i in show)) for i in order)
+flags = 0x4000 | 0x2000 | 0x8000 | 0x1000 | 0x20 | 0x10 | 0x20000 | 0x4
+out = ["top's Config File (Linux processes with windows)",
+       "Id:k, Mode_altscr=0, Mode_irixps=1, Delay_time=3.0, Curwin=0"]
+for name, on in (("Def", True), ("Job", False), ("Mem", False), ("Usr", False)):
+    out += [f"{name}\tfieldscur={fields(on)}",
+            f"\twinflags={flags}, sortindx=0, maxtasks=0, graph_cpus=0, graph_mems=0, "
+            "double_up=0, combine_cpus=0, core_types=0",
+            "\tsummclr=1, msgsclr=1, headclr=3, taskclr=1"]
+out.append("Fixed_widest=0, Summ_mscale=0, Task_mscale=0, Zero_suppress=0, Tics_scaled=0")
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+	HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" top -b -n 1 -w 512 -p "$child" \
+		>"$tmp/top.txt" || fail "top -b"
+	"$PTOP" -b -n 1 -o json -p "$child" \
+		--fields pid,PSS,PSan,PSfd,PSsh,USS,ioR,ioRop,ioW,ioWop,nDRT,CODE,DATA \
+		>"$tmp/vs-top.json" || fail "json beside top"
+	"$PYTHON" - "$tmp" "$child" <<'PY' || fail "not what top shows"
+import json, sys
+tmp, child = sys.argv[1], sys.argv[2]
+lines = open(f"{tmp}/top.txt").read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.split()[:1] == ["PID"])
+want = ["PID", "PSS", "PSan", "PSfd", "PSsh", "USS", "ioR", "ioRop", "ioW", "ioWop", "nDRT",
+        "CODE", "DATA"]
+assert lines[head].split() == want, lines[head]
+top = dict(zip(want, lines[head + 1].split()))
+assert top["PID"] == child, top
+r = json.loads(open(f"{tmp}/vs-top.json").readline())["processes"][0]
+def n(v):  # top scales what its column cannot hold: k, m, g
+    unit = {"k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}.get(v[-1:], 1)
+    return float(v[:-1] if unit > 1 else v) * unit, unit
+exact = {"PSan": r["pss_anon_kb"], "PSsh": r["pss_shmem_kb"], "ioR": r["io_read_bytes"],
+         "ioRop": r["io_syscr"], "ioW": r["io_write_bytes"], "ioWop": r["io_syscw"],
+         "nDRT": r["dirty_pages"], "CODE": r["code_kb"], "DATA": r["data_kb"]}
+for k, mine in exact.items():
+    v, unit = n(top[k])
+    assert abs(v - mine) < unit, (k, top[k], mine)
+# over file pages, which this script's python shares: both within what cannot move
+for k, mine in (("PSS", r["pss_kb"]), ("USS", r["uss_kb"])):
+    v, unit = n(top[k])
+    assert r["pss_anon_kb"] <= v <= 2 * mine + unit and mine <= 2 * v + unit, (k, top[k], mine)
+PY
+else
+	partial_skip "no procps 4 top here: not compared with top"
+fi
 
 # Asked for only: a JSON frame without --fields reads and writes none of the rollup's.
 "$PTOP" -b -n 1 -o json --source=procfs -p "$child" >"$tmp/plain.json" || fail "plain json"
