@@ -14,7 +14,8 @@
 #   process whose PID is in $tmp/ptop.pid; a test that started anything
 #   else defines at_exit, which runs first; stop PID ends one of $kids
 #   before that;
-# - spawn_sleeper NAME, a sleeping process of that name;
+# - spawn_sleeper NAME, a sleeping process of that name; frame_sources, the
+#   frame sources ptop has here in $sources;
 # - a process's state, whether it is alive or gone, its nice value; waits
 #   with a deadline and no timing besides: wait_until CMD... (until CMD
 #   succeeds), wait_state PID LETTER (until a process is in that state);
@@ -201,6 +202,19 @@ stop() {
 		[ "$p" = "$1" ] || rest="$rest $p"
 	done
 	kids=$rest
+}
+
+# frame_sources: $sources, the frame sources ptop has here (procfs, and bpf and
+# bpf-delta where they load: a frame of one that says it made it), said on stdout.
+frame_sources() {
+	sources=procfs
+	for s in bpf bpf-delta; do
+		if "$PTOP" -b -n 1 -o json --source=$s -p 1 2>"$tmp/src.err" |
+			grep -q "\"source\":\"$s\""; then
+			sources="$sources $s"
+		fi
+	done
+	echo "sources: $sources"
 }
 
 # spawn_named NAME [PROGRAM ARGS...]: a copy of PROGRAM (sleep unless told)

@@ -65,8 +65,10 @@ if [ -n "$HTOP" ]; then
 fi
 
 tm_start ptop "$PTOP"
-expect '^ *PID +USER +MEM%▼ +RES +Command'
-expect "Settings from .*htoprc .*no such column in ptop: M_PSS"
+expect '^ *PID +USER +MEM%▼ +RES +PSS +Command'
+# every column of the screen is ptop's (test_config names what ptop lacks)
+expect "Settings from .*htoprc \\(W saves them"
+off_screen 'no such column' || fail "a column of htop's said missing"
 # htop's two columns: the CPUs and memory left, the rest right
 expect '^(CPU|0) +\[.*\] +Tasks: '
 expect '\] +Uptime: '
@@ -76,7 +78,7 @@ off_screen '^Swp' || fail "ptop: a swap meter htoprc does not ask for"
 # W keeps them in ptoprc
 keys W
 rc=$XDG_CONFIG_HOME/ptop/ptoprc
-wait_for grep -q '^columns = pid,user,mem,res,command$' "$rc" ||
+wait_for grep -q '^columns = pid,user,mem,res,pss,command$' "$rc" ||
 	fail "W did not write htoprc's columns: $(grep columns "$rc")"
 grep -q '^sort = mem$' "$rc" || fail "W did not write htoprc's sort: $(grep '^sort' "$rc")"
 grep -q '^delay = 2$' "$rc" || fail "W did not write htoprc's delay: $(grep delay "$rc")"

@@ -392,13 +392,13 @@ static void test_csv_formula_cells(void **state)
 	s = sbuf_cstr(&b);
 	assert_non_null(strstr(s, ",41,1,S,\"'+user\",0,15,-5,"));
 	assert_non_null(strstr(s, ",\"'=HYPERLINK(\"\"x\"\")\",41,"));
-	assert_non_null(
-	    strstr(s, ",\"'@cg\",\"'-unit\",0.00,,,,,,,,,,0,0,,,,,\"'=cmd|' /C calc'!A0\"\r\n"));
+	assert_non_null(strstr(
+	    s, ",\"'@cg\",\"'-unit\",0.00,,,,,,,,,,0,0,,,,,,,,,,\"'=cmd|' /C calc'!A0\"\r\n"));
 	assert_non_null(strstr(s, ",42,1,S,\"'\ruser\","));
 	assert_non_null(strstr(s, ",\"'\tname\",42,"));
 	/* only the first character counts */
 	assert_non_null(strstr(s, ",plain-name,43,"));
-	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,,,,,,,,,0,0,,,,,\r\n"));
+	assert_non_null(strstr(s, ",/a=b,ssh.service,0.00,,,,,,,,,,0,0,,,,,,,,,,\r\n"));
 	assert_null(strstr(s, ",="));
 	assert_null(strstr(s, ",\"="));
 	sbuf_free(&f.strings);
@@ -1381,9 +1381,10 @@ static void test_exited_rows(void **state)
 	s = sbuf_cstr(&b);
 	assert_non_null(
 	    strstr(s, ",exit,minflt,majflt,cminflt,cmajflt,pgrp,session,tty_nr,tpgid,cutime_ticks,"
-		      "cstime_ticks,policy,rt_priority,code_kb,data_kb\r\n"));
-	assert_non_null(strstr(s, ",SIGSEGV core,,,,,,,,,0,0,,,,\r\n"));
-	assert_non_null(strstr(s, "ssh.service,0.00,,,,,,,,,,0,0,,,,\r\n"));
+		      "cstime_ticks,policy,rt_priority,code_kb,data_kb,io_syscr,io_syscw,"
+		      "io_cancelled_write_bytes,io_bytes_per_s,dirty_pages\r\n"));
+	assert_non_null(strstr(s, ",SIGSEGV core,,,,,,,,,0,0,,,,,,,,,\r\n"));
+	assert_non_null(strstr(s, "ssh.service,0.00,,,,,,,,,,0,0,,,,,,,,,\r\n"));
 	sbuf_free(&b);
 	sbuf_free(&f.strings);
 }

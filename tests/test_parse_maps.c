@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_parse_maps.c: unit tests for proc_parse_maps_line()
+ * test_parse_maps.c: unit tests for proc_parse_maps_line() and proc_maps_lib()
  * (src/proc/parse_maps.c). Whole /proc/PID/maps captures in tests/fixtures
  * are walked line by line with *used as a reader would (a shell, a threaded
  * process with [vdso] and thread stacks, a binary run from a directory with a
@@ -10,6 +10,8 @@
  * without the kernel's trailing space, a last line without its newline and the
  * limits of each field; malformed lines must fail with the exact error code.
  * Every prefix of real lines is parsed from a buffer of exactly its length.
+ * proc_maps_lib(), htop's LIB, sums a capture and hand-made files: a file
+ * mapped apart, files never executed, anonymous and anon_inode mappings.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -431,6 +433,55 @@ static void test_every_prefix(void **state)
 		       "[vsyscall]\n");
 }
 
+/* ---- htop's LIB: proc_maps_lib() ---- */
+
+static int lib_of(const char *text, size_t cap, size_t *need, uint64_t *bytes)
+{
+	struct proc_maps_file files[32];
+	char *b = malloc(strlen(text) + 1);
+	int err;
+
+	assert_non_null(b);
+	assert_true(cap <= 32);
+	memcpy(b, text, strlen(text));
+	err = proc_maps_lib(b, strlen(text), files, cap, need, bytes);
+	free(b);
+	return err;
+}
+
+static void test_lib(void **state)
+{
+	struct proc_maps_file files[32];
+	struct maps_file m;
+	uint64_t bytes;
+	size_t need;
+
+	(void)state;
+	/* bash and its libraries, each file's every mapping where one executes (htop's sum) */
+	m.buf = fixture_load("shell/proc/9791/maps", &m.len);
+	assert_int_equal(proc_maps_lib(m.buf, m.len, files, 32, &need, &bytes), 0);
+	assert_true(bytes == 3612672);
+	/* 17 files: 16 places are too few, and it says how many would do */
+	assert_int_equal(proc_maps_lib(m.buf, m.len, files, 16, &need, &bytes), -ENOSPC);
+	assert_true(need >= 17);
+	free(m.buf);
+	/* a file mapped apart, executed once: all of it; a file never executed, anonymous
+	 * memory and an anon_inode mapping (an inode, no path): none of them */
+	assert_int_equal(lib_of("1000-3000 r-xp 00000000 fe:00 7 /lib/a.so\n"
+				"3000-4000 rw-p 00000000 00:00 0 \n"
+				"4000-5000 r--p 00000000 fe:01 7 /data/other-dev-same-inode\n"
+				"5000-6000 r--p 00002000 fe:00 7 /lib/a.so\n"
+				"6000-9000 r--p 00000000 fe:00 8 /usr/share/x.dat\n"
+				"9000-a000 r-xp 00000000 00:0e 9 anon_inode:[perf_event]\n",
+				32, &need, &bytes),
+			 0);
+	assert_true(bytes == 0x2000 + 0x1000);
+	/* a kernel thread: nothing to sum, unknown rather than 0 */
+	assert_int_equal(lib_of("", 32, &need, &bytes), -ENODATA);
+	assert_int_equal(lib_of("1000-3000 r-xq 0 fe:00 7 /lib/a.so\n", 32, &need, &bytes),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +496,7 @@ int main(void)
 	    cmocka_unit_test(test_malformed_fixtures),
 	    cmocka_unit_test(test_malformed_lines),
 	    cmocka_unit_test(test_every_prefix),
+	    cmocka_unit_test(test_lib),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,13 +30,7 @@ wait_state "$child" S
 wait_state "$gone_child" S
 rm "$tmp/pcolgone"
 
-sources=procfs
-for s in bpf bpf-delta; do
-	if "$PTOP" -b -n 1 -o json --source=$s -p 1 2>"$tmp/src.err" | grep -q "\"source\":\"$s\""; then
-		sources="$sources $s"
-	fi
-done
-echo "sources: $sources"
+frame_sources
 
 for s in $sources; do
 	"$PTOP" -b -n 1 -o json --source="$s" -p "$child,$gone_child" \

@@ -455,6 +455,34 @@ static void build_v13_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[1].lxc = "box1";
 }
 
+/* build_v13_frame() with what format version 14 added: smaps_rollup's sizes, io's system calls,
+ * cancelled bytes and rate, statm's dirty pages, maps' LIB. */
+static void build_v14_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v13_frame(f, cpus);
+	procs[0].has_rollup = true;
+	procs[0].pss_kb = 983;
+	procs[0].uss_kb = 420;
+	procs[0].swap_pss_kb = UINT64_MAX;
+	procs[0].has_pss_split = true;
+	procs[0].pss_anon_kb = 739;
+	procs[0].pss_file_kb = 243;
+	procs[0].pss_shmem_kb = 1;
+	procs[2].has_rollup = true;
+	procs[2].pss_kb = 7;
+	procs[1].has_io_ops = true;
+	procs[1].io_syscr = 3;
+	procs[1].io_syscw = 4;
+	procs[1].io_cancelled = 8192;
+	procs[1].io_rate = 123456;
+	procs[3].has_dirty = true;
+	procs[3].dirty_pages = 0;
+	procs[2].has_dirty = true;
+	procs[2].dirty_pages = 5;
+	procs[0].has_lib = true;
+	procs[0].lib_kb = 3528;
+}
+
 /* What version 12 added to row g, read back in version, against f's: unknown before it. */
 static void check_v12_row(const struct frame_proc *g, const struct frame_proc *f, unsigned version)
 {
@@ -532,6 +560,33 @@ static void check_round_trip(const struct frame *f, unsigned version)
 		/* attached during the interval from version 11, unknown (false) before it */
 		assert_int_equal(g.procs[i].ctr_counting,
 				 version >= 11 && f->procs[i].ctr_counting);
+		/* version 14's members, unknown before it */
+		assert_int_equal(g.procs[i].has_rollup, version >= 14 && f->procs[i].has_rollup);
+		assert_int_equal(g.procs[i].has_pss_split,
+				 version >= 14 && f->procs[i].has_pss_split);
+		assert_int_equal(g.procs[i].has_io_ops, version >= 14 && f->procs[i].has_io_ops);
+		assert_int_equal(g.procs[i].has_dirty, version >= 14 && f->procs[i].has_dirty);
+		if (version >= 14 && f->procs[i].has_rollup) {
+			assert_true(g.procs[i].pss_kb == f->procs[i].pss_kb);
+			assert_true(g.procs[i].uss_kb == f->procs[i].uss_kb);
+			assert_true(g.procs[i].swap_pss_kb == f->procs[i].swap_pss_kb);
+		}
+		if (version >= 14 && f->procs[i].has_pss_split) {
+			assert_true(g.procs[i].pss_anon_kb == f->procs[i].pss_anon_kb);
+			assert_true(g.procs[i].pss_file_kb == f->procs[i].pss_file_kb);
+			assert_true(g.procs[i].pss_shmem_kb == f->procs[i].pss_shmem_kb);
+		}
+		if (version >= 14 && f->procs[i].has_io_ops) {
+			assert_true(g.procs[i].io_syscr == f->procs[i].io_syscr);
+			assert_true(g.procs[i].io_syscw == f->procs[i].io_syscw);
+			assert_true(g.procs[i].io_cancelled == f->procs[i].io_cancelled);
+			assert_true(g.procs[i].io_rate == f->procs[i].io_rate);
+		}
+		if (version >= 14 && f->procs[i].has_dirty)
+			assert_true(g.procs[i].dirty_pages == f->procs[i].dirty_pages);
+		assert_int_equal(g.procs[i].has_lib, version >= 14 && f->procs[i].has_lib);
+		if (version >= 14 && f->procs[i].has_lib)
+			assert_true(g.procs[i].lib_kb == f->procs[i].lib_kb);
 		if (version < 10)
 			continue;
 		assert_true(g.procs[i].cgpsi_cpu_some10 == f->procs[i].cgpsi_cpu_some10);
@@ -609,8 +664,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
  * added), build_v8_frame() to full8.raw (version 8's, whatever 9 and 10
  * added; version 9 has no committed bytes: build_v9_frame() round-trips),
- * build_v10_frame() to full10.raw (versions 11 to 13 have none yet:
- * build_v11_frame() to build_v13_frame() round-trip),
+ * build_v10_frame() to full10.raw (versions 11 to 14 have none yet:
+ * build_v11_frame() to build_v14_frame() round-trip),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -677,6 +732,12 @@ static void test_codec_bytes(void **state)
 	check_bytes(&f, 10, "full10.raw");
 	check_round_trip(&f, 12);
 	check_round_trip(&f, 13);
+	sbuf_free(&f.strings);
+	build_v14_frame(&f, cpus);
+	/* and what version 14 added leaves version 10's bytes as they were */
+	check_bytes(&f, 10, "full10.raw");
+	check_round_trip(&f, 13);
+	check_round_trip(&f, 14);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

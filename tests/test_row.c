@@ -182,6 +182,25 @@ struct want {
 #define EXPECT_numa_node(v) IS(v == 1)
 #define EXPECT_loginuid(v) IS(v == 4245)
 #define EXPECT_environ(v) IS(v && !strcmp(v, "HOME=/root LANG=C.UTF-8"))
+#define EXPECT_has_rollup(v) IS(v)
+#define EXPECT_has_pss_split(v) IS(v)
+#define EXPECT_has_io_ops(v) IS(v)
+#define EXPECT_has_dirty(v) IS(v)
+#define EXPECT_pss_kb(v) IS(v == 983)
+#define EXPECT_pss_anon_kb(v) IS(v == 739)
+#define EXPECT_pss_file_kb(v) IS(v == 243)
+#define EXPECT_pss_shmem_kb(v) IS(v == 1)
+/* Private_Clean + Private_Dirty */
+#define EXPECT_uss_kb(v) IS(v == 40 + 380)
+#define EXPECT_swap_pss_kb(v) IS(v == 17)
+#define EXPECT_io_syscr(v) IS(v == 3)
+#define EXPECT_io_syscw(v) IS(v == 4)
+#define EXPECT_io_cancelled(v) IS(v == 8192)
+#define EXPECT_io_rate(v) IS(v > 0)
+#define EXPECT_dirty_pages(v) IS(v == 7)
+#define EXPECT_has_lib(v) IS(v)
+/* the program's two mappings (one executes) and a library's, not a data file's nor the heap */
+#define EXPECT_lib_kb(v) IS(v == 8 + 4 + 16)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_ctr_ipc(v) NOT_PROC
 #define EXPECT_ctr_cache_mpki(v) NOT_PROC
@@ -262,7 +281,8 @@ static void fixture_root(char dir[256])
 		 ") S 42 101 102 34818 103 4194304 61 62 63 64 701 302 33 44 25 "
 		 "5 3 0 5000 27713536 280 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 5 2 9 "
 		 "0 0 0 0 0 0 0 0 0 0\n");
-	put_file(dir, "statm", "6766 500000 2000 1 0 300 0\n");
+	/* dt 7: the kernel prints 0 there since 2.6, but what the file says is shown */
+	put_file(dir, "statm", "6766 500000 2000 1 0 300 7\n");
 	put_file(dir, "status",
 		 "Name:\t" FIXTURE_COMM "\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t42\n"
 		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t2000000010\t2000000011\t0\t0\n"
@@ -271,7 +291,23 @@ static void fixture_root(char dir[256])
 		 "voluntary_ctxt_switches:\t14\nnonvoluntary_ctxt_switches:\t15\n");
 	put_file(dir, "io",
 		 "rchar: 1001\nwchar: 1002\nsyscr: 3\nsyscw: 4\nread_bytes: 409600\n"
-		 "write_bytes: 819200\ncancelled_write_bytes: 0\n");
+		 "write_bytes: 819200\ncancelled_write_bytes: 8192\n");
+	put_file(
+	    dir, "smaps_rollup",
+	    "55763b2af000-7ffdd7b23000 ---p 00000000 00:00 0                          [rollup]\n"
+	    "Rss:                4360 kB\nPss:                 983 kB\n"
+	    "Pss_Dirty:           739 kB\nPss_Anon:            739 kB\n"
+	    "Pss_File:            243 kB\nPss_Shmem:             1 kB\n"
+	    "Shared_Clean:       3128 kB\nShared_Dirty:        812 kB\n"
+	    "Private_Clean:        40 kB\nPrivate_Dirty:       380 kB\n"
+	    "Private_Hugetlb:       0 kB\nSwap:                 20 kB\n"
+	    "SwapPss:              17 kB\nLocked:                0 kB\n");
+	put_file(dir, "maps",
+		 "55e0c0000000-55e0c0002000 r--p 00000000 fe:00 4711 /usr/bin/rowtest\n"
+		 "55e0c0002000-55e0c0003000 r-xp 00002000 fe:00 4711 /usr/bin/rowtest\n"
+		 "55e0c1000000-55e0c1021000 rw-p 00000000 00:00 0                    [heap]\n"
+		 "7f0000000000-7f0000004000 r-xp 00000000 fe:00 815 /usr/lib/librow.so\n"
+		 "7f0000004000-7f0000006000 r--p 00000000 fe:00 999 /usr/share/row.dat\n");
 	put_file(dir, "cgroup", FIXTURE_CGROUP_FILE);
 	put_file(dir, "schedstat", "1111 2222 3\n");
 	snprintf(path, sizeof(path), "%s/100/ns", dir);
@@ -384,7 +420,8 @@ static void test_proc_fills(void **state)
 		     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
 		     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR | ROW_NEED_CGROUP_PSI |
 		     ROW_NEED_LOGINUID | ROW_NEED_ENVIRON | ROW_NEED_NUMA | ROW_NEED_NS |
-		     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP,
+		     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP |
+		     ROW_NEED_ROLLUP | ROW_NEED_MAPS,
 	    .node_root = nodes};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
@@ -427,7 +464,8 @@ static void test_recorded_needs(void **state)
 		PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD |
 		ROW_NEED_AUTOGROUP | ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
 		ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID | ROW_NEED_NS |
-		ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP);
+		ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP |
+		ROW_NEED_ROLLUP | ROW_NEED_MAPS);
 	/* what every recording reads is some of it, and the lazy files are files the sampler
 	 * reads lazily */
 	assert_int_equal((RECORD_NEEDS | RECORD_NEEDS_LAZY) & ~row_recorded_needs, 0);

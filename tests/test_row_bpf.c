@@ -182,6 +182,29 @@ struct want {
 #define BPF_has_loginuid ELSEWHERE("test_id_columns.sh")
 #define BPF_loginuid ELSEWHERE("test_id_columns.sh")
 #define BPF_environ ELSEWHERE("test_id_columns.sh")
+/* smaps_rollup, read from /proc by PID for the BPF frame source's rows (sampler_read_side) */
+#define BPF_has_rollup ELSEWHERE("test_mem_columns.sh")
+#define BPF_has_pss_split ELSEWHERE("test_mem_columns.sh")
+#define BPF_pss_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_pss_anon_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_pss_file_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_pss_shmem_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_uss_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_swap_pss_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_has_io_ops IS(b->has_io_ops && p->has_io_ops)
+/* the child read and wrote with system calls before the first frame */
+#define BPF_io_syscr IS(b->io_syscr == p->io_syscr && b->io_syscr > 0)
+#define BPF_io_syscw IS(b->io_syscw == p->io_syscw && b->io_syscw > 0)
+#define BPF_io_cancelled SAME(io_cancelled)
+#define BPF_io_rate                                                                                \
+	IS(b->io_rate == b->io_read_rate + b->io_write_rate &&                                     \
+	   p->io_rate == p->io_read_rate + p->io_write_rate)
+/* statm's constant 0 */
+#define BPF_has_dirty IS(b->has_dirty && p->has_dirty)
+#define BPF_dirty_pages IS(b->dirty_pages == 0 && p->dirty_pages == 0)
+/* maps, read from /proc by PID for the BPF frame source's rows (sampler_read_side) */
+#define BPF_has_lib ELSEWHERE("test_mem_columns.sh")
+#define BPF_lib_kb ELSEWHERE("test_mem_columns.sh")
 #define BPF_cgroup_v1 NOT_BPF
 #define BPF_ctr_counting NOT_BPF
 #define BPF_ctr_ipc NOT_BPF

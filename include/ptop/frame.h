@@ -44,6 +44,7 @@ enum row_source {
 #define ROW_NEED_WCHAN PROC_NEED(PROC_FILE_WCHAN)
 #define ROW_NEED_AUTOGROUP PROC_NEED(PROC_FILE_AUTOGROUP)
 #define ROW_NEED_SECATTR PROC_NEED(PROC_FILE_SECATTR)
+#define ROW_NEED_ROLLUP PROC_NEED(PROC_FILE_ROLLUP)
 /* Not a file: the job control and scheduling members, which stat gives /proc at no
  * cost and the BPF source's walk reads only when asked (pointers to chase per process) */
 #define ROW_NEED_JOB (1u << 31)
@@ -88,6 +89,8 @@ enum row_source {
 /* the cgroup path condensed as htop's CCGROUP: made from the path at the frame's end */
 #define ROW_NEED_CCGROUP_BIT (1u << 21)
 #define ROW_NEED_CCGROUP (PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_CCGROUP_BIT)
+/* maps, read whole (its size has no bound) by path, not through a held descriptor (LIB) */
+#define ROW_NEED_MAPS (1u << 19)
 
 /* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
 #define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)

@@ -82,7 +82,8 @@ extern const struct field_def field_defs[FIELD_COUNT];
 int field_by_name(const char *name);
 /* The field htop calls name (any case: "PERCENT_CPU", "M_RESIDENT"), or -1. */
 int field_by_htop_name(const char *name);
-/* The field whose title is name, exactly as top prints it ("%CPU", "TIME+"), or -1. */
+/* The field whose title is name, exactly as top prints it ("%CPU", "TIME+"; "ioR", which
+ * ptop titles RBYTES), or -1. */
 int field_by_title(const char *name);
 /*
  * The field name stands for, or -1: first top's title exactly ("%CPU"), then

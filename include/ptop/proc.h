@@ -146,6 +146,26 @@ struct proc_maps_entry {
  */
 int proc_parse_maps_line(const char *buf, size_t len, struct proc_maps_entry *out, size_t *used);
 
+/* A file /proc/PID/maps maps, as proc_maps_lib() sums it. */
+struct proc_maps_file {
+	uint64_t dev; /* major << 32 | minor */
+	uint64_t inode;
+	uint64_t bytes; /* of all its mappings */
+	bool exec;	/* one of them is executable */
+};
+
+/*
+ * htop's LIB (M_LRS) from the whole of /proc/PID/maps (len bytes at buf): the
+ * mapped size of every file (by device and inode; anonymous and special
+ * mappings have none) of which some mapping is executable, its other
+ * mappings included. files (cap entries, the caller's) is where the files
+ * are summed. 0 with *bytes set; -ENODATA for an empty file (a kernel thread
+ * has no memory); -ENOSPC when it maps more than cap files (*need says how
+ * many to give); -EINVAL a line malformed; -ERANGE a number that does not fit.
+ */
+int proc_maps_lib(const char *buf, size_t len, struct proc_maps_file *files, size_t cap,
+		  size_t *need, uint64_t *bytes);
+
 /* /proc/PID/io (proc(5)): I/O accounting, all in bytes but the syscall counts. */
 struct proc_io {
 	uint64_t rchar, wchar;		  /* bytes passed to read()/write() and the like */
@@ -243,17 +263,28 @@ int proc_parse_netdev(const char *buf, size_t len, struct proc_netdev_entry *out
  */
 int proc_parse_limits_nofile(const char *buf, size_t len, uint64_t *soft);
 
-/* /proc/PID/smaps_rollup's proportional sizes (KiB). */
+/* /proc/PID/smaps_rollup's sizes (KiB): the sum of its mappings' lines of the same names. */
 struct proc_rollup {
 	uint64_t pss_kb;      /* resident, each page divided among the processes that map it */
-	uint64_t swap_pss_kb; /* swapped, the same way (0 before Linux 4.3, which lacks the line) */
+	uint64_t pss_anon_kb; /* the same, of anonymous, file and shmem pages (Pss_Anon, */
+	uint64_t pss_file_kb; /* Pss_File, Pss_Shmem; Linux 5.9 on: PROC_ROLLUP_SPLIT) */
+	uint64_t pss_shmem_kb;
+	uint64_t private_clean_kb; /* resident and mapped by it alone (PROC_ROLLUP_PRIVATE) */
+	uint64_t private_dirty_kb;
+	uint64_t swap_pss_kb; /* swapped, divided as Pss (Linux 4.3 on: PROC_ROLLUP_SWAPPSS) */
+	unsigned have;	      /* PROC_ROLLUP_*: which lines besides Pss were there */
 };
+#define PROC_ROLLUP_SPLIT 0x1u	 /* Pss_Anon, Pss_File and Pss_Shmem, all three */
+#define PROC_ROLLUP_PRIVATE 0x2u /* Private_Clean and Private_Dirty, both */
+#define PROC_ROLLUP_SWAPPSS 0x4u /* SwapPss */
 
 /*
  * /proc/PID/smaps_rollup: its heading line, then "Name:  N kB" lines; Pss is
- * required, SwapPss taken when present, the others skipped. 0; -ENODATA for
- * an empty file (a kernel thread has no memory to roll up); -EINVAL when
- * malformed, cut or without Pss; -ERANGE a number that does not fit.
+ * required, the other members taken when present (a member whose line is
+ * missing is 0, and have says which are there), the other lines skipped. 0;
+ * -ENODATA for an empty file (a kernel thread has no memory to roll up);
+ * -EINVAL when malformed, cut, without Pss or with a line twice; -ERANGE a
+ * number that does not fit.
  */
 int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out);
 
@@ -332,6 +363,7 @@ enum proc_file {
 	PROC_FILE_SECATTR,   /* its security label (attr/current): SECATTR */
 	PROC_FILE_LOGINUID,  /* the uid it logged in as (loginuid): LOGID */
 	PROC_FILE_ENVIRON,   /* its environment (environ): ENVIRON */
+	PROC_FILE_ROLLUP,    /* smaps_rollup, a walk of its page tables: PSS ... PSSWP */
 	PROC_NFILES
 };
 

@@ -1231,6 +1231,7 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 	secs = prev ? c->interval : f->uptime_s - (double)p->start_ticks / (double)c->hz;
 	p->io_read_rate = frame_io_rate(p->io_read_bytes, prev ? prev->io_read : 0, secs);
 	p->io_write_rate = frame_io_rate(p->io_write_bytes, prev ? prev->io_write : 0, secs);
+	p->io_rate = p->io_read_rate + p->io_write_rate;
 }
 
 static uint64_t pages_kb(int64_t pages, uint64_t page_kb)
@@ -1361,6 +1362,9 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->perf_fds = -1;
 	/* statm's figures; without an mm (a kernel thread, an exited leader) 0, as statm's */
 	p->has_seg = true;
+	/* statm's dirty count: the constant 0 statm prints */
+	p->has_dirty = true;
+	p->dirty_pages = 0;
 	/* as stat sums them: every live thread's, the leader's included, and the dead ones' */
 	p->has_flt = true;
 	p->minflt = g->min_flt + r->sig_min_flt;
@@ -1389,6 +1393,10 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->io_wchar = g->io.wchar + r->sig_io.wchar;
 	p->io_read_bytes = g->io.read_bytes + r->sig_io.read_bytes;
 	p->io_write_bytes = g->io.write_bytes + r->sig_io.write_bytes;
+	p->has_io_ops = true;
+	p->io_syscr = g->io.syscr + r->sig_io.syscr;
+	p->io_syscw = g->io.syscw + r->sig_io.syscw;
+	p->io_cancelled = g->io.cancelled_write_bytes + r->sig_io.cancelled_write_bytes;
 	cputime_adjust(g->ut + r->sig_utime, g->st + r->sig_stime, g->rt + r->sig_runtime,
 		       r->sig_prev_utime, r->sig_prev_stime, c->hz, &p->utime, &p->stime);
 }
@@ -1654,6 +1662,9 @@ static void group_tasks(struct bpfsrc *b)
 		g->io.wchar += r->io.wchar;
 		g->io.read_bytes += r->io.read_bytes;
 		g->io.write_bytes += r->io.write_bytes;
+		g->io.syscr += r->io.syscr;
+		g->io.syscw += r->io.syscw;
+		g->io.cancelled_write_bytes += r->io.cancelled_write_bytes;
 	}
 }
 
@@ -1696,6 +1707,9 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		t->io_wchar = r->io.wchar;
 		t->io_read_bytes = r->io.read_bytes;
 		t->io_write_bytes = r->io.write_bytes;
+		t->io_syscr = r->io.syscr;
+		t->io_syscw = r->io.syscw;
+		t->io_cancelled = r->io.cancelled_write_bytes;
 		cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, c->hz,
 			       &t->utime, &t->stime);
 		/* the leader has no mm once its thread exited: a live thread shows the process's */
@@ -1885,6 +1899,10 @@ static void fill_exit(const struct bpfsrc *b, const struct ptop_exit *e, const s
 	p->io_wchar = e->io.wchar;
 	p->io_read_bytes = e->io.read_bytes;
 	p->io_write_bytes = e->io.write_bytes;
+	p->has_io_ops = true;
+	p->io_syscr = e->io.syscr;
+	p->io_syscw = e->io.syscw;
+	p->io_cancelled = e->io.cancelled_write_bytes;
 	if (c->cgroups && b->cgroup_ids) {
 		const char *path = cgroup_ids_path(b->cgroup_ids, e->cgroup_id);
 

@@ -70,6 +70,9 @@ static __always_inline void task_io(struct task_io_accounting *a, struct ptop_io
 	o->wchar = a->wchar;
 	o->read_bytes = a->read_bytes;
 	o->write_bytes = a->write_bytes;
+	o->syscr = a->syscr;
+	o->syscw = a->syscw;
+	o->cancelled_write_bytes = a->cancelled_write_bytes;
 }
 
 /* The kernfs id of t's unified-hierarchy cgroup, 0 when a link is missing. */
@@ -773,6 +776,9 @@ static __always_inline void refresh(struct task_struct *t, struct task_struct *u
 			p->io.wchar += io.wchar;
 			p->io.read_bytes += io.read_bytes;
 			p->io.write_bytes += io.write_bytes;
+			p->io.syscr += io.syscr;
+			p->io.syscw += io.syscw;
+			p->io.cancelled_write_bytes += io.cancelled_write_bytes;
 		}
 		d_threads++;
 	}
@@ -967,6 +973,9 @@ static __always_inline void exit_add(struct ptop_exit *e, struct task_struct *t)
 	e->io.wchar += io.wchar;
 	e->io.read_bytes += io.read_bytes;
 	e->io.write_bytes += io.write_bytes;
+	e->io.syscr += io.syscr;
+	e->io.syscw += io.syscw;
+	e->io.cancelled_write_bytes += io.cancelled_write_bytes;
 }
 
 /* The last thread of a process exits: its record as it stands, kept for the free. */

@@ -29,6 +29,8 @@ enum ptop_task_mm { PTOP_MM_FILE, PTOP_MM_ANON, PTOP_MM_SWAP, PTOP_MM_SHMEM, PTO
 struct ptop_io {
 	__u64 rchar, wchar;	       /* bytes through read() and write() */
 	__u64 read_bytes, write_bytes; /* bytes from and to storage */
+	__u64 syscr, syscw;	       /* read and write system calls */
+	__u64 cancelled_write_bytes;   /* written to the page cache, then truncated away */
 };
 
 struct ptop_task {

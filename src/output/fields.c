@@ -111,11 +111,23 @@ int field_by_htop_name(const char *name)
 	return -1;
 }
 
+/* top's titles of columns shown under another title: the same value, one column. */
+static const struct {
+	const char *title;
+	enum field_id id;
+} title_aliases[] = {
+    {"ioR", FIELD_IO_READ}, /* top's: io's read_bytes */
+    {"ioW", FIELD_IO_WRITE},
+};
+
 int field_by_title(const char *name)
 {
 	for (int i = 0; i < FIELD_COUNT; i++)
 		if (!strcmp(name, field_defs[i].title))
 			return i;
+	for (size_t i = 0; i < sizeof(title_aliases) / sizeof(title_aliases[0]); i++)
+		if (!strcmp(name, title_aliases[i].title))
+			return (int)title_aliases[i].id;
 	return -1;
 }
 
@@ -133,7 +145,8 @@ static int by_heading(const char *name, bool htop, bool icase)
 
 int field_named(const char *name, bool any_case)
 {
-	int id = by_heading(name, false, false);
+	/* top's titles, its aliases too */
+	int id = field_by_title(name);
 
 	if (id < 0)
 		id = field_by_name(name);
@@ -867,6 +880,13 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_RSLK:
 	case FIELD_RSSH:
 	case FIELD_USED:
+	case FIELD_PSS:
+	case FIELD_PSAN:
+	case FIELD_PSFD:
+	case FIELD_PSSH:
+	case FIELD_USS:
+	case FIELD_PSSWP:
+	case FIELD_LIB:
 		fmt_mem_field(b, id, p, v);
 		break;
 	case FIELD_CUU:
@@ -899,6 +919,8 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_IO_WRITE:
 	case FIELD_IO_RCHAR:
 	case FIELD_IO_WCHAR:
+	case FIELD_CNCLWB:
+	case FIELD_IO_RATE:
 		fmt_bytes(b, VAL(uint64_t, p, &field_defs[id]));
 		break;
 	case FIELD_MINFLT:
@@ -908,6 +930,9 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 	case FIELD_VMJ:
 	case FIELD_VMN:
 	case FIELD_CTXT:
+	case FIELD_SYSCR:
+	case FIELD_SYSCW:
+	case FIELD_NDRT:
 		fmt_count(b, VAL(uint64_t, p, &field_defs[id]), field_defs[id].width);
 		break;
 	case FIELD_CTR1:

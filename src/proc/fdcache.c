@@ -32,6 +32,7 @@ static const char *const file_names[PROC_NFILES] = {
     [PROC_FILE_SECATTR] = "attr/current",
     [PROC_FILE_LOGINUID] = "loginuid",
     [PROC_FILE_ENVIRON] = "environ",
+    [PROC_FILE_ROLLUP] = "smaps_rollup",
 };
 
 void fdcache_init(struct proc_reader *r)

@@ -3,7 +3,8 @@
  * parse_limits.c: small parsers of per-process files: two the metrics'
  * process-exporter families read, /proc/PID/limits (one line, "Max open
  * files", whose soft limit bounds the descriptors a process may open) and
- * /proc/PID/smaps_rollup (proportional resident and swapped sizes), and the
+ * /proc/PID/smaps_rollup (proportional and private sizes: the metrics' and
+ * the PSS, PSan, PSfd, PSsh, USS and PSSWP columns'), and the
  * one number of /proc/PID/oom_score and oom_score_adj (the OOM columns),
  * the symbol of /proc/PID/wchan (the WCHAN column), the line of
  * /proc/PID/autogroup (AGID, AGNI), the label of /proc/PID/attr/current
@@ -13,6 +14,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -92,10 +94,26 @@ static int rollup_kb(const char *p, const char *eol, uint64_t *out)
 	return 0;
 }
 
+/* The lines of smaps_rollup a proc_rollup keeps: Pss first, required; the rest each in a group. */
+static const struct rollup_line {
+	const char *name;
+	unsigned group; /* PROC_ROLLUP_*, 0 for Pss */
+	size_t off;
+} rollup_lines[] = {
+    {"Pss", 0, offsetof(struct proc_rollup, pss_kb)},
+    {"Pss_Anon", PROC_ROLLUP_SPLIT, offsetof(struct proc_rollup, pss_anon_kb)},
+    {"Pss_File", PROC_ROLLUP_SPLIT, offsetof(struct proc_rollup, pss_file_kb)},
+    {"Pss_Shmem", PROC_ROLLUP_SPLIT, offsetof(struct proc_rollup, pss_shmem_kb)},
+    {"Private_Clean", PROC_ROLLUP_PRIVATE, offsetof(struct proc_rollup, private_clean_kb)},
+    {"Private_Dirty", PROC_ROLLUP_PRIVATE, offsetof(struct proc_rollup, private_dirty_kb)},
+    {"SwapPss", PROC_ROLLUP_SWAPPSS, offsetof(struct proc_rollup, swap_pss_kb)},
+};
+#define ROLLUP_LINES (sizeof(rollup_lines) / sizeof(rollup_lines[0]))
+
 int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out)
 {
 	const char *p = buf, *end = buf + len, *eol;
-	bool pss = false, swap = false;
+	unsigned seen = 0, groups = 0, missing = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!len)
@@ -106,8 +124,7 @@ int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out)
 		return -EINVAL;
 	for (p = eol + 1; p < end; p = eol + 1) {
 		const char *colon;
-		uint64_t *v = NULL;
-		bool *seen = NULL;
+		size_t i;
 		int err;
 
 		eol = memchr(p, '\n', (size_t)(end - p));
@@ -116,20 +133,29 @@ int proc_parse_rollup(const char *buf, size_t len, struct proc_rollup *out)
 		colon = memchr(p, ':', (size_t)(eol - p));
 		if (!colon || colon == p)
 			return -EINVAL;
-		if (colon - p == 3 && !memcmp(p, "Pss", 3))
-			v = &out->pss_kb, seen = &pss;
-		else if (colon - p == 7 && !memcmp(p, "SwapPss", 7))
-			v = &out->swap_pss_kb, seen = &swap;
-		if (!v)
+		for (i = 0; i < ROLLUP_LINES; i++)
+			if ((size_t)(colon - p) == strlen(rollup_lines[i].name) &&
+			    !memcmp(p, rollup_lines[i].name, (size_t)(colon - p)))
+				break;
+		if (i == ROLLUP_LINES)
 			continue;
-		if (*seen)
+		if (seen & 1u << i)
 			return -EINVAL;
-		*seen = true;
-		err = rollup_kb(colon + 1, eol, v);
+		seen |= 1u << i;
+		err = rollup_kb(colon + 1, eol, (uint64_t *)((char *)out + rollup_lines[i].off));
 		if (err)
 			return err;
 	}
-	return pss ? 0 : -EINVAL;
+	if (!(seen & 1u))
+		return -EINVAL;
+	/* a group holds when all its lines were there */
+	for (size_t i = 1; i < ROLLUP_LINES; i++) {
+		groups |= rollup_lines[i].group;
+		if (!(seen & 1u << i))
+			missing |= rollup_lines[i].group;
+	}
+	out->have = groups & ~missing;
+	return 0;
 }
 
 int proc_parse_oom(const char *buf, size_t len, int *out)

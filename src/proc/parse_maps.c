@@ -3,9 +3,12 @@
  * parse_maps.c: one line of /proc/PID/maps at a time:
  * "start-end perms offset major:minor inode [path]". The kernel escapes '\n'
  * in paths as "\012", so a line ends at the first newline; a path of a file
- * that was unlinked ends in " (deleted)", which is cut off and flagged.
+ * that was unlinked ends in " (deleted)", which is cut off and flagged. And
+ * the sum htop's LIB column makes of a whole file: the files some mapping
+ * executes, all their mappings.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptop/proc.h"
@@ -61,5 +64,72 @@ int proc_parse_maps_line(const char *buf, size_t len, struct proc_maps_entry *ou
 		out->path.n -= sizeof(deleted_suffix) - 1;
 		out->deleted = true;
 	}
+	return 0;
+}
+
+static int file_cmp(const void *a, const void *b)
+{
+	const struct proc_maps_file *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->inode < y->inode ? -1 : x->inode > y->inode;
+}
+
+int proc_maps_lib(const char *buf, size_t len, struct proc_maps_file *files, size_t cap,
+		  size_t *need, uint64_t *bytes)
+{
+	size_t n = 0, used;
+	uint64_t sum = 0;
+
+	*bytes = 0;
+	*need = 0;
+	if (!len)
+		return -ENODATA;
+	for (size_t at = 0; at < len; at += used) {
+		struct proc_maps_entry e;
+		uint64_t dev;
+		int err = proc_parse_maps_line(buf + at, len - at, &e, &used);
+
+		if (err)
+			return err;
+		/* anonymous memory, the heap, the stack, [vdso]: no file behind them; nor is
+		 * there a path to one behind anon_inode:[...] (htop takes lines with a '/') */
+		if (!e.inode || (!e.dev_major && !e.dev_minor) || !memchr(e.path.p, '/', e.path.n))
+			continue;
+		dev = (uint64_t)e.dev_major << 32 | e.dev_minor;
+		/* a file's mappings are usually next to each other: merged as they come */
+		if (n && n <= cap && files[n - 1].dev == dev && files[n - 1].inode == e.inode) {
+			files[n - 1].bytes += e.end - e.start;
+			files[n - 1].exec |= e.perms[2] == 'x';
+			continue;
+		}
+		if (n < cap)
+			files[n] = (struct proc_maps_file){.dev = dev,
+							   .inode = e.inode,
+							   .bytes = e.end - e.start,
+							   .exec = e.perms[2] == 'x'};
+		n++;
+	}
+	if (n > cap) {
+		*need = n;
+		return -ENOSPC;
+	}
+	/* the same file mapped apart: its mappings meet once sorted */
+	qsort(files, n, sizeof(*files), file_cmp);
+	for (size_t i = 0; i < n;) {
+		uint64_t size = 0;
+		bool exec = false;
+		size_t j;
+
+		for (j = i; j < n && !file_cmp(&files[i], &files[j]); j++) {
+			size += files[j].bytes;
+			exec |= files[j].exec;
+		}
+		if (exec)
+			sum += size;
+		i = j;
+	}
+	*bytes = sum;
 	return 0;
 }

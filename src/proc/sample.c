@@ -126,7 +126,10 @@ struct sampler {
 	char stat_buf[STAT_BUF], statm_buf[STATM_BUF], status_buf[STATUS_BUF];
 	char io_buf[IO_BUF], cgroup_buf[CGROUP_BUF];
 	char side_buf[SIDE_BUF];
-	struct sbuf groups; /* a list of supplementary groups being made */
+	struct sbuf groups;	      /* a list of supplementary groups being made */
+	struct sbuf maps;	      /* a process's maps, for LIB */
+	struct proc_maps_file *files; /* its files, summed (proc_maps_lib) */
+	size_t nfiles;
 };
 
 static enum stat_item cpu_items[] = {
@@ -328,6 +331,8 @@ void sampler_free(struct sampler *s)
 	free(s->cpu_node);
 	free(s->env_buf);
 	sbuf_free(&s->groups);
+	sbuf_free(&s->maps);
+	free(s->files);
 	sysio_free(s->sysio);
 	psi_free(s->psi);
 	cgpsi_free(s->cgpsi);
@@ -495,9 +500,10 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	bool first;
 	ssize_t n;
 
-	p->has_io = false;
+	p->has_io = p->has_io_ops = false;
 	p->io_rchar = p->io_wchar = p->io_read_bytes = p->io_write_bytes = 0;
-	p->io_read_rate = p->io_write_rate = 0;
+	p->io_read_rate = p->io_write_rate = p->io_rate = 0;
+	p->io_syscr = p->io_syscw = p->io_cancelled = 0;
 	if (!(needs & PROC_NEED(PROC_FILE_IO)))
 		return;
 	/*
@@ -516,10 +522,15 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	p->io_wchar = io.wchar;
 	p->io_read_bytes = io.read_bytes;
 	p->io_write_bytes = io.write_bytes;
+	p->has_io_ops = true;
+	p->io_syscr = io.syscr;
+	p->io_syscw = io.syscw;
+	p->io_cancelled = io.cancelled_write_bytes;
 	first = slot->io_at <= 0;
 	secs = first ? uptime - (double)p->start_ticks / (double)s->hz : s->now_mono - slot->io_at;
 	p->io_read_rate = frame_io_rate(io.read_bytes, first ? 0 : slot->io_prev_read, secs);
 	p->io_write_rate = frame_io_rate(io.write_bytes, first ? 0 : slot->io_prev_write, secs);
+	p->io_rate = p->io_read_rate + p->io_write_rate;
 	slot->io_prev_read = io.read_bytes;
 	slot->io_prev_write = io.write_bytes;
 	slot->io_at = s->now_mono;
@@ -704,6 +715,71 @@ static void whose(const struct proc_slot *slot, const struct frame_proc *p, int 
 		*pid = p->tgid ? p->tgid : p->pid;
 		*tid = p->tgid && p->pid != p->tgid ? p->pid : 0;
 	}
+}
+
+/*
+ * Its smaps_rollup, when asked for: the kernel walks its page tables for it, which is why only
+ * a column asks. Unknown where refused (the kernel's ptrace check), for a kernel thread (empty)
+ * and where the file is malformed. A thread's row has its process's (one memory).
+ */
+static void sample_rollup(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			  unsigned needs)
+{
+	struct proc_rollup r;
+	ssize_t len;
+
+	p->has_rollup = p->has_pss_split = false;
+	p->pss_kb = p->pss_anon_kb = p->pss_file_kb = p->pss_shmem_kb = 0;
+	p->uss_kb = p->swap_pss_kb = 0;
+	if (!(needs & ROW_NEED_ROLLUP))
+		return;
+	len = side_read(s, slot, p, PROC_FILE_ROLLUP, "smaps_rollup", s->side_buf,
+			sizeof(s->side_buf));
+	if (len <= 0 || proc_parse_rollup(s->side_buf, (size_t)len, &r))
+		return;
+	p->has_rollup = true;
+	p->pss_kb = r.pss_kb;
+	/* top's USS: Private_Clean + Private_Dirty, which a kernel with the rollup has */
+	p->uss_kb = r.private_clean_kb + r.private_dirty_kb;
+	p->swap_pss_kb = r.swap_pss_kb;
+	if (r.have & PROC_ROLLUP_SPLIT) {
+		p->has_pss_split = true;
+		p->pss_anon_kb = r.pss_anon_kb;
+		p->pss_file_kb = r.pss_file_kb;
+		p->pss_shmem_kb = r.pss_shmem_kb;
+	}
+}
+
+/*
+ * htop's LIB from its maps, when asked for: a file without bound, read whole by path into a
+ * buffer that keeps its size. A thread's row has its process's (one memory). Unknown where
+ * refused (the kernel's ptrace check), for a kernel thread (empty) and where malformed.
+ */
+static void sample_lib(struct sampler *s, const struct proc_slot *slot, struct frame_proc *p,
+		       unsigned needs)
+{
+	int pid = slot ? (slot->tgid ? slot->tgid : slot->pid) : (p->tgid ? p->tgid : p->pid);
+	uint64_t bytes;
+	size_t need;
+	int err;
+
+	p->has_lib = false;
+	p->lib_kb = 0;
+	if (!(needs & ROW_NEED_MAPS))
+		return;
+	sbuf_reset(&s->maps);
+	if (proc_read_all(s->root, pid, 0, "maps", &s->maps))
+		return;
+	err = proc_maps_lib(s->maps.p, s->maps.len, s->files, s->nfiles, &need, &bytes);
+	if (err == -ENOSPC) {
+		s->nfiles = need + need / 2;
+		s->files = xreallocarray(s->files, s->nfiles, sizeof(*s->files));
+		err = proc_maps_lib(s->maps.p, s->maps.len, s->files, s->nfiles, &need, &bytes);
+	}
+	if (err)
+		return;
+	p->has_lib = true;
+	p->lib_kb = bytes / 1024;
 }
 
 /*
@@ -922,6 +998,8 @@ static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_
 	if (!p->has_ioprio)
 		p->ioprio = 0;
 	sample_secattr(s, slot, p, needs);
+	sample_rollup(s, slot, p, needs);
+	sample_lib(s, slot, p, needs);
 	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
 	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
 	sample_loginuid(s, slot, p, needs);
@@ -1022,6 +1100,8 @@ static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_pr
 		p->code_kb = sm.text * s->page_kb;
 		p->data_kb = sm.data * s->page_kb;
 		p->has_seg = true;
+		p->dirty_pages = sm.dt;
+		p->has_dirty = true;
 	}
 	return 0;
 }
@@ -1196,7 +1276,7 @@ static void lazy_restore(struct sampler *s, struct proc_slot *slot, const struct
 	lazy_copy(p, &l->p, lazy);
 	if (lazy & PROC_NEED(PROC_FILE_IO)) {
 		/* no run, no I/O: its rates are 0, and the next read's cover the frame before it */
-		p->io_read_rate = p->io_write_rate = 0;
+		p->io_read_rate = p->io_write_rate = p->io_rate = 0;
 		if (p->has_io)
 			slot->io_at = s->now_mono;
 	}
@@ -1243,7 +1323,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->pid = slot->pid;
 	fill_stat(s, &st, p);
 	p->shared_kb = 0;
-	p->has_seg = false;
+	p->has_seg = p->has_dirty = false;
 	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
 	/* filled for the whole frame at its end (sampler_end), when asked for */
 	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
@@ -1924,7 +2004,8 @@ static void side_cglines(struct sampler *s, struct frame_proc *p)
 #define SIDE_NEEDS                                                                                 \
 	(ROW_NEED_WCHAN | ROW_NEED_AUTOGROUP | ROW_NEED_SECATTR | ROW_NEED_EXE | ROW_NEED_CWD |    \
 	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT | ROW_NEED_LOGINUID | ROW_NEED_ENVIRON |            \
-	 ROW_NEED_NUMA | ROW_NEED_NS | ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES_BIT)
+	 ROW_NEED_NUMA | ROW_NEED_NS | ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO |                       \
+	 ROW_NEED_CGLINES_BIT | ROW_NEED_ROLLUP | ROW_NEED_MAPS)
 
 void sampler_read_side(struct sampler *s, struct frame *f)
 {

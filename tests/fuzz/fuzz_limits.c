@@ -3,7 +3,8 @@
  * fuzz_limits.c: libFuzzer target for proc_parse_limits_nofile(),
  * proc_parse_rollup(), proc_parse_oom() and proc_parse_wchan(). Each input is
  * copied into a heap block of exactly its size, so ASan reports any read past
- * len; an accepted input ends in a newline, an accepted rollup has a Pss line,
+ * len; an accepted input ends in a newline, an accepted rollup has a Pss line
+ * (and no split figure its Pss_Anon line did not give, nor a group bit unknown),
  * an accepted OOM number has that one newline only, an accepted wchan is its
  * whole input, without a newline, or "0" with no name, an accepted
  * autogroup is one line with a nice value in -20..19, an accepted
@@ -47,7 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (!size || buf[size - 1] != '\n' || !memmem(buf, size, "Max open files ", 15)))
 		abort();
 	if (proc_parse_rollup(buf, size, &r) == 0 &&
-	    (buf[size - 1] != '\n' || !memmem(buf, size, "\nPss:", 5)))
+	    (buf[size - 1] != '\n' || !memmem(buf, size, "\nPss:", 5) ||
+	     r.have & ~(PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS) ||
+	     (!(r.have & PROC_ROLLUP_SPLIT) && r.pss_anon_kb &&
+	      !memmem(buf, size, "\nPss_Anon:", 10))))
 		abort();
 	if (proc_parse_oom(buf, size, &oom) == 0 &&
 	    (buf[size - 1] != '\n' || memchr(buf, '\n', size - 1)))

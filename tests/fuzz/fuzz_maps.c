@@ -4,8 +4,11 @@
  * copied into a heap block of exactly its size, so ASan reports any read
  * past len, and walked line by line with *used as a reader does: a bad line
  * is stepped over to its newline. Every parsed line must keep its path
- * inside the line and its addresses in order.
+ * inside the line and its addresses in order. The whole input is summed as
+ * htop's LIB too (proc_maps_lib()): an empty one is no answer, a file count
+ * beyond the places given says how many more would do, a failure sums nothing.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size ? size : 1);
-	size_t off = 0;
+	struct proc_maps_file files[64];
+	size_t off = 0, need;
+	uint64_t bytes;
+	int err;
 
 	if (!buf)
 		return 0;
@@ -41,6 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nl = memchr(line, '\n', size - off);
 		off = nl ? (size_t)(nl - buf) + 1 : size;
 	}
+	err = proc_maps_lib(buf, size, files, 64, &need, &bytes);
+	if ((!err && !size) || (err == -ENOSPC && need <= 64) || (err && bytes))
+		abort();
 	free(buf);
 	return 0;
 }
