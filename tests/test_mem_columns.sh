@@ -49,7 +49,7 @@ wait_state "$child" S
 
 frame_sources
 
-fields=pid,pss,PSan,pss_file,M_PSS,PSsh,USS,M_PSSWP,ioRop,SYSCW,cnclwb,IO_RATE,read_rate,write_rate,nDRT,ioR,ioW,M_LRS
+fields=pid,rss,pss,PSan,pss_file,M_PSS,PSsh,USS,M_PSSWP,ioRop,SYSCW,cnclwb,IO_RATE,read_rate,write_rate,nDRT,ioR,ioW,M_LRS
 for s in $sources; do
 	"$PTOP" -b -n 2 -d 0.2 -o json --source="$s" -p "$child" --fields "$fields" \
 		>"$tmp/$s.json" || fail "$s: json"
@@ -79,6 +79,8 @@ statm = open(f"/proc/{child}/statm").read().split()
 assert r["pss_anon_kb"] == roll["Pss_Anon"] >= 8192, (r, roll)
 assert r["pss_shmem_kb"] == roll["Pss_Shmem"] >= 2048, (r, roll)
 assert r["swap_pss_kb"] == roll["SwapPss"], (r, roll)
+# top's RSS: the rollup's Rss, whole (a sleeping process's pages stay mapped)
+assert abs(r["rss_smaps_kb"] - roll["Rss"]) <= 64, (r, roll)
 # file pages are shared with whatever maps the same files (this script's python, while it runs),
 # so the figures over them move: bounded by what cannot move
 def near(a, b):
@@ -119,13 +121,14 @@ PY
 done
 
 # top 4's own figures for the same child, where this top is procps 4 (its rcfile format 'k'):
-# a toprc showing PID, PSS, PSan, PSfd, PSsh, USS, ioR, ioRop, ioW, ioWop, nDRT, CODE, DATA
+# a toprc showing PID, RSS, PSS, PSan, PSfd, PSsh, USS, ioR, ioRop, ioW, ioWop, nDRT, CODE, DATA
 if top -V 2>/dev/null | grep -q 'procps-ng 4\.'; then
 	mkdir -p "$tmp/home/.config/procps"
 	"$PYTHON" - "$tmp/home/.config/procps/toprc" <<'PY'
 import sys
-# top 4.0's enum pflag: PID 0, COD 25, DAT 26, DRT 30, PSS 61 ... USS 65, IRB 66 ... IWO 69; 78 in all
-show = [0, 61, 62, 63, 64, 65, 66, 67, 68, 69, 30, 25, 26]
+# top 4.0's enum pflag: PID 0, COD 25, DAT 26, DRT 30, RSS 60, PSS 61 ... USS 65, IRB 66 ... IWO
+# 69; 78 in all
+show = [0, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 30, 25, 26]
 order = show + [i for i in range(78) if i not in show]
 def fields(on):
     return " ".join(str((i + ord("%")) << 1 | (on and i in show)) for i in order)
@@ -143,14 +146,14 @@ PY
 	HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" top -b -n 1 -w 512 -p "$child" \
 		>"$tmp/top.txt" || fail "top -b"
 	"$PTOP" -b -n 1 -o json -p "$child" \
-		--fields pid,PSS,PSan,PSfd,PSsh,USS,ioR,ioRop,ioW,ioWop,nDRT,CODE,DATA \
+		--fields pid,RSS,PSS,PSan,PSfd,PSsh,USS,ioR,ioRop,ioW,ioWop,nDRT,CODE,DATA \
 		>"$tmp/vs-top.json" || fail "json beside top"
 	"$PYTHON" - "$tmp" "$child" <<'PY' || fail "not what top shows"
 import json, sys
 tmp, child = sys.argv[1], sys.argv[2]
 lines = open(f"{tmp}/top.txt").read().splitlines()
 head = next(i for i, l in enumerate(lines) if l.split()[:1] == ["PID"])
-want = ["PID", "PSS", "PSan", "PSfd", "PSsh", "USS", "ioR", "ioRop", "ioW", "ioWop", "nDRT",
+want = ["PID", "RSS", "PSS", "PSan", "PSfd", "PSsh", "USS", "ioR", "ioRop", "ioW", "ioWop", "nDRT",
         "CODE", "DATA"]
 assert lines[head].split() == want, lines[head]
 top = dict(zip(want, lines[head + 1].split()))
@@ -165,6 +168,9 @@ exact = {"PSan": r["pss_anon_kb"], "PSsh": r["pss_shmem_kb"], "ioR": r["io_read_
 for k, mine in exact.items():
     v, unit = n(top[k])
     assert abs(v - mine) < unit, (k, top[k], mine)
+# RSS: the rollup's Rss, which does not move while the child sleeps
+v, unit = n(top["RSS"])
+assert abs(v - r["rss_smaps_kb"]) <= max(unit, 64), (top["RSS"], r["rss_smaps_kb"])
 # over file pages, which this script's python shares: both within what cannot move
 for k, mine in (("PSS", r["pss_kb"]), ("USS", r["uss_kb"])):
     v, unit = n(top[k])

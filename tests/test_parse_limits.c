@@ -67,17 +67,20 @@ static void test_rollup_fixtures(void **state)
 	assert_int_equal(r.pss_shmem_kb, 0);
 	assert_int_equal(r.private_clean_kb, 40);
 	assert_int_equal(r.private_dirty_kb, 380);
-	assert_int_equal(r.have, PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS);
+	assert_int_equal(r.rss_kb, 4360);
+	assert_int_equal(r.have, PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS |
+				     PROC_ROLLUP_RSS);
 	assert_int_equal(rollup("rollup/old-noswappss", &r), 0);
 	assert_int_equal(r.pss_kb, 983);
-	assert_int_equal(r.have, PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE);
+	assert_int_equal(r.have, PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE | PROC_ROLLUP_RSS);
 	/* before Linux 5.9: no Pss_Anon, Pss_File, Pss_Shmem */
 	assert_int_equal(rollup("rollup/old-nosplit", &r), 0);
 	assert_int_equal(r.pss_kb, 1017);
 	assert_int_equal(r.private_clean_kb + r.private_dirty_kb, 1044);
 	assert_int_equal(r.swap_pss_kb, 32);
 	assert_int_equal(r.pss_anon_kb, 0);
-	assert_int_equal(r.have, PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS);
+	assert_int_equal(r.rss_kb, 3904);
+	assert_int_equal(r.have, PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS | PROC_ROLLUP_RSS);
 	assert_int_equal(rollup("rollup/hostile-split-twice", &r), -EINVAL);
 	assert_int_equal(rollup("rollup/kthread", &r), -ENODATA);
 	assert_int_equal(rollup("rollup/hostile-nopss", &r), -EINVAL);

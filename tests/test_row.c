@@ -193,6 +193,7 @@ struct want {
 /* Private_Clean + Private_Dirty */
 #define EXPECT_uss_kb(v) IS(v == 40 + 380)
 #define EXPECT_swap_pss_kb(v) IS(v == 17)
+#define EXPECT_rollup_rss_kb(v) IS(v == 4360)
 #define EXPECT_io_syscr(v) IS(v == 3)
 #define EXPECT_io_syscw(v) IS(v == 4)
 #define EXPECT_io_cancelled(v) IS(v == 8192)

@@ -191,6 +191,7 @@ struct want {
 #define BPF_pss_shmem_kb ELSEWHERE("test_mem_columns.sh")
 #define BPF_uss_kb ELSEWHERE("test_mem_columns.sh")
 #define BPF_swap_pss_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_rollup_rss_kb ELSEWHERE("test_mem_columns.sh")
 #define BPF_has_io_ops IS(b->has_io_ops && p->has_io_ops)
 /* the child read and wrote with system calls before the first frame */
 #define BPF_io_syscr IS(b->io_syscr == p->io_syscr && b->io_syscr > 0)

@@ -272,11 +272,13 @@ struct proc_rollup {
 	uint64_t private_clean_kb; /* resident and mapped by it alone (PROC_ROLLUP_PRIVATE) */
 	uint64_t private_dirty_kb;
 	uint64_t swap_pss_kb; /* swapped, divided as Pss (Linux 4.3 on: PROC_ROLLUP_SWAPPSS) */
+	uint64_t rss_kb;      /* resident, whole (PROC_ROLLUP_RSS) */
 	unsigned have;	      /* PROC_ROLLUP_*: which lines besides Pss were there */
 };
 #define PROC_ROLLUP_SPLIT 0x1u	 /* Pss_Anon, Pss_File and Pss_Shmem, all three */
 #define PROC_ROLLUP_PRIVATE 0x2u /* Private_Clean and Private_Dirty, both */
 #define PROC_ROLLUP_SWAPPSS 0x4u /* SwapPss */
+#define PROC_ROLLUP_RSS 0x8u	 /* Rss */
 
 /*
  * /proc/PID/smaps_rollup: its heading line, then "Name:  N kB" lines; Pss is

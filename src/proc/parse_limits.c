@@ -107,6 +107,7 @@ static const struct rollup_line {
     {"Private_Clean", PROC_ROLLUP_PRIVATE, offsetof(struct proc_rollup, private_clean_kb)},
     {"Private_Dirty", PROC_ROLLUP_PRIVATE, offsetof(struct proc_rollup, private_dirty_kb)},
     {"SwapPss", PROC_ROLLUP_SWAPPSS, offsetof(struct proc_rollup, swap_pss_kb)},
+    {"Rss", PROC_ROLLUP_RSS, offsetof(struct proc_rollup, rss_kb)},
 };
 #define ROLLUP_LINES (sizeof(rollup_lines) / sizeof(rollup_lines[0]))
 

@@ -730,7 +730,7 @@ static void sample_rollup(struct sampler *s, struct proc_slot *slot, struct fram
 
 	p->has_rollup = p->has_pss_split = false;
 	p->pss_kb = p->pss_anon_kb = p->pss_file_kb = p->pss_shmem_kb = 0;
-	p->uss_kb = p->swap_pss_kb = 0;
+	p->uss_kb = p->swap_pss_kb = p->rollup_rss_kb = 0;
 	if (!(needs & ROW_NEED_ROLLUP))
 		return;
 	len = side_read(s, slot, p, PROC_FILE_ROLLUP, "smaps_rollup", s->side_buf,
@@ -742,6 +742,7 @@ static void sample_rollup(struct sampler *s, struct proc_slot *slot, struct fram
 	/* top's USS: Private_Clean + Private_Dirty, which a kernel with the rollup has */
 	p->uss_kb = r.private_clean_kb + r.private_dirty_kb;
 	p->swap_pss_kb = r.swap_pss_kb;
+	p->rollup_rss_kb = r.rss_kb;
 	if (r.have & PROC_ROLLUP_SPLIT) {
 		p->has_pss_split = true;
 		p->pss_anon_kb = r.pss_anon_kb;
