@@ -3,7 +3,8 @@
  * test_account.c: where an interval's busy CPU went (src/frame/account.c),
  * over frames built by hand: a parent's children's share less what earlier
  * frames showed of the children, a reused PID, exit records (their share of
- * the interval, a zombie's merged into its row), threads summed per process.
+ * the interval, a zombie's merged into its row, less the run time a row
+ * told), threads summed per process.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -257,6 +258,44 @@ static void test_late_exit(void **state)
 	account_free(a);
 }
 
+/*
+ * Rows that tell their run time (the BPF source's): what they showed is
+ * that, not their ticks, which leave out up to one. A process that ran
+ * 1.2 ms, no tick, before the first frame and ended in the second is 0.3 ms
+ * of that interval, not 1.5 ms; merged into its row, likewise.
+ */
+static void test_exit_less_run_time(void **state)
+{
+	struct account *a = account_new();
+	struct frame f1, f2;
+
+	(void)state;
+	frame_init(&f1, 0);
+	add(&f1, 800, 1, 10, 0, 0)->run_ns = 1200000;
+	add(&f1, 801, 1, 10, 0, 0)->run_ns = 1200000;
+	add(&f1, 802, 1, 10, 0, 0); /* no run time told: its ticks */
+	account_frame(a, &f1);
+
+	frame_init(&f2, 1.0);
+	f2.acct.exits = true;
+	add(&f2, 801, 1, 10, 0, 0)->run_ns = 1400000; /* read alive, then it ended */
+	add_exit(&f2, 800, 1, 10, 0)->run_ns = 1500000;
+	add_exit(&f2, 801, 1, 10, 0)->run_ns = 1500000;
+	add_exit(&f2, 802, 1, 10, 0)->run_ns = 1500000;
+	account_frame(a, &f2);
+	assert_int_equal(f2.nexited, 2);
+	assert_int_equal(f2.exited[0].pid, 800);
+	assert_float_equal(f2.exited[0].cpu_pct, 0.03, 1e-9);
+	assert_int_equal(f2.exited[1].pid, 802);
+	assert_float_equal(f2.exited[1].cpu_pct, 0.15, 1e-9);
+	assert_float_equal(f2.acct.exited_s, 0.0018, 1e-12);
+	assert_true(row(&f2, 801)->exited);
+	assert_float_equal(f2.acct.rows_s, 0.0001, 1e-12); /* 1.5 ms less the 1.4 ms read */
+	frame_done(&f1);
+	frame_done(&f2);
+	account_free(a);
+}
+
 /* Rows that are threads (top -H): a process's threads are one process here. */
 static void test_threads(void **state)
 {
@@ -311,6 +350,7 @@ int main(void)
 	    cmocka_unit_test(test_reaped_mid_read),
 	    cmocka_unit_test(test_exits),
 	    cmocka_unit_test(test_late_exit),
+	    cmocka_unit_test(test_exit_less_run_time),
 	    cmocka_unit_test(test_threads),
 	    cmocka_unit_test(test_accounted_pct),
 	};

@@ -11,7 +11,9 @@
 # and the delta auto takes). Under a churn of short processes (a python3
 # loop and a sh -c true loop at hundreds of execs a second), the rows
 # explain the summary's busy CPU, summed over 12 frames: within 5% through
-# /proc, 2% with BPF (the walk and the delta). What is recorded replays the
+# /proc, 2% with BPF (the walk and the delta), there beside a thousand
+# sleeps that ran under a tick each, which end in the window (the walk) or
+# start in it and live on (the delta). What is recorded replays the
 # same. The burn waits on the child's own CPU clock, the loop on its
 # shell's word that it reaped the last child, and frames are read as ptop
 # writes them: no fixed sleep stands in for what the kernel counts.
@@ -216,9 +218,62 @@ for s in ${bpf:+bpf} $delta; do
 	loop "$s" || fail "$s: the loop's children's CPU is not their rows, exited rows and lost"
 done
 
-# The churn: short processes, most of the busy CPU, summed over 12 frames.
+# Sleepers: 1000 sleep processes that one python holds (they die with it),
+# started on "start", killed and reaped on "end"; it says "ok" after each.
+# Each ran about a millisecond, under a tick: what the rows showed of them
+# was their ticks, none, while what their exit records told was all of it,
+# so their CPU was missing where they lived past the window's end, and
+# counted twice, before it and in it, where they lived before its start.
+# Not with /proc's churn: /proc/PID/stat tells ticks, as it did.
+sleepers_py='
+import ctypes, signal, subprocess, sys
+libc = ctypes.CDLL(None)
+kids = []
+for line in sys.stdin:
+    if line == "start\n":
+        kids = [subprocess.Popen(["sleep", "600"],
+                                 preexec_fn=lambda: libc.prctl(1, signal.SIGKILL, 0, 0, 0))
+                for i in range(1000)]
+    elif line == "end\n":
+        for k in kids:
+            k.kill()
+        for k in kids:
+            k.wait()
+        kids = []
+    print("ok", flush=True)
+'
+if [ -n "$bpf" ]; then
+	mkfifo "$tmp/sleepers.in" "$tmp/sleepers.out"
+	"$PYTHON" -c "$sleepers_py" <"$tmp/sleepers.in" >"$tmp/sleepers.out" &
+	kids="$kids $!"
+	exec 3>"$tmp/sleepers.in" 4<"$tmp/sleepers.out"
+fi
+sleepers() {
+	echo "$1" >&3
+	read -r said <&4 && [ "$said" = ok ]
+}
+frames_in() {
+	[ "$(wc -l <"$1")" -ge "$2" ]
+}
+
+# The churn: short processes, most of the busy CPU, summed over 12 frames;
+# with $3 "before", sleepers that started before the first frame end after
+# the fourth; with "after", sleepers start after the fourth and live on.
 churn() {
-	"$PTOP" -b -d 1 -n 13 -o json --source="$1" >"$tmp/churn.$1.json" || return 1
+	[ "${3:-}" != before ] || sleepers start || return 1
+	"$PTOP" -b -d 1 -n 13 -o json --source="$1" >"$tmp/churn.$1.json" &
+	churn_ptop=$!
+	echo "$churn_ptop" >"$tmp/ptop.pid"
+	churn_ok=yes
+	if [ -n "${3:-}" ]; then
+		wait_until frames_in "$tmp/churn.$1.json" 4 &&
+			sleepers "$([ "$3" = before ] && echo end || echo start)" || churn_ok=
+		[ -n "$churn_ok" ] || kill "$churn_ptop" 2>/dev/null || :
+	fi
+	wait "$churn_ptop" || churn_ok=
+	rm -f "$tmp/ptop.pid" # waited for: its PID may be another's now
+	[ "${3:-}" != after ] || sleepers end || churn_ok=
+	[ -n "$churn_ok" ] || return 1
 	"$PYTHON" - "$tmp/churn.$1.json" "$2" <<'EOF'
 import json, sys
 busy = got = 0.0
@@ -239,9 +294,10 @@ kids="$kids $!"
 kids="$kids $!"
 churn procfs 5 || fail "/proc: the churn's busy CPU is not accounted within 5%"
 if [ -n "$bpf" ]; then
-	churn bpf 2 || fail "bpf: the churn's busy CPU is not accounted within 2%"
+	churn bpf 2 before || fail "bpf: the churn's busy CPU is not accounted within 2%"
 	if [ -n "$delta" ]; then
-		churn bpf-delta 2 || fail "bpf-delta: the churn's busy CPU is not accounted within 2%"
+		churn bpf-delta 2 after ||
+			fail "bpf-delta: the churn's busy CPU is not accounted within 2%"
 	fi
 	# what the exit hook costs, from the kernel's BPF statistics, when asked for
 	PTOP_HOOK_COST=1 "$PTOP" -b -d 1 -n 3 -o json --source=bpf >"$tmp/hook.json" ||

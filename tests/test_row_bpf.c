@@ -123,7 +123,10 @@ struct want {
 #define BPF_exit_status NOT_BPF
 #define BPF_end_ticks NOT_BPF
 #define BPF_maxrss_kb NOT_BPF
-#define BPF_run_ns NOT_BPF
+/* the run time /proc's ticks are scaled from: under two ticks (user's and system's) more */
+#define BPF_run_ns                                                                                 \
+	IS(b->run_ns / (uint64_t)TICK_NS >= p->utime + p->stime &&                                 \
+	   b->run_ns / (uint64_t)TICK_NS <= p->utime + p->stime + 2)
 #define BPF_minflt IS(b->minflt == p->minflt && b->minflt > 0)
 #define BPF_majflt SAME(majflt)
 #define BPF_cminflt IS(b->cminflt == p->cminflt && b->cminflt > 0)

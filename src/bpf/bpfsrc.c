@@ -83,10 +83,11 @@ struct uid_extent {
 	uint32_t first, lower, count;
 };
 
-/* A row's ticks at the previous frame, in ascending pid order. */
+/* A row's run time and I/O at the previous frame, in ascending pid order. */
 struct tick {
 	int pid;
-	uint64_t start, ticks;
+	uint64_t start;
+	uint64_t ns;		    /* its run time: what %CPU is taken from */
 	uint64_t io_read, io_write; /* bytes from and to storage */
 };
 
@@ -1207,7 +1208,6 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 {
 	struct tick *prev;
 	double secs;
-	uint64_t ticks = p->utime + p->stime;
 
 	/* grown first: prev points into b->prev, which growing moves */
 	if (b->ncur == b->tcap) {
@@ -1220,11 +1220,19 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 		prev = NULL;
 	b->cur[b->ncur++] = (struct tick){.pid = p->pid,
 					  .start = p->start_ticks,
-					  .ticks = ticks,
+					  .ns = p->run_ns,
 					  .io_read = p->io_read_bytes,
 					  .io_write = p->io_write_bytes};
-	p->cpu_pct = frame_cpu_share(ticks, prev ? &prev->ticks : NULL, c->interval, f->uptime_s,
-				     p->start_ticks, c->hz);
+	/*
+	 * From the run time, not the ticks /proc shows (which this rounds down): a
+	 * process that ran under a tick, as a sleep that started, shows none in
+	 * ticks while it lives, and its CPU would be missing from the rows, or
+	 * its exit record's share (its total less what rows showed) would count
+	 * what it ran before the frame that first showed it.
+	 */
+	p->cpu_pct =
+	    frame_cpu_share(p->run_ns, prev ? &prev->ns : NULL, c->interval, f->uptime_s,
+			    p->start_ticks * (1000000000ull / (uint64_t)c->hz), 1000000000L);
 	/* I/O unread in the previous frame (no column needed it) is no base for a rate */
 	if (!b->io_prev)
 		prev = NULL;
@@ -1399,6 +1407,7 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->io_cancelled = g->io.cancelled_write_bytes + r->sig_io.cancelled_write_bytes;
 	cputime_adjust(g->ut + r->sig_utime, g->st + r->sig_stime, g->rt + r->sig_runtime,
 		       r->sig_prev_utime, r->sig_prev_stime, c->hz, &p->utime, &p->stime);
+	p->run_ns = g->rt + r->sig_runtime;
 }
 
 static int rec_cmp(const void *a, const void *b)
@@ -1712,6 +1721,7 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		t->io_cancelled = r->io.cancelled_write_bytes;
 		cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, c->hz,
 			       &t->utime, &t->stime);
+		t->run_ns = r->runtime;
 		/* the leader has no mm once its thread exited: a live thread shows the process's */
 		if (r->has_mm && t->state != 'Z')
 			fill_mem(r, c, f, t);

@@ -20,6 +20,7 @@ struct acct_proc {
 	int pid, ppid;
 	uint64_t start_ticks;
 	uint64_t ticks;		    /* utime + stime: its own */
+	uint64_t ns;		    /* its run time, where the source tells it (run_ns); else 0 */
 	uint64_t cticks;	    /* cutime + cstime: its reaped children's */
 	uint64_t io_read, io_write; /* bytes from and to storage, when has_io */
 	uint64_t credit; /* ticks shown of children gone, not yet in cticks (children()) */
@@ -116,6 +117,7 @@ static void collect(struct account *a, const struct frame *f)
 						 .ppid = p->ppid,
 						 .start_ticks = p->start_ticks,
 						 .ticks = p->utime + p->stime,
+						 .ns = p->run_ns,
 						 .cticks = p->cutime + p->cstime,
 						 .io_read = p->io_read_bytes,
 						 .io_write = p->io_write_bytes,
@@ -129,6 +131,7 @@ static void collect(struct account *a, const struct frame *f)
 		for (size_t i = 0; i < n; i++) {
 			if (m && a->cur[m - 1].pid == a->cur[i].pid) {
 				a->cur[m - 1].ticks += a->cur[i].ticks;
+				a->cur[m - 1].ns += a->cur[i].ns;
 				/* the leader's row names the group: its PID is the group's */
 				if (f->procs[a->cur[i].row].pid == a->cur[i].pid) {
 					a->cur[m - 1].row = a->cur[i].row;
@@ -295,6 +298,18 @@ static void io_share(struct frame_proc *e, const struct acct_proc *o, double int
 }
 
 /*
+ * What a frame showed of a process's CPU (s): its run time where the source
+ * read it, as its %CPU was taken from it; else its ticks, which leave out
+ * up to one (a process that ran under a tick shows none); -1 when neither.
+ */
+static double shown_s(const struct acct_proc *o, long hz)
+{
+	if (o->ns)
+		return (double)o->ns / 1e9;
+	return hz > 0 ? (double)o->ticks / (double)hz : -1;
+}
+
+/*
  * Each exit record's share of the interval: its whole CPU when no earlier
  * frame showed it, else what it ran since. One whose row is still here (a
  * zombie not yet reaped, or a process that ended after its row was read) is
@@ -314,14 +329,14 @@ static void exits(struct account *a, struct frame *f)
 
 		if (row) {
 			struct frame_proc *p = &f->procs[row->row];
-			double shown = f->hz > 0 ? (double)row->ticks / (double)f->hz : secs;
+			double shown = shown_s(row, f->hz);
 
 			/*
 			 * Read alive, then ended and freed before the records were drained
 			 * (more often the longer a loaded machine keeps ptop between the
 			 * two): what it ran after the read is in the record only.
 			 */
-			if (secs > shown && f->interval_s > 0) {
+			if (shown >= 0 && secs > shown && f->interval_s > 0) {
 				p->cpu_pct += (secs - shown) / f->interval_s * 100.0;
 				f->acct.rows_s += secs - shown;
 			}
@@ -336,10 +351,11 @@ static void exits(struct account *a, struct frame *f)
 		o = find(a->prev, a->nprev, e->pid, e->start_ticks);
 		if (!o)
 			o = grave = exhume(a, e->pid, e->start_ticks);
-		if (o && f->hz > 0) {
-			double before = (double)o->ticks / (double)f->hz;
+		if (o) {
+			double before = shown_s(o, f->hz);
 
-			secs = secs > before ? secs - before : 0;
+			if (before >= 0)
+				secs = secs > before ? secs - before : 0;
 		}
 		if (grave)
 			grave->start_ticks = UINT64_MAX; /* taken: a record comes once */
