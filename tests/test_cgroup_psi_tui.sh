@@ -61,22 +61,22 @@ expect "^ *$target +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +$name\$"
 # the column chooser: CGCPUs10 and CGCPUs60 added
 keys C
 expect '^Columns: '
-# choose TITLE: at the end of the chooser (End), up from its last row to
-# TITLE's, as the screen lists them (the list scrolls), and Space.
+# choose TITLE: TITLE's row of the chooser selected (the list scrolls), and Space.
 choose() {
-	keys End
-	wait_for on_screen '^ \[ \] CTR8 ' || fail "End should show the chooser's last row"
-	up=$(screen | awk -v t="$1" '/^ \[.\] / { n++ } $0 ~ ("^ \\[ \\] " t " ") { at = n } END { print n - at }')
-	[ -n "$up" ] && [ "$up" -gt 0 ] || fail "no $1 in the chooser"
-	while [ "$up" -gt 0 ]; do
-		keys Up
-		up=$((up - 1))
-	done
+	select_row "[ ] $1 "
 	keys Space
 	# a shown column is listed first: at the top
 	keys Home
 	wait_for on_screen "^ \[x\] $1 " || fail "Space should show $1"
 }
+# a list longer than the screen scrolls only to keep the selection on it, as htop's panels:
+# Up from its last row moves the selection up the screen, not the list under it
+keys End
+wait_for settled || fail "the chooser does not settle"
+last=$(selected_line)
+keys Up
+wait_for test "$(selected_line)" = "$((last - 1))" ||
+	fail "Up from the chooser's last row (line $last) left the selection on line $(selected_line)"
 choose CGCPUs10
 choose CGCPUs60
 keys Enter

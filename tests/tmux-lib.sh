@@ -116,6 +116,57 @@ htop_quit() {
 	htop_ended
 }
 
+# selected_line: the screen's line number of the selected row (drawn black on cyan)
+selected_line() {
+	tm capture-pane -e -p -t "$session" 2>/dev/null | grep -n "$(printf '\033')\\[46m" |
+		head -n 1 | cut -d: -f1
+}
+
+# select_row TEXT: move the selection of a list longer than the screen (the
+# column chooser) onto the row that holds TEXT, up from the list's end: a
+# page at a time until the row is on screen, then row by row (the list may
+# scroll as the selection moves). Fails when no such row is reached.
+select_row() {
+	keys End
+	wait_for test -n "$(selected_line)" || fail "no row is selected"
+	wait_for settled || fail "the screen does not settle"
+	pages=0
+	at=$(screen | grep -nF -- "$1" | head -n 1 | cut -d: -f1)
+	while [ -z "$at" ]; do
+		[ "$pages" -lt 40 ] || fail "no row holds '$1'"
+		pages=$((pages + 1))
+		page_before=$(tm capture-pane -e -p -t "$session" 2>/dev/null)
+		keys PageUp
+		wait_for page_moved || fail "PageUp did not move the list toward '$1'"
+		wait_for settled || fail "the screen does not settle"
+		at=$(screen | grep -nF -- "$1" | head -n 1 | cut -d: -f1)
+	done
+	up=$(($(selected_line) - at))
+	while [ "$up" -gt 0 ]; do
+		keys Up
+		up=$((up - 1))
+	done
+	while [ "$up" -lt 0 ]; do
+		keys Down
+		up=$((up + 1))
+	done
+	wait_for selected_is "$1" || fail "the selection did not reach '$1'"
+}
+# selected_is TEXT: the selected row holds TEXT (where the list scrolled it to)
+selected_is() {
+	screen | sed -n "$(selected_line)p" | grep -qF -- "$1"
+}
+# page_moved: the selection or the list moved since page_before
+page_moved() {
+	[ "$(tm capture-pane -e -p -t "$session" 2>/dev/null)" != "$page_before" ]
+}
+# settled: the screen, selection included, is the same twice 0.2 s apart (drawn whole)
+settled() {
+	before=$(tm capture-pane -e -p -t "$session" 2>/dev/null)
+	sleep 0.2
+	[ "$(tm capture-pane -e -p -t "$session" 2>/dev/null)" = "$before" ]
+}
+
 screen() {
 	tm capture-pane -p -t "$session" 2>/dev/null
 }

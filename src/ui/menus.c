@@ -207,9 +207,15 @@ static void column_line(const struct ui *ui, int y, enum field_id id, bool shown
 static void columns_draw(struct ui *ui)
 {
 	bool shown[FIELD_COUNT] = {false};
-	int y = 2, idx = -1, rows = LINES - 3;
-	/* longer than the screen: it scrolls to keep the selection on it, as htop's panels do */
-	int first = rows > 0 && ui->menu_sel >= rows ? ui->menu_sel - rows + 1 : 0;
+	int y = 2, idx = -1, rows = LINES - 3, first;
+
+	/* longer than the screen: it scrolls only to keep the selection on it, as htop's panels
+	 * do (moving up from the last row moves the selection, not the list) */
+	if (ui->menu_sel < ui->menu_top)
+		ui->menu_top = ui->menu_sel;
+	else if (rows > 0 && ui->menu_sel >= ui->menu_top + rows)
+		ui->menu_top = ui->menu_sel - rows + 1;
+	first = ui->menu_top;
 
 	erase();
 	attron(A_BOLD);
@@ -341,5 +347,5 @@ void menus_open_help(struct ui *ui)
 void menus_open_columns(struct ui *ui)
 {
 	screen_push(ui, &columns_screen);
-	ui->menu_sel = 0;
+	ui->menu_sel = ui->menu_top = 0;
 }

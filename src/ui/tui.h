@@ -142,6 +142,7 @@ struct ui {
 	const struct ui_screen *screens[UI_SCREENS_MAX]; /* the modal screens, last on top */
 	size_t nscreens;
 	int menu_sel;  /* selection in a menu or list screen */
+	int menu_top;  /* a list longer than the screen: its first row shown */
 	int menu_page; /* lines the list shows, for PgUp/PgDn (0: a menu's own) */
 	int help_scroll;
 	const struct ui_prompt *prompt; /* the prompt open, or the last one */
