@@ -1883,7 +1883,8 @@ static bool lazy_cgroup_kept(struct sampler *s, struct frame_proc *p)
 {
 	struct lazy_cgroup key = {.pid = p->pid}, *c;
 
-	c = bsearch(&key, s->lazy_cg, s->nlazy_cg, sizeof(*c), lazy_cg_cmp);
+	/* none before the first lazy frame (and bsearch() takes no NULL) */
+	c = s->nlazy_cg ? bsearch(&key, s->lazy_cg, s->nlazy_cg, sizeof(*c), lazy_cg_cmp) : NULL;
 	if (!c || c->start_ticks != p->start_ticks || c->ticks != p->utime + p->stime ||
 	    c->ctxsw != p->vctxsw + p->nvctxsw || c->cgroups_gen != s->cgroups_gen ||
 	    ((s->lazy_frames + (unsigned)p->pid) & (SAMPLER_LAZY_EVERY - 1)) == 0)
@@ -1944,7 +1945,8 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 	}
 	if (!lazy)
 		return;
-	qsort(s->lazy_cg_next, nnext, sizeof(*s->lazy_cg_next), lazy_cg_cmp);
+	if (nnext)
+		qsort(s->lazy_cg_next, nnext, sizeof(*s->lazy_cg_next), lazy_cg_cmp);
 	t = s->lazy_cg;
 	s->lazy_cg = s->lazy_cg_next;
 	s->lazy_cg_next = t;
