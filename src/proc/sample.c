@@ -1325,7 +1325,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	fill_stat(s, &st, p);
 	p->shared_kb = 0;
 	p->has_seg = p->has_dirty = false;
-	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
+	p->has_ctr = p->ctr_partial = p->ctr_not_counted = p->ctr_counting = false;
 	/* filled for the whole frame at its end (sampler_end), when asked for */
 	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
 	p->perf_fds = -1;
@@ -1470,7 +1470,7 @@ static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept
 
 	*p = k->p;
 	p->cpu_pct = 0;
-	p->has_ctr = p->ctr_partial = p->ctr_not_counted = false;
+	p->has_ctr = p->ctr_partial = p->ctr_not_counted = p->ctr_counting = false;
 	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
 	p->perf_fds = -1;
 	p->kept = true;
