@@ -923,6 +923,13 @@ static void fake_frame(struct frame *f, const struct frame_proc **rows, const pi
 		p->has_flt = true;
 		p->has_job = false;
 		p->has_seg = false;
+		/* the flags of the members read on request, and the deltas', as the sampler and the
+		 * deltas leave them unasked; the counting mark, which the sampler clears */
+		p->has_gid = p->has_rsssh = p->has_tflags = p->has_numa = p->has_loginuid = false;
+		p->has_dflt = p->has_dctx = p->has_cpud = p->has_iod = p->has_swapd = false;
+		p->has_rollup = p->has_pss_split = p->has_io_ops = p->has_dirty = p->has_lib =
+		    false;
+		p->ctr_counting = false;
 		/* the sampler's too (frame_grow): a live process, nothing accounted yet */
 		p->exited = false;
 		p->child_ticks = 0;
