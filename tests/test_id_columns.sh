@@ -93,8 +93,12 @@ for pid, r in rows.items():
     assert (r["ruid"], r["suid"], r["gid"]) == (uid[0], uid[2], gid[1]), (r, uid, gid)
     assert (r["ruser"], r["suser"], r["group"]) == (user(uid[0]), user(uid[2]), group(gid[1])), r
     kb = lambda k: int(st[k][0]) if k in st else None
-    assert (r["rss_anon_kb"], r["rss_file_kb"], r["rss_shmem_kb"], r["rss_locked_kb"]) == (
-        kb("RssAnon"), kb("RssFile"), kb("RssShmem"), kb("VmLck")), (r, st)
+    split = (r["rss_anon_kb"], r["rss_file_kb"], r["rss_shmem_kb"])
+    assert sum(split) == r["rss_kb"], r
+    # the sleeping child's memory stands still; this shell's moved since ptop read it
+    if pid == child:
+        assert split + (r["rss_locked_kb"],) == (
+            kb("RssAnon"), kb("RssFile"), kb("RssShmem"), kb("VmLck")), (r, st)
     assert r["used_kb"] == r["rss_kb"] + (kb("VmSwap") or 0), r
     stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     assert r["task_flags"] == int(stat[6]), (r, stat[6])
@@ -108,8 +112,11 @@ for pid, r in rows.items():
     life = frame["uptime_s"] - r["start_ticks"] / frame["hz"]
     own = (r["utime_ticks"] + r["stime_ticks"]) / frame["hz"]
     kids = (r["cutime_ticks"] + r["cstime_ticks"]) / frame["hz"]
-    assert abs(r["cpu_life_pct"] - own * 100 / life) < 0.5, (r, own, life)
-    assert abs(r["cpu_life_children_pct"] - (own + kids) * 100 / life) < 0.5, (r, kids)
+    # ptop's clock and the frame's rounded uptime differ by a little, which over
+    # this shell's short life is a little more than rounding
+    near = lambda a, b: abs(a - b) < max(0.5, 0.03 * b)
+    assert near(r["cpu_life_pct"], own * 100 / life), (r, own, life)
+    assert near(r["cpu_life_children_pct"], (own + kids) * 100 / life), (r, kids, life)
     assert abs(r["cpu_norm_pct"] - r["cpu_pct"] / frame["ncpu"]) < 0.01, r
 env = open(f"/proc/{child}/environ").read().rstrip("\0").replace("\0", " ")
 assert env == "IDTEST_A=one IDTEST_B=two words", env
