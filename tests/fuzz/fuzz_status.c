@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const unsigned known = PROC_STATUS_VMSIZE | PROC_STATUS_VMRSS | PROC_STATUS_RSSANON |
 			       PROC_STATUS_RSSFILE | PROC_STATUS_RSSSHMEM | PROC_STATUS_VMSWAP |
-			       PROC_STATUS_CTXT | PROC_STATUS_GROUPS;
+			       PROC_STATUS_CTXT | PROC_STATUS_GROUPS | PROC_STATUS_VMLCK;
 	struct proc_status ps;
 	char *buf = malloc(size ? size : 1);
 
