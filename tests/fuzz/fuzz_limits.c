@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (proc_parse_rollup(buf, size, &r) == 0 &&
 	    (buf[size - 1] != '\n' || !memmem(buf, size, "\nPss:", 5) ||
-	     r.have & ~(PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS) ||
+	     r.have & ~(PROC_ROLLUP_SPLIT | PROC_ROLLUP_PRIVATE | PROC_ROLLUP_SWAPPSS |
+			PROC_ROLLUP_RSS) ||
 	     (!(r.have & PROC_ROLLUP_SPLIT) && r.pss_anon_kb &&
 	      !memmem(buf, size, "\nPss_Anon:", 10))))
 		abort();
