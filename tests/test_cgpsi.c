@@ -78,23 +78,29 @@ static int teardown(void **state)
 }
 
 /* A row of cgroup path (as the sampler keeps it) and its hierarchy. */
+/* the rows' sides: each row() takes one of its own */
+static struct frame_proc_side sides[256];
+static size_t nsides;
+
 static struct frame_proc row(const char *path, uint8_t v1)
 {
 	struct frame_proc p;
 
 	memset(&p, 0, sizeof(p));
+	p.side = &sides[nsides++ % (sizeof(sides) / sizeof(sides[0]))];
+	memset(p.side, 0, sizeof(*p.side));
 	p.cgroup = path;
 	p.cgroup_v1 = v1;
 	/* what a row kept from an earlier frame may hold: cgpsi_row() sets every flag */
-	p.has_cgpsi_cpu = p.has_cgpsi_mem = p.has_cgpsi_io = true;
+	p.side->has_cgpsi_cpu = p.side->has_cgpsi_mem = p.side->has_cgpsi_io = true;
 	return p;
 }
 
 static void none_known(const struct frame_proc *p)
 {
-	assert_false(p->has_cgpsi_cpu);
-	assert_false(p->has_cgpsi_mem);
-	assert_false(p->has_cgpsi_io);
+	assert_false(p->side->has_cgpsi_cpu);
+	assert_false(p->side->has_cgpsi_mem);
+	assert_false(p->side->has_cgpsi_io);
 }
 
 static void test_cgroup_read_once(void **state)
@@ -106,20 +112,20 @@ static void test_cgroup_read_once(void **state)
 	(void)state;
 	cgpsi_begin(c);
 	cgpsi_row(c, &p);
-	assert_true(p.has_cgpsi_cpu && p.has_cgpsi_mem && p.has_cgpsi_io);
-	assert_true(p.cgpsi_cpu_some10 == 1.25 && p.cgpsi_cpu_some60 == 0.5);
-	assert_true(p.cgpsi_mem_some10 == 2 && p.cgpsi_mem_some60 == 3);
-	assert_true(p.cgpsi_mem_full10 == 4 && p.cgpsi_mem_full60 == 5);
-	assert_true(p.cgpsi_io_some10 == 6 && p.cgpsi_io_some60 == 7);
-	assert_true(p.cgpsi_io_full10 == 8 && p.cgpsi_io_full60 == 9.99);
+	assert_true(p.side->has_cgpsi_cpu && p.side->has_cgpsi_mem && p.side->has_cgpsi_io);
+	assert_true(p.side->cgpsi_cpu_some10 == 1.25 && p.side->cgpsi_cpu_some60 == 0.5);
+	assert_true(p.side->cgpsi_mem_some10 == 2 && p.side->cgpsi_mem_some60 == 3);
+	assert_true(p.side->cgpsi_mem_full10 == 4 && p.side->cgpsi_mem_full60 == 5);
+	assert_true(p.side->cgpsi_io_some10 == 6 && p.side->cgpsi_io_some60 == 7);
+	assert_true(p.side->cgpsi_io_full10 == 8 && p.side->cgpsi_io_full60 == 9.99);
 	/* the same cgroup's next row this frame: not read again */
 	put("cg/unified/a.slice/cpu.pressure", "some avg10=50.00 avg60=0.50 avg300=0.10 total=9\n");
 	cgpsi_row(c, &q);
-	assert_true(q.has_cgpsi_cpu && q.cgpsi_cpu_some10 == 1.25);
+	assert_true(q.side->has_cgpsi_cpu && q.side->cgpsi_cpu_some10 == 1.25);
 	/* the next frame reads it */
 	cgpsi_begin(c);
 	cgpsi_row(c, &q);
-	assert_true(q.has_cgpsi_cpu && q.cgpsi_cpu_some10 == 50);
+	assert_true(q.side->has_cgpsi_cpu && q.side->cgpsi_cpu_some10 == 50);
 	put("cg/unified/a.slice/cpu.pressure", cg_cpu);
 	cgpsi_free(c);
 }
@@ -139,17 +145,19 @@ static void test_root_is_the_machine(void **state)
 	for (int i = 0; i < 2; i++) {
 		const struct frame_proc *r = i ? &q : &p;
 
-		assert_true(r->has_cgpsi_cpu && r->has_cgpsi_mem && r->has_cgpsi_io);
-		assert_true(r->cgpsi_cpu_some10 == 87.03 && r->cgpsi_cpu_some60 == 33.8);
-		assert_true(r->cgpsi_mem_full10 == 0.05 && r->cgpsi_mem_full60 == 0.15);
-		assert_true(r->cgpsi_io_some60 == 0.43 && r->cgpsi_io_full10 == 0.11);
+		assert_true(r->side->has_cgpsi_cpu && r->side->has_cgpsi_mem &&
+			    r->side->has_cgpsi_io);
+		assert_true(r->side->cgpsi_cpu_some10 == 87.03 &&
+			    r->side->cgpsi_cpu_some60 == 33.8);
+		assert_true(r->side->cgpsi_mem_full10 == 0.05 && r->side->cgpsi_mem_full60 == 0.15);
+		assert_true(r->side->cgpsi_io_some60 == 0.43 && r->side->cgpsi_io_full10 == 0.11);
 	}
 	/* a root cgroup with files of its own (a newer kernel): those */
 	put("cg/unified/cpu.pressure", cg_cpu);
 	cgpsi_begin(c);
 	cgpsi_row(c, &p);
-	assert_true(p.has_cgpsi_cpu && p.cgpsi_cpu_some10 == 1.25);
-	assert_true(p.has_cgpsi_mem && p.cgpsi_mem_some10 == 0.1);
+	assert_true(p.side->has_cgpsi_cpu && p.side->cgpsi_cpu_some10 == 1.25);
+	assert_true(p.side->has_cgpsi_mem && p.side->cgpsi_mem_some10 == 0.1);
 	cgpsi_free(c);
 }
 
@@ -192,9 +200,9 @@ static void test_unknown(void **state)
 	cgpsi_begin(c);
 	p = row(bad, FRAME_CGROUP_UNIFIED);
 	cgpsi_row(c, &p);
-	assert_false(p.has_cgpsi_cpu); /* one decimal: not the kernel's */
-	assert_false(p.has_cgpsi_mem); /* memory without its full line */
-	assert_true(p.has_cgpsi_io && p.cgpsi_io_full60 == 9.99);
+	assert_false(p.side->has_cgpsi_cpu); /* one decimal: not the kernel's */
+	assert_false(p.side->has_cgpsi_mem); /* memory without its full line */
+	assert_true(p.side->has_cgpsi_io && p.side->cgpsi_io_full60 == 9.99);
 	cgpsi_free(c);
 }
 
@@ -244,9 +252,9 @@ static void test_many(void **state)
 			struct frame_proc p = row(paths[i], FRAME_CGROUP_UNIFIED);
 
 			cgpsi_row(c, &p);
-			assert_true(p.has_cgpsi_cpu);
-			assert_true(p.cgpsi_cpu_some10 == i);
-			assert_false(p.has_cgpsi_mem);
+			assert_true(p.side->has_cgpsi_cpu);
+			assert_true(p.side->cgpsi_cpu_some10 == i);
+			assert_false(p.side->has_cgpsi_mem);
 		}
 	cgpsi_free(c);
 }

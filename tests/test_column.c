@@ -17,6 +17,7 @@
 #include "ptop/output.h"
 
 static struct frame_proc procs[2];
+static struct frame_proc_side sides[2]; /* JSON and CSV write the side members' keys too */
 static struct frame frame;
 static const struct frame_proc *rows[2];
 
@@ -24,7 +25,9 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(procs, 0, sizeof(procs));
+	memset(sides, 0, sizeof(sides));
 	for (int i = 0; i < 2; i++) {
+		procs[i].side = &sides[i];
 		procs[i].pid = procs[i].tgid = 100 + i;
 		procs[i].state = 'S';
 		procs[i].user = "root";

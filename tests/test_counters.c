@@ -908,9 +908,11 @@ static void fake_frame(struct frame *f, const struct frame_proc **rows, const pi
 	f->procs = xcalloc(n, sizeof(*f->procs));
 	memset(f->procs, 0xff, n * sizeof(*f->procs));
 	f->nprocs = f->cap = n;
+	frame_sides_begin(f, true);
 	for (size_t i = 0; i < n; i++) {
 		struct frame_proc *p = &f->procs[i];
 
+		memset(frame_side_add(f, p), 0xff, sizeof(*p->side));
 		p->pid = p->tgid = pids[i];
 		p->has_ctr = false;
 		p->perf_fds = -1;
@@ -920,15 +922,17 @@ static void fake_frame(struct frame *f, const struct frame_proc **rows, const pi
 		p->has_io = false;
 		p->has_cmd = false;
 		/* stat gives the faults always; job control and statm's segments when asked */
-		p->has_flt = true;
-		p->has_job = false;
-		p->has_seg = false;
+		p->side->has_flt = true;
+		p->side->has_job = false;
+		p->side->has_seg = false;
 		/* the flags of the members read on request, and the deltas', as the sampler and the
 		 * deltas leave them unasked; the counting mark, which the sampler clears */
-		p->has_gid = p->has_rsssh = p->has_tflags = p->has_numa = p->has_loginuid = false;
-		p->has_dflt = p->has_dctx = p->has_cpud = p->has_iod = p->has_swapd = false;
-		p->has_rollup = p->has_pss_split = p->has_io_ops = p->has_dirty = p->has_lib =
-		    false;
+		p->side->has_gid = p->side->has_rsssh = p->side->has_tflags = p->side->has_numa =
+		    p->side->has_loginuid = false;
+		p->side->has_dflt = p->side->has_dctx = p->side->has_cpud = p->side->has_iod =
+		    p->side->has_swapd = false;
+		p->side->has_rollup = p->side->has_pss_split = p->side->has_io_ops =
+		    p->side->has_dirty = p->side->has_lib = false;
 		p->ctr_counting = false;
 		/* the sampler's too (frame_grow): a live process, nothing accounted yet */
 		p->exited = false;
@@ -980,6 +984,7 @@ static int refusal_said(int err)
 	observer_free(ob);
 	sbuf_free(&b);
 	free(f.procs);
+	frame_sides_free(&f);
 	return ret;
 }
 
@@ -1085,6 +1090,7 @@ static void test_own_row_fields_set(void **state)
 	observer_free(ob);
 	sbuf_free(&b);
 	free(f.procs);
+	frame_sides_free(&f);
 }
 
 /*
@@ -1218,6 +1224,7 @@ static void test_no_inherit_thread(void **state)
 	observer_free(ob);
 	sbuf_free(&b);
 	free(f.procs);
+	frame_sides_free(&f);
 	reap(pid);
 }
 
@@ -1277,6 +1284,7 @@ static void test_own_row_scaled(void **state)
 	assert_float_equal(f.counters.self_ctr[0], 300.0 * 3500 / 900, 1e-6);
 	observer_free(ob);
 	free(f.procs);
+	frame_sides_free(&f);
 }
 
 /*
@@ -1431,6 +1439,7 @@ static void test_not_counted_shown(void **state)
 	observer_free(ob);
 	sbuf_free(&b);
 	free(f.procs);
+	frame_sides_free(&f);
 	reap(pids[1]);
 }
 
@@ -1488,6 +1497,7 @@ static void test_user_only_na(void **state)
 	observer_free(ob);
 	sbuf_free(&b);
 	free(f.procs);
+	frame_sides_free(&f);
 	reap(pids[1]);
 }
 
@@ -1845,6 +1855,7 @@ static void test_split_groups(void **state)
 	observer_free(ob);
 	sbuf_free(&b);
 	free(f.procs);
+	frame_sides_free(&f);
 	reap(pid);
 }
 
@@ -1993,6 +2004,7 @@ static void test_hybrid_pmus(void **state)
 		    sbuf_cstr(&b), "(hybrid CPU: hardware events summed over cpu_atom, cpu_core)"));
 		sbuf_free(&b);
 		free(f.procs);
+		frame_sides_free(&f);
 	}
 }
 

@@ -17,21 +17,29 @@
 
 #include "../src/frame/delta.h"
 
+/* the rows' sides: each row() takes one of its own */
+static struct frame_proc_side sides[64];
+static size_t nsides;
+
 static struct frame_proc row(int pid, uint64_t start, uint64_t base)
 {
+	struct frame_proc_side *side = &sides[nsides++];
+
+	assert_true(nsides <= sizeof(sides) / sizeof(sides[0]));
+	*side = (struct frame_proc_side){.has_flt = true,
+					 .minflt = base + 100,
+					 .majflt = base + 10,
+					 .has_blkio = true,
+					 .blkio_ticks = base};
 	return (struct frame_proc){.pid = pid,
 				   .tgid = pid,
 				   .start_ticks = start,
-				   .has_flt = true,
-				   .minflt = base + 100,
-				   .majflt = base + 10,
 				   .has_ctxsw = true,
 				   .vctxsw = base + 5,
 				   .nvctxsw = base + 2,
 				   .has_run_delay = true,
 				   .run_delay_ns = base * 1000000,
-				   .has_blkio = true,
-				   .blkio_ticks = base};
+				   .side = side};
 }
 
 /* Frame f of the rows given, over interval seconds. */
@@ -40,13 +48,15 @@ static void frame_of(struct frame *f, struct frame_proc *rows, size_t n, double 
 	memset(f, 0, sizeof(*f));
 	f->procs = rows;
 	f->nprocs = n;
+	f->has_sides = true;
 	f->interval_s = interval;
 }
 
 /* Whether any delta flag is set in p. */
 static bool any_delta(const struct frame_proc *p)
 {
-	return p->has_dflt || p->has_dctx || p->has_cpud || p->has_iod || p->has_swapd;
+	return p->side->has_dflt || p->side->has_dctx || p->side->has_cpud || p->side->has_iod ||
+	       p->side->has_swapd;
 }
 
 static void test_two_frames(void **state)
@@ -65,18 +75,18 @@ static void test_two_frames(void **state)
 	assert_false(any_delta(&a[1]));
 	frame_of(&f, b, 3, 2.0);
 	deltas_frame(d, &f);
-	assert_true(b[0].has_dflt);
-	assert_int_equal(b[0].minflt_delta, 50);
-	assert_int_equal(b[0].majflt_delta, 50);
-	assert_true(b[0].has_dctx);
-	assert_int_equal(b[0].ctxsw_delta, 100);
-	assert_true(b[0].has_cpud);
+	assert_true(b[0].side->has_dflt);
+	assert_int_equal(b[0].side->minflt_delta, 50);
+	assert_int_equal(b[0].side->majflt_delta, 50);
+	assert_true(b[0].side->has_dctx);
+	assert_int_equal(b[0].side->ctxsw_delta, 100);
+	assert_true(b[0].side->has_cpud);
 	/* 50 ms waited over 2 s */
-	assert_float_equal(b[0].cpu_delay_pct, 2.5, 1e-9);
-	assert_true(b[0].has_iod);
-	assert_float_equal(b[0].io_delay_pct, 50.0 / (double)hz / 2.0 * 100.0, 1e-9);
+	assert_float_equal(b[0].side->cpu_delay_pct, 2.5, 1e-9);
+	assert_true(b[0].side->has_iod);
+	assert_float_equal(b[0].side->io_delay_pct, 50.0 / (double)hz / 2.0 * 100.0, 1e-9);
 	/* swap delay comes from taskstats only: never */
-	assert_false(b[0].has_swapd);
+	assert_false(b[0].side->has_swapd);
 	/* PID 20 is another process now (its start time), 30 is new */
 	assert_false(any_delta(&b[1]));
 	assert_false(any_delta(&b[2]));
@@ -94,24 +104,24 @@ static void test_unread(void **state)
 
 	(void)state;
 	a[0].has_ctxsw = false;
-	a[0].has_blkio = false;
+	a[0].side->has_blkio = false;
 	frame_of(&f, a, 1, 0);
 	deltas_frame(d, &f);
 	b[0].has_run_delay = false;
 	frame_of(&f, b, 1, 1.0);
 	deltas_frame(d, &f);
-	assert_true(b[0].has_dflt);
-	assert_int_equal(b[0].minflt_delta, 7);
-	assert_false(b[0].has_dctx);
-	assert_false(b[0].has_cpud);
-	assert_false(b[0].has_iod);
+	assert_true(b[0].side->has_dflt);
+	assert_int_equal(b[0].side->minflt_delta, 7);
+	assert_false(b[0].side->has_dctx);
+	assert_false(b[0].side->has_cpud);
+	assert_false(b[0].side->has_iod);
 	/* the frame before did read them now: a value again, over the last interval only */
 	frame_of(&f, c, 1, 1.0);
 	deltas_frame(d, &f);
-	assert_true(c[0].has_dctx);
-	assert_int_equal(c[0].ctxsw_delta, 4);
-	assert_true(c[0].has_iod);
-	assert_false(c[0].has_cpud);
+	assert_true(c[0].side->has_dctx);
+	assert_int_equal(c[0].side->ctxsw_delta, 4);
+	assert_true(c[0].side->has_iod);
+	assert_false(c[0].side->has_cpud);
 	deltas_free(d);
 }
 
@@ -129,8 +139,8 @@ static void test_threads(void **state)
 	deltas_frame(d, &f);
 	frame_of(&f, b, 2, 1.0);
 	deltas_frame(d, &f);
-	assert_int_equal(b[0].minflt_delta, 3);
-	assert_int_equal(b[1].minflt_delta, 5);
+	assert_int_equal(b[0].side->minflt_delta, 3);
+	assert_int_equal(b[1].side->minflt_delta, 5);
 	deltas_free(d);
 }
 
@@ -148,8 +158,8 @@ static void test_out_of_order(void **state)
 	frame_of(&f, b, 3, 1.0);
 	deltas_frame(d, &f);
 	for (size_t i = 0; i < 3; i++) {
-		assert_true(b[i].has_dflt);
-		assert_int_equal(b[i].minflt_delta, (uint64_t)b[i].pid / 10);
+		assert_true(b[i].side->has_dflt);
+		assert_int_equal(b[i].side->minflt_delta, (uint64_t)b[i].pid / 10);
 	}
 	deltas_free(d);
 }

@@ -30,6 +30,7 @@
 struct fixture {
 	struct frame f;
 	struct frame_proc procs[MAXP];
+	struct frame_proc_side sides[MAXP]; /* each row's */
 	const struct frame_proc *rows[MAXP];
 	const struct frame_proc *exited[MAXP]; /* the processes that ended, chosen */
 	size_t nexited;
@@ -40,6 +41,8 @@ static struct fixture fx;
 static void frame_reset(void)
 {
 	memset(&fx, 0, sizeof(fx));
+	for (size_t i = 0; i < MAXP; i++)
+		fx.procs[i].side = &fx.sides[i];
 	fx.f.hz = 100;
 	fx.f.procs = fx.procs;
 	fx.f.cap = MAXP;
@@ -51,6 +54,8 @@ static void add(int pid, const char *comm, uint64_t ticks, uint64_t start)
 	struct frame_proc *p = &fx.procs[fx.f.nprocs];
 
 	memset(p, 0, sizeof(*p));
+	memset(&fx.sides[fx.f.nprocs], 0, sizeof(fx.sides[0]));
+	p->side = &fx.sides[fx.f.nprocs];
 	p->pid = p->tgid = pid;
 	p->comm_len = (uint8_t)strlen(comm);
 	memcpy(p->comm, comm, p->comm_len);
@@ -856,20 +861,20 @@ static void test_faults(void **state)
 	(void)state;
 	frame_reset();
 	add(10, "w", 0, 5);
-	fx.procs[0].has_flt = true;
-	fx.procs[0].minflt = 100;
-	fx.procs[0].majflt = 2;
+	fx.procs[0].side->has_flt = true;
+	fx.procs[0].side->minflt = 100;
+	fx.procs[0].side->majflt = 2;
 	add(11, "w", 0, 6);
-	fx.procs[1].has_flt = true;
-	fx.procs[1].minflt = 50;
+	fx.procs[1].side->has_flt = true;
+	fx.procs[1].side->minflt = 50;
 	update(m);
 	assert_true(sample(m, "ptop_group_page_faults_total{comm=\"w\",kind=\"minor\"}") == 150);
 	assert_true(sample(m, "ptop_group_page_faults_total{comm=\"w\",kind=\"major\"}") == 2);
 	/* 11 ended; 10 faulted 5 more */
 	add(10, "w", 0, 5);
-	fx.procs[0].has_flt = true;
-	fx.procs[0].minflt = 105;
-	fx.procs[0].majflt = 2;
+	fx.procs[0].side->has_flt = true;
+	fx.procs[0].side->minflt = 105;
+	fx.procs[0].side->majflt = 2;
 	update(m);
 	assert_true(sample(m, "ptop_group_page_faults_total{comm=\"w\",kind=\"minor\"}") == 155);
 	metrics_free(m);

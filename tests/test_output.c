@@ -24,6 +24,7 @@
 #define NPROCS 10
 
 static struct frame_proc procs[NPROCS];
+static struct frame_proc_side sides[NPROCS]; /* each row's side */
 
 static void set_comm(struct frame_proc *p, const char *s, size_t n)
 {
@@ -37,6 +38,8 @@ static struct frame_proc *proc_at(int i, int pid, const char *comm, char state)
 	struct frame_proc *p = &procs[i];
 
 	memset(p, 0, sizeof(*p));
+	memset(&sides[i], 0, sizeof(sides[i]));
+	p->side = &sides[i];
 	p->pid = pid;
 	p->tgid = pid;
 	p->ppid = 1;
@@ -119,23 +122,23 @@ static void build_frame(struct frame *f)
 	p->stime = 300;
 	p->start_ticks = 1;
 	/* faults read (the others' were not: null) */
-	p->has_flt = true;
-	p->minflt = 123456789;
-	p->majflt = 4321;
-	p->cminflt = 98765432;
-	p->cmajflt = 77;
-	p->has_job = true;
-	p->pgrp = 1;
-	p->session = 1;
-	p->tty_nr = 4 << 8 | 1; /* tty1 */
-	p->tpgid = 1;
-	p->policy = 2;
-	p->rt_priority = 50;
+	p->side->has_flt = true;
+	p->side->minflt = 123456789;
+	p->side->majflt = 4321;
+	p->side->cminflt = 98765432;
+	p->side->cmajflt = 77;
+	p->side->has_job = true;
+	p->side->pgrp = 1;
+	p->side->session = 1;
+	p->side->tty_nr = 4 << 8 | 1; /* tty1 */
+	p->side->tpgid = 1;
+	p->side->policy = 2;
+	p->side->rt_priority = 50;
 	p->cutime = 3;
 	p->cstime = 7;
-	p->has_seg = true;
-	p->code_kb = 1500;
-	p->data_kb = 9876543;
+	p->side->has_seg = true;
+	p->side->code_kb = 1500;
+	p->side->data_kb = 9876543;
 
 	/* Widest PID, a space in the name, VIRT past 'm', RES in 'm', TIME+ past 999 minutes. */
 	p = proc_at(1, 4194303, "Web Content", 'R');
@@ -1401,8 +1404,8 @@ static const char *formatted(struct sbuf *b, enum field_id id, const struct fram
 /* A path, and a name without one, for EXE and EXENAME. */
 static void set_exes(struct frame_proc *a, struct frame_proc *b)
 {
-	a->exe = "/usr/bin/some thing";
-	b->exe = "noslash";
+	a->side->exe = "/usr/bin/some thing";
+	b->side->exe = "noslash";
 }
 
 /* top's TIME, %CUU, %CUC, USED; htop's NCPU%, COMM and EXE (EXENAME here) */
@@ -1427,8 +1430,8 @@ static void test_derived_columns(void **state)
 	p->swap_kb = 100;
 	set_exes(p, &procs[1]);
 	field_derive_rows(&f);
-	assert_true(p->cuu_pct > 24.99 && p->cuu_pct < 25.01);
-	assert_true(p->cuc_pct > 49.99 && p->cuc_pct < 50.01);
+	assert_true(p->side->cuu_pct > 24.99 && p->side->cuu_pct < 25.01);
+	assert_true(p->side->cuc_pct > 49.99 && p->side->cuc_pct < 50.01);
 	assert_string_equal(formatted(&b, FIELD_CUU, p, &f), "25.000");
 	assert_string_equal(formatted(&b, FIELD_CUC, p, &f), "50.000");
 	assert_string_equal(formatted(&b, FIELD_NCPU, p, &f), "25.0");

@@ -40,6 +40,7 @@
 #define FIXTURE_FRAMES 65 /* keyframes 0 and 60 */
 
 static struct frame_proc procs[NPROCS];
+static struct frame_proc_side proc_sides[NPROCS]; /* each row's side */
 static struct frame_bp bps[2];
 static char dir[] = "/tmp/test_record.XXXXXX";
 
@@ -48,6 +49,8 @@ static void set_proc(int i, int pid, const char *comm, const char *user)
 	struct frame_proc *p = &procs[i];
 
 	memset(p, 0, sizeof(*p));
+	memset(&proc_sides[i], 0, sizeof(proc_sides[i]));
+	p->side = &proc_sides[i];
 	p->pid = p->tgid = pid;
 	p->ppid = 1;
 	p->state = 'S';
@@ -258,6 +261,7 @@ static void build_full_frame(struct frame *f, struct frame_cpu *cpus)
 }
 
 static struct frame_proc exited[2];
+static struct frame_proc_side exited_sides[2];
 
 /*
  * build_full_frame() with what format version 4 added: the accounting, a
@@ -286,6 +290,8 @@ static void build_v4_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[4].maxrss_kb = 4096;
 	procs[4].run_ns = 150000000;
 	exited[0] = procs[2];
+	exited_sides[0] = *procs[2].side;
+	exited[0].side = &exited_sides[0];
 	exited[0].pid = exited[0].tgid = 900;
 	exited[0].state = 'X';
 	exited[0].exited = true;
@@ -295,6 +301,8 @@ static void build_v4_frame(struct frame *f, struct frame_cpu *cpus)
 	exited[0].run_ns = 1234567891;
 	exited[0].cpu_pct = 61.7;
 	exited[1] = exited[0];
+	exited_sides[1] = exited_sides[0];
+	exited[1].side = &exited_sides[1];
 	exited[1].pid = exited[1].tgid = 901;
 	exited[1].exit_status = 0;
 	exited[1].has_io = true;
@@ -333,37 +341,37 @@ static void build_v7_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v6_frame(f, cpus);
 	for (int i = 0; i < 4; i++) {
-		procs[i].has_flt = true;
-		procs[i].minflt = 1000u + (uint64_t)i;
-		procs[i].majflt = 20u + (uint64_t)i;
-		procs[i].cminflt = 30000u + (uint64_t)i;
-		procs[i].cmajflt = 4u + (uint64_t)i;
+		procs[i].side->has_flt = true;
+		procs[i].side->minflt = 1000u + (uint64_t)i;
+		procs[i].side->majflt = 20u + (uint64_t)i;
+		procs[i].side->cminflt = 30000u + (uint64_t)i;
+		procs[i].side->cmajflt = 4u + (uint64_t)i;
 	}
-	exited[0].has_flt = true;
-	exited[0].minflt = 77;
-	exited[0].cmajflt = UINT64_MAX;
-	procs[1].has_job = true;
-	procs[1].pgrp = 4000;
-	procs[1].session = 3999;
-	procs[1].tty_nr = 34818;
-	procs[1].tpgid = -1;
-	procs[1].policy = 1;
-	procs[1].rt_priority = 99;
-	procs[2].has_seg = true;
-	procs[2].code_kb = 1234;
-	procs[2].data_kb = 56789;
+	exited[0].side->has_flt = true;
+	exited[0].side->minflt = 77;
+	exited[0].side->cmajflt = UINT64_MAX;
+	procs[1].side->has_job = true;
+	procs[1].side->pgrp = 4000;
+	procs[1].side->session = 3999;
+	procs[1].side->tty_nr = 34818;
+	procs[1].side->tpgid = -1;
+	procs[1].side->policy = 1;
+	procs[1].side->rt_priority = 99;
+	procs[2].side->has_seg = true;
+	procs[2].side->code_kb = 1234;
+	procs[2].side->data_kb = 56789;
 }
 
 /* build_v7_frame() with what format version 8 added: the OOM score and adjustment. */
 static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v7_frame(f, cpus);
-	procs[0].has_oom = true;
-	procs[0].oom_score = 667;
-	procs[0].has_oom_adj = true;
-	procs[0].oom_adj = -1000;
-	procs[3].has_oom_adj = true;
-	procs[3].oom_adj = 1000;
+	procs[0].side->has_oom = true;
+	procs[0].side->oom_score = 667;
+	procs[0].side->has_oom_adj = true;
+	procs[0].side->oom_adj = -1000;
+	procs[3].side->has_oom_adj = true;
+	procs[3].side->oom_adj = 1000;
 }
 
 /* build_v8_frame() with what format version 9 added: what it waits in (wchan), its exe
@@ -371,23 +379,23 @@ static void build_v8_frame(struct frame *f, struct frame_cpu *cpus)
 static void build_v9_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v8_frame(f, cpus);
-	procs[0].wchan = "do_epoll_wait";
-	procs[2].wchan = "poll_schedule_timeout.constprop.0";
-	procs[0].exe = "/usr/bin/bash";
-	procs[0].cwd = "/home/a user";
-	procs[3].exe = "/tmp/gone (deleted)";
-	procs[0].has_agrp = true;
-	procs[0].autogroup_id = 6257;
-	procs[0].autogroup_nice = -20;
-	procs[3].has_agrp = true;
-	procs[3].autogroup_id = INT64_MAX;
-	procs[3].autogroup_nice = 19;
-	procs[2].has_ioprio = true;
-	procs[2].ioprio = 3 << 13 | 7;
-	procs[0].supgids = "4,24,27";
-	procs[0].supgrps = "adm,cdrom,sudo";
-	procs[1].supgids = procs[1].supgrps = "";
-	procs[0].secattr = "unconfined";
+	procs[0].side->wchan = "do_epoll_wait";
+	procs[2].side->wchan = "poll_schedule_timeout.constprop.0";
+	procs[0].side->exe = "/usr/bin/bash";
+	procs[0].side->cwd = "/home/a user";
+	procs[3].side->exe = "/tmp/gone (deleted)";
+	procs[0].side->has_agrp = true;
+	procs[0].side->autogroup_id = 6257;
+	procs[0].side->autogroup_nice = -20;
+	procs[3].side->has_agrp = true;
+	procs[3].side->autogroup_id = INT64_MAX;
+	procs[3].side->autogroup_nice = 19;
+	procs[2].side->has_ioprio = true;
+	procs[2].side->ioprio = 3 << 13 | 7;
+	procs[0].side->supgids = "4,24,27";
+	procs[0].side->supgrps = "adm,cdrom,sudo";
+	procs[1].side->supgids = procs[1].side->supgrps = "";
+	procs[0].side->secattr = "unconfined";
 }
 
 /* Two strings of a row the same, NULL (unknown) included. */
@@ -400,15 +408,15 @@ static bool same_string(const char *a, const char *b)
 static void build_v10_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v9_frame(f, cpus);
-	procs[0].has_cgpsi_cpu = true;
-	procs[0].cgpsi_cpu_some10 = 12.5;
-	procs[0].cgpsi_cpu_some60 = 3.25;
-	procs[0].has_cgpsi_io = true;
-	procs[0].cgpsi_io_some10 = 1.01;
-	procs[0].cgpsi_io_full60 = 99.99;
-	procs[2].has_cgpsi_mem = true;
-	procs[2].cgpsi_mem_some10 = 0.01;
-	procs[2].cgpsi_mem_full60 = 100;
+	procs[0].side->has_cgpsi_cpu = true;
+	procs[0].side->cgpsi_cpu_some10 = 12.5;
+	procs[0].side->cgpsi_cpu_some60 = 3.25;
+	procs[0].side->has_cgpsi_io = true;
+	procs[0].side->cgpsi_io_some10 = 1.01;
+	procs[0].side->cgpsi_io_full60 = 99.99;
+	procs[2].side->has_cgpsi_mem = true;
+	procs[2].side->cgpsi_mem_some10 = 0.01;
+	procs[2].side->cgpsi_mem_full60 = 100;
 }
 
 /* build_v10_frame() with what format version 11 added: counters attached during the interval. */
@@ -422,22 +430,22 @@ static void build_v11_frame(struct frame *f, struct frame_cpu *cpus)
 static void build_v12_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v11_frame(f, cpus);
-	procs[0].has_gid = true;
-	procs[0].gid = 27;
-	procs[0].group = "sudo";
-	procs[0].rss_lock_kb = 64;
-	procs[0].has_rsssh = true;
-	procs[0].rss_shmem_kb = 1024;
-	procs[0].ruser = "alice";
-	procs[0].suser = "root";
-	procs[0].has_tflags = true;
-	procs[0].task_flags = 0x400100;
-	procs[2].has_numa = true;
-	procs[2].numa_node = 3;
-	procs[2].has_loginuid = true;
-	procs[2].loginuid = UINT32_MAX;
-	procs[3].has_loginuid = true;
-	procs[3].loginuid = 1000;
+	procs[0].side->has_gid = true;
+	procs[0].side->gid = 27;
+	procs[0].side->group = "sudo";
+	procs[0].side->rss_lock_kb = 64;
+	procs[0].side->has_rsssh = true;
+	procs[0].side->rss_shmem_kb = 1024;
+	procs[0].side->ruser = "alice";
+	procs[0].side->suser = "root";
+	procs[0].side->has_tflags = true;
+	procs[0].side->task_flags = 0x400100;
+	procs[2].side->has_numa = true;
+	procs[2].side->numa_node = 3;
+	procs[2].side->has_loginuid = true;
+	procs[2].side->loginuid = UINT32_MAX;
+	procs[3].side->has_loginuid = true;
+	procs[3].side->loginuid = 1000;
 }
 
 /* build_v12_frame() with what format version 13 added: the interval's deltas and delays, the
@@ -445,14 +453,14 @@ static void build_v12_frame(struct frame *f, struct frame_cpu *cpus)
 static void build_v13_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v12_frame(f, cpus);
-	procs[0].has_dflt = true;
-	procs[0].minflt_delta = 12;
-	procs[0].majflt_delta = 1;
-	procs[0].has_cpud = true;
-	procs[0].cpu_delay_pct = 2.5;
-	procs[1].ns_net = 4026531992u;
-	procs[1].cgroups = "12:cpuset:/lxc.payload.box1/inner";
-	procs[1].lxc = "box1";
+	procs[0].side->has_dflt = true;
+	procs[0].side->minflt_delta = 12;
+	procs[0].side->majflt_delta = 1;
+	procs[0].side->has_cpud = true;
+	procs[0].side->cpu_delay_pct = 2.5;
+	procs[1].side->ns_net = 4026531992u;
+	procs[1].side->cgroups = "12:cpuset:/lxc.payload.box1/inner";
+	procs[1].side->lxc = "box1";
 }
 
 /* build_v13_frame() with what format version 14 added: smaps_rollup's sizes, io's system calls,
@@ -460,27 +468,27 @@ static void build_v13_frame(struct frame *f, struct frame_cpu *cpus)
 static void build_v14_frame(struct frame *f, struct frame_cpu *cpus)
 {
 	build_v13_frame(f, cpus);
-	procs[0].has_rollup = true;
-	procs[0].pss_kb = 983;
-	procs[0].uss_kb = 420;
-	procs[0].swap_pss_kb = UINT64_MAX;
-	procs[0].has_pss_split = true;
-	procs[0].pss_anon_kb = 739;
-	procs[0].pss_file_kb = 243;
-	procs[0].pss_shmem_kb = 1;
-	procs[2].has_rollup = true;
-	procs[2].pss_kb = 7;
-	procs[1].has_io_ops = true;
-	procs[1].io_syscr = 3;
-	procs[1].io_syscw = 4;
-	procs[1].io_cancelled = 8192;
-	procs[1].io_rate = 123456;
-	procs[3].has_dirty = true;
-	procs[3].dirty_pages = 0;
-	procs[2].has_dirty = true;
-	procs[2].dirty_pages = 5;
-	procs[0].has_lib = true;
-	procs[0].lib_kb = 3528;
+	procs[0].side->has_rollup = true;
+	procs[0].side->pss_kb = 983;
+	procs[0].side->uss_kb = 420;
+	procs[0].side->swap_pss_kb = UINT64_MAX;
+	procs[0].side->has_pss_split = true;
+	procs[0].side->pss_anon_kb = 739;
+	procs[0].side->pss_file_kb = 243;
+	procs[0].side->pss_shmem_kb = 1;
+	procs[2].side->has_rollup = true;
+	procs[2].side->pss_kb = 7;
+	procs[1].side->has_io_ops = true;
+	procs[1].side->io_syscr = 3;
+	procs[1].side->io_syscw = 4;
+	procs[1].side->io_cancelled = 8192;
+	procs[1].side->io_rate = 123456;
+	procs[3].side->has_dirty = true;
+	procs[3].side->dirty_pages = 0;
+	procs[2].side->has_dirty = true;
+	procs[2].side->dirty_pages = 5;
+	procs[0].side->has_lib = true;
+	procs[0].side->lib_kb = 3528;
 }
 
 /* What version 12 added to row g, read back in version, against f's: unknown before it. */
@@ -488,26 +496,26 @@ static void check_v12_row(const struct frame_proc *g, const struct frame_proc *f
 {
 	bool v12 = version >= 12;
 
-	assert_int_equal(g->has_gid, v12 && f->has_gid);
-	assert_int_equal(g->has_rsssh, v12 && f->has_rsssh);
-	assert_int_equal(g->has_tflags, v12 && f->has_tflags);
-	assert_int_equal(g->has_numa, v12 && f->has_numa);
-	assert_int_equal(g->has_loginuid, v12 && f->has_loginuid);
+	assert_int_equal(g->side->has_gid, v12 && f->side->has_gid);
+	assert_int_equal(g->side->has_rsssh, v12 && f->side->has_rsssh);
+	assert_int_equal(g->side->has_tflags, v12 && f->side->has_tflags);
+	assert_int_equal(g->side->has_numa, v12 && f->side->has_numa);
+	assert_int_equal(g->side->has_loginuid, v12 && f->side->has_loginuid);
 	if (!v12) {
-		assert_null(g->group);
-		assert_null(g->ruser);
-		assert_null(g->suser);
+		assert_null(g->side->group);
+		assert_null(g->side->ruser);
+		assert_null(g->side->suser);
 		return;
 	}
-	assert_true(same_string(g->group, f->group));
-	assert_true(same_string(g->ruser, f->ruser));
-	assert_true(same_string(g->suser, f->suser));
-	assert_int_equal(g->gid, f->has_gid ? f->gid : 0);
-	assert_int_equal(g->rss_lock_kb, f->has_gid ? f->rss_lock_kb : 0);
-	assert_int_equal(g->rss_shmem_kb, f->has_rsssh ? f->rss_shmem_kb : 0);
-	assert_int_equal(g->task_flags, f->has_tflags ? f->task_flags : 0);
-	assert_int_equal(g->numa_node, f->has_numa ? f->numa_node : 0);
-	assert_int_equal(g->loginuid, f->has_loginuid ? f->loginuid : 0);
+	assert_true(same_string(g->side->group, f->side->group));
+	assert_true(same_string(g->side->ruser, f->side->ruser));
+	assert_true(same_string(g->side->suser, f->side->suser));
+	assert_int_equal(g->side->gid, f->side->has_gid ? f->side->gid : 0);
+	assert_int_equal(g->side->rss_lock_kb, f->side->has_gid ? f->side->rss_lock_kb : 0);
+	assert_int_equal(g->side->rss_shmem_kb, f->side->has_rsssh ? f->side->rss_shmem_kb : 0);
+	assert_int_equal(g->side->task_flags, f->side->has_tflags ? f->side->task_flags : 0);
+	assert_int_equal(g->side->numa_node, f->side->has_numa ? f->side->numa_node : 0);
+	assert_int_equal(g->side->loginuid, f->side->has_loginuid ? f->side->loginuid : 0);
 }
 
 /* f encoded in version, decoded and encoded again: the same bytes, and its OOM members back,
@@ -525,76 +533,91 @@ static void check_round_trip(const struct frame *f, unsigned version)
 	assert_memory_equal(again.p, raw.p, raw.len);
 	assert_int_equal(g.nprocs, f->nprocs);
 	for (size_t i = 0; i < f->nprocs; i++) {
-		assert_int_equal(g.procs[i].has_oom, f->procs[i].has_oom);
-		assert_int_equal(g.procs[i].has_oom_adj, f->procs[i].has_oom_adj);
-		assert_int_equal(g.procs[i].oom_score, f->procs[i].oom_score);
-		assert_int_equal(g.procs[i].oom_adj, f->procs[i].oom_adj);
+		assert_int_equal(g.procs[i].side->has_oom, f->procs[i].side->has_oom);
+		assert_int_equal(g.procs[i].side->has_oom_adj, f->procs[i].side->has_oom_adj);
+		assert_int_equal(g.procs[i].side->oom_score, f->procs[i].side->oom_score);
+		assert_int_equal(g.procs[i].side->oom_adj, f->procs[i].side->oom_adj);
 		if (version >= 9) {
-			assert_true(same_string(g.procs[i].wchan, f->procs[i].wchan));
-			assert_true(same_string(g.procs[i].exe, f->procs[i].exe));
-			assert_true(same_string(g.procs[i].cwd, f->procs[i].cwd));
-			assert_int_equal(g.procs[i].has_agrp, f->procs[i].has_agrp);
-			assert_true(g.procs[i].autogroup_id == f->procs[i].autogroup_id);
-			assert_int_equal(g.procs[i].autogroup_nice, f->procs[i].autogroup_nice);
-			assert_int_equal(g.procs[i].has_ioprio, f->procs[i].has_ioprio);
-			assert_int_equal(g.procs[i].ioprio, f->procs[i].ioprio);
-			assert_true(same_string(g.procs[i].supgids, f->procs[i].supgids));
-			assert_true(same_string(g.procs[i].supgrps, f->procs[i].supgrps));
-			assert_true(same_string(g.procs[i].secattr, f->procs[i].secattr));
+			assert_true(same_string(g.procs[i].side->wchan, f->procs[i].side->wchan));
+			assert_true(same_string(g.procs[i].side->exe, f->procs[i].side->exe));
+			assert_true(same_string(g.procs[i].side->cwd, f->procs[i].side->cwd));
+			assert_int_equal(g.procs[i].side->has_agrp, f->procs[i].side->has_agrp);
+			assert_true(g.procs[i].side->autogroup_id ==
+				    f->procs[i].side->autogroup_id);
+			assert_int_equal(g.procs[i].side->autogroup_nice,
+					 f->procs[i].side->autogroup_nice);
+			assert_int_equal(g.procs[i].side->has_ioprio, f->procs[i].side->has_ioprio);
+			assert_int_equal(g.procs[i].side->ioprio, f->procs[i].side->ioprio);
+			assert_true(
+			    same_string(g.procs[i].side->supgids, f->procs[i].side->supgids));
+			assert_true(
+			    same_string(g.procs[i].side->supgrps, f->procs[i].side->supgrps));
+			assert_true(
+			    same_string(g.procs[i].side->secattr, f->procs[i].side->secattr));
 		} else {
-			assert_null(g.procs[i].secattr);
-			assert_null(g.procs[i].supgids);
-			assert_false(g.procs[i].has_ioprio);
-			assert_false(g.procs[i].has_agrp);
-			assert_null(g.procs[i].wchan);
-			assert_null(g.procs[i].exe);
-			assert_null(g.procs[i].cwd);
+			assert_null(g.procs[i].side->secattr);
+			assert_null(g.procs[i].side->supgids);
+			assert_false(g.procs[i].side->has_ioprio);
+			assert_false(g.procs[i].side->has_agrp);
+			assert_null(g.procs[i].side->wchan);
+			assert_null(g.procs[i].side->exe);
+			assert_null(g.procs[i].side->cwd);
 		}
 		/* the cgroup pressure from version 10, unknown before it */
-		assert_int_equal(g.procs[i].has_cgpsi_cpu,
-				 version >= 10 && f->procs[i].has_cgpsi_cpu);
-		assert_int_equal(g.procs[i].has_cgpsi_mem,
-				 version >= 10 && f->procs[i].has_cgpsi_mem);
-		assert_int_equal(g.procs[i].has_cgpsi_io,
-				 version >= 10 && f->procs[i].has_cgpsi_io);
+		assert_int_equal(g.procs[i].side->has_cgpsi_cpu,
+				 version >= 10 && f->procs[i].side->has_cgpsi_cpu);
+		assert_int_equal(g.procs[i].side->has_cgpsi_mem,
+				 version >= 10 && f->procs[i].side->has_cgpsi_mem);
+		assert_int_equal(g.procs[i].side->has_cgpsi_io,
+				 version >= 10 && f->procs[i].side->has_cgpsi_io);
 		/* attached during the interval from version 11, unknown (false) before it */
 		assert_int_equal(g.procs[i].ctr_counting,
 				 version >= 11 && f->procs[i].ctr_counting);
 		/* version 14's members, unknown before it */
-		assert_int_equal(g.procs[i].has_rollup, version >= 14 && f->procs[i].has_rollup);
-		assert_int_equal(g.procs[i].has_pss_split,
-				 version >= 14 && f->procs[i].has_pss_split);
-		assert_int_equal(g.procs[i].has_io_ops, version >= 14 && f->procs[i].has_io_ops);
-		assert_int_equal(g.procs[i].has_dirty, version >= 14 && f->procs[i].has_dirty);
-		if (version >= 14 && f->procs[i].has_rollup) {
-			assert_true(g.procs[i].pss_kb == f->procs[i].pss_kb);
-			assert_true(g.procs[i].uss_kb == f->procs[i].uss_kb);
-			assert_true(g.procs[i].swap_pss_kb == f->procs[i].swap_pss_kb);
+		assert_int_equal(g.procs[i].side->has_rollup,
+				 version >= 14 && f->procs[i].side->has_rollup);
+		assert_int_equal(g.procs[i].side->has_pss_split,
+				 version >= 14 && f->procs[i].side->has_pss_split);
+		assert_int_equal(g.procs[i].side->has_io_ops,
+				 version >= 14 && f->procs[i].side->has_io_ops);
+		assert_int_equal(g.procs[i].side->has_dirty,
+				 version >= 14 && f->procs[i].side->has_dirty);
+		if (version >= 14 && f->procs[i].side->has_rollup) {
+			assert_true(g.procs[i].side->pss_kb == f->procs[i].side->pss_kb);
+			assert_true(g.procs[i].side->uss_kb == f->procs[i].side->uss_kb);
+			assert_true(g.procs[i].side->swap_pss_kb == f->procs[i].side->swap_pss_kb);
 		}
-		if (version >= 14 && f->procs[i].has_pss_split) {
-			assert_true(g.procs[i].pss_anon_kb == f->procs[i].pss_anon_kb);
-			assert_true(g.procs[i].pss_file_kb == f->procs[i].pss_file_kb);
-			assert_true(g.procs[i].pss_shmem_kb == f->procs[i].pss_shmem_kb);
+		if (version >= 14 && f->procs[i].side->has_pss_split) {
+			assert_true(g.procs[i].side->pss_anon_kb == f->procs[i].side->pss_anon_kb);
+			assert_true(g.procs[i].side->pss_file_kb == f->procs[i].side->pss_file_kb);
+			assert_true(g.procs[i].side->pss_shmem_kb ==
+				    f->procs[i].side->pss_shmem_kb);
 		}
-		if (version >= 14 && f->procs[i].has_io_ops) {
-			assert_true(g.procs[i].io_syscr == f->procs[i].io_syscr);
-			assert_true(g.procs[i].io_syscw == f->procs[i].io_syscw);
-			assert_true(g.procs[i].io_cancelled == f->procs[i].io_cancelled);
-			assert_true(g.procs[i].io_rate == f->procs[i].io_rate);
+		if (version >= 14 && f->procs[i].side->has_io_ops) {
+			assert_true(g.procs[i].side->io_syscr == f->procs[i].side->io_syscr);
+			assert_true(g.procs[i].side->io_syscw == f->procs[i].side->io_syscw);
+			assert_true(g.procs[i].side->io_cancelled ==
+				    f->procs[i].side->io_cancelled);
+			assert_true(g.procs[i].side->io_rate == f->procs[i].side->io_rate);
 		}
-		if (version >= 14 && f->procs[i].has_dirty)
-			assert_true(g.procs[i].dirty_pages == f->procs[i].dirty_pages);
-		assert_int_equal(g.procs[i].has_lib, version >= 14 && f->procs[i].has_lib);
-		if (version >= 14 && f->procs[i].has_lib)
-			assert_true(g.procs[i].lib_kb == f->procs[i].lib_kb);
+		if (version >= 14 && f->procs[i].side->has_dirty)
+			assert_true(g.procs[i].side->dirty_pages == f->procs[i].side->dirty_pages);
+		assert_int_equal(g.procs[i].side->has_lib,
+				 version >= 14 && f->procs[i].side->has_lib);
+		if (version >= 14 && f->procs[i].side->has_lib)
+			assert_true(g.procs[i].side->lib_kb == f->procs[i].side->lib_kb);
 		if (version < 10)
 			continue;
-		assert_true(g.procs[i].cgpsi_cpu_some10 == f->procs[i].cgpsi_cpu_some10);
-		assert_true(g.procs[i].cgpsi_cpu_some60 == f->procs[i].cgpsi_cpu_some60);
-		assert_true(g.procs[i].cgpsi_mem_some10 == f->procs[i].cgpsi_mem_some10);
-		assert_true(g.procs[i].cgpsi_mem_full60 == f->procs[i].cgpsi_mem_full60);
-		assert_true(g.procs[i].cgpsi_io_some10 == f->procs[i].cgpsi_io_some10);
-		assert_true(g.procs[i].cgpsi_io_full60 == f->procs[i].cgpsi_io_full60);
+		assert_true(g.procs[i].side->cgpsi_cpu_some10 ==
+			    f->procs[i].side->cgpsi_cpu_some10);
+		assert_true(g.procs[i].side->cgpsi_cpu_some60 ==
+			    f->procs[i].side->cgpsi_cpu_some60);
+		assert_true(g.procs[i].side->cgpsi_mem_some10 ==
+			    f->procs[i].side->cgpsi_mem_some10);
+		assert_true(g.procs[i].side->cgpsi_mem_full60 ==
+			    f->procs[i].side->cgpsi_mem_full60);
+		assert_true(g.procs[i].side->cgpsi_io_some10 == f->procs[i].side->cgpsi_io_some10);
+		assert_true(g.procs[i].side->cgpsi_io_full60 == f->procs[i].side->cgpsi_io_full60);
 		check_v12_row(&g.procs[i], &f->procs[i], version);
 	}
 	sbuf_free(&raw);

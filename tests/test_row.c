@@ -12,9 +12,12 @@
  * with a fill forgotten in src/proc/sample.c fails here, as does a claim
  * row.def and this file disagree on.
  *
- * Recordings: every member a recording keeps (ROW) is given a value of its
- * own, encoded with the codec at the current format version, decoded, and
- * compared; a member the codec drops or reads into another fails.
+ * Recordings: every member a recording keeps (ROW, ROW_SIDE) is given a value
+ * of its own, encoded with the codec at the current format version, decoded,
+ * and compared; a member the codec drops or reads into another fails.
+ *
+ * Sides: a frame's rows have sides (the ROW_SIDE members) only when its needs
+ * ask, and every column over a side member asks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +31,7 @@
 #include <cmocka.h>
 
 #include "ptop/frame.h"
+#include "ptop/output.h"
 #include "ptop/record.h"
 
 /* ---- fills ---- */
@@ -422,7 +426,7 @@ static void test_proc_fills(void **state)
 		     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR | ROW_NEED_CGROUP_PSI |
 		     ROW_NEED_LOGINUID | ROW_NEED_ENVIRON | ROW_NEED_NUMA | ROW_NEED_NS |
 		     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP |
-		     ROW_NEED_ROLLUP | ROW_NEED_MAPS,
+		     ROW_NEED_ROLLUP | ROW_NEED_MAPS | FRAME_NEED_SIDE,
 	    .node_root = nodes};
 	uint64_t page_kb = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
 	const struct frame_proc *p = NULL;
@@ -445,9 +449,65 @@ static void test_proc_fills(void **state)
 	check_member(#name, sources, EXPECT_##name(p->name));
 #define ROW_LOCAL(type, name, dim, needs, sources)                                                 \
 	check_member(#name, sources, EXPECT_##name(p->name));
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)                               \
+	check_member(#name, sources, EXPECT_##name(frame_side(p)->name));
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)                                            \
+	check_member(#name, sources, EXPECT_##name(frame_side(p)->name));
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
+	frame_free(&f);
+	sampler_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Whether every row of f has a side of its own (want), or none has one. */
+static void sides_are(const struct frame *f, bool want)
+{
+	assert_true(f->nprocs > 0);
+	assert_int_equal(f->has_sides, want);
+	for (size_t i = 0; i < f->nprocs; i++) {
+		assert_int_equal(f->procs[i].side != NULL, want);
+		for (size_t j = 0; want && j < i; j++)
+			assert_ptr_not_equal(f->procs[i].side, f->procs[j].side);
+	}
+}
+
+/*
+ * A frame has sides only when its needs ask (FRAME_NEED_SIDE), which every
+ * column over a side member carries: the default frame's rows stay small.
+ */
+static void test_sides_when_asked(void **state)
+{
+	char dir[256], cmd[512];
+	struct sampler_opts o = {.root = dir, .needs = PROC_NEED(PROC_FILE_STATM)};
+	struct frame f = {0};
+	struct sampler *s;
+
+	(void)state;
+	for (int id = 0; id < FIELD_COUNT; id++)
+		if (field_defs[id].side && !(field_defs[id].needs & FRAME_NEED_SIDE))
+			fail_msg("%s: a side member's column without FRAME_NEED_SIDE",
+				 field_defs[id].name);
+	assert_true(field_defs[FIELD_PSS].side && !field_defs[FIELD_PID].side);
+	fixture_root(dir);
+	assert_int_equal(sampler_new(&o, &s), 0);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	sides_are(&f, false);
+	/* PSS shown: every row has one, in the same frame's memory the next time */
+	o.needs |= field_defs[FIELD_PSS].needs;
+	sampler_configure(s, &o);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	sides_are(&f, true);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	sides_are(&f, true);
+	o.needs = PROC_NEED(PROC_FILE_STATM);
+	sampler_configure(s, &o);
+	assert_int_equal(sampler_frame(s, &f), 0);
+	sides_are(&f, false);
 	frame_free(&f);
 	sampler_free(s);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -466,7 +526,7 @@ static void test_recorded_needs(void **state)
 			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
 			     ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID | ROW_NEED_NS |
 			     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES |
-			     ROW_NEED_CCGROUP | ROW_NEED_ROLLUP | ROW_NEED_MAPS);
+			     ROW_NEED_CCGROUP | ROW_NEED_ROLLUP | ROW_NEED_MAPS | FRAME_NEED_SIDE);
 	/* what every recording reads is some of it, and the lazy files are files the sampler
 	 * reads lazily */
 	assert_int_equal((RECORD_NEEDS | RECORD_NEEDS_LAZY) & ~row_recorded_needs, 0);
@@ -477,28 +537,41 @@ static void test_recorded_needs(void **state)
 
 enum kind { K_U8, K_CHAR, K_BIT, K_I32, K_U32, K_I64, K_U64, K_F64, K_STORED, K_COMM, K_USER };
 
-/* A member a recording keeps: where it is, how big, and its kind. */
+/* A member a recording keeps: where it is (in the row, or its side), how big, and its kind. */
 struct member {
 	const char *name;
 	size_t off, size;
 	enum kind kind;
+	bool side;
 };
 
 static const struct member members[] = {
 #define ROW(type, m, dim, k, since, when, needs, sources)                                          \
-	{#m, offsetof(struct frame_proc, m), sizeof(((struct frame_proc *)0)->m), K_##k},
+	{#m, offsetof(struct frame_proc, m), sizeof(((struct frame_proc *)0)->m), K_##k, false},
 #define ROW_LOCAL(type, m, dim, needs, sources)
+#define ROW_SIDE(type, m, dim, k, since, when, needs, sources)                                     \
+	{#m, offsetof(struct frame_proc_side, m), sizeof(((struct frame_proc_side *)0)->m), K_##k, \
+	 true},
+#define ROW_SIDE_LOCAL(type, m, dim, needs, sources)
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
 };
+
+/* Where member m of p is. */
+static char *member_at(const struct frame_proc *p, const struct member *m)
+{
+	return (char *)(m->side ? (const void *)frame_side(p) : (const void *)p) + m->off;
+}
 
 static const char *const names[] = {"first-name", "second", "third-one", "fourth"};
 
 /* A value of member m of its own (seed: its index), as its kind allows. */
 static void set_member(struct frame_proc *p, const struct member *m, unsigned seed)
 {
-	char *at = (char *)p + m->off;
+	char *at = member_at(p, m);
 
 	switch (m->kind) {
 	case K_BIT:
@@ -527,7 +600,7 @@ static void set_member(struct frame_proc *p, const struct member *m, unsigned se
 static bool same_member(const struct frame_proc *a, const struct frame_proc *b,
 			const struct member *m)
 {
-	const char *x = (const char *)a + m->off, *y = (const char *)b + m->off;
+	const char *x = member_at(a, m), *y = member_at(b, m);
 
 	switch (m->kind) {
 	case K_STORED:
@@ -544,6 +617,7 @@ static bool same_member(const struct frame_proc *a, const struct frame_proc *b,
 static void test_round_trip(void **state)
 {
 	struct frame_proc row;
+	struct frame_proc_side side = {0};
 	struct frame f = {0}, g = {0};
 	struct record_store st = {0};
 	struct sbuf raw = {0};
@@ -551,6 +625,7 @@ static void test_round_trip(void **state)
 
 	(void)state;
 	memset(&row, 0, sizeof(row));
+	row.side = &side;
 	for (size_t i = 0; i < n; i++)
 		set_member(&row, &members[i], (unsigned)i + 1);
 	/* the command line a row points at is in the frame's strings */
@@ -578,6 +653,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_proc_fills),
 	    cmocka_unit_test(test_recorded_needs),
+	    cmocka_unit_test(test_sides_when_asked),
 	    cmocka_unit_test(test_round_trip),
 	};
 

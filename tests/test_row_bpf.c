@@ -131,10 +131,10 @@ struct want {
 #define BPF_majflt SAME(majflt)
 #define BPF_cminflt IS(b->cminflt == p->cminflt && b->cminflt > 0)
 #define BPF_cmajflt SAME(cmajflt)
-#define BPF_pgrp IS(b->pgrp == b->pid && p->pgrp == b->pid)
-#define BPF_session IS(b->session == b->pid && p->session == b->pid)
+#define BPF_pgrp IS(b->pgrp == brow->pid && p->pgrp == brow->pid)
+#define BPF_session IS(b->session == brow->pid && p->session == brow->pid)
 #define BPF_tty_nr IS(b->tty_nr == p->tty_nr && b->tty_nr != 0)
-#define BPF_tpgid IS(b->tpgid == b->pid && p->tpgid == b->pid)
+#define BPF_tpgid IS(b->tpgid == brow->pid && p->tpgid == brow->pid)
 #define BPF_policy IS(b->policy == SCHED_RR && p->policy == SCHED_RR)
 #define BPF_rt_priority IS(b->rt_priority == 5 && p->rt_priority == 5)
 #define BPF_has_seg IS(b->has_seg && p->has_seg)
@@ -201,8 +201,8 @@ struct want {
 #define BPF_io_syscw IS(b->io_syscw == p->io_syscw && b->io_syscw > 0)
 #define BPF_io_cancelled SAME(io_cancelled)
 #define BPF_io_rate                                                                                \
-	IS(b->io_rate == b->io_read_rate + b->io_write_rate &&                                     \
-	   p->io_rate == p->io_read_rate + p->io_write_rate)
+	IS(b->io_rate == brow->io_read_rate + brow->io_write_rate &&                               \
+	   p->io_rate == prow->io_read_rate + prow->io_write_rate)
 /* statm's constant 0 */
 #define BPF_has_dirty IS(b->has_dirty && p->has_dirty)
 #define BPF_dirty_pages IS(b->dirty_pages == 0 && p->dirty_pages == 0)
@@ -343,6 +343,7 @@ static void frames(struct sampler *ps, struct frame *pf, struct bpfsrc *bs, stru
 
 	assert_int_equal(sampler_frame(ps, pf), 0);
 	bf->nprocs = 0;
+	frame_sides_begin(bf, true);
 	memset(&bf->tasks, 0, sizeof(bf->tasks));
 	bf->uptime_s = uptime();
 	bf->mem = pf->mem;
@@ -366,9 +367,9 @@ static void test_bpf_fills(void **state)
 	struct bpfsrc *bs = *state;
 	struct sampler_opts o = {.needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
 					  PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) |
-					  ROW_NEED_JOB};
+					  ROW_NEED_JOB | FRAME_NEED_SIDE};
 	struct frame pf = {0}, bf = {0};
-	const struct frame_proc *b, *p;
+	const struct frame_proc *b, *p, *brow, *prow;
 	char c;
 	int cmd[2], up[2], fd;
 	struct sampler *ps;
@@ -400,14 +401,28 @@ static void test_bpf_fills(void **state)
 	assert_int_equal(read(up[0], &c, 1), 1);
 	settle(pid);
 	frames(ps, &pf, bs, &bf, uptime() - t0);
-	p = row_of(&pf, pid);
-	b = row_of(&bf, pid);
+	p = prow = row_of(&pf, pid);
+	b = brow = row_of(&bf, pid);
 #define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
 	check_member(#name, sources, BPF_##name);
 #define ROW_LOCAL(type, name, dim, needs, sources) check_member(#name, sources, BPF_##name);
+/* a side member's expectation reads b and p as the rows' sides */
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)                               \
+	{                                                                                          \
+		_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"")      \
+		    const struct frame_proc_side *b = frame_side(brow),                            \
+						 *p = frame_side(prow);                            \
+		_Pragma("GCC diagnostic pop")(void) b;                                             \
+		(void)p;                                                                           \
+		check_member(#name, sources, BPF_##name);                                          \
+	}
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)                                            \
+	ROW_SIDE(type, name, dim, , , , needs, sources)
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
 	close(cmd[1]);
 	close(up[0]);
 	frame_free(&pf);

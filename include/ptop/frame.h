@@ -91,6 +91,8 @@ enum row_source {
 #define ROW_NEED_CCGROUP (PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_CCGROUP_BIT)
 /* maps, read whole (its size has no bound) by path, not through a held descriptor (LIB) */
 #define ROW_NEED_MAPS (1u << 19)
+/* Not a file: the rows' side (frame_proc.side), which every ROW_SIDE member's column needs */
+#define FRAME_NEED_SIDE (1u << 18)
 
 /* An I/O priority as ioprio_get(2) gives it: its class (FRAME_IOPRIO_*) and level (0-7). */
 #define FRAME_IOPRIO_CLASS(v) (((unsigned)(v) >> 13) & 7u)
@@ -116,14 +118,89 @@ static inline int frame_ioprio_effective(int ioprio, int64_t nice)
 	return (int)(cls * 8 + FRAME_IOPRIO_LEVEL(ioprio));
 }
 
+/* A row's rarely shown members (row.def's ROW_SIDE): see frame_proc.side. */
+struct frame_proc_side {
+#define ROW(type, name, dim, kind, since, when, needs, sources)
+#define ROW_LOCAL(type, name, dim, needs, sources)
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources) type name dim;
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources) type name dim;
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
+};
+
 /* A process (or thread) row: its members and what each means are in row.def. */
 struct frame_proc {
 #define ROW(type, name, dim, kind, since, when, needs, sources) type name dim;
 #define ROW_LOCAL(type, name, dim, needs, sources) type name dim;
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
+	/*
+	 * The side members, in memory of the frame's (frame_side_add()), when
+	 * the frame's needs had FRAME_NEED_SIDE: then every row has one. NULL
+	 * otherwise: read them through frame_side(), write them through this
+	 * only where the frame has sides. A row copied out of its frame takes its
+	 * side's values, not this pointer (frame_side_keep()).
+	 */
+	struct frame_proc_side *side;
 };
+
+/* Stops the sanitizer build where a side member is read in a frame without sides. */
+__attribute__((noreturn)) void frame_side_missing(const struct frame_proc *p);
+
+/*
+ * 1 + each kept member's offset in its struct: the row's, or with FRAME_AT_SIDE
+ * set its side's. row.def's WHEN(flag) is ROW_AT_flag to its includers, so a
+ * flag is found where it is, and columns.def's side members are ROW_SIDE_AT().
+ */
+#define FRAME_AT_SIDE 0x100000u
+#define ROW_SIDE_AT(member) (FRAME_AT_SIDE + offsetof(struct frame_proc_side, member))
+enum row_member_at {
+#define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
+	ROW_AT_##name = 1 + offsetof(struct frame_proc, name),
+#define ROW_LOCAL(type, name, dim, needs, sources)
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)                               \
+	ROW_AT_##name = 1 + ROW_SIDE_AT(name),
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
+};
+
+/* Where a source writes a row's side members in a frame without sides: nothing reads it. */
+extern _Thread_local struct frame_proc_side frame_side_scratch;
+
+/* Where a source writes p's side members: its side, or the scratch in a frame without sides. */
+static inline struct frame_proc_side *frame_side_w(struct frame_proc *p)
+{
+	return p->side ? p->side : &frame_side_scratch;
+}
+
+/* The side a row without one reads: all zero (every flag false), in read-only memory. */
+extern const struct frame_proc_side frame_side_none;
+
+/*
+ * p's side members to read. Reading one where the frame has no sides is a
+ * needs bit missed (FRAME_NEED_SIDE): the sanitizer build stops there, the
+ * others read zeros and false flags (unknown, where a flag says).
+ */
+static inline const struct frame_proc_side *frame_side(const struct frame_proc *p)
+{
+#ifdef PTOP_CHECK_SIDE /* the sanitizer build's (configure --enable-sanitizers) */
+	if (!p->side)
+		frame_side_missing(p);
+#endif
+	return p->side ? p->side : &frame_side_none;
+}
 
 /*
  * Every file a member a recording keeps needs. A recording reads some of them
@@ -132,11 +209,16 @@ struct frame_proc {
  */
 #define ROW(type, name, dim, kind, since, when, needs, sources) | ROW_NEED_##needs
 #define ROW_LOCAL(type, name, dim, needs, sources)
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)                               \
+	| ROW_NEED_##needs | FRAME_NEED_SIDE
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)
 static const unsigned row_recorded_needs = 0u
 #include "ptop/row.def"
     ;
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
 
 /*
  * What both frame sources (the /proc sampler and the BPF reader) compute the
@@ -361,6 +443,10 @@ struct frame {
 	 * merged into their row instead when that row is still here (a zombie) */
 	struct frame_proc *exited;
 	size_t nexited, exited_cap;
+	/* the rows' sides (frame_proc.side; exited rows' too) when has_sides: chunks that never
+	 * move, kept across frames (frame_sides_begin()) */
+	struct frame_side_chunk *sides, *side_at;
+	bool has_sides;
 	struct frame_account acct;
 	struct frame_counters counters;
 	struct frame_bp *bps; /* owned by the observer; valid until its next update */
@@ -499,6 +585,17 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p);
  */
 int sampler_frame(struct sampler *s, struct frame *f);
 void frame_free(struct frame *f);
+
+/* A new fill of f begins: its rows get sides (frame_side_add()) when want. */
+void frame_sides_begin(struct frame *f, bool want);
+/* A zeroed side for p when f has sides (p->side, also returned); else p->side is NULL. */
+struct frame_proc_side *frame_side_add(struct frame *f, struct frame_proc *p);
+/* to, a row of a frame, as from (a row kept outside any frame, or another row), to's own side
+ * (if it has one) taking from_side's values: zeros when from_side is NULL */
+void frame_row_assign(struct frame_proc *to, const struct frame_proc *from,
+		      const struct frame_proc_side *from_side);
+/* f's sides' memory (frame_free() calls it) */
+void frame_sides_free(struct frame *f);
 
 /*
  * The parts of sampler_frame() for a source that takes its rows elsewhere

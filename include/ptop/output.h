@@ -60,7 +60,8 @@ struct field_def {
 	unsigned needs;	  /* PROC_NEED() bits beyond stat */
 	bool observer;	  /* filled by the observer (src/perf), not the sampler */
 	enum field_type type;
-	size_t off; /* offsetof(struct frame_proc, the value) */
+	size_t off; /* offsetof(struct frame_proc, the value), or of its side's (side) */
+	bool side;  /* the value is a side member (frame_proc.side) */
 	/* JSON key and CSV heading, units in the name ("rss_kb"); NULL: in neither */
 	const char *key;
 	bool json_only; /* not a CSV column */

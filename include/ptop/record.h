@@ -43,7 +43,7 @@
  * OOM score, wchan, exe, cwd, ...) is kept when a shown column or --fields
  * asks for it.
  */
-#define RECORD_NEEDS (ROW_NEED_STATM | ROW_NEED_JOB)
+#define RECORD_NEEDS (ROW_NEED_STATM | ROW_NEED_JOB | FRAME_NEED_SIDE)
 #define RECORD_NEEDS_LAZY (ROW_NEED_STATUS | ROW_NEED_IO | ROW_NEED_CGROUP)
 
 /* The machine a recording was made on (the file header). */

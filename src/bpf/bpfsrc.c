@@ -1239,7 +1239,7 @@ static void rates(struct bpfsrc *b, const struct bpfsrc_ctx *c, const struct fra
 	secs = prev ? c->interval : f->uptime_s - (double)p->start_ticks / (double)c->hz;
 	p->io_read_rate = frame_io_rate(p->io_read_bytes, prev ? prev->io_read : 0, secs);
 	p->io_write_rate = frame_io_rate(p->io_write_bytes, prev ? prev->io_write : 0, secs);
-	p->io_rate = p->io_read_rate + p->io_write_rate;
+	frame_side_w(p)->io_rate = p->io_read_rate + p->io_write_rate;
 }
 
 static uint64_t pages_kb(int64_t pages, uint64_t page_kb)
@@ -1251,6 +1251,7 @@ static uint64_t pages_kb(int64_t pages, uint64_t page_kb)
 static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, const struct frame *f,
 		     struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	int64_t shared = r->rss[PTOP_MM_FILE] + r->rss[PTOP_MM_SHMEM];
 
 	p->vsize_kb = r->total_vm * c->page_kb;
@@ -1259,10 +1260,10 @@ static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, cons
 	p->swap_kb = pages_kb(r->rss[PTOP_MM_SWAP], c->page_kb);
 	p->rss_anon_kb = pages_kb(r->rss[PTOP_MM_ANON], c->page_kb);
 	p->rss_file_kb = pages_kb(r->rss[PTOP_MM_FILE], c->page_kb);
-	p->rss_shmem_kb = pages_kb(r->rss[PTOP_MM_SHMEM], c->page_kb);
-	p->has_rsssh = true;
-	p->code_kb = (uint64_t)r->text_pages * c->page_kb;
-	p->data_kb = (uint64_t)r->data_pages * c->page_kb;
+	ps->rss_shmem_kb = pages_kb(r->rss[PTOP_MM_SHMEM], c->page_kb);
+	ps->has_rsssh = true;
+	ps->code_kb = (uint64_t)r->text_pages * c->page_kb;
+	ps->data_kb = (uint64_t)r->data_pages * c->page_kb;
 	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
 }
 
@@ -1334,6 +1335,8 @@ static void fill_comm(const struct ptop_task *r, const struct ptop_names *x, str
 static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const struct bpfsrc_ctx *c,
 		      struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
+
 	p->pid = r->pid;
 	p->tgid = r->tgid;
 	p->state = state_letter(r->state, (uint32_t)r->exit_state);
@@ -1343,8 +1346,8 @@ static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const s
 	/* as stat shows it: the offset added in ns, wrapping as the kernel's u64 does */
 	p->start_ticks = (r->start_boottime + b->boottime_ns) / (1000000000ull / (uint64_t)c->hz);
 	p->processor = (int)r->cpu;
-	p->task_flags = r->flags;
-	p->has_tflags = true;
+	ps->task_flags = r->flags;
+	ps->has_tflags = true;
 	p->vctxsw = r->nvcsw;
 	p->nvctxsw = r->nivcsw;
 	p->has_ctxsw = true;
@@ -1352,9 +1355,13 @@ static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const s
 
 /* A process row from its leader's record and its threads' sums. */
 static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct group *g,
-		      const struct bpfsrc_ctx *c, const struct frame *f, struct frame_proc *p)
+		      const struct bpfsrc_ctx *c, struct frame *f, struct frame_proc *p)
 {
+	struct frame_proc_side *ps;
+
 	memset(p, 0, sizeof(*p));
+	frame_side_add(f, p);
+	ps = frame_side_w(p);
 	fill_task(b, r, c, p);
 	p->ppid = r->ppid;
 	p->uid = map_uid(b, r->euid);
@@ -1362,30 +1369,30 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->suid = map_uid(b, r->suid);
 	p->fsuid = map_uid(b, r->fsuid);
 	p->user = users_name(c->users, p->uid);
-	p->ruser = users_name(c->users, p->ruid);
-	p->suser = users_name(c->users, p->suid);
+	ps->ruser = users_name(c->users, p->ruid);
+	ps->suser = users_name(c->users, p->suid);
 	p->cutime = r->cutime / (1000000000ull / (uint64_t)c->hz);
 	p->cstime = r->cstime / (1000000000ull / (uint64_t)c->hz);
 	p->threads = r->nr_threads;
 	p->perf_fds = -1;
 	/* statm's figures; without an mm (a kernel thread, an exited leader) 0, as statm's */
-	p->has_seg = true;
+	ps->has_seg = true;
 	/* statm's dirty count: the constant 0 statm prints */
-	p->has_dirty = true;
-	p->dirty_pages = 0;
+	ps->has_dirty = true;
+	ps->dirty_pages = 0;
 	/* as stat sums them: every live thread's, the leader's included, and the dead ones' */
-	p->has_flt = true;
-	p->minflt = g->min_flt + r->sig_min_flt;
-	p->majflt = g->maj_flt + r->sig_maj_flt;
-	p->cminflt = r->cmin_flt;
-	p->cmajflt = r->cmaj_flt;
-	p->has_job = c->job || b->delta_frame;
-	p->pgrp = r->pgrp;
-	p->session = r->session;
-	p->tty_nr = r->tty_nr;
-	p->tpgid = r->tpgid;
-	p->policy = r->policy;
-	p->rt_priority = r->rt_priority;
+	ps->has_flt = true;
+	ps->minflt = g->min_flt + r->sig_min_flt;
+	ps->majflt = g->maj_flt + r->sig_maj_flt;
+	ps->cminflt = r->cmin_flt;
+	ps->cmajflt = r->cmaj_flt;
+	ps->has_job = c->job || b->delta_frame;
+	ps->pgrp = r->pgrp;
+	ps->session = r->session;
+	ps->tty_nr = r->tty_nr;
+	ps->tpgid = r->tpgid;
+	ps->policy = r->policy;
+	ps->rt_priority = r->rt_priority;
 	/* the leader's mm: none once it exited, as /proc/PID/stat shows then */
 	if (r->has_mm)
 		fill_mem(r, c, f, p);
@@ -1401,10 +1408,10 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->io_wchar = g->io.wchar + r->sig_io.wchar;
 	p->io_read_bytes = g->io.read_bytes + r->sig_io.read_bytes;
 	p->io_write_bytes = g->io.write_bytes + r->sig_io.write_bytes;
-	p->has_io_ops = true;
-	p->io_syscr = g->io.syscr + r->sig_io.syscr;
-	p->io_syscw = g->io.syscw + r->sig_io.syscw;
-	p->io_cancelled = g->io.cancelled_write_bytes + r->sig_io.cancelled_write_bytes;
+	ps->has_io_ops = true;
+	ps->io_syscr = g->io.syscr + r->sig_io.syscr;
+	ps->io_syscw = g->io.syscw + r->sig_io.syscw;
+	ps->io_cancelled = g->io.cancelled_write_bytes + r->sig_io.cancelled_write_bytes;
 	cputime_adjust(g->ut + r->sig_utime, g->st + r->sig_stime, g->rt + r->sig_runtime,
 		       r->sig_prev_utime, r->sig_prev_stime, c->hz, &p->utime, &p->stime);
 	p->run_ns = g->rt + r->sig_runtime;
@@ -1697,6 +1704,8 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 {
 	for (size_t i = 0; i < b->nrecs; i++) {
 		const struct ptop_task *r = b->recs[i], **l;
+		const struct frame_proc *from;
+		struct frame_proc_side *ts;
 		struct frame_proc *t;
 
 		if (c->user_threads && r->pid == r->tgid)
@@ -1705,20 +1714,24 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		if (!l)
 			continue;
 		t = grow(&f->procs, &f->cap, f->nprocs);
-		*t = c->user_threads ? f->procs[procs + (size_t)(l - b->leaders)]
-				     : b->procs[l - b->leaders];
+		from = c->user_threads ? &f->procs[procs + (size_t)(l - b->leaders)]
+				       : &b->procs[l - b->leaders];
+		/* its own side, with its process's values to start from */
+		frame_side_add(f, t);
+		frame_row_assign(t, from, from->side);
 		fill_task(b, r, c, t);
 		/* its own faults and I/O, as task/TID/ shows them, not the process's sums
 		 * (its children's faults are the process's) */
-		t->minflt = r->min_flt;
-		t->majflt = r->maj_flt;
+		ts = frame_side_w(t);
+		ts->minflt = r->min_flt;
+		ts->majflt = r->maj_flt;
 		t->io_rchar = r->io.rchar;
 		t->io_wchar = r->io.wchar;
 		t->io_read_bytes = r->io.read_bytes;
 		t->io_write_bytes = r->io.write_bytes;
-		t->io_syscr = r->io.syscr;
-		t->io_syscw = r->io.syscw;
-		t->io_cancelled = r->io.cancelled_write_bytes;
+		ts->io_syscr = r->io.syscr;
+		ts->io_syscw = r->io.syscw;
+		ts->io_cancelled = r->io.cancelled_write_bytes;
 		cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, c->hz,
 			       &t->utime, &t->stime);
 		t->run_ns = r->runtime;
@@ -1873,12 +1886,15 @@ int bpfsrc_delta_error(const struct bpfsrc *b)
 
 /* An exited row from its record: what a row of it showed, and how it ended. */
 static void fill_exit(const struct bpfsrc *b, const struct ptop_exit *e, const struct bpfsrc_ctx *c,
-		      struct frame_proc *p)
+		      struct frame *f, struct frame_proc *p)
 {
+	struct frame_proc_side *ps;
 	uint64_t ns_per_tick = 1000000000ull / (uint64_t)c->hz;
 	size_t n = strnlen(e->comm, sizeof(e->comm));
 
 	memset(p, 0, sizeof(*p));
+	frame_side_add(f, p);
+	ps = frame_side_w(p);
 	p->exited = true;
 	p->pid = e->tgid;
 	p->tgid = e->tgid;
@@ -1889,7 +1905,7 @@ static void fill_exit(const struct bpfsrc *b, const struct ptop_exit *e, const s
 	/* only the effective uid is kept: the others as it, rather than root's 0 */
 	p->uid = map_uid(b, e->euid);
 	p->ruid = p->suid = p->fsuid = p->uid;
-	p->user = p->ruser = p->suser = users_name(c->users, p->uid);
+	p->user = ps->ruser = ps->suser = users_name(c->users, p->uid);
 	p->perf_fds = -1;
 	/* as rows: the offset added in ns, wrapping as the kernel's u64 does */
 	p->start_ticks = (e->start_boottime + b->boottime_ns) / ns_per_tick;
@@ -1898,21 +1914,21 @@ static void fill_exit(const struct bpfsrc *b, const struct ptop_exit *e, const s
 	cputime_adjust(e->utime, e->stime, e->runtime, 0, 0, c->hz, &p->utime, &p->stime);
 	p->run_ns = e->runtime;
 	p->maxrss_kb = e->maxrss * c->page_kb;
-	p->has_flt = true;
-	p->minflt = e->min_flt;
-	p->majflt = e->maj_flt;
-	p->cminflt = e->cmin_flt;
-	p->cmajflt = e->cmaj_flt;
+	ps->has_flt = true;
+	ps->minflt = e->min_flt;
+	ps->majflt = e->maj_flt;
+	ps->cminflt = e->cmin_flt;
+	ps->cmajflt = e->cmaj_flt;
 	p->exit_status = e->exit_code;
 	p->has_io = true;
 	p->io_rchar = e->io.rchar;
 	p->io_wchar = e->io.wchar;
 	p->io_read_bytes = e->io.read_bytes;
 	p->io_write_bytes = e->io.write_bytes;
-	p->has_io_ops = true;
-	p->io_syscr = e->io.syscr;
-	p->io_syscw = e->io.syscw;
-	p->io_cancelled = e->io.cancelled_write_bytes;
+	ps->has_io_ops = true;
+	ps->io_syscr = e->io.syscr;
+	ps->io_syscw = e->io.syscw;
+	ps->io_cancelled = e->io.cancelled_write_bytes;
 	if (c->cgroups && b->cgroup_ids) {
 		const char *path = cgroup_ids_path(b->cgroup_ids, e->cgroup_id);
 
@@ -1994,7 +2010,7 @@ int bpfsrc_exits(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 		f->exited = xreallocarray(f->exited, f->exited_cap, sizeof(*f->exited));
 	}
 	for (size_t i = 0; i < b->nxs; i++)
-		fill_exit(b, &b->xs[i], c, &f->exited[i]);
+		fill_exit(b, &b->xs[i], c, f, &f->exited[i]);
 	f->nexited = b->nxs;
 	return 0;
 }

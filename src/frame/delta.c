@@ -88,6 +88,11 @@ void deltas_frame(struct deltas *d, struct frame *f)
 	size_t n = 0, at = 0;
 	bool sorted = true;
 
+	/* nothing to write without sides, and a later frame's deltas start afresh */
+	if (!f->has_sides) {
+		d->nprev = 0;
+		return;
+	}
 	if (f->nprocs > d->cap) {
 		d->cap = f->nprocs + f->nprocs / 2 + 64;
 		d->prev = xreallocarray(d->prev, d->cap, sizeof(*d->prev));
@@ -95,37 +100,38 @@ void deltas_frame(struct deltas *d, struct frame *f)
 	}
 	for (size_t i = 0; i < f->nprocs; i++) {
 		struct frame_proc *p = &f->procs[i];
+		struct frame_proc_side *ps = p->side;
 		struct delta_row r = {.pid = p->pid,
 				      .thread = frame_proc_is_thread(p),
-				      .flt = p->has_flt,
+				      .flt = ps->has_flt,
 				      .ctx = p->has_ctxsw,
 				      .run = p->has_run_delay,
-				      .blkio = p->has_blkio,
+				      .blkio = ps->has_blkio,
 				      .start_ticks = p->start_ticks,
-				      .minflt = p->minflt,
-				      .majflt = p->majflt,
+				      .minflt = ps->minflt,
+				      .majflt = ps->majflt,
 				      .ctxsw = p->vctxsw + p->nvctxsw,
 				      .run_delay_ns = p->run_delay_ns,
-				      .blkio_ticks = p->blkio_ticks};
+				      .blkio_ticks = ps->blkio_ticks};
 		const struct delta_row *o = prev_of(d, &r, &at);
 
 		if (o && o->start_ticks != r.start_ticks)
 			o = NULL;
-		p->has_dflt = o && o->flt && r.flt;
-		p->minflt_delta = p->has_dflt ? since(r.minflt, o->minflt) : 0;
-		p->majflt_delta = p->has_dflt ? since(r.majflt, o->majflt) : 0;
-		p->has_dctx = o && o->ctx && r.ctx;
-		p->ctxsw_delta = p->has_dctx ? since(r.ctxsw, o->ctxsw) : 0;
-		p->has_cpud = o && o->run && r.run && secs > 0;
-		p->cpu_delay_pct = p->has_cpud ? (double)since(r.run_delay_ns, o->run_delay_ns) /
-						     1e9 / secs * 100.0
+		ps->has_dflt = o && o->flt && r.flt;
+		ps->minflt_delta = ps->has_dflt ? since(r.minflt, o->minflt) : 0;
+		ps->majflt_delta = ps->has_dflt ? since(r.majflt, o->majflt) : 0;
+		ps->has_dctx = o && o->ctx && r.ctx;
+		ps->ctxsw_delta = ps->has_dctx ? since(r.ctxsw, o->ctxsw) : 0;
+		ps->has_cpud = o && o->run && r.run && secs > 0;
+		ps->cpu_delay_pct = ps->has_cpud ? (double)since(r.run_delay_ns, o->run_delay_ns) /
+						       1e9 / secs * 100.0
+						 : 0;
+		ps->has_iod = o && o->blkio && r.blkio && secs > 0;
+		ps->io_delay_pct = ps->has_iod ? (double)since(r.blkio_ticks, o->blkio_ticks) /
+						     (double)d->hz / secs * 100.0
 					       : 0;
-		p->has_iod = o && o->blkio && r.blkio && secs > 0;
-		p->io_delay_pct = p->has_iod ? (double)since(r.blkio_ticks, o->blkio_ticks) /
-						   (double)d->hz / secs * 100.0
-					     : 0;
-		p->has_swapd = false;
-		p->swap_delay_pct = 0;
+		ps->has_swapd = false;
+		ps->swap_delay_pct = 0;
 		sorted = sorted && (!n || by_pid(&d->cur[n - 1], &r) < 0);
 		d->cur[n++] = r;
 	}

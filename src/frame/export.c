@@ -88,9 +88,10 @@ static int time_scale(double *out)
 unsigned exporter_needs(const struct exporter *x)
 {
 	const struct metrics_opts *mo = &x->o;
-	/* exact RSS for the groups' memory, status for their context switches, io for their bytes */
-	unsigned needs =
-	    PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) | PROC_NEED(PROC_FILE_IO);
+	/* exact RSS for the groups' memory, status for their context switches, io for their
+	 * bytes, the rows' sides for their page faults */
+	unsigned needs = PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
+			 PROC_NEED(PROC_FILE_IO) | FRAME_NEED_SIDE;
 
 	if (mo->group_by == METRICS_BY_CGROUP && !x->cls)
 		needs |= PROC_NEED(PROC_FILE_CGROUP);

@@ -36,22 +36,46 @@
 #define ROW_FT_BIT ROW_FT_NONE
 #define ROW_FT_U8 ROW_FT_NONE
 
-/* A member kept only while a flag says so (row.def's WHEN): 1 + the flag's offset; 0 for none. */
+/* A member kept only while a flag says so (row.def's WHEN): 1 + the flag's offset in the
+ * member's struct; 0 for none. */
 #define ALWAYS 0
-#define WHEN(flag) (1 + offsetof(struct frame_proc, flag))
+#define WHEN(flag) ROW_AT_##flag
 
-/* Each member's column type, what it needs read and the flag it holds under, by its name. */
+/* Each member's column type, what it needs read, the flag it holds under and where it is,
+ * by its name. */
 enum {
 #define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
 	MEMBER_FT_##name = ROW_FT_##kind, MEMBER_NEEDS_##name = ROW_NEED_##needs,                  \
-	MEMBER_WHEN_##name = when,
+	MEMBER_WHEN_##name = when, MEMBER_AT_##name = ROW_AT_##name,
 #define ROW_LOCAL(type, name, dim, needs, sources)                                                 \
 	MEMBER_FT_##name = ROW_FT_NONE, MEMBER_NEEDS_##name = ROW_NEED_##needs,                    \
-	MEMBER_WHEN_##name = 0,
+	MEMBER_WHEN_##name = 0, MEMBER_AT_##name = 1 + offsetof(struct frame_proc, name),
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)                               \
+	MEMBER_FT_##name = ROW_FT_##kind,                                                          \
+	MEMBER_NEEDS_##name = ROW_NEED_##needs | FRAME_NEED_SIDE, MEMBER_WHEN_##name = when,       \
+	MEMBER_AT_##name = ROW_AT_##name,
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)                                            \
+	MEMBER_FT_##name = ROW_FT_NONE, MEMBER_NEEDS_##name = ROW_NEED_##needs | FRAME_NEED_SIDE,  \
+	MEMBER_WHEN_##name = 0, MEMBER_AT_##name = 1 + ROW_SIDE_AT(name),
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
 };
+
+/* A member's flag is in the member's struct. */
+#define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
+	_Static_assert((when) < FRAME_AT_SIDE, "the flag of " #name " is in the side");
+#define ROW_LOCAL(type, name, dim, needs, sources)
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)                               \
+	_Static_assert(!(when) || (when) > FRAME_AT_SIDE, "the flag of " #name " is in the row");
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)
+#include "ptop/row.def"
+#undef ROW
+#undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
 #undef ALWAYS
 #undef WHEN
 
@@ -78,10 +102,13 @@ const struct field_def field_defs[FIELD_COUNT] = {
 	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, htt, w, fl, k, d),                             \
 			.needs = MEMBER_NEEDS_##member,                                            \
 			.type = (enum field_type)MEMBER_FT_##member,                               \
-			.off = offsetof(struct frame_proc, member), .when = MEMBER_WHEN_##member},
+			.off = (MEMBER_AT_##member - 1) & ~FRAME_AT_SIDE,                          \
+			.side = (MEMBER_AT_##member & FRAME_AT_SIDE) != 0,                         \
+			.when = MEMBER_WHEN_##member & ~FRAME_AT_SIDE},
 #define COLUMN_OVER(ID, nm, ttl, ht, htt, w, fl, ty, o, nd, k, d)                                  \
-	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, htt, w, fl, k, d), .needs = (nd),              \
-			.type = (ty), .off = (o)},
+	[FIELD_##ID] = {COL_COMMON(ID, nm, ttl, ht, htt, w, fl, k, d),                             \
+			.needs = (nd) | ((o)&FRAME_AT_SIDE ? FRAME_NEED_SIDE : 0), .type = (ty),   \
+			.off = (o) & ~FRAME_AT_SIDE, .side = ((o)&FRAME_AT_SIDE) != 0},
 #include "ptop/columns.def"
 #undef COLUMN
 #undef COLUMN_OVER
@@ -170,7 +197,13 @@ const char *field_heading(enum field_id id, bool htop)
 
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
 
-#define VAL(type, p, d) (*(type const *)((const char *)(p) + (d)->off))
+/* Where a column's member is: in the row, or in its side. */
+static const char *member_base(const struct field_def *d, const struct frame_proc *p)
+{
+	return d->side ? (const char *)frame_side(p) : (const char *)p;
+}
+
+#define VAL(type, p, d) (*(type const *)(member_base((d), (p)) + (d)->off))
 
 static bool is_time_field(enum field_id id)
 {
@@ -212,11 +245,11 @@ static int value_compare(enum field_id id, const struct frame_proc *a, const str
 	if (is_time_field(id))
 		return CMP(time_ticks(id, a, cumulative), time_ticks(id, b, cumulative));
 	if (id == FIELD_EXENAME)
-		return strcmp(exe_name(a->exe), exe_name(b->exe));
+		return strcmp(exe_name(frame_side(a)->exe), exe_name(frame_side(b)->exe));
 	/* as it is in effect, as shown: none set is its nice's best effort */
 	if (id == FIELD_IOPRIO)
-		return CMP(frame_ioprio_effective(a->ioprio, a->nice),
-			   frame_ioprio_effective(b->ioprio, b->nice));
+		return CMP(frame_ioprio_effective(frame_side(a)->ioprio, a->nice),
+			   frame_ioprio_effective(frame_side(b)->ioprio, b->nice));
 	switch (d->type) {
 	case FT_INT:
 		return CMP(VAL(int, a, d), VAL(int, b, d));
@@ -387,7 +420,7 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 
 	/* a member kept only under a flag (the I/O's has_io, an exit's exited) has no value without it */
 	if (d->when)
-		return !*(const bool *)((const char *)p + d->when - 1);
+		return !*(const bool *)(member_base(d, p) + d->when - 1);
 	if (d->type == FT_NAME)
 		return !VAL(const char *, p, d);
 	if (d->type == FT_CTRFIG)
@@ -635,7 +668,7 @@ static void fmt_task_flags(struct sbuf *b, uint32_t flags)
 /* An I/O priority as htop's IO shows it: none set is best effort at the level its nice gives. */
 static void fmt_ioprio(struct sbuf *b, const struct frame_proc *p)
 {
-	int e = frame_ioprio_effective(p->ioprio, p->nice);
+	int e = frame_ioprio_effective(frame_side(p)->ioprio, p->nice);
 
 	switch (e / 8) {
 	case FRAME_IOPRIO_RT:
@@ -785,17 +818,17 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 		sbuf_addf_local(b, p->child_pct, p->child_pct >= 999.95 ? 0 : 1);
 		break;
 	case FIELD_NCPU:
-		sbuf_addf_local(b, p->ncpu_pct, 1);
+		sbuf_addf_local(b, frame_side(p)->ncpu_pct, 1);
 		break;
 	case FIELD_LOGID:
 		/* none set: (uid_t)-1, as top shows it */
-		if (p->loginuid == UINT32_MAX)
+		if (frame_side(p)->loginuid == UINT32_MAX)
 			sbuf_adds(b, "-1");
 		else
-			sbuf_addu(b, p->loginuid);
+			sbuf_addu(b, frame_side(p)->loginuid);
 		break;
 	case FIELD_FLAGS:
-		fmt_task_flags(b, p->task_flags);
+		fmt_task_flags(b, frame_side(p)->task_flags);
 		break;
 	case FIELD_EXIT:
 		if (p->exited)
@@ -829,10 +862,10 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 		sbuf_addi(b, p->perf_fds);
 		break;
 	case FIELD_TTY:
-		fmt_tty(b, p->tty_nr);
+		fmt_tty(b, frame_side(p)->tty_nr);
 		break;
 	case FIELD_POLICY:
-		fmt_policy(b, p->policy);
+		fmt_policy(b, frame_side(p)->policy);
 		break;
 	case FIELD_IOPRIO:
 		fmt_ioprio(b, p);
@@ -894,7 +927,8 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		fmt_life_pct(b, VAL(double, p, &field_defs[id]), field_defs[id].width);
 		break;
 	case FIELD_EXENAME:
-		fmt_printable(b, exe_name(p->exe), strlen(exe_name(p->exe)));
+		fmt_printable(b, exe_name(frame_side(p)->exe),
+			      strlen(exe_name(frame_side(p)->exe)));
 		break;
 	case FIELD_TIME:
 	case FIELD_CPUTIME:
@@ -1164,7 +1198,7 @@ static void key_of(const struct row_order *ord, const struct frame_proc *p, stru
 		return;
 	}
 	if (id == FIELD_IOPRIO) {
-		k->v.i = frame_ioprio_effective(p->ioprio, p->nice);
+		k->v.i = frame_ioprio_effective(frame_side(p)->ioprio, p->nice);
 		return;
 	}
 	switch (d->type) {
@@ -1331,16 +1365,19 @@ static void derive_row(const struct frame *f, struct frame_proc *p)
 	uint64_t own = p->utime + p->stime;
 
 	/* as top's: no tick yet since it started is 0, not unknown */
-	p->cuu_pct = life > 0 ? (double)own * 100.0 / life : 0;
-	p->cuc_pct = life > 0 ? (double)(own + p->cutime + p->cstime) * 100.0 / life : 0;
-	p->ncpu_pct = f->ncpu ? p->cpu_pct / (double)f->ncpu : p->cpu_pct;
-	p->used_kb = p->rss_kb + p->swap_kb;
+	p->side->cuu_pct = life > 0 ? (double)own * 100.0 / life : 0;
+	p->side->cuc_pct = life > 0 ? (double)(own + p->cutime + p->cstime) * 100.0 / life : 0;
+	p->side->ncpu_pct = f->ncpu ? p->cpu_pct / (double)f->ncpu : p->cpu_pct;
+	p->side->used_kb = p->rss_kb + p->swap_kb;
 }
 
 void field_derive_rows(struct frame *f)
 {
+	/* the figures are side members: a frame without sides shows none of them */
 	for (size_t i = 0; i < f->nprocs; i++)
-		derive_row(f, &f->procs[i]);
+		if (f->procs[i].side)
+			derive_row(f, &f->procs[i]);
 	for (size_t i = 0; i < f->nexited; i++)
-		derive_row(f, &f->exited[i]);
+		if (f->exited[i].side)
+			derive_row(f, &f->exited[i]);
 }

@@ -700,9 +700,9 @@ static void add_row(struct metrics *m, const struct frame *f, const struct frame
 			     .io_read = p->io_read_bytes,
 			     .io_write = p->io_write_bytes,
 			     .has_io = p->has_io,
-			     .minflt = p->minflt,
-			     .majflt = p->majflt,
-			     .has_flt = p->has_flt};
+			     .minflt = frame_side(p)->minflt,
+			     .majflt = frame_side(p)->majflt,
+			     .has_flt = frame_side(p)->has_flt};
 }
 
 /*

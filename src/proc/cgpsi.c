@@ -149,31 +149,35 @@ static double pct(uint32_t x100)
 void cgpsi_row(struct cgpsi *c, struct frame_proc *p)
 {
 	const struct cgpsi_entry *e;
+	struct frame_proc_side *ps = p->side;
 	const char *key = p->cgroup;
 
-	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
+	/* asked for, the frame has sides: a row without one is not the frame's (an exit's) */
+	if (!ps)
+		return;
+	ps->has_cgpsi_cpu = ps->has_cgpsi_mem = ps->has_cgpsi_io = false;
 	if (!key || c->mount_err || p->exited || p->cgroup_v1 == FRAME_CGROUP_NO_UNIFIED)
 		return;
 	if (p->cgroup_v1 == FRAME_CGROUP_UNIFIED_ROOT)
 		key = cgpsi_root;
 	e = lookup(c, key);
 	if (!e->error[PSI_CPU]) {
-		p->has_cgpsi_cpu = true;
-		p->cgpsi_cpu_some10 = pct(e->res[PSI_CPU].some.avg_x100[0]);
-		p->cgpsi_cpu_some60 = pct(e->res[PSI_CPU].some.avg_x100[1]);
+		ps->has_cgpsi_cpu = true;
+		ps->cgpsi_cpu_some10 = pct(e->res[PSI_CPU].some.avg_x100[0]);
+		ps->cgpsi_cpu_some60 = pct(e->res[PSI_CPU].some.avg_x100[1]);
 	}
 	if (!e->error[PSI_MEMORY] && e->res[PSI_MEMORY].has_full) {
-		p->has_cgpsi_mem = true;
-		p->cgpsi_mem_some10 = pct(e->res[PSI_MEMORY].some.avg_x100[0]);
-		p->cgpsi_mem_some60 = pct(e->res[PSI_MEMORY].some.avg_x100[1]);
-		p->cgpsi_mem_full10 = pct(e->res[PSI_MEMORY].full.avg_x100[0]);
-		p->cgpsi_mem_full60 = pct(e->res[PSI_MEMORY].full.avg_x100[1]);
+		ps->has_cgpsi_mem = true;
+		ps->cgpsi_mem_some10 = pct(e->res[PSI_MEMORY].some.avg_x100[0]);
+		ps->cgpsi_mem_some60 = pct(e->res[PSI_MEMORY].some.avg_x100[1]);
+		ps->cgpsi_mem_full10 = pct(e->res[PSI_MEMORY].full.avg_x100[0]);
+		ps->cgpsi_mem_full60 = pct(e->res[PSI_MEMORY].full.avg_x100[1]);
 	}
 	if (!e->error[PSI_IO] && e->res[PSI_IO].has_full) {
-		p->has_cgpsi_io = true;
-		p->cgpsi_io_some10 = pct(e->res[PSI_IO].some.avg_x100[0]);
-		p->cgpsi_io_some60 = pct(e->res[PSI_IO].some.avg_x100[1]);
-		p->cgpsi_io_full10 = pct(e->res[PSI_IO].full.avg_x100[0]);
-		p->cgpsi_io_full60 = pct(e->res[PSI_IO].full.avg_x100[1]);
+		ps->has_cgpsi_io = true;
+		ps->cgpsi_io_some10 = pct(e->res[PSI_IO].some.avg_x100[0]);
+		ps->cgpsi_io_some60 = pct(e->res[PSI_IO].some.avg_x100[1]);
+		ps->cgpsi_io_full10 = pct(e->res[PSI_IO].full.avg_x100[0]);
+		ps->cgpsi_io_full60 = pct(e->res[PSI_IO].full.avg_x100[1]);
 	}
 }

@@ -43,7 +43,9 @@ _Static_assert(SIDE_BUF >= PROC_WCHAN_MAX, "a wchan fits");
 
 /* A process's row as last read in full, for read-less frames; indexed by slot id. */
 struct kept_row {
-	struct frame_proc p;
+	struct frame_proc p; /* its side (p.side NULL) in side, when has_side */
+	struct frame_proc_side side;
+	bool has_side;
 	uint64_t run_ns; /* its run time (see ran_since), read just before p's stat */
 	bool valid;	 /* p is a full read of the slot's current process */
 	bool sched;	 /* run_ns is valid */
@@ -60,7 +62,9 @@ struct lazy_row {
 	int64_t rss;	      /* stat's resident pages then */
 	unsigned cgroups_gen; /* the generation of the cgroup names cgroup points into */
 	bool valid;
-	struct frame_proc p; /* the row then: its members of the lazy files (lazy_copy) */
+	struct frame_proc p;	     /* the row then: its members of the lazy files (lazy_copy) */
+	struct frame_proc_side side; /* and its side's (p.side is NULL) */
+	bool has_side;		     /* side holds them: that frame had sides */
 };
 
 /* A row read elsewhere: its cgroup, and what tells whether it may have moved since. */
@@ -345,6 +349,7 @@ void frame_free(struct frame *f)
 	free(f->procs);
 	free(f->exited);
 	free(f->cpus);
+	frame_sides_free(f);
 	sbuf_free(&f->strings);
 	memset(f, 0, sizeof(*f));
 }
@@ -495,15 +500,16 @@ static bool uid_turn(const struct proc_slot *slot)
 static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 		      unsigned needs, double uptime)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	struct proc_io io;
 	double secs;
 	bool first;
 	ssize_t n;
 
-	p->has_io = p->has_io_ops = false;
+	p->has_io = ps->has_io_ops = false;
 	p->io_rchar = p->io_wchar = p->io_read_bytes = p->io_write_bytes = 0;
-	p->io_read_rate = p->io_write_rate = p->io_rate = 0;
-	p->io_syscr = p->io_syscw = p->io_cancelled = 0;
+	p->io_read_rate = p->io_write_rate = ps->io_rate = 0;
+	ps->io_syscr = ps->io_syscw = ps->io_cancelled = 0;
 	if (!(needs & PROC_NEED(PROC_FILE_IO)))
 		return;
 	/*
@@ -522,15 +528,15 @@ static void sample_io(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	p->io_wchar = io.wchar;
 	p->io_read_bytes = io.read_bytes;
 	p->io_write_bytes = io.write_bytes;
-	p->has_io_ops = true;
-	p->io_syscr = io.syscr;
-	p->io_syscw = io.syscw;
-	p->io_cancelled = io.cancelled_write_bytes;
+	ps->has_io_ops = true;
+	ps->io_syscr = io.syscr;
+	ps->io_syscw = io.syscw;
+	ps->io_cancelled = io.cancelled_write_bytes;
 	first = slot->io_at <= 0;
 	secs = first ? uptime - (double)p->start_ticks / (double)s->hz : s->now_mono - slot->io_at;
 	p->io_read_rate = frame_io_rate(io.read_bytes, first ? 0 : slot->io_prev_read, secs);
 	p->io_write_rate = frame_io_rate(io.write_bytes, first ? 0 : slot->io_prev_write, secs);
-	p->io_rate = p->io_read_rate + p->io_write_rate;
+	ps->io_rate = p->io_read_rate + p->io_write_rate;
 	slot->io_prev_read = io.read_bytes;
 	slot->io_prev_write = io.write_bytes;
 	slot->io_at = s->now_mono;
@@ -571,6 +577,7 @@ static const char *lxc_name(const char *buf, size_t n, const char **name)
  */
 static void cgroup_top_names(struct sampler *s, ssize_t n, struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	const char *q = s->cgroup_buf, *end = q + n, *lxc = NULL;
 	const char *lxc_end = lxc_name(q, (size_t)n, &lxc);
 	const char *name;
@@ -590,12 +597,12 @@ static void cgroup_top_names(struct sampler *s, ssize_t n, struct frame_proc *p)
 		}
 		q = e + 1;
 	}
-	p->cgroups = row_strings_get(s->strings, s->groups.p ? s->groups.p : "", s->groups.len);
-	name = strstr(p->cgroups, ":name=");
-	at = name && name[6] ? (size_t)(name + 6 - p->cgroups) : 0;
-	p->cgname = p->cgroups + at;
-	p->lxc = lxc_end ? row_strings_get(s->strings, lxc, (size_t)(lxc_end - lxc))
-			 : row_strings_get(s->strings, "", 0);
+	ps->cgroups = row_strings_get(s->strings, s->groups.p ? s->groups.p : "", s->groups.len);
+	name = strstr(ps->cgroups, ":name=");
+	at = name && name[6] ? (size_t)(name + 6 - ps->cgroups) : 0;
+	ps->cgname = ps->cgroups + at;
+	ps->lxc = lxc_end ? row_strings_get(s->strings, lxc, (size_t)(lxc_end - lxc))
+			  : row_strings_get(s->strings, "", 0);
 }
 
 /* p's cgroup and container from the n bytes of cgroup in s->cgroup_buf (n < 0: unread). */
@@ -623,10 +630,11 @@ static void cgroup_from_buf(struct sampler *s, ssize_t n, struct frame_proc *p, 
 static void sample_cgroup(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			  unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	ssize_t n;
 
 	p->cgroup = p->container = NULL;
-	p->cgroups = p->cgname = p->lxc = p->ccgroup = NULL;
+	ps->cgroups = ps->cgname = ps->lxc = ps->ccgroup = NULL;
 	p->cgroup_v1 = FRAME_CGROUP_UNIFIED;
 	if (!(needs & PROC_NEED(PROC_FILE_CGROUP)))
 		return;
@@ -653,8 +661,10 @@ static bool oom_read(struct sampler *s, struct proc_slot *slot, enum proc_file f
 static void sample_oom(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 		       unsigned needs)
 {
-	p->has_oom = oom_read(s, slot, PROC_FILE_OOM_SCORE, needs, &p->oom_score);
-	p->has_oom_adj = oom_read(s, slot, PROC_FILE_OOM_ADJ, needs, &p->oom_adj);
+	struct frame_proc_side *ps = frame_side_w(p);
+
+	ps->has_oom = oom_read(s, slot, PROC_FILE_OOM_SCORE, needs, &ps->oom_score);
+	ps->has_oom_adj = oom_read(s, slot, PROC_FILE_OOM_ADJ, needs, &ps->oom_adj);
 }
 
 /*
@@ -675,33 +685,35 @@ static ssize_t side_read(struct sampler *s, struct proc_slot *slot, const struct
 static void sample_wchan(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			 unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	const char *name;
 	size_t n;
 	ssize_t len;
 
-	p->wchan = NULL;
+	ps->wchan = NULL;
 	if (!(needs & ROW_NEED_WCHAN))
 		return;
 	len = side_read(s, slot, p, PROC_FILE_WCHAN, "wchan", s->side_buf, sizeof(s->side_buf));
 	if (len > 0 && !proc_parse_wchan(s->side_buf, (size_t)len, &name, &n) && n)
-		p->wchan = row_strings_get(s->strings, name, n);
+		ps->wchan = row_strings_get(s->strings, name, n);
 }
 
 /* Its security label, when asked for: NULL where no module gives one, or unreadable. */
 static void sample_secattr(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			   unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	const char *label;
 	size_t n;
 	ssize_t len;
 
-	p->secattr = NULL;
+	ps->secattr = NULL;
 	if (!(needs & ROW_NEED_SECATTR))
 		return;
 	len = side_read(s, slot, p, PROC_FILE_SECATTR, "attr/current", s->side_buf,
 			sizeof(s->side_buf));
 	if (len > 0 && !proc_parse_secattr(s->side_buf, (size_t)len, &label, &n))
-		p->secattr = row_strings_get(s->strings, label, n);
+		ps->secattr = row_strings_get(s->strings, label, n);
 }
 
 /* The process (*pid) and thread (*tid, 0 for a process's row) whose files p's are. */
@@ -725,29 +737,30 @@ static void whose(const struct proc_slot *slot, const struct frame_proc *p, int 
 static void sample_rollup(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			  unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	struct proc_rollup r;
 	ssize_t len;
 
-	p->has_rollup = p->has_pss_split = false;
-	p->pss_kb = p->pss_anon_kb = p->pss_file_kb = p->pss_shmem_kb = 0;
-	p->uss_kb = p->swap_pss_kb = p->rollup_rss_kb = 0;
+	ps->has_rollup = ps->has_pss_split = false;
+	ps->pss_kb = ps->pss_anon_kb = ps->pss_file_kb = ps->pss_shmem_kb = 0;
+	ps->uss_kb = ps->swap_pss_kb = ps->rollup_rss_kb = 0;
 	if (!(needs & ROW_NEED_ROLLUP))
 		return;
 	len = side_read(s, slot, p, PROC_FILE_ROLLUP, "smaps_rollup", s->side_buf,
 			sizeof(s->side_buf));
 	if (len <= 0 || proc_parse_rollup(s->side_buf, (size_t)len, &r))
 		return;
-	p->has_rollup = true;
-	p->pss_kb = r.pss_kb;
+	ps->has_rollup = true;
+	ps->pss_kb = r.pss_kb;
 	/* top's USS: Private_Clean + Private_Dirty, which a kernel with the rollup has */
-	p->uss_kb = r.private_clean_kb + r.private_dirty_kb;
-	p->swap_pss_kb = r.swap_pss_kb;
-	p->rollup_rss_kb = r.rss_kb;
+	ps->uss_kb = r.private_clean_kb + r.private_dirty_kb;
+	ps->swap_pss_kb = r.swap_pss_kb;
+	ps->rollup_rss_kb = r.rss_kb;
 	if (r.have & PROC_ROLLUP_SPLIT) {
-		p->has_pss_split = true;
-		p->pss_anon_kb = r.pss_anon_kb;
-		p->pss_file_kb = r.pss_file_kb;
-		p->pss_shmem_kb = r.pss_shmem_kb;
+		ps->has_pss_split = true;
+		ps->pss_anon_kb = r.pss_anon_kb;
+		ps->pss_file_kb = r.pss_file_kb;
+		ps->pss_shmem_kb = r.pss_shmem_kb;
 	}
 }
 
@@ -759,13 +772,14 @@ static void sample_rollup(struct sampler *s, struct proc_slot *slot, struct fram
 static void sample_lib(struct sampler *s, const struct proc_slot *slot, struct frame_proc *p,
 		       unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	int pid = slot ? (slot->tgid ? slot->tgid : slot->pid) : (p->tgid ? p->tgid : p->pid);
 	uint64_t bytes;
 	size_t need;
 	int err;
 
-	p->has_lib = false;
-	p->lib_kb = 0;
+	ps->has_lib = false;
+	ps->lib_kb = 0;
 	if (!(needs & ROW_NEED_MAPS))
 		return;
 	sbuf_reset(&s->maps);
@@ -779,8 +793,8 @@ static void sample_lib(struct sampler *s, const struct proc_slot *slot, struct f
 	}
 	if (err)
 		return;
-	p->has_lib = true;
-	p->lib_kb = bytes / 1024;
+	ps->has_lib = true;
+	ps->lib_kb = bytes / 1024;
 }
 
 /*
@@ -809,8 +823,9 @@ static const char *const ns_links[] = {"ns/cgroup", "ns/ipc",  "ns/mnt", "ns/net
 static void sample_ns(struct sampler *s, const struct proc_slot *slot, struct frame_proc *p,
 		      unsigned needs)
 {
-	uint64_t *ns[] = {&p->ns_cgroup, &p->ns_ipc,  &p->ns_mnt, &p->ns_net,
-			  &p->ns_pid,	 &p->ns_user, &p->ns_uts, &p->ns_time};
+	struct frame_proc_side *ps = frame_side_w(p);
+	uint64_t *ns[] = {&ps->ns_cgroup, &ps->ns_ipc,	&ps->ns_mnt, &ps->ns_net,
+			  &ps->ns_pid,	  &ps->ns_user, &ps->ns_uts, &ps->ns_time};
 	int pid, tid;
 
 	_Static_assert(sizeof(ns) / sizeof(ns[0]) == sizeof(ns_links) / sizeof(ns_links[0]),
@@ -862,12 +877,13 @@ static void sample_run_delay(struct sampler *s, struct proc_slot *slot, struct f
 static void sample_agrp(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	char buf[64];
 	ssize_t n;
 
-	p->has_agrp = false;
-	p->autogroup_id = 0;
-	p->autogroup_nice = 0;
+	ps->has_agrp = false;
+	ps->autogroup_id = 0;
+	ps->autogroup_nice = 0;
 	if (!(needs & ROW_NEED_AUTOGROUP))
 		return;
 	if (slot)
@@ -875,22 +891,23 @@ static void sample_agrp(struct sampler *s, struct proc_slot *slot, struct frame_
 	else
 		n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid, 0, "autogroup",
 					  buf, sizeof(buf));
-	p->has_agrp =
-	    n >= 0 && !proc_parse_autogroup(buf, (size_t)n, &p->autogroup_id, &p->autogroup_nice);
+	ps->has_agrp =
+	    n >= 0 && !proc_parse_autogroup(buf, (size_t)n, &ps->autogroup_id, &ps->autogroup_nice);
 }
 
 /* The uid it logged in as, when asked for: none where the kernel has no such file. */
 static void sample_loginuid(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			    unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	ssize_t n;
 
-	p->has_loginuid = false;
-	p->loginuid = 0;
+	ps->has_loginuid = false;
+	ps->loginuid = 0;
 	if (!(needs & ROW_NEED_LOGINUID))
 		return;
 	n = side_read(s, slot, p, PROC_FILE_LOGINUID, "loginuid", s->side_buf, sizeof(s->side_buf));
-	p->has_loginuid = n > 0 && !proc_parse_loginuid(s->side_buf, (size_t)n, &p->loginuid);
+	ps->has_loginuid = n > 0 && !proc_parse_loginuid(s->side_buf, (size_t)n, &ps->loginuid);
 }
 
 /*
@@ -900,9 +917,10 @@ static void sample_loginuid(struct sampler *s, struct proc_slot *slot, struct fr
 static void sample_environ(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			   unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	ssize_t n;
 
-	p->environ = NULL;
+	ps->environ = NULL;
 	if (!(needs & ROW_NEED_ENVIRON))
 		return;
 	if (!s->env_buf)
@@ -918,7 +936,7 @@ static void sample_environ(struct sampler *s, struct proc_slot *slot, struct fra
 	for (ssize_t i = 0; i < n; i++)
 		if (!s->env_buf[i])
 			s->env_buf[i] = ' ';
-	p->environ = row_strings_get(s->strings, s->env_buf, (size_t)n);
+	ps->environ = row_strings_get(s->strings, s->env_buf, (size_t)n);
 }
 
 /* Each CPU's NUMA node, from the nodes' CPU lists (nodeN/cpulist), once; false: none to be had. */
@@ -976,33 +994,37 @@ static bool numa_map(struct sampler *s)
 /* The NUMA node of the CPU it last ran on, when asked for and the machine says. */
 static void sample_numa(struct sampler *s, struct frame_proc *p, unsigned needs)
 {
-	p->has_numa = false;
-	p->numa_node = 0;
+	struct frame_proc_side *ps = frame_side_w(p);
+
+	ps->has_numa = false;
+	ps->numa_node = 0;
 	if (!(needs & ROW_NEED_NUMA) || !numa_map(s) || p->processor < 0 ||
 	    p->processor >= NUMA_CPUS || s->cpu_node[p->processor] < 0)
 		return;
-	p->numa_node = s->cpu_node[p->processor];
-	p->has_numa = true;
+	ps->numa_node = s->cpu_node[p->processor];
+	ps->has_numa = true;
 }
 
 static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
+
 	/* a thread has no autogroup file of its own (task/TID has none): its row keeps the
 	 * process's, or one read elsewhere reads the process's by its tgid */
 	if (!slot || !slot->tgid)
 		sample_agrp(s, slot, p, needs);
 	sample_wchan(s, slot, p, needs);
 	/* a thread's own: a slot's pid is its TID */
-	p->has_ioprio = needs & ROW_NEED_IOPRIO &&
-			!proc_reader_ioprio(s->reader, slot ? slot->pid : p->pid, &p->ioprio);
-	if (!p->has_ioprio)
-		p->ioprio = 0;
+	ps->has_ioprio = needs & ROW_NEED_IOPRIO &&
+			 !proc_reader_ioprio(s->reader, slot ? slot->pid : p->pid, &ps->ioprio);
+	if (!ps->has_ioprio)
+		ps->ioprio = 0;
 	sample_secattr(s, slot, p, needs);
 	sample_rollup(s, slot, p, needs);
 	sample_lib(s, slot, p, needs);
-	p->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
-	p->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
+	ps->exe = side_link(s, slot, p, needs, ROW_NEED_EXE, "exe");
+	ps->cwd = side_link(s, slot, p, needs, ROW_NEED_CWD, "cwd");
 	sample_loginuid(s, slot, p, needs);
 	sample_environ(s, slot, p, needs);
 	sample_numa(s, p, needs);
@@ -1048,6 +1070,8 @@ static bool uid_due(struct sampler *s, struct proc_slot *slot, bool is_new,
 /* The fields of p that stat gives. */
 static void fill_stat(const struct sampler *s, const struct proc_stat *st, struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
+
 	p->ppid = (int)st->ppid;
 	p->state = st->state;
 	p->comm_len = (uint8_t)(st->comm.n < PROC_COMM_MAX ? st->comm.n : PROC_COMM_MAX);
@@ -1061,30 +1085,31 @@ static void fill_stat(const struct sampler *s, const struct proc_stat *st, struc
 	p->stime = st->stime;
 	p->cutime = st->cutime > 0 ? (uint64_t)st->cutime : 0;
 	p->cstime = st->cstime > 0 ? (uint64_t)st->cstime : 0;
-	p->minflt = st->minflt;
-	p->majflt = st->majflt;
-	p->cminflt = st->cminflt;
-	p->cmajflt = st->cmajflt;
-	p->has_flt = true;
-	p->pgrp = (int)st->pgrp;
-	p->session = (int)st->session;
-	p->tty_nr = (int)st->tty_nr;
-	p->tpgid = (int)st->tpgid;
-	p->policy = (uint32_t)st->policy;
-	p->rt_priority = (uint32_t)st->rt_priority;
-	p->has_job = true;
+	ps->minflt = st->minflt;
+	ps->majflt = st->majflt;
+	ps->cminflt = st->cminflt;
+	ps->cmajflt = st->cmajflt;
+	ps->has_flt = true;
+	ps->pgrp = (int)st->pgrp;
+	ps->session = (int)st->session;
+	ps->tty_nr = (int)st->tty_nr;
+	ps->tpgid = (int)st->tpgid;
+	ps->policy = (uint32_t)st->policy;
+	ps->rt_priority = (uint32_t)st->rt_priority;
+	ps->has_job = true;
 	/* 0 while kernel.task_delayacct is off: no figure then */
-	p->has_blkio = s->delayacct;
-	p->blkio_ticks = s->delayacct ? st->delayacct_blkio_ticks : 0;
+	ps->has_blkio = s->delayacct;
+	ps->blkio_ticks = s->delayacct ? st->delayacct_blkio_ticks : 0;
 	p->start_ticks = st->starttime;
 	p->processor = (int)st->processor;
-	p->task_flags = (uint32_t)st->flags;
-	p->has_tflags = true;
+	ps->task_flags = (uint32_t)st->flags;
+	ps->has_tflags = true;
 }
 
 /* RES and SHR from statm. 0, or -errno when it cannot be read. */
 static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	struct proc_statm sm;
 	ssize_t n =
 	    proc_reader_read(s->reader, slot, PROC_FILE_STATM, s->statm_buf, sizeof(s->statm_buf));
@@ -1098,11 +1123,11 @@ static int read_statm(struct sampler *s, struct proc_slot *slot, struct frame_pr
 	if (proc_parse_statm(s->statm_buf, (size_t)n, &sm) == 0) {
 		p->rss_kb = sm.resident * s->page_kb;
 		p->shared_kb = sm.shared * s->page_kb;
-		p->code_kb = sm.text * s->page_kb;
-		p->data_kb = sm.data * s->page_kb;
-		p->has_seg = true;
-		p->dirty_pages = sm.dt;
-		p->has_dirty = true;
+		ps->code_kb = sm.text * s->page_kb;
+		ps->data_kb = sm.data * s->page_kb;
+		ps->has_seg = true;
+		ps->dirty_pages = sm.dt;
+		ps->has_dirty = true;
 	}
 	return 0;
 }
@@ -1135,10 +1160,11 @@ static const char *group_names(struct sampler *s, const char *ids)
  */
 static void sample_groups(struct sampler *s, const struct proc_status *ss, struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	const char *q, *end;
 	const char **names;
 
-	p->supgids = p->supgrps = NULL;
+	ps->supgids = ps->supgrps = NULL;
 	/* without the line, groups.p is NULL: no pointer is made from it */
 	if (!(ss->have & PROC_STATUS_GROUPS) || !ss->groups.p)
 		return;
@@ -1157,25 +1183,28 @@ static void sample_groups(struct sampler *s, const struct proc_status *ss, struc
 		}
 		q = t + 1;
 	}
-	p->supgids =
+	ps->supgids =
 	    row_strings_get_aux(s->strings, s->groups.p ? s->groups.p : "", s->groups.len, &names);
 	if (!*names)
-		*names = group_names(s, p->supgids);
-	p->supgrps = *names;
+		*names = group_names(s, ps->supgids);
+	ps->supgrps = *names;
 }
 
 /* p's effective gid, its group's name and its locked memory, from status ss. */
 static void status_ids(struct sampler *s, const struct proc_status *ss, struct frame_proc *p)
 {
-	p->gid = ss->gid[1];
-	p->group = groups_name(s->gids, (gid_t)p->gid);
-	p->rss_lock_kb = ss->vm_lck;
-	p->has_gid = true;
+	struct frame_proc_side *ps = frame_side_w(p);
+
+	ps->gid = ss->gid[1];
+	ps->group = groups_name(s->gids, (gid_t)ps->gid);
+	ps->rss_lock_kb = ss->vm_lck;
+	ps->has_gid = true;
 }
 
 /* The uid and the status columns. 0, or -errno when it cannot be read. */
 static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	struct proc_status ss;
 	ssize_t n = proc_reader_read(s->reader, slot, PROC_FILE_STATUS, s->status_buf,
 				     sizeof(s->status_buf));
@@ -1193,8 +1222,8 @@ static int read_status(struct sampler *s, struct proc_slot *slot, struct frame_p
 		p->rss_file_kb = ss.rss_file;
 		p->vctxsw = ss.voluntary_ctxt;
 		p->nvctxsw = ss.nonvoluntary_ctxt;
-		p->has_rsssh = ss.have & PROC_STATUS_RSSSHMEM;
-		p->rss_shmem_kb = ss.rss_shmem;
+		ps->has_rsssh = ss.have & PROC_STATUS_RSSSHMEM;
+		ps->rss_shmem_kb = ss.rss_shmem;
 		status_ids(s, &ss, p);
 		p->has_ctxsw = true;
 		sample_groups(s, &ss, p);
@@ -1249,23 +1278,37 @@ static int lazy_due(struct sampler *s, struct proc_slot *slot, const struct proc
 	     ? (needs)                                                                             \
 	     : 0u)
 
-/* Every member of row.def read from one of files (lazy bits), from into to. */
-static void lazy_copy(struct frame_proc *to, const struct frame_proc *from, unsigned files)
+/*
+ * Every member of row.def read from one of files (lazy bits), from into to;
+ * the side's from from_side into to_side, when both are there.
+ */
+static void lazy_copy(struct frame_proc *to, struct frame_proc_side *to_side,
+		      const struct frame_proc *from, const struct frame_proc_side *from_side,
+		      unsigned files)
 {
 #define ROW(type, name, dim, kind, since, when, needs, sources)                                    \
 	if (LAZY_FILE(ROW_NEED_##needs) & files)                                                   \
 		memcpy(&to->name, &from->name, sizeof(to->name));
 #define ROW_LOCAL(type, name, dim, needs, sources) ROW(type, name, dim, , , , needs, sources)
+#define ROW_SIDE(type, name, dim, kind, since, when, needs, sources)                               \
+	if ((LAZY_FILE(ROW_NEED_##needs) & files) && to_side && from_side)                         \
+		memcpy(&to_side->name, &from_side->name, sizeof(to_side->name));
+#define ROW_SIDE_LOCAL(type, name, dim, needs, sources)                                            \
+	ROW_SIDE(type, name, dim, , , , needs, sources)
 #include "ptop/row.def"
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
 }
 
 /* p's members of the lazy files in files, just read, into l. */
 static void lazy_store(struct sampler *s, struct lazy_row *l, unsigned files,
 		       const struct frame_proc *p)
 {
-	lazy_copy(&l->p, p, files);
+	lazy_copy(&l->p, &l->side, p, p->side, files);
+	l->p.side = NULL;
+	l->has_side = p->side != NULL;
 	l->cgroups_gen = s->cgroups_gen;
 	l->valid = true;
 }
@@ -1274,10 +1317,10 @@ static void lazy_store(struct sampler *s, struct lazy_row *l, unsigned files,
 static void lazy_restore(struct sampler *s, struct proc_slot *slot, const struct lazy_row *l,
 			 unsigned lazy, struct frame_proc *p)
 {
-	lazy_copy(p, &l->p, lazy);
+	lazy_copy(p, p->side, &l->p, &l->side, lazy);
 	if (lazy & PROC_NEED(PROC_FILE_IO)) {
 		/* no run, no I/O: its rates are 0, and the next read's cover the frame before it */
-		p->io_read_rate = p->io_write_rate = p->io_rate = 0;
+		p->io_read_rate = p->io_write_rate = frame_side_w(p)->io_rate = 0;
 		if (p->has_io)
 			slot->io_at = s->now_mono;
 	}
@@ -1291,6 +1334,7 @@ static void lazy_restore(struct sampler *s, struct proc_slot *slot, const struct
 static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, struct frame_proc *p,
 		       unsigned needs, double interval, double uptime)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	unsigned lazy = s->needs_lazy & ~needs;
 	struct lazy_row *l = NULL;
 	struct proc_stat st;
@@ -1310,6 +1354,7 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 		err = lazy_due(s, slot, &st, l, &due);
 		if (err)
 			return err;
+		due = due || (p->side && !l->has_side);
 	}
 	if (due)
 		needs |= lazy;
@@ -1324,14 +1369,14 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->pid = slot->pid;
 	fill_stat(s, &st, p);
 	p->shared_kb = 0;
-	p->has_seg = p->has_dirty = false;
+	ps->has_seg = ps->has_dirty = false;
 	p->has_ctr = p->ctr_partial = p->ctr_not_counted = p->ctr_counting = false;
 	/* filled for the whole frame at its end (sampler_end), when asked for */
-	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
+	ps->has_cgpsi_cpu = ps->has_cgpsi_mem = ps->has_cgpsi_io = false;
 	p->perf_fds = -1;
 	p->kept = false;
 	/* the deltas' (src/frame/delta.c), made after the frame */
-	p->has_dflt = p->has_dctx = p->has_cpud = p->has_iod = p->has_swapd = false;
+	ps->has_dflt = ps->has_dctx = ps->has_cpud = ps->has_iod = ps->has_swapd = false;
 
 	p->cpu_pct =
 	    frame_cpu_share(st.utime + st.stime, slot->have_prev ? &slot->prev_ticks : NULL,
@@ -1347,11 +1392,11 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->swap_kb = p->rss_anon_kb = p->rss_file_kb = p->vctxsw = p->nvctxsw = 0;
 	p->has_ctxsw = false;
 	p->ruid = p->suid = p->fsuid = slot->uid;
-	p->supgids = p->supgrps = NULL;
-	p->has_gid = p->has_rsssh = false;
-	p->gid = 0;
-	p->group = NULL;
-	p->rss_lock_kb = p->rss_shmem_kb = 0;
+	ps->supgids = ps->supgrps = NULL;
+	ps->has_gid = ps->has_rsssh = false;
+	ps->gid = 0;
+	ps->group = NULL;
+	ps->rss_lock_kb = ps->rss_shmem_kb = 0;
 	if (needs & PROC_NEED(PROC_FILE_STATUS)) {
 		err = read_status(s, slot, p);
 		if (err)
@@ -1360,8 +1405,8 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	p->uid = slot->uid;
 	p->user = users_name(s->users, slot->uid);
 	/* most run with one uid: no lookup for those */
-	p->ruser = p->ruid == p->uid ? p->user : users_name(s->users, p->ruid);
-	p->suser = p->suid == p->uid ? p->user : users_name(s->users, p->suid);
+	ps->ruser = p->ruid == p->uid ? p->user : users_name(s->users, p->ruid);
+	ps->suser = p->suid == p->uid ? p->user : users_name(s->users, p->suid);
 	sample_io(s, slot, p, needs, uptime);
 	sample_cgroup(s, slot, p, needs);
 	sample_oom(s, slot, p, needs);
@@ -1372,6 +1417,17 @@ static int sample_proc(struct sampler *s, struct proc_slot *slot, bool is_new, s
 	if (l)
 		lazy_store(s, l, needs & SAMPLER_LAZY_FILES, p);
 	return 0;
+}
+
+/* k keeps p as read in full, its side's values with it. */
+static void kept_store(struct kept_row *k, const struct frame_proc *p)
+{
+	k->p = *p;
+	k->p.side = NULL;
+	k->has_side = p->side != NULL;
+	if (p->side)
+		k->side = *p->side;
+	k->valid = true;
 }
 
 /* The kept row of slot, made room for. */
@@ -1466,19 +1522,20 @@ static int ran_since(struct sampler *s, struct proc_slot *slot, struct kept_row 
 static int keep_row(struct sampler *s, struct proc_slot *slot, const struct kept_row *k,
 		    struct frame_proc *p, double uptime)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	int err = 0;
 
-	*p = k->p;
+	frame_row_assign(p, &k->p, k->has_side ? &k->side : NULL);
 	p->cpu_pct = 0;
 	p->has_ctr = p->ctr_partial = p->ctr_not_counted = p->ctr_counting = false;
-	p->has_cgpsi_cpu = p->has_cgpsi_mem = p->has_cgpsi_io = false;
+	ps->has_cgpsi_cpu = ps->has_cgpsi_mem = ps->has_cgpsi_io = false;
 	p->perf_fds = -1;
 	p->kept = true;
 	/* what the order or the filter reads is read for every row */
 	if (s->needs_all & PROC_NEED(PROC_FILE_STATM))
 		err = read_statm(s, slot, p);
 	/* the group strings of the frame it came from may be gone */
-	p->supgids = p->supgrps = NULL;
+	ps->supgids = ps->supgrps = NULL;
 	if (!err && s->needs_all & PROC_NEED(PROC_FILE_STATUS))
 		err = read_status(s, slot, p);
 	/* io's rates are since its last look, and the cgroup names of the frame it
@@ -1553,7 +1610,9 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	 * its uid was read is not kept on its turn to have the uid looked at */
 	if (ran)
 		slot->quiet = false;
-	if (!ran && k->valid && !full && (slot->quiet || !uid_turn(slot))) {
+	/* a row kept from a frame without sides has no side members to give one with them */
+	if (!ran && k->valid && !full && (slot->quiet || !uid_turn(slot)) &&
+	    (k->has_side || !p->side)) {
 		err = keep_row(s, slot, k, p, f->uptime_s);
 		f->cost.read_kept += !err;
 		return err;
@@ -1570,8 +1629,7 @@ static int sample_slot(struct sampler *s, struct frame *f, struct proc_slot *slo
 	} else {
 		k->statm = (full ? s->needs : s->needs_all) & PROC_NEED(PROC_FILE_STATM);
 	}
-	k->p = *p;
-	k->valid = true;
+	kept_store(k, p);
 	return 0;
 }
 
@@ -1600,13 +1658,13 @@ int sampler_complete(struct sampler *s, struct frame *f, struct frame_proc *p)
 	q.has_ctr = p->has_ctr;
 	q.perf_fds = p->perf_fds;
 	if (s->needs & ROW_NEED_CCGROUP_BIT)
-		q.ccgroup = cgroup_names_compressed(s->cgroups, q.cgroup);
+		frame_side_w(&q)->ccgroup = cgroup_names_compressed(s->cgroups, q.cgroup);
 	/* the cgroup's pressure as the frame read it (cgpsi_begin() came with sampler_end()) */
 	if (s->cgpsi && (s->needs | s->needs_all) & SAMPLER_NEED_CGROUP_PSI)
 		cgpsi_row(s->cgpsi, &q);
 	*p = q;
 	k = kept_of(s, slot);
-	k->p = q;
+	kept_store(k, &q);
 	k->statm = s->needs & PROC_NEED(PROC_FILE_STATM);
 	f->cost.read_full++;
 	f->cost.read_kept--;
@@ -1644,6 +1702,7 @@ static struct frame_proc *frame_grow(struct frame *f)
 	p->end_ticks = 0;
 	p->maxrss_kb = 0;
 	p->run_ns = 0;
+	frame_side_add(f, p);
 	return p;
 }
 
@@ -1709,7 +1768,7 @@ static int add_thread(void *ctx, int tid)
 	slot->start_ticks = st.starttime;
 
 	t = frame_grow(w->f);
-	*t = w->proc;
+	frame_row_assign(t, &w->proc, w->proc.side);
 	t->pid = tid;
 	fill_stat(s, &st, t);
 	/* a thread row shows its process's memory and thread count */
@@ -1847,7 +1906,7 @@ void sampler_end(struct sampler *s, struct frame *f)
 
 	if ((s->needs | s->needs_all) & ROW_NEED_CCGROUP_BIT)
 		for (size_t i = 0; i < f->nprocs; i++)
-			f->procs[i].ccgroup =
+			frame_side_w(&f->procs[i])->ccgroup =
 			    cgroup_names_compressed(s->cgroups, f->procs[i].cgroup);
 	/* after the rows of either source have their cgroups, once a frame per cgroup */
 	if ((s->needs | s->needs_all) & SAMPLER_NEED_CGROUP_PSI) {
@@ -1976,29 +2035,31 @@ static void side_groups(struct sampler *s, struct frame_proc *p)
 /* A row read elsewhere: its block I/O delay from its stat, read for it alone. */
 static void side_blkio(struct sampler *s, struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	struct proc_stat st;
 	ssize_t n;
 
-	p->has_blkio = false;
-	p->blkio_ticks = 0;
+	ps->has_blkio = false;
+	ps->blkio_ticks = 0;
 	if (!s->delayacct)
 		return;
 	n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid,
 				  p->tgid && p->pid != p->tgid ? p->pid : 0, "stat", s->stat_buf,
 				  sizeof(s->stat_buf));
 	if (n >= 0 && !proc_parse_stat(s->stat_buf, (size_t)n, &st)) {
-		p->has_blkio = true;
-		p->blkio_ticks = st.delayacct_blkio_ticks;
+		ps->has_blkio = true;
+		ps->blkio_ticks = st.delayacct_blkio_ticks;
 	}
 }
 
 /* A row read elsewhere: top's names of its cgroup lines, from its cgroup read for them alone. */
 static void side_cglines(struct sampler *s, struct frame_proc *p)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	ssize_t n = proc_reader_read_file(s->reader, p->tgid ? p->tgid : p->pid, 0, "cgroup",
 					  s->cgroup_buf, sizeof(s->cgroup_buf));
 
-	p->cgroups = p->cgname = p->lxc = NULL;
+	ps->cgroups = ps->cgname = ps->lxc = NULL;
 	if (n >= 0)
 		cgroup_top_names(s, n, p);
 }
@@ -2023,7 +2084,7 @@ void sampler_read_side(struct sampler *s, struct frame *f)
 		unsigned needs = hidden ? s->needs_all : s->needs | s->needs_all;
 
 		sample_side(s, NULL, p, needs);
-		p->supgids = p->supgrps = NULL;
+		frame_side_w(p)->supgids = frame_side_w(p)->supgrps = NULL;
 		if (needs & ROW_NEED_GROUPS_BIT)
 			side_groups(s, p);
 		if (needs & ROW_NEED_BLKIO)
@@ -2066,6 +2127,7 @@ void sampler_begin(struct sampler *s, struct frame *f)
 	f->interval_s = interval;
 	f->nprocs = 0;
 	f->nexited = 0;
+	frame_sides_begin(f, (s->needs | s->needs_all) & FRAME_NEED_SIDE);
 	f->threads = s->threads;
 	sbuf_reset(&f->strings);
 	memset(&f->tasks, 0, sizeof(f->tasks));

@@ -57,6 +57,7 @@ struct codec_field {
 	unsigned since; /* the format version that added it; in none before (read as 0) */
 	size_t when;	/* 1 + the offset of the bool it is written under; 0: always */
 	bool retired;	/* CK_BIT: a bit nothing keeps any more, written 0 and read past */
+	bool side;	/* a row's side member (frame_proc.side): off and when are the side's */
 };
 
 /* clang-format off */
@@ -130,16 +131,23 @@ static const struct codec_field counters_fields[] = {
  * say are there), each as its kind, from the version that added it.
  */
 #define ALWAYS 0
-#define WHEN(flag) 1 + offsetof(struct frame_proc, flag)
+#define WHEN(flag) ROW_AT_##flag
 #define ROW(type, m, dim, k, v, cond, needs, sources) \
 	{ .off = offsetof(struct frame_proc, m), .kind = CK_##k, \
 	  .n = sizeof(((struct frame_proc *)0)->m) / sizeof(type), .since = (v), .when = cond },
 #define ROW_LOCAL(type, m, dim, needs, sources)
+#define ROW_SIDE(type, m, dim, k, v, cond, needs, sources) \
+	{ .off = offsetof(struct frame_proc_side, m), .kind = CK_##k, \
+	  .n = sizeof(((struct frame_proc_side *)0)->m) / sizeof(type), .since = (v), \
+	  .when = (cond) & ~FRAME_AT_SIDE, .side = true },
+#define ROW_SIDE_LOCAL(type, m, dim, needs, sources)
 static const struct codec_field proc_fields[] = {
 #include "ptop/row.def"
 };
 #undef ROW
 #undef ROW_LOCAL
+#undef ROW_SIDE
+#undef ROW_SIDE_LOCAL
 #undef ALWAYS
 #undef WHEN
 
@@ -228,20 +236,26 @@ struct put {
 	unsigned version;
 };
 
-static void put_fields(struct put *w, const void *base, const struct codec_field *t, size_t n);
+static void put_fields(struct put *w, const void *base, const void *side,
+		       const struct codec_field *t, size_t n);
+
+/* Where t's field is: in the struct at base, or a row's side member in side. */
+#define FIELD_BASE(t, base, in_side) ((t).side ? (in_side) : (base))
 
 /*
  * The CK_BIT fields from t[0] on as one byte, t[0] the lowest bit (a later
  * version's always 0); how many there were.
  */
-static size_t put_bits(struct put *w, const char *base, const struct codec_field *t, size_t n)
+static size_t put_bits(struct put *w, const char *base, const char *side,
+		       const struct codec_field *t, size_t n)
 {
 	unsigned byte = 0, since = UINT_MAX;
 	size_t k;
 
 	for (k = 0; k < n && t[k].kind == CK_BIT; k++) {
 		if (t[k].since <= w->version && !t[k].retired)
-			byte |= (unsigned)*(const bool *)(base + t[k].off) << k;
+			byte |= (unsigned)*(const bool *)(FIELD_BASE(t[k], base, side) + t[k].off)
+				<< k;
 		since = t[k].since < since ? t[k].since : since;
 	}
 	/* a flags byte a later version added is in none before it */
@@ -292,7 +306,7 @@ static void put_field(struct put *w, const char *base, const struct codec_field 
 			put_f64(b, ((const double *)at)[i]);
 		break;
 	case CK_CPU:
-		put_fields(w, at, cpu_fields, ARRAY_SIZE(cpu_fields));
+		put_fields(w, at, NULL, cpu_fields, ARRAY_SIZE(cpu_fields));
 		break;
 	case CK_STORED:
 	case CK_USER:
@@ -310,18 +324,27 @@ static void put_field(struct put *w, const char *base, const struct codec_field 
 	}
 }
 
-/* Every field of t of the struct at base that the version being written has. */
-static void put_fields(struct put *w, const void *base, const struct codec_field *t, size_t n)
+/* Every field of t of the struct at base (and a row's side) that the version being written
+ * has. */
+static void put_fields(struct put *w, const void *base, const void *side,
+		       const struct codec_field *t, size_t n)
 {
-	const char *p = base;
-
 	for (size_t i = 0; i < n; i++) {
+		const char *p = FIELD_BASE(t[i], base, side);
+
 		if (t[i].kind == CK_BIT)
-			i += put_bits(w, p, t + i, n - i) - 1;
+			i += put_bits(w, base, side, t + i, n - i) - 1;
 		else if (t[i].since <= w->version &&
 			 (!t[i].when || *(const bool *)(p + t[i].when - 1)))
 			put_field(w, p, &t[i]);
 	}
+}
+
+/* A row: its side's members from its side (a row without one writes them 0 and unflagged). */
+static void put_proc(struct put *w, const struct frame_proc *p)
+{
+	put_fields(w, p, p->side ? p->side : &frame_side_none, proc_fields,
+		   ARRAY_SIZE(proc_fields));
 }
 
 static void put_counters(struct put *w, const struct frame_counters *c)
@@ -334,7 +357,7 @@ static void put_counters(struct put *w, const struct frame_counters *c)
 	put_u8(b, (unsigned)c->nevents);
 	for (int e = 0; e < c->nevents; e++)
 		put_cstr(b, c->names[e]);
-	put_fields(w, c, counters_fields, ARRAY_SIZE(counters_fields));
+	put_fields(w, c, NULL, counters_fields, ARRAY_SIZE(counters_fields));
 	put_u8(b, (unsigned)c->npmus);
 	for (int i = 0; i < c->npmus; i++)
 		put_cstr(b, c->pmus[i]);
@@ -352,32 +375,32 @@ void record_encode(struct sbuf *b, const struct frame *f, unsigned version)
 {
 	struct put w = {.b = b, .version = version};
 
-	put_fields(&w, f, system_fields, ARRAY_SIZE(system_fields));
+	put_fields(&w, f, NULL, system_fields, ARRAY_SIZE(system_fields));
 	put_u32(b, f->cpus ? f->ncpus : 0);
 	for (unsigned i = 0; f->cpus && i < f->ncpus; i++)
-		put_fields(&w, &f->cpus[i], cpu_fields, ARRAY_SIZE(cpu_fields));
+		put_fields(&w, &f->cpus[i], NULL, cpu_fields, ARRAY_SIZE(cpu_fields));
 	/* version 2: where the rows came from */
 	if (version >= 2)
 		put_cstr(b, f->cost.source);
-	put_fields(&w, f, cost_fields, ARRAY_SIZE(cost_fields));
+	put_fields(&w, f, NULL, cost_fields, ARRAY_SIZE(cost_fields));
 	put_counters(&w, &f->counters);
 	put_u32(b, (uint32_t)f->strings.len);
 	sbuf_add(b, f->strings.p, f->strings.len);
 	put_u32(b, (uint32_t)f->nprocs);
 	for (size_t i = 0; i < f->nprocs; i++)
-		put_fields(&w, &f->procs[i], proc_fields, ARRAY_SIZE(proc_fields));
+		put_proc(&w, &f->procs[i]);
 	put_u32(b, (uint32_t)f->nbps);
 	for (size_t i = 0; i < f->nbps; i++)
-		put_fields(&w, &f->bps[i], bp_fields, ARRAY_SIZE(bp_fields));
+		put_fields(&w, &f->bps[i], NULL, bp_fields, ARRAY_SIZE(bp_fields));
 	if (version < 4)
 		return;
 	/* version 4: the accounting, and the processes that ended in the interval */
-	put_fields(&w, f, acct_fields, ARRAY_SIZE(acct_fields));
+	put_fields(&w, f, NULL, acct_fields, ARRAY_SIZE(acct_fields));
 	put_u32(b, (uint32_t)f->nexited);
 	for (size_t i = 0; i < f->nexited; i++)
-		put_fields(&w, &f->exited[i], proc_fields, ARRAY_SIZE(proc_fields));
+		put_proc(&w, &f->exited[i]);
 	/* version 6: the pressure, after all the rest */
-	put_fields(&w, f, psi_fields, ARRAY_SIZE(psi_fields));
+	put_fields(&w, f, NULL, psi_fields, ARRAY_SIZE(psi_fields));
 }
 
 /* ---- reading ---- */
@@ -507,13 +530,14 @@ static const char *get_user(struct cur *c)
 	return c->user;
 }
 
-static void get_fields(struct cur *c, void *base, const struct codec_field *t, size_t n);
+static void get_fields(struct cur *c, void *base, void *side, const struct codec_field *t,
+		       size_t n);
 
 /*
  * The flags byte of the CK_BIT fields from t[0] on; a bit the data's version
  * has no field for is corrupt. How many fields there were.
  */
-static size_t get_bits(struct cur *c, char *base, const struct codec_field *t, size_t n)
+static size_t get_bits(struct cur *c, char *base, char *side, const struct codec_field *t, size_t n)
 {
 	unsigned byte, since = UINT_MAX;
 	size_t k;
@@ -523,7 +547,7 @@ static size_t get_bits(struct cur *c, char *base, const struct codec_field *t, s
 	if (since > c->version) {
 		for (k = 0; k < n && t[k].kind == CK_BIT; k++)
 			if (!t[k].retired)
-				*(bool *)(base + t[k].off) = false;
+				*(bool *)(FIELD_BASE(t[k], base, side) + t[k].off) = false;
 		return k;
 	}
 	byte = get_u8(c);
@@ -532,7 +556,8 @@ static size_t get_bits(struct cur *c, char *base, const struct codec_field *t, s
 		/* a retired bit is set or not in older files: either reads */
 		if (t[k].retired)
 			continue;
-		*(bool *)(base + t[k].off) = t[k].since <= c->version && (byte >> k & 1);
+		*(bool *)(FIELD_BASE(t[k], base, side) + t[k].off) =
+		    t[k].since <= c->version && (byte >> k & 1);
 		if (t[k].since > c->version && (byte >> k & 1))
 			c->bad = true;
 	}
@@ -584,7 +609,7 @@ static void get_field(struct cur *c, char *base, const struct codec_field *fd)
 			((double *)at)[i] = get_f64(c);
 		break;
 	case CK_CPU:
-		get_fields(c, at, cpu_fields, ARRAY_SIZE(cpu_fields));
+		get_fields(c, at, NULL, cpu_fields, ARRAY_SIZE(cpu_fields));
 		break;
 	case CK_STORED:
 		*(const char **)at = get_stored(c);
@@ -615,13 +640,13 @@ static void get_field(struct cur *c, char *base, const struct codec_field *fd)
  * the others (a later version's, or not written) are left as they are: the
  * caller has zeroed them.
  */
-static void get_fields(struct cur *c, void *base, const struct codec_field *t, size_t n)
+static void get_fields(struct cur *c, void *base, void *side, const struct codec_field *t, size_t n)
 {
-	char *p = base;
-
 	for (size_t i = 0; i < n; i++) {
+		char *p = FIELD_BASE(t[i], (char *)base, (char *)side);
+
 		if (t[i].kind == CK_BIT)
-			i += get_bits(c, p, t + i, n - i) - 1;
+			i += get_bits(c, base, side, t + i, n - i) - 1;
 		else if (t[i].since <= c->version &&
 			 (!t[i].when || *(const bool *)(p + t[i].when - 1)))
 			get_field(c, p, &t[i]);
@@ -632,7 +657,7 @@ static void get_system(struct cur *c, struct frame *f)
 {
 	unsigned ncpus;
 
-	get_fields(c, f, system_fields, ARRAY_SIZE(system_fields));
+	get_fields(c, f, NULL, system_fields, ARRAY_SIZE(system_fields));
 	ncpus = get_u32(c);
 	if (ncpus > CODEC_MAX_CPUS || !need(c, (size_t)ncpus * 64)) {
 		c->bad = true;
@@ -642,7 +667,7 @@ static void get_system(struct cur *c, struct frame *f)
 	if (ncpus) {
 		f->cpus = xreallocarray(f->cpus, ncpus, sizeof(*f->cpus));
 		for (unsigned i = 0; i < ncpus; i++)
-			get_fields(c, &f->cpus[i], cpu_fields, ARRAY_SIZE(cpu_fields));
+			get_fields(c, &f->cpus[i], NULL, cpu_fields, ARRAY_SIZE(cpu_fields));
 	} else {
 		free(f->cpus);
 		f->cpus = NULL;
@@ -669,7 +694,7 @@ static void get_system(struct cur *c, struct frame *f)
 				f->cost.source = "procfs";
 		}
 	}
-	get_fields(c, f, cost_fields, ARRAY_SIZE(cost_fields));
+	get_fields(c, f, NULL, cost_fields, ARRAY_SIZE(cost_fields));
 }
 
 static void get_counters(struct cur *c, struct frame_counters *k)
@@ -685,7 +710,7 @@ static void get_counters(struct cur *c, struct frame_counters *k)
 	}
 	for (int e = 0; e < k->nevents; e++)
 		get_fixed(c, k->names[e], sizeof(k->names[e]));
-	get_fields(c, k, counters_fields, ARRAY_SIZE(counters_fields));
+	get_fields(c, k, NULL, counters_fields, ARRAY_SIZE(counters_fields));
 	k->npmus = (int)get_u8(c);
 	if (k->npmus > 8) {
 		c->bad = true;
@@ -709,10 +734,11 @@ static void get_counters(struct cur *c, struct frame_counters *k)
 		k->self_ctr[e] = get_f64(c);
 }
 
-static void get_proc(struct cur *c, struct frame_proc *p, size_t nstrings)
+/* A row of f, with a side: a replay keeps every member the recording has. */
+static void get_proc(struct cur *c, struct frame *f, struct frame_proc *p, size_t nstrings)
 {
 	memset(p, 0, sizeof(*p));
-	get_fields(c, p, proc_fields, ARRAY_SIZE(proc_fields));
+	get_fields(c, p, frame_side_add(f, p), proc_fields, ARRAY_SIZE(proc_fields));
 	if (c->version < 2)
 		p->ruid = p->suid = p->fsuid = p->uid;
 	if (p->has_cmd && (p->cmd_off > nstrings || p->cmd_len > nstrings - p->cmd_off))
@@ -733,7 +759,7 @@ static void decode_procs(struct cur *c, struct frame *f)
 		f->cap = n;
 	}
 	for (uint32_t i = 0; i < n && !c->bad; i++)
-		get_proc(c, &f->procs[i], f->strings.len);
+		get_proc(c, f, &f->procs[i], f->strings.len);
 	f->nprocs = c->bad ? 0 : n;
 }
 
@@ -754,7 +780,7 @@ static void decode_bps(struct cur *c, struct frame *f)
 	}
 	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		memset(&st->bps[i], 0, sizeof(st->bps[i]));
-		get_fields(c, &st->bps[i], bp_fields, ARRAY_SIZE(bp_fields));
+		get_fields(c, &st->bps[i], NULL, bp_fields, ARRAY_SIZE(bp_fields));
 	}
 	if (n) {
 		f->bps = st->bps;
@@ -771,7 +797,7 @@ static void decode_exited(struct cur *c, struct frame *f)
 	f->nexited = 0;
 	if (c->version < 4)
 		return;
-	get_fields(c, f, acct_fields, ARRAY_SIZE(acct_fields));
+	get_fields(c, f, NULL, acct_fields, ARRAY_SIZE(acct_fields));
 	n = get_u32(c);
 	if (n > CODEC_MAX_ROWS || !need(c, (size_t)n * 150)) {
 		c->bad = true;
@@ -782,7 +808,7 @@ static void decode_exited(struct cur *c, struct frame *f)
 		f->exited_cap = n;
 	}
 	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		get_proc(c, &f->exited[i], f->strings.len);
+		get_proc(c, f, &f->exited[i], f->strings.len);
 		if (!f->exited[i].exited)
 			c->bad = true; /* every row there ended */
 	}
@@ -803,6 +829,7 @@ int record_decode(const void *data, size_t len, unsigned version, struct frame *
 	sbuf_reserve(&st->names, len + len / 4 + 16);
 	sbuf_reset(&f->strings);
 	f->nprocs = 0;
+	frame_sides_begin(f, true);
 	get_system(&c, f);
 	get_counters(&c, &f->counters);
 	if (get_str(&c, &s, &n, RECORD_FRAME_MAX, false))
@@ -812,7 +839,7 @@ int record_decode(const void *data, size_t len, unsigned version, struct frame *
 	decode_exited(&c, f);
 	/* before version 6, and in a frame that did not read it: not recorded */
 	memset(&f->psi, 0, sizeof(f->psi));
-	get_fields(&c, f, psi_fields, ARRAY_SIZE(psi_fields));
+	get_fields(&c, f, NULL, psi_fields, ARRAY_SIZE(psi_fields));
 	if (c.bad || c.p != c.end) {
 		f->nprocs = 0;
 		f->nbps = 0;
