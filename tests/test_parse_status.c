@@ -31,7 +31,7 @@
 #define HAVE_ALL                                                                                   \
 	(PROC_STATUS_VMSIZE | PROC_STATUS_VMRSS | PROC_STATUS_RSSANON | PROC_STATUS_RSSFILE |      \
 	 PROC_STATUS_RSSSHMEM | PROC_STATUS_VMSWAP | PROC_STATUS_CTXT | PROC_STATUS_GROUPS |       \
-	 PROC_STATUS_VMLCK)
+	 PROC_STATUS_VMLCK | PROC_STATUS_NSPID)
 
 /* Parse from an exactly-sized copy that is freed: only numbers may be checked after. */
 static int parse_mem(const char *s, size_t len, struct proc_status *ps)
@@ -135,7 +135,7 @@ static void test_kernel_threads(void **state)
 	assert_int_equal(ps.ppid, 0);
 	assert_int_equal(ps.threads, 1);
 	/* no mm: no Vm or Rss lines, and the flags must say so */
-	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS);
+	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS | PROC_STATUS_NSPID);
 	assert_int_equal(ps.vm_size, 0);
 	assert_int_equal(ps.vm_rss, 0);
 	assert_int_equal(ps.voluntary_ctxt, 58);
@@ -148,7 +148,7 @@ static void test_kernel_threads(void **state)
 	assert_int_equal(ps.state, 'I');
 	assert_int_equal(ps.pid, 23);
 	assert_int_equal(ps.ppid, 2);
-	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS);
+	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS | PROC_STATUS_NSPID);
 	assert_int_equal(ps.voluntary_ctxt, 6451);
 	assert_int_equal(ps.nonvoluntary_ctxt, 485);
 	free(b);
@@ -167,7 +167,7 @@ static void test_zombie(void **state)
 	assert_int_equal(ps.pid, 9796);
 	assert_int_equal(ps.ppid, 9790);
 	assert_int_equal(ps.threads, 1);
-	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS);
+	assert_int_equal(ps.have, PROC_STATUS_CTXT | PROC_STATUS_GROUPS | PROC_STATUS_NSPID);
 	assert_int_equal(ps.voluntary_ctxt, 3);
 	assert_int_equal(ps.nonvoluntary_ctxt, 2);
 	free(b);
@@ -235,8 +235,8 @@ static void test_hostile_names(void **state)
 		assert_ids(ps.uid, 1000, 1000, 1000, 1000);
 		assert_ids(ps.gid, 1000, 1000, 1000, 1000);
 		assert_int_equal(ps.threads, 1);
-		/* written without a VmLck line */
-		assert_int_equal(ps.have, HAVE_ALL & ~PROC_STATUS_VMLCK);
+		/* written without a VmLck or an NSpid line */
+		assert_int_equal(ps.have, HAVE_ALL & ~(PROC_STATUS_VMLCK | PROC_STATUS_NSPID));
 		assert_int_equal(ps.vm_rss, 3160);
 		assert_int_equal(ps.nonvoluntary_ctxt, 4);
 		free(b);
@@ -283,6 +283,16 @@ static void test_old_kernel(void **state)
 }
 
 /* ---- hand-written lines ---- */
+
+/* rel's status parsed into ps, as the parser returns; its bytes, which ps's views point into,
+ * in *b for the caller to free. */
+static int parse_fixture(const char *rel, struct proc_status *ps, char **b)
+{
+	size_t len;
+
+	*b = fixture_load(rel, &len);
+	return proc_parse_status(*b, len, ps);
+}
 
 /* Exactly the required lines. */
 static const char minimal[] = "Name:\tsh\n"
@@ -362,9 +372,10 @@ static void test_keys_are_exact(void **state)
 	assert_int_equal(ps.pid, 42);
 	assert_int_equal(ps.ppid, 1);
 	assert_int_equal(ps.threads, 2);
-	/* Groups is the one key here that is exactly a wanted one: none in it */
-	assert_int_equal(ps.have, PROC_STATUS_GROUPS);
+	/* Groups and NSpid are the keys here that are exactly wanted ones: no group in it */
+	assert_int_equal(ps.have, PROC_STATUS_GROUPS | PROC_STATUS_NSPID);
 	assert_int_equal(ps.ngroups, 0);
+	assert_int_equal(ps.nspids, 1);
 	assert_int_equal(ps.vm_rss, 0);
 }
 
@@ -496,10 +507,36 @@ static void test_malformed_fixtures(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct proc_status ps;
-		size_t len;
-		char *b = fixture_load(cases[i].rel, &len);
+		char *b;
 
-		assert_int_equal(proc_parse_status(b, len, &ps), cases[i].err);
+		assert_int_equal(parse_fixture(cases[i].rel, &ps, &b), cases[i].err);
+		free(b);
+	}
+}
+
+/* A fixture and what parsing it gives: its error, and when accepted a line's count and text. */
+struct line_case {
+	const char *rel;
+	int err;
+	unsigned n;
+	const char *text; /* Groups: what the view holds */
+};
+
+/* Each case parses as it says; an accepted one has bit (Groups or NSpid) with its count. */
+static void check_lines(const struct line_case *cases, size_t ncases, unsigned bit)
+{
+	for (size_t i = 0; i < ncases; i++) {
+		struct proc_status ps;
+		char *b;
+
+		assert_int_equal(parse_fixture(cases[i].rel, &ps, &b), cases[i].err);
+		if (!cases[i].err) {
+			assert_true(ps.have & bit);
+			assert_int_equal(bit == PROC_STATUS_GROUPS ? ps.ngroups : ps.nspids,
+					 cases[i].n);
+			if (cases[i].text)
+				assert_view(ps.groups, cases[i].text, strlen(cases[i].text));
+		}
 		free(b);
 	}
 }
@@ -507,12 +544,7 @@ static void test_malformed_fixtures(void **state)
 /* The Groups line: ids between blanks, as new and old kernels print them, or none. */
 static void test_groups(void **state)
 {
-	static const struct {
-		const char *rel;
-		int err;
-		unsigned n;
-		const char *text; /* what the view holds */
-	} cases[] = {
+	static const struct line_case cases[] = {
 	    {"groups/proc/300/status", 0, 4, "4 24 27 1000"},
 	    {"groups/proc/301/status", 0, 3, "4 24 27 "}, /* a space after each, as before 4.x */
 	    {"groups/proc/302/status", 0, 0, ""},
@@ -524,19 +556,25 @@ static void test_groups(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct proc_status ps;
-		size_t len;
-		char *b = fixture_load(cases[i].rel, &len);
+	check_lines(cases, sizeof(cases) / sizeof(cases[0]), PROC_STATUS_GROUPS);
+}
 
-		assert_int_equal(proc_parse_status(b, len, &ps), cases[i].err);
-		if (!cases[i].err) {
-			assert_true(ps.have & PROC_STATUS_GROUPS);
-			assert_int_equal(ps.ngroups, cases[i].n);
-			assert_view(ps.groups, cases[i].text, strlen(cases[i].text));
-		}
-		free(b);
-	}
+/* NSpid: a pid per pid namespace level, from /proc's down; more than one is a container's. */
+static void test_nspid(void **state)
+{
+	static const struct line_case cases[] = {
+	    {"nspid/proc/400/status", 0, 2, NULL},	 /* under unshare --pid --fork: 1 inside */
+	    {"nspid/proc/401/status", 0, 3, NULL},	 /* two levels down */
+	    {"nspid/proc/405/status", 0, 1, NULL},	 /* in /proc's own namespace */
+	    {"shell/proc/9791/status", 0, 1, NULL},	 /* a shell's, in /proc's namespace */
+	    {"kthread/proc/2/status", 0, 1, NULL},	 /* a kernel thread's */
+	    {"nspid/proc/402/status", -EINVAL, 0, NULL}, /* a word among the pids */
+	    {"nspid/proc/403/status", -EINVAL, 0, NULL}, /* none */
+	    {"nspid/proc/404/status", -ERANGE, 0, NULL}, /* pid 0 */
+	};
+
+	(void)state;
+	check_lines(cases, sizeof(cases) / sizeof(cases[0]), PROC_STATUS_NSPID);
 }
 
 /*
@@ -590,6 +628,7 @@ int main(void)
 	    cmocka_unit_test(test_malformed_lines),
 	    cmocka_unit_test(test_malformed_fixtures),
 	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_nspid),
 	    cmocka_unit_test(test_every_prefix),
 	};
 

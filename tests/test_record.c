@@ -491,6 +491,17 @@ static void build_v14_frame(struct frame *f, struct frame_cpu *cpus)
 	procs[0].side->lib_kb = 3528;
 }
 
+/* build_v14_frame() with what format version 15 added: whether it runs in a container's pid
+ * namespace (status's NSpid), known yes and no and unknown. */
+static void build_v15_frame(struct frame *f, struct frame_cpu *cpus)
+{
+	build_v14_frame(f, cpus);
+	procs[0].side->has_nspid = true;
+	procs[0].side->in_container = 1;
+	procs[1].side->has_nspid = true;
+	procs[1].side->in_container = 0;
+}
+
 /* What version 12 added to row g, read back in version, against f's: unknown before it. */
 static void check_v12_row(const struct frame_proc *g, const struct frame_proc *f, unsigned version)
 {
@@ -606,6 +617,13 @@ static void check_round_trip(const struct frame *f, unsigned version)
 				 version >= 14 && f->procs[i].side->has_lib);
 		if (version >= 14 && f->procs[i].side->has_lib)
 			assert_true(g.procs[i].side->lib_kb == f->procs[i].side->lib_kb);
+		/* version 15's, unknown before it */
+		assert_int_equal(g.procs[i].side->has_nspid,
+				 version >= 15 && f->procs[i].side->has_nspid);
+		assert_int_equal(g.procs[i].side->in_container,
+				 version >= 15 && f->procs[i].side->has_nspid
+				     ? f->procs[i].side->in_container
+				     : 0);
 		if (version < 10)
 			continue;
 		assert_true(g.procs[i].side->cgpsi_cpu_some10 ==
@@ -687,8 +705,8 @@ static void read_fixture(const char *name, struct sbuf *b)
  * whatever 7 added), build_v7_frame() to full7.raw (version 7's, whatever 8
  * added), build_v8_frame() to full8.raw (version 8's, whatever 9 and 10
  * added; version 9 has no committed bytes: build_v9_frame() round-trips),
- * build_v10_frame() to full10.raw (versions 11 to 14 have none yet:
- * build_v11_frame() to build_v14_frame() round-trip),
+ * build_v10_frame() to full10.raw (versions 11 to 15 have none yet:
+ * build_v11_frame() to build_v15_frame() round-trip),
  * each decodes and encodes to them again; build_frame(1) encodes to
  * frame.raw. PTOP_UPDATE_GOLDEN=1 writes the fixtures anew.
  */
@@ -761,6 +779,12 @@ static void test_codec_bytes(void **state)
 	check_bytes(&f, 10, "full10.raw");
 	check_round_trip(&f, 13);
 	check_round_trip(&f, 14);
+	sbuf_free(&f.strings);
+	build_v15_frame(&f, cpus);
+	/* and what version 15 added leaves version 10's bytes as they were */
+	check_bytes(&f, 10, "full10.raw");
+	check_round_trip(&f, 14);
+	check_round_trip(&f, 15);
 	sbuf_free(&f.strings);
 
 	build_frame(&f, 1);

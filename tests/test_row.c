@@ -206,6 +206,9 @@ struct want {
 #define EXPECT_has_lib(v) IS(v)
 /* the program's two mappings (one executes) and a library's, not a data file's nor the heap */
 #define EXPECT_lib_kb(v) IS(v == 8 + 4 + 16)
+/* NSpid: 100 in /proc's namespace, 7 in its own */
+#define EXPECT_has_nspid(v) IS(v)
+#define EXPECT_in_container(v) IS(v == 1)
 #define EXPECT_ctr_counting(v) NOT_PROC
 #define EXPECT_ctr_ipc(v) NOT_PROC
 #define EXPECT_ctr_cache_mpki(v) NOT_PROC
@@ -291,7 +294,7 @@ static void fixture_root(char dir[256])
 	put_file(dir, "status",
 		 "Name:\t" FIXTURE_COMM "\nState:\tS (sleeping)\nTgid:\t100\nPid:\t100\nPPid:\t42\n"
 		 "Uid:\t4241\t4242\t4243\t4244\nGid:\t2000000010\t2000000011\t0\t0\n"
-		 "Groups:\t2000000001 2000000002\nVmLck:\t16 kB\nVmSwap:\t11 kB\n"
+		 "Groups:\t2000000001 2000000002\nNSpid:\t100\t7\nVmLck:\t16 kB\nVmSwap:\t11 kB\n"
 		 "RssAnon:\t12 kB\nRssFile:\t13 kB\nRssShmem:\t17 kB\nThreads:\t3\n"
 		 "voluntary_ctxt_switches:\t14\nnonvoluntary_ctxt_switches:\t15\n");
 	put_file(dir, "io",

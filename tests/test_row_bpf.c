@@ -209,6 +209,8 @@ struct want {
 /* maps, read from /proc by PID for the BPF frame source's rows (sampler_read_side) */
 #define BPF_has_lib ELSEWHERE("test_mem_columns.sh")
 #define BPF_lib_kb ELSEWHERE("test_mem_columns.sh")
+#define BPF_has_nspid ELSEWHERE("test_container.sh")
+#define BPF_in_container ELSEWHERE("test_container.sh")
 #define BPF_cgroup_v1 NOT_BPF
 #define BPF_ctr_counting NOT_BPF
 #define BPF_ctr_ipc NOT_BPF

@@ -104,6 +104,7 @@ enum proc_status_have {
 	PROC_STATUS_CTXT = 1u << 6,
 	PROC_STATUS_GROUPS = 1u << 7,
 	PROC_STATUS_VMLCK = 1u << 8,
+	PROC_STATUS_NSPID = 1u << 9,
 };
 
 /* /proc/PID/status: the lines ptop uses. Name, State, Tgid, Pid, PPid, Uid, Gid
@@ -123,6 +124,9 @@ struct proc_status {
 	 * 2^32, between blanks (checked); ngroups of them */
 	struct ptop_view groups;
 	unsigned ngroups;
+	/* NSpid: its pid in each pid namespace from /proc's down to its own; more than one is a
+	 * process below the reader's namespace (a container's) */
+	unsigned nspids;
 	unsigned have; /* enum proc_status_have bits */
 };
 

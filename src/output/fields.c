@@ -387,6 +387,11 @@ void field_number(struct sbuf *b, enum field_id id, const struct frame_proc *p)
 {
 	const struct field_def *d = &field_defs[id];
 
+	/* a yes or no: JSON's and CSV's */
+	if (id == FIELD_CONT) {
+		sbuf_adds(b, VAL(int, p, d) ? "true" : "false");
+		return;
+	}
 	switch (d->type) {
 	case FT_INT:
 		sbuf_addi(b, VAL(int, p, d));
@@ -819,6 +824,10 @@ static void fmt_row_field(struct sbuf *b, enum field_id id, const struct frame_p
 		break;
 	case FIELD_NCPU:
 		sbuf_addf_local(b, frame_side(p)->ncpu_pct, 1);
+		break;
+	case FIELD_CONT:
+		/* htop's words */
+		sbuf_adds(b, frame_side(p)->in_container ? "YES" : "NO");
 		break;
 	case FIELD_LOGID:
 		/* none set: (uid_t)-1, as top shows it */

@@ -104,6 +104,27 @@ static int read_groups(const char *p, const char *end, struct proc_status *out)
 	return 0;
 }
 
+/* NSpid: pids between blanks, one per namespace level, at least one. */
+static int read_nspids(const char *p, const char *end, unsigned *n)
+{
+	*n = 0;
+	skip_blanks(&p, end);
+	while (p < end) {
+		uint64_t v;
+		int err = num_u64(&p, end, &v);
+
+		if (err)
+			return err;
+		if (v == 0 || v > INT32_MAX)
+			return -ERANGE;
+		if (p < end && *p != ' ' && *p != '\t')
+			return -EINVAL;
+		(*n)++;
+		skip_blanks(&p, end);
+	}
+	return *n ? 0 : -EINVAL;
+}
+
 #define KEY(k) (klen == sizeof(k) - 1 && !memcmp(line, k, sizeof(k) - 1))
 
 int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
@@ -156,6 +177,9 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 		} else if (KEY("Groups")) {
 			err = read_groups(v, nl, out);
 			out->have |= PROC_STATUS_GROUPS;
+		} else if (KEY("NSpid")) {
+			err = read_nspids(v, nl, &out->nspids);
+			out->have |= PROC_STATUS_NSPID;
 		} else if (KEY("Threads")) {
 			err = read_u64(v, nl, &out->threads);
 			seen |= REQ_THREADS;

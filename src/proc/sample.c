@@ -1190,7 +1190,8 @@ static void sample_groups(struct sampler *s, const struct proc_status *ss, struc
 	ps->supgrps = *names;
 }
 
-/* p's effective gid, its group's name and its locked memory, from status ss. */
+/* p's effective gid, its group's name, its locked memory and whether it runs in a container's
+ * pid namespace, from status ss. */
 static void status_ids(struct sampler *s, const struct proc_status *ss, struct frame_proc *p)
 {
 	struct frame_proc_side *ps = frame_side_w(p);
@@ -1199,6 +1200,8 @@ static void status_ids(struct sampler *s, const struct proc_status *ss, struct f
 	ps->group = groups_name(s->gids, (gid_t)ps->gid);
 	ps->rss_lock_kb = ss->vm_lck;
 	ps->has_gid = true;
+	ps->has_nspid = ss->have & PROC_STATUS_NSPID;
+	ps->in_container = ss->nspids > 1;
 }
 
 /* The uid and the status columns. 0, or -errno when it cannot be read. */
@@ -2016,8 +2019,8 @@ void sampler_read_cgroups(struct sampler *s, struct frame *f)
 	s->lazy_frames++;
 }
 
-/* A row read elsewhere: its supplementary groups, gid and locked memory from its status, read
- * for them alone. */
+/* A row read elsewhere: its supplementary groups, gid, locked memory and pid namespaces from its
+ * status, read for them alone. */
 static void side_groups(struct sampler *s, struct frame_proc *p)
 {
 	struct proc_status ss;

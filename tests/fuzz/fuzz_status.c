@@ -3,8 +3,8 @@
  * fuzz_status.c: libFuzzer target for proc_parse_status(). Each input is
  * copied into a heap block of exactly its size, so ASan reports any read
  * past len; on success Name must be a view inside the buffer holding no
- * newline, Groups one of digits and blanks only, and only known bits may be
- * set in `have`.
+ * newline, Groups one of digits and blanks only, NSpid at least one pid, and
+ * only known bits may be set in `have`.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const unsigned known = PROC_STATUS_VMSIZE | PROC_STATUS_VMRSS | PROC_STATUS_RSSANON |
 			       PROC_STATUS_RSSFILE | PROC_STATUS_RSSSHMEM | PROC_STATUS_VMSWAP |
-			       PROC_STATUS_CTXT | PROC_STATUS_GROUPS | PROC_STATUS_VMLCK;
+			       PROC_STATUS_CTXT | PROC_STATUS_GROUPS | PROC_STATUS_VMLCK |
+			       PROC_STATUS_NSPID;
 	struct proc_status ps;
 	char *buf = malloc(size ? size : 1);
 
@@ -31,6 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ps.name.n && memchr(ps.name.p, '\n', ps.name.n))
 			abort();
 		if (ps.have & ~known)
+			abort();
+		/* NSpid: a pid per level, at least its own */
+		if (!(ps.have & PROC_STATUS_NSPID) != !ps.nspids)
 			abort();
 		/* the groups: a view inside the line, of digits and blanks only */
 		if (ps.have & PROC_STATUS_GROUPS) {
