@@ -28,13 +28,7 @@ kids="$kids $child"
 wait_until sh -c "grep -q '^idsleep' /proc/$child/comm" || die "the child never ran"
 wait_state "$child" S
 
-sources=procfs
-for s in bpf bpf-delta; do
-	if "$PTOP" -b -n 1 -o json --source=$s -p 1 2>"$tmp/src.err" | grep -q "\"source\":\"$s\""; then
-		sources="$sources $s"
-	fi
-done
-echo "sources: $sources"
+frame_sources
 
 fields=pid,ruid,suid,ruser,suser,gid,group,logid,flags,nu,rsan,rsfd,rslk,rssh,used,res,cuu,cuc,ncpu,cpu,environ
 for s in $sources; do

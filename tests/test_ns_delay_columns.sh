@@ -35,13 +35,7 @@ f0=$(flt)
 wait_until sh -c "[ \$(sed 's/.*) //' /proc/$busy/stat | cut -d' ' -f8) -gt $((f0 + 100)) ]" ||
 	fail "the busy child never faulted"
 
-sources=procfs
-for s in bpf bpf-delta; do
-	if "$PTOP" -b -n 1 -o json --source=$s -p 1 2>"$tmp/src.err" | grep -q "\"source\":\"$s\""; then
-		sources="$sources $s"
-	fi
-done
-echo "sources: $sources"
+frame_sources
 
 nsfields=pid,nscgroup,nsIPC,nsmnt,nsNET,nspid,nsuser,nsuts,nsTIME
 cgfields=cgroups,CGNAME,lxc,CCGROUP,cgroup
