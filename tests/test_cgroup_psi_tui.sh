@@ -75,7 +75,7 @@ keys End
 wait_for settled || fail "the chooser does not settle"
 last=$(selected_line)
 keys Up
-wait_for test "$(selected_line)" = "$((last - 1))" ||
+wait_for selected_on "$((last - 1))" ||
 	fail "Up from the chooser's last row (line $last) left the selection on line $(selected_line)"
 choose CGCPUs10
 choose CGCPUs60

@@ -40,7 +40,7 @@ if [ -n "$HTOP" ]; then
 	tm_start htop "$HTOP"
 	expect '^ *PID +USER'
 	expect 'Load average:'
-	wait_for test "$(process_rows)" -gt 0 || fail "htop: no process rows"
+	wait_for positive process_rows || fail "htop: no process rows"
 	htop_rows=$(process_rows)
 	htop_quit
 fi
@@ -52,7 +52,7 @@ expect '^(CPU|0) +\[.*\] +Tasks: '
 expect '^Mem +\[.*\]'
 expect '^Swp +\['
 expect ' Uptime: '
-wait_for test "$(process_rows)" -gt 0 || fail "ptop: no process rows"
+wait_for positive process_rows || fail "ptop: no process rows"
 ptop_rows=$(process_rows)
 keys q
 echo "$NAME: process rows at 80x24: htop ${htop_rows:-(not run)}, ptop $ptop_rows"

@@ -45,7 +45,7 @@ if [ -n "$HTOP" ]; then
 	expect '\[Setup\]'
 	keys Down Down Tab
 	expect 'Memory \[Bar\]'
-	wait_for test "$(htop_rows)" -gt 0 || fail "htop: no header above Setup"
+	wait_for positive htop_rows || fail "htop: no header above Setup"
 	h_bar=$(htop_rows)
 	keys Down Space
 	expect 'Memory \[Text\]'
@@ -102,7 +102,7 @@ expect '^ *PID +USER'
 keys F2
 expect '^Setup +Left column'
 expect ' memory +\[bar\]'
-wait_for test "$(ptop_rows)" -gt 0 || fail "ptop: no header above Setup"
+wait_for positive ptop_rows || fail "ptop: no header above Setup"
 p_bar=$(ptop_rows)
 # without htop: a graph is three rows more than a bar, LED two
 : "${h_bar:=$p_bar}" "${h_text:=$p_bar}" "${h_graph:=$((p_bar + 3))}" "${h_led:=$((p_bar + 2))}"
@@ -214,7 +214,7 @@ if [ -n "$HTOP" ]; then
 	expect '^ *PID +USER'
 	keys F2
 	expect '^Categories'
-	wait_for test "$(htop_rows)" -gt 0 || fail "htop: no header above Setup"
+	wait_for positive htop_rows || fail "htop: no header above Setup"
 	want=$(htop_rows)
 	keys F10
 	expect '^ *PID +USER'

@@ -42,7 +42,7 @@ child=$!
 kids="$kids $child"
 wait_for test -e "$tmp/writer" || fail "the writer thread never finished"
 writer=$(cat "$tmp/writer")
-wait_for test "$(ls "/proc/$child/task" | wc -l)" -eq 3 || fail "the child has no three threads"
+wait_for sh -c "[ \$(ls /proc/$child/task | wc -l) -eq 3 ]" || fail "the child has no three threads"
 idle=$(ls "/proc/$child/task" | grep -vx -e "$child" -e "$writer")
 
 # start PROFILE [ARGS]: ptop on the child, ptoprc keys = PROFILE and an I/O column

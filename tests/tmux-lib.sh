@@ -122,13 +122,30 @@ selected_line() {
 		head -n 1 | cut -d: -f1
 }
 
+# positive CMD...: whether CMD prints a number above 0, now: for wait_for, which runs it again
+# each time (a $(CMD) among wait_for's arguments would be the screen before the wait)
+positive() {
+	n=$("$@")
+	[ "${n:-0}" -gt 0 ] 2>/dev/null
+}
+
+# selected_on [LINE]: whether the selection is on that line of the screen (on any line,
+# without one), as the screen shows it now: for wait_for, which runs it again each time
+selected_on() {
+	if [ $# -eq 0 ]; then
+		[ -n "$(selected_line)" ]
+	else
+		[ "$(selected_line)" = "$1" ]
+	fi
+}
+
 # select_row TEXT: move the selection of a list longer than the screen (the
 # column chooser) onto the row that holds TEXT, up from the list's end: a
 # page at a time until the row is on screen, then row by row (the list may
 # scroll as the selection moves). Fails when no such row is reached.
 select_row() {
 	keys End
-	wait_for test -n "$(selected_line)" || fail "no row is selected"
+	wait_for selected_on || fail "no row is selected"
 	wait_for settled || fail "the screen does not settle"
 	pages=0
 	at=$(screen | grep -nF -- "$1" | head -n 1 | cut -d: -f1)
