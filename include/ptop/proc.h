@@ -93,6 +93,56 @@ struct proc_schedstat {
 
 int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out);
 
+/*
+ * The kernel's taskstats (generic netlink, family "TASKSTATS"): one task's
+ * delay totals, each in ns since it started. cpu_delay_ns is the run-queue
+ * wait schedstat's second figure gives too; blkio and swapin are counted only
+ * while kernel.task_delayacct is 1.
+ */
+struct proc_taskstats {
+	uint32_t pid;	  /* the task the reply is about */
+	uint16_t version; /* struct taskstats' version (TASKSTATS_VERSION) */
+	uint64_t cpu_delay_ns, blkio_delay_ns, swapin_delay_ns;
+};
+
+/*
+ * A reply to CTRL_CMD_GETFAMILY, len bytes of buf: the family's id in *id.
+ * 0; -errno where the reply is the kernel's error (-ENOENT: no such family);
+ * -EINVAL where it is malformed or has no id. Pure: reads buf only.
+ */
+int proc_taskstats_parse_family(const void *buf, size_t len, uint16_t *id);
+
+/*
+ * A reply to TASKSTATS_CMD_GET, len bytes of buf from family id family: the
+ * first message's delays in *out. 0; -errno where it is the kernel's error
+ * (-EPERM without CAP_NET_ADMIN, -ESRCH for a task that is gone); -EINVAL
+ * where it is malformed, of another family, or its stats are too short to
+ * hold the swap-in total. Pure: reads buf only.
+ */
+int proc_taskstats_parse_reply(const void *buf, size_t len, uint16_t family,
+			       struct proc_taskstats *out);
+
+/* A netlink socket to taskstats, kept open across frames (caller-owned). */
+struct proc_taskstats_conn;
+
+/*
+ * Opens the socket and resolves the family once. 0 with *out set; -EOPNOTSUPP
+ * where the kernel has no generic netlink, -ENOENT where it has no taskstats,
+ * else the socket's -errno. *out is NULL on failure.
+ */
+int proc_taskstats_open(struct proc_taskstats_conn **out);
+
+/*
+ * One request and its reply: task pid's (a TID: a thread's own, a
+ * process's main thread's) delays. 0; -EPERM (or -EACCES) without
+ * CAP_NET_ADMIN, -ESRCH where it is gone, -EINVAL for a reply not
+ * understood, else the socket's -errno.
+ */
+int proc_taskstats_get(struct proc_taskstats_conn *c, int pid, struct proc_taskstats *out);
+
+/* Closes c's socket and frees it; NULL is nothing. */
+void proc_taskstats_close(struct proc_taskstats_conn *c);
+
 /* Which optional /proc/PID/status lines were present (kernel threads have no Vm*). */
 enum proc_status_have {
 	PROC_STATUS_VMSIZE = 1u << 0,
