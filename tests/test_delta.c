@@ -30,7 +30,9 @@ static struct frame_proc row(int pid, uint64_t start, uint64_t base)
 					 .minflt = base + 100,
 					 .majflt = base + 10,
 					 .has_blkio = true,
-					 .blkio_ticks = base};
+					 .blkio_ticks = base,
+					 .has_swapin = true,
+					 .swapin_delay_ns = base * 2000000};
 	return (struct frame_proc){.pid = pid,
 				   .tgid = pid,
 				   .start_ticks = start,
@@ -85,8 +87,9 @@ static void test_two_frames(void **state)
 	assert_float_equal(b[0].side->cpu_delay_pct, 2.5, 1e-9);
 	assert_true(b[0].side->has_iod);
 	assert_float_equal(b[0].side->io_delay_pct, 50.0 / (double)hz / 2.0 * 100.0, 1e-9);
-	/* swap delay comes from taskstats only: never */
-	assert_false(b[0].side->has_swapd);
+	/* 100 ms waited for swap over 2 s */
+	assert_true(b[0].side->has_swapd);
+	assert_float_equal(b[0].side->swap_delay_pct, 5.0, 1e-9);
 	/* PID 20 is another process now (its start time), 30 is new */
 	assert_false(any_delta(&b[1]));
 	assert_false(any_delta(&b[2]));
@@ -105,6 +108,7 @@ static void test_unread(void **state)
 	(void)state;
 	a[0].has_ctxsw = false;
 	a[0].side->has_blkio = false;
+	a[0].side->has_swapin = false;
 	frame_of(&f, a, 1, 0);
 	deltas_frame(d, &f);
 	b[0].has_run_delay = false;
@@ -115,12 +119,15 @@ static void test_unread(void **state)
 	assert_false(b[0].side->has_dctx);
 	assert_false(b[0].side->has_cpud);
 	assert_false(b[0].side->has_iod);
+	assert_false(b[0].side->has_swapd);
 	/* the frame before did read them now: a value again, over the last interval only */
 	frame_of(&f, c, 1, 1.0);
 	deltas_frame(d, &f);
 	assert_true(c[0].side->has_dctx);
 	assert_int_equal(c[0].side->ctxsw_delta, 4);
 	assert_true(c[0].side->has_iod);
+	assert_true(c[0].side->has_swapd);
+	assert_float_equal(c[0].side->swap_delay_pct, 2.0 * 2000000 / 1e9 * 100.0, 1e-9);
 	assert_false(c[0].side->has_cpud);
 	deltas_free(d);
 }

@@ -248,6 +248,9 @@ struct want {
 #define EXPECT_run_delay_ns(v) IS(v == 2222)
 #define EXPECT_has_blkio(v) IS(v)
 #define EXPECT_blkio_ticks(v) IS(v == 9)
+/* a netlink request about a live PID: not under a fixture root */
+#define EXPECT_has_swapin(v) ELSEWHERE("test_taskstats.sh")
+#define EXPECT_swapin_delay_ns(v) ELSEWHERE("test_taskstats.sh")
 #define EXPECT_has_ctxsw(v) IS(v)
 
 static void put_file(const char *dir, const char *name, const char *text)
@@ -521,15 +524,15 @@ static void test_sides_when_asked(void **state)
 static void test_recorded_needs(void **state)
 {
 	(void)state;
-	assert_int_equal(row_recorded_needs,
-			 PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) |
-			     PROC_NEED(PROC_FILE_IO) | PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB |
-			     PROC_NEED(PROC_FILE_OOM_SCORE) | PROC_NEED(PROC_FILE_OOM_ADJ) |
-			     ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD | ROW_NEED_AUTOGROUP |
-			     ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
-			     ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID | ROW_NEED_NS |
-			     ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES |
-			     ROW_NEED_CCGROUP | ROW_NEED_ROLLUP | ROW_NEED_MAPS | FRAME_NEED_SIDE);
+	assert_int_equal(
+	    row_recorded_needs,
+	    PROC_NEED(PROC_FILE_STATM) | PROC_NEED(PROC_FILE_STATUS) | PROC_NEED(PROC_FILE_IO) |
+		PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_JOB | PROC_NEED(PROC_FILE_OOM_SCORE) |
+		PROC_NEED(PROC_FILE_OOM_ADJ) | ROW_NEED_WCHAN | ROW_NEED_EXE | ROW_NEED_CWD |
+		ROW_NEED_AUTOGROUP | ROW_NEED_IOPRIO | ROW_NEED_GROUPS | ROW_NEED_SECATTR |
+		ROW_NEED_CGROUP_PSI | ROW_NEED_NUMA | ROW_NEED_LOGINUID | ROW_NEED_NS |
+		ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO | ROW_NEED_CGLINES | ROW_NEED_CCGROUP |
+		ROW_NEED_ROLLUP | ROW_NEED_MAPS | ROW_NEED_TASKSTATS | FRAME_NEED_SIDE);
 	/* what every recording reads is some of it, and the lazy files are files the sampler
 	 * reads lazily */
 	assert_int_equal((RECORD_NEEDS | RECORD_NEEDS_LAZY) & ~row_recorded_needs, 0);

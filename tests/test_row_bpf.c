@@ -252,6 +252,8 @@ struct want {
 #define BPF_run_delay_ns ELSEWHERE("test_ns_delay_columns.sh")
 #define BPF_has_blkio ELSEWHERE("test_ns_delay_columns.sh")
 #define BPF_blkio_ticks ELSEWHERE("test_ns_delay_columns.sh")
+#define BPF_has_swapin ELSEWHERE("test_taskstats.sh")
+#define BPF_swapin_delay_ns ELSEWHERE("test_taskstats.sh")
 #define BPF_has_ctxsw IS(b->has_ctxsw && p->has_ctxsw)
 
 /* Bytes the child writes to its file: before the first frame, and again between the two. */

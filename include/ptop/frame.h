@@ -91,6 +91,9 @@ enum row_source {
 #define ROW_NEED_CCGROUP (PROC_NEED(PROC_FILE_CGROUP) | ROW_NEED_CCGROUP_BIT)
 /* maps, read whole (its size has no bound) by path, not through a held descriptor (LIB) */
 #define ROW_NEED_MAPS (1u << 19)
+/* Not a file: taskstats' swap-in delay (SWPD%), one netlink request per row (either source),
+ * which the kernel answers only with CAP_NET_ADMIN */
+#define ROW_NEED_TASKSTATS (1u << 17)
 /* Not a file: the rows' side (frame_proc.side), which every ROW_SIDE member's column needs */
 #define FRAME_NEED_SIDE (1u << 18)
 
@@ -456,9 +459,12 @@ struct frame {
 	    bp_hit_ns; /* what one hit costs the process taking it (perf_bp_hit_cost); 0 unknown */
 	struct sbuf strings; /* command lines; reset each frame, capacity kept */
 	bool threads; /* rows are threads (top -H): pid is a thread id, tasks count threads */
-	/* IOD% was asked for and kernel.task_delayacct is 0: no block I/O delay is counted
-	 * (live frames only) */
+	/* IOD% or SWPD% was asked for and kernel.task_delayacct is 0: no block I/O or swap-in
+	 * delay is counted (live frames only) */
 	bool delayacct_off;
+	/* SWPD% was asked for and taskstats cannot be had: -EPERM (no CAP_NET_ADMIN),
+	 * -ENOENT or -EOPNOTSUPP (no such family), another -errno; 0 otherwise */
+	int taskstats_err;
 };
 
 /*

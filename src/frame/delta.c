@@ -3,8 +3,9 @@
  * delta.c: what each process did between two frames, beyond %CPU and the I/O
  * rates (which each source makes as it reads): its page faults (top's vMn,
  * vMj), its context switches (htop's CTXT) and the share of the interval it
- * waited for a CPU (schedstat's run delay: CPUD%) and for block I/O (stat's
- * delayacct_blkio_ticks: IOD%). Made here, once, from the members either
+ * waited for a CPU (schedstat's run delay: CPUD%), for block I/O (stat's
+ * delayacct_blkio_ticks: IOD%) and for pages from swap (taskstats'
+ * swapin_delay_total: SWPD%). Made here, once, from the members either
  * source filled, so the /proc and BPF sources agree; the rows of the frame
  * before are kept by PID, with their start time to tell a reused PID. No
  * /proc or kernel interface is touched here.
@@ -18,10 +19,10 @@
 struct delta_row {
 	int pid;
 	bool thread; /* a thread's row (-H), not its process's */
-	bool flt, ctx, run, blkio;
+	bool flt, ctx, run, blkio, swapin;
 	uint64_t start_ticks;
 	uint64_t minflt, majflt, ctxsw;
-	uint64_t run_delay_ns, blkio_ticks;
+	uint64_t run_delay_ns, blkio_ticks, swapin_ns;
 };
 
 struct deltas {
@@ -107,12 +108,14 @@ void deltas_frame(struct deltas *d, struct frame *f)
 				      .ctx = p->has_ctxsw,
 				      .run = p->has_run_delay,
 				      .blkio = ps->has_blkio,
+				      .swapin = ps->has_swapin,
 				      .start_ticks = p->start_ticks,
 				      .minflt = ps->minflt,
 				      .majflt = ps->majflt,
 				      .ctxsw = p->vctxsw + p->nvctxsw,
 				      .run_delay_ns = p->run_delay_ns,
-				      .blkio_ticks = ps->blkio_ticks};
+				      .blkio_ticks = ps->blkio_ticks,
+				      .swapin_ns = ps->swapin_delay_ns};
 		const struct delta_row *o = prev_of(d, &r, &at);
 
 		if (o && o->start_ticks != r.start_ticks)
@@ -130,8 +133,10 @@ void deltas_frame(struct deltas *d, struct frame *f)
 		ps->io_delay_pct = ps->has_iod ? (double)since(r.blkio_ticks, o->blkio_ticks) /
 						     (double)d->hz / secs * 100.0
 					       : 0;
-		ps->has_swapd = false;
-		ps->swap_delay_pct = 0;
+		ps->has_swapd = o && o->swapin && r.swapin && secs > 0;
+		ps->swap_delay_pct =
+		    ps->has_swapd ? (double)since(r.swapin_ns, o->swapin_ns) / 1e9 / secs * 100.0
+				  : 0;
 		sorted = sorted && (!n || by_pid(&d->cur[n - 1], &r) < 0);
 		d->cur[n++] = r;
 	}

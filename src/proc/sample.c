@@ -120,7 +120,11 @@ struct sampler {
 	uint64_t page_kb;
 	unsigned pid_max;
 	bool threads, user_threads, per_cpu, want_sysio, want_psi;
-	bool delayacct;	  /* kernel.task_delayacct is on, as read this frame (when asked) */
+	bool delayacct; /* kernel.task_delayacct is on, as read this frame (when asked) */
+	/* taskstats (SWPD%), opened when first asked; why it cannot be had, once it cannot: then
+	 * no row asks again */
+	struct proc_taskstats_conn *taskstats;
+	int taskstats_err;
 	double last_mono; /* CLOCK_MONOTONIC of the previous frame, 0 before the first */
 	double now_mono;  /* CLOCK_MONOTONIC of the frame being built */
 	char sched_buf[64];
@@ -340,6 +344,7 @@ void sampler_free(struct sampler *s)
 	sysio_free(s->sysio);
 	psi_free(s->psi);
 	cgpsi_free(s->cgpsi);
+	proc_taskstats_close(s->taskstats);
 	proc_reader_free(s->reader);
 	free(s);
 }
@@ -868,6 +873,58 @@ static void sample_run_delay(struct sampler *s, struct proc_slot *slot, struct f
 }
 
 /*
+ * Its swap-in delay from taskstats, when asked for and the kernel counts it: a task's own (a
+ * slot's pid is its TID). A refusal (no CAP_NET_ADMIN) is every row's: none asks again.
+ */
+static void sample_swapin(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
+			  unsigned needs)
+{
+	struct frame_proc_side *ps = frame_side_w(p);
+	struct proc_taskstats ts;
+	int err;
+
+	ps->has_swapin = false;
+	ps->swapin_delay_ns = 0;
+	if (!(needs & ROW_NEED_TASKSTATS) || !s->taskstats || s->taskstats_err || !s->delayacct)
+		return;
+	err = proc_taskstats_get(s->taskstats, slot ? slot->pid : p->pid, &ts);
+	if (err == -EPERM || err == -EACCES) {
+		s->taskstats_err = err;
+		return;
+	}
+	if (!err) {
+		ps->has_swapin = true;
+		ps->swapin_delay_ns = ts.swapin_delay_ns;
+	}
+}
+
+/*
+ * Opens taskstats when a frame first asks for it: only under the live /proc, whose PIDs are
+ * the ones the kernel's netlink knows (another root's are not).
+ */
+static void taskstats_begin(struct sampler *s, struct frame *f)
+{
+	bool asked = (s->needs | s->needs_all) & ROW_NEED_TASKSTATS;
+
+	if (asked && !s->taskstats && !s->taskstats_err) {
+		if (s->root && strcmp(s->root, "/proc"))
+			s->taskstats_err = -EOPNOTSUPP;
+		else
+			s->taskstats_err = proc_taskstats_open(&s->taskstats);
+		/* its own row tells whether it may ask at all (CAP_NET_ADMIN), whether or not
+		 * the kernel counts delays */
+		if (s->taskstats) {
+			struct proc_taskstats ts;
+			int err = proc_taskstats_get(s->taskstats, getpid(), &ts);
+
+			if (err == -EPERM || err == -EACCES)
+				s->taskstats_err = err;
+		}
+	}
+	f->taskstats_err = asked ? s->taskstats_err : 0;
+}
+
+/*
  * The members read from files of their own only when a column asks (its
  * autogroup, what it waits in, its I/O priority, its security label, its
  * exe and cwd), which
@@ -1030,6 +1087,7 @@ static void sample_side(struct sampler *s, struct proc_slot *slot, struct frame_
 	sample_numa(s, p, needs);
 	sample_ns(s, slot, p, needs);
 	sample_run_delay(s, slot, p, needs);
+	sample_swapin(s, slot, p, needs);
 }
 
 /*
@@ -1920,6 +1978,9 @@ void sampler_end(struct sampler *s, struct frame *f)
 			cgpsi_row(s->cgpsi, &f->procs[i]);
 	}
 
+	/* a refusal the rows met (the first of them) */
+	if ((s->needs | s->needs_all) & ROW_NEED_TASKSTATS)
+		f->taskstats_err = s->taskstats_err;
 	proc_reader_stats(s->reader, &rs);
 	f->cost.fds_held = rs.fds_held;
 	f->cost.fd_budget = rs.fd_budget;
@@ -2072,7 +2133,7 @@ static void side_cglines(struct sampler *s, struct frame_proc *p)
 	(ROW_NEED_WCHAN | ROW_NEED_AUTOGROUP | ROW_NEED_SECATTR | ROW_NEED_EXE | ROW_NEED_CWD |    \
 	 ROW_NEED_IOPRIO | ROW_NEED_GROUPS_BIT | ROW_NEED_LOGINUID | ROW_NEED_ENVIRON |            \
 	 ROW_NEED_NUMA | ROW_NEED_NS | ROW_NEED_SCHEDSTAT | ROW_NEED_BLKIO |                       \
-	 ROW_NEED_CGLINES_BIT | ROW_NEED_ROLLUP | ROW_NEED_MAPS)
+	 ROW_NEED_CGLINES_BIT | ROW_NEED_ROLLUP | ROW_NEED_MAPS | ROW_NEED_TASKSTATS)
 
 void sampler_read_side(struct sampler *s, struct frame *f)
 {
@@ -2151,8 +2212,11 @@ void sampler_begin(struct sampler *s, struct frame *f)
 			s->psi = psi_new(s->root);
 		psi_sample(s->psi, &f->psi);
 	}
-	s->delayacct = (s->needs | s->needs_all) & ROW_NEED_BLKIO && delayacct_on(s->root);
-	f->delayacct_off = (s->needs | s->needs_all) & ROW_NEED_BLKIO && !s->delayacct;
+	s->delayacct = (s->needs | s->needs_all) & (ROW_NEED_BLKIO | ROW_NEED_TASKSTATS) &&
+		       delayacct_on(s->root);
+	f->delayacct_off =
+	    (s->needs | s->needs_all) & (ROW_NEED_BLKIO | ROW_NEED_TASKSTATS) && !s->delayacct;
+	taskstats_begin(s, f);
 }
 
 int sampler_frame(struct sampler *s, struct frame *f)
