@@ -121,6 +121,7 @@ struct batch_out {
 	size_t exited_cap;
 	struct sbuf buf;
 	long printed;
+	bool want_swapd, said_swapd; /* SWPD% asked for; why it has no value, said once */
 };
 
 /* One frame f, selected, printed and recorded. -1 to go on, else the exit status. */
@@ -156,6 +157,11 @@ static int batch_frame(struct batch_out *b, struct frame *f, bool counters, bool
 	if (b->rec && recorder_frame(b->rec, f, &re)) {
 		fprintf(stderr, "%s\n", re.msg);
 		return 1;
+	}
+	/* why a column asked for has no value, once, apart from the output */
+	if (b->want_swapd && !b->said_swapd && field_swapd_why(&b->buf, f)) {
+		fprintf(stderr, "ptop: %.*s\n", (int)b->buf.len, b->buf.p);
+		b->said_swapd = true;
 	}
 	if (!o->quiet) {
 		struct output_view v = o->view;
@@ -267,6 +273,7 @@ int batch_run(const struct batch_opts *o)
 	status = batch_open(&b, &po, &end_ns);
 	if (b.x)
 		req.needs |= exporter_needs(b.x);
+	b.want_swapd = req.needs & ROW_NEED_TASKSTATS;
 	if (status < 0 && !o->replay)
 		err = batch_prime(b.pipe, &req, &f);
 	clock_gettime(CLOCK_MONOTONIC, &next);

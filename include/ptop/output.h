@@ -127,6 +127,13 @@ void field_number(struct sbuf *b, enum field_id id, const struct frame_proc *p);
  */
 bool field_absent(enum field_id id, const struct frame_proc *p);
 
+/*
+ * Why SWPD% has no value in live frame f, one line into b (reset first):
+ * taskstats refused (no CAP_NET_ADMIN) or absent, or kernel.task_delayacct
+ * 0. False, b untouched, when f gives no such reason (or did not ask).
+ */
+bool field_swapd_why(struct sbuf *b, const struct frame *f);
+
 /* Memory in KiB into width columns: plain KiB if it fits, else m/g/t/p with one decimal. */
 void fmt_mem_kb(struct sbuf *b, uint64_t kb, int width);
 /* As fmt_mem_kb, in unit or the first larger one it fits, as top -e shows memory. */

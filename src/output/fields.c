@@ -10,6 +10,7 @@
  * columns.def; it then appears in the viewer and its chooser, batch text,
  * JSON, CSV and -s, with nothing else kept in step.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stddef.h>
@@ -416,6 +417,35 @@ void field_number(struct sbuf *b, enum field_id id, const struct frame_proc *p)
 		break;
 	default:
 		break;
+	}
+}
+
+bool field_swapd_why(struct sbuf *b, const struct frame *f)
+{
+	switch (f->taskstats_err) {
+	case 0:
+		if (!f->delayacct_off)
+			return false;
+		sbuf_reset(b);
+		sbuf_adds(b, _("SWPD%: no swap-in delays are counted while sysctl "
+			       "kernel.task_delayacct is 0"));
+		return true;
+	case -EPERM:
+	case -EACCES:
+		sbuf_reset(b);
+		sbuf_adds(b, _("SWPD%: taskstats needs CAP_NET_ADMIN (run ptop as root)"));
+		return true;
+	case -ENOENT:
+	case -EOPNOTSUPP:
+		sbuf_reset(b);
+		sbuf_adds(b, _("SWPD%: this kernel has no taskstats (CONFIG_TASKSTATS), or the "
+			       "processes are not the live /proc's"));
+		return true;
+	default:
+		sbuf_reset(b);
+		sbuf_adds(b, _("SWPD%: taskstats cannot be read: "));
+		sbuf_adds(b, strerror(-f->taskstats_err));
+		return true;
 	}
 }
 

@@ -157,6 +157,15 @@ static void take_frame(struct ui *ui)
 				"kernel.task_delayacct is 0"));
 		ui->said_delayacct = true;
 	}
+	if (column_shown(ui, FIELD_SWAPD) && !ui->said_swapd) {
+		struct sbuf why = {0};
+
+		if (field_swapd_why(&why, &ui->frame)) {
+			ui_status(ui, "%.*s", (int)why.len, why.p);
+			ui->said_swapd = true;
+		}
+		sbuf_free(&why);
+	}
 	/* -p's, as top's Tasks: line */
 	ui->view.tasks =
 	    rows_count_tasks(&ui->frame, &ui->filter, &ui->shown_tasks) ? &ui->shown_tasks : NULL;

@@ -168,6 +168,7 @@ struct ui {
 	/* counters and breakpoints */
 	const char *ob_error;		 /* why counters could not start, or NULL */
 	bool said_delayacct;		 /* the status line said why IOD% has no value */
+	bool said_swapd;		 /* ... and why SWPD% has none */
 	struct sbuf cell;		 /* scratch for one table cell, kept across frames */
 	size_t bp_sel;			 /* selected breakpoint in the Breakpoints pane */
 	struct proc_target watch_target; /* the process a D prompt arms on */
