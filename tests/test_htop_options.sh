@@ -118,8 +118,10 @@ keys q
 # drawn on green, one that was there is not; in ptop as in htop.
 # green_row NAME: the pane's line for NAME carries a green background.
 green_row() {
-	# (htop's filter matches command lines: this test's own greps show up)
-	tm capture-pane -e -p -t "$session" | grep -F "$1" | grep -v grep |
+	# the name through the environment: htop's filter matches command lines, and with
+	# --highlight-changes=60 it keeps each ended process on screen for 60 s, so a grep
+	# holding the name per look piled up under load until the new process left the screen
+	tm capture-pane -e -p -t "$session" | ROW="$1" awk 'index($0, ENVIRON["ROW"]) && !/grep/' |
 		grep -Eq "$(printf '\033')\\[([0-9]*;)*(42|48;5;2)(;[0-9]*)*m"
 }
 # The oldest first (ELAPSED): the selected row is never highlighted, and the
