@@ -15,7 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct frame_proc p = {.pid = 1, .comm_len = 4, .comm = "init", .user = "root"};
+	/* a side as a frame that filters on a side member's column has (FRAME_NEED_SIDE) */
+	struct frame_proc_side side = {0};
+	struct frame_proc p = {
+	    .pid = 1, .comm_len = 4, .comm = "init", .user = "root", .side = &side};
 	struct frame f = {.hz = 100};
 	struct field_filter ff;
 	struct sbuf scratch = {0};

@@ -25,6 +25,7 @@ static void release(struct frame *f)
 	free(f->procs);
 	free(f->exited);
 	free(f->cpus);
+	frame_sides_free(f);
 	sbuf_free(&f->strings);
 }
 
