@@ -207,6 +207,12 @@ keys -l "PID>$c"
 keys Enter
 wait_for rows_are "$above" || fail "PID>$c should leave $above rows"
 keys o Enter
+# a column not shown, over a row's side (USED: resident and swapped): read for the filter
+keys o
+keys -l "USED>0"
+keys Enter
+wait_for rows_are 3 || fail "USED>0 should leave c, p and q: a filter's column is read unshown"
+keys o Enter
 keys O
 keys -l "COMMAND=${upper}"
 keys Enter

@@ -100,21 +100,32 @@ static void observe(struct ui *ui)
 			 ui_pane(ui) == &pane_processes && column_shown(ui, FIELD_PERF));
 }
 
+/* What the field filters (o, O) read: every row is filtered, shown or not. */
+static unsigned filter_needs(const struct ui *ui)
+{
+	unsigned needs = 0;
+
+	for (size_t i = 0; i < ui->nfield_filters; i++)
+		needs |= field_defs[ui->field_filters[i].field].needs;
+	return needs;
+}
+
 static void take_frame(struct ui *ui)
 {
-	/* what is on screen is read in full; the rest as sorting and the counts need */
+	/* what is on screen is read in full; the rest as sorting, filtering and the counts need */
 	size_t nview = table_view_pids(ui);
 	unsigned meters = meters_needs(ui);
 	unsigned exported = ui->exporter ? exporter_needs(ui->exporter) : 0;
+	unsigned filters = filter_needs(ui);
 	struct pipeline_request req = {
-	    .needs = ui_needs(ui) | exported,
+	    .needs = ui_needs(ui) | exported | filters,
 	    .threads = ui->cfg.threads,
 	    .user_threads = ui->cfg.user_threads,
 	    .per_cpu = ui->cfg.per_cpu,
 	    .sysio = meters & METER_NEEDS_SYSIO,
 	    .psi = meters & METER_NEEDS_PSI,
 	    .read_less = true,
-	    .needs_all = field_defs[ui->cfg.order.field].needs | exported,
+	    .needs_all = field_defs[ui->cfg.order.field].needs | exported | filters,
 	    .view = ui->view_pids,
 	    .nview = nview,
 	};
