@@ -198,10 +198,16 @@ const char *field_heading(enum field_id id, bool htop)
 
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
 
-/* Where a column's member is: in the row, or in its side. */
+/*
+ * Where a column's member is: in the row, or in its side. A row without one is of a frame
+ * from before the column was asked for (the viewer shows, sorts and filters the frame it
+ * has at once): zeros here, and unknown to field_absent().
+ */
 static const char *member_base(const struct field_def *d, const struct frame_proc *p)
 {
-	return d->side ? (const char *)frame_side(p) : (const char *)p;
+	if (!d->side)
+		return (const char *)p;
+	return (const char *)(p->side ? p->side : &frame_side_none);
 }
 
 #define VAL(type, p, d) (*(type const *)(member_base((d), (p)) + (d)->off))
@@ -453,6 +459,9 @@ bool field_absent(enum field_id id, const struct frame_proc *p)
 {
 	const struct field_def *d = &field_defs[id];
 
+	/* a side member's, in a frame read before its column was asked for */
+	if (d->side && !p->side)
+		return true;
 	/* a member kept only under a flag (the I/O's has_io, an exit's exited) has no value without it */
 	if (d->when)
 		return !*(const bool *)(member_base(d, p) + d->when - 1);
@@ -1237,7 +1246,7 @@ static void key_of(const struct row_order *ord, const struct frame_proc *p, stru
 		return;
 	}
 	if (id == FIELD_IOPRIO) {
-		k->v.i = frame_ioprio_effective(frame_side(p)->ioprio, p->nice);
+		k->v.i = k->present ? frame_ioprio_effective(frame_side(p)->ioprio, p->nice) : 0;
 		return;
 	}
 	switch (d->type) {
