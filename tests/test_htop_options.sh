@@ -116,31 +116,59 @@ keys q
 
 # --highlight-changes (htop's -H): a process started after the first frame is
 # drawn on green, one that was there is not; in ptop as in htop.
+# Every look below passes the run's names through the environment: htop's filter
+# matches command lines, and with --highlight-changes=60 it keeps each process a
+# look started (a grep holding a name) on screen for a minute, new then ended,
+# sorted by ELAPSED above the rows the test looks for.
+# our_lines [-e]: the pane's lines that hold the run's prefix, not a grep's
+our_lines() {
+	tm capture-pane "$@" -p -t "$session" | P="$p" awk 'index($0, ENVIRON["P"]) && !/grep/'
+}
 # green_row NAME: the pane's line for NAME carries a green background.
 green_row() {
-	# the name through the environment: htop's filter matches command lines, and with
-	# --highlight-changes=60 it keeps each ended process on screen for 60 s, so a grep
-	# holding the name per look piled up under load until the new process left the screen
-	tm capture-pane -e -p -t "$session" | ROW="$1" awk 'index($0, ENVIRON["ROW"]) && !/grep/' |
+	our_lines -e | ROW="$1" awk 'index($0, ENVIRON["ROW"])' |
 		grep -Eq "$(printf '\033')\\[([0-9]*;)*(42|48;5;2)(;[0-9]*)*m"
 }
-# The oldest first (ELAPSED): the selected row is never highlighted, and the
-# new process, sorted by PID among idle ones, was the first row, selected,
-# whenever its PID came after a wrap.
-n=0
-for viewer in "$PTOP" ${HTOP:+"$HTOP"}; do
-	n=$((n + 1))
-	tm_start hl "$viewer" -d 1 --highlight-changes=60 --sort-key=ELAPSED -F "$p"
-	expect "${p}other"
-	spawn_sleeper "${p}new$n"
-	expect "${p}new$n"
-	# the selected row is drawn as selected, not green: where the sort put the new process
-	# first (a loaded machine's clock ticks, or a PID wrap), the selection moves off it
-	wait_for green_row "${p}new$n" || { keys Down && wait_for green_row "${p}new$n"; } ||
-		fail "$viewer --highlight-changes: the new process is not on green"
-	! green_row "${p}other" || fail "$viewer --highlight-changes: an old process on green"
-	keys q
-done
+# row_shown NAME: a line for NAME is on the screen
+row_shown() {
+	our_lines | ROW="$1" awk 'index($0, ENVIRON["ROW"]) { found = 1 } END { exit !found }'
+}
+# old_selected: the selected row (black on cyan) is one of the processes started first
+old_selected() {
+	our_lines -e | grep "$(printf '\033')\\[46m" | head -n 1 |
+		P="$p" awk '{ for (w = split("par kid other", n); w; w--) if (index($0, ENVIRON["P"] n[w])) found = 1 }
+			END { exit !found }'
+}
+# The selected row is drawn as selected, never highlighted, and a viewer keeps
+# the selection at its place on the screen (htop by index): sorted by ELAPSED
+# a new process can come first, where the selection starts. The selection goes
+# to the last row before the process starts, to an old process.
+# highlighted VIEWER N: in VIEWER, a process started after the first frame (the
+# Nth such) is drawn on green and an old one is not.
+highlighted() {
+	# htop reads a process's command line once, unless asked to on every refresh: a
+	# scan between the fork and the exec kept the test shell's, which -F then hid
+	if [ "$1" = "$HTOP" ]; then
+		mkdir -p "$XDG_CONFIG_HOME/htop"
+		echo 'update_process_names=1' >"$XDG_CONFIG_HOME/htop/htoprc"
+	fi
+	tm_start hl "$1" -d 1 --highlight-changes=60 --sort-key=ELAPSED -F "$p"
+	wait_for row_shown "${p}other" || fail "$1: ${p}other is not shown"
+	keys End
+	wait_for old_selected || fail "$1: End did not select the oldest process"
+	spawn_sleeper "${p}new$2"
+	wait_for green_row "${p}new$2" || return 1
+	! green_row "${p}other" || fail "$1 --highlight-changes: an old process on green"
+}
+highlighted "$PTOP" 1 || fail "--highlight-changes: the new process is not on green"
+keys q
+# htop 3.2.2 under load, once in about ten runs, leaves a new process unhighlighted
+# (its rows and selection as in the runs that pass): its second try is the reference
+if [ -n "$HTOP" ]; then
+	highlighted "$HTOP" 2 || { htop_quit && highlighted "$HTOP" 3; } ||
+		fail "htop --highlight-changes: the new process is not on green (twice)"
+	htop_quit
+fi
 
 # Batch: -F keeps what holds the text, in any case; with -c, the command line too.
 "$PTOP" -b -n 1 -w 512 -F "${p}KID" >"$tmp/f.txt" || fail "ptop -b -F failed"
