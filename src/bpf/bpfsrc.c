@@ -1402,16 +1402,18 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 		if (path)
 			p->cgroup = cgroup_names_get(c->cgroups, path, strlen(path), &p->container);
 	}
-	/* /proc/PID/io: the dead threads' and every live one's, the leader's included */
-	p->has_io = true;
-	p->io_rchar = g->io.rchar + r->sig_io.rchar;
-	p->io_wchar = g->io.wchar + r->sig_io.wchar;
-	p->io_read_bytes = g->io.read_bytes + r->sig_io.read_bytes;
-	p->io_write_bytes = g->io.write_bytes + r->sig_io.write_bytes;
-	ps->has_io_ops = true;
-	ps->io_syscr = g->io.syscr + r->sig_io.syscr;
-	ps->io_syscw = g->io.syscw + r->sig_io.syscw;
-	ps->io_cancelled = g->io.cancelled_write_bytes + r->sig_io.cancelled_write_bytes;
+	/* /proc/PID/io: the dead threads' and every live one's, the leader's included;
+	 * not in the records unless asked for (PTOP_TASK_WANTED) */
+	p->has_io = ps->has_io_ops = c->io;
+	if (c->io) {
+		p->io_rchar = g->io.rchar + r->sig_io.rchar;
+		p->io_wchar = g->io.wchar + r->sig_io.wchar;
+		p->io_read_bytes = g->io.read_bytes + r->sig_io.read_bytes;
+		p->io_write_bytes = g->io.write_bytes + r->sig_io.write_bytes;
+		ps->io_syscr = g->io.syscr + r->sig_io.syscr;
+		ps->io_syscw = g->io.syscw + r->sig_io.syscw;
+		ps->io_cancelled = g->io.cancelled_write_bytes + r->sig_io.cancelled_write_bytes;
+	}
 	cputime_adjust(g->ut + r->sig_utime, g->st + r->sig_stime, g->rt + r->sig_runtime,
 		       r->sig_prev_utime, r->sig_prev_stime, c->hz, &p->utime, &p->stime);
 	p->run_ns = g->rt + r->sig_runtime;
@@ -1674,6 +1676,8 @@ static void group_tasks(struct bpfsrc *b)
 		g->rt += r->runtime;
 		g->min_flt += r->min_flt;
 		g->maj_flt += r->maj_flt;
+		if (!b->io)
+			continue; /* not in the records: see PTOP_TASK_WANTED */
 		g->io.rchar += r->io.rchar;
 		g->io.wchar += r->io.wchar;
 		g->io.read_bytes += r->io.read_bytes;
