@@ -104,6 +104,8 @@ static void build_frame(struct frame *f)
 	f->swap.used = 48576;
 	f->ncpu = 2;
 	f->hz = 100;
+	/* every row has a side (proc_at()) */
+	f->has_sides = true;
 	f->cost = (struct frame_cost){.cpu_s = 0.0125,
 				      .wall_s = 0.025,
 				      .fds_held = 18,

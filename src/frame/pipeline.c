@@ -215,8 +215,10 @@ void pipeline_observe(struct pipeline *p, struct frame *f, const struct frame_pr
 	rows = live_rows(p, f, rows, &n);
 	observer_set(p->ob, counters, perf_fds);
 	observer_update(p->ob, f, rows, n);
-	/* the figures derived from the counts are columns: they sort as the counts do */
-	ctr_derive_rows(f);
+	/* the figures derived from the counts are columns: they sort as the counts do
+	 * (none without counters, when no row has a count) */
+	if (f->counters.on)
+		ctr_derive_rows(f);
 }
 
 size_t pipeline_select(struct pipeline *p, struct frame *f, const struct row_filter *flt,

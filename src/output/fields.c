@@ -1421,7 +1421,10 @@ static void derive_row(const struct frame *f, struct frame_proc *p)
 
 void field_derive_rows(struct frame *f)
 {
-	/* the figures are side members: a frame without sides shows none of them */
+	/* the figures are side members: a frame without sides shows none of them (and
+	 * a loop over its rows would still load a line of each) */
+	if (!f->has_sides)
+		return;
 	for (size_t i = 0; i < f->nprocs; i++)
 		if (f->procs[i].side)
 			derive_row(f, &f->procs[i]);
