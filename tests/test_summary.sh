@@ -167,6 +167,11 @@ for r in rows:
 # the children: CPU seconds as the kernel counted them; the killed one ended
 got = {int(r.group(1)): r for r in rows}
 for pid, t, end in ((ended, ended_ticks, r"(yes|SIGKILL)"), (alive, alive_ticks, "no")):
+    # on a machine busy with other work twenty others can use more: then it is
+    # rightly left out of the twenty
+    if pid not in got and len(rows) == 20 and min(cpus) >= t / hz - 0.05:
+        print("%d (%.2f s) is not among the twenty that used most" % (pid, t / hz))
+        continue
     assert pid in got, "no row of %d" % pid
     cpu = float(got[pid].group(4))
     assert abs(cpu - t / hz) <= 0.05, "%d: CPU s %.2f, its stat %.2f" % (pid, cpu, t / hz)
