@@ -2000,8 +2000,9 @@ static void test_hybrid_pmus(void **state)
 		strcpy(f.counters.pmus[0], "cpu_atom");
 		strcpy(f.counters.pmus[1], "cpu_core");
 		output_text_frame(&b, &f, NULL, rows, 0, true);
-		assert_non_null(strstr(
-		    sbuf_cstr(&b), "(hybrid CPU: hardware events summed over cpu_atom, cpu_core)"));
+		assert_non_null(
+		    strstr(sbuf_cstr(&b),
+			   "; hybrid CPU: hardware events summed over cpu_atom, cpu_core;"));
 		sbuf_free(&b);
 		free(f.procs);
 		frame_sides_free(&f);

@@ -28,6 +28,6 @@ expect '^ *PID +USER'
 keys 2
 expect 'counters: '
 # the kernel's word for it, and the level that decides it
-expect '1 refused: (Permission denied|Operation not permitted) \(perf_event_paranoid=-?[0-9]+\)'
+expect 'not attached to 1 process: (Permission denied|Operation not permitted) \(perf_event_paranoid=-?[0-9]+\)'
 keys q
 finish

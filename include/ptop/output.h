@@ -238,6 +238,22 @@ enum ctr_state ctr_state(const struct frame *f, const struct frame_proc *p, int 
  * differs ("counting…" for "counting..."). NULL for CTR_COUNTED: the count is shown.
  */
 const char *ctr_state_text(enum ctr_state s, bool utf8);
+/*
+ * What the counters' state is beyond the rows, one sentence each, in one
+ * order: the Counters pane's first line, the text output's Counters section
+ * and JSON's counters.notes say them from ctr_notes(), so they cannot drift
+ * apart. A head note belongs with the counts, a reason explains a '-' or
+ * n/a in the rows.
+ */
+#define CTR_NOTES_MAX (12 + FRAME_MAX_EVENTS)
+struct ctr_note {
+	const char *key; /* its name in JSON's notes, never translated */
+	bool reason;	 /* a reason (text: a line of its own after the rows), not a head note */
+	char text[256];
+};
+/* f's counters' notes into out (room for CTR_NOTES_MAX), in the viewer's language when
+ * translate; the first is the source ("hardware", "software only: why"). How many. */
+size_t ctr_notes(const struct frame_counters *c, bool translate, struct ctr_note *out);
 /* Whether p's value of event e is a count: its group ran, and this user may count it. */
 static inline bool ctr_counted(const struct frame_proc *p, int e)
 {

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,121 @@ const char *ctr_state_text(enum ctr_state s, bool utf8)
 	if (s < 0 || s >= CTR_STATE_COUNT)
 		return NULL;
 	return utf8 && text[s].utf8 ? text[s].utf8 : text[s].ascii;
+}
+
+/* The next note of ctr_notes(): key, kind, the sentence from fmt and its arguments. */
+static void ctr_note_add(struct ctr_note *out, size_t *n, const char *key, bool reason,
+			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void ctr_note_add(struct ctr_note *out, size_t *n, const char *key, bool reason,
+			 const char *fmt, ...)
+{
+	struct ctr_note *t = &out[*n];
+	va_list ap;
+
+	if (*n >= CTR_NOTES_MAX)
+		return;
+	t->key = key;
+	t->reason = reason;
+	va_start(ap, fmt);
+	vsnprintf(t->text, sizeof(t->text), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+/* The names of mask (of n names, each stride bytes apart) joined with sep into buf. */
+static const char *ctr_join(char *buf, size_t len, const char *names, size_t stride, int n,
+			    uint8_t mask, const char *sep)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && at < len; i++)
+		if (mask >> i & 1)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? sep : "",
+					       names + (size_t)i * stride);
+	return buf;
+}
+
+/* ctr_notes()'s reasons: why rows show n/a or '-', and events that could not be opened. */
+static void ctr_notes_reasons(const struct frame_counters *c, bool translate, struct ctr_note *out,
+			      size_t *n)
+{
+#define TR(s) (translate ? _(s) : (s))
+	char list[200];
+
+	/* user level only, these read 0 whatever happened: the rows say n/a, this says why */
+	if (c->na)
+		ctr_note_add(out, n, "user_only", true,
+			     TR(N_("user only (kernel counting refused): %s n/a")),
+			     ctr_join(list, sizeof(list), c->names[0], sizeof(c->names[0]),
+				      c->nevents, c->na, " "));
+	/* the rows leave those out: say why */
+	if (c->refused) {
+		const char *fmt = translate
+				      ? ngettext("not attached to %u process: %s",
+						 "not attached to %u processes: %s", c->refused)
+				  : c->refused == 1 ? "not attached to %u process: %s"
+						    : "not attached to %u processes: %s";
+
+		ctr_note_add(out, n, "refused", true, fmt, c->refused, strerror(-c->refused_error));
+		if (c->paranoid != PERF_PARANOID_UNKNOWN && *n)
+			snprintf(out[*n - 1].text + strlen(out[*n - 1].text),
+				 sizeof(out[0].text) - strlen(out[*n - 1].text),
+				 " (perf_event_paranoid=%d)", c->paranoid);
+	} else if (c->last_error) {
+		ctr_note_add(out, n, "last_error", true, TR(N_("last refusal: %s")),
+			     strerror(-c->last_error));
+	}
+	/* an event's own reason, where it is not the one the source gave already */
+	for (int e = 0; e < c->nfailed; e++)
+		if (!c->why_software || strcmp(c->failed_why[e], c->why_software))
+			ctr_note_add(out, n, "failed", true, "%s: %s", c->failed[e],
+				     TR(c->failed_why[e]));
+#undef TR
+}
+
+size_t ctr_notes(const struct frame_counters *c, bool translate, struct ctr_note *out)
+{
+#define TR(s) (translate ? _(s) : (s))
+	const char *why = c->why_software ? TR(c->why_software) : TR(N_("asked for"));
+	char list[200];
+	size_t n = 0;
+
+	if (c->hardware)
+		ctr_note_add(out, &n, "source", false, "%s", TR(N_("hardware")));
+	else
+		ctr_note_add(out, &n, "source", false, TR(N_("software only: %s")), why);
+	if (c->not_attached > c->refused)
+		ctr_note_add(out, &n, "attached", false,
+			     TR(N_("%u attached, %u not attached (%u over the budget of %u, "
+				   "--counter-budget)")),
+			     c->attached, c->not_attached, c->not_attached - c->refused, c->budget);
+	else
+		ctr_note_add(out, &n, "attached", false, TR(N_("%u attached, %u not attached")),
+			     c->attached, c->not_attached);
+	if (c->partial)
+		ctr_note_add(out, &n, "partial", false, TR(N_("%u with threads not counted (+)")),
+			     c->partial);
+	if (c->npmus > 1)
+		ctr_note_add(out, &n, "hybrid", false,
+			     TR(N_("hybrid CPU: hardware events summed over %s")),
+			     ctr_join(list, sizeof(list), c->pmus[0], sizeof(c->pmus[0]), c->npmus,
+				      0xff, ", "));
+	if (c->nsplit > 1)
+		ctr_note_add(out, &n, "groups", false,
+			     TR(N_("more events than counters: split into %d groups, each scaled")),
+			     c->nsplit);
+	if (c->children_counted)
+		ctr_note_add(out, &n, "children_counted", false, "%s",
+			     TR(N_("kernel without inherit_thread: forked children also "
+				   "count in their parents")));
+	ctr_notes_reasons(c, translate, out, &n);
+	/* figures that need a PMU are left out rather than shown as columns of '-' */
+	if (!c->hardware)
+		ctr_note_add(out, &n, "no_pmu", false, "%s",
+			     TR(N_("IPC, misses per kilo-instruction: n/a: no PMU")));
+	return n;
+#undef TR
 }
 
 void fmt_ctr(struct sbuf *b, const char *event, double v, int width)

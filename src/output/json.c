@@ -188,6 +188,24 @@ static void json_counters_why(struct sbuf *b, const struct frame_counters *c)
 	}
 }
 
+/* The sentences the text output and the Counters pane say (ctr_notes()), each with its key. */
+static void json_counters_notes(struct sbuf *b, const struct frame_counters *c)
+{
+	struct ctr_note notes[CTR_NOTES_MAX];
+	size_t n = ctr_notes(c, false, notes);
+
+	key(b, "notes", true);
+	sbuf_addc(b, '[');
+	for (size_t i = 0; i < n; i++) {
+		sbuf_adds(b, i ? ",{\"key\":" : "{\"key\":");
+		json_string(b, notes[i].key, strlen(notes[i].key));
+		key(b, "text", true);
+		json_string(b, notes[i].text, strlen(notes[i].text));
+		sbuf_addc(b, '}');
+	}
+	sbuf_addc(b, ']');
+}
+
 static void json_counters(struct sbuf *b, const struct frame *f)
 {
 	const struct frame_counters *c = &f->counters;
@@ -208,6 +226,7 @@ static void json_counters(struct sbuf *b, const struct frame *f)
 	kv_u(b, "not_attached", c->not_attached, true);
 	kv_u(b, "partial", c->partial, true);
 	json_counters_why(b, c);
+	json_counters_notes(b, c);
 	if (c->last_error) {
 		const char *e = strerror(-c->last_error);
 

@@ -158,29 +158,15 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 			     const struct frame_proc *const *rows, size_t nrows)
 {
 	const struct frame_counters *c = &f->counters;
+	struct ctr_note notes[CTR_NOTES_MAX];
+	size_t n;
 
-	sbuf_printf(b, "\nCounters (%s%s%s): %u attached", c->hardware ? "hardware" : "software",
-		    c->why_software ? ", " : "", c->why_software ? c->why_software : "",
-		    c->attached);
-	if (c->partial)
-		sbuf_printf(b, " (%u with threads not counted)", c->partial);
-	if (c->npmus > 1) {
-		sbuf_adds(b, " (hybrid CPU: hardware events summed over");
-		for (int k = 0; k < c->npmus; k++)
-			sbuf_printf(b, "%s%s", k ? ", " : " ", c->pmus[k]);
-		sbuf_addc(b, ')');
-	}
-	if (c->nsplit > 1)
-		sbuf_printf(b, " (more events than counters: split into %d groups, each scaled)",
-			    c->nsplit);
-	if (c->children_counted)
-		sbuf_adds(b, " (kernel without inherit_thread: forked children also count in "
-			     "their parents)");
-	sbuf_printf(b, ", %u not attached", c->not_attached);
-	/* the rest of not_attached is said below: the kernel's refusals */
-	if (c->not_attached > c->refused)
-		sbuf_printf(b, " (%u over the budget of %u, --counter-budget)",
-			    c->not_attached - c->refused, c->budget);
+	/* the head notes with the counts, the source first; the reasons after the rows */
+	n = ctr_notes(c, false, notes);
+	sbuf_printf(b, "\nCounters (%s):", notes[0].text);
+	for (size_t i = 1, head = 0; i < n; i++)
+		if (!notes[i].reason)
+			sbuf_printf(b, "%s %s", head++ ? ";" : "", notes[i].text);
 	sbuf_printf(b, "; ptop itself read by %s:", c->self_rdpmc ? "rdpmc" : "read()");
 	for (int e = 0; e < c->nevents; e++) {
 		sbuf_printf(b, " %s ", c->names[e]);
@@ -209,24 +195,9 @@ static void counters_section(struct sbuf *b, const struct frame *f,
 		fmt_printable(b, p->comm, p->comm_len);
 		sbuf_addc(b, '\n');
 	}
-	for (int e = 0; e < c->nfailed; e++)
-		sbuf_printf(b, "counters: %s: %s\n", c->failed[e], c->failed_why[e]);
-	/* user level only, these read 0 whatever happened: the rows say n/a, this says why */
-	if (c->na) {
-		sbuf_adds(b, "counters: user only (kernel counting refused):");
-		for (int e = 0; e < c->nevents; e++)
-			if (c->na & (1u << e))
-				sbuf_printf(b, " %s", c->names[e]);
-		sbuf_adds(b, " n/a\n");
-	}
-	/* the rows above leave those out: say why, as the JSON's last_error does */
-	if (c->refused) {
-		sbuf_printf(b, "counters: not attached to %u process%s: %s", c->refused,
-			    c->refused == 1 ? "" : "es", strerror(-c->refused_error));
-		if (c->paranoid != PERF_PARANOID_UNKNOWN)
-			sbuf_printf(b, " (perf_event_paranoid=%d)", c->paranoid);
-		sbuf_addc(b, '\n');
-	}
+	for (size_t i = 1; i < n; i++)
+		if (notes[i].reason)
+			sbuf_printf(b, "counters: %s\n", notes[i].text);
 }
 
 static void breakpoints_section(struct sbuf *b, const struct frame *f)

@@ -88,6 +88,23 @@ static struct table_screen counters_screen(const struct ui *ui, enum field_id *c
 	    .columns = cols, .ncolumns = counters_columns(ui, cols), .title = counters_title};
 }
 
+/* The pane's first line: the counters' notes (ctr_notes()), the source in bold. */
+static void counters_notes_draw(struct ui *ui, int y)
+{
+	const struct frame_counters *c = &ui->frame.counters;
+	struct ctr_note notes[CTR_NOTES_MAX];
+	size_t n = ctr_notes(c, true, notes);
+
+	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	mvprintw(y, 0, _("counters: %s"), notes[0].text);
+	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
+	/* the heading's mark, which only the pane has */
+	if (!c->hardware)
+		printw(_(" (~ marks software events)"));
+	for (size_t i = 1; i < n; i++)
+		printw(i == 1 ? "  %s" : "; %s", notes[i].text);
+}
+
 static void counters_draw(struct ui *ui, int y, int h)
 {
 	const struct frame_counters *c = &ui->frame.counters;
@@ -121,42 +138,7 @@ static void counters_draw(struct ui *ui, int y, int h)
 		attroff(ui_attr(ui, COLOR_STATUS, A_BOLD));
 		return;
 	}
-	attron(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	if (c->hardware)
-		mvprintw(y, 0, _("counters: hardware"));
-	else
-		mvprintw(y, 0, _("counters: software only (%s; ~ marks software events)"),
-			 c->why_software ? _(c->why_software) : _("asked for"));
-	attroff(ui_attr(ui, COLOR_LABEL, A_BOLD));
-	printw(_("  %u attached, %u not attached"), c->attached, c->not_attached);
-	if (c->not_attached > c->refused)
-		printw(_(" (%u over the budget of %u, --counter-budget)"),
-		       c->not_attached - c->refused, c->budget);
-	if (c->partial)
-		printw(_(", %u with threads not counted (+)"), c->partial);
-	if (c->na)
-		printw(_(", user only: n/a"));
-	if (c->npmus > 1)
-		printw(_(", hybrid CPU: summed over %d core types"), c->npmus);
-	if (c->nsplit > 1)
-		printw(_(", more events than counters: %d groups"), c->nsplit);
-	if (c->children_counted)
-		printw(_(", forked children also count in their parents (no inherit_thread)"));
-	if (c->refused) {
-		/* the rows show '-' for these: say why here */
-		printw(_(", %u refused: %s"), c->refused, strerror(-c->refused_error));
-		if (c->paranoid != PERF_PARANOID_UNKNOWN)
-			printw(_(" (perf_event_paranoid=%d)"), c->paranoid);
-	} else if (c->last_error) {
-		printw(_(" (%s)"), strerror(-c->last_error));
-	}
-	/* figures that need a PMU are left out rather than shown as columns of '-' */
-	if (!c->hardware)
-		printw(_("; IPC, misses per kilo-instruction: n/a: no PMU"));
-	/* an event's own reason, where it is not the one the header gave already */
-	for (int e = 0; e < c->nfailed; e++)
-		if (!c->why_software || strcmp(c->failed_why[e], c->why_software))
-			printw(_("; %s: %s"), c->failed[e], _(c->failed_why[e]));
+	counters_notes_draw(ui, y);
 	y++;
 	move(y, 0);
 	clrtoeol();
