@@ -26,6 +26,11 @@ int rcfile_read(const char *path, struct sbuf *text, struct sbuf *errors);
  */
 int rcfile_replace(const char *path, const char *data, size_t len, struct sbuf *why);
 
+/* "pid,user,...", ptoprc's columns (in place, cut at commas and spaces) into
+ * out (room for UI_MAX_COLUMNS), *nout how many: known names, none twice,
+ * COMMAND moved last (added when missing), as the table needs. 0, or -EINVAL. */
+int config_parse_columns(char *v, enum field_id *out, size_t *nout);
+
 /* htop's settings file: $XDG_CONFIG_HOME/htop/htoprc or ~/.config/htop/htoprc, malloc'd;
  * NULL when neither variable gives a home. */
 char *htoprc_path(void);
