@@ -5,8 +5,8 @@
  * as htop 3 writes it: its screens ("screen:Main=PID USER ... Command", by
  * htop's names for the columns: field_defs[].htop, then ".sort_key=",
  * ".sort_direction=", ".tree_view=" lines), each a tab of the Processes
- * pane, the first shown; kernel and user threads, the delay in tenths, highlighting,
- * monochrome, and the header's meters (column_meters_0 into the left column,
+ * pane, the first shown; kernel and user threads, the delay in tenths,
+ * highlighting, monochrome, and the header's meters (column_meters_0 into the left column,
  * the others into the right one, each meter once, bar, text, graph or LED as
  * column_meter_modes_N says where the meter has it). Files from before htop
  * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by

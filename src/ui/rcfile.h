@@ -36,9 +36,9 @@ int config_parse_columns(char *v, enum field_id *out, size_t *nout);
 char *htoprc_path(void);
 
 /*
- * An htop user's settings (htoprc.c) over c: the first screen's columns and
- * sort, tree view, threads, delay, highlighting, monochrome and meters, as
- * htop 3 writes them. Returns 0 with a sentence for the status line in
+ * An htop user's settings (htoprc.c) over c: its screens (each one's
+ * columns, sort and tree view; the first shown), threads, delay,
+ * highlighting, monochrome and meters, as htop 3 writes them. Returns 0 with a sentence for the status line in
  * *said (what was taken, what ptop lacks), -ENOENT when there is no such
  * file, or another -errno.
  */
