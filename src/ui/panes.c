@@ -2,8 +2,8 @@
 /*
  * panes.c: the pane table (ui_panes[]), the pane bar that names its panes
  * under the header, switching between them (their hot keys, Tab, which
- * walks the Processes pane's screens first, a click on the bar) and the mouse: the wheel scrolls, a click goes to the pane's own
- * click handler.
+ * walks the Processes pane's screens first, a click on the bar) and the
+ * mouse: the wheel scrolls, a click goes to the pane's own click handler.
  */
 #include <stdio.h>
 #include <string.h>

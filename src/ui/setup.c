@@ -6,8 +6,9 @@
  * one's panel beside them. Meters: which, in which half, in which order, bar
  * or text; display options; colour schemes; the Processes pane's screens
  * (new, renamed, removed, moved; the one selected is the one shown); the
- * column chooser, pushed on top, for the screen shown. What it changes is in the settings at once, and written to ptoprc
- * when Setup closes, as htop writes htoprc.
+ * column chooser, pushed on top, for the screen shown. What it changes is
+ * in the settings at once, and written to ptoprc when Setup closes, as htop
+ * writes htoprc.
  */
 #include <stdio.h>
 #include <string.h>
@@ -503,9 +504,9 @@ static unsigned setup_key(struct ui *ui, int key)
 	unsigned r;
 
 	/* F2 renames in the Screens panel, as in htop's; elsewhere it closes Setup */
-	bool rename = key == KEY_F(2) && st.in_panel && st.category == SETUP_SCREENS;
+	bool renames = key == KEY_F(2) && st.in_panel && st.category == SETUP_SCREENS;
 
-	if (key == KEY_ESC || key == KEY_F(10) || key == 'q' || (key == KEY_F(2) && !rename)) {
+	if (key == KEY_ESC || key == KEY_F(10) || key == 'q' || (key == KEY_F(2) && !renames)) {
 		screen_pop(ui);
 		return UI_HANDLED | UI_REBUILD;
 	}
