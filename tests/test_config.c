@@ -12,7 +12,11 @@
  * rather than hangs); a hundred bad lines are reported as the first few and a
  * count. Writing never follows a link planted at the temporary name, writes
  * through the user's own link to the user's own file, refuses any other link,
- * keeps the file's mode and leaves nothing behind when it fails. Files live
+ * keeps the file's mode and leaves nothing behind when it fails. The
+ * Processes pane's screens: their lines read back as written, each bad one
+ * said (an unknown column, no name, a name too long), past 16 one line for
+ * the rest; Setup's add, remove and move keep the shown one shown; htoprc's
+ * screens all taken, a hundred of them cut to 16 with a word. Files live
  * in a mkdtemp() directory; a name as argument runs the tests matching it.
  */
 #include <dirent.h>
@@ -509,6 +513,21 @@ static void test_bad_line_messages(void **state)
 	    {"counters = "
 	     "a123456789012345678901234567890123456789012345678901234567890123456789",
 	     "ptoprc:2: counters: an event name too long"},
+	    {"screen = Main | pid,nosuch,command | cpu",
+	     "ptoprc:2: screen: unknown or repeated column"},
+	    {"screen = Main | pid,pid | cpu", "ptoprc:2: screen: unknown or repeated column"},
+	    {"screen =  | pid,command | cpu", "ptoprc:2: screen: a screen needs a name"},
+	    {"screen = Main", "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree]"},
+	    {"screen = a | pid | cpu | tree",
+	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree]"},
+	    {"screen = Main | pid | nosuch", "ptoprc:2: screen: unknown sort field"},
+	    {"screen = Main | pid |", "ptoprc:2: screen: unknown sort field"},
+	    {"screen = Main | pid | cpu sideways",
+	     "ptoprc:2: screen: after the sort field: reverse or tree"},
+	    {"screen = A name far longer than twenty | pid | cpu",
+	     "ptoprc:2: screen: a screen's name is at most 20 bytes"},
+	    {"screen = tab\ttab | pid | cpu",
+	     "ptoprc:2: screen: a screen's name has no '|' and no control character"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -529,9 +548,145 @@ static void test_bad_line_messages(void **state)
 		if (!has_line(&errors, cases[i].why))
 			fail_msg("expected \"%s\", got: %s", cases[i].why, sbuf_cstr(&errors));
 		assert_config_equal(&c, &def);
+		assert_int_equal(c.ntabs, 1);
+		assert_string_equal(c.tabs[0].name, "Main");
 		sbuf_free(&file);
 		sbuf_free(&errors);
 	}
+}
+
+static void assert_tab(const struct ui_tab *t, const char *name, const enum field_id *cols,
+		       size_t n, enum field_id sort, bool reverse, bool tree)
+{
+	assert_string_equal(t->name, name);
+	assert_int_equal(t->ncolumns, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(t->columns[i], cols[i]);
+	assert_int_equal(t->order.field, sort);
+	assert_int_equal(t->order.reverse, reverse);
+	assert_int_equal(t->tree, tree);
+}
+
+/*
+ * Three screens written while the second shows (its columns changed in
+ * place, as the viewer changes them) read back as three, the first shown
+ * with its columns, whatever the columns line says; names keep their
+ * spaces and UTF-8 within.
+ */
+static void test_tabs_round_trip(void **state)
+{
+	static const enum field_id main_cols[] = {FIELD_PID, FIELD_USER, FIELD_CPU, FIELD_COMMAND};
+	static const enum field_id mine[] = {FIELD_PID, FIELD_PPID, FIELD_COMMAND};
+	static const enum field_id io[] = {FIELD_PID, FIELD_IO_RATE, FIELD_COMMAND};
+	struct tmp *t = *state;
+	struct ui_config c, got;
+	struct sbuf errors = {0};
+
+	config_defaults(&c);
+	memcpy(c.columns, main_cols, sizeof(main_cols));
+	c.ncolumns = 4;
+	assert_int_equal(config_tab_add(&c, 1), 0);
+	assert_int_equal(config_tab_add(&c, 2), 0);
+	assert_int_equal(c.tab, 0);
+	config_tab_show(&c, 2);
+	snprintf(c.tabs[2].name, sizeof(c.tabs[2].name), "I/O");
+	memcpy(c.columns, io, sizeof(io));
+	c.ncolumns = 3;
+	c.order = (struct row_order){.field = FIELD_IO_RATE, .reverse = true};
+	config_tab_show(&c, 1);
+	snprintf(c.tabs[1].name, sizeof(c.tabs[1].name), "my tab é");
+	memcpy(c.columns, mine, sizeof(mine));
+	c.ncolumns = 3;
+	c.tree = true;
+	assert_int_equal(config_write(t->path, &c), 0);
+
+	config_defaults(&got);
+	assert_int_equal(config_read(t->path, &got, &errors), 0);
+	if (errors.len)
+		fail_msg("errors reading back: %s", sbuf_cstr(&errors));
+	assert_int_equal(got.ntabs, 3);
+	assert_int_equal(got.tab, 0);
+	assert_tab(&got.tabs[0], "Main", main_cols, 4, FIELD_CPU, false, false);
+	assert_tab(&got.tabs[1], "my tab é", mine, 3, FIELD_PID, false, true);
+	assert_tab(&got.tabs[2], "I/O", io, 3, FIELD_IO_RATE, true, false);
+	/* the first one shows */
+	assert_int_equal(got.ncolumns, 4);
+	assert_memory_equal(got.columns, main_cols, sizeof(main_cols));
+	assert_int_equal(got.order.field, FIELD_CPU);
+	assert_false(got.tree);
+	sbuf_free(&errors);
+}
+
+/* A hundred screen lines: the first 16 kept, one line said about the rest. */
+static void test_tabs_too_many(void **state)
+{
+	static const unsigned lines[] = {17};
+	struct tmp *t = *state;
+	struct sbuf file = {0}, errors = {0};
+	struct ui_config c;
+
+	for (int i = 0; i < 100; i++)
+		sbuf_printf(&file, "screen = s%d | pid,user,command | pid%s\n", i,
+			    i % 2 ? " tree" : "");
+	write_file(t->path, file.p, file.len);
+	config_defaults(&c);
+	assert_int_equal(config_read(t->path, &c, &errors), 0);
+	assert_error_lines(&errors, lines, 1);
+	assert_true(has_line(&errors, "ptoprc:17: screen: too many screens (16 at most): this and "
+				      "later ones skipped"));
+	assert_int_equal(c.ntabs, UI_TABS_MAX);
+	assert_string_equal(c.tabs[15].name, "s15");
+	assert_true(c.tabs[15].tree);
+	assert_int_equal(c.ncolumns, 3);
+	sbuf_free(&file);
+	sbuf_free(&errors);
+}
+
+/* Setup's operations: the shown screen stays shown, its columns kept, never none left. */
+static void test_tab_ops(void **state)
+{
+	struct ui_config c;
+
+	(void)state;
+	config_defaults(&c);
+	assert_int_equal(config_tab_remove(&c, 0), -EINVAL);
+	assert_int_equal(config_tab_move(&c, 0, 1), -EINVAL);
+	assert_int_equal(config_tab_move(&c, 0, -1), -EINVAL);
+	/* a new one after Main: htop's PID and Command, by PID */
+	assert_int_equal(config_tab_add(&c, 1), 0);
+	assert_int_equal(c.ntabs, 2);
+	assert_string_equal(c.tabs[1].name, "New");
+	assert_int_equal(c.tabs[1].ncolumns, 2);
+	assert_int_equal(c.tabs[1].order.field, FIELD_PID);
+	/* one before the shown one moves it */
+	c.columns[0] = FIELD_PPID; /* Main's, changed in place */
+	assert_int_equal(config_tab_add(&c, 0), 0);
+	assert_int_equal(c.tab, 1);
+	assert_string_equal(c.tabs[1].name, "Main");
+	assert_int_equal(c.columns[0], FIELD_PPID);
+	/* moved: it stays shown where it went */
+	assert_int_equal(config_tab_move(&c, 1, -1), 0);
+	assert_int_equal(c.tab, 0);
+	assert_string_equal(c.tabs[0].name, "Main");
+	assert_int_equal(c.tabs[0].columns[0], FIELD_PPID);
+	/* the shown one removed: its neighbour shows */
+	assert_int_equal(config_tab_remove(&c, 0), 0);
+	assert_int_equal(c.tab, 0);
+	assert_int_equal(c.ncolumns, 2);
+	assert_int_equal(c.columns[0], FIELD_PID);
+	/* the last one removed while shown: the one before shows */
+	config_tab_show(&c, 1);
+	assert_int_equal(config_tab_remove(&c, 1), 0);
+	assert_int_equal(c.tab, 0);
+	assert_int_equal(c.ntabs, 1);
+	while (c.ntabs < UI_TABS_MAX)
+		assert_int_equal(config_tab_add(&c, c.ntabs), 0);
+	assert_int_equal(config_tab_add(&c, 0), -ENOSPC);
+	assert_null(config_tab_name_check("I/O"));
+	assert_non_null(config_tab_name_check(""));
+	assert_non_null(config_tab_name_check("a|b"));
+	assert_non_null(config_tab_name_check("123456789012345678901"));
+	assert_null(config_tab_name_check("12345678901234567890"));
 }
 
 static void test_bad_values(void **state)
@@ -1357,6 +1512,59 @@ static void test_htoprc_hostile_numbers(void **state)
 	sbuf_free(&said);
 }
 
+/*
+ * htop 3.2's screens, every one a tab with its own columns, sort and tree
+ * view; one without a name is skipped and said; a name's '|' and control
+ * bytes become '?', and a long one is cut; a column ptop lacks is named once
+ * however many screens have it.
+ */
+static void test_htoprc_screens(void **state)
+{
+	static const enum field_id main_cols[] = {FIELD_PID, FIELD_USER, FIELD_MEM, FIELD_RES,
+						  FIELD_COMMAND};
+	static const enum field_id io[] = {FIELD_PID, FIELD_USER, FIELD_IOPRIO, FIELD_IO_RATE,
+					   FIELD_COMMAND};
+	static const enum field_id odd[] = {FIELD_PID, FIELD_COMMAND};
+	struct ui_config c;
+	struct sbuf said = {0};
+
+	(void)state;
+	import_htoprc("htop-3.2.2-screens", &c, &said);
+	assert_int_equal(c.ntabs, 3);
+	assert_int_equal(c.tab, 0);
+	assert_tab(&c.tabs[1], "I/O", io, 5, FIELD_IO_RATE, false, false);
+	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, true, true);
+	/* the first one shows */
+	assert_columns(&c, main_cols, 5);
+	assert_int_equal(c.order.field, FIELD_MEM);
+	assert_false(c.order.reverse);
+	assert_false(c.tree);
+	assert_non_null(strstr(said.p, "; no such column in ptop: GPU_TIME;"));
+	assert_non_null(strstr(said.p, "; 1 screens without a name skipped"));
+	sbuf_free(&said);
+}
+
+/* A hundred screens: the first 16 taken, the status line says so. */
+static void test_htoprc_many_screens(void **state)
+{
+	struct tmp *t = *state;
+	struct sbuf file = {0}, said = {0};
+	struct ui_config c;
+
+	for (int i = 0; i < 100; i++)
+		sbuf_printf(&file, "screen:S%d=PID NOSUCH Command\n.sort_key=PID\n", i);
+	write_file(t->path, file.p, file.len);
+	config_defaults(&c);
+	assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+	sbuf_cstr(&said);
+	assert_int_equal(c.ntabs, UI_TABS_MAX);
+	assert_string_equal(c.tabs[15].name, "S15");
+	assert_non_null(strstr(said.p, "; no such column in ptop: NOSUCH;"));
+	assert_non_null(strstr(said.p, "; 100 screens, of which ptop keeps 16"));
+	sbuf_free(&file);
+	sbuf_free(&said);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1371,6 +1579,11 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_line_messages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tabs_round_trip, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tabs_too_many, setup, teardown),
+	    cmocka_unit_test(test_tab_ops),
+	    cmocka_unit_test(test_htoprc_screens),
+	    cmocka_unit_test_setup_teardown(test_htoprc_many_screens, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),

@@ -56,7 +56,7 @@ expect '\] +Tasks: '
 
 # Meters: the fourth row is tasks (the right half's first); Left moves it left
 keys Tab
-expect '^ +tasks +\[text\]'
+expect '^(Columns)? +tasks +\[text\]'
 keys Down Down Down Left
 expect '^Tasks: [0-9]+ total'
 # Space on the first row (cpu) shows it as text

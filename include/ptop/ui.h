@@ -87,14 +87,34 @@ enum mem_display {
 /* The ptoprc name of d ("bars", "text", "hidden"). */
 const char *config_mem_display_name(enum mem_display d);
 
+/*
+ * One of the Processes pane's screens (htop's ScreenSettings), shown as a tab
+ * when there are several: its name, its columns, its sort and its tree view.
+ * Called a tab in the code, apart from the modal screens of the viewer's stack.
+ */
+#define UI_TABS_MAX 16
+#define UI_TAB_NAME_MAX 20 /* bytes, as htop's SCREEN_NAME_LEN */
+struct ui_tab {
+	char name[UI_TAB_NAME_MAX + 1]; /* not empty; no '|' or control character */
+	enum field_id columns[UI_MAX_COLUMNS];
+	size_t ncolumns;
+	struct row_order order; /* its cumulative is not the tab's: ui_config's stays */
+	bool tree;
+};
+
 struct ui_config {
+	/* the shown tab's columns, order and tree, worked on in place (tabs[tab]'s
+	 * own copies are brought up to date by config_tab_save()) */
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
 	struct row_order order;
-	double delay_s;
-	bool color;	       /* colour when the terminal has it */
-	enum ui_scheme scheme; /* which colours, when color (never UI_SCHEME_MONOCHROME) */
 	bool tree;
+	/* the Processes pane's screens, at least one, and the one shown */
+	struct ui_tab tabs[UI_TABS_MAX];
+	unsigned ntabs, tab;
+	double delay_s;
+	bool color;		    /* colour when the terminal has it */
+	enum ui_scheme scheme;	    /* which colours, when color (never UI_SCHEME_MONOCHROME) */
 	bool threads;		    /* top's H: a row per thread instead of per process */
 	bool user_threads;	    /* htop's H: each process's other threads as rows after it */
 	bool hide_kthreads;	    /* K: kernel threads left out */
@@ -185,6 +205,38 @@ void config_write_counters(struct sbuf *b, const struct ui_config *c);
 /* c's counters as the array of names observer_opts takes (pointing into c);
  * *n how many (0: NULL, the defaults). */
 const char *const *config_counters(const struct ui_config *c, const char **names, int *n);
+
+/* ---- the Processes pane's screens (src/ui/tabconfig.c) ---- */
+
+/* tabs[tab] takes the shown tab's columns, order and tree (kept in place in c). */
+void config_tab_save(struct ui_config *c);
+/* Show tab i (< ntabs): its columns, order and tree in place of c's, which are
+ * dropped (config_tab_show() keeps them); c's order.cumulative stays. */
+void config_tab_open(struct ui_config *c, unsigned i);
+/* config_tab_save(), then config_tab_open(c, i). */
+void config_tab_show(struct ui_config *c, unsigned i);
+/* NULL when name may name a tab (1 to UI_TAB_NAME_MAX bytes, no '|' nor
+ * control character), else why not (translatable, N_()). */
+const char *config_tab_name_check(const char *name);
+/* A new tab at index at (<= ntabs) named "New", as htop makes one: PID and
+ * COMMAND, by PID; the shown tab stays shown. 0, or -ENOSPC at UI_TABS_MAX. */
+int config_tab_add(struct ui_config *c, unsigned at);
+/* Remove tab i; the shown one stays shown, or its neighbour is when it was i.
+ * 0, or -EINVAL for the last tab or an i past them. */
+int config_tab_remove(struct ui_config *c, unsigned i);
+/* Swap tab i with its neighbour before (dir < 0) or after it; the shown tab
+ * stays shown where it went. 0, or -EINVAL when there is no such neighbour. */
+int config_tab_move(struct ui_config *c, unsigned i, int dir);
+/*
+ * ptoprc's "screen = NAME | COLUMNS | SORT [reverse] [tree]" into c: the
+ * first line a file gives (*taken 0) replaces the tabs c had; *taken counts
+ * the lines taken. NULL when taken, else why not (translatable, N_(); c
+ * untouched); past UI_TABS_MAX, the first line past says so and the others
+ * are skipped without a word.
+ */
+const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken);
+/* The screen lines for c into b, the shown tab's from c's columns, order and tree. */
+void config_write_tabs(struct sbuf *b, const struct ui_config *c);
 
 /* ---- the display settings (src/ui/dispconfig.c) ---- */
 

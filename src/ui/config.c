@@ -25,6 +25,10 @@ void config_defaults(struct ui_config *c)
 	memcpy(c->columns, default_columns, sizeof(default_columns));
 	c->ncolumns = sizeof(default_columns) / sizeof(default_columns[0]);
 	c->order.field = FIELD_CPU;
+	/* one screen, htop's first */
+	c->ntabs = 1;
+	snprintf(c->tabs[0].name, sizeof(c->tabs[0].name), "Main");
+	config_tab_save(c);
 	c->delay_s = 3.0;
 	c->color = true;
 	c->pane = 0; /* Processes */
@@ -62,8 +66,7 @@ static int parse_bool(const char *v, bool *out)
 	return 0;
 }
 
-/* "pid,user,...": known names, no repeats; COMMAND moved last, as the table needs. */
-static int parse_columns(char *v, struct ui_config *c)
+int config_parse_columns(char *v, enum field_id *out, size_t *nout)
 {
 	enum field_id cols[UI_MAX_COLUMNS];
 	bool used[FIELD_COUNT] = {false};
@@ -80,8 +83,8 @@ static int parse_columns(char *v, struct ui_config *c)
 			cols[n++] = (enum field_id)id;
 	}
 	cols[n++] = FIELD_COMMAND;
-	memcpy(c->columns, cols, n * sizeof(cols[0]));
-	c->ncolumns = n;
+	memcpy(out, cols, n * sizeof(cols[0]));
+	*nout = n;
 	return 0;
 }
 
@@ -250,7 +253,9 @@ static const char *apply(struct ui_config *c, const char *key, char *val)
 	int id;
 
 	if (!strcmp(key, "columns"))
-		return parse_columns(val, c) ? N_("unknown or repeated column") : NULL;
+		return config_parse_columns(val, c->columns, &c->ncolumns)
+			   ? N_("unknown or repeated column")
+			   : NULL;
 	if (!strcmp(key, "meters"))
 		return parse_meters(val, c);
 	if (!strcmp(key, "sort")) {
@@ -303,7 +308,7 @@ static void parse(struct ui_config *c, char *text, size_t len, struct sbuf *erro
 {
 	struct bad_lines bad = {.errors = errors};
 	char line[1024];
-	unsigned lineno = 0;
+	unsigned lineno = 0, tabs = 0;
 
 	for (size_t off = 0; off < len;) {
 		char *start = text + off, *nl = memchr(start, '\n', len - off);
@@ -335,10 +340,14 @@ static void parse(struct ui_config *c, char *text, size_t len, struct sbuf *erro
 		*eq = '\0';
 		val = trim(eq + 1);
 		key = trim(key);
-		why = apply(c, key, val);
+		/* a file's screen lines replace the screens ptop had: they are counted */
+		why = strcmp(key, "screen") ? apply(c, key, val) : config_parse_tab(c, val, &tabs);
 		if (why)
 			bad_line(&bad, lineno, key, why);
 	}
+	/* with screen lines, the first one opens, whatever columns and sort said */
+	if (tabs)
+		config_tab_open(c, 0);
 	if (bad.n > CONFIG_MAX_REPORTED) {
 		sbuf_adds(errors, "ptoprc: ");
 		sbuf_printf(errors, _("and %u more"), bad.n - CONFIG_MAX_REPORTED);
@@ -380,6 +389,7 @@ static void settings_text(struct sbuf *b, const struct ui_config *c)
 	meters_text(b, c);
 	sbuf_addc(b, '\n');
 	config_write_counters(b, c);
+	config_write_tabs(b, c);
 }
 
 int config_write_why(const char *path, const struct ui_config *c, struct sbuf *why)

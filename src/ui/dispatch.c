@@ -185,11 +185,9 @@ static unsigned shared_key(struct ui *ui, enum ui_action act)
 		menus_open_sort(ui);
 		break;
 	case ACT_PANE_NEXT:
-		panes_cycle(ui, 1);
-		break;
+		return panes_cycle(ui, 1);
 	case ACT_PANE_PREV:
-		panes_cycle(ui, -1);
-		break;
+		return panes_cycle(ui, -1);
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;

@@ -2,10 +2,11 @@
 /*
  * htoprc.c: an htop user's settings, taken where ptop has none of its own.
  * htop's htoprc ($XDG_CONFIG_HOME/htop/htoprc, else ~/.config/htop/htoprc)
- * as htop 3 writes it: the first screen's columns ("screen:Main=PID USER
- * ... Command", by htop's names for them: field_defs[].htop) and its sort,
- * tree view, kernel and user threads, the delay in tenths, highlighting,
- * monochrome, and the header's meters (column_meters_0 into the left column,
+ * as htop 3 writes it: its screens ("screen:Main=PID USER ... Command", by
+ * htop's names for the columns: field_defs[].htop, then ".sort_key=",
+ * ".sort_direction=", ".tree_view=" lines), each a tab of the Processes
+ * pane, the first shown; kernel and user threads, the delay in tenths,
+ * highlighting, monochrome, and the header's meters (column_meters_0 into the left column,
  * the others into the right one, each meter once, bar, text, graph or LED as
  * column_meter_modes_N says where the meter has it). Files from before htop
  * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by
@@ -246,8 +247,19 @@ static void take_meters(struct htop_column *hc, unsigned column, struct ui_confi
 	}
 }
 
-/* "PID USER ... Command": the columns, COMMAND last; unknown ones into lacks. */
-static void take_columns(char *v, struct ui_config *c, struct sbuf *lacks)
+/* name into the list of what ptop lacks, once. */
+static void lack(struct sbuf *lacks, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = lacks->len ? sbuf_cstr(lacks) : ""; (p = strstr(p, name)); p++)
+		if ((p == lacks->p || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+			return;
+	sbuf_printf(lacks, "%s%s", lacks->len ? ", " : "", name);
+}
+
+/* "PID USER ... Command": the columns into out, COMMAND last; unknown ones into lacks. */
+static void take_columns(char *v, enum field_id *out, size_t *nout, struct sbuf *lacks)
 {
 	enum field_id cols[UI_MAX_COLUMNS];
 	bool used[FIELD_COUNT] = {false};
@@ -258,7 +270,7 @@ static void take_columns(char *v, struct ui_config *c, struct sbuf *lacks)
 		int id = field_by_htop_name(t);
 
 		if (id < 0) {
-			sbuf_printf(lacks, "%s%s", lacks->len ? ", " : "", t);
+			lack(lacks, t);
 			continue;
 		}
 		if (used[id] || id == FIELD_COMMAND)
@@ -267,8 +279,8 @@ static void take_columns(char *v, struct ui_config *c, struct sbuf *lacks)
 		cols[n++] = (enum field_id)id;
 	}
 	cols[n++] = FIELD_COMMAND;
-	memcpy(c->columns, cols, n * sizeof(cols[0]));
-	c->ncolumns = n;
+	memcpy(out, cols, n * sizeof(cols[0]));
+	*nout = n;
 }
 
 /* htop reads its switches as numbers: "0", "" and text are off */
@@ -298,10 +310,13 @@ static bool column_key(const char *key, const char *prefix, const char *left, co
 
 /* What a read of htoprc gathers before it settles the sort and the header. */
 struct htoprc_read {
-	bool in_main, screens;
+	unsigned screens;  /* screen lines seen */
+	unsigned tabs;	   /* taken into c->tabs, from the first */
+	unsigned nameless; /* screen lines without a name, skipped */
+	int tab;	   /* the tab the dotted lines now go to, or -1 */
+	int tab_sort[UI_TABS_MAX], tab_dir[UI_TABS_MAX];
 	/* htop's first column, then its others (three and four column layouts) */
 	struct htop_column cols[4];
-	int sort, dir;
 	/* the top-level keys of files before screens: what the first screen says wins */
 	int old_sort, old_dir, old_tree, reader_version;
 	char *old_fields;
@@ -337,26 +352,60 @@ static bool take_display(const char *l, const char *v, struct ui_config *c)
 	return true;
 }
 
+/*
+ * "screen:NAME=PID USER ...": a tab, after the ones before (c's own are
+ * replaced by the first); its name as ptop keeps names (control bytes and
+ * '|' as '?', at most UI_TAB_NAME_MAX bytes). One without a name, or past
+ * UI_TABS_MAX, is skipped with its dotted lines, and counted.
+ */
+static void take_screen(struct htoprc_read *h, const char *name, char *v, struct ui_config *c)
+{
+	struct ui_tab *t;
+	size_t n = 0;
+
+	h->screens++;
+	h->tab = -1;
+	while (*name == ' ')
+		name++;
+	if (!*name) {
+		h->nameless++;
+		return;
+	}
+	if (h->tabs == UI_TABS_MAX)
+		return;
+	h->tab = (int)h->tabs;
+	t = &c->tabs[h->tabs++];
+	for (; name[n] && n < UI_TAB_NAME_MAX; n++)
+		t->name[n] = (unsigned char)name[n] < 0x20 || name[n] == 0x7f || name[n] == '|'
+				 ? '?'
+				 : name[n];
+	while (n > 0 && t->name[n - 1] == ' ')
+		n--;
+	t->name[n] = '\0';
+	take_columns(v, t->columns, &t->ncolumns, &h->lacks);
+	/* htop's defaults for a screen that says no more */
+	t->order = (struct row_order){.field = FIELD_CPU};
+	t->tree = false;
+	h->tab_sort[h->tab] = -1;
+	h->tab_dir[h->tab] = 0;
+}
+
 /* One "key=value" line of htoprc (l the key, v the value). */
 static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_config *c)
 {
 	struct htop_column *hc;
 
 	if (!strncmp(l, "screen:", 7)) {
-		/* the first screen is the one the viewer opens on */
-		h->in_main = !h->screens;
-		if (h->in_main)
-			take_columns(v, c, &h->lacks);
-		h->screens = true;
+		take_screen(h, l + 7, v, c);
 	} else if (*l == '.') {
-		if (!h->in_main)
+		if (h->tab < 0)
 			return;
 		if (!strcmp(l, ".sort_key"))
-			h->sort = field_by_htop_name(v);
+			h->tab_sort[h->tab] = field_by_htop_name(v);
 		else if (!strcmp(l, ".sort_direction"))
-			h->dir = atoi(v);
+			h->tab_dir[h->tab] = atoi(v);
 		else if (!strcmp(l, ".tree_view"))
-			c->tree = yes(v);
+			c->tabs[h->tab].tree = yes(v);
 	} else if (!strcmp(l, "fields")) {
 		h->old_fields = v;
 	} else if (!strcmp(l, "sort_key")) {
@@ -380,29 +429,40 @@ static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_c
 	}
 }
 
-/* The columns and sort of a file before screens, then the sort either way. */
+/* htop's sort field and direction into o; a sort that names nothing leaves o. */
+static void take_order(const struct htoprc_read *h, int sort, int dir, struct row_order *o)
+{
+	if (sort < 0)
+		return;
+	o->field = (enum field_id)sort;
+	if (h->screens || h->reader_version >= 2) /* htop 3.1 on: 1 ascending, -1 descending */
+		o->reverse = dir && (dir > 0) != field_defs[sort].ascending;
+	else /* before: 1 the field's own direction (CPU highest first), -1 the other */
+		o->reverse = dir < 0;
+}
+
+/* The tabs' sorts, the first one shown; or the columns and sort of a file before screens. */
 static void take_sort(struct htoprc_read *h, struct ui_config *c)
 {
-	if (!h->screens) {
-		if (h->old_fields) {
-			struct sbuf names = {0};
-
-			numbered_names(h->old_fields, &names);
-			take_columns(names.p, c, &h->lacks);
-			sbuf_free(&names);
-		}
-		if (h->old_tree >= 0)
-			c->tree = h->old_tree;
-		h->sort = h->old_sort;
-		h->dir = h->old_dir;
-	}
-	if (h->sort < 0)
+	if (h->tabs) {
+		for (unsigned i = 0; i < h->tabs; i++)
+			take_order(h, h->tab_sort[i], h->tab_dir[i], &c->tabs[i].order);
+		c->ntabs = h->tabs;
+		config_tab_open(c, 0);
 		return;
-	c->order.field = (enum field_id)h->sort;
-	if (h->screens || h->reader_version >= 2) /* htop 3.1 on: 1 ascending, -1 descending */
-		c->order.reverse = h->dir && (h->dir > 0) != field_defs[h->sort].ascending;
-	else /* before: 1 the field's own direction (CPU highest first), -1 the other */
-		c->order.reverse = h->dir < 0;
+	}
+	if (h->screens)
+		return;
+	if (h->old_fields) {
+		struct sbuf names = {0};
+
+		numbered_names(h->old_fields, &names);
+		take_columns(names.p, c->columns, &c->ncolumns, &h->lacks);
+		sbuf_free(&names);
+	}
+	if (h->old_tree >= 0)
+		c->tree = h->old_tree;
+	take_order(h, h->old_sort, h->old_dir, &c->order);
 }
 
 /* htop's meters, in its columns, when it names any; ptop's Cost meter after them. */
@@ -431,7 +491,7 @@ static void take_header(struct htoprc_read *h, struct ui_config *c, struct sbuf 
 
 int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 {
-	struct htoprc_read h = {.sort = -1, .old_sort = -1, .old_tree = -1};
+	struct htoprc_read h = {.tab = -1, .old_sort = -1, .old_tree = -1};
 	struct sbuf text = {0}, mlacks = {0}, errors = {0};
 	char *save = NULL;
 	int err;
@@ -458,6 +518,11 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 		sbuf_printf(said, _("; no such column in ptop: %s"), h.lacks.p);
 	if (mlacks.len)
 		sbuf_printf(said, _("; no such meter in ptop: %s"), mlacks.p);
+	if (h.nameless)
+		sbuf_printf(said, _("; %u screens without a name skipped"), h.nameless);
+	if (h.screens - h.nameless > h.tabs)
+		sbuf_printf(said, _("; %u screens, of which ptop keeps %u"), h.screens - h.nameless,
+			    h.tabs);
 	sbuf_free(&h.lacks);
 	sbuf_free(&mlacks);
 	sbuf_free(&text);

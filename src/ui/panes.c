@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * panes.c: the pane table (ui_panes[]), the pane bar that names its panes
- * under the header, switching between them (their hot keys, Tab, a click on
- * the bar) and the mouse: the wheel scrolls, a click goes to the pane's own
- * click handler.
+ * under the header, switching between them (their hot keys, Tab, which
+ * walks the Processes pane's screens first, a click on the bar) and the
+ * mouse: the wheel scrolls, a click goes to the pane's own click handler.
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,11 +78,17 @@ void panes_switch(struct ui *ui, int to)
 		ui->cfg.pane = (unsigned)to;
 }
 
-void panes_cycle(struct ui *ui, int dir)
+unsigned panes_cycle(struct ui *ui, int dir)
 {
-	unsigned n = ui_pane_count();
+	unsigned n = ui_pane_count(), tab = ui->cfg.tab + (dir > 0 ? 1u : -1u);
 
+	/* the Processes pane's screens first, as htop's Tab walks them */
+	if (ui_pane(ui) == &pane_processes && tab < ui->cfg.ntabs)
+		return tabs_show(ui, tab);
 	ui->cfg.pane = (ui->cfg.pane + n + (unsigned)(dir > 0 ? 1 : n - 1)) % n;
+	if (ui_pane(ui) == &pane_processes && ui->cfg.ntabs > 1)
+		return tabs_show(ui, dir > 0 ? 0 : ui->cfg.ntabs - 1);
+	return UI_HANDLED;
 }
 
 unsigned panes_mouse(struct ui *ui)

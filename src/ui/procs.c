@@ -190,7 +190,9 @@ static const struct ui_prompt filter_prompt = {
 
 static void procs_draw(struct ui *ui, int y, int h)
 {
-	table_draw_fields(ui, y, h);
+	int tabs = tabs_draw(ui, y);
+
+	table_draw_fields(ui, y + tabs, h - tabs);
 }
 
 static void move_sel(struct ui *ui, long delta)
@@ -406,6 +408,8 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 
 static unsigned procs_click(struct ui *ui, int y, int x)
 {
+	if (ui->cfg.ntabs > 1 && y == ui->table_y - 2)
+		return tabs_click(ui, x);
 	if (y == ui->table_y - 1) {
 		/* a click on a heading sorts by that column, as in htop */
 		int id = table_column_at(ui, x);

@@ -26,14 +26,19 @@ int rcfile_read(const char *path, struct sbuf *text, struct sbuf *errors);
  */
 int rcfile_replace(const char *path, const char *data, size_t len, struct sbuf *why);
 
+/* "pid,user,...", ptoprc's columns (in place, cut at commas and spaces) into
+ * out (room for UI_MAX_COLUMNS), *nout how many: known names, none twice,
+ * COMMAND moved last (added when missing), as the table needs. 0, or -EINVAL. */
+int config_parse_columns(char *v, enum field_id *out, size_t *nout);
+
 /* htop's settings file: $XDG_CONFIG_HOME/htop/htoprc or ~/.config/htop/htoprc, malloc'd;
  * NULL when neither variable gives a home. */
 char *htoprc_path(void);
 
 /*
- * An htop user's settings (htoprc.c) over c: the first screen's columns and
- * sort, tree view, threads, delay, highlighting, monochrome and meters, as
- * htop 3 writes them. Returns 0 with a sentence for the status line in
+ * An htop user's settings (htoprc.c) over c: its screens (each one's
+ * columns, sort and tree view; the first shown), threads, delay,
+ * highlighting, monochrome and meters, as htop 3 writes them. Returns 0 with a sentence for the status line in
  * *said (what was taken, what ptop lacks), -ENOENT when there is no such
  * file, or another -errno.
  */

@@ -4,20 +4,31 @@
  * DisplayOptionsPanel and ColorsPanel): a full screen on the stack, the
  * header drawn live at its top, the categories on the left and the chosen
  * one's panel beside them. Meters: which, in which half, in which order, bar
- * or text; display options; colour schemes; the column chooser, pushed on
- * top. What it changes is in the settings at once, and written to ptoprc
- * when Setup closes, as htop writes htoprc.
+ * or text; display options; colour schemes; the Processes pane's screens
+ * (new, renamed, removed, moved; the one selected is the one shown); the
+ * column chooser, pushed on top, for the screen shown. What it changes is
+ * in the settings at once, and written to ptoprc when Setup closes, as htop
+ * writes htoprc.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "tui.h"
 
-enum setup_category { SETUP_METERS, SETUP_DISPLAY, SETUP_COLORS, SETUP_COLUMNS, SETUP_CATEGORIES };
+enum setup_category {
+	SETUP_METERS,
+	SETUP_DISPLAY,
+	SETUP_COLORS,
+	SETUP_SCREENS,
+	SETUP_COLUMNS,
+	SETUP_CATEGORIES
+};
 
 static const char *const category_names[] = {
     [SETUP_METERS] = N_("Meters"),
     [SETUP_DISPLAY] = N_("Display options"),
     [SETUP_COLORS] = N_("Colors"),
+    [SETUP_SCREENS] = N_("Screens"), /* the Processes pane's, as htop's */
     [SETUP_COLUMNS] = N_("Columns"),
 };
 _Static_assert(sizeof(category_names) / sizeof(category_names[0]) == SETUP_CATEGORIES,
@@ -378,13 +389,124 @@ static void colors_draw_panel(struct ui *ui, int y, int x)
 	}
 }
 
+/* ---- the Processes pane's screens ---- */
+
+static unsigned tab_name_done(struct ui *ui, const char *text)
+{
+	char name[UI_TEXT_MAX];
+	const char *why;
+	size_t n;
+
+	/* spaces around a name would not come back from ptoprc */
+	while (*text == ' ')
+		text++;
+	n = strlen(text);
+	while (n && text[n - 1] == ' ')
+		n--;
+	snprintf(name, sizeof(name), "%.*s", (int)n, text);
+	why = config_tab_name_check(name);
+	if (why) {
+		ui_status(ui, "%s", _(why));
+		return UI_HANDLED;
+	}
+	memcpy(ui->cfg.tabs[ui->cfg.tab].name, name, strlen(name) + 1); /* checked: it fits */
+	return UI_HANDLED;
+}
+
+static const struct ui_prompt tab_name_prompt = {
+    .label = N_("Screen name: "),
+    .done = tab_name_done,
+};
+
+/* htop's Screens panel: the selection is the screen shown, which Columns edits. */
+static unsigned screens_key(struct ui *ui, int key)
+{
+	struct ui_config *c = &ui->cfg;
+	unsigned i = c->tab;
+
+	switch (key) {
+	case KEY_LEFT:
+		st.in_panel = false;
+		return UI_HANDLED;
+	case KEY_F(2):
+	case KEY_CTRL('R'):
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		ui_prompt(ui, &tab_name_prompt, c->tabs[i].name);
+		return UI_HANDLED;
+	case KEY_F(5):
+	case KEY_IC:
+	case KEY_CTRL('N'):
+		/* after the selected one, named at once, as htop's New */
+		if (config_tab_add(c, i + 1)) {
+			ui_status(ui, _("At most %d screens"), UI_TABS_MAX);
+			return UI_HANDLED;
+		}
+		config_tab_show(c, i + 1);
+		ui_prompt(ui, &tab_name_prompt, c->tabs[i + 1].name);
+		break;
+	case KEY_F(9):
+	case KEY_DC:
+		if (config_tab_remove(c, i)) {
+			ui_status(ui, _("The last screen stays"));
+			return UI_HANDLED;
+		}
+		break;
+	case '[':
+	case '-':
+	case KEY_F(7):
+	case ']':
+	case '+':
+	case KEY_F(8):
+		config_tab_move(c, i, key == '[' || key == '-' || key == KEY_F(7) ? -1 : 1);
+		return UI_HANDLED;
+	default:
+		ui->menu_sel = (int)i;
+		if (!ui_menu_move(ui, key, (int)c->ntabs) || ui->menu_sel == (int)i)
+			return UI_HANDLED;
+		config_tab_show(c, (unsigned)ui->menu_sel);
+		break;
+	}
+	st.sel = (int)c->tab;
+	return UI_HANDLED | UI_REBUILD | UI_REFETCH;
+}
+
+/* Each screen: (*) on the one shown, its name, its columns. */
+static void screens_draw_panel(struct ui *ui, int y, int x)
+{
+	static struct sbuf line; /* kept across frames */
+	const struct ui_config *c = &ui->cfg;
+	int top = scroll_to((int)c->tab, (int)c->ntabs, LINES - 1 - y);
+
+	for (int i = top; i < (int)c->ntabs && y < LINES - 1; i++, y++) {
+		const struct ui_tab *t = &c->tabs[i];
+		bool shown = i == (int)c->tab;
+		const enum field_id *cols = shown ? c->columns : t->columns;
+		size_t n = shown ? c->ncolumns : t->ncolumns;
+
+		sbuf_reset(&line);
+		sbuf_printf(&line, "(%c) %-*s ", shown ? '*' : ' ', UI_TAB_NAME_MAX, t->name);
+		for (size_t k = 0; k < n; k++)
+			sbuf_printf(&line, " %s", field_defs[cols[k]].name);
+		if (st.in_panel && shown)
+			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+		ui_put(ui, y, x, COLS - x, line.p, line.len);
+		if (st.in_panel && shown)
+			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+	}
+}
+
 /* ---- the screen ---- */
 
 static unsigned setup_key(struct ui *ui, int key)
 {
 	unsigned r;
 
-	if (key == KEY_ESC || key == KEY_F(10) || key == 'q' || key == KEY_F(2)) {
+	/* F2 renames in the Screens panel, as in htop's; elsewhere it closes Setup */
+	bool renames = key == KEY_F(2) && st.in_panel && st.category == SETUP_SCREENS;
+
+	if (key == KEY_ESC || key == KEY_F(10) || key == 'q' || (key == KEY_F(2) && !renames)) {
 		screen_pop(ui);
 		return UI_HANDLED | UI_REBUILD;
 	}
@@ -394,6 +516,8 @@ static unsigned setup_key(struct ui *ui, int key)
 		return UI_HANDLED;
 	}
 	if (!st.in_panel) {
+		/* the column chooser, closed, left its own selection there */
+		ui->menu_sel = (int)st.category;
 		if (ui_menu_move(ui, key, SETUP_CATEGORIES)) {
 			if ((int)st.category != ui->menu_sel)
 				st.sel = st.top = 0;
@@ -423,6 +547,9 @@ static unsigned setup_key(struct ui *ui, int key)
 		break;
 	case SETUP_COLORS:
 		r = colors_key(ui, key);
+		break;
+	case SETUP_SCREENS:
+		r = screens_key(ui, key);
 		break;
 	default:
 		st.in_panel = false;
@@ -461,14 +588,23 @@ static void setup_draw(struct ui *ui)
 	case SETUP_COLORS:
 		colors_draw_panel(ui, y + 1, x);
 		break;
+	case SETUP_SCREENS:
+		screens_draw_panel(ui, y + 1, x);
+		break;
 	default:
 		mvaddnstr(y + 1, x, _("Enter: choose and order the columns"), COLS - x);
 		break;
 	}
-	mvaddnstr(LINES - 1, 0,
-		  _("Tab/Enter: panel  Space: toggle, mode  Left/Right: column  [ ]: move  "
-		    "Del: remove  Esc/F10: done"),
-		  COLS);
+	if (st.category == SETUP_SCREENS)
+		mvaddnstr(LINES - 1, 0,
+			  _("Tab: panel  F2/Enter: rename  F5/Ins: new  F9/Del: remove  [ ]: move  "
+			    "Esc/F10: done"),
+			  COLS);
+	else
+		mvaddnstr(LINES - 1, 0,
+			  _("Tab/Enter: panel  Space: toggle, mode  Left/Right: column  [ ]: move  "
+			    "Del: remove  Esc/F10: done"),
+			  COLS);
 }
 
 /* Setup closed, or ptop quits with it open: ptoprc keeps what it changed. */

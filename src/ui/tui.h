@@ -239,8 +239,10 @@ const struct pane_def *ui_pane(const struct ui *ui);
 void panes_draw_bar(struct ui *ui, int y);
 /* Show pane to (an index in ui_panes[]); anything else is ignored. */
 void panes_switch(struct ui *ui, int to);
-/* Show the next pane (dir > 0) or the previous one, wrapping around. */
-void panes_cycle(struct ui *ui, int dir);
+/* Tab (dir > 0) and Shift-Tab: the Processes pane's next (or previous)
+ * screen, past its last (first) the next (previous) pane, wrapping around;
+ * arriving at the Processes pane, its first (last) screen. The reaction. */
+unsigned panes_cycle(struct ui *ui, int dir);
 /* A mouse event: the wheel, a click on the pane bar or in the pane. */
 unsigned panes_mouse(struct ui *ui);
 
@@ -283,6 +285,14 @@ unsigned screen_key(struct ui *ui, int key);
  * with what is above it). Called with the panes drawn already when false. */
 bool screen_covers(const struct ui *ui);
 void screen_draw(struct ui *ui);
+
+/* tabs.c: the Processes pane's screens as tabs */
+/* With two or more screens, their tabs on line y: 1; else nothing drawn, 0. */
+int tabs_draw(struct ui *ui, int y);
+/* Show screen i (< ui->cfg.ntabs): the reaction (its rows rebuilt, a frame now). */
+unsigned tabs_show(struct ui *ui, unsigned i);
+/* A click at column x of the tabs' line: the reaction. */
+unsigned tabs_click(struct ui *ui, int x);
 
 /* prompt.c: the status line */
 void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

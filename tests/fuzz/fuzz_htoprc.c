@@ -6,7 +6,7 @@
  * file holds, the import ends with the settings in range: at most
  * UI_MAX_COLUMNS columns, COMMAND last and each column once, known meters
  * each once in one of two columns and a mode they have, a known sort field
- * and a delay ptop accepts.
+ * and a delay ptop accepts, and 1 to 16 screens with names ptop accepts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +50,18 @@ static void check(const struct ui_config *c)
 	}
 	if ((unsigned)c->order.field >= FIELD_COUNT || !(c->delay_s > 0))
 		abort();
+	/* the screens: one at least, each named as ptop names them, the shown one's
+	 * columns those above */
+	if (!c->ntabs || c->ntabs > UI_TABS_MAX || c->tab >= c->ntabs)
+		abort();
+	for (unsigned i = 0; i < c->ntabs; i++) {
+		const struct ui_tab *t = &c->tabs[i];
+
+		if (config_tab_name_check(t->name) || !t->ncolumns ||
+		    t->ncolumns > UI_MAX_COLUMNS || t->columns[t->ncolumns - 1] != FIELD_COMMAND ||
+		    (unsigned)t->order.field >= FIELD_COUNT)
+			abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

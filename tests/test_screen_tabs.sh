@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_screen_tabs.sh: the Processes pane's screens, as htop 3.2's. With no
+# ptoprc, an htoprc of two screens (Main: PID USER MEM% RES; I/O: PID USER
+# IO DISK R/W, sorted by it) gives two tabs, [Main] shown first with its
+# columns; Tab shows I/O's columns, then the Counters pane, and Shift-Tab
+# comes back to I/O; a click on a tab shows it. htop, where installed, reads
+# the same file with the same two tabs. In Setup's Screens, F5 makes a
+# screen after the one selected, named at the prompt; Columns adds a column
+# to it; closing Setup writes every screen to ptoprc, and a new ptop shows
+# the three tabs and the new screen's column when Tab reaches it.
+# make check sets PTOP, srcdir and TMUX_BIN.
+
+NAME=test_screen_tabs
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux
+tm_env
+htop_beside
+rc=$XDG_CONFIG_HOME/ptop/ptoprc
+
+mkdir -p "$XDG_CONFIG_HOME/htop"
+cat >"$tmp/htoprc" <<'EOF'
+htop_version=3.2.2
+config_reader_min_version=3
+screen_tabs=1
+delay=10
+screen:Main=PID USER PERCENT_MEM M_RESIDENT Command
+.sort_key=PERCENT_MEM
+.tree_sort_key=PID
+.tree_view=0
+.sort_direction=-1
+.tree_sort_direction=1
+screen:I/O=PID USER IO_PRIORITY IO_RATE Command
+.sort_key=IO_RATE
+.tree_sort_key=PID
+.tree_view=0
+.sort_direction=-1
+.tree_sort_direction=1
+EOF
+
+main_heads='^ *PID +USER +MEM%[^ ]* +RES +Command'
+io_heads='^ *PID +USER +IO +DISK R/W[^ ]* *Command'
+
+# --- htop: the same file, the same tabs (htop rewrites it as it quits) ------
+if [ -n "$HTOP" ]; then
+	cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+	tm_start htop "$HTOP"
+	expect '\[Main\] *\[I/O\]'
+	expect "$main_heads"
+	keys Tab
+	expect "$io_heads"
+	htop_quit
+fi
+
+# --- ptop: both screens, Tab between them, then the next pane ---------------
+mkdir -p "$XDG_CONFIG_HOME/htop"
+cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+tm_start ptop "$PTOP"
+expect '^\[Main\] \[I/O\]'
+expect "$main_heads"
+keys Tab
+expect "$io_heads"
+keys Tab
+expect 'E: choose events'
+off_screen '^\[Main\]' || fail "the tabs shown in the Counters pane"
+keys BTab
+expect "$io_heads"
+keys BTab
+expect "$main_heads"
+# a click on a tab shows it (xterm's reports of a press and a release on
+# column 9, within "[I/O]", of the tabs' line)
+y=$(($(screen | grep -n '^\[Main\]' | head -n 1 | cut -d: -f1) - 1))
+tm send-keys -t "$session" -l "$(awk -v y="$y" \
+	'BEGIN { printf "\033[M %c%c\033[M#%c%c", 8 + 33, y + 33, 8 + 33, y + 33 }')"
+expect "$io_heads"
+keys q
+
+# --- Setup: a new screen, named, with a column of its own -------------------
+# (still no ptoprc: htoprc's two screens again)
+tm_start setup "$PTOP"
+expect "$main_heads"
+# Screens is Setup's fourth category; F5 makes one after Main, named at once
+keys F2
+expect '^Screens'
+keys Down Down Down Tab
+expect '\(\*\) Main '
+keys F5
+expect 'Screen name: '
+keys C-u 'Mine' Enter
+expect '\(\*\) Mine +pid command'
+expect '\( \) I/O '
+# Columns: the new screen's, PPID added
+keys Tab Down Enter
+select_row '[ ] PPID '
+keys Space
+keys Escape
+expect 'Enter: choose and order the columns'
+keys Up
+wait_for on_screen '\(\*\) Mine +pid ppid command' || fail "the column went elsewhere"
+keys F10
+wait_for test -f "$rc" || fail "closing Setup did not write ptoprc"
+wait_for grep -q '^screen = Mine | pid,ppid,command | pid$' "$rc" ||
+	fail "ptoprc's screens: $(grep screen "$rc")"
+grep -q '^screen = Main | pid,user,mem,res,command | mem$' "$rc" ||
+	fail "ptoprc's Main: $(grep screen "$rc")"
+grep -q '^screen = I/O | pid,user,io,io_rate,command | io_rate$' "$rc" ||
+	fail "ptoprc's I/O: $(grep screen "$rc")"
+keys q
+
+# --- a restart: ptoprc's three screens --------------------------------------
+rm -rf "$XDG_CONFIG_HOME/htop"
+tm_start again "$PTOP"
+expect '^\[Main\] \[Mine\] \[I/O\]'
+expect "$main_heads"
+keys Tab
+expect '^ *PID[^ ]* +PPID +Command'
+keys Tab
+expect "$io_heads"
+keys q
+finish
