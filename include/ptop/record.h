@@ -20,7 +20,7 @@
 
 #include "ptop/frame.h"
 
-#define RECORD_VERSION 15     /* the format this ptop writes, and the newest it reads */
+#define RECORD_VERSION 16     /* the format this ptop writes, and the newest it reads */
 #define RECORD_KEY_EVERY 60   /* frames from one keyframe to the next */
 #define RECORD_HEADER_LEN 256 /* bytes of the file header */
 #define RECORD_FRAME_HEAD 48  /* bytes before each frame's compressed data */

@@ -430,7 +430,12 @@ size_t ctr_notes(const struct frame_counters *c, bool translate, struct ctr_note
 		ctr_note_add(out, &n, "source", false, "%s", TR(N_("hardware")));
 	else
 		ctr_note_add(out, &n, "source", false, TR(N_("software only: %s")), why);
-	if (c->not_attached > c->refused)
+	if (c->not_attached > c->refused && !c->budget) /* a recording before format 16 */
+		ctr_note_add(
+		    out, &n, "attached", false,
+		    TR(N_("%u attached, %u not attached (%u over the budget, --counter-budget)")),
+		    c->attached, c->not_attached, c->not_attached - c->refused);
+	else if (c->not_attached > c->refused)
 		ctr_note_add(out, &n, "attached", false,
 			     TR(N_("%u attached, %u not attached (%u over the budget of %u, "
 				   "--counter-budget)")),

@@ -123,6 +123,8 @@ static const struct codec_field counters_fields[] = {
 	K(attached, CK_U32), K(not_attached, CK_U32), K(partial, CK_U32), K(last_error, CK_I32),
 	K(refused, CK_U32), K(refused_error, CK_I32), K(paranoid, CK_I32),
 	K(children_counted, CK_BOOL), K(na, CK_U8), K(software, CK_U8), K(nsplit, CK_I32),
+	/* what the counts said of the processes not attached (ctr_notes()): 0 before */
+	CF_SINCE(struct frame_counters, budget, CK_U32, 16),
 };
 #undef K
 
