@@ -354,11 +354,12 @@ static void ctr_note_add(struct ctr_note *out, size_t *n, const char *key, bool 
 static void ctr_note_add(struct ctr_note *out, size_t *n, const char *key, bool reason,
 			 const char *fmt, ...)
 {
-	struct ctr_note *t = &out[*n];
+	struct ctr_note *t;
 	va_list ap;
 
 	if (*n >= CTR_NOTES_MAX)
 		return;
+	t = &out[*n];
 	t->key = key;
 	t->reason = reason;
 	va_start(ap, fmt);
@@ -401,12 +402,13 @@ static void ctr_notes_reasons(const struct frame_counters *c, bool translate, st
 						 "not attached to %u processes: %s", c->refused)
 				  : c->refused == 1 ? "not attached to %u process: %s"
 						    : "not attached to %u processes: %s";
+		char why[sizeof(out->text)], level[40] = "";
 
-		ctr_note_add(out, n, "refused", true, fmt, c->refused, strerror(-c->refused_error));
-		if (c->paranoid != PERF_PARANOID_UNKNOWN && *n)
-			snprintf(out[*n - 1].text + strlen(out[*n - 1].text),
-				 sizeof(out[0].text) - strlen(out[*n - 1].text),
-				 " (perf_event_paranoid=%d)", c->paranoid);
+		/* the sentence, then the level that explains it, in one note */
+		snprintf(why, sizeof(why), fmt, c->refused, strerror(-c->refused_error));
+		if (c->paranoid != PERF_PARANOID_UNKNOWN)
+			snprintf(level, sizeof(level), " (perf_event_paranoid=%d)", c->paranoid);
+		ctr_note_add(out, n, "refused", true, "%s%s", why, level);
 	} else if (c->last_error) {
 		ctr_note_add(out, n, "last_error", true, TR(N_("last refusal: %s")),
 			     strerror(-c->last_error));
