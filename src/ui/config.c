@@ -167,7 +167,7 @@ static void meters_text(struct sbuf *b, const struct ui_config *c)
 	}
 }
 
-static char *trim(char *s)
+char *config_trim(char *s)
 {
 	char *e;
 
@@ -329,7 +329,7 @@ static void parse(struct ui_config *c, char *text, size_t len, struct sbuf *erro
 		}
 		memcpy(line, start, n);
 		line[n] = '\0';
-		key = trim(line);
+		key = config_trim(line);
 		if (!*key || *key == '#')
 			continue;
 		eq = strchr(key, '=');
@@ -338,8 +338,8 @@ static void parse(struct ui_config *c, char *text, size_t len, struct sbuf *erro
 			continue;
 		}
 		*eq = '\0';
-		val = trim(eq + 1);
-		key = trim(key);
+		val = config_trim(eq + 1);
+		key = config_trim(key);
 		/* a file's screen lines replace the screens ptop had: they are counted */
 		why = strcmp(key, "screen") ? apply(c, key, val) : config_parse_tab(c, val, &tabs);
 		if (why)

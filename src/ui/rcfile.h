@@ -26,6 +26,9 @@ int rcfile_read(const char *path, struct sbuf *text, struct sbuf *errors);
  */
 int rcfile_replace(const char *path, const char *data, size_t len, struct sbuf *why);
 
+/* s without the blanks around it (and a line's end), cut in place. */
+char *config_trim(char *s);
+
 /* "pid,user,...", ptoprc's columns (in place, cut at commas and spaces) into
  * out (room for UI_MAX_COLUMNS), *nout how many: known names, none twice,
  * COMMAND moved last (added when missing), as the table needs. 0, or -EINVAL. */

@@ -110,18 +110,6 @@ int config_tab_move(struct ui_config *c, unsigned i, int dir)
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		*--e = '\0';
-	return s;
-}
-
 /* "SORT [reverse] [tree]" into t. */
 static const char *parse_sort(char *v, struct ui_tab *t)
 {
@@ -160,7 +148,7 @@ const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken)
 	if (!sort || strchr(sort + 1, '|'))
 		return N_("expected NAME | COLUMNS | SORT [reverse] [tree]");
 	*cols++ = *sort++ = '\0';
-	name = trim(name);
+	name = config_trim(name);
 	why = config_tab_name_check(name);
 	if (why)
 		return why;
