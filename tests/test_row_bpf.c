@@ -343,6 +343,7 @@ static void frames(struct sampler *ps, struct frame *pf, struct bpfsrc *bs, stru
 			       .cgroups = unified ? sampler_cgroup_names(ps) : NULL,
 			       .io = true,
 			       .job = true,
+			       .side = true,
 			       .interval = interval};
 
 	assert_int_equal(sampler_frame(ps, pf), 0);

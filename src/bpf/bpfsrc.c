@@ -96,8 +96,7 @@ struct group {
 	uint64_t ut, st, rt;
 	uint64_t min_flt, maj_flt;
 	struct ptop_io io;
-	unsigned states[PROC_TS_COUNT]; /* its threads' (a frame of every task's records) */
-	uint32_t first;			/* its first thread's index in recs, 1-based; 0: none */
+	uint32_t first; /* its first thread's index in recs, 1-based; 0: none */
 };
 
 /*
@@ -182,6 +181,7 @@ struct bpfsrc {
 	size_t nrecs, rcap;
 	long hz;	   /* the last frame's clock ticks per second */
 	bool io;	   /* the last frame's records have their I/O */
+	bool side;	   /* ... their faults and statm's segments (PTOP_WANT_SIDE) */
 	bool thread_facts; /* ... are of every task: threads' states and counts in groups */
 	struct uid_extent uids[UID_EXTENTS];
 	unsigned nuids;
@@ -1376,12 +1376,12 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	p->threads = r->nr_threads;
 	p->perf_fds = -1;
 	/* statm's figures; without an mm (a kernel thread, an exited leader) 0, as statm's */
-	ps->has_seg = true;
+	ps->has_seg = b->side;
 	/* statm's dirty count: the constant 0 statm prints */
 	ps->has_dirty = true;
 	ps->dirty_pages = 0;
 	/* as stat sums them: every live thread's, the leader's included, and the dead ones' */
-	ps->has_flt = true;
+	ps->has_flt = b->side;
 	ps->minflt = g->min_flt + r->sig_min_flt;
 	ps->majflt = g->maj_flt + r->sig_maj_flt;
 	ps->cminflt = r->cmin_flt;
@@ -1494,7 +1494,8 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
 	struct ptop_walk_args args = {
 	    .want = (c->io ? PTOP_WANT_IO : 0) | (c->cgroups ? PTOP_WANT_CGROUP : 0) |
-		    (c->job ? PTOP_WANT_JOB : 0) | (c->fds ? PTOP_WANT_FDS : 0)};
+		    (c->job ? PTOP_WANT_JOB : 0) | (c->fds ? PTOP_WANT_FDS : 0) |
+		    (c->side ? PTOP_WANT_SIDE : 0)};
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
 	size_t found;
 
@@ -1537,10 +1538,10 @@ static bool delta(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 {
 	/* job always: a slot is read again only when it ran, so a column shown later
 	 * would find the others' unread, and the pass reads few processes */
-	struct ptop_delta_args args = {.want = (c->io ? PTOP_WANT_IO : 0) |
-					       (c->cgroups ? PTOP_WANT_CGROUP : 0) |
-					       (c->fds ? PTOP_WANT_FDS : 0) | PTOP_WANT_JOB,
-				       .check_every = DELTA_CHECK_EVERY};
+	struct ptop_delta_args args = {
+	    .want = (c->io ? PTOP_WANT_IO : 0) | (c->cgroups ? PTOP_WANT_CGROUP : 0) |
+		    (c->fds ? PTOP_WANT_FDS : 0) | PTOP_WANT_JOB | PTOP_WANT_SIDE,
+	    .check_every = DELTA_CHECK_EVERY};
 	/* a syscall program's context is copied back: the pass's counts */
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &args, .ctx_size_in = sizeof(args));
 	const struct ptop_proc *slots;
@@ -1668,14 +1669,16 @@ static void group_tasks(struct bpfsrc *b)
 		if (!l)
 			continue; /* its leader was reaped between the two: nothing to add to */
 		g = &b->groups[l - b->leaders];
-		g->states[proc_tstate_of(state_letter(r->state, (uint32_t)r->exit_state))]++;
 		b->next[i] = g->first;
 		g->first = (uint32_t)i + 1;
 		g->ut += r->utime;
 		g->st += r->stime;
 		g->rt += r->runtime;
-		g->min_flt += r->min_flt;
-		g->maj_flt += r->maj_flt;
+		/* what a frame did not ask for is not in the records: see PTOP_TASK_WANTED */
+		if (b->side) {
+			g->min_flt += r->min_flt;
+			g->maj_flt += r->maj_flt;
+		}
 		if (!b->io)
 			continue; /* not in the records: see PTOP_TASK_WANTED */
 		g->io.rchar += r->io.rchar;
@@ -1771,6 +1774,7 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 		cgroup_ids_frame(b->cgroup_ids);
 	b->hz = c->hz;
 	b->io = c->io;
+	b->side = c->side || b->delta_frame;
 	b->thread_facts = !b->delta_frame;
 	if (!b->delta_frame) {
 		group_tasks(b);
@@ -1815,8 +1819,10 @@ static void thread_of(const struct bpfsrc *b, const struct ptop_task *r, struct 
 	t->start = (r->start_boottime + b->boottime_ns) / (1000000000ull / (uint64_t)b->hz);
 	cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, b->hz,
 		       &t->utime, &t->stime);
-	t->minflt = r->min_flt;
-	t->majflt = r->maj_flt;
+	if (b->side) {
+		t->minflt = r->min_flt;
+		t->majflt = r->maj_flt;
+	}
 	t->vctx = r->nvcsw;
 	t->nvctx = r->nivcsw;
 	t->has_io = b->io;
@@ -1862,7 +1868,13 @@ unsigned bpfsrc_facts(const struct bpfsrc *b, const struct frame_proc *p, unsign
 	if (!b->thread_facts)
 		return got;
 	if (what & PROC_FACT_THREADS) {
-		memcpy(out->states, g->states, sizeof(out->states));
+		/* counted here, for the few processes asked about, not for every task each frame */
+		memset(out->states, 0, sizeof(out->states));
+		for (uint32_t i = g->first; i; i = b->next[i - 1]) {
+			r = b->recs[i - 1];
+			out->states[proc_tstate_of(
+			    state_letter(r->state, (uint32_t)r->exit_state))]++;
+		}
 		out->has_states = true;
 		got |= PROC_FACT_THREADS;
 	}

@@ -28,9 +28,10 @@ struct bpfsrc_ctx {
 	double interval;     /* s since the previous frame, 0 for the first */
 	/* each row's cgroup and container through these names (bpfsrc_has_cgroups()), or NULL */
 	struct cgroup_names *cgroups;
-	bool io;  /* a column or the order needs I/O: without, the rows' I/O is left unread */
-	bool job; /* the job control and scheduling members (ROW_NEED_JOB): else unread */
-	bool fds; /* each process's open descriptors and their limit (bpfsrc_facts()) */
+	bool io;   /* a column or the order needs I/O: without, the rows' I/O is left unread */
+	bool job;  /* the job control and scheduling members (ROW_NEED_JOB): else unread */
+	bool fds;  /* each process's open descriptors and their limit (bpfsrc_facts()) */
+	bool side; /* the rows' side members (FRAME_NEED_SIDE): faults and statm's segments */
 };
 
 /*

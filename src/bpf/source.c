@@ -100,7 +100,8 @@ static int bpf_frame(void *v, const struct sampler_opts *want, struct frame *f)
 			       .user_threads = want->user_threads && !want->threads,
 			       .io = needs & PROC_NEED(PROC_FILE_IO),
 			       .job = needs & ROW_NEED_JOB,
-			       .fds = needs & FRAME_NEED_FDS};
+			       .fds = needs & FRAME_NEED_FDS,
+			       .side = needs & FRAME_NEED_SIDE};
 	double interval;
 	int ret;
 

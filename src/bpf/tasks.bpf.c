@@ -195,6 +195,16 @@ static __always_inline void rss_sum(struct mm_struct *mm, struct ptop_task *r)
 		r->rss[i] = w->sum[i];
 }
 
+/*
+ * What fill_record() is asked to fill beyond what every frame needs
+ * (PTOP_WANT_*), set by each program before it calls it. In memory, read
+ * at each test: a register the verifier learns a bit of at each test, and
+ * every path with its own bits is a state of its own for the rest of the
+ * record (four bits made the walk's check 387,000 instructions, 0.6 s of
+ * system time at each start, instead of 24,000).
+ */
+static __u32 fill_want;
+
 /* ~(page size - 1), set by the reader before load: statm's text is in whole pages */
 const volatile __u64 page_mask = ~4095ull;
 
@@ -208,9 +218,12 @@ static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 	r->rss_exact = 1;
 	r->total_vm = mm->total_vm;
 	/* task_statm(): the code's pages, whole; data and stack mappings */
-	r->text_pages = (((mm->end_code + ~page_mask) & page_mask) - (mm->start_code & page_mask)) /
-			(~page_mask + 1);
-	r->data_pages = mm->data_vm + mm->stack_vm;
+	if (fill_want & PTOP_WANT_SIDE) {
+		r->text_pages =
+		    (((mm->end_code + ~page_mask) & page_mask) - (mm->start_code & page_mask)) /
+		    (~page_mask + 1);
+		r->data_pages = mm->data_vm + mm->stack_vm;
+	}
 	rss_sum(mm, r);
 }
 
@@ -372,16 +385,6 @@ static __always_inline void pass_begin(void)
 }
 
 /*
- * What fill_record() is asked to fill beyond what every frame needs
- * (PTOP_WANT_*), set by each program before it calls it. In memory, read
- * at each test: a register the verifier learns a bit of at each test, and
- * every path with its own bits is a state of its own for the rest of the
- * record (four bits made the walk's check 387,000 instructions, 0.6 s of
- * system time at each start, instead of 24,000).
- */
-static __u32 fill_want;
-
-/*
  * t's record into r (zeroed here), its I/O and cgroup only when fill_want has
  * them, a kernel thread's name parts into x (zeroed by the
  * caller; NULL: left out); 0 when t is not in the reader's namespace.
@@ -443,12 +446,14 @@ static __always_inline int fill_record(struct task_struct *t, struct task_struct
 	r->cstime = sig->cstime;
 	r->nvcsw = t->nvcsw;
 	r->nivcsw = t->nivcsw;
-	r->min_flt = t->min_flt;
-	r->maj_flt = t->maj_flt;
-	r->sig_min_flt = sig->min_flt;
-	r->sig_maj_flt = sig->maj_flt;
-	r->cmin_flt = sig->cmin_flt;
-	r->cmaj_flt = sig->cmaj_flt;
+	if (fill_want & PTOP_WANT_SIDE) {
+		r->min_flt = t->min_flt;
+		r->maj_flt = t->maj_flt;
+		r->sig_min_flt = sig->min_flt;
+		r->sig_maj_flt = sig->maj_flt;
+		r->cmin_flt = sig->cmin_flt;
+		r->cmaj_flt = sig->cmaj_flt;
+	}
 	if (fill_want & PTOP_WANT_IO) {
 		task_io(&t->ioac, &r->io);
 		task_io(&sig->ioac, &r->sig_io);
@@ -484,7 +489,7 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 	if (ctx->meta->seq_num == 0)
 		pass_begin();
 	__builtin_memset(&r->ext, 0, sizeof(r->ext));
-	fill_want = PTOP_WANT_IO | PTOP_WANT_CGROUP | PTOP_WANT_JOB;
+	fill_want = PTOP_WANT_IO | PTOP_WANT_CGROUP | PTOP_WANT_JOB | PTOP_WANT_SIDE;
 	if (fill_record(t, t, &r->task, &r->ext))
 		bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;

@@ -52,24 +52,26 @@ struct ptop_task {
 	__u64 start_boottime;			 /* ns after boot */
 	__u64 cutime, cstime;			 /* ns: the group's waited-for dead children */
 	__u64 nvcsw, nivcsw;
-	__u64 min_flt, maj_flt;		/* page faults: this task's */
-	__u64 sig_min_flt, sig_maj_flt; /* the group's dead threads' */
-	__u64 cmin_flt, cmaj_flt;	/* the group's waited-for dead children's */
-	__u64 total_vm;			/* pages; 0 without an mm */
-	__s64 rss[PTOP_MM_N];		/* pages, the per-CPU parts summed when rss_exact */
+	__u64 total_vm;	      /* pages; 0 without an mm */
+	__s64 rss[PTOP_MM_N]; /* pages, the per-CPU parts summed when rss_exact */
 	__u32 has_mm, rss_exact;
-	__u32 ext_at; /* the walk's: 1 + its names' index in the names map, 0: none */
-	__u32 text_pages, data_pages; /* as statm counts them (with an mm) */
-	__u32 has_fds;		      /* nr_fds and nofile hold (PTOP_WANT_FDS, a leader's) */
+	__u32 ext_at;  /* the walk's: 1 + its names' index in the names map, 0: none */
+	__u32 has_fds; /* nr_fds and nofile hold (PTOP_WANT_FDS, a leader's) */
 	char comm[16];
 	/*
 	 * From here on, what a frame reads only when asked (PTOP_WANT_*): zeroed
 	 * and written only then (else left as they were), so that a frame with
-	 * none of them touches 400 bytes a task, not 560. Each cache line a task
-	 * writes costs the walk: 144 bytes more a record made it 1.2x slower.
+	 * none of them writes 272 bytes a task, not 488, and loads none of the
+	 * lines of the signal and mm structures they sit in. Each cache line a
+	 * task writes or loads costs the walk: 144 bytes more a record made it
+	 * 1.2x slower, and so did the faults and segments read every frame.
 	 */
-	struct ptop_io io, sig_io; /* this task's; the group's dead threads' (PTOP_WANT_IO) */
-	__u64 cgroup_id;	   /* its unified-hierarchy cgroup's kernfs id (PTOP_WANT_CGROUP) */
+	__u64 min_flt, maj_flt;		/* page faults: this task's (PTOP_WANT_SIDE) */
+	__u64 sig_min_flt, sig_maj_flt; /* the group's dead threads' */
+	__u64 cmin_flt, cmaj_flt;	/* the group's waited-for dead children's */
+	__u32 text_pages, data_pages;	/* as statm counts them (with an mm; PTOP_WANT_SIDE) */
+	struct ptop_io io, sig_io;	/* this task's; the group's dead threads' (PTOP_WANT_IO) */
+	__u64 cgroup_id; /* its unified-hierarchy cgroup's kernfs id (PTOP_WANT_CGROUP) */
 	/* a leader's only, as stat shows them (threads take their process's): process group,
 	 * session, controlling terminal (stat's tty_nr), its foreground group (-1: no terminal) */
 	__s32 pgrp, session, tty_nr, tpgid;
@@ -79,7 +81,7 @@ struct ptop_task {
 };
 
 /* Where the members a frame reads only when asked begin. */
-#define PTOP_TASK_WANTED __builtin_offsetof(struct ptop_task, io)
+#define PTOP_TASK_WANTED __builtin_offsetof(struct ptop_task, min_flt)
 
 /*
  * A kernel thread's name parts (ext_kind says which). The iterator writes
@@ -106,6 +108,7 @@ struct ptop_iter_record {
 #define PTOP_WANT_CGROUP 2 /* cgroup_id */
 #define PTOP_WANT_JOB 4	   /* a leader's pgrp, session, tty_nr, tpgid, policy, rt_priority */
 #define PTOP_WANT_FDS 8	   /* a leader's nr_fds and nofile */
+#define PTOP_WANT_SIDE 16  /* page faults, text_pages and data_pages: the rows' side members */
 
 struct ptop_walk_args {
 	__u32 want; /* PTOP_WANT_* */
