@@ -32,15 +32,15 @@ static struct frame_proc row(int pid, uint64_t start, uint64_t base)
 					 .has_blkio = true,
 					 .blkio_ticks = base,
 					 .has_swapin = true,
-					 .swapin_delay_ns = base * 2000000};
+					 .swapin_delay_ns = base * 2000000,
+					 .has_run_delay = true,
+					 .run_delay_ns = base * 1000000};
 	return (struct frame_proc){.pid = pid,
 				   .tgid = pid,
 				   .start_ticks = start,
 				   .has_ctxsw = true,
 				   .vctxsw = base + 5,
 				   .nvctxsw = base + 2,
-				   .has_run_delay = true,
-				   .run_delay_ns = base * 1000000,
 				   .side = side};
 }
 
@@ -111,7 +111,7 @@ static void test_unread(void **state)
 	a[0].side->has_swapin = false;
 	frame_of(&f, a, 1, 0);
 	deltas_frame(d, &f);
-	b[0].has_run_delay = false;
+	b[0].side->has_run_delay = false;
 	frame_of(&f, b, 1, 1.0);
 	deltas_frame(d, &f);
 	assert_true(b[0].side->has_dflt);

@@ -106,14 +106,14 @@ void deltas_frame(struct deltas *d, struct frame *f)
 				      .thread = frame_proc_is_thread(p),
 				      .flt = ps->has_flt,
 				      .ctx = p->has_ctxsw,
-				      .run = p->has_run_delay,
+				      .run = ps->has_run_delay,
 				      .blkio = ps->has_blkio,
 				      .swapin = ps->has_swapin,
 				      .start_ticks = p->start_ticks,
 				      .minflt = ps->minflt,
 				      .majflt = ps->majflt,
 				      .ctxsw = p->vctxsw + p->nvctxsw,
-				      .run_delay_ns = p->run_delay_ns,
+				      .run_delay_ns = ps->run_delay_ns,
 				      .blkio_ticks = ps->blkio_ticks,
 				      .swapin_ns = ps->swapin_delay_ns};
 		const struct delta_row *o = prev_of(d, &r, &at);

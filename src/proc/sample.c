@@ -857,18 +857,19 @@ static void sample_ns(struct sampler *s, const struct proc_slot *slot, struct fr
 static void sample_run_delay(struct sampler *s, struct proc_slot *slot, struct frame_proc *p,
 			     unsigned needs)
 {
+	struct frame_proc_side *ps = frame_side_w(p);
 	struct proc_schedstat ss;
 	char buf[96];
 	ssize_t n;
 
-	p->has_run_delay = false;
-	p->run_delay_ns = 0;
+	ps->has_run_delay = false;
+	ps->run_delay_ns = 0;
 	if (!(needs & ROW_NEED_SCHEDSTAT))
 		return;
 	n = side_read(s, slot, p, PROC_FILE_SCHEDSTAT, "schedstat", buf, sizeof(buf));
 	if (n >= 0 && !proc_parse_schedstat(buf, (size_t)n, &ss)) {
-		p->has_run_delay = true;
-		p->run_delay_ns = ss.wait_ns;
+		ps->has_run_delay = true;
+		ps->run_delay_ns = ss.wait_ns;
 	}
 }
 
