@@ -108,6 +108,7 @@ enum {
 	FD_LINK,
 	FD_WALK,
 	FD_RECORDS,
+	FD_RECORDS_X,
 	FD_NAMES,
 	FD_DELTA, /* the delta pass, its slots, their names and the switch hook's link */
 	FD_PROCS,
@@ -169,6 +170,7 @@ struct bpfsrc {
 	int fd[NFDS];
 	size_t map_cap;		       /* records the walk's maps hold; 0: no walk */
 	struct mapped map, names;      /* the first records and kernel threads' names */
+	struct mapped xmap;	       /* the rest of the first records, when asked (want) */
 	bool walked;		       /* this frame's records are the walk's */
 	bool want_delta;	       /* the delta pass asked for (bpfsrc_open()) */
 	size_t delta_cap;	       /* processes the delta's slots hold; 0: no delta */
@@ -413,6 +415,8 @@ static int open_load(struct ptop_tasks **out, size_t cap, size_t dcap, const str
 		bpf_program__set_autoload(skel->progs.ptop_walk, false);
 	err = bpf_map__set_max_entries(skel->maps.records, cap ? (uint32_t)cap : 1);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.records_x, cap ? (uint32_t)cap : 1);
+	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.names, cap ? (uint32_t)cap : 1);
 	skel->rodata->delta_cap = slots;
 	skel->rodata->switch_spin = o->spin;
@@ -611,6 +615,7 @@ static int load(int fd[NFDS], const struct load_opts *o, struct load_errs *e)
 	if (bpf_program__fd(skel->progs.ptop_walk) >= 0) {
 		fd[FD_WALK] = dup_fd(bpf_program__fd(skel->progs.ptop_walk));
 		fd[FD_RECORDS] = dup_fd(bpf_map__fd(skel->maps.records));
+		fd[FD_RECORDS_X] = dup_fd(bpf_map__fd(skel->maps.records_x));
 		fd[FD_NAMES] = dup_fd(bpf_map__fd(skel->maps.names));
 	}
 	/* the walk whole or not at all: the parent takes the link alone or all four;
@@ -761,6 +766,7 @@ static void drop_walk(struct bpfsrc *b)
 {
 	drop_delta(b, -ENOENT);
 	unmap(&b->map);
+	unmap(&b->xmap);
 	unmap(&b->names);
 	b->map_cap = 0;
 	close_fds(b->fd, FD_WALK, FD_DELTA);
@@ -1248,8 +1254,8 @@ static uint64_t pages_kb(int64_t pages, uint64_t page_kb)
 }
 
 /* Memory of a task that has an mm (statm's and status's figures). */
-static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, const struct frame *f,
-		     struct frame_proc *p)
+static void fill_mem(const struct ptop_task *r, const struct ptop_task_x *rx,
+		     const struct bpfsrc_ctx *c, const struct frame *f, struct frame_proc *p)
 {
 	struct frame_proc_side *ps = frame_side_w(p);
 	int64_t shared = r->rss[PTOP_MM_FILE] + r->rss[PTOP_MM_SHMEM];
@@ -1262,8 +1268,8 @@ static void fill_mem(const struct ptop_task *r, const struct bpfsrc_ctx *c, cons
 	p->rss_file_kb = pages_kb(r->rss[PTOP_MM_FILE], c->page_kb);
 	ps->rss_shmem_kb = pages_kb(r->rss[PTOP_MM_SHMEM], c->page_kb);
 	ps->has_rsssh = true;
-	ps->code_kb = (uint64_t)r->text_pages * c->page_kb;
-	ps->data_kb = (uint64_t)r->data_pages * c->page_kb;
+	ps->code_kb = (uint64_t)rx->text_pages * c->page_kb;
+	ps->data_kb = (uint64_t)rx->data_pages * c->page_kb;
 	p->mem_pct = f->mem.total ? (double)p->rss_kb * 100.0 / (double)f->mem.total : 0;
 }
 
@@ -1283,6 +1289,26 @@ static const struct ptop_names *ext_of(const struct bpfsrc *b, const struct ptop
 	if (!r->ext_at || r->ext_at > b->names.len / sizeof(struct ptop_names))
 		return NULL;
 	return (const struct ptop_names *)b->names.at + (r->ext_at - 1);
+}
+
+/*
+ * The rest of r's record (what a frame reads only when asked): beside it in
+ * the iterator's stream and in the delta's slot, at its index in the walk's
+ * records_x map; zeros where that was not mapped (a frame that asked for none).
+ */
+static const struct ptop_task_x *x_of(const struct bpfsrc *b, const struct ptop_task *r)
+{
+	static const struct ptop_task_x none;
+	size_t i;
+
+	if (b->delta_frame)
+		return &((const struct ptop_proc *)(const void *)r)->tx;
+	if (!b->walked)
+		return &((const struct ptop_iter_record *)(const void *)r)->x;
+	i = (size_t)(r - (const struct ptop_task *)(const void *)b->map.at);
+	if (!b->xmap.at || (i + 1) * sizeof(struct ptop_task_x) > b->xmap.len)
+		return &none;
+	return (const struct ptop_task_x *)(const void *)b->xmap.at + i;
 }
 
 /* The name /proc/PID/stat shows (proc_task_name()), at most PROC_COMM_MAX - 1 bytes. */
@@ -1357,6 +1383,7 @@ static void fill_task(const struct bpfsrc *b, const struct ptop_task *r, const s
 static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct group *g,
 		      const struct bpfsrc_ctx *c, struct frame *f, struct frame_proc *p)
 {
+	const struct ptop_task_x *rx = x_of(b, r);
 	struct frame_proc_side *ps;
 
 	memset(p, 0, sizeof(*p));
@@ -1382,22 +1409,22 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	ps->dirty_pages = 0;
 	/* as stat sums them: every live thread's, the leader's included, and the dead ones' */
 	ps->has_flt = b->side;
-	ps->minflt = g->min_flt + r->sig_min_flt;
-	ps->majflt = g->maj_flt + r->sig_maj_flt;
-	ps->cminflt = r->cmin_flt;
-	ps->cmajflt = r->cmaj_flt;
+	ps->minflt = g->min_flt + rx->sig_min_flt;
+	ps->majflt = g->maj_flt + rx->sig_maj_flt;
+	ps->cminflt = rx->cmin_flt;
+	ps->cmajflt = rx->cmaj_flt;
 	ps->has_job = c->job || b->delta_frame;
-	ps->pgrp = r->pgrp;
-	ps->session = r->session;
-	ps->tty_nr = r->tty_nr;
-	ps->tpgid = r->tpgid;
-	ps->policy = r->policy;
-	ps->rt_priority = r->rt_priority;
+	ps->pgrp = rx->pgrp;
+	ps->session = rx->session;
+	ps->tty_nr = rx->tty_nr;
+	ps->tpgid = rx->tpgid;
+	ps->policy = rx->policy;
+	ps->rt_priority = rx->rt_priority;
 	/* the leader's mm: none once it exited, as /proc/PID/stat shows then */
 	if (r->has_mm)
-		fill_mem(r, c, f, p);
+		fill_mem(r, rx, c, f, p);
 	if (c->cgroups && b->cgroup_ids) {
-		const char *path = cgroup_ids_path(b->cgroup_ids, r->cgroup_id);
+		const char *path = cgroup_ids_path(b->cgroup_ids, rx->cgroup_id);
 
 		if (path)
 			p->cgroup = cgroup_names_get(c->cgroups, path, strlen(path), &p->container);
@@ -1406,13 +1433,13 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 	 * not in the records unless asked for (PTOP_TASK_WANTED) */
 	p->has_io = ps->has_io_ops = c->io;
 	if (c->io) {
-		p->io_rchar = g->io.rchar + r->sig_io.rchar;
-		p->io_wchar = g->io.wchar + r->sig_io.wchar;
-		p->io_read_bytes = g->io.read_bytes + r->sig_io.read_bytes;
-		p->io_write_bytes = g->io.write_bytes + r->sig_io.write_bytes;
-		ps->io_syscr = g->io.syscr + r->sig_io.syscr;
-		ps->io_syscw = g->io.syscw + r->sig_io.syscw;
-		ps->io_cancelled = g->io.cancelled_write_bytes + r->sig_io.cancelled_write_bytes;
+		p->io_rchar = g->io.rchar + rx->sig_io.rchar;
+		p->io_wchar = g->io.wchar + rx->sig_io.wchar;
+		p->io_read_bytes = g->io.read_bytes + rx->sig_io.read_bytes;
+		p->io_write_bytes = g->io.write_bytes + rx->sig_io.write_bytes;
+		ps->io_syscr = g->io.syscr + rx->sig_io.syscr;
+		ps->io_syscw = g->io.syscw + rx->sig_io.syscw;
+		ps->io_cancelled = g->io.cancelled_write_bytes + rx->sig_io.cancelled_write_bytes;
 	}
 	cputime_adjust(g->ut + r->sig_utime, g->st + r->sig_stime, g->rt + r->sig_runtime,
 		       r->sig_prev_utime, r->sig_prev_stime, c->hz, &p->utime, &p->stime);
@@ -1507,8 +1534,14 @@ static size_t walk(struct bpfsrc *b, const struct bpfsrc_ctx *c)
 	}
 	found = o.retval;
 	if (found <= b->map_cap) {
+		/* the rest of each record only when asked: else its pages stay out of ptop's memory */
+		if (!args.want)
+			unmap(&b->xmap);
 		if (!map_part(&b->map, b->fd[FD_RECORDS], found * sizeof(struct ptop_task),
-			      b->map_cap * sizeof(struct ptop_task)))
+			      b->map_cap * sizeof(struct ptop_task)) &&
+		    (!args.want ||
+		     !map_part(&b->xmap, b->fd[FD_RECORDS_X], found * sizeof(struct ptop_task_x),
+			       b->map_cap * sizeof(struct ptop_task_x))))
 			return found;
 		drop_walk(b); /* the iterator alone, then */
 		return 0;
@@ -1656,6 +1689,7 @@ static void group_tasks(struct bpfsrc *b)
 		sort_tasks(b->leaders, b->nleaders);
 	for (size_t i = 0, next = 0; i < b->nrecs; i++) {
 		const struct ptop_task *r = b->recs[i], **l;
+		const struct ptop_task_x *x;
 		struct group *g;
 
 		/* a leader is the next of the list just made (when it needed no sort);
@@ -1674,20 +1708,19 @@ static void group_tasks(struct bpfsrc *b)
 		g->ut += r->utime;
 		g->st += r->stime;
 		g->rt += r->runtime;
-		/* what a frame did not ask for is not in the records: see PTOP_TASK_WANTED */
-		if (b->side) {
-			g->min_flt += r->min_flt;
-			g->maj_flt += r->maj_flt;
-		}
-		if (!b->io)
-			continue; /* not in the records: see PTOP_TASK_WANTED */
-		g->io.rchar += r->io.rchar;
-		g->io.wchar += r->io.wchar;
-		g->io.read_bytes += r->io.read_bytes;
-		g->io.write_bytes += r->io.write_bytes;
-		g->io.syscr += r->io.syscr;
-		g->io.syscw += r->io.syscw;
-		g->io.cancelled_write_bytes += r->io.cancelled_write_bytes;
+		/* what a frame did not ask for is not in the records: see struct ptop_task_x */
+		if (!b->side && !b->io)
+			continue;
+		x = x_of(b, r);
+		g->min_flt += x->min_flt;
+		g->maj_flt += x->maj_flt;
+		g->io.rchar += x->io.rchar;
+		g->io.wchar += x->io.wchar;
+		g->io.read_bytes += x->io.read_bytes;
+		g->io.write_bytes += x->io.write_bytes;
+		g->io.syscr += x->io.syscr;
+		g->io.syscw += x->io.syscw;
+		g->io.cancelled_write_bytes += x->io.cancelled_write_bytes;
 	}
 }
 
@@ -1711,6 +1744,7 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 {
 	for (size_t i = 0; i < b->nrecs; i++) {
 		const struct ptop_task *r = b->recs[i], **l;
+		const struct ptop_task_x *x;
 		const struct frame_proc *from;
 		struct frame_proc_side *ts;
 		struct frame_proc *t;
@@ -1730,21 +1764,22 @@ static void thread_rows(struct bpfsrc *b, struct frame *f, const struct bpfsrc_c
 		/* its own faults and I/O, as task/TID/ shows them, not the process's sums
 		 * (its children's faults are the process's) */
 		ts = frame_side_w(t);
-		ts->minflt = r->min_flt;
-		ts->majflt = r->maj_flt;
-		t->io_rchar = r->io.rchar;
-		t->io_wchar = r->io.wchar;
-		t->io_read_bytes = r->io.read_bytes;
-		t->io_write_bytes = r->io.write_bytes;
-		ts->io_syscr = r->io.syscr;
-		ts->io_syscw = r->io.syscw;
-		ts->io_cancelled = r->io.cancelled_write_bytes;
+		x = x_of(b, r);
+		ts->minflt = x->min_flt;
+		ts->majflt = x->maj_flt;
+		t->io_rchar = x->io.rchar;
+		t->io_wchar = x->io.wchar;
+		t->io_read_bytes = x->io.read_bytes;
+		t->io_write_bytes = x->io.write_bytes;
+		ts->io_syscr = x->io.syscr;
+		ts->io_syscw = x->io.syscw;
+		ts->io_cancelled = x->io.cancelled_write_bytes;
 		cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, c->hz,
 			       &t->utime, &t->stime);
 		t->run_ns = r->runtime;
 		/* the leader has no mm once its thread exited: a live thread shows the process's */
 		if (r->has_mm && t->state != 'Z')
-			fill_mem(r, c, f, t);
+			fill_mem(r, x, c, f, t);
 		rates(b, c, f, t);
 		if (!c->user_threads)
 			frame_tasks_count(&f->tasks, t->state);
@@ -1810,6 +1845,7 @@ int bpfsrc_frame(struct bpfsrc *b, struct frame *f, const struct bpfsrc_ctx *c)
 /* One thread's counts from its record, as its task/TID/stat, status and io show them. */
 static void thread_of(const struct bpfsrc *b, const struct ptop_task *r, struct proc_thread *t)
 {
+	const struct ptop_task_x *x = x_of(b, r);
 	size_t n = strnlen(r->comm, sizeof(r->comm));
 
 	memset(t, 0, sizeof(*t));
@@ -1819,15 +1855,13 @@ static void thread_of(const struct bpfsrc *b, const struct ptop_task *r, struct 
 	t->start = (r->start_boottime + b->boottime_ns) / (1000000000ull / (uint64_t)b->hz);
 	cputime_adjust(r->utime, r->stime, r->runtime, r->prev_utime, r->prev_stime, b->hz,
 		       &t->utime, &t->stime);
-	if (b->side) {
-		t->minflt = r->min_flt;
-		t->majflt = r->maj_flt;
-	}
+	t->minflt = x->min_flt;
+	t->majflt = x->maj_flt;
 	t->vctx = r->nvcsw;
 	t->nvctx = r->nivcsw;
 	t->has_io = b->io;
-	t->read_bytes = r->io.read_bytes;
-	t->write_bytes = r->io.write_bytes;
+	t->read_bytes = x->io.read_bytes;
+	t->write_bytes = x->io.write_bytes;
 }
 
 /* Its threads' counts appended to bf->thr, as proc_facts_read() appends them. */
@@ -1860,9 +1894,9 @@ unsigned bpfsrc_facts(const struct bpfsrc *b, const struct frame_proc *p, unsign
 	g = &b->groups[l - b->leaders];
 	if ((what & PROC_FACT_FDS) && r->has_fds) {
 		out->has_fds = out->has_limit = true;
-		out->fds = r->nr_fds;
+		out->fds = x_of(b, r)->nr_fds;
 		out->fd_limit =
-		    r->nofile; /* RLIM_INFINITY is UINT64_MAX, as the parser's unlimited */
+		    x_of(b, r)->nofile; /* RLIM_INFINITY is UINT64_MAX, as the parser's unlimited */
 		got |= PROC_FACT_FDS;
 	}
 	if (!b->thread_facts)

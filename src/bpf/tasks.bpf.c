@@ -208,7 +208,8 @@ static __u32 fill_want;
 /* ~(page size - 1), set by the reader before load: statm's text is in whole pages */
 const volatile __u64 page_mask = ~4095ull;
 
-static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
+static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r,
+				    struct ptop_task_x *rx)
 {
 	struct mm_struct *mm = t->mm;
 
@@ -219,10 +220,10 @@ static __always_inline void task_mm(struct task_struct *t, struct ptop_task *r)
 	r->total_vm = mm->total_vm;
 	/* task_statm(): the code's pages, whole; data and stack mappings */
 	if (fill_want & PTOP_WANT_SIDE) {
-		r->text_pages =
+		rx->text_pages =
 		    (((mm->end_code + ~page_mask) & page_mask) - (mm->start_code & page_mask)) /
 		    (~page_mask + 1);
-		r->data_pages = mm->data_vm + mm->stack_vm;
+		rx->data_pages = mm->data_vm + mm->stack_vm;
 	}
 	rss_sum(mm, r);
 }
@@ -288,7 +289,7 @@ static __always_inline __s32 job_nr(struct pid *p)
  * Plain loads, as task_io(): a BPF_CORE_READ each would double what they
  * cost the walk.
  */
-static __always_inline void task_job(struct signal_struct *sig, struct ptop_task *r)
+static __always_inline void task_job(struct signal_struct *sig, struct ptop_task_x *r)
 {
 	struct tty_struct *tty = sig->tty;
 	struct tty_driver *drv;
@@ -342,15 +343,15 @@ static long fd_word(__u64 i, void *ctx)
  * it. has_fds stays 0 when the bitmap could not be read whole.
  */
 static __always_inline void task_fds(struct task_struct *u, struct signal_struct *sig,
-				     struct ptop_task *r)
+				     struct ptop_task *r, struct ptop_task_x *rx)
 {
 	struct files_struct *files = u->files;
 	struct fdtable *fdt;
 	__u32 max;
 	long turns;
 
-	r->nofile = sig->rlim[7].rlim_cur; /* RLIMIT_NOFILE */
-	r->nr_fds = 0;
+	rx->nofile = sig->rlim[7].rlim_cur; /* RLIMIT_NOFILE */
+	rx->nr_fds = 0;
 	r->has_fds = 0;
 	if (!files) {
 		r->has_fds = 1;
@@ -369,7 +370,7 @@ static __always_inline void task_fds(struct task_struct *u, struct signal_struct
 	turns = bpf_loop(fd_words + (fd_tail != 0), fd_word, NULL, 0);
 	if (turns != fd_words + (fd_tail != 0))
 		return;
-	r->nr_fds = fd_n;
+	rx->nr_fds = fd_n;
 	r->has_fds = 1;
 }
 
@@ -385,8 +386,8 @@ static __always_inline void pass_begin(void)
 }
 
 /*
- * t's record into r (zeroed here), its I/O and cgroup only when fill_want has
- * them, a kernel thread's name parts into x (zeroed by the
+ * t's record into r (zeroed here), what fill_want asks beyond it into rx
+ * (zeroed and written only then), a kernel thread's name parts into x (zeroed by the
  * caller; NULL: left out); 0 when t is not in the reader's namespace.
  * Pointer fields are loaded through u, t itself or an alias of t the verifier
  * does not trust (the walk's): where it trusts the base, each such load costs
@@ -396,15 +397,16 @@ static __always_inline void pass_begin(void)
  * checked for faults when it runs, a tenth more a frame.
  */
 static __always_inline int fill_record(struct task_struct *t, struct task_struct *u,
-				       struct ptop_task *r, struct ptop_names *x)
+				       struct ptop_task *r, struct ptop_task_x *rx,
+				       struct ptop_names *x)
 {
 	struct task_struct *leader;
 	struct signal_struct *sig;
 	const struct cred *cred;
 
-	__builtin_memset(r, 0, PTOP_TASK_WANTED);
+	__builtin_memset(r, 0, sizeof(*r));
 	if (fill_want)
-		__builtin_memset((char *)r + PTOP_TASK_WANTED, 0, sizeof(*r) - PTOP_TASK_WANTED);
+		__builtin_memset(rx, 0, sizeof(*rx));
 	leader = u->group_leader;
 	sig = u->signal;
 	if (my_level == 0) {
@@ -447,29 +449,29 @@ static __always_inline int fill_record(struct task_struct *t, struct task_struct
 	r->nvcsw = t->nvcsw;
 	r->nivcsw = t->nivcsw;
 	if (fill_want & PTOP_WANT_SIDE) {
-		r->min_flt = t->min_flt;
-		r->maj_flt = t->maj_flt;
-		r->sig_min_flt = sig->min_flt;
-		r->sig_maj_flt = sig->maj_flt;
-		r->cmin_flt = sig->cmin_flt;
-		r->cmaj_flt = sig->cmaj_flt;
+		rx->min_flt = t->min_flt;
+		rx->maj_flt = t->maj_flt;
+		rx->sig_min_flt = sig->min_flt;
+		rx->sig_maj_flt = sig->maj_flt;
+		rx->cmin_flt = sig->cmin_flt;
+		rx->cmaj_flt = sig->cmaj_flt;
 	}
 	if (fill_want & PTOP_WANT_IO) {
-		task_io(&t->ioac, &r->io);
-		task_io(&sig->ioac, &r->sig_io);
+		task_io(&t->ioac, &rx->io);
+		task_io(&sig->ioac, &rx->sig_io);
 	}
 	if (fill_want & PTOP_WANT_CGROUP)
-		r->cgroup_id = task_cgroup_id(u);
+		rx->cgroup_id = task_cgroup_id(u);
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
 	/* a thread's memory is its process's, wanted only once the leader has none */
 	if (u == leader || leader->exit_state)
-		task_mm(u, r);
+		task_mm(u, r, rx);
 	if (u == leader && (fill_want & PTOP_WANT_FDS))
-		task_fds(u, sig, r);
+		task_fds(u, sig, r, rx);
 	if (u == leader && (fill_want & PTOP_WANT_JOB)) {
-		r->policy = t->policy;
-		r->rt_priority = t->rt_priority;
-		task_job(sig, r);
+		rx->policy = t->policy;
+		rx->rt_priority = t->rt_priority;
+		task_job(sig, rx);
 	}
 	if (x && (t->flags & PF_KTHREAD))
 		task_ext(u, r, x);
@@ -490,7 +492,7 @@ int ptop_tasks(struct bpf_iter__task *ctx)
 		pass_begin();
 	__builtin_memset(&r->ext, 0, sizeof(r->ext));
 	fill_want = PTOP_WANT_IO | PTOP_WANT_CGROUP | PTOP_WANT_JOB | PTOP_WANT_SIDE;
-	if (fill_record(t, t, &r->task, &r->ext))
+	if (fill_record(t, t, &r->task, &r->x, &r->ext))
 		bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;
 }
@@ -532,6 +534,10 @@ extern void bpf_task_release(struct task_struct *p) __ksym __weak;
 	}
 
 MAPPED_ARRAY(struct ptop_task) records SEC(".maps");
+/* The rest of each record, at its index, when the frame asks for some of it (fill_want). */
+MAPPED_ARRAY(struct ptop_task_x) records_x SEC(".maps");
+/* Where a frame that asks for none of it has the rest written: nowhere read. */
+static struct ptop_task_x x_none;
 /* Kernel threads' name parts, for the records of the walk (ptop_task.ext_at). */
 MAPPED_ARRAY(struct ptop_names) names SEC(".maps");
 
@@ -555,9 +561,12 @@ int ptop_walk(struct ptop_walk_args *args)
 	bpf_iter_task_new(&it, NULL, ITER_ALL_THREADS);
 	while ((t = bpf_iter_task_next(&it))) {
 		struct ptop_task *r = bpf_map_lookup_elem(&records, &walk_n);
+		struct ptop_task_x *rx = &x_none;
 		struct ptop_names *x = NULL;
 
-		if (!r) {
+		if (fill_want)
+			rx = bpf_map_lookup_elem(&records_x, &walk_n);
+		if (!r || !rx) {
 			walk_found++; /* no room: counted, so the reader knows */
 			continue;
 		}
@@ -568,7 +577,7 @@ int ptop_walk(struct ptop_walk_args *args)
 		}
 		/* the cast (kernel 6.2 and later) is inlined: no call when it runs */
 		if (fill_record(t, bpf_rdonly_cast(t, bpf_core_type_id_kernel(struct task_struct)),
-				r, x)) {
+				r, rx, x)) {
 			if (x)
 				r->ext_at = ++walk_names;
 			walk_n++;
@@ -769,7 +778,7 @@ static __always_inline void refresh(struct task_struct *t, struct task_struct *u
 		if (x)
 			__builtin_memset(x, 0, sizeof(*x));
 	}
-	if (!fill_record(t, u, &p->t, x))
+	if (!fill_record(t, u, &p->t, &p->tx, x))
 		p->t.pid = 0; /* not in the reader's namespace: kept, not shown */
 	else if (x)
 		p->t.ext_at = d_slot + 1;
@@ -820,10 +829,10 @@ static __always_inline void touch(struct task_struct *t, struct task_struct *u, 
 	p->t.total_vm = 0;
 	for (int i = 0; i < PTOP_MM_N; i++)
 		p->t.rss[i] = 0;
-	task_mm(u, &p->t);
+	task_mm(u, &p->t, &p->tx);
 	/* another process can raise its limit (prlimit) or share its table (CLONE_FILES) */
 	if (d_want & PTOP_WANT_FDS)
-		task_fds(u, u->signal, &p->t);
+		task_fds(u, u->signal, &p->t, &p->tx);
 }
 
 /* bpf_loop()'s body: slot i freed when no pass saw its process this time. */

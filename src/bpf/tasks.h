@@ -58,14 +58,19 @@ struct ptop_task {
 	__u32 ext_at;  /* the walk's: 1 + its names' index in the names map, 0: none */
 	__u32 has_fds; /* nr_fds and nofile hold (PTOP_WANT_FDS, a leader's) */
 	char comm[16];
-	/*
-	 * From here on, what a frame reads only when asked (PTOP_WANT_*): zeroed
-	 * and written only then (else left as they were), so that a frame with
-	 * none of them writes 272 bytes a task, not 488, and loads none of the
-	 * lines of the signal and mm structures they sit in. Each cache line a
-	 * task writes or loads costs the walk: 144 bytes more a record made it
-	 * 1.2x slower, and so did the faults and segments read every frame.
-	 */
+};
+
+/*
+ * What a frame reads of a task only when asked (PTOP_WANT_*), in a record of
+ * its own beside the task's (the walk: the records_x map, at the same index),
+ * zeroed and written only then: a default frame writes and maps 272 bytes a
+ * task, not 488, and loads none of the lines of the signal and mm structures
+ * these sit in. Each cache line a task writes or loads costs the walk (144
+ * bytes more a record made it 1.2x slower, and so did the faults and
+ * segments read every frame), and each page of records mapped is the
+ * reader's memory.
+ */
+struct ptop_task_x {
 	__u64 min_flt, maj_flt;		/* page faults: this task's (PTOP_WANT_SIDE) */
 	__u64 sig_min_flt, sig_maj_flt; /* the group's dead threads' */
 	__u64 cmin_flt, cmaj_flt;	/* the group's waited-for dead children's */
@@ -80,9 +85,6 @@ struct ptop_task {
 	__u64 nofile;		   /* a leader's soft RLIMIT_NOFILE (~0: unlimited), when has_fds */
 };
 
-/* Where the members a frame reads only when asked begin. */
-#define PTOP_TASK_WANTED __builtin_offsetof(struct ptop_task, min_flt)
-
 /*
  * A kernel thread's name parts (ext_kind says which). The iterator writes
  * them after every record (struct ptop_iter_record); the walk only for
@@ -96,6 +98,7 @@ struct ptop_names {
 
 struct ptop_iter_record {
 	struct ptop_task task;
+	struct ptop_task_x x;
 	struct ptop_names ext;
 };
 
@@ -121,6 +124,7 @@ struct ptop_walk_args {
  */
 struct ptop_proc {
 	struct ptop_task t;	/* the leader's; t.pid 0: a free slot, or not in the reader's ns */
+	struct ptop_task_x tx;	/* the rest of the leader's */
 	__u64 ut, st, rt;	/* ns: its live threads' utime, stime, sum_exec_runtime */
 	__u64 min_flt, maj_flt; /* its live threads' page faults */
 	struct ptop_io io;	/* its live threads' (PTOP_WANT_IO) */
