@@ -129,9 +129,10 @@ EOF
 fi
 
 # --- ptoprc's layout, written by W, drawn the same after a restart ---------
-# header_shape: the header's rows with the figures and bars taken out
+# header_shape: the header's rows with the figures (and their units: the
+# memory used may cross a GiB between the two) and bars taken out
 header_shape() {
-	screen | awk '/Processes/ { exit } { print }' | sed 's/[0-9.|]//g; s/  */ /g'
+	screen | awk '/Processes/ { exit } { print }' | sed -E 's/[0-9.]+[KMGTPE]?//g; s/[|]//g; s/  */ /g'
 }
 printf 'meters = swap,cpu:text | uptime,memory\nper_cpu = no\n' >"$rc"
 tm_start ptop3 "$PTOP" -d 5
