@@ -113,6 +113,7 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->summary_unit, b->summary_unit);
 	assert_int_equal(a->task_unit, b->task_unit);
 	assert_int_equal(a->load_line, b->load_line);
+	assert_int_equal(a->screen_tabs, b->screen_tabs);
 	assert_int_equal(a->ncounters, b->ncounters);
 	for (int i = 0; i < a->ncounters; i++)
 		assert_string_equal(a->counters[i], b->counters[i]);
@@ -192,6 +193,8 @@ static void test_defaults(void **state)
 	assert_int_equal(c.summary_unit, UNIT_MIB);
 	assert_int_equal(c.task_unit, UNIT_KIB);
 	assert_true(c.load_line);
+	/* htop's tabs' line, as htop shows it without an htoprc */
+	assert_true(c.screen_tabs);
 }
 
 static void round_trip(struct tmp *t, const char *rel, const struct ui_config *want,
@@ -245,6 +248,7 @@ static void test_round_trip(void **state)
 	all.summary_unit = UNIT_GIB;
 	all.task_unit = UNIT_EIB;
 	all.load_line = false;
+	all.screen_tabs = false;
 	all.scheme = UI_SCHEME_LIGHT;
 	/* both columns, in an order the file keeps (left ones first), modes not the default */
 	all.nmeters = 6;
@@ -362,6 +366,7 @@ static void test_written_text(void **state)
 	assert_non_null(strstr(buf, "\nsummary_unit = MiB\n"));
 	assert_non_null(strstr(buf, "\ntask_unit = KiB\n"));
 	assert_non_null(strstr(buf, "\nload_line = yes\n"));
+	assert_non_null(strstr(buf, "\nscreen_tabs = yes\nscreen = Main | "));
 	/* htop's header: two columns */
 	assert_non_null(strstr(buf, "\nmeters = cpu,memory,swap | tasks,load,uptime\n"));
 }
@@ -528,6 +533,14 @@ static void test_bad_line_messages(void **state)
 	     "ptoprc:2: screen: a screen's name is at most 20 bytes"},
 	    {"screen = tab\ttab | pid | cpu",
 	     "ptoprc:2: screen: a screen's name has no '|' and no control character"},
+	    {"screen_tabs = maybe", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs =", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = 2", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = no no", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = no # hidden", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = n\033[0m", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs | no", "ptoprc:2: expected key = value"},
+	    {"screen_tab = no", "ptoprc:2: screen_tab: unknown setting"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -824,6 +837,7 @@ static void test_good_spellings(void **state)
 			    "summary_unit = gib\n"
 			    "task_unit = m\n"
 			    "load_line = off\n"
+			    "screen_tabs=OFF \t\r\n"
 			    "columns = PID , user\tcpu\n");
 	assert_int_equal(config_read(t->path, &c, &errors), 0);
 	if (errors.len)
@@ -843,6 +857,7 @@ static void test_good_spellings(void **state)
 	assert_int_equal(c.summary_unit, UNIT_GIB);
 	assert_int_equal(c.task_unit, UNIT_MIB);
 	assert_false(c.load_line);
+	assert_false(c.screen_tabs);
 	assert_int_equal(c.ncolumns, 4);
 	assert_int_equal(c.columns[0], FIELD_PID);
 	assert_int_equal(c.columns[1], FIELD_USER);
@@ -1434,6 +1449,8 @@ static void test_htoprc_htop2(void **state)
 	assert_false(c.tree);
 	assert_true(c.color);
 	assert_true(c.delay_s == 1.5);
+	/* htop 3.2 reading a file without screen_tabs shows no tabs */
+	assert_false(c.screen_tabs);
 	assert_null(strstr(said.p, "no such"));
 	sbuf_free(&said);
 }
@@ -1532,6 +1549,7 @@ static void test_htoprc_screens(void **state)
 	import_htoprc("htop-3.2.2-screens", &c, &said);
 	assert_int_equal(c.ntabs, 3);
 	assert_int_equal(c.tab, 0);
+	assert_true(c.screen_tabs); /* screen_tabs=1 */
 	assert_tab(&c.tabs[1], "I/O", io, 5, FIELD_IO_RATE, false, false);
 	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, true, true);
 	/* the first one shows */
@@ -1565,6 +1583,43 @@ static void test_htoprc_many_screens(void **state)
 	sbuf_free(&said);
 }
 
+/*
+ * htoprc's screen_tabs as htop reads it: a number, so 0, nothing and text
+ * are off and any other number on; the last line wins; a file without the
+ * line has no tabs, but an empty file is none to htop, which shows them.
+ */
+static void test_htoprc_screen_tabs(void **state)
+{
+	struct tmp *t = *state;
+	static const struct {
+		const char *text;
+		bool tabs;
+	} cases[] = {
+	    {"screen_tabs=1\n", true},
+	    {"screen_tabs=0\n", false},
+	    {"screen_tabs=2\n", true},
+	    {"screen_tabs=-1\n", true},
+	    {"screen_tabs=\n", false},
+	    {"screen_tabs=yes\n", false},
+	    {"screen_tabs=1\nscreen_tabs=0\n", false},
+	    {"delay=15\nscreen:Main=PID Command\n", false},
+	    {"\n", false},
+	    {"", true},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf said = {0};
+		struct ui_config c;
+
+		write_text(t->path, cases[i].text);
+		config_defaults(&c);
+		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		if (c.screen_tabs != cases[i].tabs)
+			fail_msg("\"%s\": screen_tabs %d", cases[i].text, c.screen_tabs);
+		sbuf_free(&said);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1584,6 +1639,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_tab_ops),
 	    cmocka_unit_test(test_htoprc_screens),
 	    cmocka_unit_test_setup_teardown(test_htoprc_many_screens, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_htoprc_screen_tabs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),

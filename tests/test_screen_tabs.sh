@@ -10,6 +10,10 @@
 # screen after the one selected, named at the prompt; Columns adds a column
 # to it; closing Setup writes every screen to ptoprc, and a new ptop shows
 # the three tabs and the new screen's column when Tab reaches it.
+# With screen_tabs=0 in the htoprc, htop and ptop draw no tabs, the table's
+# headings right under the pane bar, and Tab still goes through the
+# screens. Setup's "Show tabs for screens" hides and shows the line at once,
+# and ptoprc's screen_tabs keeps it for the next ptop.
 # make check sets PTOP, srcdir and TMUX_BIN.
 
 NAME=test_screen_tabs
@@ -42,6 +46,12 @@ EOF
 
 main_heads='^ *PID +USER +MEM%[^ ]* +RES +Command'
 io_heads='^ *PID +USER +IO +DISK R/W[^ ]* *Command'
+mine_heads='^ *PID[^ ]* +PPID +Command'
+
+# under_bar PATTERN: whether the line under ptop's pane bar matches, now
+under_bar() {
+	screen | grep -A 1 '^ 1 Processes ' | tail -n 1 | grep -Eq "$1"
+}
 
 # --- htop: the same file, the same tabs (htop rewrites it as it quits) ------
 if [ -n "$HTOP" ]; then
@@ -60,6 +70,7 @@ cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
 tm_start ptop "$PTOP"
 expect '^\[Main\] \[I/O\]'
 expect "$main_heads"
+wait_for under_bar '^\[Main\] \[I/O\]' || fail "the tabs are not under the pane bar"
 keys Tab
 expect "$io_heads"
 keys Tab
@@ -115,8 +126,78 @@ tm_start again "$PTOP"
 expect '^\[Main\] \[Mine\] \[I/O\]'
 expect "$main_heads"
 keys Tab
-expect '^ *PID[^ ]* +PPID +Command'
+expect "$mine_heads"
 keys Tab
 expect "$io_heads"
+keys q
+
+# --- screen_tabs=0: no tabs' line in htop nor in ptop, the headings take it,
+# and Tab still goes through the screens (htop's Tab does not look at it) ---
+sed 's/^screen_tabs=1$/screen_tabs=0/' "$tmp/htoprc" >"$tmp/htoprc0"
+if [ -n "$HTOP" ]; then
+	mkdir -p "$XDG_CONFIG_HOME/htop"
+	cp "$tmp/htoprc0" "$XDG_CONFIG_HOME/htop/htoprc"
+	tm_start htop0 "$HTOP"
+	expect "$main_heads"
+	off_screen '\[Main\]' || fail "htop drew tabs with screen_tabs=0: not the htop this test knows"
+	keys Tab
+	expect "$io_heads"
+	htop_quit
+fi
+mv "$rc" "$tmp/ptoprc.three"
+mkdir -p "$XDG_CONFIG_HOME/htop"
+cp "$tmp/htoprc0" "$XDG_CONFIG_HOME/htop/htoprc"
+tm_start notabs "$PTOP"
+expect "$main_heads"
+off_screen '\[Main\]' || fail "tabs drawn with htoprc's screen_tabs=0"
+wait_for under_bar "$main_heads" || fail "the headings are not under the pane bar"
+keys Tab
+expect "$io_heads"
+wait_for under_bar "$io_heads" || fail "I/O's headings are not under the pane bar"
+keys Tab
+expect 'E: choose events'
+keys BTab
+expect "$io_heads"
+keys BTab
+expect "$main_heads"
+off_screen '\[I/O\]' || fail "tabs drawn after Tab"
+keys q
+
+# --- Setup's "Show tabs for screens" (Display options' second box): off,
+# the line goes at once and Tab still shows the next screen; ptoprc keeps
+# it; on again, the line is back ------------------------------------------
+rm -rf "$XDG_CONFIG_HOME/htop"
+mv "$tmp/ptoprc.three" "$rc"
+tm_start toggle "$PTOP"
+expect '^\[Main\] \[Mine\] \[I/O\]'
+keys F2
+expect '^Display options'
+keys Down Tab Down
+expect '\[x\] Show tabs for screens'
+keys Space
+expect '\[ \] Show tabs for screens'
+keys Escape
+expect "$main_heads"
+wait_for under_bar "$main_heads" || fail "the tabs' line stayed after Setup hid it"
+wait_for grep -q '^screen_tabs = no$' "$rc" || fail "ptoprc's screen_tabs: $(grep tabs "$rc")"
+keys Tab
+expect "$mine_heads"
+keys q
+
+tm_start hidden "$PTOP"
+expect "$main_heads"
+wait_for under_bar "$main_heads" || fail "ptoprc's screen_tabs = no not taken"
+keys Tab
+expect "$mine_heads"
+keys F2
+expect '^Display options'
+keys Down Tab Down
+expect '\[ \] Show tabs for screens'
+keys Space
+expect '\[x\] Show tabs for screens'
+keys Escape
+wait_for under_bar '^\[Main\] \[Mine\] \[I/O\]' || fail "Setup did not show the tabs again"
+expect "$mine_heads"
+wait_for grep -q '^screen_tabs = yes$' "$rc" || fail "ptoprc's screen_tabs: $(grep tabs "$rc")"
 keys q
 finish

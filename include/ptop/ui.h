@@ -112,6 +112,7 @@ struct ui_config {
 	/* the Processes pane's screens, at least one, and the one shown */
 	struct ui_tab tabs[UI_TABS_MAX];
 	unsigned ntabs, tab;
+	bool screen_tabs; /* htop's screen_tabs: the tabs' line shown (with two or more) */
 	double delay_s;
 	bool color;		    /* colour when the terminal has it */
 	enum ui_scheme scheme;	    /* which colours, when color (never UI_SCHEME_MONOCHROME) */
@@ -142,7 +143,8 @@ struct ui_config {
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane, memory bars, top's units
- * (MiB lines, KiB columns), the load line shown. */
+ * (MiB lines, KiB columns), the load line shown, one screen (Main), its tabs' line
+ * shown when there are more. */
 void config_defaults(struct ui_config *c);
 
 /*
@@ -235,7 +237,8 @@ int config_tab_move(struct ui_config *c, unsigned i, int dir);
  * are skipped without a word.
  */
 const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken);
-/* The screen lines for c into b, the shown tab's from c's columns, order and tree. */
+/* The screen_tabs line and the screen lines for c into b, the shown tab's
+ * from c's columns, order and tree. */
 void config_write_tabs(struct sbuf *b, const struct ui_config *c);
 
 /* ---- the display settings (src/ui/dispconfig.c) ---- */

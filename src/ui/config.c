@@ -29,6 +29,7 @@ void config_defaults(struct ui_config *c)
 	c->ntabs = 1;
 	snprintf(c->tabs[0].name, sizeof(c->tabs[0].name), "Main");
 	config_tab_save(c);
+	c->screen_tabs = true; /* as htop without an htoprc */
 	c->delay_s = 3.0;
 	c->color = true;
 	c->pane = 0; /* Processes */
@@ -196,6 +197,7 @@ static const char *apply_flag(struct ui_config *c, const char *key, const char *
 	    {"cmdline", offsetof(struct ui_config, cmdline)},
 	    {"load_line", offsetof(struct ui_config, load_line)},
 	    {"highlight_changes", offsetof(struct ui_config, highlight_changes)},
+	    {"screen_tabs", offsetof(struct ui_config, screen_tabs)},
 	};
 	bool b;
 

@@ -5,7 +5,8 @@
  * as htop 3 writes it: its screens ("screen:Main=PID USER ... Command", by
  * htop's names for the columns: field_defs[].htop, then ".sort_key=",
  * ".sort_direction=", ".tree_view=" lines), each a tab of the Processes
- * pane, the first shown; kernel and user threads, the delay in tenths,
+ * pane, the first shown, their line of tabs as screen_tabs says (off when a
+ * file lacks it, as in htop); kernel and user threads, the delay in tenths,
  * highlighting, monochrome, and the header's meters (column_meters_0 into the left column,
  * the others into the right one, each meter once, bar, text, graph or LED as
  * column_meter_modes_N says where the meter has it). Files from before htop
@@ -337,6 +338,8 @@ static bool take_display(const char *l, const char *v, struct ui_config *c)
 			c->delay_s = (double)t / 10; /* tenths, as htop's -d */
 	} else if (!strcmp(l, "highlight_changes")) {
 		c->highlight_changes = yes(v);
+	} else if (!strcmp(l, "screen_tabs")) {
+		c->screen_tabs = yes(v);
 	} else if (!strcmp(l, "highlight_changes_delay_secs")) {
 		long s = atol(v);
 
@@ -503,6 +506,10 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 		return err;
 	}
 	sbuf_cstr(&text);
+	/* htop's tabs are off unless the file says screen_tabs=1; an empty file
+	 * is none to htop, which then shows them */
+	if (text.len)
+		c->screen_tabs = false;
 	for (char *l = strtok_r(text.p, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *v = strchr(l, '=');
 

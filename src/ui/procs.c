@@ -408,7 +408,7 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 
 static unsigned procs_click(struct ui *ui, int y, int x)
 {
-	if (ui->cfg.ntabs > 1 && y == ui->table_y - 2)
+	if (tabs_shown(ui) && y == ui->table_y - 2)
 		return tabs_click(ui, x);
 	if (y == ui->table_y - 1) {
 		/* a click on a heading sorts by that column, as in htop */

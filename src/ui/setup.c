@@ -263,6 +263,8 @@ struct display_option {
 
 static const struct display_option display_options[] = {
     {N_("Tree view"), offsetof(struct ui_config, tree), UI_REBUILD},
+    /* htop's, which keeps Tab going through the screens when off */
+    {N_("Show tabs for screens"), offsetof(struct ui_config, screen_tabs), 0},
     {N_("A row per thread (top's H)"), offsetof(struct ui_config, threads), UI_REFETCH},
     {N_("Show a process's threads (htop's H)"), offsetof(struct ui_config, user_threads),
      UI_REFETCH},

@@ -5,7 +5,9 @@
  * (what the rest of the viewer reads and changes), copied back into its tab
  * when another is shown or the tabs change; adding, removing and moving
  * tabs as Setup's Screens panel does; ptoprc's "screen = NAME | COLUMNS |
- * SORT [reverse] [tree]" lines. Curses-free.
+ * SORT [reverse] [tree]" lines, after "screen_tabs = yes|no" (whether their
+ * line of tabs is shown; read with config.c's other yes-or-no settings).
+ * Curses-free.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -165,6 +167,7 @@ const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken)
 
 void config_write_tabs(struct sbuf *b, const struct ui_config *c)
 {
+	sbuf_printf(b, "screen_tabs = %s\n", c->screen_tabs ? "yes" : "no");
 	for (unsigned i = 0; i < c->ntabs; i++) {
 		const struct ui_tab *t = &c->tabs[i];
 		/* the shown tab's own copies may be behind: c's are its */

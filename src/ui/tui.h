@@ -287,7 +287,9 @@ bool screen_covers(const struct ui *ui);
 void screen_draw(struct ui *ui);
 
 /* tabs.c: the Processes pane's screens as tabs */
-/* With two or more screens, their tabs on line y: 1; else nothing drawn, 0. */
+/* Whether the tabs' line is shown: two or more screens, and screen_tabs on. */
+bool tabs_shown(const struct ui *ui);
+/* When tabs_shown(), the tabs on line y: 1; else nothing drawn, 0. */
 int tabs_draw(struct ui *ui, int y);
 /* Show screen i (< ui->cfg.ntabs): the reaction (its rows rebuilt, a frame now). */
 unsigned tabs_show(struct ui *ui, unsigned i);
