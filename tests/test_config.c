@@ -522,13 +522,17 @@ static void test_bad_line_messages(void **state)
 	     "ptoprc:2: screen: unknown or repeated column"},
 	    {"screen = Main | pid,pid | cpu", "ptoprc:2: screen: unknown or repeated column"},
 	    {"screen =  | pid,command | cpu", "ptoprc:2: screen: a screen needs a name"},
-	    {"screen = Main", "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree]"},
+	    {"screen = Main",
+	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed]"},
 	    {"screen = a | pid | cpu | tree",
-	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree]"},
+	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed]"},
 	    {"screen = Main | pid | nosuch", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = Main | pid |", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = Main | pid | cpu sideways",
-	     "ptoprc:2: screen: after the sort field: reverse or tree"},
+	     "ptoprc:2: screen: after the sort field: reverse, tree or collapsed"},
+	    {"screen = Main | pid | cpu tree collapsed=1",
+	     "ptoprc:2: screen: after the sort field: reverse, tree or collapsed"},
+	    {"screen = Main | pid | collapsed", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = A name far longer than twenty | pid | cpu",
 	     "ptoprc:2: screen: a screen's name is at most 20 bytes"},
 	    {"screen = tab\ttab | pid | cpu",
@@ -611,6 +615,7 @@ static void test_tabs_round_trip(void **state)
 	memcpy(c.columns, mine, sizeof(mine));
 	c.ncolumns = 3;
 	c.tree = true;
+	c.collapsed = true;
 	assert_int_equal(config_write(t->path, &c), 0);
 
 	config_defaults(&got);
@@ -622,11 +627,24 @@ static void test_tabs_round_trip(void **state)
 	assert_tab(&got.tabs[0], "Main", main_cols, 4, FIELD_CPU, false, false);
 	assert_tab(&got.tabs[1], "my tab é", mine, 3, FIELD_PID, false, true);
 	assert_tab(&got.tabs[2], "I/O", io, 3, FIELD_IO_RATE, true, false);
+	assert_false(got.tabs[0].collapsed);
+	assert_true(got.tabs[1].collapsed);
+	assert_false(got.tabs[2].collapsed);
 	/* the first one shows */
 	assert_int_equal(got.ncolumns, 4);
 	assert_memory_equal(got.columns, main_cols, sizeof(main_cols));
 	assert_int_equal(got.order.field, FIELD_CPU);
 	assert_false(got.tree);
+	assert_false(got.collapsed);
+	/* the words after the sort in any order; collapsed without tree too */
+	write_text(t->path, "screen = A | pid | cpu collapsed tree reverse\n"
+			    "screen = B | pid | cpu  collapsed\n");
+	assert_int_equal(config_read(t->path, &got, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(got.ntabs, 2);
+	assert_true(got.collapsed && got.tree && got.order.reverse);
+	assert_true(got.tabs[1].collapsed);
+	assert_false(got.tabs[1].tree);
 	sbuf_free(&errors);
 }
 
@@ -671,6 +689,13 @@ static void test_tab_ops(void **state)
 	assert_string_equal(c.tabs[1].name, "New");
 	assert_int_equal(c.tabs[1].ncolumns, 2);
 	assert_int_equal(c.tabs[1].order.field, FIELD_PID);
+	assert_false(c.tabs[1].collapsed);
+	/* the shown one's collapsed goes with it, and comes back */
+	c.collapsed = true;
+	config_tab_show(&c, 1);
+	assert_false(c.collapsed);
+	config_tab_show(&c, 0);
+	assert_true(c.collapsed);
 	/* one before the shown one moves it */
 	c.columns[0] = FIELD_PPID; /* Main's, changed in place */
 	assert_int_equal(config_tab_add(&c, 0), 0);
@@ -1552,6 +1577,10 @@ static void test_htoprc_screens(void **state)
 	assert_true(c.screen_tabs); /* screen_tabs=1 */
 	assert_tab(&c.tabs[1], "I/O", io, 5, FIELD_IO_RATE, false, false);
 	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, true, true);
+	/* .all_branches_collapsed, each screen's own */
+	assert_true(c.tabs[2].collapsed);
+	assert_false(c.tabs[1].collapsed);
+	assert_false(c.collapsed);
 	/* the first one shows */
 	assert_columns(&c, main_cols, 5);
 	assert_int_equal(c.order.field, FIELD_MEM);
@@ -1620,6 +1649,44 @@ static void test_htoprc_screen_tabs(void **state)
 	}
 }
 
+/*
+ * all_branches_collapsed: each screen's ".all_branches_collapsed" after its
+ * line (one before any screen belongs to none), or, in a file before
+ * screens, the top-level key, which a file with screens does not use (as
+ * htop reads it only from files of reader version 2 and before).
+ */
+static void test_htoprc_collapsed(void **state)
+{
+	struct tmp *t = *state;
+	static const struct {
+		const char *text;
+		bool first, second;
+	} cases[] = {
+	    {"screen:A=PID Command\n.all_branches_collapsed=1\nscreen:B=PID Command\n", true,
+	     false},
+	    {".all_branches_collapsed=1\nscreen:A=PID Command\nscreen:B=PID Command\n"
+	     ".all_branches_collapsed=7\n",
+	     false, true},
+	    {"screen:A=PID Command\n.all_branches_collapsed=yes\n", false, false},
+	    {"fields=0 1\nall_branches_collapsed=1\n", true, false},
+	    {"all_branches_collapsed=1\nscreen:A=PID Command\n", false, false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf said = {0};
+		struct ui_config c;
+
+		write_text(t->path, cases[i].text);
+		config_defaults(&c);
+		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		/* the first shows: its own in c */
+		if (c.collapsed != cases[i].first ||
+		    (c.ntabs > 1 && c.tabs[1].collapsed != cases[i].second))
+			fail_msg("case %zu: collapsed %d %d", i, c.collapsed, c.tabs[1].collapsed);
+		sbuf_free(&said);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1640,6 +1707,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_htoprc_screens),
 	    cmocka_unit_test_setup_teardown(test_htoprc_many_screens, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_htoprc_screen_tabs, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_htoprc_collapsed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),

@@ -163,7 +163,7 @@ expect "$main_heads"
 off_screen '\[I/O\]' || fail "tabs drawn after Tab"
 keys q
 
-# --- Setup's "Show tabs for screens" (Display options' second box): off,
+# --- Setup's "Show tabs for screens" (Display options' third box): off,
 # the line goes at once and Tab still shows the next screen; ptoprc keeps
 # it; on again, the line is back ------------------------------------------
 rm -rf "$XDG_CONFIG_HOME/htop"
@@ -172,7 +172,7 @@ tm_start toggle "$PTOP"
 expect '^\[Main\] \[Mine\] \[I/O\]'
 keys F2
 expect '^Display options'
-keys Down Tab Down
+keys Down Tab Down Down
 expect '\[x\] Show tabs for screens'
 keys Space
 expect '\[ \] Show tabs for screens'
@@ -191,7 +191,7 @@ keys Tab
 expect "$mine_heads"
 keys F2
 expect '^Display options'
-keys Down Tab Down
+keys Down Tab Down Down
 expect '\[ \] Show tabs for screens'
 keys Space
 expect '\[x\] Show tabs for screens'

@@ -100,15 +100,17 @@ struct ui_tab {
 	size_t ncolumns;
 	struct row_order order; /* its cumulative is not the tab's: ui_config's stays */
 	bool tree;
+	bool collapsed; /* htop's .all_branches_collapsed: every branch collapsed at start */
 };
 
 struct ui_config {
-	/* the shown tab's columns, order and tree, worked on in place (tabs[tab]'s
-	 * own copies are brought up to date by config_tab_save()) */
+	/* the shown tab's columns, order, tree and collapsed, worked on in place
+	 * (tabs[tab]'s own copies are brought up to date by config_tab_save()) */
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
 	struct row_order order;
 	bool tree;
+	bool collapsed;
 	/* the Processes pane's screens, at least one, and the one shown */
 	struct ui_tab tabs[UI_TABS_MAX];
 	unsigned ntabs, tab;
@@ -210,9 +212,9 @@ const char *const *config_counters(const struct ui_config *c, const char **names
 
 /* ---- the Processes pane's screens (src/ui/tabconfig.c) ---- */
 
-/* tabs[tab] takes the shown tab's columns, order and tree (kept in place in c). */
+/* tabs[tab] takes the shown tab's columns, order, tree and collapsed (kept in place in c). */
 void config_tab_save(struct ui_config *c);
-/* Show tab i (< ntabs): its columns, order and tree in place of c's, which are
+/* Show tab i (< ntabs): its columns, order, tree and collapsed in place of c's, which are
  * dropped (config_tab_show() keeps them); c's order.cumulative stays. */
 void config_tab_open(struct ui_config *c, unsigned i);
 /* config_tab_save(), then config_tab_open(c, i). */
@@ -230,7 +232,7 @@ int config_tab_remove(struct ui_config *c, unsigned i);
  * stays shown where it went. 0, or -EINVAL when there is no such neighbour. */
 int config_tab_move(struct ui_config *c, unsigned i, int dir);
 /*
- * ptoprc's "screen = NAME | COLUMNS | SORT [reverse] [tree]" into c: the
+ * ptoprc's "screen = NAME | COLUMNS | SORT [reverse] [tree] [collapsed]" into c: the
  * first line a file gives (*taken 0) replaces the tabs c had; *taken counts
  * the lines taken. NULL when taken, else why not (translatable, N_(); c
  * untouched); past UI_TABS_MAX, the first line past says so and the others

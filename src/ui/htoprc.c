@@ -4,16 +4,17 @@
  * htop's htoprc ($XDG_CONFIG_HOME/htop/htoprc, else ~/.config/htop/htoprc)
  * as htop 3 writes it: its screens ("screen:Main=PID USER ... Command", by
  * htop's names for the columns: field_defs[].htop, then ".sort_key=",
- * ".sort_direction=", ".tree_view=" lines), each a tab of the Processes
- * pane, the first shown, their line of tabs as screen_tabs says (off when a
- * file lacks it, as in htop); kernel and user threads, the delay in tenths,
- * highlighting, monochrome, and the header's meters (column_meters_0 into the left column,
- * the others into the right one, each meter once, bar, text, graph or LED as
- * column_meter_modes_N says where the meter has it). Files from before htop
- * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by
- * number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers less
- * one) and the meters as left_meters and right_meters: they are taken where
- * there is no screen. What ptop lacks is named, not guessed.
+ * ".sort_direction=", ".tree_view=", ".all_branches_collapsed=" lines),
+ * each a tab of the Processes pane, the first shown, their line of tabs as
+ * screen_tabs says (off when a file lacks it, as in htop); kernel and user
+ * threads, the delay in tenths, highlighting, monochrome, and the header's
+ * meters (column_meters_0 into the left column, the others into the right
+ * one, each meter once, bar, text, graph or LED as column_meter_modes_N
+ * says where the meter has it). Files from before htop 3.2's screens (htop
+ * 2, 3.0 and 3.1) name the columns and the sort by number ("fields=0 48 17
+ * ...", "sort_key=46": htop's field numbers less one) and the meters as
+ * left_meters and right_meters: they are taken where there is no screen.
+ * What ptop lacks is named, not guessed.
  * Curses-free: read through rcfile.c, as ptoprc is.
  */
 #include <errno.h>
@@ -319,7 +320,7 @@ struct htoprc_read {
 	/* htop's first column, then its others (three and four column layouts) */
 	struct htop_column cols[4];
 	/* the top-level keys of files before screens: what the first screen says wins */
-	int old_sort, old_dir, old_tree, reader_version;
+	int old_sort, old_dir, old_tree, old_collapsed, reader_version;
 	char *old_fields;
 	struct sbuf lacks; /* columns ptop has not */
 };
@@ -388,7 +389,7 @@ static void take_screen(struct htoprc_read *h, const char *name, char *v, struct
 	take_columns(v, t->columns, &t->ncolumns, &h->lacks);
 	/* htop's defaults for a screen that says no more */
 	t->order = (struct row_order){.field = FIELD_CPU};
-	t->tree = false;
+	t->tree = t->collapsed = false;
 	h->tab_sort[h->tab] = -1;
 	h->tab_dir[h->tab] = 0;
 }
@@ -409,6 +410,8 @@ static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_c
 			h->tab_dir[h->tab] = atoi(v);
 		else if (!strcmp(l, ".tree_view"))
 			c->tabs[h->tab].tree = yes(v);
+		else if (!strcmp(l, ".all_branches_collapsed"))
+			c->tabs[h->tab].collapsed = yes(v);
 	} else if (!strcmp(l, "fields")) {
 		h->old_fields = v;
 	} else if (!strcmp(l, "sort_key")) {
@@ -419,6 +422,8 @@ static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_c
 		h->old_dir = atoi(v);
 	} else if (!strcmp(l, "tree_view")) {
 		h->old_tree = yes(v);
+	} else if (!strcmp(l, "all_branches_collapsed")) {
+		h->old_collapsed = yes(v);
 	} else if (!strcmp(l, "config_reader_min_version")) {
 		h->reader_version = atoi(v);
 	} else if (column_key(l, "column_meters_", "left_meters", "right_meters", h->cols, &hc)) {
@@ -465,6 +470,8 @@ static void take_sort(struct htoprc_read *h, struct ui_config *c)
 	}
 	if (h->old_tree >= 0)
 		c->tree = h->old_tree;
+	if (h->old_collapsed >= 0)
+		c->collapsed = h->old_collapsed;
 	take_order(h, h->old_sort, h->old_dir, &c->order);
 }
 
@@ -494,7 +501,7 @@ static void take_header(struct htoprc_read *h, struct ui_config *c, struct sbuf 
 
 int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 {
-	struct htoprc_read h = {.tab = -1, .old_sort = -1, .old_tree = -1};
+	struct htoprc_read h = {.tab = -1, .old_sort = -1, .old_tree = -1, .old_collapsed = -1};
 	struct sbuf text = {0}, mlacks = {0}, errors = {0};
 	char *save = NULL;
 	int err;

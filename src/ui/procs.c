@@ -247,6 +247,27 @@ static void sort_step(struct ui *ui, int dir)
 	ui_status(ui, _("Sorted by %s"), field_title(&ui->frame, &ui->view, ui->cfg.order.field));
 }
 
+void procs_tree_all(struct ui *ui, bool collapse)
+{
+	const struct frame *f = &ui->frame;
+
+	ui->ncollapsed = 0;
+	for (size_t i = 0; collapse && i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++) {
+		const struct frame_proc *p = &f->procs[i];
+		bool parent = false, child = false;
+
+		/* htop leaves its tree's roots (depth 0) and init open */
+		if (p->pid <= 1)
+			continue;
+		for (size_t j = 0; j < f->nprocs && !(parent && child); j++) {
+			parent |= f->procs[j].ppid == p->pid && j != i;
+			child |= f->procs[j].pid == p->ppid && j != i;
+		}
+		if (parent && child)
+			ui->collapsed[ui->ncollapsed++] = p->pid;
+	}
+}
+
 static void set_collapsed(struct ui *ui, int pid, bool collapse)
 {
 	for (size_t i = 0; i < ui->ncollapsed; i++) {
@@ -393,6 +414,9 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		return UI_HANDLED | UI_REFETCH;
 	case ACT_TREE:
 		ui->cfg.tree = !ui->cfg.tree;
+		/* htop's t opens every branch, but on a screen collapsed by default */
+		if (!ui->cfg.collapsed)
+			procs_tree_all(ui, false);
 		return UI_HANDLED | UI_REBUILD;
 	case ACT_COLLAPSE:
 	case ACT_EXPAND:

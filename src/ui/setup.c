@@ -263,6 +263,8 @@ struct display_option {
 
 static const struct display_option display_options[] = {
     {N_("Tree view"), offsetof(struct ui_config, tree), UI_REBUILD},
+    /* the shown screen's, taken at start and flipped by *, as htop's */
+    {N_("Tree view is collapsed by default"), offsetof(struct ui_config, collapsed), 0},
     /* htop's, which keeps Tab going through the screens when off */
     {N_("Show tabs for screens"), offsetof(struct ui_config, screen_tabs), 0},
     {N_("A row per thread (top's H)"), offsetof(struct ui_config, threads), UI_REFETCH},

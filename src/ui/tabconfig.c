@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tabconfig.c: the Processes pane's screens (htop's, shown as tabs), as
- * settings: the shown one's columns, order and tree are ui_config's own
+ * settings: the shown one's columns, order, tree and whether its branches
+ * start collapsed are ui_config's own
  * (what the rest of the viewer reads and changes), copied back into its tab
  * when another is shown or the tabs change; adding, removing and moving
  * tabs as Setup's Screens panel does; ptoprc's "screen = NAME | COLUMNS |
- * SORT [reverse] [tree]" lines, after "screen_tabs = yes|no" (whether their
+ * SORT [reverse] [tree] [collapsed]" lines, after "screen_tabs = yes|no" (whether their
  * line of tabs is shown; read with config.c's other yes-or-no settings).
  * Curses-free.
  */
@@ -26,6 +27,7 @@ void config_tab_save(struct ui_config *c)
 	t->ncolumns = c->ncolumns;
 	t->order = (struct row_order){.field = c->order.field, .reverse = c->order.reverse};
 	t->tree = c->tree;
+	t->collapsed = c->collapsed;
 }
 
 void config_tab_open(struct ui_config *c, unsigned i)
@@ -38,6 +40,7 @@ void config_tab_open(struct ui_config *c, unsigned i)
 	c->order.field = t->order.field;
 	c->order.reverse = t->order.reverse;
 	c->tree = t->tree;
+	c->collapsed = t->collapsed;
 }
 
 void config_tab_show(struct ui_config *c, unsigned i)
@@ -76,6 +79,7 @@ int config_tab_add(struct ui_config *c, unsigned at)
 	t->ncolumns = 2;
 	t->order = (struct row_order){.field = FIELD_PID};
 	t->tree = false;
+	t->collapsed = false;
 	return 0;
 }
 
@@ -112,7 +116,7 @@ int config_tab_move(struct ui_config *c, unsigned i, int dir)
 	return 0;
 }
 
-/* "SORT [reverse] [tree]" into t. */
+/* "SORT [reverse] [tree] [collapsed]" into t. */
 static const char *parse_sort(char *v, struct ui_tab *t)
 {
 	char *save = NULL, *tok = strtok_r(v, " \t", &save);
@@ -121,14 +125,16 @@ static const char *parse_sort(char *v, struct ui_tab *t)
 	if (id < 0)
 		return N_("unknown sort field");
 	t->order = (struct row_order){.field = (enum field_id)id};
-	t->tree = false;
+	t->tree = t->collapsed = false;
 	while ((tok = strtok_r(NULL, " \t", &save))) {
 		if (!strcmp(tok, "reverse"))
 			t->order.reverse = true;
 		else if (!strcmp(tok, "tree"))
 			t->tree = true;
+		else if (!strcmp(tok, "collapsed"))
+			t->collapsed = true;
 		else
-			return N_("after the sort field: reverse or tree");
+			return N_("after the sort field: reverse, tree or collapsed");
 	}
 	return NULL;
 }
@@ -148,7 +154,7 @@ const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken)
 	cols = strchr(name, '|');
 	sort = cols ? strchr(cols + 1, '|') : NULL;
 	if (!sort || strchr(sort + 1, '|'))
-		return N_("expected NAME | COLUMNS | SORT [reverse] [tree]");
+		return N_("expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed]");
 	*cols++ = *sort++ = '\0';
 	name = config_trim(name);
 	why = config_tab_name_check(name);
@@ -177,11 +183,12 @@ void config_write_tabs(struct sbuf *b, const struct ui_config *c)
 		enum field_id sort = shown ? c->order.field : t->order.field;
 		bool reverse = shown ? c->order.reverse : t->order.reverse;
 		bool tree = shown ? c->tree : t->tree;
+		bool collapsed = shown ? c->collapsed : t->collapsed;
 
 		sbuf_printf(b, "screen = %s | ", t->name);
 		for (size_t k = 0; k < n; k++)
 			sbuf_printf(b, "%s%s", k ? "," : "", field_defs[cols[k]].name);
-		sbuf_printf(b, " | %s%s%s\n", field_defs[sort].name, reverse ? " reverse" : "",
-			    tree ? " tree" : "");
+		sbuf_printf(b, " | %s%s%s%s\n", field_defs[sort].name, reverse ? " reverse" : "",
+			    tree ? " tree" : "", collapsed ? " collapsed" : "");
 	}
 }

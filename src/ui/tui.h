@@ -414,6 +414,10 @@ const struct frame_proc *procs_selected(const struct ui *ui);
 /* The user chose row i (< ui->nrows): the selection is its process from now on. */
 void procs_select_row(struct ui *ui, size_t i);
 void procs_search_next(struct ui *ui, bool from_current);
+/* Every branch of the frame's tree collapsed (as many as UI_COLLAPSED_MAX), as
+ * htop's: but the roots' and PID 1's, so their children show, closed; or,
+ * collapse false, every branch expanded. The caller rebuilds the rows. */
+void procs_tree_all(struct ui *ui, bool collapse);
 
 /* table.c: the pane's rows drawn as a table */
 /* What a pane shows of the rows, as htop's screens: columns of the field table. */

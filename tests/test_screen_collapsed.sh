@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_screen_collapsed.sh: htop 3.2's ".all_branches_collapsed", a screen
+# whose tree starts with every branch collapsed but the roots'. A process p
+# (a copy of sh) left to init, with its child q (a copy of sleep): from an
+# htoprc whose first screen is a tree so marked, p's row shows closed and q
+# is not on the screen, in htop (where installed) as in ptop; * opens every
+# branch and q shows, * again closes them. ptop's Setup has the screen's
+# "Tree view is collapsed by default" ticked, ptoprc's screen line says
+# "collapsed", and a new ptop from it starts with p's branch closed again.
+# make check sets PTOP, srcdir and TMUX_BIN.
+
+NAME=test_screen_collapsed
+WAIT_SECONDS=30
+. "${srcdir:-.}/tests/tmux-lib.sh"
+need_tmux
+tm_env
+htop_beside
+rc=$XDG_CONFIG_HOME/ptop/ptoprc
+prefix=$(printf 'sc%07d' $$)
+
+cp "$(command -v sleep)" "$tmp/${prefix}q" || exit 1
+cp "$(command -v sh)" "$tmp/${prefix}p" || exit 1
+# its starter ends at once: p is init's, a child of one of the tree's roots
+# shellcheck disable=SC2016 # expanded by p
+sh -c '"$0" -c "\"\$0\" 600 & echo \$! >\"\$1\"; wait" "$1" "$2" & echo $! >"$3"' \
+	"$tmp/${prefix}p" "$tmp/${prefix}q" "$tmp/q.pid" "$tmp/p.pid"
+wait_for test -s "$tmp/p.pid" || fail "p did not start"
+wait_for test -s "$tmp/q.pid" || fail "p did not start q"
+p=$(cat "$tmp/p.pid")
+q=$(cat "$tmp/q.pid")
+kids="$kids $p $q"
+ppid_of_p() {
+	awk '{ print $4 }' "/proc/$p/stat"
+}
+[ "$(ppid_of_p)" = 1 ] ||
+	skip "p was left to a subreaper ($(ppid_of_p)), not to init: its place in the tree is unknown"
+
+cat >"$tmp/htoprc" <<'EOF'
+htop_version=3.2.2
+config_reader_min_version=3
+screen_tabs=1
+delay=10
+hide_kernel_threads=1
+screen:Tree=PID USER Command
+.sort_key=PID
+.tree_sort_key=PID
+.tree_view=1
+.sort_direction=1
+.tree_sort_direction=1
+.tree_view_always_by_pid=0
+.all_branches_collapsed=1
+screen:Flat=PID USER PERCENT_CPU Command
+.sort_key=PID
+.tree_view=0
+.sort_direction=1
+EOF
+
+heads='^ *PID[^ ]* *USER +Command'
+
+# find_p: the rows whose command has this run's prefix: p's and q's, or p's alone
+# while p is closed (p is a child of init, whose branch a collapsed screen
+# leaves open, so htop too shows it; htop's and ptop's \)
+find_p() {
+	keys -l '\'
+	expect 'Filter:'
+	keys -l "$prefix"
+	keys Enter
+}
+
+# only_p: p's row shows, closed (its branch drawn with a +), and q's does not
+only_p() {
+	on_screen "^ *$p .*\\+ .*${prefix}p" && off_screen "^ *$q "
+}
+
+# --- htop: the same file ----------------------------------------------------
+if [ -n "$HTOP" ]; then
+	mkdir -p "$XDG_CONFIG_HOME/htop"
+	cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+	tm_start htop "$HTOP"
+	expect "$heads"
+	find_p
+	wait_for only_p || fail "htop shows q under p collapsed at start: not the htop this test knows"
+	keys '*'
+	expect "^ *$q .*${prefix}q"
+	htop_quit
+fi
+
+# --- ptop: p's branch closed at start, * opens and closes every branch ------
+mkdir -p "$XDG_CONFIG_HOME/htop"
+cp "$tmp/htoprc" "$XDG_CONFIG_HOME/htop/htoprc"
+tm_start ptop "$PTOP"
+expect '^\[Tree\] \[Flat\]'
+expect "$heads"
+find_p
+wait_for only_p || fail "q shown under p, whose branch starts collapsed"
+keys '*'
+expect "^ *$q .*${prefix}q"
+keys '*'
+wait_for only_p || fail "* did not close p's branch again"
+# Setup shows the screen's box ticked; closing it writes ptoprc
+keys F2
+expect '^Display options'
+keys Down Tab Down
+expect '\[x\] Tree view is collapsed by default'
+keys Escape
+wait_for test -f "$rc" || fail "closing Setup did not write ptoprc"
+wait_for grep -q '^screen = Tree | pid,user,command | pid tree collapsed$' "$rc" ||
+	fail "ptoprc's screens: $(grep screen "$rc")"
+grep -q '^screen = Flat | pid,user,cpu,command | pid$' "$rc" ||
+	fail "ptoprc's Flat: $(grep screen "$rc")"
+keys q
+
+# --- a new ptop, from ptoprc: closed again at start -------------------------
+rm -rf "$XDG_CONFIG_HOME/htop"
+tm_start again "$PTOP"
+expect "$heads"
+find_p
+wait_for only_p || fail "ptoprc's collapsed not taken at start"
+keys '*'
+expect "^ *$q .*${prefix}q"
+keys q
+finish
