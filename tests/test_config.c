@@ -1576,7 +1576,9 @@ static void test_htoprc_screens(void **state)
 	assert_int_equal(c.tab, 0);
 	assert_true(c.screen_tabs); /* screen_tabs=1 */
 	assert_tab(&c.tabs[1], "I/O", io, 5, FIELD_IO_RATE, false, false);
-	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, true, true);
+	/* a tree: ordered as htop orders it, by its tree sort (PID ascending unless
+	 * told), not by .sort_direction=-1 */
+	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, false, true);
 	/* .all_branches_collapsed, each screen's own */
 	assert_true(c.tabs[2].collapsed);
 	assert_false(c.tabs[1].collapsed);
@@ -1687,6 +1689,54 @@ static void test_htoprc_collapsed(void **state)
 	}
 }
 
+/*
+ * A screen shown as a tree takes htop's tree sort, which is what htop orders
+ * that tree by: .tree_sort_key and .tree_sort_direction (PID ascending, as a
+ * new htop screen, when not given; PID for a key htop does not know, as
+ * htop), PID with .tree_view_always_by_pid; a list keeps .sort_key.
+ */
+static void test_htoprc_tree_sort(void **state)
+{
+	struct tmp *t = *state;
+	static const struct {
+		const char *text;
+		enum field_id field;
+		bool reverse, tree;
+	} cases[] = {
+	    {".tree_view=1\n", FIELD_PID, false, true},
+	    {".tree_view=1\n.tree_sort_key=PERCENT_CPU\n.tree_sort_direction=-1\n", FIELD_CPU,
+	     false, true},
+	    {".tree_view=1\n.tree_sort_key=PERCENT_CPU\n.tree_sort_direction=1\n", FIELD_CPU, true,
+	     true},
+	    {".tree_view=1\n.tree_sort_key=PERCENT_CPU\n.tree_view_always_by_pid=1\n", FIELD_PID,
+	     false, true},
+	    {".tree_view=1\n.tree_view_always_by_pid=1\n.tree_sort_direction=-1\n", FIELD_PID, true,
+	     true},
+	    {".tree_view=1\n.tree_sort_key=NOSUCH\n", FIELD_PID, false, true},
+	    {".tree_view=0\n.tree_sort_key=PID\n.tree_view_always_by_pid=1\n", FIELD_MEM, false,
+	     false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf file = {0}, said = {0};
+		struct ui_config c;
+
+		sbuf_printf(&file,
+			    "screen:Main=PID PERCENT_MEM Command\n.sort_key=PERCENT_MEM\n"
+			    ".sort_direction=-1\n%s",
+			    cases[i].text);
+		write_file(t->path, file.p, file.len);
+		config_defaults(&c);
+		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		if (c.order.field != cases[i].field || c.order.reverse != cases[i].reverse ||
+		    c.tree != cases[i].tree)
+			fail_msg("case %zu: %s %d %d", i, field_defs[c.order.field].name,
+				 c.order.reverse, c.tree);
+		sbuf_free(&file);
+		sbuf_free(&said);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1708,6 +1758,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_htoprc_many_screens, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_htoprc_screen_tabs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_htoprc_collapsed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_htoprc_tree_sort, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),

@@ -9,6 +9,9 @@
 # branch and q shows, * again closes them. ptop's Setup has the screen's
 # "Tree view is collapsed by default" ticked, ptoprc's screen line says
 # "collapsed", and a new ptop from it starts with p's branch closed again.
+# The tree is ordered by htop's tree sort (.tree_sort_key PID, ascending),
+# not by the screen's list sort (PID, descending): p shows above r, another
+# child of init started after it, in htop as in ptop.
 # make check sets PTOP, srcdir and TMUX_BIN.
 
 NAME=test_screen_collapsed
@@ -22,20 +25,32 @@ prefix=$(printf 'sc%07d' $$)
 
 cp "$(command -v sleep)" "$tmp/${prefix}q" || exit 1
 cp "$(command -v sh)" "$tmp/${prefix}p" || exit 1
+cp "$(command -v sleep)" "$tmp/${prefix}r" || exit 1
 # its starter ends at once: p is init's, a child of one of the tree's roots
 # shellcheck disable=SC2016 # expanded by p
 sh -c '"$0" -c "\"\$0\" 600 & echo \$! >\"\$1\"; wait" "$1" "$2" & echo $! >"$3"' \
 	"$tmp/${prefix}p" "$tmp/${prefix}q" "$tmp/q.pid" "$tmp/p.pid"
 wait_for test -s "$tmp/p.pid" || fail "p did not start"
 wait_for test -s "$tmp/q.pid" || fail "p did not start q"
+# shellcheck disable=SC2016 # expanded by the starter
+sh -c '"$0" 600 & echo $! >"$1"' "$tmp/${prefix}r" "$tmp/r.pid"
+wait_for test -s "$tmp/r.pid" || fail "r did not start"
 p=$(cat "$tmp/p.pid")
 q=$(cat "$tmp/q.pid")
-kids="$kids $p $q"
-ppid_of_p() {
-	awk '{ print $4 }' "/proc/$p/stat"
+r=$(cat "$tmp/r.pid")
+kids="$kids $p $q $r"
+ppid_of() {
+	awk '{ print $4 }' "/proc/$1/stat"
 }
-[ "$(ppid_of_p)" = 1 ] ||
-	skip "p was left to a subreaper ($(ppid_of_p)), not to init: its place in the tree is unknown"
+[ "$(ppid_of "$p")" = 1 ] && [ "$(ppid_of "$r")" = 1 ] ||
+	skip "p or r was left to a subreaper, not to init: their place in the tree is unknown"
+# the lower PID first in the tree (PIDs may have wrapped between them)
+first=$p
+second=$r
+[ "$p" -lt "$r" ] || {
+	first=$r
+	second=$p
+}
 
 cat >"$tmp/htoprc" <<'EOF'
 htop_version=3.2.2
@@ -47,7 +62,7 @@ screen:Tree=PID USER Command
 .sort_key=PID
 .tree_sort_key=PID
 .tree_view=1
-.sort_direction=1
+.sort_direction=-1
 .tree_sort_direction=1
 .tree_view_always_by_pid=0
 .all_branches_collapsed=1
@@ -74,6 +89,13 @@ only_p() {
 	on_screen "^ *$p .*\\+ .*${prefix}p" && off_screen "^ *$q "
 }
 
+# by_pid: the lower of p and r shows above the other, as the tree's sort says
+by_pid() {
+	a=$(screen | grep -n "^ *$first " | head -n 1 | cut -d: -f1)
+	b=$(screen | grep -n "^ *$second " | head -n 1 | cut -d: -f1)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+}
+
 # --- htop: the same file ----------------------------------------------------
 if [ -n "$HTOP" ]; then
 	mkdir -p "$XDG_CONFIG_HOME/htop"
@@ -82,6 +104,7 @@ if [ -n "$HTOP" ]; then
 	expect "$heads"
 	find_p
 	wait_for only_p || fail "htop shows q under p collapsed at start: not the htop this test knows"
+	wait_for by_pid || fail "htop's tree is not by PID ascending: not the htop this test knows"
 	keys '*'
 	expect "^ *$q .*${prefix}q"
 	htop_quit
@@ -95,6 +118,7 @@ expect '^\[Tree\] \[Flat\]'
 expect "$heads"
 find_p
 wait_for only_p || fail "q shown under p, whose branch starts collapsed"
+wait_for by_pid || fail "the tree not ordered by htop's tree sort (PID, ascending)"
 keys '*'
 expect "^ *$q .*${prefix}q"
 keys '*'

@@ -4,17 +4,19 @@
  * htop's htoprc ($XDG_CONFIG_HOME/htop/htoprc, else ~/.config/htop/htoprc)
  * as htop 3 writes it: its screens ("screen:Main=PID USER ... Command", by
  * htop's names for the columns: field_defs[].htop, then ".sort_key=",
- * ".sort_direction=", ".tree_view=", ".all_branches_collapsed=" lines),
- * each a tab of the Processes pane, the first shown, their line of tabs as
- * screen_tabs says (off when a file lacks it, as in htop); kernel and user
- * threads, the delay in tenths, highlighting, monochrome, and the header's
- * meters (column_meters_0 into the left column, the others into the right
- * one, each meter once, bar, text, graph or LED as column_meter_modes_N
- * says where the meter has it). Files from before htop 3.2's screens (htop
- * 2, 3.0 and 3.1) name the columns and the sort by number ("fields=0 48 17
- * ...", "sort_key=46": htop's field numbers less one) and the meters as
- * left_meters and right_meters: they are taken where there is no screen.
- * What ptop lacks is named, not guessed.
+ * ".sort_direction=", ".tree_view=", ".all_branches_collapsed=" lines, and
+ * for a screen shown as a tree ".tree_sort_key=", ".tree_sort_direction=",
+ * ".tree_view_always_by_pid=", as ptop has one sort for the tree and the
+ * list), each a tab of the Processes pane, the first shown, their line of
+ * tabs as screen_tabs says (off when a file lacks it, as in htop); kernel
+ * and user threads, the delay in tenths, highlighting, monochrome, and the
+ * header's meters (column_meters_0 into the left column, the others into
+ * the right one, each meter once, bar, text, graph or LED as
+ * column_meter_modes_N says where the meter has it). Files from before htop
+ * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by
+ * number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers less
+ * one) and the meters as left_meters and right_meters: they are taken where
+ * there is no screen. What ptop lacks is named, not guessed.
  * Curses-free: read through rcfile.c, as ptoprc is.
  */
 #include <errno.h>
@@ -316,7 +318,11 @@ struct htoprc_read {
 	unsigned tabs;	   /* taken into c->tabs, from the first */
 	unsigned nameless; /* screen lines without a name, skipped */
 	int tab;	   /* the tab the dotted lines now go to, or -1 */
-	int tab_sort[UI_TABS_MAX], tab_dir[UI_TABS_MAX];
+	/* each tab's sort keys and directions, htop's list's and its tree's */
+	struct htop_sorts {
+		int sort, dir, tree_sort, tree_dir;
+		bool by_pid; /* .tree_view_always_by_pid */
+	} sorts[UI_TABS_MAX];
 	/* htop's first column, then its others (three and four column layouts) */
 	struct htop_column cols[4];
 	/* the top-level keys of files before screens: what the first screen says wins */
@@ -390,8 +396,33 @@ static void take_screen(struct htoprc_read *h, const char *name, char *v, struct
 	/* htop's defaults for a screen that says no more */
 	t->order = (struct row_order){.field = FIELD_CPU};
 	t->tree = t->collapsed = false;
-	h->tab_sort[h->tab] = -1;
-	h->tab_dir[h->tab] = 0;
+	/* htop's tree of a new screen is by PID, ascending */
+	h->sorts[h->tab] = (struct htop_sorts){.sort = -1, .tree_sort = FIELD_PID, .tree_dir = 1};
+}
+
+/* A screen's ".key=value" line, for tab t (h->tab). */
+static void take_dotted(struct htoprc_read *h, const char *l, const char *v, struct ui_tab *t)
+{
+	struct htop_sorts *s = &h->sorts[h->tab];
+
+	if (!strcmp(l, ".sort_key")) {
+		s->sort = field_by_htop_name(v);
+	} else if (!strcmp(l, ".sort_direction")) {
+		s->dir = atoi(v);
+	} else if (!strcmp(l, ".tree_sort_key")) {
+		/* htop's own fallback for a key it does not know */
+		s->tree_sort = field_by_htop_name(v);
+		if (s->tree_sort < 0)
+			s->tree_sort = FIELD_PID;
+	} else if (!strcmp(l, ".tree_sort_direction")) {
+		s->tree_dir = atoi(v);
+	} else if (!strcmp(l, ".tree_view_always_by_pid")) {
+		s->by_pid = yes(v);
+	} else if (!strcmp(l, ".tree_view")) {
+		t->tree = yes(v);
+	} else if (!strcmp(l, ".all_branches_collapsed")) {
+		t->collapsed = yes(v);
+	}
 }
 
 /* One "key=value" line of htoprc (l the key, v the value). */
@@ -402,16 +433,8 @@ static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_c
 	if (!strncmp(l, "screen:", 7)) {
 		take_screen(h, l + 7, v, c);
 	} else if (*l == '.') {
-		if (h->tab < 0)
-			return;
-		if (!strcmp(l, ".sort_key"))
-			h->tab_sort[h->tab] = field_by_htop_name(v);
-		else if (!strcmp(l, ".sort_direction"))
-			h->tab_dir[h->tab] = atoi(v);
-		else if (!strcmp(l, ".tree_view"))
-			c->tabs[h->tab].tree = yes(v);
-		else if (!strcmp(l, ".all_branches_collapsed"))
-			c->tabs[h->tab].collapsed = yes(v);
+		if (h->tab >= 0)
+			take_dotted(h, l, v, &c->tabs[h->tab]);
 	} else if (!strcmp(l, "fields")) {
 		h->old_fields = v;
 	} else if (!strcmp(l, "sort_key")) {
@@ -453,8 +476,17 @@ static void take_order(const struct htoprc_read *h, int sort, int dir, struct ro
 static void take_sort(struct htoprc_read *h, struct ui_config *c)
 {
 	if (h->tabs) {
-		for (unsigned i = 0; i < h->tabs; i++)
-			take_order(h, h->tab_sort[i], h->tab_dir[i], &c->tabs[i].order);
+		for (unsigned i = 0; i < h->tabs; i++) {
+			const struct htop_sorts *s = &h->sorts[i];
+
+			/* htop orders a tree by the tree's own key; ptop's one
+			 * sort is the tree's where the screen shows one */
+			if (c->tabs[i].tree)
+				take_order(h, s->by_pid ? FIELD_PID : s->tree_sort, s->tree_dir,
+					   &c->tabs[i].order);
+			else
+				take_order(h, s->sort, s->dir, &c->tabs[i].order);
+		}
 		c->ntabs = h->tabs;
 		config_tab_open(c, 0);
 		return;
