@@ -1737,6 +1737,38 @@ static void test_htoprc_tree_sort(void **state)
 	}
 }
 
+/*
+ * Two screens of one name, as htop's Setup lets a rename make (it checks no
+ * name against the others) and its htoprc then holds: both kept, from
+ * htoprc and through ptoprc, each with its own columns.
+ */
+static void test_tabs_same_name(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c, got;
+	struct sbuf said = {0}, errors = {0};
+
+	write_text(t->path, "screen:Main=PID Command\n.sort_key=PID\n"
+			    "screen:Main=PID USER Command\n.sort_key=USER\n");
+	config_defaults(&c);
+	assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+	assert_int_equal(c.ntabs, 2);
+	assert_string_equal(c.tabs[0].name, "Main");
+	assert_string_equal(c.tabs[1].name, "Main");
+	assert_int_equal(c.tabs[1].order.field, FIELD_USER);
+	assert_int_equal(config_write(t->path, &c), 0);
+	config_defaults(&got);
+	assert_int_equal(config_read(t->path, &got, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(got.ntabs, 2);
+	assert_string_equal(got.tabs[1].name, "Main");
+	assert_int_equal(got.tabs[1].ncolumns, 3);
+	assert_int_equal(got.tabs[1].columns[1], FIELD_USER);
+	assert_int_equal(got.ncolumns, 2);
+	sbuf_free(&said);
+	sbuf_free(&errors);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1759,6 +1791,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_htoprc_screen_tabs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_htoprc_collapsed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_htoprc_tree_sort, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tabs_same_name, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),
