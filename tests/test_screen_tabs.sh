@@ -13,7 +13,9 @@
 # With screen_tabs=0 in the htoprc, htop and ptop draw no tabs, the table's
 # headings right under the pane bar, and Tab still goes through the
 # screens. Setup's "Show tabs for screens" hides and shows the line at once,
-# and ptoprc's screen_tabs keeps it for the next ptop.
+# and ptoprc's screen_tabs keeps it for the next ptop. In Setup's Screens,
+# as in htop's, Enter picks the selected screen up, Up moves it, Enter puts
+# it down and Down then selects the next one; ptoprc keeps the new order.
 # make check sets PTOP, srcdir and TMUX_BIN.
 
 NAME=test_screen_tabs
@@ -199,5 +201,38 @@ keys Escape
 wait_for under_bar '^\[Main\] \[Mine\] \[I/O\]' || fail "Setup did not show the tabs again"
 expect "$mine_heads"
 wait_for grep -q '^screen_tabs = yes$' "$rc" || fail "ptoprc's screen_tabs: $(grep tabs "$rc")"
+keys q
+
+# --- Setup's Screens: Enter picks a screen up, Up moves it, Enter puts it
+# down, as htop's -------------------------------------------------------------
+# above A B: a line matching A shows above one matching B, now
+above() {
+	a=$(screen | grep -En "$1" | head -n 1 | cut -d: -f1)
+	b=$(screen | grep -En "$2" | head -n 1 | cut -d: -f1)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+}
+# rc_names_are LIST: ptoprc's screens are named so, in that order ("A,B,")
+rc_names_are() {
+	[ "$(sed -n 's/^screen = \([^|]*\) |.*/\1/p' "$rc" | tr '\n' ,)" = "$1" ]
+}
+tm_start move "$PTOP"
+expect '^\[Main\] \[Mine\] \[I/O\]'
+keys F2
+expect '^Screens'
+keys Down Down Down Tab Down
+expect '\(\*\) Mine '
+keys Enter
+expect 'Up/Down: move the screen'
+keys Up
+wait_for above '\(\*\) Mine ' '\( \) Main ' || fail "Up did not move the picked-up screen"
+expect '\(\*\) Mine '
+keys Enter
+expect 'Enter, \[ \]: move'
+keys Down
+expect '\(\*\) Main '
+above '\( \) Mine ' '\(\*\) Main ' || fail "Down after Enter moved the screen"
+keys Escape
+expect '^\[Mine\] \[Main\] \[I/O\]'
+wait_for rc_names_are Mine,Main,I/O, || fail "ptoprc's screens in order: $(grep '^screen = ' "$rc")"
 keys q
 finish

@@ -41,6 +41,7 @@ static struct {
 	int top;       /* the panel's first line on the screen, when it has more than fit */
 	int rows;      /* lines the panel shows: PgUp/PgDn move by them */
 	int header_h;  /* rows the live header took */
+	bool moving;   /* Screens: Enter picked the selected one up, Up and Down move it */
 } st;
 
 /* The first of a panel's n lines to show in rows rows, so that line sel
@@ -428,15 +429,20 @@ static unsigned screens_key(struct ui *ui, int key)
 	struct ui_config *c = &ui->cfg;
 	unsigned i = c->tab;
 
+	if (st.moving && (key == KEY_UP || key == KEY_DOWN))
+		key = key == KEY_UP ? '[' : ']';
 	switch (key) {
 	case KEY_LEFT:
-		st.in_panel = false;
+		st.in_panel = st.moving = false;
 		return UI_HANDLED;
-	case KEY_F(2):
-	case KEY_CTRL('R'):
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
+		/* htop's: Enter picks the screen up, and puts it down */
+		st.moving = !st.moving;
+		return UI_HANDLED;
+	case KEY_F(2):
+	case KEY_CTRL('R'):
 		ui_prompt(ui, &tab_name_prompt, c->tabs[i].name);
 		return UI_HANDLED;
 	case KEY_F(5):
@@ -493,11 +499,15 @@ static void screens_draw_panel(struct ui *ui, int y, int x)
 		sbuf_printf(&line, "(%c) %-*s ", shown ? '*' : ' ', UI_TAB_NAME_MAX, t->name);
 		for (size_t k = 0; k < n; k++)
 			sbuf_printf(&line, " %s", field_defs[cols[k]].name);
+		/* picked up: htop's colour of a panel item that follows the keys */
+		attr_t a = st.moving ? ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_REVERSE
+				     : ui_attr(ui, COLOR_SELECTED, A_REVERSE);
+
 		if (st.in_panel && shown)
-			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			attron(a);
 		ui_put(ui, y, x, COLS - x, line.p, line.len);
 		if (st.in_panel && shown)
-			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			attroff(a);
 	}
 }
 
@@ -516,6 +526,7 @@ static unsigned setup_key(struct ui *ui, int key)
 	}
 	if (key == '\t' || key == KEY_BTAB) {
 		st.in_panel = !st.in_panel;
+		st.moving = false;
 		ui->menu_sel = st.in_panel ? st.sel : (int)st.category;
 		return UI_HANDLED;
 	}
@@ -599,11 +610,15 @@ static void setup_draw(struct ui *ui)
 		mvaddnstr(y + 1, x, _("Enter: choose and order the columns"), COLS - x);
 		break;
 	}
-	if (st.category == SETUP_SCREENS)
+	if (st.category == SETUP_SCREENS && st.moving)
 		mvaddnstr(LINES - 1, 0,
-			  _("Tab: panel  F2/Enter: rename  F5/Ins: new  F9/Del: remove  [ ]: move  "
-			    "Esc/F10: done"),
-			  COLS);
+			  _("Up/Down: move the screen  Enter: put it down  Esc/F10: done"), COLS);
+	else if (st.category == SETUP_SCREENS)
+		mvaddnstr(
+		    LINES - 1, 0,
+		    _("Tab: panel  F2: rename  F5/Ins: new  F9/Del: remove  Enter, [ ]: move  "
+		      "Esc/F10: done"),
+		    COLS);
 	else
 		mvaddnstr(LINES - 1, 0,
 			  _("Tab/Enter: panel  Space: toggle, mode  Left/Right: column  [ ]: move  "
@@ -622,7 +637,7 @@ static const struct ui_screen setup_screen = {
 
 void setup_open(struct ui *ui)
 {
-	st.in_panel = false;
+	st.in_panel = st.moving = false;
 	st.sel = st.top = 0;
 	ui->menu_sel = (int)st.category;
 	screen_push(ui, &setup_screen);
