@@ -42,8 +42,9 @@ kids="$kids $p $q $r"
 ppid_of() {
 	awk '{ print $4 }' "/proc/$1/stat"
 }
-[ "$(ppid_of "$p")" = 1 ] && [ "$(ppid_of "$r")" = 1 ] ||
+if [ "$(ppid_of "$p")" != 1 ] || [ "$(ppid_of "$r")" != 1 ]; then
 	skip "p or r was left to a subreaper, not to init: their place in the tree is unknown"
+fi
 # the lower PID first in the tree (PIDs may have wrapped between them)
 first=$p
 second=$r
