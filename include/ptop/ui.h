@@ -240,7 +240,7 @@ int config_tab_move(struct ui_config *c, unsigned i, int dir);
  */
 const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken);
 /* The screen_tabs line and the screen lines for c into b, the shown tab's
- * from c's columns, order and tree. */
+ * from c's columns, order, tree and collapsed. */
 void config_write_tabs(struct sbuf *b, const struct ui_config *c);
 
 /* ---- the display settings (src/ui/dispconfig.c) ---- */

@@ -254,16 +254,16 @@ void procs_tree_all(struct ui *ui, bool collapse)
 	ui->ncollapsed = 0;
 	for (size_t i = 0; collapse && i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++) {
 		const struct frame_proc *p = &f->procs[i];
-		bool parent = false, child = false;
+		bool has_kids = false, has_parent = false;
 
 		/* htop leaves its tree's roots (depth 0) and init open */
 		if (p->pid <= 1)
 			continue;
-		for (size_t j = 0; j < f->nprocs && !(parent && child); j++) {
-			parent |= f->procs[j].ppid == p->pid && j != i;
-			child |= f->procs[j].pid == p->ppid && j != i;
+		for (size_t j = 0; j < f->nprocs && !(has_kids && has_parent); j++) {
+			has_kids |= f->procs[j].ppid == p->pid && j != i;
+			has_parent |= f->procs[j].pid == p->ppid && j != i;
 		}
-		if (parent && child)
+		if (has_kids && has_parent)
 			ui->collapsed[ui->ncollapsed++] = p->pid;
 	}
 }
