@@ -124,11 +124,11 @@ keys '*'
 expect "^ *$q .*${prefix}q"
 keys '*'
 wait_for only_p || fail "* did not close p's branch again"
-# Setup shows the screen's box ticked; closing it writes ptoprc
+# Setup shows the screen's box ticked, named for it; closing it writes ptoprc
 keys F2
 expect '^Display options'
 keys Down Tab Down
-expect '\[x\] Tree view is collapsed by default'
+expect '\[x\] Tree view is collapsed by default \(screen Tree\)'
 keys Escape
 wait_for test -f "$rc" || fail "closing Setup did not write ptoprc"
 wait_for grep -q '^screen = Tree | pid,user,command | pid tree collapsed$' "$rc" ||

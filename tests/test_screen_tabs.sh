@@ -167,7 +167,8 @@ keys q
 
 # --- Setup's "Show tabs for screens" (Display options' third box): off,
 # the line goes at once and Tab still shows the next screen; ptoprc keeps
-# it; on again, the line is back ------------------------------------------
+# it (every screen's, where the tree's boxes say whose they are); on again,
+# the line is back -----------------------------------------------------------
 rm -rf "$XDG_CONFIG_HOME/htop"
 mv "$tmp/ptoprc.three" "$rc"
 tm_start toggle "$PTOP"
@@ -175,7 +176,9 @@ expect '^\[Main\] \[Mine\] \[I/O\]'
 keys F2
 expect '^Display options'
 keys Down Tab Down Down
-expect '\[x\] Show tabs for screens'
+expect '\[x\] Show tabs for screens *$'
+# the tree's boxes are the shown screen's own, as htop's "For current screen tab"
+expect '\[ \] Tree view \(screen Main\) *$'
 keys Space
 expect '\[ \] Show tabs for screens'
 keys Escape

@@ -260,22 +260,36 @@ struct display_option {
 	const char *label;
 	size_t off; /* of a bool in struct ui_config */
 	unsigned reaction;
+	bool screen; /* the shown screen's own (htop's "For current screen tab") */
 };
 
 static const struct display_option display_options[] = {
-    {N_("Tree view"), offsetof(struct ui_config, tree), UI_REBUILD},
-    /* the shown screen's, taken at start and flipped by *, as htop's */
-    {N_("Tree view is collapsed by default"), offsetof(struct ui_config, collapsed), 0},
+    {.label = N_("Tree view"),
+     .off = offsetof(struct ui_config, tree),
+     .reaction = UI_REBUILD,
+     .screen = true},
+    /* taken at start and flipped by *, as htop's */
+    {.label = N_("Tree view is collapsed by default"),
+     .off = offsetof(struct ui_config, collapsed),
+     .screen = true},
     /* htop's, which keeps Tab going through the screens when off */
-    {N_("Show tabs for screens"), offsetof(struct ui_config, screen_tabs), 0},
-    {N_("A row per thread (top's H)"), offsetof(struct ui_config, threads), UI_REFETCH},
-    {N_("Show a process's threads (htop's H)"), offsetof(struct ui_config, user_threads),
-     UI_REFETCH},
-    {N_("Hide kernel threads"), offsetof(struct ui_config, hide_kthreads), UI_REBUILD},
-    {N_("Highlight new and old processes"), offsetof(struct ui_config, highlight_changes),
-     UI_REBUILD},
-    {N_("Show full command lines"), offsetof(struct ui_config, cmdline), UI_REFETCH},
-    {N_("A bar per CPU"), offsetof(struct ui_config, per_cpu), 0},
+    {.label = N_("Show tabs for screens"), .off = offsetof(struct ui_config, screen_tabs)},
+    {.label = N_("A row per thread (top's H)"),
+     .off = offsetof(struct ui_config, threads),
+     .reaction = UI_REFETCH},
+    {.label = N_("Show a process's threads (htop's H)"),
+     .off = offsetof(struct ui_config, user_threads),
+     .reaction = UI_REFETCH},
+    {.label = N_("Hide kernel threads"),
+     .off = offsetof(struct ui_config, hide_kthreads),
+     .reaction = UI_REBUILD},
+    {.label = N_("Highlight new and old processes"),
+     .off = offsetof(struct ui_config, highlight_changes),
+     .reaction = UI_REBUILD},
+    {.label = N_("Show full command lines"),
+     .off = offsetof(struct ui_config, cmdline),
+     .reaction = UI_REFETCH},
+    {.label = N_("A bar per CPU"), .off = offsetof(struct ui_config, per_cpu)},
 };
 #define NDISPLAY (sizeof(display_options) / sizeof(display_options[0]))
 /* after the check boxes: the update interval, then the memory columns' unit */
@@ -318,6 +332,23 @@ static unsigned display_options_key(struct ui *ui, int key)
 	return UI_HANDLED | display_options[st.sel].reaction;
 }
 
+/* "[x] Label", and which screen's it is where it is one screen's */
+static void display_option_draw(struct ui *ui, int y, int x, const struct display_option *o)
+{
+	static struct sbuf line; /* kept across frames */
+	bool on = *(const bool *)((const char *)&ui->cfg + o->off);
+
+	sbuf_reset(&line);
+	if (o->screen)
+		/* TRANSLATORS: a display option, then the screen (tab) it is for */
+		sbuf_printf(&line, _("[%c] %s (screen %s)"), on ? 'x' : ' ', _(o->label),
+			    ui->cfg.tabs[ui->cfg.tab].name);
+	else
+		sbuf_printf(&line, "[%c] %s", on ? 'x' : ' ', _(o->label));
+	/* a long name is cut at the edge, never wrapped onto the next row */
+	ui_put(ui, y, x, COLS - x, line.p, line.len);
+}
+
 static void display_options_draw(struct ui *ui, int y, int x)
 {
 	int top = scroll_to(st.sel, (int)DISPLAY_ROWS, LINES - 1 - y);
@@ -334,11 +365,7 @@ static void display_options_draw(struct ui *ui, int y, int x)
 			mvprintw(y, x, "[%5s] %s", mem_unit_name(ui->cfg.task_unit),
 				 _("Memory columns from this unit up"));
 		else
-			mvprintw(y, x, "[%c] %s",
-				 *(const bool *)((const char *)&ui->cfg + display_options[i].off)
-				     ? 'x'
-				     : ' ',
-				 _(display_options[i].label));
+			display_option_draw(ui, y, x, &display_options[i]);
 		if (sel)
 			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 	}
