@@ -522,10 +522,15 @@ static void test_bad_line_messages(void **state)
 	     "ptoprc:2: screen: unknown or repeated column"},
 	    {"screen = Main | pid,pid | cpu", "ptoprc:2: screen: unknown or repeated column"},
 	    {"screen =  | pid,command | cpu", "ptoprc:2: screen: a screen needs a name"},
-	    {"screen = Main",
-	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed]"},
-	    {"screen = a | pid | cpu | tree",
-	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed]"},
+	    {"screen = Main", "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] "
+			      "[collapsed] [| TREESORT [reverse]]"},
+	    {"screen = a | pid | cpu | pid | tree",
+	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed] [| "
+	     "TREESORT [reverse]]"},
+	    {"screen = a | pid | cpu | tree", "ptoprc:2: screen: unknown sort field"},
+	    {"screen = a | pid | cpu |", "ptoprc:2: screen: unknown sort field"},
+	    {"screen = a | pid | cpu tree | pid tree",
+	     "ptoprc:2: screen: after the tree's sort field: reverse"},
 	    {"screen = Main | pid | nosuch", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = Main | pid |", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = Main | pid | cpu sideways",
@@ -636,6 +641,21 @@ static void test_tabs_round_trip(void **state)
 	assert_int_equal(got.order.field, FIELD_CPU);
 	assert_false(got.tree);
 	assert_false(got.collapsed);
+	/* a tree sorted otherwise than its list: a fourth part, kept */
+	c.tabs[2].tree_order = (struct row_order){.field = FIELD_PID, .reverse = true};
+	config_tree_set(&c, false); /* the shown one, my tab é, back to its list */
+	assert_int_equal(c.order.field, FIELD_PID);
+	c.order = (struct row_order){.field = FIELD_MEM};
+	assert_int_equal(config_write(t->path, &c), 0);
+	config_defaults(&got);
+	assert_int_equal(config_read(t->path, &got, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(got.tabs[1].order.field, FIELD_MEM);
+	assert_int_equal(got.tabs[1].tree_order.field, FIELD_PID);
+	assert_false(got.tabs[1].tree);
+	assert_int_equal(got.tabs[2].order.field, FIELD_IO_RATE);
+	assert_int_equal(got.tabs[2].tree_order.field, FIELD_PID);
+	assert_true(got.tabs[2].tree_order.reverse);
 	/* the words after the sort in any order; collapsed without tree too */
 	write_text(t->path, "screen = A | pid | cpu collapsed tree reverse\n"
 			    "screen = B | pid | cpu  collapsed\n");
@@ -696,6 +716,26 @@ static void test_tab_ops(void **state)
 	assert_false(c.collapsed);
 	config_tab_show(&c, 0);
 	assert_true(c.collapsed);
+	/* t: the tree's own order comes, and the list's comes back */
+	c.order = (struct row_order){.field = FIELD_CPU, .reverse = true, .cumulative = true};
+	config_tree_set(&c, true);
+	assert_true(c.tree);
+	assert_int_equal(c.order.field, FIELD_CPU); /* a new tree's is the list's */
+	c.order = (struct row_order){.field = FIELD_PID, .cumulative = true};
+	config_tree_set(&c, true);
+	assert_int_equal(c.order.field, FIELD_PID);
+	config_tree_set(&c, false);
+	assert_false(c.tree);
+	assert_int_equal(c.order.field, FIELD_CPU);
+	assert_true(c.order.reverse);
+	assert_true(c.order.cumulative); /* the view's, not the tab's */
+	config_tab_show(&c, 1);
+	config_tab_show(&c, 0);
+	assert_int_equal(c.order.field, FIELD_CPU);
+	config_tree_set(&c, true);
+	assert_int_equal(c.order.field, FIELD_PID);
+	assert_false(c.order.reverse);
+	config_tree_set(&c, false);
 	/* one before the shown one moves it */
 	c.columns[0] = FIELD_PPID; /* Main's, changed in place */
 	assert_int_equal(config_tab_add(&c, 0), 0);
@@ -1576,9 +1616,11 @@ static void test_htoprc_screens(void **state)
 	assert_int_equal(c.tab, 0);
 	assert_true(c.screen_tabs); /* screen_tabs=1 */
 	assert_tab(&c.tabs[1], "I/O", io, 5, FIELD_IO_RATE, false, false);
-	/* a tree: ordered as htop orders it, by its tree sort (PID ascending unless
-	 * told), not by .sort_direction=-1 */
-	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, false, true);
+	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, true, true);
+	/* its tree ordered as htop orders it, by its tree sort (PID ascending
+	 * unless told), not by .sort_direction=-1 */
+	assert_int_equal(c.tabs[2].tree_order.field, FIELD_PID);
+	assert_false(c.tabs[2].tree_order.reverse);
 	/* .all_branches_collapsed, each screen's own */
 	assert_true(c.tabs[2].collapsed);
 	assert_false(c.tabs[1].collapsed);
@@ -1690,10 +1732,10 @@ static void test_htoprc_collapsed(void **state)
 }
 
 /*
- * A screen shown as a tree takes htop's tree sort, which is what htop orders
- * that tree by: .tree_sort_key and .tree_sort_direction (PID ascending, as a
- * new htop screen, when not given; PID for a key htop does not know, as
- * htop), PID with .tree_view_always_by_pid; a list keeps .sort_key.
+ * A screen's tree takes htop's tree sort, which is what htop orders that
+ * tree by: .tree_sort_key and .tree_sort_direction (PID ascending, as a new
+ * htop screen, when not given; PID for a key htop does not know, as htop),
+ * PID with .tree_view_always_by_pid; its list keeps .sort_key.
  */
 static void test_htoprc_tree_sort(void **state)
 {
@@ -1728,8 +1770,10 @@ static void test_htoprc_tree_sort(void **state)
 		write_file(t->path, file.p, file.len);
 		config_defaults(&c);
 		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		/* the shown view's order, and the other's: the list's by MEM% */
 		if (c.order.field != cases[i].field || c.order.reverse != cases[i].reverse ||
-		    c.tree != cases[i].tree)
+		    c.tree != cases[i].tree ||
+		    (c.tree && (c.other_order.field != FIELD_MEM || c.other_order.reverse)))
 			fail_msg("case %zu: %s %d %d", i, field_defs[c.order.field].name,
 				 c.order.reverse, c.tree);
 		sbuf_free(&file);

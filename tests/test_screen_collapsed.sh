@@ -11,7 +11,9 @@
 # "collapsed", and a new ptop from it starts with p's branch closed again.
 # The tree is ordered by htop's tree sort (.tree_sort_key PID, ascending),
 # not by the screen's list sort (PID, descending): p shows above r, another
-# child of init started after it, in htop as in ptop.
+# child of init started after it, in htop as in ptop; t shows the list by
+# its own sort, r above p, and t again the tree by its own; ptoprc keeps
+# both sorts.
 # make check sets PTOP, srcdir and TMUX_BIN.
 
 NAME=test_screen_collapsed
@@ -90,11 +92,25 @@ only_p() {
 	on_screen "^ *$p .*\\+ .*${prefix}p" && off_screen "^ *$q "
 }
 
+# pid_above A B: the row of PID A shows above that of PID B, now
+pid_above() {
+	a=$(screen | grep -n "^ *$1 " | head -n 1 | cut -d: -f1)
+	b=$(screen | grep -n "^ *$2 " | head -n 1 | cut -d: -f1)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+}
+
 # by_pid: the lower of p and r shows above the other, as the tree's sort says
 by_pid() {
-	a=$(screen | grep -n "^ *$first " | head -n 1 | cut -d: -f1)
-	b=$(screen | grep -n "^ *$second " | head -n 1 | cut -d: -f1)
-	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+	pid_above "$first" "$second"
+}
+
+# two_sorts: t shows the list, by its own sort (PID, highest first), and t
+# again the tree, by PID ascending
+two_sorts() {
+	keys t
+	wait_for pid_above "$second" "$first" || fail "$1: the list not by its own sort"
+	keys t
+	wait_for by_pid || fail "$1: the tree not by its own sort again"
 }
 
 # --- htop: the same file ----------------------------------------------------
@@ -108,6 +124,7 @@ if [ -n "$HTOP" ]; then
 	wait_for by_pid || fail "htop's tree is not by PID ascending: not the htop this test knows"
 	keys '*'
 	expect "^ *$q .*${prefix}q"
+	two_sorts htop
 	htop_quit
 fi
 
@@ -131,7 +148,7 @@ keys Down Tab Down
 expect '\[x\] Tree view is collapsed by default \(screen Tree\)'
 keys Escape
 wait_for test -f "$rc" || fail "closing Setup did not write ptoprc"
-wait_for grep -q '^screen = Tree | pid,user,command | pid tree collapsed$' "$rc" ||
+wait_for grep -q '^screen = Tree | pid,user,command | pid reverse tree collapsed | pid$' "$rc" ||
 	fail "ptoprc's screens: $(grep screen "$rc")"
 grep -q '^screen = Flat | pid,user,cpu,command | pid$' "$rc" ||
 	fail "ptoprc's Flat: $(grep screen "$rc")"
@@ -143,7 +160,9 @@ tm_start again "$PTOP"
 expect "$heads"
 find_p
 wait_for only_p || fail "ptoprc's collapsed not taken at start"
+wait_for by_pid || fail "ptoprc's tree sort not taken"
 keys '*'
 expect "^ *$q .*${prefix}q"
+two_sorts ptop
 keys q
 finish

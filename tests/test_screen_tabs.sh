@@ -116,9 +116,10 @@ keys F10
 wait_for test -f "$rc" || fail "closing Setup did not write ptoprc"
 wait_for grep -q '^screen = Mine | pid,ppid,command | pid$' "$rc" ||
 	fail "ptoprc's screens: $(grep screen "$rc")"
-grep -q '^screen = Main | pid,user,mem,res,command | mem$' "$rc" ||
+# htop's screens sort their trees by PID (their .tree_sort_key), their lists not
+grep -q '^screen = Main | pid,user,mem,res,command | mem | pid$' "$rc" ||
 	fail "ptoprc's Main: $(grep screen "$rc")"
-grep -q '^screen = I/O | pid,user,io,io_rate,command | io_rate$' "$rc" ||
+grep -q '^screen = I/O | pid,user,io,io_rate,command | io_rate | pid$' "$rc" ||
 	fail "ptoprc's I/O: $(grep screen "$rc")"
 keys q
 

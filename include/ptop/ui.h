@@ -98,17 +98,22 @@ struct ui_tab {
 	char name[UI_TAB_NAME_MAX + 1]; /* not empty; no '|' or control character */
 	enum field_id columns[UI_MAX_COLUMNS];
 	size_t ncolumns;
-	struct row_order order; /* its cumulative is not the tab's: ui_config's stays */
+	struct row_order order;	     /* its cumulative is not the tab's: ui_config's stays */
+	struct row_order tree_order; /* its tree view's, as htop's .tree_sort_key */
 	bool tree;
 	bool collapsed; /* htop's .all_branches_collapsed: every branch collapsed at start */
 };
 
 struct ui_config {
 	/* the shown tab's columns, order, tree and collapsed, worked on in place
-	 * (tabs[tab]'s own copies are brought up to date by config_tab_save()) */
+	 * (tabs[tab]'s own copies are brought up to date by config_tab_save());
+	 * order is the view's shown, the tree's in the tree view (as htop's two
+	 * sorts a screen), other_order the other view's: config_tree_set() swaps
+	 * them */
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
 	struct row_order order;
+	struct row_order other_order;
 	bool tree;
 	bool collapsed;
 	/* the Processes pane's screens, at least one, and the one shown */
@@ -217,6 +222,8 @@ void config_tab_save(struct ui_config *c);
 /* Show tab i (< ntabs): its columns, order, tree and collapsed in place of c's, which are
  * dropped (config_tab_show() keeps them); c's order.cumulative stays. */
 void config_tab_open(struct ui_config *c, unsigned i);
+/* The tree view on or off, its order and the list's swapped when it changes. */
+void config_tree_set(struct ui_config *c, bool on);
 /* config_tab_save(), then config_tab_open(c, i). */
 void config_tab_show(struct ui_config *c, unsigned i);
 /* NULL when name may name a tab (1 to UI_TAB_NAME_MAX bytes, no '|' nor
@@ -232,7 +239,8 @@ int config_tab_remove(struct ui_config *c, unsigned i);
  * stays shown where it went. 0, or -EINVAL when there is no such neighbour. */
 int config_tab_move(struct ui_config *c, unsigned i, int dir);
 /*
- * ptoprc's "screen = NAME | COLUMNS | SORT [reverse] [tree] [collapsed]" into c: the
+ * ptoprc's "screen = NAME | COLUMNS | SORT [reverse] [tree] [collapsed]
+ * [| TREESORT [reverse]]" into c (the tree's sort, when not the list's): the
  * first line a file gives (*taken 0) replaces the tabs c had; *taken counts
  * the lines taken. NULL when taken, else why not (translatable, N_(); c
  * untouched); past UI_TABS_MAX, the first line past says so and the others

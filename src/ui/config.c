@@ -25,6 +25,7 @@ void config_defaults(struct ui_config *c)
 	memcpy(c->columns, default_columns, sizeof(default_columns));
 	c->ncolumns = sizeof(default_columns) / sizeof(default_columns[0]);
 	c->order.field = FIELD_CPU;
+	c->other_order = c->order;
 	/* one screen, htop's first */
 	c->ntabs = 1;
 	snprintf(c->tabs[0].name, sizeof(c->tabs[0].name), "Main");
@@ -347,9 +348,12 @@ static void parse(struct ui_config *c, char *text, size_t len, struct sbuf *erro
 		if (why)
 			bad_line(&bad, lineno, key, why);
 	}
-	/* with screen lines, the first one opens, whatever columns and sort said */
+	/* with screen lines, the first one opens, whatever columns and sort said;
+	 * without, the one sort of older files is the tree's too */
 	if (tabs)
 		config_tab_open(c, 0);
+	else
+		c->other_order = c->order;
 	if (bad.n > CONFIG_MAX_REPORTED) {
 		sbuf_adds(errors, "ptoprc: ");
 		sbuf_printf(errors, _("and %u more"), bad.n - CONFIG_MAX_REPORTED);

@@ -5,18 +5,18 @@
  * as htop 3 writes it: its screens ("screen:Main=PID USER ... Command", by
  * htop's names for the columns: field_defs[].htop, then ".sort_key=",
  * ".sort_direction=", ".tree_view=", ".all_branches_collapsed=" lines, and
- * for a screen shown as a tree ".tree_sort_key=", ".tree_sort_direction=",
- * ".tree_view_always_by_pid=", as ptop has one sort for the tree and the
- * list), each a tab of the Processes pane, the first shown, their line of
- * tabs as screen_tabs says (off when a file lacks it, as in htop); kernel
- * and user threads, the delay in tenths, highlighting, monochrome, and the
- * header's meters (column_meters_0 into the left column, the others into
- * the right one, each meter once, bar, text, graph or LED as
- * column_meter_modes_N says where the meter has it). Files from before htop
- * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by
- * number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers less
- * one) and the meters as left_meters and right_meters: they are taken where
- * there is no screen. What ptop lacks is named, not guessed.
+ * its tree's sort, ".tree_sort_key=", ".tree_sort_direction=", or PID by
+ * ".tree_view_always_by_pid="), each a tab of the Processes pane, the first
+ * shown, their line of tabs as screen_tabs says (off when a file lacks it,
+ * as in htop); kernel and user threads, the delay in tenths, highlighting,
+ * monochrome, and the header's meters (column_meters_0 into the left
+ * column, the others into the right one, each meter once, bar, text, graph
+ * or LED as column_meter_modes_N says where the meter has it). Files from
+ * before htop 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the
+ * sort by number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers
+ * less one) and the meters as left_meters and right_meters: they are taken
+ * where there is no screen, their one sort the tree's too. What ptop lacks
+ * is named, not guessed.
  * Curses-free: read through rcfile.c, as ptoprc is.
  */
 #include <errno.h>
@@ -394,7 +394,7 @@ static void take_screen(struct htoprc_read *h, const char *name, char *v, struct
 	t->name[n] = '\0';
 	take_columns(v, t->columns, &t->ncolumns, &h->lacks);
 	/* htop's defaults for a screen that says no more */
-	t->order = (struct row_order){.field = FIELD_CPU};
+	t->order = t->tree_order = (struct row_order){.field = FIELD_CPU};
 	t->tree = t->collapsed = false;
 	/* htop's tree of a new screen is by PID, ascending */
 	h->sorts[h->tab] = (struct htop_sorts){.sort = -1, .tree_sort = FIELD_PID, .tree_dir = 1};
@@ -479,13 +479,9 @@ static void take_sort(struct htoprc_read *h, struct ui_config *c)
 		for (unsigned i = 0; i < h->tabs; i++) {
 			const struct htop_sorts *s = &h->sorts[i];
 
-			/* htop orders a tree by the tree's own key; ptop's one
-			 * sort is the tree's where the screen shows one */
-			if (c->tabs[i].tree)
-				take_order(h, s->by_pid ? FIELD_PID : s->tree_sort, s->tree_dir,
-					   &c->tabs[i].order);
-			else
-				take_order(h, s->sort, s->dir, &c->tabs[i].order);
+			take_order(h, s->sort, s->dir, &c->tabs[i].order);
+			take_order(h, s->by_pid ? FIELD_PID : s->tree_sort, s->tree_dir,
+				   &c->tabs[i].tree_order);
 		}
 		c->ntabs = h->tabs;
 		config_tab_open(c, 0);
@@ -505,6 +501,7 @@ static void take_sort(struct htoprc_read *h, struct ui_config *c)
 	if (h->old_collapsed >= 0)
 		c->collapsed = h->old_collapsed;
 	take_order(h, h->old_sort, h->old_dir, &c->order);
+	c->other_order = c->order;
 }
 
 /* htop's meters, in its columns, when it names any; ptop's Cost meter after them. */

@@ -413,7 +413,7 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		ui->cfg.threads = false;
 		return UI_HANDLED | UI_REFETCH;
 	case ACT_TREE:
-		ui->cfg.tree = !ui->cfg.tree;
+		config_tree_set(&ui->cfg, !ui->cfg.tree);
 		/* htop's t opens every branch, but on a screen collapsed by default */
 		if (!ui->cfg.collapsed)
 			procs_tree_all(ui, false);

@@ -40,7 +40,7 @@ char *htoprc_path(void);
 
 /*
  * An htop user's settings (htoprc.c) over c: its screens (each one's
- * columns, sort (a tree's by htop's tree sort), tree view and whether that
+ * columns, sort, its tree's sort, tree view and whether that
  * starts collapsed; the first shown; their tabs' line as screen_tabs says,
  * off when it says nothing), threads, delay,
  * highlighting, monochrome and meters, as htop 3 writes them. Returns 0 with a sentence for the status line in

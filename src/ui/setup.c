@@ -328,7 +328,11 @@ static unsigned display_options_key(struct ui *ui, int key)
 		return UI_HANDLED;
 	}
 	b = (bool *)((char *)&ui->cfg + display_options[st.sel].off);
-	*b = !*b;
+	/* the tree's own order comes with it, as t brings it */
+	if (b == &ui->cfg.tree)
+		config_tree_set(&ui->cfg, !*b);
+	else
+		*b = !*b;
 	return UI_HANDLED | display_options[st.sel].reaction;
 }
 

@@ -262,8 +262,9 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	}
 	if (o->delay_s >= 0)
 		ui->cfg.delay_s = o->delay_s;
+	/* the order asked for, the list's and the tree's */
 	if (o->order)
-		ui->cfg.order = *o->order;
+		ui->cfg.order = ui->cfg.other_order = *o->order;
 	if (o->threads)
 		ui->cfg.threads = true;
 	if (o->cmdline)
@@ -279,7 +280,7 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.nmeters =
 		    meters_default(ui->cfg.meters, ui->cfg.keys, (unsigned)get_nprocs_conf());
 	if (o->tree)
-		ui->cfg.tree = true;
+		config_tree_set(&ui->cfg, true);
 	if (o->no_color)
 		ui->cfg.color = false;
 	if (o->highlight_delay >= 0) {
