@@ -113,6 +113,7 @@ static void assert_config_equal(const struct ui_config *a, const struct ui_confi
 	assert_int_equal(a->summary_unit, b->summary_unit);
 	assert_int_equal(a->task_unit, b->task_unit);
 	assert_int_equal(a->load_line, b->load_line);
+	assert_int_equal(a->screen_tabs, b->screen_tabs);
 	assert_int_equal(a->ncounters, b->ncounters);
 	for (int i = 0; i < a->ncounters; i++)
 		assert_string_equal(a->counters[i], b->counters[i]);
@@ -192,6 +193,8 @@ static void test_defaults(void **state)
 	assert_int_equal(c.summary_unit, UNIT_MIB);
 	assert_int_equal(c.task_unit, UNIT_KIB);
 	assert_true(c.load_line);
+	/* htop's tabs' line, as htop shows it without an htoprc */
+	assert_true(c.screen_tabs);
 }
 
 static void round_trip(struct tmp *t, const char *rel, const struct ui_config *want,
@@ -245,6 +248,7 @@ static void test_round_trip(void **state)
 	all.summary_unit = UNIT_GIB;
 	all.task_unit = UNIT_EIB;
 	all.load_line = false;
+	all.screen_tabs = false;
 	all.scheme = UI_SCHEME_LIGHT;
 	/* both columns, in an order the file keeps (left ones first), modes not the default */
 	all.nmeters = 6;
@@ -362,6 +366,7 @@ static void test_written_text(void **state)
 	assert_non_null(strstr(buf, "\nsummary_unit = MiB\n"));
 	assert_non_null(strstr(buf, "\ntask_unit = KiB\n"));
 	assert_non_null(strstr(buf, "\nload_line = yes\n"));
+	assert_non_null(strstr(buf, "\nscreen_tabs = yes\nscreen = Main | "));
 	/* htop's header: two columns */
 	assert_non_null(strstr(buf, "\nmeters = cpu,memory,swap | tasks,load,uptime\n"));
 }
@@ -517,17 +522,34 @@ static void test_bad_line_messages(void **state)
 	     "ptoprc:2: screen: unknown or repeated column"},
 	    {"screen = Main | pid,pid | cpu", "ptoprc:2: screen: unknown or repeated column"},
 	    {"screen =  | pid,command | cpu", "ptoprc:2: screen: a screen needs a name"},
-	    {"screen = Main", "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree]"},
-	    {"screen = a | pid | cpu | tree",
-	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree]"},
+	    {"screen = Main", "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] "
+			      "[collapsed] [| TREESORT [reverse]]"},
+	    {"screen = a | pid | cpu | pid | tree",
+	     "ptoprc:2: screen: expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed] [| "
+	     "TREESORT [reverse]]"},
+	    {"screen = a | pid | cpu | tree", "ptoprc:2: screen: unknown sort field"},
+	    {"screen = a | pid | cpu |", "ptoprc:2: screen: unknown sort field"},
+	    {"screen = a | pid | cpu tree | pid tree",
+	     "ptoprc:2: screen: after the tree's sort field: reverse"},
 	    {"screen = Main | pid | nosuch", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = Main | pid |", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = Main | pid | cpu sideways",
-	     "ptoprc:2: screen: after the sort field: reverse or tree"},
+	     "ptoprc:2: screen: after the sort field: reverse, tree or collapsed"},
+	    {"screen = Main | pid | cpu tree collapsed=1",
+	     "ptoprc:2: screen: after the sort field: reverse, tree or collapsed"},
+	    {"screen = Main | pid | collapsed", "ptoprc:2: screen: unknown sort field"},
 	    {"screen = A name far longer than twenty | pid | cpu",
 	     "ptoprc:2: screen: a screen's name is at most 20 bytes"},
 	    {"screen = tab\ttab | pid | cpu",
 	     "ptoprc:2: screen: a screen's name has no '|' and no control character"},
+	    {"screen_tabs = maybe", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs =", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = 2", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = no no", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = no # hidden", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs = n\033[0m", "ptoprc:2: screen_tabs: expected yes or no"},
+	    {"screen_tabs | no", "ptoprc:2: expected key = value"},
+	    {"screen_tab = no", "ptoprc:2: screen_tab: unknown setting"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -598,6 +620,7 @@ static void test_tabs_round_trip(void **state)
 	memcpy(c.columns, mine, sizeof(mine));
 	c.ncolumns = 3;
 	c.tree = true;
+	c.collapsed = true;
 	assert_int_equal(config_write(t->path, &c), 0);
 
 	config_defaults(&got);
@@ -609,11 +632,39 @@ static void test_tabs_round_trip(void **state)
 	assert_tab(&got.tabs[0], "Main", main_cols, 4, FIELD_CPU, false, false);
 	assert_tab(&got.tabs[1], "my tab é", mine, 3, FIELD_PID, false, true);
 	assert_tab(&got.tabs[2], "I/O", io, 3, FIELD_IO_RATE, true, false);
+	assert_false(got.tabs[0].collapsed);
+	assert_true(got.tabs[1].collapsed);
+	assert_false(got.tabs[2].collapsed);
 	/* the first one shows */
 	assert_int_equal(got.ncolumns, 4);
 	assert_memory_equal(got.columns, main_cols, sizeof(main_cols));
 	assert_int_equal(got.order.field, FIELD_CPU);
 	assert_false(got.tree);
+	assert_false(got.collapsed);
+	/* a tree sorted otherwise than its list: a fourth part, kept */
+	c.tabs[2].tree_order = (struct row_order){.field = FIELD_PID, .reverse = true};
+	config_tree_set(&c, false); /* the shown one, my tab é, back to its list */
+	assert_int_equal(c.order.field, FIELD_PID);
+	c.order = (struct row_order){.field = FIELD_MEM};
+	assert_int_equal(config_write(t->path, &c), 0);
+	config_defaults(&got);
+	assert_int_equal(config_read(t->path, &got, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(got.tabs[1].order.field, FIELD_MEM);
+	assert_int_equal(got.tabs[1].tree_order.field, FIELD_PID);
+	assert_false(got.tabs[1].tree);
+	assert_int_equal(got.tabs[2].order.field, FIELD_IO_RATE);
+	assert_int_equal(got.tabs[2].tree_order.field, FIELD_PID);
+	assert_true(got.tabs[2].tree_order.reverse);
+	/* the words after the sort in any order; collapsed without tree too */
+	write_text(t->path, "screen = A | pid | cpu collapsed tree reverse\n"
+			    "screen = B | pid | cpu  collapsed\n");
+	assert_int_equal(config_read(t->path, &got, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(got.ntabs, 2);
+	assert_true(got.collapsed && got.tree && got.order.reverse);
+	assert_true(got.tabs[1].collapsed);
+	assert_false(got.tabs[1].tree);
 	sbuf_free(&errors);
 }
 
@@ -658,6 +709,33 @@ static void test_tab_ops(void **state)
 	assert_string_equal(c.tabs[1].name, "New");
 	assert_int_equal(c.tabs[1].ncolumns, 2);
 	assert_int_equal(c.tabs[1].order.field, FIELD_PID);
+	assert_false(c.tabs[1].collapsed);
+	/* the shown one's collapsed goes with it, and comes back */
+	c.collapsed = true;
+	config_tab_show(&c, 1);
+	assert_false(c.collapsed);
+	config_tab_show(&c, 0);
+	assert_true(c.collapsed);
+	/* t: the tree's own order comes, and the list's comes back */
+	c.order = (struct row_order){.field = FIELD_CPU, .reverse = true, .cumulative = true};
+	config_tree_set(&c, true);
+	assert_true(c.tree);
+	assert_int_equal(c.order.field, FIELD_CPU); /* a new tree's is the list's */
+	c.order = (struct row_order){.field = FIELD_PID, .cumulative = true};
+	config_tree_set(&c, true);
+	assert_int_equal(c.order.field, FIELD_PID);
+	config_tree_set(&c, false);
+	assert_false(c.tree);
+	assert_int_equal(c.order.field, FIELD_CPU);
+	assert_true(c.order.reverse);
+	assert_true(c.order.cumulative); /* the view's, not the tab's */
+	config_tab_show(&c, 1);
+	config_tab_show(&c, 0);
+	assert_int_equal(c.order.field, FIELD_CPU);
+	config_tree_set(&c, true);
+	assert_int_equal(c.order.field, FIELD_PID);
+	assert_false(c.order.reverse);
+	config_tree_set(&c, false);
 	/* one before the shown one moves it */
 	c.columns[0] = FIELD_PPID; /* Main's, changed in place */
 	assert_int_equal(config_tab_add(&c, 0), 0);
@@ -824,6 +902,7 @@ static void test_good_spellings(void **state)
 			    "summary_unit = gib\n"
 			    "task_unit = m\n"
 			    "load_line = off\n"
+			    "screen_tabs=OFF \t\r\n"
 			    "columns = PID , user\tcpu\n");
 	assert_int_equal(config_read(t->path, &c, &errors), 0);
 	if (errors.len)
@@ -843,6 +922,7 @@ static void test_good_spellings(void **state)
 	assert_int_equal(c.summary_unit, UNIT_GIB);
 	assert_int_equal(c.task_unit, UNIT_MIB);
 	assert_false(c.load_line);
+	assert_false(c.screen_tabs);
 	assert_int_equal(c.ncolumns, 4);
 	assert_int_equal(c.columns[0], FIELD_PID);
 	assert_int_equal(c.columns[1], FIELD_USER);
@@ -1434,6 +1514,8 @@ static void test_htoprc_htop2(void **state)
 	assert_false(c.tree);
 	assert_true(c.color);
 	assert_true(c.delay_s == 1.5);
+	/* htop 3.2 reading a file without screen_tabs shows no tabs */
+	assert_false(c.screen_tabs);
 	assert_null(strstr(said.p, "no such"));
 	sbuf_free(&said);
 }
@@ -1532,8 +1614,17 @@ static void test_htoprc_screens(void **state)
 	import_htoprc("htop-3.2.2-screens", &c, &said);
 	assert_int_equal(c.ntabs, 3);
 	assert_int_equal(c.tab, 0);
+	assert_true(c.screen_tabs); /* screen_tabs=1 */
 	assert_tab(&c.tabs[1], "I/O", io, 5, FIELD_IO_RATE, false, false);
 	assert_tab(&c.tabs[2], "a?b?c 45678901234567", odd, 2, FIELD_PID, true, true);
+	/* its tree ordered as htop orders it, by its tree sort (PID ascending
+	 * unless told), not by .sort_direction=-1 */
+	assert_int_equal(c.tabs[2].tree_order.field, FIELD_PID);
+	assert_false(c.tabs[2].tree_order.reverse);
+	/* .all_branches_collapsed, each screen's own */
+	assert_true(c.tabs[2].collapsed);
+	assert_false(c.tabs[1].collapsed);
+	assert_false(c.collapsed);
 	/* the first one shows */
 	assert_columns(&c, main_cols, 5);
 	assert_int_equal(c.order.field, FIELD_MEM);
@@ -1565,6 +1656,163 @@ static void test_htoprc_many_screens(void **state)
 	sbuf_free(&said);
 }
 
+/*
+ * htoprc's screen_tabs as htop reads it: a number, so 0, nothing and text
+ * are off and any other number on; the last line wins; a file without the
+ * line has no tabs, but an empty file is none to htop, which shows them.
+ */
+static void test_htoprc_screen_tabs(void **state)
+{
+	struct tmp *t = *state;
+	static const struct {
+		const char *text;
+		bool tabs;
+	} cases[] = {
+	    {"screen_tabs=1\n", true},
+	    {"screen_tabs=0\n", false},
+	    {"screen_tabs=2\n", true},
+	    {"screen_tabs=-1\n", true},
+	    {"screen_tabs=\n", false},
+	    {"screen_tabs=yes\n", false},
+	    {"screen_tabs=1\nscreen_tabs=0\n", false},
+	    {"delay=15\nscreen:Main=PID Command\n", false},
+	    {"\n", false},
+	    {"", true},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf said = {0};
+		struct ui_config c;
+
+		write_text(t->path, cases[i].text);
+		config_defaults(&c);
+		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		if (c.screen_tabs != cases[i].tabs)
+			fail_msg("\"%s\": screen_tabs %d", cases[i].text, c.screen_tabs);
+		sbuf_free(&said);
+	}
+}
+
+/*
+ * all_branches_collapsed: each screen's ".all_branches_collapsed" after its
+ * line (one before any screen belongs to none), or, in a file before
+ * screens, the top-level key, which a file with screens does not use (as
+ * htop reads it only from files of reader version 2 and before).
+ */
+static void test_htoprc_collapsed(void **state)
+{
+	struct tmp *t = *state;
+	static const struct {
+		const char *text;
+		bool first, second;
+	} cases[] = {
+	    {"screen:A=PID Command\n.all_branches_collapsed=1\nscreen:B=PID Command\n", true,
+	     false},
+	    {".all_branches_collapsed=1\nscreen:A=PID Command\nscreen:B=PID Command\n"
+	     ".all_branches_collapsed=7\n",
+	     false, true},
+	    {"screen:A=PID Command\n.all_branches_collapsed=yes\n", false, false},
+	    {"fields=0 1\nall_branches_collapsed=1\n", true, false},
+	    {"all_branches_collapsed=1\nscreen:A=PID Command\n", false, false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf said = {0};
+		struct ui_config c;
+
+		write_text(t->path, cases[i].text);
+		config_defaults(&c);
+		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		/* the first shows: its own in c */
+		if (c.collapsed != cases[i].first ||
+		    (c.ntabs > 1 && c.tabs[1].collapsed != cases[i].second))
+			fail_msg("case %zu: collapsed %d %d", i, c.collapsed, c.tabs[1].collapsed);
+		sbuf_free(&said);
+	}
+}
+
+/*
+ * A screen's tree takes htop's tree sort, which is what htop orders that
+ * tree by: .tree_sort_key and .tree_sort_direction (PID ascending, as a new
+ * htop screen, when not given; PID for a key htop does not know, as htop),
+ * PID with .tree_view_always_by_pid; its list keeps .sort_key.
+ */
+static void test_htoprc_tree_sort(void **state)
+{
+	struct tmp *t = *state;
+	static const struct {
+		const char *text;
+		enum field_id field;
+		bool reverse, tree;
+	} cases[] = {
+	    {".tree_view=1\n", FIELD_PID, false, true},
+	    {".tree_view=1\n.tree_sort_key=PERCENT_CPU\n.tree_sort_direction=-1\n", FIELD_CPU,
+	     false, true},
+	    {".tree_view=1\n.tree_sort_key=PERCENT_CPU\n.tree_sort_direction=1\n", FIELD_CPU, true,
+	     true},
+	    {".tree_view=1\n.tree_sort_key=PERCENT_CPU\n.tree_view_always_by_pid=1\n", FIELD_PID,
+	     false, true},
+	    {".tree_view=1\n.tree_view_always_by_pid=1\n.tree_sort_direction=-1\n", FIELD_PID, true,
+	     true},
+	    {".tree_view=1\n.tree_sort_key=NOSUCH\n", FIELD_PID, false, true},
+	    {".tree_view=0\n.tree_sort_key=PID\n.tree_view_always_by_pid=1\n", FIELD_MEM, false,
+	     false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf file = {0}, said = {0};
+		struct ui_config c;
+
+		sbuf_printf(&file,
+			    "screen:Main=PID PERCENT_MEM Command\n.sort_key=PERCENT_MEM\n"
+			    ".sort_direction=-1\n%s",
+			    cases[i].text);
+		write_file(t->path, file.p, file.len);
+		config_defaults(&c);
+		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		/* the shown view's order, and the other's: the list's by MEM% */
+		if (c.order.field != cases[i].field || c.order.reverse != cases[i].reverse ||
+		    c.tree != cases[i].tree ||
+		    (c.tree && (c.other_order.field != FIELD_MEM || c.other_order.reverse)))
+			fail_msg("case %zu: %s %d %d", i, field_defs[c.order.field].name,
+				 c.order.reverse, c.tree);
+		sbuf_free(&file);
+		sbuf_free(&said);
+	}
+}
+
+/*
+ * Two screens of one name, as htop's Setup lets a rename make (it checks no
+ * name against the others) and its htoprc then holds: both kept, from
+ * htoprc and through ptoprc, each with its own columns.
+ */
+static void test_tabs_same_name(void **state)
+{
+	struct tmp *t = *state;
+	struct ui_config c, got;
+	struct sbuf said = {0}, errors = {0};
+
+	write_text(t->path, "screen:Main=PID Command\n.sort_key=PID\n"
+			    "screen:Main=PID USER Command\n.sort_key=USER\n");
+	config_defaults(&c);
+	assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+	assert_int_equal(c.ntabs, 2);
+	assert_string_equal(c.tabs[0].name, "Main");
+	assert_string_equal(c.tabs[1].name, "Main");
+	assert_int_equal(c.tabs[1].order.field, FIELD_USER);
+	assert_int_equal(config_write(t->path, &c), 0);
+	config_defaults(&got);
+	assert_int_equal(config_read(t->path, &got, &errors), 0);
+	assert_int_equal(errors.len, 0);
+	assert_int_equal(got.ntabs, 2);
+	assert_string_equal(got.tabs[1].name, "Main");
+	assert_int_equal(got.tabs[1].ncolumns, 3);
+	assert_int_equal(got.tabs[1].columns[1], FIELD_USER);
+	assert_int_equal(got.ncolumns, 2);
+	sbuf_free(&said);
+	sbuf_free(&errors);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1584,6 +1832,10 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_tab_ops),
 	    cmocka_unit_test(test_htoprc_screens),
 	    cmocka_unit_test_setup_teardown(test_htoprc_many_screens, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_htoprc_screen_tabs, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_htoprc_collapsed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_htoprc_tree_sort, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tabs_same_name, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_spellings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_always_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_binary_garbage, setup, teardown),

@@ -98,20 +98,28 @@ struct ui_tab {
 	char name[UI_TAB_NAME_MAX + 1]; /* not empty; no '|' or control character */
 	enum field_id columns[UI_MAX_COLUMNS];
 	size_t ncolumns;
-	struct row_order order; /* its cumulative is not the tab's: ui_config's stays */
+	struct row_order order;	     /* its cumulative is not the tab's: ui_config's stays */
+	struct row_order tree_order; /* its tree view's, as htop's .tree_sort_key */
 	bool tree;
+	bool collapsed; /* htop's .all_branches_collapsed: every branch collapsed at start */
 };
 
 struct ui_config {
-	/* the shown tab's columns, order and tree, worked on in place (tabs[tab]'s
-	 * own copies are brought up to date by config_tab_save()) */
+	/* the shown tab's columns, order, tree and collapsed, worked on in place
+	 * (tabs[tab]'s own copies are brought up to date by config_tab_save());
+	 * order is the view's shown, the tree's in the tree view (as htop's two
+	 * sorts a screen), other_order the other view's: config_tree_set() swaps
+	 * them */
 	enum field_id columns[UI_MAX_COLUMNS]; /* shown, in order; COMMAND is always last */
 	size_t ncolumns;
 	struct row_order order;
+	struct row_order other_order;
 	bool tree;
+	bool collapsed;
 	/* the Processes pane's screens, at least one, and the one shown */
 	struct ui_tab tabs[UI_TABS_MAX];
 	unsigned ntabs, tab;
+	bool screen_tabs; /* htop's screen_tabs: the tabs' line shown (with two or more) */
 	double delay_s;
 	bool color;		    /* colour when the terminal has it */
 	enum ui_scheme scheme;	    /* which colours, when color (never UI_SCHEME_MONOCHROME) */
@@ -142,7 +150,8 @@ struct ui_config {
 };
 
 /* top's columns, sort by %CPU, 3 s, colour, Processes pane, memory bars, top's units
- * (MiB lines, KiB columns), the load line shown. */
+ * (MiB lines, KiB columns), the load line shown, one screen (Main), its tabs' line
+ * shown when there are more. */
 void config_defaults(struct ui_config *c);
 
 /*
@@ -208,11 +217,13 @@ const char *const *config_counters(const struct ui_config *c, const char **names
 
 /* ---- the Processes pane's screens (src/ui/tabconfig.c) ---- */
 
-/* tabs[tab] takes the shown tab's columns, order and tree (kept in place in c). */
+/* tabs[tab] takes the shown tab's columns, order, tree and collapsed (kept in place in c). */
 void config_tab_save(struct ui_config *c);
-/* Show tab i (< ntabs): its columns, order and tree in place of c's, which are
+/* Show tab i (< ntabs): its columns, order, tree and collapsed in place of c's, which are
  * dropped (config_tab_show() keeps them); c's order.cumulative stays. */
 void config_tab_open(struct ui_config *c, unsigned i);
+/* The tree view on or off, its order and the list's swapped when it changes. */
+void config_tree_set(struct ui_config *c, bool on);
 /* config_tab_save(), then config_tab_open(c, i). */
 void config_tab_show(struct ui_config *c, unsigned i);
 /* NULL when name may name a tab (1 to UI_TAB_NAME_MAX bytes, no '|' nor
@@ -228,14 +239,16 @@ int config_tab_remove(struct ui_config *c, unsigned i);
  * stays shown where it went. 0, or -EINVAL when there is no such neighbour. */
 int config_tab_move(struct ui_config *c, unsigned i, int dir);
 /*
- * ptoprc's "screen = NAME | COLUMNS | SORT [reverse] [tree]" into c: the
+ * ptoprc's "screen = NAME | COLUMNS | SORT [reverse] [tree] [collapsed]
+ * [| TREESORT [reverse]]" into c (the tree's sort, when not the list's): the
  * first line a file gives (*taken 0) replaces the tabs c had; *taken counts
  * the lines taken. NULL when taken, else why not (translatable, N_(); c
  * untouched); past UI_TABS_MAX, the first line past says so and the others
  * are skipped without a word.
  */
 const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken);
-/* The screen lines for c into b, the shown tab's from c's columns, order and tree. */
+/* The screen_tabs line and the screen lines for c into b, the shown tab's
+ * from c's columns, order, tree and collapsed. */
 void config_write_tabs(struct sbuf *b, const struct ui_config *c);
 
 /* ---- the display settings (src/ui/dispconfig.c) ---- */

@@ -25,10 +25,12 @@ void config_defaults(struct ui_config *c)
 	memcpy(c->columns, default_columns, sizeof(default_columns));
 	c->ncolumns = sizeof(default_columns) / sizeof(default_columns[0]);
 	c->order.field = FIELD_CPU;
+	c->other_order = c->order;
 	/* one screen, htop's first */
 	c->ntabs = 1;
 	snprintf(c->tabs[0].name, sizeof(c->tabs[0].name), "Main");
 	config_tab_save(c);
+	c->screen_tabs = true; /* as htop without an htoprc */
 	c->delay_s = 3.0;
 	c->color = true;
 	c->pane = 0; /* Processes */
@@ -196,6 +198,7 @@ static const char *apply_flag(struct ui_config *c, const char *key, const char *
 	    {"cmdline", offsetof(struct ui_config, cmdline)},
 	    {"load_line", offsetof(struct ui_config, load_line)},
 	    {"highlight_changes", offsetof(struct ui_config, highlight_changes)},
+	    {"screen_tabs", offsetof(struct ui_config, screen_tabs)},
 	};
 	bool b;
 
@@ -345,9 +348,12 @@ static void parse(struct ui_config *c, char *text, size_t len, struct sbuf *erro
 		if (why)
 			bad_line(&bad, lineno, key, why);
 	}
-	/* with screen lines, the first one opens, whatever columns and sort said */
+	/* with screen lines, the first one opens, whatever columns and sort said;
+	 * without, the one sort of older files is the tree's too */
 	if (tabs)
 		config_tab_open(c, 0);
+	else
+		c->other_order = c->order;
 	if (bad.n > CONFIG_MAX_REPORTED) {
 		sbuf_adds(errors, "ptoprc: ");
 		sbuf_printf(errors, _("and %u more"), bad.n - CONFIG_MAX_REPORTED);

@@ -156,25 +156,6 @@ static const struct ui_prompt user_prompt_any = {
     .done = user_done_any,
 };
 
-/* htop's *: collapse every branch (as many as fit), or expand them all. */
-static void tree_all(struct ui *ui)
-{
-	const struct frame *f = &ui->frame;
-
-	if (ui->ncollapsed) {
-		ui->ncollapsed = 0;
-		return;
-	}
-	for (size_t i = 0; i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++) {
-		bool parent = false;
-
-		for (size_t j = 0; j < f->nprocs && !parent; j++)
-			parent = f->procs[j].ppid == f->procs[i].pid && j != i;
-		if (parent)
-			ui->collapsed[ui->ncollapsed++] = f->procs[i].pid;
-	}
-}
-
 unsigned filter_key(struct ui *ui, enum ui_action act)
 {
 	switch (act) {
@@ -212,9 +193,11 @@ unsigned filter_key(struct ui *ui, enum ui_action act)
 			ui->cmd_scroll += 8;
 		return UI_HANDLED;
 	case ACT_TREE_ALL:
+		/* htop's *: the screen's "collapsed by default" flipped, and done */
 		if (!ui->cfg.tree)
 			return UI_HANDLED;
-		tree_all(ui);
+		ui->cfg.collapsed = !ui->cfg.collapsed;
+		procs_tree_all(ui, ui->cfg.collapsed);
 		return UI_HANDLED | UI_REBUILD;
 	default:
 		return UI_IGNORED;

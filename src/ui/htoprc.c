@@ -4,15 +4,19 @@
  * htop's htoprc ($XDG_CONFIG_HOME/htop/htoprc, else ~/.config/htop/htoprc)
  * as htop 3 writes it: its screens ("screen:Main=PID USER ... Command", by
  * htop's names for the columns: field_defs[].htop, then ".sort_key=",
- * ".sort_direction=", ".tree_view=" lines), each a tab of the Processes
- * pane, the first shown; kernel and user threads, the delay in tenths,
- * highlighting, monochrome, and the header's meters (column_meters_0 into the left column,
- * the others into the right one, each meter once, bar, text, graph or LED as
- * column_meter_modes_N says where the meter has it). Files from before htop
- * 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the sort by
- * number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers less
- * one) and the meters as left_meters and right_meters: they are taken where
- * there is no screen. What ptop lacks is named, not guessed.
+ * ".sort_direction=", ".tree_view=", ".all_branches_collapsed=" lines, and
+ * its tree's sort, ".tree_sort_key=", ".tree_sort_direction=", or PID by
+ * ".tree_view_always_by_pid="), each a tab of the Processes pane, the first
+ * shown, their line of tabs as screen_tabs says (off when a file lacks it,
+ * as in htop); kernel and user threads, the delay in tenths, highlighting,
+ * monochrome, and the header's meters (column_meters_0 into the left
+ * column, the others into the right one, each meter once, bar, text, graph
+ * or LED as column_meter_modes_N says where the meter has it). Files from
+ * before htop 3.2's screens (htop 2, 3.0 and 3.1) name the columns and the
+ * sort by number ("fields=0 48 17 ...", "sort_key=46": htop's field numbers
+ * less one) and the meters as left_meters and right_meters: they are taken
+ * where there is no screen, their one sort the tree's too. What ptop lacks
+ * is named, not guessed.
  * Curses-free: read through rcfile.c, as ptoprc is.
  */
 #include <errno.h>
@@ -314,11 +318,15 @@ struct htoprc_read {
 	unsigned tabs;	   /* taken into c->tabs, from the first */
 	unsigned nameless; /* screen lines without a name, skipped */
 	int tab;	   /* the tab the dotted lines now go to, or -1 */
-	int tab_sort[UI_TABS_MAX], tab_dir[UI_TABS_MAX];
+	/* each tab's sort keys and directions, htop's list's and its tree's */
+	struct htop_sorts {
+		int sort, dir, tree_sort, tree_dir;
+		bool by_pid; /* .tree_view_always_by_pid */
+	} sorts[UI_TABS_MAX];
 	/* htop's first column, then its others (three and four column layouts) */
 	struct htop_column cols[4];
 	/* the top-level keys of files before screens: what the first screen says wins */
-	int old_sort, old_dir, old_tree, reader_version;
+	int old_sort, old_dir, old_tree, old_collapsed, reader_version;
 	char *old_fields;
 	struct sbuf lacks; /* columns ptop has not */
 };
@@ -337,6 +345,8 @@ static bool take_display(const char *l, const char *v, struct ui_config *c)
 			c->delay_s = (double)t / 10; /* tenths, as htop's -d */
 	} else if (!strcmp(l, "highlight_changes")) {
 		c->highlight_changes = yes(v);
+	} else if (!strcmp(l, "screen_tabs")) {
+		c->screen_tabs = yes(v);
 	} else if (!strcmp(l, "highlight_changes_delay_secs")) {
 		long s = atol(v);
 
@@ -384,10 +394,35 @@ static void take_screen(struct htoprc_read *h, const char *name, char *v, struct
 	t->name[n] = '\0';
 	take_columns(v, t->columns, &t->ncolumns, &h->lacks);
 	/* htop's defaults for a screen that says no more */
-	t->order = (struct row_order){.field = FIELD_CPU};
-	t->tree = false;
-	h->tab_sort[h->tab] = -1;
-	h->tab_dir[h->tab] = 0;
+	t->order = t->tree_order = (struct row_order){.field = FIELD_CPU};
+	t->tree = t->collapsed = false;
+	/* htop's tree of a new screen is by PID, ascending */
+	h->sorts[h->tab] = (struct htop_sorts){.sort = -1, .tree_sort = FIELD_PID, .tree_dir = 1};
+}
+
+/* A screen's ".key=value" line, for tab t (h->tab). */
+static void take_dotted(struct htoprc_read *h, const char *l, const char *v, struct ui_tab *t)
+{
+	struct htop_sorts *s = &h->sorts[h->tab];
+
+	if (!strcmp(l, ".sort_key")) {
+		s->sort = field_by_htop_name(v);
+	} else if (!strcmp(l, ".sort_direction")) {
+		s->dir = atoi(v);
+	} else if (!strcmp(l, ".tree_sort_key")) {
+		/* htop's own fallback for a key it does not know */
+		s->tree_sort = field_by_htop_name(v);
+		if (s->tree_sort < 0)
+			s->tree_sort = FIELD_PID;
+	} else if (!strcmp(l, ".tree_sort_direction")) {
+		s->tree_dir = atoi(v);
+	} else if (!strcmp(l, ".tree_view_always_by_pid")) {
+		s->by_pid = yes(v);
+	} else if (!strcmp(l, ".tree_view")) {
+		t->tree = yes(v);
+	} else if (!strcmp(l, ".all_branches_collapsed")) {
+		t->collapsed = yes(v);
+	}
 }
 
 /* One "key=value" line of htoprc (l the key, v the value). */
@@ -398,14 +433,8 @@ static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_c
 	if (!strncmp(l, "screen:", 7)) {
 		take_screen(h, l + 7, v, c);
 	} else if (*l == '.') {
-		if (h->tab < 0)
-			return;
-		if (!strcmp(l, ".sort_key"))
-			h->tab_sort[h->tab] = field_by_htop_name(v);
-		else if (!strcmp(l, ".sort_direction"))
-			h->tab_dir[h->tab] = atoi(v);
-		else if (!strcmp(l, ".tree_view"))
-			c->tabs[h->tab].tree = yes(v);
+		if (h->tab >= 0)
+			take_dotted(h, l, v, &c->tabs[h->tab]);
 	} else if (!strcmp(l, "fields")) {
 		h->old_fields = v;
 	} else if (!strcmp(l, "sort_key")) {
@@ -416,6 +445,8 @@ static void take_line(struct htoprc_read *h, const char *l, char *v, struct ui_c
 		h->old_dir = atoi(v);
 	} else if (!strcmp(l, "tree_view")) {
 		h->old_tree = yes(v);
+	} else if (!strcmp(l, "all_branches_collapsed")) {
+		h->old_collapsed = yes(v);
 	} else if (!strcmp(l, "config_reader_min_version")) {
 		h->reader_version = atoi(v);
 	} else if (column_key(l, "column_meters_", "left_meters", "right_meters", h->cols, &hc)) {
@@ -445,8 +476,13 @@ static void take_order(const struct htoprc_read *h, int sort, int dir, struct ro
 static void take_sort(struct htoprc_read *h, struct ui_config *c)
 {
 	if (h->tabs) {
-		for (unsigned i = 0; i < h->tabs; i++)
-			take_order(h, h->tab_sort[i], h->tab_dir[i], &c->tabs[i].order);
+		for (unsigned i = 0; i < h->tabs; i++) {
+			const struct htop_sorts *s = &h->sorts[i];
+
+			take_order(h, s->sort, s->dir, &c->tabs[i].order);
+			take_order(h, s->by_pid ? FIELD_PID : s->tree_sort, s->tree_dir,
+				   &c->tabs[i].tree_order);
+		}
 		c->ntabs = h->tabs;
 		config_tab_open(c, 0);
 		return;
@@ -462,7 +498,10 @@ static void take_sort(struct htoprc_read *h, struct ui_config *c)
 	}
 	if (h->old_tree >= 0)
 		c->tree = h->old_tree;
+	if (h->old_collapsed >= 0)
+		c->collapsed = h->old_collapsed;
 	take_order(h, h->old_sort, h->old_dir, &c->order);
+	c->other_order = c->order;
 }
 
 /* htop's meters, in its columns, when it names any; ptop's Cost meter after them. */
@@ -491,7 +530,7 @@ static void take_header(struct htoprc_read *h, struct ui_config *c, struct sbuf 
 
 int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 {
-	struct htoprc_read h = {.tab = -1, .old_sort = -1, .old_tree = -1};
+	struct htoprc_read h = {.tab = -1, .old_sort = -1, .old_tree = -1, .old_collapsed = -1};
 	struct sbuf text = {0}, mlacks = {0}, errors = {0};
 	char *save = NULL;
 	int err;
@@ -503,6 +542,10 @@ int htoprc_import(const char *path, struct ui_config *c, struct sbuf *said)
 		return err;
 	}
 	sbuf_cstr(&text);
+	/* htop's tabs are off unless the file says screen_tabs=1; an empty file
+	 * is none to htop, which then shows them */
+	if (text.len)
+		c->screen_tabs = false;
 	for (char *l = strtok_r(text.p, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *v = strchr(l, '=');
 

@@ -247,6 +247,27 @@ static void sort_step(struct ui *ui, int dir)
 	ui_status(ui, _("Sorted by %s"), field_title(&ui->frame, &ui->view, ui->cfg.order.field));
 }
 
+void procs_tree_all(struct ui *ui, bool collapse)
+{
+	const struct frame *f = &ui->frame;
+
+	ui->ncollapsed = 0;
+	for (size_t i = 0; collapse && i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++) {
+		const struct frame_proc *p = &f->procs[i];
+		bool has_kids = false, has_parent = false;
+
+		/* htop leaves its tree's roots (depth 0) and init open */
+		if (p->pid <= 1)
+			continue;
+		for (size_t j = 0; j < f->nprocs && !(has_kids && has_parent); j++) {
+			has_kids |= f->procs[j].ppid == p->pid && j != i;
+			has_parent |= f->procs[j].pid == p->ppid && j != i;
+		}
+		if (has_kids && has_parent)
+			ui->collapsed[ui->ncollapsed++] = p->pid;
+	}
+}
+
 static void set_collapsed(struct ui *ui, int pid, bool collapse)
 {
 	for (size_t i = 0; i < ui->ncollapsed; i++) {
@@ -392,7 +413,10 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 		ui->cfg.threads = false;
 		return UI_HANDLED | UI_REFETCH;
 	case ACT_TREE:
-		ui->cfg.tree = !ui->cfg.tree;
+		config_tree_set(&ui->cfg, !ui->cfg.tree);
+		/* htop's t opens every branch, but on a screen collapsed by default */
+		if (!ui->cfg.collapsed)
+			procs_tree_all(ui, false);
 		return UI_HANDLED | UI_REBUILD;
 	case ACT_COLLAPSE:
 	case ACT_EXPAND:
@@ -408,7 +432,7 @@ static unsigned procs_key(struct ui *ui, enum ui_action act, int key)
 
 static unsigned procs_click(struct ui *ui, int y, int x)
 {
-	if (ui->cfg.ntabs > 1 && y == ui->table_y - 2)
+	if (tabs_shown(ui) && y == ui->table_y - 2)
 		return tabs_click(ui, x);
 	if (y == ui->table_y - 1) {
 		/* a click on a heading sorts by that column, as in htop */

@@ -40,7 +40,9 @@ char *htoprc_path(void);
 
 /*
  * An htop user's settings (htoprc.c) over c: its screens (each one's
- * columns, sort and tree view; the first shown), threads, delay,
+ * columns, sort, its tree's sort, tree view and whether that
+ * starts collapsed; the first shown; their tabs' line as screen_tabs says,
+ * off when it says nothing), threads, delay,
  * highlighting, monochrome and meters, as htop 3 writes them. Returns 0 with a sentence for the status line in
  * *said (what was taken, what ptop lacks), -ENOENT when there is no such
  * file, or another -errno.

@@ -41,6 +41,7 @@ static struct {
 	int top;       /* the panel's first line on the screen, when it has more than fit */
 	int rows;      /* lines the panel shows: PgUp/PgDn move by them */
 	int header_h;  /* rows the live header took */
+	bool moving;   /* Screens: Enter picked the selected one up, Up and Down move it */
 } st;
 
 /* The first of a panel's n lines to show in rows rows, so that line sel
@@ -259,18 +260,36 @@ struct display_option {
 	const char *label;
 	size_t off; /* of a bool in struct ui_config */
 	unsigned reaction;
+	bool screen; /* the shown screen's own (htop's "For current screen tab") */
 };
 
 static const struct display_option display_options[] = {
-    {N_("Tree view"), offsetof(struct ui_config, tree), UI_REBUILD},
-    {N_("A row per thread (top's H)"), offsetof(struct ui_config, threads), UI_REFETCH},
-    {N_("Show a process's threads (htop's H)"), offsetof(struct ui_config, user_threads),
-     UI_REFETCH},
-    {N_("Hide kernel threads"), offsetof(struct ui_config, hide_kthreads), UI_REBUILD},
-    {N_("Highlight new and old processes"), offsetof(struct ui_config, highlight_changes),
-     UI_REBUILD},
-    {N_("Show full command lines"), offsetof(struct ui_config, cmdline), UI_REFETCH},
-    {N_("A bar per CPU"), offsetof(struct ui_config, per_cpu), 0},
+    {.label = N_("Tree view"),
+     .off = offsetof(struct ui_config, tree),
+     .reaction = UI_REBUILD,
+     .screen = true},
+    /* taken at start and flipped by *, as htop's */
+    {.label = N_("Tree view is collapsed by default"),
+     .off = offsetof(struct ui_config, collapsed),
+     .screen = true},
+    /* htop's, which keeps Tab going through the screens when off */
+    {.label = N_("Show tabs for screens"), .off = offsetof(struct ui_config, screen_tabs)},
+    {.label = N_("A row per thread (top's H)"),
+     .off = offsetof(struct ui_config, threads),
+     .reaction = UI_REFETCH},
+    {.label = N_("Show a process's threads (htop's H)"),
+     .off = offsetof(struct ui_config, user_threads),
+     .reaction = UI_REFETCH},
+    {.label = N_("Hide kernel threads"),
+     .off = offsetof(struct ui_config, hide_kthreads),
+     .reaction = UI_REBUILD},
+    {.label = N_("Highlight new and old processes"),
+     .off = offsetof(struct ui_config, highlight_changes),
+     .reaction = UI_REBUILD},
+    {.label = N_("Show full command lines"),
+     .off = offsetof(struct ui_config, cmdline),
+     .reaction = UI_REFETCH},
+    {.label = N_("A bar per CPU"), .off = offsetof(struct ui_config, per_cpu)},
 };
 #define NDISPLAY (sizeof(display_options) / sizeof(display_options[0]))
 /* after the check boxes: the update interval, then the memory columns' unit */
@@ -309,8 +328,29 @@ static unsigned display_options_key(struct ui *ui, int key)
 		return UI_HANDLED;
 	}
 	b = (bool *)((char *)&ui->cfg + display_options[st.sel].off);
-	*b = !*b;
+	/* the tree's own order comes with it, as t brings it */
+	if (b == &ui->cfg.tree)
+		config_tree_set(&ui->cfg, !*b);
+	else
+		*b = !*b;
 	return UI_HANDLED | display_options[st.sel].reaction;
+}
+
+/* "[x] Label", and which screen's it is where it is one screen's */
+static void display_option_draw(struct ui *ui, int y, int x, const struct display_option *o)
+{
+	static struct sbuf line; /* kept across frames */
+	bool on = *(const bool *)((const char *)&ui->cfg + o->off);
+
+	sbuf_reset(&line);
+	if (o->screen)
+		/* TRANSLATORS: a display option, then the screen (tab) it is for */
+		sbuf_printf(&line, _("[%c] %s (screen %s)"), on ? 'x' : ' ', _(o->label),
+			    ui->cfg.tabs[ui->cfg.tab].name);
+	else
+		sbuf_printf(&line, "[%c] %s", on ? 'x' : ' ', _(o->label));
+	/* a long name is cut at the edge, never wrapped onto the next row */
+	ui_put(ui, y, x, COLS - x, line.p, line.len);
 }
 
 static void display_options_draw(struct ui *ui, int y, int x)
@@ -329,11 +369,7 @@ static void display_options_draw(struct ui *ui, int y, int x)
 			mvprintw(y, x, "[%5s] %s", mem_unit_name(ui->cfg.task_unit),
 				 _("Memory columns from this unit up"));
 		else
-			mvprintw(y, x, "[%c] %s",
-				 *(const bool *)((const char *)&ui->cfg + display_options[i].off)
-				     ? 'x'
-				     : ' ',
-				 _(display_options[i].label));
+			display_option_draw(ui, y, x, &display_options[i]);
 		if (sel)
 			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
 	}
@@ -424,15 +460,20 @@ static unsigned screens_key(struct ui *ui, int key)
 	struct ui_config *c = &ui->cfg;
 	unsigned i = c->tab;
 
+	if (st.moving && (key == KEY_UP || key == KEY_DOWN))
+		key = key == KEY_UP ? '[' : ']';
 	switch (key) {
 	case KEY_LEFT:
-		st.in_panel = false;
+		st.in_panel = st.moving = false;
 		return UI_HANDLED;
-	case KEY_F(2):
-	case KEY_CTRL('R'):
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
+		/* htop's: Enter picks the screen up, and puts it down */
+		st.moving = !st.moving;
+		return UI_HANDLED;
+	case KEY_F(2):
+	case KEY_CTRL('R'):
 		ui_prompt(ui, &tab_name_prompt, c->tabs[i].name);
 		return UI_HANDLED;
 	case KEY_F(5):
@@ -489,11 +530,15 @@ static void screens_draw_panel(struct ui *ui, int y, int x)
 		sbuf_printf(&line, "(%c) %-*s ", shown ? '*' : ' ', UI_TAB_NAME_MAX, t->name);
 		for (size_t k = 0; k < n; k++)
 			sbuf_printf(&line, " %s", field_defs[cols[k]].name);
+		/* picked up: htop's colour of a panel item that follows the keys */
+		attr_t a = st.moving ? ui_attr(ui, COLOR_TAGGED, A_BOLD) | A_REVERSE
+				     : ui_attr(ui, COLOR_SELECTED, A_REVERSE);
+
 		if (st.in_panel && shown)
-			attron(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			attron(a);
 		ui_put(ui, y, x, COLS - x, line.p, line.len);
 		if (st.in_panel && shown)
-			attroff(ui_attr(ui, COLOR_SELECTED, A_REVERSE));
+			attroff(a);
 	}
 }
 
@@ -512,6 +557,7 @@ static unsigned setup_key(struct ui *ui, int key)
 	}
 	if (key == '\t' || key == KEY_BTAB) {
 		st.in_panel = !st.in_panel;
+		st.moving = false;
 		ui->menu_sel = st.in_panel ? st.sel : (int)st.category;
 		return UI_HANDLED;
 	}
@@ -595,11 +641,15 @@ static void setup_draw(struct ui *ui)
 		mvaddnstr(y + 1, x, _("Enter: choose and order the columns"), COLS - x);
 		break;
 	}
-	if (st.category == SETUP_SCREENS)
+	if (st.category == SETUP_SCREENS && st.moving)
 		mvaddnstr(LINES - 1, 0,
-			  _("Tab: panel  F2/Enter: rename  F5/Ins: new  F9/Del: remove  [ ]: move  "
-			    "Esc/F10: done"),
-			  COLS);
+			  _("Up/Down: move the screen  Enter: put it down  Esc/F10: done"), COLS);
+	else if (st.category == SETUP_SCREENS)
+		mvaddnstr(
+		    LINES - 1, 0,
+		    _("Tab: panel  F2: rename  F5/Ins: new  F9/Del: remove  Enter, [ ]: move  "
+		      "Esc/F10: done"),
+		    COLS);
 	else
 		mvaddnstr(LINES - 1, 0,
 			  _("Tab/Enter: panel  Space: toggle, mode  Left/Right: column  [ ]: move  "
@@ -618,7 +668,7 @@ static const struct ui_screen setup_screen = {
 
 void setup_open(struct ui *ui)
 {
-	st.in_panel = false;
+	st.in_panel = st.moving = false;
 	st.sel = st.top = 0;
 	ui->menu_sel = (int)st.category;
 	screen_push(ui, &setup_screen);

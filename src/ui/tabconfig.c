@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tabconfig.c: the Processes pane's screens (htop's, shown as tabs), as
- * settings: the shown one's columns, order and tree are ui_config's own
- * (what the rest of the viewer reads and changes), copied back into its tab
- * when another is shown or the tabs change; adding, removing and moving
- * tabs as Setup's Screens panel does; ptoprc's "screen = NAME | COLUMNS |
- * SORT [reverse] [tree]" lines. Curses-free.
+ * settings: the shown one's columns, orders (its list's and its tree's, as
+ * htop's .sort_key and .tree_sort_key; the one of the view shown where
+ * every reader looks), tree and whether its branches start collapsed are
+ * ui_config's own (what the rest of the viewer reads and changes), copied
+ * back into its tab when another is shown or the tabs change; adding,
+ * removing and moving tabs as Setup's Screens panel does; ptoprc's "screen
+ * = NAME | COLUMNS | SORT [reverse] [tree] [collapsed] [| TREESORT
+ * [reverse]]" lines, after "screen_tabs = yes|no" (whether their line of
+ * tabs is shown; read with config.c's other yes-or-no settings).
+ * Curses-free.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,14 +21,26 @@
 _Static_assert(UI_TABS_MAX == 16, "the message on too many screens names the limit");
 _Static_assert(UI_TAB_NAME_MAX == 20, "the message on a long name names the limit");
 
-void config_tab_save(struct ui_config *c)
+/* o's field and direction, without the view's cumulative */
+static struct row_order tab_order(const struct row_order *o)
 {
-	struct ui_tab *t = &c->tabs[c->tab];
+	return (struct row_order){.field = o->field, .reverse = o->reverse};
+}
 
+/* The shown tab's columns, orders, tree and collapsed, as c has them, into t. */
+static void tab_from(const struct ui_config *c, struct ui_tab *t)
+{
 	memcpy(t->columns, c->columns, c->ncolumns * sizeof(c->columns[0]));
 	t->ncolumns = c->ncolumns;
-	t->order = (struct row_order){.field = c->order.field, .reverse = c->order.reverse};
+	t->order = tab_order(c->tree ? &c->other_order : &c->order);
+	t->tree_order = tab_order(c->tree ? &c->order : &c->other_order);
 	t->tree = c->tree;
+	t->collapsed = c->collapsed;
+}
+
+void config_tab_save(struct ui_config *c)
+{
+	tab_from(c, &c->tabs[c->tab]);
 }
 
 void config_tab_open(struct ui_config *c, unsigned i)
@@ -33,9 +50,23 @@ void config_tab_open(struct ui_config *c, unsigned i)
 	c->tab = i;
 	memcpy(c->columns, t->columns, t->ncolumns * sizeof(t->columns[0]));
 	c->ncolumns = t->ncolumns;
-	c->order.field = t->order.field;
-	c->order.reverse = t->order.reverse;
+	c->order.field = (t->tree ? t->tree_order : t->order).field;
+	c->order.reverse = (t->tree ? t->tree_order : t->order).reverse;
+	c->other_order = t->tree ? t->order : t->tree_order;
 	c->tree = t->tree;
+	c->collapsed = t->collapsed;
+}
+
+void config_tree_set(struct ui_config *c, bool on)
+{
+	struct row_order shown = tab_order(&c->order);
+
+	if (c->tree == on)
+		return;
+	c->order.field = c->other_order.field;
+	c->order.reverse = c->other_order.reverse;
+	c->other_order = shown;
+	c->tree = on;
 }
 
 void config_tab_show(struct ui_config *c, unsigned i)
@@ -72,8 +103,9 @@ int config_tab_add(struct ui_config *c, unsigned at)
 	t->columns[0] = FIELD_PID;
 	t->columns[1] = FIELD_COMMAND;
 	t->ncolumns = 2;
-	t->order = (struct row_order){.field = FIELD_PID};
+	t->order = t->tree_order = (struct row_order){.field = FIELD_PID};
 	t->tree = false;
+	t->collapsed = false;
 	return 0;
 }
 
@@ -110,7 +142,7 @@ int config_tab_move(struct ui_config *c, unsigned i, int dir)
 	return 0;
 }
 
-/* "SORT [reverse] [tree]" into t. */
+/* "SORT [reverse] [tree] [collapsed]" into t. */
 static const char *parse_sort(char *v, struct ui_tab *t)
 {
 	char *save = NULL, *tok = strtok_r(v, " \t", &save);
@@ -118,22 +150,42 @@ static const char *parse_sort(char *v, struct ui_tab *t)
 
 	if (id < 0)
 		return N_("unknown sort field");
-	t->order = (struct row_order){.field = (enum field_id)id};
-	t->tree = false;
+	t->order = t->tree_order = (struct row_order){.field = (enum field_id)id};
+	t->tree = t->collapsed = false;
 	while ((tok = strtok_r(NULL, " \t", &save))) {
 		if (!strcmp(tok, "reverse"))
 			t->order.reverse = true;
 		else if (!strcmp(tok, "tree"))
 			t->tree = true;
+		else if (!strcmp(tok, "collapsed"))
+			t->collapsed = true;
 		else
-			return N_("after the sort field: reverse or tree");
+			return N_("after the sort field: reverse, tree or collapsed");
+	}
+	t->tree_order = t->order;
+	return NULL;
+}
+
+/* "TREESORT [reverse]", the tree's own, into t. */
+static const char *parse_tree_sort(char *v, struct ui_tab *t)
+{
+	char *save = NULL, *tok = strtok_r(v, " \t", &save);
+	int id = tok ? field_named(tok, false) : -1;
+
+	if (id < 0)
+		return N_("unknown sort field");
+	t->tree_order = (struct row_order){.field = (enum field_id)id};
+	while ((tok = strtok_r(NULL, " \t", &save))) {
+		if (strcmp(tok, "reverse"))
+			return N_("after the tree's sort field: reverse");
+		t->tree_order.reverse = true;
 	}
 	return NULL;
 }
 
 const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken)
 {
-	char *name = val, *cols, *sort;
+	char *name = val, *cols, *sort, *tree_sort;
 	struct ui_tab t;
 	const char *why;
 
@@ -145,9 +197,13 @@ const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken)
 	}
 	cols = strchr(name, '|');
 	sort = cols ? strchr(cols + 1, '|') : NULL;
-	if (!sort || strchr(sort + 1, '|'))
-		return N_("expected NAME | COLUMNS | SORT [reverse] [tree]");
+	tree_sort = sort ? strchr(sort + 1, '|') : NULL;
+	if (!sort || (tree_sort && strchr(tree_sort + 1, '|')))
+		return N_("expected NAME | COLUMNS | SORT [reverse] [tree] [collapsed] "
+			  "[| TREESORT [reverse]]");
 	*cols++ = *sort++ = '\0';
+	if (tree_sort)
+		*tree_sort++ = '\0';
 	name = config_trim(name);
 	why = config_tab_name_check(name);
 	if (why)
@@ -156,6 +212,8 @@ const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken)
 	if (config_parse_columns(cols, t.columns, &t.ncolumns))
 		return N_("unknown or repeated column");
 	why = parse_sort(sort, &t);
+	if (!why && tree_sort)
+		why = parse_tree_sort(tree_sort, &t);
 	if (why)
 		return why;
 	c->tabs[(*taken)++] = t;
@@ -165,20 +223,29 @@ const char *config_parse_tab(struct ui_config *c, char *val, unsigned *taken)
 
 void config_write_tabs(struct sbuf *b, const struct ui_config *c)
 {
+	sbuf_printf(b, "screen_tabs = %s\n", c->screen_tabs ? "yes" : "no");
 	for (unsigned i = 0; i < c->ntabs; i++) {
 		const struct ui_tab *t = &c->tabs[i];
-		/* the shown tab's own copies may be behind: c's are its */
-		bool shown = i == c->tab;
-		const enum field_id *cols = shown ? c->columns : t->columns;
-		size_t n = shown ? c->ncolumns : t->ncolumns;
-		enum field_id sort = shown ? c->order.field : t->order.field;
-		bool reverse = shown ? c->order.reverse : t->order.reverse;
-		bool tree = shown ? c->tree : t->tree;
+		struct ui_tab shown;
 
+		/* the shown tab's own copies may be behind: c's are its */
+		if (i == c->tab) {
+			shown = *t;
+			tab_from(c, &shown);
+			t = &shown;
+		}
 		sbuf_printf(b, "screen = %s | ", t->name);
-		for (size_t k = 0; k < n; k++)
-			sbuf_printf(b, "%s%s", k ? "," : "", field_defs[cols[k]].name);
-		sbuf_printf(b, " | %s%s%s\n", field_defs[sort].name, reverse ? " reverse" : "",
-			    tree ? " tree" : "");
+		for (size_t k = 0; k < t->ncolumns; k++)
+			sbuf_printf(b, "%s%s", k ? "," : "", field_defs[t->columns[k]].name);
+		sbuf_printf(b, " | %s%s%s%s", field_defs[t->order.field].name,
+			    t->order.reverse ? " reverse" : "", t->tree ? " tree" : "",
+			    t->collapsed ? " collapsed" : "");
+		/* the tree's own sort only where it is not the list's, as older
+		 * ptops take no fourth part */
+		if (t->tree_order.field != t->order.field ||
+		    t->tree_order.reverse != t->order.reverse)
+			sbuf_printf(b, " | %s%s", field_defs[t->tree_order.field].name,
+				    t->tree_order.reverse ? " reverse" : "");
+		sbuf_addc(b, '\n');
 	}
 }

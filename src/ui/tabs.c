@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tabs.c: the Processes pane's screens on screen, as htop's ScreenTabs: with
- * two or more, a line of tabs above the table, the shown one highlighted; a
- * click on a tab shows it; Tab and Shift-Tab walk them before the other
- * panes (panes.c). What a screen holds is tabconfig.c's.
+ * two or more, and unless screen_tabs is off, a line of tabs above the
+ * table, the shown one highlighted; a click on a tab shows it; Tab and
+ * Shift-Tab walk them before the other panes (panes.c), the line shown or
+ * not, as htop's Tab. What a screen holds is tabconfig.c's.
  */
 #include <string.h>
 
@@ -17,11 +18,16 @@ static int tab_width(const struct ui *ui, unsigned i)
 	return ui_cols(ui, name, strlen(name)) + 2;
 }
 
+bool tabs_shown(const struct ui *ui)
+{
+	return ui->cfg.screen_tabs && ui->cfg.ntabs > 1;
+}
+
 int tabs_draw(struct ui *ui, int y)
 {
 	int x = 0;
 
-	if (ui->cfg.ntabs < 2)
+	if (!tabs_shown(ui))
 		return 0;
 	move(y, 0);
 	clrtoeol();

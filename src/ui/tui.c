@@ -110,6 +110,16 @@ static unsigned filter_needs(const struct ui *ui)
 	return needs;
 }
 
+/* What the first frame settles: the time after which a process is new, and
+ * the tree of a screen collapsed by default (htop's .all_branches_collapsed,
+ * which htop applies to the screen shown at start only). */
+static void first_frame(struct ui *ui)
+{
+	ui->first_uptime = ui->frame.uptime_s;
+	if (ui->cfg.collapsed)
+		procs_tree_all(ui, true);
+}
+
 static void take_frame(struct ui *ui)
 {
 	/* what is on screen is read in full; the rest as sorting, filtering and the counts need */
@@ -151,7 +161,7 @@ static void take_frame(struct ui *ui)
 	ui->cpu_mark = cpu;
 	ui->wall_mark = wall;
 	if (!ui->have_frame)
-		ui->first_uptime = ui->frame.uptime_s;
+		first_frame(ui);
 	ui->have_frame = true;
 	ui->frames++;
 	graph_frame(ui);
@@ -252,8 +262,9 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 	}
 	if (o->delay_s >= 0)
 		ui->cfg.delay_s = o->delay_s;
+	/* the order asked for, the list's and the tree's */
 	if (o->order)
-		ui->cfg.order = *o->order;
+		ui->cfg.order = ui->cfg.other_order = *o->order;
 	if (o->threads)
 		ui->cfg.threads = true;
 	if (o->cmdline)
@@ -269,7 +280,7 @@ static void ui_settings(struct ui *ui, const struct ui_opts *o, struct sbuf *err
 		ui->cfg.nmeters =
 		    meters_default(ui->cfg.meters, ui->cfg.keys, (unsigned)get_nprocs_conf());
 	if (o->tree)
-		ui->cfg.tree = true;
+		config_tree_set(&ui->cfg, true);
 	if (o->no_color)
 		ui->cfg.color = false;
 	if (o->highlight_delay >= 0) {

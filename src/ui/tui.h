@@ -287,7 +287,9 @@ bool screen_covers(const struct ui *ui);
 void screen_draw(struct ui *ui);
 
 /* tabs.c: the Processes pane's screens as tabs */
-/* With two or more screens, their tabs on line y: 1; else nothing drawn, 0. */
+/* Whether the tabs' line is shown: two or more screens, and screen_tabs on. */
+bool tabs_shown(const struct ui *ui);
+/* When tabs_shown(), the tabs on line y: 1; else nothing drawn, 0. */
 int tabs_draw(struct ui *ui, int y);
 /* Show screen i (< ui->cfg.ntabs): the reaction (its rows rebuilt, a frame now). */
 unsigned tabs_show(struct ui *ui, unsigned i);
@@ -412,6 +414,10 @@ const struct frame_proc *procs_selected(const struct ui *ui);
 /* The user chose row i (< ui->nrows): the selection is its process from now on. */
 void procs_select_row(struct ui *ui, size_t i);
 void procs_search_next(struct ui *ui, bool from_current);
+/* Every branch of the frame's tree collapsed (as many as UI_COLLAPSED_MAX), as
+ * htop's: but the roots' and PID 1's, so their children show, closed; or,
+ * collapse false, every branch expanded. The caller rebuilds the rows. */
+void procs_tree_all(struct ui *ui, bool collapse);
 
 /* table.c: the pane's rows drawn as a table */
 /* What a pane shows of the rows, as htop's screens: columns of the field table. */
