@@ -28,8 +28,12 @@ kids=$!
 for args in "" "-E k -e m" "-1" "-o +PID"; do
 	# shellcheck disable=SC2086
 	"$PTOP" -b -n 2 -d 0.5 $args >"$tmp/ptop.txt" || die "ptop -b $args exited non-zero"
+	# what jc could not read goes to the log whole: a failure seen once under
+	# the sanitizers (-1) did not come back in 15 tries, and left no input
 	jc -q --top <"$tmp/ptop.txt" >"$tmp/ptop.json" 2>"$tmp/err" ||
-		die "jc --top on ptop -b $args: $(cat "$tmp/err")"
+		die "jc --top on ptop -b $args: $(cat "$tmp/err")
+---- ptop's output ----
+$(cat "$tmp/ptop.txt")"
 	$py - "$tmp/top.json" "$tmp/ptop.json" "$$" "$args" "$tmp/ptop.txt" <<'PY' || die "jc --top on ptop -b $args: see above"
 import json, sys
 top = json.load(open(sys.argv[1]))[0]
