@@ -1468,6 +1468,15 @@ static void import_htoprc(const char *name, struct ui_config *c, struct sbuf *sa
 	sbuf_cstr(said);
 }
 
+/* An htoprc of n bytes of text written at path and imported over the defaults into c. */
+static void import_text(const char *path, const char *text, size_t n, struct ui_config *c,
+			struct sbuf *said)
+{
+	write_file(path, text, n);
+	config_defaults(c);
+	assert_int_equal(htoprc_import(path, c, said), 0);
+}
+
 static void assert_columns(const struct ui_config *c, const enum field_id *want, size_t n)
 {
 	assert_int_equal(c->ncolumns, n);
@@ -1644,9 +1653,7 @@ static void test_htoprc_many_screens(void **state)
 
 	for (int i = 0; i < 100; i++)
 		sbuf_printf(&file, "screen:S%d=PID NOSUCH Command\n.sort_key=PID\n", i);
-	write_file(t->path, file.p, file.len);
-	config_defaults(&c);
-	assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+	import_text(t->path, file.p, file.len, &c, &said);
 	sbuf_cstr(&said);
 	assert_int_equal(c.ntabs, UI_TABS_MAX);
 	assert_string_equal(c.tabs[15].name, "S15");
@@ -1684,9 +1691,7 @@ static void test_htoprc_screen_tabs(void **state)
 		struct sbuf said = {0};
 		struct ui_config c;
 
-		write_text(t->path, cases[i].text);
-		config_defaults(&c);
-		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		import_text(t->path, cases[i].text, strlen(cases[i].text), &c, &said);
 		if (c.screen_tabs != cases[i].tabs)
 			fail_msg("\"%s\": screen_tabs %d", cases[i].text, c.screen_tabs);
 		sbuf_free(&said);
@@ -1720,9 +1725,7 @@ static void test_htoprc_collapsed(void **state)
 		struct sbuf said = {0};
 		struct ui_config c;
 
-		write_text(t->path, cases[i].text);
-		config_defaults(&c);
-		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		import_text(t->path, cases[i].text, strlen(cases[i].text), &c, &said);
 		/* the first shows: its own in c */
 		if (c.collapsed != cases[i].first ||
 		    (c.ntabs > 1 && c.tabs[1].collapsed != cases[i].second))
@@ -1767,9 +1770,7 @@ static void test_htoprc_tree_sort(void **state)
 			    "screen:Main=PID PERCENT_MEM Command\n.sort_key=PERCENT_MEM\n"
 			    ".sort_direction=-1\n%s",
 			    cases[i].text);
-		write_file(t->path, file.p, file.len);
-		config_defaults(&c);
-		assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+		import_text(t->path, file.p, file.len, &c, &said);
 		/* the shown view's order, and the other's: the list's by MEM% */
 		if (c.order.field != cases[i].field || c.order.reverse != cases[i].reverse ||
 		    c.tree != cases[i].tree ||
@@ -1791,11 +1792,10 @@ static void test_tabs_same_name(void **state)
 	struct tmp *t = *state;
 	struct ui_config c, got;
 	struct sbuf said = {0}, errors = {0};
+	static const char two[] = "screen:Main=PID Command\n.sort_key=PID\n"
+				  "screen:Main=PID USER Command\n.sort_key=USER\n";
 
-	write_text(t->path, "screen:Main=PID Command\n.sort_key=PID\n"
-			    "screen:Main=PID USER Command\n.sort_key=USER\n");
-	config_defaults(&c);
-	assert_int_equal(htoprc_import(t->path, &c, &said), 0);
+	import_text(t->path, two, strlen(two), &c, &said);
 	assert_int_equal(c.ntabs, 2);
 	assert_string_equal(c.tabs[0].name, "Main");
 	assert_string_equal(c.tabs[1].name, "Main");
