@@ -1430,7 +1430,7 @@ static void fill_proc(struct bpfsrc *b, const struct ptop_task *r, const struct 
 			p->cgroup = cgroup_names_get(c->cgroups, path, strlen(path), &p->container);
 	}
 	/* /proc/PID/io: the dead threads' and every live one's, the leader's included;
-	 * not in the records unless asked for (PTOP_TASK_WANTED) */
+	 * not in the records unless asked for (struct ptop_task_x) */
 	p->has_io = ps->has_io_ops = c->io;
 	if (c->io) {
 		p->io_rchar = g->io.rchar + rx->sig_io.rchar;
