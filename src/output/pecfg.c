@@ -21,6 +21,68 @@
 
 #include "../ui/rcfile.h"
 #include "ptop/pecfg.h"
+#include "ptop/util.h"
+
+/* The sonames in Debian 12 (packages libyaml-0-2 and libpcre2-8-0). */
+#define YAML_SONAME "libyaml-0.so.2"
+#define PCRE2_SONAME "libpcre2-8.so.0"
+
+/*
+ * libyaml and PCRE2 are loaded when a configuration is first read, as
+ * libmicrohttpd is when the endpoint starts: a run that reads none maps
+ * neither (about 170 KiB resident). Each is called as lib.NAME(), through
+ * its own pointer; PCRE2's names are macros of its 8-bit names, as dlsym
+ * finds them.
+ */
+#define LIB_YAML(X)                                                                                \
+	X(yaml_parser_initialize)                                                                  \
+	X(yaml_parser_set_input_string)                                                            \
+	X(yaml_parser_load)                                                                        \
+	X(yaml_parser_delete)                                                                      \
+	X(yaml_document_delete)                                                                    \
+	X(yaml_document_get_node)                                                                  \
+	X(yaml_document_get_root_node)
+#define LIB_PCRE2(X)                                                                               \
+	X(pcre2_compile)                                                                           \
+	X(pcre2_code_free)                                                                         \
+	X(pcre2_get_error_message)                                                                 \
+	X(pcre2_match_context_create)                                                              \
+	X(pcre2_match_context_free)                                                                \
+	X(pcre2_set_match_limit)                                                                   \
+	X(pcre2_match_data_create_from_pattern)                                                    \
+	X(pcre2_match_data_free)                                                                   \
+	X(pcre2_match)                                                                             \
+	X(pcre2_get_ovector_pointer)                                                               \
+	X(pcre2_pattern_info)
+#define LIB_PTR(fn) __typeof__(fn) *fn;
+#define LIB_NAME(fn) LIB_NAME_(fn)
+#define LIB_NAME_(fn) #fn
+#define LIB_SYM(fn) {LIB_NAME(fn), (void **)&lib.fn},
+
+static struct {
+	int state; /* 0 not tried, 1 loaded, -1 not available */
+	LIB_YAML(LIB_PTR)
+	LIB_PCRE2(LIB_PTR)
+} lib;
+
+/* Load both libraries once. 0, or -ELIBACC with why in why. */
+static int lib_load(const char *name, struct sbuf *why)
+{
+	const struct dl_sym yaml[] = {LIB_YAML(LIB_SYM)};
+	const struct dl_sym pcre2[] = {LIB_PCRE2(LIB_SYM)};
+
+	if (!lib.state) {
+		bool ok = !util_dlsyms(YAML_SONAME, 0, yaml, sizeof(yaml) / sizeof(yaml[0])) &&
+			  !util_dlsyms(PCRE2_SONAME, 0, pcre2, sizeof(pcre2) / sizeof(pcre2[0]));
+
+		lib.state = ok ? 1 : -1;
+	}
+	if (lib.state > 0)
+		return 0;
+	sbuf_printf(why, _("%s: reading it needs %s and %s, which could not be loaded\n"), name,
+		    YAML_SONAME, PCRE2_SONAME);
+	return -ELIBACC;
+}
 
 /* Steps of backtracking one expression may take on one command line. */
 #define PECFG_MATCH_LIMIT 100000
@@ -141,7 +203,7 @@ static bool strings(struct walk *w, const yaml_node_t *n, const char *key, char 
 	*n_out = 0;
 	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top;
 	     i++) {
-		const yaml_node_t *item = yaml_document_get_node(w->doc, *i);
+		const yaml_node_t *item = lib.yaml_document_get_node(w->doc, *i);
 
 		if (!item || item->type != YAML_SCALAR_NODE) {
 			fault(w, item ? item : n, _("%s must be a list of strings"), key);
@@ -204,12 +266,12 @@ static bool compile_all(struct walk *w, const yaml_node_t *n, struct rule *r, ch
 		int code;
 		PCRE2_SIZE at;
 
-		r->re[i] =
-		    pcre2_compile((PCRE2_SPTR)list[i], PCRE2_ZERO_TERMINATED, 0, &code, &at, NULL);
+		r->re[i] = lib.pcre2_compile((PCRE2_SPTR)list[i], PCRE2_ZERO_TERMINATED, 0, &code,
+					     &at, NULL);
 		if (!r->re[i]) {
 			PCRE2_UCHAR msg[256];
 
-			pcre2_get_error_message(code, msg, sizeof(msg));
+			lib.pcre2_get_error_message(code, msg, sizeof(msg));
 			fault(w, n, _("bad cmdline expression \"%s\" at offset %lu: %s"), list[i],
 			      (unsigned long)at, (const char *)msg);
 			ok = false;
@@ -304,8 +366,8 @@ static bool take_rule(struct walk *w, const yaml_node_t *n, struct rule *r)
 	}
 	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
 	     ok && pr < n->data.mapping.pairs.top; pr++) {
-		const yaml_node_t *k = yaml_document_get_node(w->doc, pr->key);
-		const yaml_node_t *v = yaml_document_get_node(w->doc, pr->value);
+		const yaml_node_t *k = lib.yaml_document_get_node(w->doc, pr->key);
+		const yaml_node_t *v = lib.yaml_document_get_node(w->doc, pr->value);
 		char **list;
 		size_t count;
 
@@ -313,7 +375,7 @@ static bool take_rule(struct walk *w, const yaml_node_t *n, struct rule *r)
 			continue;
 		/* a key given twice is refused, as process-exporter's YAML reader refuses it */
 		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; ok && q < pr; q++) {
-			const yaml_node_t *earlier = yaml_document_get_node(w->doc, q->key);
+			const yaml_node_t *earlier = lib.yaml_document_get_node(w->doc, q->key);
 
 			if (k->type == YAML_SCALAR_NODE && earlier &&
 			    is_key(earlier, (const char *)k->data.scalar.value)) {
@@ -383,7 +445,7 @@ static void free_rule(struct rule *r)
 	}
 	free(r->exe);
 	for (size_t i = 0; i < r->nre; i++)
-		pcre2_code_free(r->re[i]);
+		lib.pcre2_code_free(r->re[i]);
 	free(r->re);
 }
 
@@ -394,13 +456,13 @@ void pecfg_free(struct pecfg *c)
 	for (size_t i = 0; i < c->nrules; i++)
 		free_rule(&c->rules[i]);
 	free(c->rules);
-	pcre2_match_context_free(c->mctx);
+	lib.pcre2_match_context_free(c->mctx);
 	free(c);
 }
 
 static void walk_root(struct walk *w, struct pecfg *c)
 {
-	const yaml_node_t *root = yaml_document_get_root_node(w->doc), *list = NULL;
+	const yaml_node_t *root = lib.yaml_document_get_root_node(w->doc), *list = NULL;
 
 	if (!root || root->type != YAML_MAPPING_NODE) {
 		fault(w, root, _("not process-exporter's configuration: no process_names"));
@@ -408,8 +470,8 @@ static void walk_root(struct walk *w, struct pecfg *c)
 	}
 	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
 	     pr < root->data.mapping.pairs.top; pr++)
-		if (is_key(yaml_document_get_node(w->doc, pr->key), "process_names"))
-			list = yaml_document_get_node(w->doc, pr->value);
+		if (is_key(lib.yaml_document_get_node(w->doc, pr->key), "process_names"))
+			list = lib.yaml_document_get_node(w->doc, pr->value);
 	if (!list) {
 		fault(w, root, _("not process-exporter's configuration: no process_names"));
 		return;
@@ -420,7 +482,7 @@ static void walk_root(struct walk *w, struct pecfg *c)
 	}
 	for (yaml_node_item_t *i = list->data.sequence.items.start;
 	     i < list->data.sequence.items.top; i++) {
-		const yaml_node_t *item = yaml_document_get_node(w->doc, *i);
+		const yaml_node_t *item = lib.yaml_document_get_node(w->doc, *i);
 		struct rule r = {0};
 
 		if (item && take_rule(w, item, &r)) {
@@ -441,28 +503,32 @@ int pecfg_parse(const char *text, size_t len, const char *name, struct pecfg **o
 	struct walk w = {.doc = &doc, .name = name, .why = why, .warn = warn};
 
 	*out = NULL;
-	if (!yaml_parser_initialize(&parser))
+	if (lib_load(name, why)) {
+		free(c);
+		return -ELIBACC;
+	}
+	if (!lib.yaml_parser_initialize(&parser))
 		abort(); /* out of memory */
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
+	lib.yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!lib.yaml_parser_load(&parser, &doc)) {
 		sbuf_printf(why, _("%s:%lu: not YAML: %s\n"), name,
 			    (unsigned long)parser.problem_mark.line + 1,
 			    parser.problem ? parser.problem : _("unreadable"));
-		yaml_parser_delete(&parser);
+		lib.yaml_parser_delete(&parser);
 		free(c);
 		return -EINVAL;
 	}
 	walk_root(&w, c);
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	lib.yaml_document_delete(&doc);
+	lib.yaml_parser_delete(&parser);
 	if (w.faults) {
 		pecfg_free(c);
 		return -EINVAL;
 	}
-	c->mctx = pcre2_match_context_create(NULL);
+	c->mctx = lib.pcre2_match_context_create(NULL);
 	if (!c->mctx)
 		abort();
-	pcre2_set_match_limit(c->mctx, PECFG_MATCH_LIMIT);
+	lib.pcre2_set_match_limit(c->mctx, PECFG_MATCH_LIMIT);
 	*out = c;
 	return 0;
 }
@@ -522,7 +588,7 @@ static bool cmdline_matches(const struct pecfg *c, const struct rule *r, const c
 			    struct captures *cs)
 {
 	for (size_t i = 0; i < r->nre; i++) {
-		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re[i], NULL);
+		pcre2_match_data *md = lib.pcre2_match_data_create_from_pattern(r->re[i], NULL);
 		uint32_t count = 0, size = 0;
 		PCRE2_SPTR table;
 		PCRE2_SIZE *ov;
@@ -530,15 +596,15 @@ static bool cmdline_matches(const struct pecfg *c, const struct rule *r, const c
 
 		if (!md)
 			abort();
-		rc = pcre2_match(r->re[i], (PCRE2_SPTR)line, strlen(line), 0, 0, md, c->mctx);
+		rc = lib.pcre2_match(r->re[i], (PCRE2_SPTR)line, strlen(line), 0, 0, md, c->mctx);
 		if (rc < 0) { /* no match, or past the match limit: no match either */
-			pcre2_match_data_free(md);
+			lib.pcre2_match_data_free(md);
 			return false;
 		}
-		ov = pcre2_get_ovector_pointer(md);
-		pcre2_pattern_info(r->re[i], PCRE2_INFO_NAMECOUNT, &count);
-		pcre2_pattern_info(r->re[i], PCRE2_INFO_NAMEENTRYSIZE, &size);
-		pcre2_pattern_info(r->re[i], PCRE2_INFO_NAMETABLE, &table);
+		ov = lib.pcre2_get_ovector_pointer(md);
+		lib.pcre2_pattern_info(r->re[i], PCRE2_INFO_NAMECOUNT, &count);
+		lib.pcre2_pattern_info(r->re[i], PCRE2_INFO_NAMEENTRYSIZE, &size);
+		lib.pcre2_pattern_info(r->re[i], PCRE2_INFO_NAMETABLE, &table);
 		for (uint32_t k = 0; k < count; k++, table += size) {
 			unsigned g = ((unsigned)table[0] << 8) | table[1];
 			PCRE2_SIZE s = ov[2 * g], e = ov[2 * g + 1];
@@ -548,7 +614,7 @@ static bool cmdline_matches(const struct pecfg *c, const struct rule *r, const c
 			else
 				capture_set(cs, (const char *)table + 2, line + s, e - s);
 		}
-		pcre2_match_data_free(md);
+		lib.pcre2_match_data_free(md);
 	}
 	return true;
 }
