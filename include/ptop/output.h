@@ -197,9 +197,9 @@ struct ctr_derived {
 	double cpu_share;   /* task-clock over the interval, percent of one CPU */
 };
 void ctr_derive(const struct frame *f, const struct frame_proc *p, struct ctr_derived *d);
-/* Each counted row of f's figures into its ctr_ipc, ctr_cache_mpki, ... (-1 where none):
- * after the observer read the counts, or a replay gave them, so the figures sort and
- * show as columns. */
+/* Each counted row of f's figures into its side's ctr_ipc, ctr_cache_mpki, ... (-1 where
+ * none): after the observer read the counts, or a replay gave them, so the figures sort and
+ * show as columns. A frame without sides (no column of them asked for) gets none. */
 void ctr_derive_rows(struct frame *f);
 /* Each row of f's figures derived from its members and the frame (row.def's ROW_SRC_DERIVE:
  * cuu_pct, cuc_pct, ncpu_pct, used_kb), after any source's frame, so that they sort. */

@@ -1151,7 +1151,7 @@ void field_format(struct sbuf *b, enum field_id id, const struct frame_proc *p,
 		fmt_ctr_field(b, id, p, f, v);
 		break;
 	case FIELD_IPC:
-		sbuf_addf_local(b, p->ctr_ipc, 2);
+		sbuf_addf_local(b, VAL(double, p, &field_defs[id]), 2);
 		break;
 	case FIELD_CMPKI:
 	case FIELD_BMPKI:
@@ -1516,14 +1516,14 @@ void ctr_derive_rows(struct frame *f)
 		struct frame_proc *p = &f->procs[i];
 		struct ctr_derived d = {-1, -1, -1, -1};
 
-		if (!p->has_ctr)
+		if (!p->has_ctr || !p->side)
 			continue;
 		if (f->counters.on)
 			ctr_derive(f, p, &d);
-		p->ctr_ipc = d.ipc;
-		p->ctr_cache_mpki = d.cache_mpki;
-		p->ctr_branch_mpki = d.branch_mpki;
-		p->ctr_cpu_share = d.cpu_share;
+		p->side->ctr_ipc = d.ipc;
+		p->side->ctr_cache_mpki = d.cache_mpki;
+		p->side->ctr_branch_mpki = d.branch_mpki;
+		p->side->ctr_cpu_share = d.cpu_share;
 	}
 }
 

@@ -235,6 +235,7 @@ const struct pane_def pane_counters = {
     .draw = counters_draw,
     .key = counters_key,
     .click = counters_click,
+    .columns = counters_columns,
     .sort_columns = counters_sort_columns,
     .shutdown = picker_shutdown,
 };

@@ -26,10 +26,15 @@
 
 unsigned ui_needs(const struct ui *ui)
 {
+	enum field_id cols[UI_MAX_COLUMNS];
 	unsigned needs = 0;
 
 	for (size_t c = 0; c < ui->cfg.ncolumns; c++)
 		needs |= field_defs[ui->cfg.columns[c]].needs;
+	/* a pane of its own columns (the Counters pane's figures are side members) */
+	if (ui_pane(ui)->columns)
+		for (size_t c = 0, n = ui_pane(ui)->columns(ui, cols); c < n; c++)
+			needs |= field_defs[cols[c]].needs;
 	/* sorting by a column not shown reads what it needs too */
 	return needs | field_defs[ui->cfg.order.field].needs;
 }

@@ -209,6 +209,9 @@ struct pane_def {
 	int (*poll)(struct ui *ui);
 	/* Called once before ptop exits (a running benchmark is stopped). May be NULL. */
 	void (*shutdown)(struct ui *ui);
+	/* The pane's own columns this frame, into out (room for UI_MAX_COLUMNS), which the
+	 * frame reads for; NULL: it shows the Processes pane's columns, or none. */
+	size_t (*columns)(const struct ui *ui, enum field_id *out);
 	/* The columns F6 offers, into out (room for max); NULL: the Processes pane's. */
 	size_t (*sort_columns)(struct ui *ui, enum field_id *out, size_t max);
 };
