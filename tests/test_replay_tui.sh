@@ -282,8 +282,9 @@ keys / C-u
 keys -l "$victim"
 keys Enter
 wait_for victim_selected || fail "/ in the tree should select $victim"
-# its parent (and a sibling, the recorder) at most two rows above it: in view
-keys Up Up
+# its parent at most three rows above it (its siblings are the two recorders,
+# in CPU% order, which load changes): in view
+keys Up Up Up
 in_tree() {
 	screen | awk -v v="$victim" -v pp="$ppid" '
 		/^ *PID / { t = 1; next }
