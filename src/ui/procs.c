@@ -5,6 +5,8 @@
  * follow, collapse and expand, and a click on a heading or a row. table.c
  * draws the rows.
  */
+#include <stdlib.h>
+
 #include "tui.h"
 
 static size_t row_count(const struct ui *ui)
@@ -250,22 +252,31 @@ static void sort_step(struct ui *ui, int dir)
 void procs_tree_all(struct ui *ui, bool collapse)
 {
 	const struct frame *f = &ui->frame;
+	const struct frame_proc **rows;
+	struct tree_row *tree;
+	bool *branch;
+	size_t n;
 
 	ui->ncollapsed = 0;
-	for (size_t i = 0; collapse && i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++) {
-		const struct frame_proc *p = &f->procs[i];
-		bool has_kids = false, has_parent = false;
-
-		/* htop leaves its tree's roots (depth 0) and init open */
-		if (p->pid <= 1)
-			continue;
-		for (size_t j = 0; j < f->nprocs && !(has_kids && has_parent); j++) {
-			has_kids |= f->procs[j].ppid == p->pid && j != i;
-			has_parent |= f->procs[j].pid == p->ppid && j != i;
-		}
-		if (has_kids && has_parent)
-			ui->collapsed[ui->ncollapsed++] = p->pid;
-	}
+	if (!collapse || !f->nprocs)
+		return;
+	/* the frame's whole tree, as tree_build() draws it: a branch is a row with children */
+	rows = xreallocarray(NULL, f->nprocs, sizeof(*rows));
+	tree = xreallocarray(NULL, f->nprocs, sizeof(*tree));
+	branch = xcalloc(f->nprocs, sizeof(*branch));
+	for (size_t i = 0; i < f->nprocs; i++)
+		rows[i] = &f->procs[i];
+	n = tree_build(rows, f->nprocs, &ui->cfg.order, NULL, 0, tree);
+	/* htop leaves its tree's roots (depth 0) and init open */
+	for (size_t k = 0; k < n; k++)
+		if (tree[k].has_children && tree[k].depth > 0 && tree[k].p->pid > 1)
+			branch[tree[k].p - f->procs] = true;
+	for (size_t i = 0; i < f->nprocs && ui->ncollapsed < UI_COLLAPSED_MAX; i++)
+		if (branch[i])
+			ui->collapsed[ui->ncollapsed++] = f->procs[i].pid;
+	free(branch);
+	free(tree);
+	free(rows);
 }
 
 static void set_collapsed(struct ui *ui, int pid, bool collapse)
